@@ -1,0 +1,11 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // Nothing about the stack is anyone's business; it also narrows what a scanner learns.
+  poweredByHeader: false,
+  reactStrictMode: true,
+  // PGlite ships WebAssembly and data files that must be loaded from node_modules at run time,
+  // and postgres.js uses Node built-ins: neither is bundled.
+  serverExternalPackages: ["@electric-sql/pglite", "postgres"],
+};
+
+export default nextConfig;
