@@ -1,0 +1,62 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+
+/**
+ * The built server refuses to start on a bad configuration, naming the variable and never the key.
+ * Runs the production build the web server made, on ports of its own.
+ */
+function startServer(env: Record<string, string>, port: number): Promise<{ code: number | null; output: string }> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "travel-checkout-startup-"));
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start"], {
+      env: { ...process.env, ...env, PORT: String(port), DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    // A server that starts instead of refusing would run forever: stop it and report it.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      rmSync(dataDir, { recursive: true, force: true });
+      resolve({ code, output });
+    });
+  });
+}
+
+test.describe("configuration refusals at start", () => {
+  test.describe.configure({ timeout: 60_000 });
+
+  test("a production key with the sandbox base URL", async () => {
+    const { code, output } = await startServer({ FINANCING_API_KEY: "fk_live_topsecret" }, 3191);
+    expect(code).toBe(1);
+    expect(output).toContain("FINANCING_API_KEY: a production key");
+    expect(output).not.toContain("topsecret");
+  });
+
+  test("a sandbox key with a production base URL", async () => {
+    const { code, output } = await startServer(
+      { FINANCING_API_BASE_URL: "https://api.financer.example/v1", FINANCING_API_KEY: "fk_test_abc" },
+      3192,
+    );
+    expect(code).toBe(1);
+    expect(output).toContain("FINANCING_API_KEY: a sandbox key");
+  });
+
+  test("a key of neither prefix", async () => {
+    const { code, output } = await startServer({ FINANCING_API_KEY: "pk_something" }, 3193);
+    expect(code).toBe(1);
+    expect(output).toContain("FINANCING_API_KEY: is not a partner API key");
+    expect(output).not.toContain("pk_something");
+  });
+
+  test("a malformed timeout", async () => {
+    const { code, output } = await startServer({ FINANCING_TIMEOUT_MS: "fast" }, 3194);
+    expect(code).toBe(1);
+    expect(output).toContain("FINANCING_TIMEOUT_MS");
+  });
+});

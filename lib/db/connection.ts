@@ -1,0 +1,113 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import * as schema from "./schema";
+
+export type DatabaseSchema = typeof schema;
+
+/**
+ * The query API both drivers share, so callers and queries never care which one is behind it.
+ * Only raw `execute()` results differ in shape between drivers: prefer the query builders.
+ */
+export type Db = PgDatabase<PgQueryResultHKT, DatabaseSchema>;
+
+export type DatabaseDriver = "pglite" | "postgres";
+
+export interface Database {
+  db: Db;
+  driver: DatabaseDriver;
+  /** PGlite keeps the Node process alive until closed; postgres.js keeps its pool open. */
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** A PostgreSQL URL; when set, `dataDir` is ignored. */
+  databaseUrl?: string;
+  /** The PGlite data folder, created if missing; `memory://` keeps the database in memory. */
+  dataDir: string;
+  /** Defaults to {@link defaultMigrationsDir}. */
+  migrationsDir?: string;
+}
+
+// Next runs from the project root (dev, build and start), and so do scripts and Vitest, so the
+// working directory is a reliable anchor; a bundled module's own URL would not be.
+export function defaultMigrationsDir(): string {
+  return path.join(process.cwd(), "lib", "db", "migrations");
+}
+
+// Any fixed 64-bit number works, as long as nothing else in the database uses it as a lock key.
+const MIGRATION_LOCK_KEY = 7_305_160_027;
+
+/** Opens a connection and applies pending migrations before handing it out. */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  const migrationsFolder = options.migrationsDir ?? defaultMigrationsDir();
+  if (options.databaseUrl) {
+    return openPostgres(options.databaseUrl, migrationsFolder);
+  }
+  return openPglite(options.dataDir, migrationsFolder);
+}
+
+// PGlite is single-process: only one process may open a given data folder at a time (a second
+// one would corrupt it). Several app instances must share PostgreSQL through DATABASE_URL.
+async function openPglite(dataDir: string, migrationsFolder: string): Promise<Database> {
+  const inMemory = dataDir.startsWith("memory://");
+  if (!inMemory) {
+    mkdirSync(dataDir, { recursive: true });
+  }
+  const client = await PGlite.create(inMemory ? dataDir : path.resolve(dataDir));
+  try {
+    const db = drizzlePglite({ client, schema });
+    await migratePglite(db, { migrationsFolder });
+    return { db, driver: "pglite", close: () => client.close() };
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+}
+
+async function openPostgres(databaseUrl: string, migrationsFolder: string): Promise<Database> {
+  await migratePostgresLocked(databaseUrl, migrationsFolder);
+  const client = postgres(databaseUrl, { onnotice: ignoreNotice });
+  const db = drizzlePostgres({ client, schema });
+  return { db, driver: "postgres", close: () => client.end({ timeout: 5 }) };
+}
+
+// Instances behind a load balancer start together, and drizzle's migrator takes no lock of its
+// own: without one, two of them would both try to create the same tables and one would crash.
+// The advisory lock is per session, so it runs on a dedicated single-connection client.
+async function migratePostgresLocked(databaseUrl: string, migrationsFolder: string): Promise<void> {
+  const client = postgres(databaseUrl, { max: 1, onnotice: ignoreNotice });
+  try {
+    const db = drizzlePostgres({ client, schema });
+    await db.execute(sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
+    try {
+      await migratePostgres(db, { migrationsFolder });
+    } finally {
+      await db.execute(sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`);
+    }
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}
+
+// The migrator's `create schema if not exists` raises NOTICEs that postgres.js would print.
+function ignoreNotice(): void {}
+
+export type DatabaseCheck = { ok: true } | { ok: false; error: unknown };
+
+/** For the health endpoint: the error is for the log, not for the response body. */
+export async function checkDatabase(database: Database): Promise<DatabaseCheck> {
+  try {
+    await database.db.execute(sql`select 1`);
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}

@@ -1,0 +1,61 @@
+import path from "node:path";
+import { getEnv } from "@/lib/env";
+import { openDatabase, type Database } from "./connection";
+
+export {
+  checkDatabase,
+  defaultMigrationsDir,
+  openDatabase,
+  type Database,
+  type DatabaseCheck,
+  type DatabaseDriver,
+  type DatabaseSchema,
+  type Db,
+  type OpenDatabaseOptions,
+} from "./connection";
+export { getStatusSnapshot, saveStatusSnapshot } from "./status-snapshots";
+export { statusSnapshots, type NewStatusSnapshot, type StatusSnapshot } from "./schema";
+
+// Kept on globalThis because Next's dev server re-evaluates modules on every edit: a module-level
+// variable would be lost and PGlite would try to open the same data folder a second time.
+const globalForDb = globalThis as typeof globalThis & {
+  __travelFinancingDatabase?: Promise<Database>;
+};
+
+/**
+ * The process-wide database, opened (and migrated) on first use. The promise itself is shared so
+ * that concurrent first requests wait for one open instead of racing to start several.
+ */
+export function getDatabase(): Promise<Database> {
+  let opening = globalForDb.__travelFinancingDatabase;
+  if (!opening) {
+    const env = getEnv();
+    opening = openDatabase({
+      databaseUrl: env.DATABASE_URL,
+      dataDir: path.join(env.DATA_DIR, "pglite"),
+    });
+    globalForDb.__travelFinancingDatabase = opening;
+    // A failed open (server down, bad migration) must not be cached: the next call tries again.
+    opening.catch(() => {
+      if (globalForDb.__travelFinancingDatabase === opening) {
+        delete globalForDb.__travelFinancingDatabase;
+      }
+    });
+  }
+  return opening;
+}
+
+/** Lets scripts and tests end: an open PGlite or postgres.js pool keeps Node running. */
+export async function closeDatabase(): Promise<void> {
+  const opening = globalForDb.__travelFinancingDatabase;
+  if (!opening) return;
+  delete globalForDb.__travelFinancingDatabase;
+  let database: Database;
+  try {
+    database = await opening;
+  } catch {
+    // Nothing was opened, so there is nothing to close; getDatabase's caller saw the error.
+    return;
+  }
+  await database.close();
+}

@@ -1,0 +1,146 @@
+import { z } from "zod";
+
+/**
+ * The app's configuration, read from the environment and validated once (at server start, from
+ * `instrumentation.ts`). Every later read gets the same parsed object. A bad value stops the
+ * server with a message that names the variable and never echoes a secret.
+ */
+
+/** The sandbox's seeded agency key: the no-configuration default talks to the bundled sandbox. */
+export const SANDBOX_DEFAULT_API_KEY = "fk_test_sandbox_agency_101";
+export const SANDBOX_KEY_PREFIX = "fk_test_";
+export const PRODUCTION_KEY_PREFIX = "fk_live_";
+
+// RFC 9110 token characters: what an HTTP header name may contain.
+const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "must be a valid HTTP header name");
+
+const positiveInt = (max: number) => z.coerce.number().int("must be a whole number").positive("must be positive").max(max);
+
+const rawEnvSchema = z.object({
+  PORT: positiveInt(65_535).default(3000),
+  DATA_DIR: z.string().min(1).default(".data"),
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" })
+    .optional(),
+  FINANCING_API_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  FINANCING_API_KEY: z.string().min(1).optional(),
+  FINANCING_API_ENVIRONMENT: z.enum(["sandbox", "production"], { error: "must be sandbox or production" }).optional(),
+  FINANCING_AGENCY_ID: positiveInt(Number.MAX_SAFE_INTEGER).optional(),
+  FINANCING_API_KEY_HEADER: headerName.default("X-Service-API-Key"),
+  FINANCING_AGENCY_HEADER: headerName.default("X-Service-Agency"),
+  FINANCING_TIMEOUT_MS: positiveInt(120_000).default(10_000),
+  FINANCING_MAX_ATTEMPTS: positiveInt(3).default(3),
+});
+
+export type FinancingEnvironment = "sandbox" | "production";
+
+export interface AppEnv {
+  PORT: number;
+  DATA_DIR: string;
+  DATABASE_URL: string | undefined;
+  financing: {
+    baseUrl: string;
+    apiKey: string;
+    environment: FinancingEnvironment;
+    /** Set for a management group key: the agency every call (but GET /agencies) acts for. */
+    agencyId: number | undefined;
+    apiKeyHeader: string;
+    agencyHeader: string;
+    timeoutMs: number;
+    maxAttempts: number;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: { variable: string; message: string }[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p.variable}: ${p.message}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+/**
+ * The spec says sandbox and production differ only in host. We can't know the real hosts, so a
+ * base URL is the sandbox when it is on this machine (the bundled sandbox) or names "sandbox" in a
+ * host label or a path segment; anything else is production. FINANCING_API_ENVIRONMENT overrides.
+ */
+export function environmentOfBaseUrl(baseUrl: string): FinancingEnvironment {
+  const url = new URL(baseUrl);
+  const host = url.hostname.toLowerCase();
+  if (LOOPBACK_HOSTS.has(host) || host.startsWith("127.")) return "sandbox";
+  const words = [...host.split("."), ...url.pathname.toLowerCase().split("/")];
+  return words.some((word) => word.split("-").includes("sandbox")) ? "sandbox" : "production";
+}
+
+export function parseEnv(source: Record<string, string | undefined>): AppEnv {
+  // An empty variable (`FOO=` in a .env file) means "not set", as in most tools.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
+  const parsed = rawEnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => ({ variable: issue.path.join("."), message: issue.message })),
+    );
+  }
+  const raw = parsed.data;
+  const problems: { variable: string; message: string }[] = [];
+
+  const baseUrl = (raw.FINANCING_API_BASE_URL ?? `http://localhost:${raw.PORT}/sandbox/v1`).replace(/\/+$/, "");
+  const environment = raw.FINANCING_API_ENVIRONMENT ?? environmentOfBaseUrl(baseUrl);
+
+  let apiKey = raw.FINANCING_API_KEY;
+  if (apiKey === undefined) {
+    if (raw.FINANCING_API_BASE_URL === undefined) apiKey = SANDBOX_DEFAULT_API_KEY;
+    else problems.push({ variable: "FINANCING_API_KEY", message: "is required when FINANCING_API_BASE_URL is set" });
+  }
+
+  if (apiKey !== undefined) {
+    // Never echo the key: name only its kind.
+    if (apiKey.startsWith(PRODUCTION_KEY_PREFIX) && environment === "sandbox") {
+      problems.push({
+        variable: "FINANCING_API_KEY",
+        message: `a production key (${PRODUCTION_KEY_PREFIX}…) cannot be used with the sandbox base URL ${baseUrl}`,
+      });
+    } else if (apiKey.startsWith(SANDBOX_KEY_PREFIX) && environment === "production") {
+      problems.push({
+        variable: "FINANCING_API_KEY",
+        message: `a sandbox key (${SANDBOX_KEY_PREFIX}…) cannot be used with the production base URL ${baseUrl}`,
+      });
+    } else if (!apiKey.startsWith(PRODUCTION_KEY_PREFIX) && !apiKey.startsWith(SANDBOX_KEY_PREFIX)) {
+      problems.push({
+        variable: "FINANCING_API_KEY",
+        message: `is not a partner API key: it must start with ${SANDBOX_KEY_PREFIX} (sandbox) or ${PRODUCTION_KEY_PREFIX} (production)`,
+      });
+    }
+  }
+
+  if (environment === "production" && new URL(baseUrl).protocol !== "https:") {
+    problems.push({ variable: "FINANCING_API_BASE_URL", message: "the production partner API is only reached over https" });
+  }
+
+  if (problems.length > 0 || apiKey === undefined) throw new ConfigError(problems);
+
+  return {
+    PORT: raw.PORT,
+    DATA_DIR: raw.DATA_DIR,
+    DATABASE_URL: raw.DATABASE_URL,
+    financing: {
+      baseUrl,
+      apiKey,
+      environment,
+      agencyId: raw.FINANCING_AGENCY_ID,
+      apiKeyHeader: raw.FINANCING_API_KEY_HEADER,
+      agencyHeader: raw.FINANCING_AGENCY_HEADER,
+      timeoutMs: raw.FINANCING_TIMEOUT_MS,
+      maxAttempts: raw.FINANCING_MAX_ATTEMPTS,
+    },
+  };
+}
+
+let cached: AppEnv | undefined;
+
+/** The validated configuration of this process, parsed on first use and kept. */
+export function getEnv(): AppEnv {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

@@ -1,0 +1,64 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+// End-to-end tests run against the production build (`next build` + `next start`), in the system
+// Chromium: Playwright's own browser downloads are not available. Run them with `npm run test:e2e`
+// (scripts/e2e.mjs finds or installs Chromium and exports CHROMIUM_PATH).
+const isCI = Boolean(process.env.CI);
+const port = Number(process.env.E2E_PORT ?? 3100);
+const baseURL = `http://127.0.0.1:${port}`;
+
+// The app under test keeps its data in a throwaway directory, never in the developer's `.data`.
+// This file is loaded by the runner and by every worker: set the variable once, in the runner, and
+// the workers inherit it. scripts/e2e.mjs makes (and removes) it; a bare `npx playwright test` gets
+// a fresh one under the OS temp directory.
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), "travel-checkout-e2e-"));
+
+export default defineConfig({
+  testDir: "e2e",
+  forbidOnly: isCI,
+  retries: isCI ? 1 : 0,
+  workers: isCI ? 1 : undefined,
+  reporter: [["list"], ["html", { open: "never" }]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-quic",
+            "--no-first-run",
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    // PORT (not --port) so the app's default sandbox base URL points at this same server.
+    command: "npm run build && npm run serve",
+    url: `${baseURL}/api/health`,
+    reuseExistingServer: !isCI,
+    // `next build` on a 2-core CI machine is slow.
+    timeout: 5 * 60_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      PORT: String(port),
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  },
+});

@@ -1,0 +1,11 @@
+// Types for chromium.mjs, which stays plain JavaScript so `node scripts/e2e.mjs` needs no loader.
+export type Env = Record<string, string | undefined>;
+export type Found = { path: string; source: "CHROMIUM_PATH" | "search"; tried: string[] };
+export type NotFound = { path: null; error: string; tried: string[] };
+
+export const FIXED_CANDIDATES: readonly string[];
+export const COMMAND_NAMES: readonly string[];
+export const INSTALL_HINT: string;
+export function isExecutableFile(file: string): boolean;
+export function chromiumCandidates(env: Env): string[];
+export function findChromium(env: Env, exists?: (file: string) => boolean): Found | NotFound;

@@ -1,0 +1,70 @@
+// Where to find a Chromium that Playwright can drive. Playwright's own browser download is not
+// available here, so the end-to-end tests use the distribution's package (Debian: `chromium`).
+// Pure on purpose: the caller passes the environment and an `exists` check, so it is unit-tested
+// with fakes (scripts/chromium.test.ts).
+import { accessSync, constants, statSync } from "node:fs";
+import path from "node:path";
+
+/** Absolute paths tried, in order, when CHROMIUM_PATH is not set. */
+export const FIXED_CANDIDATES = Object.freeze(["/usr/bin/chromium", "/usr/bin/chromium-browser"]);
+
+/** Command names looked up on PATH (like `which`) after the fixed paths. */
+export const COMMAND_NAMES = Object.freeze(["chromium", "chromium-browser"]);
+
+/** True when `file` is a regular file this process may execute. */
+export function isExecutableFile(file) {
+  try {
+    if (!statSync(file).isFile()) return false;
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Every path `findChromium` would try when CHROMIUM_PATH is unset, in order, without duplicates:
+ * the fixed paths, then each command name in each PATH directory (as `which` would).
+ * @param {Record<string, string | undefined>} env
+ * @returns {string[]}
+ */
+export function chromiumCandidates(env) {
+  const dirs = (env.PATH ?? "").split(path.delimiter).filter((dir) => path.isAbsolute(dir));
+  const onPath = COMMAND_NAMES.flatMap((name) => dirs.map((dir) => path.join(dir, name)));
+  return [...new Set([...FIXED_CANDIDATES, ...onPath])];
+}
+
+/**
+ * Locate Chromium.
+ * - CHROMIUM_PATH set (non-blank): that file, or an error if it is not there: an explicit choice
+ *   is never silently replaced by another browser.
+ * - otherwise the first of `chromiumCandidates(env)` that exists.
+ * @param {Record<string, string | undefined>} env
+ * @param {(file: string) => boolean} [exists]
+ * @returns {{ path: string, source: "CHROMIUM_PATH" | "search", tried: string[] }
+ *   | { path: null, error: string, tried: string[] }}
+ */
+export function findChromium(env, exists = isExecutableFile) {
+  const explicit = env.CHROMIUM_PATH?.trim();
+  if (explicit) {
+    if (exists(explicit)) return { path: explicit, source: "CHROMIUM_PATH", tried: [explicit] };
+    return {
+      path: null,
+      tried: [explicit],
+      error: `CHROMIUM_PATH is set to "${explicit}", but no executable file is there.`,
+    };
+  }
+  const tried = chromiumCandidates(env);
+  const found = tried.find((file) => exists(file));
+  if (found) return { path: found, source: "search", tried };
+  const error =
+    `Chromium not found: not at ${FIXED_CANDIDATES.join(" or ")}, ` +
+    `and no ${COMMAND_NAMES.join(" or ")} command on PATH.`;
+  return { path: null, tried, error };
+}
+
+/** What to tell someone who has no Chromium. */
+export const INSTALL_HINT =
+  "Install Chromium from your distribution (Debian/Ubuntu: `sudo apt-get install chromium`), " +
+  "or set CHROMIUM_PATH to a Chromium or Chrome executable. " +
+  "(`npx playwright install` is not used: the tests never download a browser.)";

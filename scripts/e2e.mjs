@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// `npm run test:e2e`: find (or, as root on Debian, install) the system Chromium, then run
+// `npx playwright test` with CHROMIUM_PATH exported. Extra arguments go to Playwright:
+//   npm run test:e2e -- e2e/home.spec.ts --headed
+// Playwright never downloads a browser here: see playwright.config.ts.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { findChromium, INSTALL_HINT, isExecutableFile } from "./chromium.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const log = (message) => console.error(`[e2e] ${message}`);
+
+function onPath(command, env) {
+  return (env.PATH ?? "")
+    .split(path.delimiter)
+    .filter((dir) => path.isAbsolute(dir))
+    .map((dir) => path.join(dir, command))
+    .find((file) => isExecutableFile(file));
+}
+
+function canAptInstall(env) {
+  return process.getuid?.() === 0 && existsSync("/etc/debian_version") && Boolean(onPath("apt-get", env));
+}
+
+/** Runs a command with no standard input and its output streamed; exits the script if it fails. */
+function runOrExit(command, args, env) {
+  log(`$ ${command} ${args.join(" ")}`);
+  const result = spawnSync(command, args, { stdio: ["ignore", "inherit", "inherit"], env });
+  if (result.status !== 0) {
+    log(`\`${command} ${args.join(" ")}\` failed (${result.error?.message ?? `exit ${result.status ?? result.signal}`}).`);
+    log(INSTALL_HINT);
+    process.exit(1);
+  }
+}
+
+function locateChromium(env) {
+  let found = findChromium(env);
+  if (found.path) return found.path;
+  // A CHROMIUM_PATH pointing nowhere is a mistake to fix, not a reason to install something else.
+  if (!env.CHROMIUM_PATH?.trim() && canAptInstall(env)) {
+    log(`${found.error} Installing Debian's chromium package with apt-get (running as root)...`);
+    const aptEnv = { ...env, DEBIAN_FRONTEND: "noninteractive" };
+    runOrExit("apt-get", ["update"], aptEnv);
+    runOrExit("apt-get", ["install", "-y", "chromium"], aptEnv);
+    found = findChromium(env);
+    if (found.path) {
+      log(`Installed Chromium at ${found.path}.`);
+      return found.path;
+    }
+  }
+  log(found.error);
+  log(INSTALL_HINT);
+  process.exit(1);
+}
+
+const env = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1", NEXT_TELEMETRY_DISABLED: "1" };
+const chromium = locateChromium(env);
+const version = spawnSync(chromium, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 15_000 });
+log(`Chromium: ${chromium}${version.status === 0 ? ` (${version.stdout.trim()})` : ""}`);
+env.CHROMIUM_PATH = chromium;
+
+// A throwaway data directory for the app under test, removed afterwards (when we made it).
+let dataDir = env.E2E_DATA_DIR;
+const ownDataDir = !dataDir;
+if (ownDataDir) {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), "travel-checkout-e2e-"));
+  env.E2E_DATA_DIR = dataDir;
+}
+log(`App data directory: ${dataDir}`);
+
+const child = spawn("npx", ["playwright", "test", ...process.argv.slice(2)], { cwd: root, env, stdio: "inherit" });
+// Ctrl-C reaches Playwright directly (same process group): just wait for it to wind down.
+process.on("SIGINT", () => {});
+for (const signal of ["SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal));
+
+let finished = false;
+function finish(code) {
+  if (finished) return;
+  finished = true;
+  if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
+  process.exit(code);
+}
+child.on("error", (error) => {
+  log(`Could not start Playwright: ${error.message}`);
+  finish(1);
+});
+child.on("close", (code, signal) => {
+  if (signal) log(`Playwright ended by ${signal}.`);
+  finish(code ?? 128 + (os.constants.signals[signal] ?? 0));
+});
