@@ -4,6 +4,7 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: "Travel financing checkout",
   description: "Pay a trip in installments: a white-label checkout for travel agencies.",
+  icons: { icon: "/favicon.svg" },
 };
 
 export const viewport: Viewport = {

@@ -1,3 +1,5 @@
+import { Card } from "@/components/card";
+
 export default function HomePage() {
   return (
     <main className="mx-auto flex max-w-2xl flex-col gap-6 px-4 py-10 sm:py-16">
@@ -10,14 +12,13 @@ export default function HomePage() {
         finance providers the agency works with, signs with the provider, and the agency learns the
         outcome, without building any of it.
       </p>
-      <section aria-labelledby="who" className="rounded-card bg-surface p-5 shadow-sm">
-        <h2 id="who" className="mb-3 text-xl font-semibold">Who it is for</h2>
+      <Card id="who" title="Who it is for">
         <ul className="list-disc space-y-2 pl-5">
           <li><strong>Travellers</strong> choosing how to pay, mostly on their phones.</li>
           <li><strong>Travel agencies</strong> that embed the checkout in their own booking pages.</li>
           <li><strong>QA teams</strong> that automate the whole flow against the bundled sandbox.</li>
         </ul>
-      </section>
+      </Card>
     </main>
   );
 }
