@@ -60,3 +60,25 @@ test.describe("configuration refusals at start", () => {
     expect(output).toContain("FINANCING_TIMEOUT_MS");
   });
 });
+
+test.describe("SANDBOX_ENABLED", () => {
+  test.describe.configure({ timeout: 60_000 });
+
+  test("false: the app runs, and /sandbox answers 404", async () => {
+    const port = 3195;
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "travel-checkout-nosandbox-"));
+    const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start"], {
+      env: { ...process.env, SANDBOX_ENABLED: "false", PORT: String(port), DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" },
+      stdio: "ignore",
+    });
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      await expect.poll(async () => (await fetch(`${base}/api/health`).catch(() => undefined))?.status, { timeout: 30_000 }).toBe(200);
+      const sandbox = await fetch(`${base}/sandbox/v1/health`, { headers: { "X-Service-API-Key": "fk_test_sandbox_agency_101" } });
+      expect(sandbox.status).toBe(404);
+    } finally {
+      child.kill("SIGTERM");
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

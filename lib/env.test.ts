@@ -26,6 +26,12 @@ describe("parseEnv", () => {
     });
     expect(env.DATA_DIR).toBe(".data");
     expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.SANDBOX_ENABLED).toBe(true);
+  });
+
+  it("turns the sandbox off with SANDBOX_ENABLED=false and names a bad value", () => {
+    expect(parseEnv({ SANDBOX_ENABLED: "false" }).SANDBOX_ENABLED).toBe(false);
+    expect(refusal({ SANDBOX_ENABLED: "maybe" }).problems).toEqual([{ variable: "SANDBOX_ENABLED", message: "must be true or false" }]);
   });
 
   it("follows PORT for the default sandbox URL and treats empty values as unset", () => {

@@ -14,6 +14,10 @@ export const PRODUCTION_KEY_PREFIX = "fk_live_";
 // RFC 9110 token characters: what an HTTP header name may contain.
 const headerName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "must be a valid HTTP header name");
 
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
 const positiveInt = (max: number) => z.coerce.number().int("must be a whole number").positive("must be positive").max(max);
 
 const rawEnvSchema = z.object({
@@ -30,6 +34,7 @@ const rawEnvSchema = z.object({
   FINANCING_AGENCY_HEADER: headerName.default("X-Service-Agency"),
   FINANCING_TIMEOUT_MS: positiveInt(120_000).default(10_000),
   FINANCING_MAX_ATTEMPTS: positiveInt(3).default(3),
+  SANDBOX_ENABLED: booleanFlag.default(true),
 });
 
 export type FinancingEnvironment = "sandbox" | "production";
@@ -38,6 +43,8 @@ export interface AppEnv {
   PORT: number;
   DATA_DIR: string;
   DATABASE_URL: string | undefined;
+  /** Whether this app serves the partner API sandbox under /sandbox. */
+  SANDBOX_ENABLED: boolean;
   financing: {
     baseUrl: string;
     apiKey: string;
@@ -124,6 +131,7 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
     PORT: raw.PORT,
     DATA_DIR: raw.DATA_DIR,
     DATABASE_URL: raw.DATABASE_URL,
+    SANDBOX_ENABLED: raw.SANDBOX_ENABLED,
     financing: {
       baseUrl,
       apiKey,

@@ -276,8 +276,13 @@ export const createOperationRequestSchema = z
     services: z.array(serviceSchema).optional(),
   })
   .refine(
-    (body) => (body.flights?.length ?? 0) + (body.hotels?.length ?? 0) + (body.services?.length ?? 0) > 0,
-    { message: "at least one flight, hotel or service is required", path: ["flights"] },
+    (body) => [body.flights, body.hotels, body.services].some((items) => Array.isArray(items) && items.length > 0),
+    {
+      message: "at least one flight, hotel or service is required",
+      path: ["flights"],
+      // Checked even when other fields are wrong, so one answer names every problem.
+      when: () => true,
+    },
   );
 export type WireCreateOperationRequest = z.infer<typeof createOperationRequestSchema>;
 

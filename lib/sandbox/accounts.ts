@@ -1,0 +1,43 @@
+/**
+ * The sandbox's seeded credentials and agencies, exactly as design.md §6 lists them, so anyone's
+ * automation can rely on them.
+ */
+
+export interface SandboxAgency {
+  id: number;
+  tradeName: string;
+  address: string;
+  postalCode: string;
+  city: string;
+  countryCode: string;
+  active: boolean;
+}
+
+export interface SandboxKey {
+  key: string;
+  kind: "agency" | "group";
+  /** Operations belong to agencies; a key reaches the agencies listed here. */
+  agencyIds: readonly number[];
+  partnerCode: string;
+}
+
+export const AGENCIES: readonly SandboxAgency[] = [
+  { id: 101, tradeName: "Viajes Aurora", address: "Gran Vía 28", postalCode: "28013", city: "Madrid", countryCode: "ESP", active: true },
+  { id: 102, tradeName: "Viajes Brisa", address: "Passeig de Gràcia 12", postalCode: "08007", city: "Barcelona", countryCode: "ESP", active: true },
+  { id: 103, tradeName: "Viajes Cierzo", address: "Calle Alfonso I 5", postalCode: "50003", city: "Zaragoza", countryCode: "ESP", active: false },
+  { id: 201, tradeName: "Rutas del Sur", address: "Avenida de la Constitución 3", postalCode: "41004", city: "Sevilla", countryCode: "ESP", active: true },
+];
+
+export const KEYS: readonly SandboxKey[] = [
+  { key: "fk_test_sandbox_agency_101", kind: "agency", agencyIds: [101], partnerCode: "AURORA" },
+  { key: "fk_test_sandbox_agency_201", kind: "agency", agencyIds: [201], partnerCode: "RUTASSUR" },
+  { key: "fk_test_sandbox_group_1", kind: "group", agencyIds: [101, 102, 103], partnerCode: "GRUPO1" },
+];
+
+export function findKey(key: string): SandboxKey | undefined {
+  return KEYS.find((k) => k.key === key);
+}
+
+export function findAgency(id: number): SandboxAgency | undefined {
+  return AGENCIES.find((a) => a.id === id);
+}

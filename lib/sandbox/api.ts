@@ -1,0 +1,255 @@
+import { Hono, type Context } from "hono";
+import type { z } from "zod";
+import {
+  ackRequestSchema,
+  cancelRequestSchema,
+  countryCodeSchema,
+  createOperationRequestSchema,
+  listOperationsQuerySchema,
+  refundRequestSchema,
+  startFinancingRequestSchema,
+} from "@/lib/financing/contract";
+import { AGENCIES } from "./accounts";
+import type { Caller, SandboxEngine, SandboxOperation } from "./engine";
+import { businessError, generalError, validationError, type FieldProblem } from "./errors";
+import { agencyHasProviders, computeOffers, toWireOffer } from "./offers";
+import { buildOpenApiDocument } from "./openapi";
+
+/** The partner API's header names, as the spec writes them. */
+export const API_KEY_HEADER = "X-Service-API-Key";
+export const AGENCY_HEADER = "X-Service-Agency";
+export const API_VERSION = "1.8.0";
+
+type Env = { Variables: { caller: Caller } };
+
+/** Every endpoint of partner-api-spec.md, mounted by `app.ts` under `/sandbox/v1`. */
+export function partnerApi(engine: SandboxEngine) {
+  const api = new Hono<Env>();
+
+  // The OpenAPI document is public: it is documentation, not data.
+  api.get("/openapi.json", (c) => c.json(buildOpenApiDocument({ serverUrl: `${origin(c)}/sandbox/v1` })));
+
+  api.use("*", async (c, next) => {
+    const exempt = c.req.method === "GET" && c.req.path.endsWith("/v1/agencies");
+    c.set("caller", engine.authenticate(c.req.header(API_KEY_HEADER) ?? null, c.req.header(AGENCY_HEADER) ?? null, { agencyExempt: exempt }));
+    await next();
+  });
+
+  api.get("/health", (c) => {
+    const caller = c.get("caller");
+    return c.json({
+      status: "UP",
+      version: API_VERSION,
+      timestamp: new Date(engine.now()).toISOString(),
+      partnerCode: caller.key.partnerCode,
+    });
+  });
+
+  api.get("/financing/simulate/:totalPrice", (c) => {
+    const caller = c.get("caller");
+    const raw = c.req.param("totalPrice");
+    const amount = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : Number.NaN;
+    const problems: FieldProblem[] = [];
+    if (!(amount > 0)) problems.push({ field: "totalPrice", message: "must be a number greater than zero" });
+    const countryCode = c.req.query("countryCode") ?? "ESP";
+    if (!countryCodeSchema.safeParse(countryCode).success) {
+      problems.push({ field: "countryCode", message: "must be a 3-letter ISO 3166-1 alpha-3 code" });
+    }
+    if (problems.length > 0) throw validationError(problems);
+    if (!agencyHasProviders(caller.agencyId)) {
+      throw businessError(422, "NO_FINANCIAL_COMPANIES_CONFIGURED", `No financial companies are configured for agency ${caller.agencyId}`);
+    }
+    const offers = computeOffers(caller.agencyId, countryCode, Math.round(amount * 100));
+    return c.json({ currency: "EUR", financialOffers: offers.map(toWireOffer) });
+  });
+
+  api.post("/operations", async (c) => {
+    const body = parse(createOperationRequestSchema, await readJson(c));
+    const { operation, created } = engine.createOperation(c.get("caller"), body);
+    return c.json(wireOperation(operation, origin(c)), created ? 201 : 200);
+  });
+
+  api.get("/operations", (c) => {
+    const q = c.req.query();
+    const problems: FieldProblem[] = [];
+    const integer = (name: string, fallback: number) => {
+      const value = q[name];
+      if (value === undefined || value === "") return fallback;
+      if (!/^\d+$/.test(value)) problems.push({ field: name, message: "must be a whole number" });
+      return Number(value);
+    };
+    const page = integer("page", 0);
+    const size = integer("size", 20);
+    if (problems.length > 0) throw validationError(problems);
+    const query = parse(listOperationsQuerySchema, {
+      page,
+      size,
+      status: q.status || undefined,
+      from: q.from || undefined,
+      to: q.to || undefined,
+    });
+    const result = engine.listOperations(c.get("caller"), { ...query, page, size });
+    const totalPages = Math.ceil(result.totalElements / size);
+    const sort = { empty: false, sorted: true, unsorted: false };
+    return c.json({
+      content: result.content.map((op) => wireOperation(op, origin(c))),
+      pageable: { pageNumber: page, pageSize: size, offset: page * size, paged: true, unpaged: false, sort },
+      number: page,
+      size,
+      numberOfElements: result.content.length,
+      totalElements: result.totalElements,
+      totalPages,
+      first: page === 0,
+      last: page >= totalPages - 1,
+      empty: result.content.length === 0,
+      sort,
+    });
+  });
+
+  api.get("/operations/by-external-id/:externalId", (c) => {
+    const operation = engine.getOperationByExternalId(c.get("caller"), c.req.param("externalId"));
+    const { operationNumber: _n, updatedAt: _u, ...body } = wireOperation(operation, origin(c));
+    return c.json(body);
+  });
+
+  api.get("/financing/:operationIdentifier", (c) => {
+    const operation = engine.getOperation(c.get("caller"), c.req.param("operationIdentifier"));
+    return c.json({ currency: operation.currency, financialOffers: engine.offersFor(operation).map(toWireOffer) });
+  });
+
+  api.post("/financing", async (c) => {
+    const body = parse(startFinancingRequestSchema, await readJson(c));
+    const operation = engine.getOperation(c.get("caller"), body.operationIdentifier);
+    return c.json(engine.startFinancing(operation, body.financialOfferId, origin(c)));
+  });
+
+  api.get("/operations/:id/status", (c) => {
+    const operation = engine.getOperation(c.get("caller"), c.req.param("id"));
+    const etag = etagOf(operation);
+    const headers = { ETag: etag, "Cache-Control": "max-age=60, must-revalidate" };
+    if (ifNoneMatch(c.req.header("If-None-Match"), etag)) return c.body(null, 304, headers);
+    return c.json({ operationId: operation.id, status: operation.status, updatedAt: new Date(operation.updatedAt).toISOString() }, 200, headers);
+  });
+
+  api.post("/operations/:id/cancel", async (c) => {
+    const operation = engine.getOperation(c.get("caller"), c.req.param("id"));
+    const body = parse(cancelRequestSchema, await readJson(c, {}));
+    engine.cancel(operation, body.reason);
+    return c.json(wireOperation(operation, origin(c)));
+  });
+
+  api.get("/operations/:id/refund/details", (c) => {
+    const operation = engine.getOperation(c.get("caller"), c.req.param("id"));
+    return c.json(wireRefund(engine.refundBreakdown(operation), operation.currency));
+  });
+
+  api.post("/operations/:id/refund", async (c) => {
+    const operation = engine.getOperation(c.get("caller"), c.req.param("id"));
+    const body = parse(refundRequestSchema, await readJson(c, {}));
+    const cents = (amount: number | undefined) => Math.round((amount ?? 0) * 100);
+    const breakdown = engine.refund(
+      operation,
+      { agencyCents: cents(body.agencyCancellationFee), providerCents: cents(body.providerCancellationFee) },
+      body.reason,
+    );
+    return c.json({ ...wireOperation(operation, origin(c)), refund: wireRefund(breakdown, operation.currency) });
+  });
+
+  api.get("/agencies", (c) => {
+    const caller = c.get("caller");
+    if (caller.key.kind !== "group") {
+      throw generalError(403, "Forbidden", "GET /agencies is for management group keys only", engine.now());
+    }
+    const agencies = AGENCIES.filter((a) => a.active && caller.key.agencyIds.includes(a.id))
+      .sort((a, b) => a.id - b.id)
+      .map(({ active: _active, ...agency }) => agency);
+    return c.json(agencies);
+  });
+
+  api.put("/operations/webhook-events/ack", async (c) => {
+    const body = parse(ackRequestSchema, await readJson(c));
+    engine.acknowledge(c.get("caller"), body);
+    return c.json({ acknowledged: true });
+  });
+
+  return api;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export function origin(c: Context): string {
+  return new URL(c.req.url).origin;
+}
+
+export function financingUrl(operation: SandboxOperation, base: string): string {
+  const url = new URL(`${base}/sandbox/pay/financing`);
+  url.searchParams.set("operation", operation.id);
+  url.searchParams.set("token", operation.token);
+  return url.toString();
+}
+
+export function wireOperation(operation: SandboxOperation, base: string) {
+  return {
+    id: operation.id,
+    operationNumber: operation.operationNumber,
+    externalId: operation.externalId,
+    status: operation.status,
+    totalPrice: { amount: operation.totalPriceCents / 100, currency: operation.currency },
+    // The reserve carries the management fee on top of the price, so it can exceed totalPrice.
+    totalReserve: { amount: (operation.totalPriceCents + operation.managementFeeCents) / 100, currency: operation.currency },
+    financingUrl: financingUrl(operation, base),
+    updatedAt: new Date(operation.updatedAt).toISOString(),
+  };
+}
+
+function wireRefund(breakdown: ReturnType<SandboxEngine["refundBreakdown"]>, currency: string) {
+  const m = (cents: number) => ({ amount: cents / 100, currency });
+  return {
+    operationId: breakdown.operationId,
+    totalReserve: m(breakdown.totalReserveCents),
+    managementFees: m(breakdown.managementFeesCents),
+    fliinowCancellationFee: m(breakdown.cancellationFeeCents),
+    fliinowCancellationFeePercentage: breakdown.cancellationFeePercentage,
+    totalToRefund: m(breakdown.totalToRefundCents),
+  };
+}
+
+/** `"STATUS-epochSeconds"`, quotes included, as the spec describes. */
+export function etagOf(operation: SandboxOperation): string {
+  return `"${operation.status}-${Math.floor(operation.updatedAt / 1000)}"`;
+}
+
+function ifNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(",").some((candidate) => {
+    const value = candidate.trim().replace(/^W\//, "");
+    return value === "*" || value === etag;
+  });
+}
+
+/** The request's JSON body; `fallback` when the body is optional and absent. */
+async function readJson(c: Context, fallback?: unknown): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === "") {
+    if (fallback !== undefined) return fallback;
+    throw validationError([{ field: "(body)", message: "a JSON body is required" }]);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw validationError([{ field: "(body)", message: "is not valid JSON" }]);
+  }
+}
+
+function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw validationError(
+      result.error.issues.map((issue) => ({
+        field: issue.path.length > 0 ? issue.path.map(String).join(".") : "(body)",
+        message: issue.message,
+      })),
+    );
+  }
+  return result.data;
+}
