@@ -218,6 +218,7 @@ export const ackResponseSchema = z.unknown();
 // Requests
 
 const nonBlank = z.string().trim().min(1);
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http or https URL" });
 
 export const clientSchema = z.object({
   firstName: nonBlank,
@@ -267,9 +268,10 @@ export const createOperationRequestSchema = z
     packageTravel: z.boolean(),
     travelersNumber: z.number().int().positive(),
     totalPrice: amountSchema.positive().optional(),
-    successRedirectUrl: z.url().optional(),
-    errorRedirectUrl: z.url().optional(),
-    webhookUrl: z.url().optional(),
+    // http(s) only: a javascript: or data: URL here would be followed by a customer's browser.
+    successRedirectUrl: httpUrl.optional(),
+    errorRedirectUrl: httpUrl.optional(),
+    webhookUrl: httpUrl.optional(),
     client: clientSchema,
     flights: z.array(flightSchema).optional(),
     hotels: z.array(hotelSchema).optional(),

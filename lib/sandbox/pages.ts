@@ -1,0 +1,323 @@
+import { Hono, type Context, type MiddlewareHandler } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { OperationStatus } from "@/lib/financing/contract";
+import { origin } from "./api";
+import type { SandboxEngine, SandboxOperation } from "./engine";
+import { SandboxError } from "./errors";
+import type { SandboxOffer } from "./offers";
+import type { Html } from "./pages/layout";
+import {
+  checkoutView,
+  financingView,
+  invalidLinkView,
+  messageView,
+  notEligibleView,
+  statusView,
+  type Link,
+} from "./pages/views";
+
+/**
+ * The hosted pages the partner API links to, which customers (and QA's Playwright flows) click
+ * through: the `financingUrl` page where the customer picks a plan, the provider checkout at
+ * `paymentUrl` where they sign or decline, and the default result page used when the partner gave
+ * no redirect URLs. Mounted by `app.ts` under `/sandbox`.
+ *
+ * Plain HTML forms and 303 redirects, no JavaScript. A page opened in the "wrong" state (back
+ * button, double submit, a link opened late) shows where the operation stands, or sends the
+ * customer on to where that state leads, instead of failing.
+ */
+
+/** Where `app.ts` mounts the sandbox; `engine.startFinancing` builds `paymentUrl` under it too. */
+const SANDBOX_BASE = "/sandbox";
+
+const CHOOSING: readonly OperationStatus[] = ["GENERATED", "PENDING"];
+/** The customer's financing went through: the success redirect. */
+const SUCCEEDED: readonly OperationStatus[] = ["FAVORABLE", "CONFIRMED", "FINISHED"];
+/** Over without financing: the error redirect. */
+const FAILED: readonly OperationStatus[] = ["REFUSED", "ERROR", "CANCELLED", "EXPIRED"];
+
+export function hostedPages(engine: SandboxEngine) {
+  const pages = new Hono();
+
+  // Only these prefixes: a `*` here would also wrap the partner API, which `app.ts` mounts beside.
+  pages.use("/pay/*", hostedPageHeaders);
+  pages.use("/provider/*", hostedPageHeaders);
+
+  // --- The financing page (`financingUrl`) ---------------------------------------------------
+
+  pages.get("/pay/financing", (c) => {
+    const operation = byPageToken(engine, c);
+    if (!operation) return render(c, 404, invalidLinkView());
+    if (!CHOOSING.includes(operation.status)) {
+      return render(c, 200, statusView({ operation, next: nextStep(c, operation) }));
+    }
+    engine.openFinancingPage(operation);
+    return offersPage(c, engine, operation, 200);
+  });
+
+  pages.post("/pay/financing", async (c) => {
+    const operation = byPageToken(engine, c);
+    if (!operation) return render(c, 404, invalidLinkView());
+    if (!CHOOSING.includes(operation.status)) {
+      // A second click on "Continue" after the first went through: follow the first.
+      if (operation.status === "CLIENT_REQUESTED" && operation.financing) {
+        return c.redirect(checkoutUrl(c, operation.financing.requestToken), 303);
+      }
+      return render(c, 409, statusView({ operation, next: nextStep(c, operation) }));
+    }
+
+    const offerId = parseOfferId((await c.req.parseBody()).offerId);
+    if (offerId === undefined) {
+      return offersPage(c, engine, operation, 400, { alert: "Choose one of the plans to continue." });
+    }
+    const eligible = eligibility(engine, operation);
+    if ("unavailable" in eligible) return unavailablePage(c, operation, eligible.unavailable);
+    const chosen = eligible.offers.find((offer) => offer.id === offerId);
+
+    let outcome: ReturnType<SandboxEngine["startFinancing"]>;
+    try {
+      outcome = engine.startFinancing(operation, offerId, origin(c));
+    } catch (error) {
+      // A tampered or stale offerId: the engine's 422, shown with the plans still on offer.
+      if (error instanceof SandboxError && error.body.errorCode === "NOT_ELIGIBLE_FINANCIAL_OFFER") {
+        return offersPage(c, engine, operation, 422, { alert: "That plan is not available. Choose one of the plans below." });
+      }
+      throw error;
+    }
+
+    if (outcome.financingStatus === "REQUESTED") return c.redirect(outcome.paymentUrl, 303);
+    if (outcome.financingStatus === "REFUSED" && outcome.hasAlternativeFinancialOffers) {
+      const count = chosen ? `${chosen.installments} installments` : "that plan";
+      return offersPage(c, engine, operation, 200, { alert: `The provider could not approve ${count}; choose another plan.` });
+    }
+    return c.redirect(returnUrl(c, operation), 303);
+  });
+
+  // --- The provider checkout (`paymentUrl`) --------------------------------------------------
+
+  pages.get("/provider/checkout/:requestToken", (c) => {
+    const operation = engine.operationByRequestToken(c.req.param("requestToken"));
+    if (!operation?.financing) return render(c, 404, invalidLinkView());
+    if (operation.status !== "CLIENT_REQUESTED") return followStatus(c, operation, 200);
+    const path = checkoutPath(operation.financing.requestToken);
+    return render(
+      c,
+      200,
+      checkoutView({ operation, financing: operation.financing, signAction: `${path}/sign`, declineAction: `${path}/decline` }),
+    );
+  });
+
+  pages.post("/provider/checkout/:requestToken/sign", (c) => {
+    const operation = engine.operationByRequestToken(c.req.param("requestToken"));
+    if (!operation?.financing) return render(c, 404, invalidLinkView());
+    // Signed already (double submit, back button): the first decision stands.
+    if (operation.status !== "CLIENT_REQUESTED") return followStatus(c, operation, 409);
+    engine.sign(operation);
+    return c.redirect(returnUrl(c, operation), 303);
+  });
+
+  pages.post("/provider/checkout/:requestToken/decline", (c) => {
+    const operation = engine.operationByRequestToken(c.req.param("requestToken"));
+    if (!operation?.financing) return render(c, 404, invalidLinkView());
+    if (operation.status !== "CLIENT_REQUESTED") return followStatus(c, operation, 409);
+    engine.declineAtCheckout(operation);
+    return c.redirect(returnUrl(c, operation), 303);
+  });
+
+  // A reload or a typed URL of a form's target: back to the page that has the form.
+  pages.get("/provider/checkout/:requestToken/:action{sign|decline}", (c) =>
+    c.redirect(checkoutUrl(c, c.req.param("requestToken")), 303),
+  );
+
+  // --- The default result page -----------------------------------------------------------------
+
+  pages.get("/pay/result", (c) => {
+    const operation = byPageToken(engine, c);
+    if (!operation) return render(c, 404, invalidLinkView());
+    if (CHOOSING.includes(operation.status) && "unavailable" in eligibility(engine, operation)) {
+      return render(
+        c,
+        200,
+        statusView({
+          operation,
+          heading: "Financing not available",
+          explanation: "Financing is not available for this booking. Nothing has been charged; you can pay another way at the shop.",
+        }),
+      );
+    }
+    return render(c, 200, statusView({ operation, next: nextStep(c, operation) }));
+  });
+
+  // Unknown hosted-page URLs get a page too, not the API's JSON 404.
+  const notFound = (c: Context) =>
+    render(c, 404, messageView({ title: "Page not found", message: "There is no sandbox page at this address." }));
+  pages.all("/pay/*", notFound);
+  pages.all("/provider/*", notFound);
+
+  // Engine errors (409 NOT_ACTIVE_OPERATION and the like) reach a browser here: HTML, same status.
+  pages.onError((error, c) => {
+    if (error instanceof SandboxError) {
+      const code = typeof error.body.errorCode === "string" ? error.body.errorCode : undefined;
+      return render(
+        c,
+        contentfulStatus(error.status),
+        messageView({
+          title: error.status === 409 ? "This step is already done" : "The request could not be completed",
+          message: error.message,
+          ...(code === undefined ? {} : { detail: `Error code: ${code} (HTTP ${error.status})` }),
+        }),
+      );
+    }
+    console.error("sandbox pages: unexpected error", error);
+    return render(c, 500, messageView({ title: "Something went wrong", message: "The sandbox hit an unexpected error. Nothing has been charged." }));
+  });
+
+  return pages;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const hostedPageHeaders: MiddlewareHandler = async (c, next) => {
+  await next();
+  // The URLs carry the operation's token: keep them out of caches and out of other sites' Referer.
+  c.res.headers.set("Cache-Control", "no-store");
+  c.res.headers.set("Referrer-Policy", "no-referrer");
+};
+
+async function render(c: Context, status: ContentfulStatusCode, page: Html): Promise<Response> {
+  return c.body(await page, status, { "Content-Type": "text/html; charset=utf-8" });
+}
+
+function contentfulStatus(status: number): ContentfulStatusCode {
+  // Engine errors are 4xx/5xx with a body; anything else would be a bug, shown as a 500.
+  return status >= 400 && status <= 599 ? (status as ContentfulStatusCode) : 500;
+}
+
+function byPageToken(engine: SandboxEngine, c: Context): SandboxOperation | undefined {
+  const id = c.req.query("operation");
+  const token = c.req.query("token");
+  return id && token ? engine.operationByToken(id, token) : undefined;
+}
+
+/** `offerId` from the form: a positive whole number, else undefined. */
+function parseOfferId(value: unknown): number | undefined {
+  if (typeof value !== "string" || !/^[1-9]\d{0,14}$/.test(value.trim())) return undefined;
+  return Number(value.trim());
+}
+
+type Eligibility = { offers: SandboxOffer[] } | { unavailable: "not_eligible" | "no_offers" };
+
+/** The plans the customer can choose from now, or why there are none. */
+function eligibility(engine: SandboxEngine, operation: SandboxOperation): Eligibility {
+  let offers: SandboxOffer[];
+  try {
+    offers = engine.offersFor(operation);
+  } catch (error) {
+    if (error instanceof SandboxError && error.body.errorCode === "NOT_ELIGIBLE_FOR_FINANCING") return { unavailable: "not_eligible" };
+    throw error;
+  }
+  // An amount outside every product's range, or a market without providers: nothing to pick.
+  return offers.length === 0 ? { unavailable: "no_offers" } : { offers };
+}
+
+function unavailablePage(c: Context, operation: SandboxOperation, reason: "not_eligible" | "no_offers"): Promise<Response> {
+  // The API's GET /financing answers 422 NOT_ELIGIBLE_FOR_FINANCING; an empty list is a 200 there too.
+  return render(c, reason === "not_eligible" ? 422 : 200, notEligibleView(operation, reason, giveUpLink(c, operation)));
+}
+
+async function offersPage(
+  c: Context,
+  engine: SandboxEngine,
+  operation: SandboxOperation,
+  status: ContentfulStatusCode,
+  options: { alert?: string } = {},
+): Promise<Response> {
+  const eligible = eligibility(engine, operation);
+  if ("unavailable" in eligible) return unavailablePage(c, operation, eligible.unavailable);
+  return render(c, status, financingView({ operation, offers: eligible.offers, ...options }));
+}
+
+/** An operation past the customer's step: send them where its status leads, or say where it stands. */
+function followStatus(c: Context, operation: SandboxOperation, status: ContentfulStatusCode): Promise<Response> | Response {
+  if (SUCCEEDED.includes(operation.status) || FAILED.includes(operation.status)) {
+    return c.redirect(returnUrl(c, operation), 303);
+  }
+  return render(c, status, statusView({ operation, next: nextStep(c, operation) }));
+}
+
+/**
+ * Where the customer goes when the financing ends: the partner's success or error URL (by the
+ * operation's status), with `operationId`, `externalId` and `status` appended, or the sandbox's
+ * default result page when the partner gave none.
+ *
+ * The partner must not trust these parameters: anyone can type them into a browser. They only say
+ * which operation to look at; the partner (our app's return route, design.md §3 step 5) asks
+ * GET /operations/{id}/status before acting on a return.
+ */
+function returnUrl(c: Context, operation: SandboxOperation): string {
+  return partnerUrl(operation, SUCCEEDED.includes(operation.status) ? "success" : "error") ?? resultUrl(c, operation);
+}
+
+function partnerUrl(operation: SandboxOperation, kind: "success" | "error"): string | undefined {
+  const given = kind === "success" ? operation.request.successRedirectUrl : operation.request.errorRedirectUrl;
+  const url = given === undefined ? undefined : httpUrl(given);
+  if (!url) return undefined;
+  url.searchParams.set("operationId", operation.id);
+  if (operation.externalId !== null) url.searchParams.set("externalId", operation.externalId);
+  url.searchParams.set("status", operation.status);
+  return url.toString();
+}
+
+/**
+ * Only http(s) URLs are followed or linked: the contract's `z.url()` also accepts `javascript:`,
+ * which in a link on these pages would run script on the sandbox's origin.
+ */
+function httpUrl(value: string): URL | undefined {
+  if (!URL.canParse(value)) return undefined;
+  const url = new URL(value);
+  return url.protocol === "https:" || url.protocol === "http:" ? url : undefined;
+}
+
+function resultUrl(c: Context, operation: SandboxOperation): string {
+  return pageUrl(c, "/pay/result", operation);
+}
+
+function financingPageUrl(c: Context, operation: SandboxOperation): string {
+  return pageUrl(c, "/pay/financing", operation);
+}
+
+function pageUrl(c: Context, path: string, operation: SandboxOperation): string {
+  const url = new URL(`${origin(c)}${SANDBOX_BASE}${path}`);
+  url.searchParams.set("operation", operation.id);
+  url.searchParams.set("token", operation.token);
+  return url.toString();
+}
+
+function checkoutPath(requestToken: string): string {
+  return `${SANDBOX_BASE}/provider/checkout/${encodeURIComponent(requestToken)}`;
+}
+
+function checkoutUrl(c: Context, requestToken: string): string {
+  return `${origin(c)}${checkoutPath(requestToken)}`;
+}
+
+/** The one useful link on a status page, if there is one. */
+function nextStep(c: Context, operation: SandboxOperation): Link | undefined {
+  if (CHOOSING.includes(operation.status)) return { href: financingPageUrl(c, operation), text: "Choose a plan" };
+  if (operation.status === "CLIENT_REQUESTED" && operation.financing) {
+    return { href: checkoutUrl(c, operation.financing.requestToken), text: `Continue at ${operation.financing.offer.companyName}` };
+  }
+  if (SUCCEEDED.includes(operation.status) || FAILED.includes(operation.status)) {
+    const partner = partnerUrl(operation, SUCCEEDED.includes(operation.status) ? "success" : "error");
+    return partner === undefined ? undefined : { href: partner, text: "Return to the shop" };
+  }
+  return undefined;
+}
+
+/** Out of the financing page without financing: the partner's error URL, or the default result page. */
+function giveUpLink(c: Context, operation: SandboxOperation): Link {
+  const partner = partnerUrl(operation, "error");
+  return partner === undefined
+    ? { href: resultUrl(c, operation), text: "Continue without financing" }
+    : { href: partner, text: "Return to the shop to pay another way" };
+}
