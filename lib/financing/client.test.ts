@@ -4,6 +4,7 @@ import { ERROR_CODES, OPERATION_STATUSES, type ErrorCode } from "./contract";
 import { FinancingApiError } from "./errors";
 import { money } from "./money";
 import { createFetchDouble, json } from "./testing/fetch-double";
+import { sampleBooking } from "./testing/samples";
 import type { CreateOperationInput } from "./types";
 
 const BASE = "https://api.financer.example/v1";
@@ -59,34 +60,12 @@ const wireOffer = {
   promoCode: "SUMMER",
 };
 
-const createInput: CreateOperationInput = {
-  externalId: "BK-1",
-  packageName: "Lisbon, 4 nights",
-  packageTravel: true,
-  travelersNumber: 2,
-  totalPrice: money(123450),
+const createInput: CreateOperationInput = sampleBooking({
   successRedirectUrl: "https://shop.example/ok",
   errorRedirectUrl: "https://shop.example/ko",
   webhookUrl: "https://shop.example/hook",
-  client: {
-    firstName: "Ana",
-    lastName: "García",
-    email: "ana@example.com",
-    prefix: "+34",
-    phone: "600123123",
-    documentId: "12345678Z",
-    documentValidityDate: "2030-01-31",
-    gender: "FEMALE",
-    birthDate: "1990-07-04",
-    nationality: "ESP",
-    address: "Calle Mayor 1",
-    city: "Madrid",
-    postalCode: "28013",
-    countryCode: "ESP",
-  },
-  flights: [{ origin: "MAD", destination: "LIS", departureDate: "2027-05-01", returnDate: "2027-05-05" }],
   hotels: [{ name: "Hotel Tejo", checkInDate: "2027-05-01", checkOutDate: "2027-05-05" }],
-};
+});
 
 describe("every endpoint: method, path, headers, query and body", () => {
   it("health: GET /health with the key header and no agency header for an agency key", async () => {

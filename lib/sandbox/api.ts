@@ -1,5 +1,4 @@
 import { Hono, type Context } from "hono";
-import type { z } from "zod";
 import {
   ackRequestSchema,
   cancelRequestSchema,
@@ -11,7 +10,7 @@ import {
 } from "@/lib/financing/contract";
 import { AGENCIES } from "./accounts";
 import type { Caller, SandboxEngine, SandboxOperation } from "./engine";
-import { businessError, generalError, validationError, type FieldProblem } from "./errors";
+import { businessError, generalError, parseOrThrow, validationError, type FieldProblem } from "./errors";
 import { agencyHasProviders, computeOffers, toWireOffer } from "./offers";
 import { buildOpenApiDocument } from "./openapi";
 
@@ -64,7 +63,7 @@ export function partnerApi(engine: SandboxEngine) {
   });
 
   api.post("/operations", async (c) => {
-    const body = parse(createOperationRequestSchema, await readJson(c));
+    const body = parseOrThrow(createOperationRequestSchema, await readJson(c));
     const { operation, created } = engine.createOperation(c.get("caller"), body);
     return c.json(wireOperation(operation, origin(c)), created ? 201 : 200);
   });
@@ -81,7 +80,7 @@ export function partnerApi(engine: SandboxEngine) {
     const page = integer("page", 0);
     const size = integer("size", 20);
     if (problems.length > 0) throw validationError(problems);
-    const query = parse(listOperationsQuerySchema, {
+    const query = parseOrThrow(listOperationsQuerySchema, {
       page,
       size,
       status: q.status || undefined,
@@ -118,7 +117,7 @@ export function partnerApi(engine: SandboxEngine) {
   });
 
   api.post("/financing", async (c) => {
-    const body = parse(startFinancingRequestSchema, await readJson(c));
+    const body = parseOrThrow(startFinancingRequestSchema, await readJson(c));
     const operation = engine.getOperation(c.get("caller"), body.operationIdentifier);
     return c.json(engine.startFinancing(operation, body.financialOfferId, origin(c)));
   });
@@ -133,7 +132,7 @@ export function partnerApi(engine: SandboxEngine) {
 
   api.post("/operations/:id/cancel", async (c) => {
     const operation = engine.getOperation(c.get("caller"), c.req.param("id"));
-    const body = parse(cancelRequestSchema, await readJson(c, {}));
+    const body = parseOrThrow(cancelRequestSchema, await readJson(c, {}));
     engine.cancel(operation, body.reason);
     return c.json(wireOperation(operation, origin(c)));
   });
@@ -145,7 +144,7 @@ export function partnerApi(engine: SandboxEngine) {
 
   api.post("/operations/:id/refund", async (c) => {
     const operation = engine.getOperation(c.get("caller"), c.req.param("id"));
-    const body = parse(refundRequestSchema, await readJson(c, {}));
+    const body = parseOrThrow(refundRequestSchema, await readJson(c, {}));
     const cents = (amount: number | undefined) => Math.round((amount ?? 0) * 100);
     const breakdown = engine.refund(
       operation,
@@ -167,7 +166,7 @@ export function partnerApi(engine: SandboxEngine) {
   });
 
   api.put("/operations/webhook-events/ack", async (c) => {
-    const body = parse(ackRequestSchema, await readJson(c));
+    const body = parseOrThrow(ackRequestSchema, await readJson(c));
     engine.acknowledge(c.get("caller"), body);
     return c.json({ acknowledged: true });
   });
@@ -239,17 +238,4 @@ async function readJson(c: Context, fallback?: unknown): Promise<unknown> {
   } catch {
     throw validationError([{ field: "(body)", message: "is not valid JSON" }]);
   }
-}
-
-function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) {
-    throw validationError(
-      result.error.issues.map((issue) => ({
-        field: issue.path.length > 0 ? issue.path.map(String).join(".") : "(body)",
-        message: issue.message,
-      })),
-    );
-  }
-  return result.data;
 }

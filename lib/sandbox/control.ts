@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { AGENCY_HEADER, API_KEY_HEADER, etagOf, origin, wireOperation } from "./api";
 import type { Caller, SandboxEngine } from "./engine";
-import { validationError } from "./errors";
+import { parseOrThrow } from "./errors";
 import type { Faults } from "./faults";
 
 type Env = { Variables: { caller: Caller } };
@@ -34,7 +34,7 @@ export function controlApi(engine: SandboxEngine, faults: Faults) {
   control.get("/clock", (c) => c.json(clockBody(engine)));
 
   control.post("/clock/advance", async (c) => {
-    const body = parseBody(advanceSchema, await c.req.json().catch(() => undefined));
+    const body = parseOrThrow(advanceSchema, await c.req.json().catch(() => undefined));
     await engine.advance(body.seconds);
     await engine.idle();
     return c.json(clockBody(engine));
@@ -59,7 +59,7 @@ export function controlApi(engine: SandboxEngine, faults: Faults) {
 
   control.post("/operations/:id/decision", async (c) => {
     const operation = engine.getOperation(c.get("caller"), c.req.param("id"));
-    const body = parseBody(decisionSchema, await c.req.json().catch(() => undefined));
+    const body = parseOrThrow(decisionSchema, await c.req.json().catch(() => undefined));
     engine.decide(operation, body.decision);
     await engine.idle();
     return c.json(wireOperation(operation, origin(c)));
@@ -100,12 +100,4 @@ export function controlApi(engine: SandboxEngine, faults: Faults) {
 
 function clockBody(engine: SandboxEngine) {
   return { now: new Date(engine.now()).toISOString(), offsetSeconds: engine.clockOffsetSeconds() };
-}
-
-function parseBody<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) {
-    throw validationError(result.error.issues.map((i) => ({ field: i.path.map(String).join(".") || "(body)", message: i.message })));
-  }
-  return result.data;
 }

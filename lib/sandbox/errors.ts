@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { ErrorCode } from "@/lib/financing/contract";
 
 /**
@@ -47,4 +48,18 @@ export function validationError(fields: FieldProblem[]): SandboxError {
 
 export function operationNotFound(id: string): SandboxError {
   return businessError(404, "OPERATION_NOT_FOUND", `Operation ${id} not found`);
+}
+
+/** The value, parsed by the schema; or 400 VALIDATION_ERROR naming every bad field. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw validationError(
+      result.error.issues.map((issue) => ({
+        field: issue.path.length > 0 ? issue.path.map(String).join(".") : "(body)",
+        message: issue.message,
+      })),
+    );
+  }
+  return result.data;
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { businessError, generalError, SandboxError, validationError } from "./errors";
+import { businessError, generalError, parseOrThrow, SandboxError } from "./errors";
 
 /**
  * Fault injection for QA (WireMock-style): latency, 500, 503 or 429 with Retry-After, on a route,
@@ -36,11 +36,8 @@ export class Faults {
 
   /** PUT replaces the whole set. */
   replace(body: unknown): Fault[] {
-    const parsed = faultsBodySchema.safeParse(body);
-    if (!parsed.success) {
-      throw validationError(parsed.error.issues.map((i) => ({ field: i.path.join(".") || "(body)", message: i.message })));
-    }
-    const inputs = "faults" in parsed.data ? parsed.data.faults : [parsed.data];
+    const parsed = parseOrThrow(faultsBodySchema, body);
+    const inputs = "faults" in parsed ? parsed.faults : [parsed];
     this.faults = inputs.map((input) => ({ ...input, id: this.nextId++, hits: 0 }));
     return this.list();
   }

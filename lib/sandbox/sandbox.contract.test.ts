@@ -7,7 +7,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createFinancingClient, type FinancingClient } from "@/lib/financing/client";
 import { FinancingApiError } from "@/lib/financing/errors";
 import { money } from "@/lib/financing/money";
-import type { CreateOperationInput } from "@/lib/financing/types";
+import { SAMPLE_CLIENT, sampleBooking } from "@/lib/financing/testing/samples";
+import { toWireCreateOperation, type CreateOperationInput } from "@/lib/financing/types";
 import { EXPIRY_SECONDS } from "./engine";
 import { buildOpenApiDocument } from "./openapi";
 import { createOpenApiChecker } from "./testing/openapi-check";
@@ -72,32 +73,12 @@ let counter = 0;
 function booking(overrides: Partial<CreateOperationInput> & { email?: string } = {}): CreateOperationInput {
   const { email, ...rest } = overrides;
   counter += 1;
-  return {
+  return sampleBooking({
     externalId: `BK-${Date.now()}-${counter}`,
-    packageName: "Lisbon, 4 nights",
-    packageTravel: true,
-    travelersNumber: 2,
-    totalPrice: money(123450),
     webhookUrl: listener.url,
-    client: {
-      firstName: "Ana",
-      lastName: "García",
-      email: email ?? "ana@example.com",
-      prefix: "+34",
-      phone: "600123123",
-      documentId: "12345678Z",
-      documentValidityDate: "2030-01-31",
-      gender: "FEMALE",
-      birthDate: "1990-07-04",
-      nationality: "ESP",
-      address: "Calle Mayor 1",
-      city: "Madrid",
-      postalCode: "28013",
-      countryCode: "ESP",
-    },
-    flights: [{ origin: "MAD", destination: "LIS", departureDate: "2027-05-01", returnDate: "2027-05-05" }],
+    client: { ...SAMPLE_CLIENT, email: email ?? SAMPLE_CLIENT.email },
     ...rest,
-  };
+  });
 }
 
 /** An operation taken to CLIENT_REQUESTED with its first offer. */
@@ -222,7 +203,7 @@ describe("operations", () => {
   it("is idempotent per externalId: the repeat returns the same operation (200)", async () => {
     const input = booking();
     const first = await client().createOperation(input);
-    const again = await raw("POST", "/v1/operations", { body: JSON.stringify({ ...toWire(input) }) });
+    const again = await raw("POST", "/v1/operations", { body: JSON.stringify({ ...toWireCreateOperation(input) }) });
     expect(again.status).toBe(200);
     expect(again.body?.id).toBe(first.id);
   });
@@ -242,7 +223,7 @@ describe("operations", () => {
   });
 
   it("400 VALIDATION_ERROR naming every bad field, and nothing is created", async () => {
-    const body = { ...toWire(booking()), travelersNumber: "two", client: { ...toWire(booking()).client, email: "nope" }, flights: [] };
+    const body = { ...toWireCreateOperation(booking()), travelersNumber: "two", client: { ...toWireCreateOperation(booking()).client, email: "nope" }, flights: [] };
     const answer = await raw("POST", "/v1/operations", { body: JSON.stringify(body) });
     expect(answer).toMatchObject({ status: 400, body: { errorCode: "VALIDATION_ERROR" } });
     const fields = (answer.body?.additionalInfo as { fields: { field: string }[] }).fields.map((f) => f.field);
@@ -643,14 +624,3 @@ describe("the OpenAPI document", () => {
     expect(failures).toEqual([]);
   });
 });
-
-/** The create body as it goes on the wire (the client converts dates and money). */
-function toWire(input: CreateOperationInput) {
-  const d = (iso: string) => iso.split("-").reverse().join("-");
-  return {
-    ...input,
-    totalPrice: input.totalPrice.cents / 100,
-    client: { ...input.client, birthDate: d(input.client.birthDate), documentValidityDate: d(input.client.documentValidityDate) },
-    flights: input.flights?.map((f) => ({ ...f, departureDate: d(f.departureDate), ...(f.returnDate ? { returnDate: d(f.returnDate) } : {}) })),
-  };
-}
