@@ -317,7 +317,8 @@ export class SandboxEngine {
       this.transition(operation, "REFUSED", "every provider refused the customer");
       return { financingStatus: "REFUSED", paymentUrl: null, hasAlternativeFinancialOffers: false };
     }
-    if (t.has("refuse_offer")) {
+    // Only the first count chosen is refused, so the customer can go on with an alternative.
+    if (t.has("refuse_offer") && operation.refusedInstallments.size === 0) {
       operation.refusedInstallments.add(chosen.installments);
       operation.history.push({
         status: operation.status,

@@ -335,6 +335,8 @@ describe("financing", () => {
     expect(after.offers.some((o) => o.installments === chosen.installments)).toBe(false);
     expect(after.offers.length).toBeGreaterThan(0);
     expect((await api.getStatus(operation.id)).status.status).not.toBe("REFUSED");
+    // An alternative with another installment count is accepted.
+    await expect(api.startFinancing(operation.id, after.offers[0]!.id)).resolves.toMatchObject({ financingStatus: "REQUESTED" });
   });
 
   it("+refuse_all: REFUSED without alternatives, the operation ends REFUSED", async () => {
