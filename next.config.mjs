@@ -6,6 +6,15 @@ const nextConfig = {
   // PGlite ships WebAssembly and data files that must be loaded from node_modules at run time,
   // and postgres.js uses Node built-ins: neither is bundled.
   serverExternalPackages: ["@electric-sql/pglite", "postgres"],
+  async headers() {
+    return [
+      {
+        // Checkout pages carry a customer's personal data: no browser or proxy may keep a copy.
+        source: "/checkout/:path*",
+        headers: [{ key: "Cache-Control", value: "no-store" }],
+      },
+    ];
+  },
 };
 
 export default nextConfig;

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
 
 /**
@@ -9,6 +10,11 @@ import { z } from "zod";
 /** The sandbox's seeded agency key: the no-configuration default talks to the bundled sandbox. */
 export const SANDBOX_DEFAULT_API_KEY = "fk_test_sandbox_agency_101";
 export const SANDBOX_KEY_PREFIX = "fk_test_";
+/**
+ * The demo partner's secret when the app runs on the sandbox and none is set: a published test
+ * credential like the sandbox's keys, never used against the production API.
+ */
+export const DEMO_PARTNER_DEFAULT_SECRET = "demo_partner_secret_sandbox_only";
 export const PRODUCTION_KEY_PREFIX = "fk_live_";
 
 // RFC 9110 token characters: what an HTTP header name may contain.
@@ -35,6 +41,9 @@ const rawEnvSchema = z.object({
   FINANCING_TIMEOUT_MS: positiveInt(120_000).default(10_000),
   FINANCING_MAX_ATTEMPTS: positiveInt(3).default(3),
   SANDBOX_ENABLED: booleanFlag.default(true),
+  APP_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  WEBHOOK_TOKEN: z.string().regex(/^[A-Za-z0-9_-]{24,128}$/, "must be 24 to 128 letters, digits, - or _").optional(),
+  DEMO_PARTNER_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
 });
 
 export type FinancingEnvironment = "sandbox" | "production";
@@ -45,6 +54,12 @@ export interface AppEnv {
   DATABASE_URL: string | undefined;
   /** Whether this app serves the partner API sandbox under /sandbox. */
   SANDBOX_ENABLED: boolean;
+  /** The app's public base URL: return and webhook URLs given to the partner API start with it. */
+  APP_URL: string;
+  /** The secret path segment of our webhook URL. */
+  WEBHOOK_TOKEN: string;
+  /** The seeded demo partner's secret (sandbox only); undefined: no demo partner. */
+  DEMO_PARTNER_SECRET: string | undefined;
   financing: {
     baseUrl: string;
     apiKey: string;
@@ -132,6 +147,11 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
     DATA_DIR: raw.DATA_DIR,
     DATABASE_URL: raw.DATABASE_URL,
     SANDBOX_ENABLED: raw.SANDBOX_ENABLED,
+    APP_URL: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ""),
+    // Derived from the API key when not set: stable across instances and restarts, and as hard to
+    // guess as the key itself, so a deployment needs no extra setting.
+    WEBHOOK_TOKEN: raw.WEBHOOK_TOKEN ?? createHash("sha256").update(`webhook-token:${apiKey}`).digest("base64url").slice(0, 32),
+    DEMO_PARTNER_SECRET: environment === "sandbox" ? (raw.DEMO_PARTNER_SECRET ?? DEMO_PARTNER_DEFAULT_SECRET) : raw.DEMO_PARTNER_SECRET,
     financing: {
       baseUrl,
       apiKey,

@@ -20,4 +20,7 @@ export async function startServer(): Promise<void> {
     console.error("The server cannot start: the database could not be opened or migrated.", error);
     process.exit(1);
   }
+  const { getCheckoutContext } = await import("@/lib/checkout/flow");
+  const { startBackgroundWork } = await import("@/lib/checkout/worker");
+  startBackgroundWork(await getCheckoutContext());
 }

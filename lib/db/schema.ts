@@ -1,4 +1,4 @@
-import { pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 // The last status the partner API reported for an operation, shared by every app instance so
 // that any of them can send `If-None-Match` and get a cheap 304 instead of a full read.
@@ -13,3 +13,127 @@ export const statusSnapshots = pgTable("status_snapshots", {
 
 export type StatusSnapshot = typeof statusSnapshots.$inferSelect;
 export type NewStatusSnapshot = typeof statusSnapshots.$inferInsert;
+
+// ---------------------------------------------------------------------------------------------
+// Checkout (design.md §4, §5)
+
+
+/**
+ * A travel agency using the checkout. Its backend authenticates with a secret of its own (stored
+ * only as a SHA-256 hash); its calls to the partner API use its own agency key, or an agency id
+ * under the deployment's key.
+ */
+export const partners = pgTable(
+  "partners",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    secretHash: text("secret_hash").notNull(),
+    /** Origins the customer may be returned to (and, later, that may frame the checkout). */
+    allowedOrigins: jsonb("allowed_origins").$type<string[]>().notNull(),
+    /** An agency id under the deployment's management group key; null with an agency key. */
+    financingAgencyId: integer("financing_agency_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex("partners_secret_hash_key").on(table.secretHash)],
+);
+
+export type PartnerRow = typeof partners.$inferSelect;
+
+/** One customer's checkout of one booking. */
+export const checkoutSessions = pgTable(
+  "checkout_sessions",
+  {
+    id: text("id").primaryKey(),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id),
+    bookingReference: text("booking_reference").notNull(),
+    /** The booking as the partner sent it (no personal data): see lib/checkout/booking.ts. */
+    booking: jsonb("booking").notNull(),
+    /** Hash of the booking, to tell an idempotent repeat from a different booking under the same reference. */
+    bookingHash: text("booking_hash").notNull(),
+    returnUrl: text("return_url").notNull(),
+    locale: text("locale").notNull(),
+    operationId: text("operation_id"),
+    /** The partner API's status of the operation, and its updatedAt: statuses apply forward only. */
+    operationStatus: text("operation_status"),
+    operationUpdatedAt: timestamp("operation_updated_at", { withTimezone: true }),
+    paymentUrl: text("payment_url"),
+    /** The offer the customer chose last, and what the provider said at POST /financing. */
+    chosenOfferId: integer("chosen_offer_id"),
+    financingStatus: text("financing_status"),
+    hasAlternatives: boolean("has_alternatives"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("checkout_sessions_partner_booking_key").on(table.partnerId, table.bookingReference),
+    uniqueIndex("checkout_sessions_operation_key").on(table.operationId),
+  ],
+);
+
+export type CheckoutSessionRow = typeof checkoutSessions.$inferSelect;
+
+/**
+ * The customer's data: personal, so kept apart from the session (one place to purge), never
+ * logged, and never sent anywhere but the partner API.
+ */
+export const customerData = pgTable("customer_data", {
+  sessionId: text("session_id")
+    .primaryKey()
+    .references(() => checkoutSessions.id, { onDelete: "cascade" }),
+  /** Prefilled by the partner, or as the customer submitted it (ISO dates). */
+  data: jsonb("data").notNull(),
+  /** Whether the customer has submitted it (false: only the partner's prefill). */
+  submitted: boolean("submitted").notNull().default(false),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Every status the session learned, and from where. */
+export const sessionStatusHistory = pgTable(
+  "session_status_history",
+  {
+    id: serial("id").primaryKey(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => checkoutSessions.id, { onDelete: "cascade" }),
+    status: text("status").notNull(),
+    /** return | poll | webhook | action | reconcile */
+    source: text("source").notNull(),
+    operationUpdatedAt: timestamp("operation_updated_at", { withTimezone: true }),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("session_status_history_session_idx").on(table.sessionId)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Webhooks from the partner API (issue: outcomes that are never lost)
+
+/**
+ * Every webhook event received, once per eventId (the primary key is the deduplication). The body
+ * is only a hint: processing reads the status from the partner API, applies it, then acknowledges.
+ */
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    eventId: bigint("event_id", { mode: "number" }).primaryKey(),
+    operationId: text("operation_id").notNull(),
+    /** The status the body claimed: kept for the ack, never applied as such. */
+    claimedStatus: text("claimed_status").notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+    deliveries: integer("deliveries").notNull().default(1),
+    /** Set when done (acknowledged, or given up on with a reason in `outcome`). */
+    processedAt: timestamp("processed_at", { withTimezone: true }),
+    outcome: text("outcome"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    /** A processor holds the event until then; another instance may take it over after. */
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("webhook_events_pending_idx").on(table.processedAt, table.nextAttemptAt)],
+);
+
+export type WebhookEventRow = typeof webhookEvents.$inferSelect;

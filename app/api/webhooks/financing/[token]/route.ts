@@ -1,0 +1,26 @@
+import { after } from "next/server";
+import { getCheckoutContext } from "@/lib/checkout/flow";
+import { processWebhookEvent, receiveWebhook } from "@/lib/checkout/webhooks";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * The partner API's webhooks. Stored once per eventId and answered at once; the status is then
+ * read from the API, applied and acknowledged after the response (`after`). A wrong token is a
+ * 404 (the URL does not exist for a guesser); a bad body is a 400. Neither stores anything.
+ */
+export async function POST(request: Request, { params }: { params: Promise<{ token: string }> }) {
+  const ctx = await getCheckoutContext();
+  const result = await receiveWebhook(ctx, (await params).token, request);
+  if (result.status === 404) return Response.json({ error: { code: "not_found", message: "Not found" } }, { status: 404 });
+  if (result.status !== 200) {
+    return Response.json({ error: { code: "validation_failed", message: result.message } }, { status: result.status });
+  }
+  if (result.process) {
+    const { eventId } = result;
+    after(async () => {
+      await processWebhookEvent(ctx, eventId);
+    });
+  }
+  return Response.json({ received: true, duplicate: result.duplicate });
+}

@@ -1,0 +1,19 @@
+import { notFound, redirect } from "next/navigation";
+import { getCheckoutContext, refreshStatus } from "@/lib/checkout/flow";
+import { getSession } from "@/lib/checkout/sessions";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * Where the provider sends the customer back (our successRedirectUrl and errorRedirectUrl). The
+ * query says what happened, but it is only a hint: the status is asked of the partner API and
+ * recorded, then the customer sees the status page.
+ */
+export async function GET(_request: Request, { params }: { params: Promise<{ sessionId: string; kind: string }> }) {
+  const { sessionId, kind } = await params;
+  if (kind !== "success" && kind !== "error") notFound();
+  const ctx = await getCheckoutContext();
+  if (!(await getSession(ctx.db, sessionId))) notFound();
+  await refreshStatus(ctx, sessionId, "return");
+  redirect(`/checkout/${sessionId}/status`);
+}

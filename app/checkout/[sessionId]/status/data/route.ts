@@ -1,0 +1,24 @@
+import { createHash } from "node:crypto";
+import { errorResponse } from "@/lib/app-error";
+import { getCheckoutContext, pollStatus } from "@/lib/checkout/flow";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * What the status page polls while the outcome is open. It asks the partner API conditionally
+ * (If-None-Match upstream) and answers with an ETag of its own, so an unchanged status costs a 304
+ * at both ends.
+ */
+export async function GET(request: Request, { params }: { params: Promise<{ sessionId: string }> }) {
+  try {
+    const ctx = await getCheckoutContext();
+    const view = await pollStatus(ctx, (await params).sessionId);
+    const etag = `"${createHash("sha256").update(JSON.stringify(view)).digest("base64url").slice(0, 16)}"`;
+    // Private and revalidated every time: the answer is about one customer's checkout.
+    const headers = { ETag: etag, "Cache-Control": "private, no-cache" };
+    if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
+    return Response.json(view, { headers });
+  } catch (error) {
+    return errorResponse(error, { "Cache-Control": "no-store" });
+  }
+}

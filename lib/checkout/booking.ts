@@ -1,0 +1,112 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { queryDateSchema } from "@/lib/financing/contract";
+import { centsFromAmount } from "@/lib/financing/money";
+import type { CreateOperationInput } from "@/lib/financing/types";
+import { CUSTOMER_FIELDS } from "./customer";
+import { LOCALES } from "@/lib/i18n/locales";
+
+/**
+ * What a partner's backend sends to open a checkout session (`POST /api/checkout-sessions`): the
+ * booking, optionally what it knows of the customer, where to send the customer back, a locale.
+ * Dates are ISO (yyyy-MM-dd), money is `{amount, currency}` with at most two decimals.
+ */
+
+const text = (max: number) => z.string().trim().min(1, "is required").max(max, `must be at most ${max} characters`);
+const isoDate = queryDateSchema;
+
+const flightSchema = z.object({
+  origin: text(100),
+  destination: text(100),
+  departureDate: isoDate,
+  returnDate: isoDate.optional(),
+  carrier: z.string().trim().max(100).optional(),
+});
+const hotelSchema = z.object({
+  name: text(200),
+  city: z.string().trim().max(100).optional(),
+  checkInDate: isoDate,
+  checkOutDate: isoDate,
+});
+const serviceSchema = z.object({ description: text(200), type: z.string().trim().max(50).optional() });
+
+const moneySchema = z.object({
+  amount: z
+    .number()
+    .positive("must be greater than zero")
+    .max(1_000_000, "is too large")
+    // Cents, not fractions of them: 12.345 would be rounded somewhere, and the customer would see it.
+    .refine((amount) => Math.abs(amount * 100 - Math.round(amount * 100)) < 1e-6, "must have at most two decimals"),
+  currency: z.literal("EUR", { error: "must be EUR" }),
+});
+
+export const bookingSchema = z
+  .object({
+    bookingReference: z
+      .string()
+      .trim()
+      .min(1, "is required")
+      .max(64, "must be at most 64 characters")
+      .regex(/^[\w.\-/#]+$/, "may contain letters, digits and . _ - / # only"),
+    packageName: text(200),
+    packageTravel: z.boolean().default(true),
+    travellers: z.number().int("must be a whole number").min(1).max(99),
+    totalPrice: moneySchema,
+    flights: z.array(flightSchema).max(20).default([]),
+    hotels: z.array(hotelSchema).max(20).default([]),
+    services: z.array(serviceSchema).max(20).default([]),
+  })
+  .refine((b) => b.flights.length + b.hotels.length + b.services.length > 0, {
+    message: "at least one flight, hotel or service is required",
+    path: ["flights"],
+    when: () => true,
+  });
+export type Booking = z.output<typeof bookingSchema>;
+
+const prefillShape = Object.fromEntries(CUSTOMER_FIELDS.map((field) => [field, z.string().max(254).optional()])) as Record<
+  (typeof CUSTOMER_FIELDS)[number],
+  z.ZodOptional<z.ZodString>
+>;
+
+export const createSessionSchema = z.object({
+  booking: bookingSchema,
+  /** What the partner already knows of the customer: prefilled, and still checked on submit. */
+  customer: z.object(prefillShape).partial().optional(),
+  returnUrl: z.url({ protocol: /^https?$/, error: "must be an http or https URL" }),
+  locale: z.enum(LOCALES).optional(),
+});
+export type CreateSessionInput = z.output<typeof createSessionSchema>;
+
+/** A stable fingerprint of a booking: the same reference with another booking is a conflict. */
+export function bookingHash(booking: Booking): string {
+  return createHash("sha256").update(canonicalJson(booking)).digest("hex");
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function bookingTotalCents(booking: Booking): number {
+  return centsFromAmount(booking.totalPrice.amount);
+}
+
+/** The booking's part of the create-operation request. */
+export function operationBooking(booking: Booking): Omit<CreateOperationInput, "client" | "successRedirectUrl" | "errorRedirectUrl" | "webhookUrl"> {
+  return {
+    externalId: booking.bookingReference,
+    packageName: booking.packageName,
+    packageTravel: booking.packageTravel,
+    travelersNumber: booking.travellers,
+    totalPrice: { cents: bookingTotalCents(booking), currency: booking.totalPrice.currency },
+    flights: booking.flights.length > 0 ? booking.flights : undefined,
+    hotels: booking.hotels.length > 0 ? booking.hotels : undefined,
+    services: booking.services.length > 0 ? booking.services : undefined,
+  };
+}

@@ -1,0 +1,30 @@
+import countries from "i18n-iso-countries";
+import en from "i18n-iso-countries/langs/en.json";
+import es from "i18n-iso-countries/langs/es.json";
+import type { Locale } from "@/lib/i18n/locales";
+
+/**
+ * ISO 3166-1 alpha-3 codes with their names, for the nationality and country selects: the partner
+ * API wants codes, customers pick names.
+ */
+
+countries.registerLocale(en);
+countries.registerLocale(es);
+
+const CODES = new Set(Object.keys(countries.getAlpha3Codes()));
+
+export function isCountryCode(code: string): boolean {
+  return CODES.has(code);
+}
+
+/** Every country as `{ code, name }`, sorted by its name in the locale. */
+export function countryOptions(locale: Locale): { code: string; name: string }[] {
+  const collator = new Intl.Collator(locale);
+  return [...CODES]
+    .map((code) => ({ code, name: countries.getName(code, locale) ?? code }))
+    .sort((a, b) => collator.compare(a.name, b.name));
+}
+
+export function countryName(code: string, locale: Locale): string {
+  return countries.getName(code, locale) ?? code;
+}

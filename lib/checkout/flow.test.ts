@@ -1,0 +1,240 @@
+/**
+ * The checkout's domain rules against the sandbox over real HTTP, on an embedded database:
+ * sessions (idempotency, conflicts), the customer's data, offers, choosing (double submits,
+ * refusals, alternatives), and statuses that only move forward.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AppError } from "@/lib/app-error";
+import type { Database } from "@/lib/db";
+import { startSandboxServer } from "@/lib/sandbox/testing/servers";
+import { chooseOffer, loadOffers, pollStatus, refreshStatus, submitCustomer, type CheckoutContext } from "./flow";
+import type { Partner } from "./partners";
+import { createSession, getCustomerDraft, recordOperationStatus, requireSession, sessionState, statusHistory } from "./sessions";
+import { customerDraft, sessionInput, testContext } from "./testing/context";
+
+let server: Awaited<ReturnType<typeof startSandboxServer>>;
+let database: Database;
+let ctx: CheckoutContext;
+let partner: Partner;
+const calls: string[] = [];
+
+const countingFetch: typeof fetch = async (input, init) => {
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  calls.push(`${init?.method ?? "GET"} ${url.pathname.replace("/sandbox/v1", "")}`);
+  return fetch(input, init);
+};
+
+beforeAll(async () => {
+  server = await startSandboxServer();
+  ({ ctx, database, partner } = await testContext(server.baseUrl, { fetch: countingFetch }));
+});
+
+afterAll(async () => {
+  await database?.close();
+  await server?.close();
+});
+
+async function control(path: string, body: unknown) {
+  const response = await fetch(`${server.origin}/sandbox/_control${path}`, {
+    method: "POST",
+    headers: { "X-Service-API-Key": "fk_test_sandbox_agency_101", "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(200);
+}
+
+/** A session whose customer has sent valid data (the operation exists). */
+async function sessionWithOperation(email?: string) {
+  const { session } = await createSession(ctx.db, partner, sessionInput());
+  expect(await submitCustomer(ctx, session.id, customerDraft(email))).toEqual({ ok: true });
+  return requireSession(ctx.db, session.id);
+}
+
+describe("sessions", () => {
+  it("are idempotent per partner and booking reference, also when created concurrently", async () => {
+    const input = sessionInput();
+    const results = await Promise.all(Array.from({ length: 10 }, () => createSession(ctx.db, partner, input)));
+    expect(new Set(results.map((r) => r.session.id)).size).toBe(1);
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(results[0]!.session.id).toMatch(/^cs_[\w-]{24}$/);
+  });
+
+  it("refuse the same reference for a different booking (409), and a return URL off the partner's origins", async () => {
+    const input = sessionInput();
+    await createSession(ctx.db, partner, input);
+    const changed = { ...input, booking: { ...input.booking, totalPrice: { amount: 999, currency: "EUR" as const } } };
+    await expect(createSession(ctx.db, partner, changed)).rejects.toMatchObject({ code: "conflict", status: 409 });
+    await expect(createSession(ctx.db, partner, sessionInput({ returnUrl: "https://evil.example/" }))).rejects.toBeInstanceOf(AppError);
+  });
+
+  it("keep the partner's prefill apart, as a draft", async () => {
+    const { session } = await createSession(ctx.db, partner, sessionInput({ customer: { firstName: "Ana", email: "ana@example.com" } }));
+    expect(await getCustomerDraft(ctx.db, session.id)).toEqual({ draft: { firstName: "Ana", email: "ana@example.com" }, submitted: false });
+    expect(sessionState(session)).toBe("open");
+  });
+
+  it("expire after their time to live", async () => {
+    const { session } = await createSession(ctx.db, partner, sessionInput(), new Date(Date.now() - 25 * 3600 * 1000));
+    expect(sessionState(session)).toBe("expired");
+    expect(await submitCustomer(ctx, session.id, customerDraft())).toMatchObject({ ok: false, failure: "expired" });
+  });
+});
+
+describe("statuses only move forward", () => {
+  it("ignore an older report, take a newer one, order same-second ones by progress, and keep history", async () => {
+    const { session } = await createSession(ctx.db, partner, sessionInput());
+    const t = (s: number) => new Date(Date.UTC(2026, 10, 22, 10, 0, s)).toISOString();
+    expect(await recordOperationStatus(ctx.db, session.id, { status: "CLIENT_REQUESTED", updatedAt: t(10) }, "return")).toBe(true);
+    expect(await recordOperationStatus(ctx.db, session.id, { status: "GENERATED", updatedAt: t(5) }, "webhook")).toBe(false);
+    expect(await recordOperationStatus(ctx.db, session.id, { status: "FAVORABLE", updatedAt: t(20) }, "poll")).toBe(true);
+    expect(await recordOperationStatus(ctx.db, session.id, { status: "CONFIRMED", updatedAt: t(20) }, "poll")).toBe(true);
+    expect(await recordOperationStatus(ctx.db, session.id, { status: "FAVORABLE", updatedAt: t(20) }, "webhook")).toBe(false);
+    expect(await recordOperationStatus(ctx.db, session.id, { status: "CONFIRMED", updatedAt: t(20) }, "webhook")).toBe(false);
+    expect((await requireSession(ctx.db, session.id)).operationStatus).toBe("CONFIRMED");
+    expect((await statusHistory(ctx.db, session.id)).map((h) => [h.status, h.source])).toEqual([
+      ["CLIENT_REQUESTED", "return"],
+      ["FAVORABLE", "poll"],
+      ["CONFIRMED", "poll"],
+    ]);
+  });
+
+  it("apply once when many reports race", async () => {
+    const { session } = await createSession(ctx.db, partner, sessionInput());
+    const report = { status: "REFUSED" as const, updatedAt: new Date().toISOString() };
+    const applied = await Promise.all(Array.from({ length: 20 }, () => recordOperationStatus(ctx.db, session.id, report, "webhook")));
+    expect(applied.filter(Boolean)).toHaveLength(1);
+  });
+});
+
+describe("the customer's data", () => {
+  it("is validated field by field, and nothing is created when it is wrong", async () => {
+    const { session } = await createSession(ctx.db, partner, sessionInput());
+    const result = await submitCustomer(ctx, session.id, { ...customerDraft(), documentId: "12345678A", birthDate: "2015-01-01" });
+    expect(result).toMatchObject({ ok: false, errors: { documentId: "dni_letter", birthDate: "minor" } });
+    expect((await requireSession(ctx.db, session.id)).operationId).toBeNull();
+  });
+
+  it("creates the operation with the booking reference, our return handlers and our webhook route", async () => {
+    const session = await sessionWithOperation();
+    expect(session.operationId).toMatch(/^op_/);
+    expect(sessionState(session)).toBe("choosing");
+    const detail = await fetch(`${server.origin}/sandbox/_control/operations/${session.operationId}`, {
+      headers: { "X-Service-API-Key": "fk_test_sandbox_agency_101" },
+    }).then((r) => r.json());
+    expect(detail.externalId).toBe(session.bookingReference);
+    const request = server.sandbox.engine.getOperation(
+      server.sandbox.engine.authenticate("fk_test_sandbox_agency_101", null),
+      session.operationId!,
+    ).request;
+    expect(request.successRedirectUrl).toBe(`${ctx.appUrl}/checkout/${session.id}/return/success`);
+    expect(request.errorRedirectUrl).toBe(`${ctx.appUrl}/checkout/${session.id}/return/error`);
+    expect(request.webhookUrl).toBe(`${ctx.appUrl}/api/webhooks/financing/${ctx.webhookToken}`);
+    expect(request.client.birthDate).toBe("04-07-1990");
+    expect(request).not.toHaveProperty("client.documentType");
+  });
+
+  it("a second submit does not create a second operation", async () => {
+    const session = await sessionWithOperation();
+    expect(await submitCustomer(ctx, session.id, customerDraft())).toEqual({ ok: true });
+    expect((await requireSession(ctx.db, session.id)).operationId).toBe(session.operationId);
+  });
+
+  it("when the partner API is down, the data is kept and the customer can try again", async () => {
+    const { session } = await createSession(ctx.db, partner, sessionInput());
+    await fetch(`${server.origin}/sandbox/_control/faults`, {
+      method: "PUT",
+      headers: { "X-Service-API-Key": "fk_test_sandbox_agency_101", "Content-Type": "application/json" },
+      body: JSON.stringify({ route: "POST /operations", fault: "503", count: 3 }),
+    });
+    expect(await submitCustomer(ctx, session.id, customerDraft())).toMatchObject({ ok: false, failure: "unavailable" });
+    expect((await getCustomerDraft(ctx.db, session.id))?.submitted).toBe(true);
+    expect(await submitCustomer(ctx, session.id, customerDraft())).toEqual({ ok: true });
+  });
+});
+
+describe("offers and choosing", () => {
+  it("offers come sorted by installments, then by what they cost", async () => {
+    const session = await sessionWithOperation();
+    const view = await loadOffers(ctx, session);
+    expect(view.kind).toBe("offers");
+    if (view.kind !== "offers") return;
+    const counts = view.offers.map((o) => o.installments);
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+  });
+
+  it("+not_eligible gets its own answer", async () => {
+    expect(await loadOffers(ctx, await sessionWithOperation("ana+not_eligible@example.com"))).toEqual({ kind: "not_eligible" });
+  });
+
+  it("choosing redirects to the provider; five simultaneous submits send POST /financing once", async () => {
+    const session = await sessionWithOperation();
+    const view = await loadOffers(ctx, session);
+    if (view.kind !== "offers") throw new Error("expected offers");
+    const before = calls.filter((c) => c === "POST /financing").length;
+    const results = await Promise.all(Array.from({ length: 5 }, () => chooseOffer(ctx, session.id, view.offers[0]!.id)));
+    expect(calls.filter((c) => c === "POST /financing").length - before).toBe(1);
+    const redirects = results.filter((r) => r.kind === "redirect");
+    expect(redirects.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(redirects.map((r) => (r.kind === "redirect" ? r.url : "")))).toEqual(
+      new Set([expect.stringContaining("/sandbox/provider/checkout/")]),
+    );
+    expect(results.every((r) => r.kind === "redirect" || r.kind === "in_progress")).toBe(true);
+    // Later repeats (the back button) go to the same provider checkout.
+    expect(await chooseOffer(ctx, session.id, view.offers[0]!.id)).toEqual(redirects[0]);
+  });
+
+  it("an offer id that is not the operation's is not trusted", async () => {
+    const session = await sessionWithOperation();
+    expect(await chooseOffer(ctx, session.id, 12345)).toEqual({ kind: "offer_gone" });
+  });
+
+  it("+refuse_offer: refused with alternatives, which no longer include the refused count; another plan is accepted", async () => {
+    const session = await sessionWithOperation("ana+refuse_offer@example.com");
+    const first = await loadOffers(ctx, session);
+    if (first.kind !== "offers") throw new Error("expected offers");
+    const refused = first.offers[0]!;
+    expect(await chooseOffer(ctx, session.id, refused.id)).toEqual({ kind: "refused", hasAlternatives: true });
+    const after = await requireSession(ctx.db, session.id);
+    expect(after).toMatchObject({ financingStatus: "REFUSED", hasAlternatives: true });
+    const second = await loadOffers(ctx, after);
+    if (second.kind !== "offers") throw new Error("expected offers");
+    expect(second.offers.some((o) => o.installments === refused.installments)).toBe(false);
+    const next = await chooseOffer(ctx, session.id, second.offers[0]!.id);
+    expect(next).toEqual({ kind: "redirect", url: expect.stringContaining("/sandbox/provider/checkout/") });
+  });
+
+  it("+refuse_all: refused without alternatives, the session ends refused", async () => {
+    const session = await sessionWithOperation("ana+refuse_all@example.com");
+    const view = await loadOffers(ctx, session);
+    if (view.kind !== "offers") throw new Error("expected offers");
+    expect(await chooseOffer(ctx, session.id, view.offers[0]!.id)).toEqual({ kind: "refused", hasAlternatives: false });
+    expect(sessionState(await requireSession(ctx.db, session.id))).toBe("refused");
+  });
+
+  it("+error: the session ends in error", async () => {
+    const session = await sessionWithOperation("ana+error@example.com");
+    const view = await loadOffers(ctx, session);
+    if (view.kind !== "offers") throw new Error("expected offers");
+    expect(await chooseOffer(ctx, session.id, view.offers[0]!.id)).toEqual({ kind: "error" });
+    expect(sessionState(await requireSession(ctx.db, session.id))).toBe("error");
+  });
+});
+
+describe("coming back", () => {
+  it("the outcome is read from the partner API, not from the browser, and polling stops when it is final", async () => {
+    const session = await sessionWithOperation();
+    const view = await loadOffers(ctx, session);
+    if (view.kind !== "offers") throw new Error("expected offers");
+    await chooseOffer(ctx, session.id, view.offers[0]!.id);
+    expect((await pollStatus(ctx, session.id)).state).toBe("pending");
+    await control(`/operations/${session.operationId}/decision`, { decision: "approve" });
+    const back = await refreshStatus(ctx, session.id, "return");
+    expect(sessionState(back)).toBe("confirmed");
+    const polled = await pollStatus(ctx, session.id);
+    expect(polled).toMatchObject({ state: "confirmed", final: true, operationStatus: "CONFIRMED" });
+    expect(new URL(polled.returnUrl).searchParams.get("outcome")).toBe("confirmed");
+    const statusCalls = calls.filter((c) => c.endsWith(`/operations/${session.operationId}/status`)).length;
+    await pollStatus(ctx, session.id);
+    expect(calls.filter((c) => c.endsWith(`/operations/${session.operationId}/status`)).length).toBe(statusCalls);
+  });
+});

@@ -1,0 +1,281 @@
+import "server-only";
+import { AppError } from "@/lib/app-error";
+import { getDatabase, type Db } from "@/lib/db";
+import { getEnv } from "@/lib/env";
+import {
+  createFinancingClient,
+  isFinancingApiError,
+  type FinancialOffer,
+  type FinancingClient,
+  type StartFinancingResult,
+} from "@/lib/financing";
+import { createDatabaseStatusCache } from "@/lib/financing/db-status-cache";
+import { operationBooking } from "./booking";
+import { toClientData, validateCustomer, type CustomerDraft, type CustomerErrors } from "./customer";
+import { sortOffers } from "./offers";
+import { partnerById, seedDemoPartner, type Partner } from "./partners";
+import {
+  attachOperation,
+  claimFinancingStart,
+  getCustomerDraft,
+  isFinal,
+  recordOperationStatus,
+  requireSession,
+  saveCustomerData,
+  sessionState,
+  updateSession,
+  type CheckoutSession,
+  type SessionState,
+  type StatusSource,
+} from "./sessions";
+
+/**
+ * The advanced flow of design.md §3, step by step. Pages and route handlers call these; each reads
+ * the session from the database and the truth from the partner API, never from the browser.
+ */
+
+export interface CheckoutContext {
+  db: Db;
+  /** The partner API client acting for this partner's credential. */
+  clientFor(partner: Partner): FinancingClient;
+  appUrl: string;
+  webhookToken: string;
+  today(): string;
+}
+
+let context: Promise<CheckoutContext> | undefined;
+
+/** The app's context: its database (with the demo partner seeded) and its partner API clients. */
+export function getCheckoutContext(): Promise<CheckoutContext> {
+  context ??= (async () => {
+    const env = getEnv();
+    const { db } = await getDatabase();
+    if (env.DEMO_PARTNER_SECRET) await seedDemoPartner(db, { secret: env.DEMO_PARTNER_SECRET, appUrl: env.APP_URL });
+    const clients = new Map<string, FinancingClient>();
+    const statusCache = createDatabaseStatusCache(db);
+    return {
+      db,
+      appUrl: env.APP_URL,
+      webhookToken: env.WEBHOOK_TOKEN,
+      today: () => new Date().toISOString().slice(0, 10),
+      clientFor(partner) {
+        let client = clients.get(partner.id);
+        if (!client) {
+          client = createFinancingClient({
+            ...env.financing,
+            agencyId: partner.financingAgencyId ?? env.financing.agencyId,
+            statusCache,
+          });
+          clients.set(partner.id, client);
+        }
+        return client;
+      },
+    };
+  })();
+  context.catch(() => {
+    context = undefined;
+  });
+  return context;
+}
+
+async function partnerOf(ctx: CheckoutContext, session: CheckoutSession): Promise<Partner> {
+  const partner = await partnerById(ctx.db, session.partnerId);
+  if (!partner) throw new AppError("internal", "The session's partner is missing");
+  return partner;
+}
+
+export function checkoutUrls(ctx: Pick<CheckoutContext, "appUrl" | "webhookToken">, sessionId: string) {
+  return {
+    page: `${ctx.appUrl}/checkout/${sessionId}`,
+    success: `${ctx.appUrl}/checkout/${sessionId}/return/success`,
+    error: `${ctx.appUrl}/checkout/${sessionId}/return/error`,
+    webhook: `${ctx.appUrl}/api/webhooks/financing/${ctx.webhookToken}`,
+  };
+}
+
+/** The partner API failed: the customer gets a message they understand and can try again. */
+function unavailable(cause: unknown): AppError {
+  return new AppError("financing_unavailable", "The financing service is not answering right now. Please try again in a moment.", { cause });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 2: the customer's data, then the operation
+
+export type SubmitCustomerResult =
+  | { ok: true }
+  | { ok: false; errors: CustomerErrors; draft: CustomerDraft }
+  | { ok: false; failure: "unavailable" | "expired" | "closed"; draft: CustomerDraft };
+
+/**
+ * Validates and stores the customer's data, then creates the operation (externalId = the booking
+ * reference). A repeat (double submit, back button) finds the operation already there; creation
+ * is idempotent at the partner API too.
+ */
+export async function submitCustomer(ctx: CheckoutContext, sessionId: string, draft: CustomerDraft): Promise<SubmitCustomerResult> {
+  const session = await requireSession(ctx.db, sessionId);
+  const state = sessionState(session);
+  if (state === "expired") return { ok: false, failure: "expired", draft };
+  if (state !== "open" && state !== "choosing") return { ok: false, failure: "closed", draft };
+
+  const result = validateCustomer(draft, ctx.today());
+  if (!result.ok) return { ok: false, errors: result.errors, draft };
+  await saveCustomerData(ctx.db, session.id, { ...result.customer });
+  if (session.operationId) return { ok: true };
+
+  const partner = await partnerOf(ctx, session);
+  const urls = checkoutUrls(ctx, session.id);
+  try {
+    const operation = await ctx.clientFor(partner).createOperation({
+      ...operationBooking(session.booking),
+      client: toClientData(result.customer),
+      successRedirectUrl: urls.success,
+      errorRedirectUrl: urls.error,
+      webhookUrl: urls.webhook,
+    });
+    await attachOperation(ctx.db, session.id, operation.id);
+    await recordOperationStatus(ctx.db, session.id, { status: operation.status, updatedAt: operation.updatedAt ?? new Date().toISOString() }, "action");
+    return { ok: true };
+  } catch (error) {
+    // Logged without the body: the error type carries no customer data.
+    console.error("checkout: creating the operation failed", isFinancingApiError(error) ? error.toJSON() : error);
+    return { ok: false, failure: "unavailable", draft };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 3: offers
+
+export type OffersView =
+  | { kind: "offers"; offers: FinancialOffer[] }
+  | { kind: "not_eligible" }
+  | { kind: "none" }
+  | { kind: "unavailable" };
+
+export async function loadOffers(ctx: CheckoutContext, session: CheckoutSession): Promise<OffersView> {
+  if (!session.operationId) throw new AppError("conflict", "The customer's data has not been sent yet");
+  const partner = await partnerOf(ctx, session);
+  try {
+    const { offers } = await ctx.clientFor(partner).getOffers(session.operationId);
+    return offers.length === 0 ? { kind: "none" } : { kind: "offers", offers: sortOffers(offers) };
+  } catch (error) {
+    if (isFinancingApiError(error, "NOT_ELIGIBLE_FOR_FINANCING")) return { kind: "not_eligible" };
+    console.error("checkout: loading offers failed", isFinancingApiError(error) ? error.toJSON() : error);
+    return { kind: "unavailable" };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 4: choosing
+
+export type ChooseResult =
+  | { kind: "redirect"; url: string }
+  | { kind: "refused"; hasAlternatives: boolean }
+  | { kind: "error" }
+  | { kind: "offer_gone" }
+  | { kind: "in_progress" }
+  | { kind: "unavailable" };
+
+/**
+ * Starts financing with the chosen offer. The offer id from the form is only a choice: the offer
+ * is looked up again at the partner API. One start at a time per session (a database claim), so a
+ * double submit never sends POST /financing twice; the repeat is sent to the same paymentUrl.
+ */
+export async function chooseOffer(ctx: CheckoutContext, sessionId: string, offerId: number): Promise<ChooseResult> {
+  const session = await requireSession(ctx.db, sessionId);
+  if (session.financingStatus === "REQUESTED" && session.paymentUrl) return { kind: "redirect", url: session.paymentUrl };
+  if (!session.operationId) throw new AppError("conflict", "The customer's data has not been sent yet");
+  const state = sessionState(session);
+  if (state !== "choosing") return { kind: "redirect", url: `/checkout/${session.id}/status` };
+
+  const partner = await partnerOf(ctx, session);
+  const client = ctx.clientFor(partner);
+  let offer: FinancialOffer | undefined;
+  try {
+    offer = (await client.getOffers(session.operationId)).offers.find((o) => o.id === offerId);
+  } catch (error) {
+    if (isFinancingApiError(error, "NOT_ELIGIBLE_FOR_FINANCING")) return { kind: "offer_gone" };
+    return { kind: "unavailable" };
+  }
+  if (!offer) return { kind: "offer_gone" };
+
+  if (!(await claimFinancingStart(ctx.db, session.id, offer.id))) {
+    const again = await requireSession(ctx.db, sessionId);
+    return again.paymentUrl ? { kind: "redirect", url: again.paymentUrl } : { kind: "in_progress" };
+  }
+
+  let result: StartFinancingResult;
+  try {
+    result = await client.startFinancing(session.operationId, offer.id);
+  } catch (error) {
+    // Not retried (a repeat could start a second request at a provider): the customer can choose
+    // again. A NOT_ACTIVE_OPERATION means it moved on; the status page tells where.
+    await updateSession(ctx.db, session.id, { financingStatus: null });
+    console.error("checkout: starting financing failed", isFinancingApiError(error) ? error.toJSON() : error);
+    if (isFinancingApiError(error, "NOT_ACTIVE_OPERATION")) return { kind: "redirect", url: `/checkout/${session.id}/status` };
+    if (isFinancingApiError(error, "NOT_ELIGIBLE_FINANCIAL_OFFER")) return { kind: "offer_gone" };
+    return { kind: "unavailable" };
+  }
+
+  if (result.financingStatus === "REQUESTED") {
+    await updateSession(ctx.db, session.id, { financingStatus: "REQUESTED", paymentUrl: result.paymentUrl, hasAlternatives: null });
+    return { kind: "redirect", url: result.paymentUrl };
+  }
+  await updateSession(ctx.db, session.id, {
+    financingStatus: result.financingStatus,
+    hasAlternatives: result.hasAlternativeFinancialOffers,
+  });
+  await refreshStatus(ctx, session.id, "action");
+  if (result.financingStatus === "ERROR") return { kind: "error" };
+  return { kind: "refused", hasAlternatives: result.hasAlternativeFinancialOffers };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 5: coming back, and the status page
+
+export interface SessionStatusView {
+  state: SessionState;
+  final: boolean;
+  operationStatus: string | null;
+  /** Where a final outcome leads the customer: back to the partner. */
+  returnUrl: string;
+}
+
+/**
+ * Asks the partner API for the operation's status (conditionally: a 304 costs nothing) and records
+ * it. A failure to reach the API leaves the last known status in place.
+ */
+export async function refreshStatus(ctx: CheckoutContext, sessionId: string, source: StatusSource): Promise<CheckoutSession> {
+  const session = await requireSession(ctx.db, sessionId);
+  if (!session.operationId) return session;
+  try {
+    const read = await ctx.clientFor(await partnerOf(ctx, session)).getStatus(session.operationId);
+    const changed = await recordOperationStatus(ctx.db, session.id, read.status, source);
+    return changed ? await requireSession(ctx.db, sessionId) : session;
+  } catch (error) {
+    console.error("checkout: reading the status failed", isFinancingApiError(error) ? error.toJSON() : error);
+    return session;
+  }
+}
+
+export function statusView(session: CheckoutSession): SessionStatusView {
+  const state = sessionState(session);
+  return { state, final: isFinal(state), operationStatus: session.operationStatus, returnUrl: returnUrlFor(session, state) };
+}
+
+/** The partner's return URL, with the session and its outcome (the partner re-checks with its API). */
+export function returnUrlFor(session: CheckoutSession, state: SessionState): string {
+  const url = new URL(session.returnUrl);
+  url.searchParams.set("checkoutSession", session.id);
+  url.searchParams.set("outcome", state);
+  return url.toString();
+}
+
+/** The status page's polling: a fresh read while the outcome is open, the stored one after. */
+export async function pollStatus(ctx: CheckoutContext, sessionId: string): Promise<SessionStatusView> {
+  const session = await requireSession(ctx.db, sessionId);
+  const state = sessionState(session);
+  if (isFinal(state) || !session.operationId) return statusView(session);
+  return statusView(await refreshStatus(ctx, sessionId, "poll"));
+}
+
+export { getCustomerDraft };

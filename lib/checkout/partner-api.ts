@@ -1,0 +1,72 @@
+import "server-only";
+import { AppError } from "@/lib/app-error";
+import { createSessionSchema } from "./booking";
+import { checkoutUrls, getCheckoutContext, statusView, type CheckoutContext } from "./flow";
+import { partnerBySecret, type Partner } from "./partners";
+import { createSession, getSession, type CheckoutSession } from "./sessions";
+
+/**
+ * The partner-facing API (`/api/checkout-sessions`): the partner's backend authenticates with its
+ * own secret as a bearer token, never with the financing key.
+ */
+
+const MAX_BODY_BYTES = 64 * 1024;
+
+export async function authenticatePartner(ctx: CheckoutContext, request: Request): Promise<Partner> {
+  const header = request.headers.get("authorization") ?? "";
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  const partner = match ? await partnerBySecret(ctx.db, match[1]!) : undefined;
+  if (!partner) throw new AppError("unauthorized", "Send the partner secret as `Authorization: Bearer <secret>`");
+  return partner;
+}
+
+async function readJson(request: Request): Promise<unknown> {
+  const text = await request.text();
+  if (new TextEncoder().encode(text).length > MAX_BODY_BYTES) {
+    throw new AppError("validation_failed", `The body is larger than ${MAX_BODY_BYTES} bytes`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError("validation_failed", "The body is not valid JSON", { fields: [{ field: "(body)", message: "is not valid JSON" }] });
+  }
+}
+
+/** What the partner sees of a session: its state, never the customer's data. */
+export function sessionResource(ctx: CheckoutContext, session: CheckoutSession) {
+  const view = statusView(session);
+  return {
+    id: session.id,
+    url: checkoutUrls(ctx, session.id).page,
+    bookingReference: session.bookingReference,
+    state: view.state,
+    final: view.final,
+    operation: session.operationId
+      ? { id: session.operationId, status: session.operationStatus, updatedAt: session.operationUpdatedAt?.toISOString() ?? null }
+      : null,
+    expiresAt: session.expiresAt.toISOString(),
+    createdAt: session.createdAt.toISOString(),
+    updatedAt: session.updatedAt.toISOString(),
+  };
+}
+
+export async function handleCreateSession(request: Request): Promise<{ status: number; body: unknown }> {
+  const ctx = await getCheckoutContext();
+  const partner = await authenticatePartner(ctx, request);
+  const parsed = createSessionSchema.safeParse(await readJson(request));
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join(".") || "(body)", message: issue.message }));
+    throw new AppError("validation_failed", `Invalid checkout session: ${fields.map((f) => `${f.field} ${f.message}`).join("; ")}`, { fields });
+  }
+  const { session, created } = await createSession(ctx.db, partner, parsed.data);
+  return { status: created ? 201 : 200, body: sessionResource(ctx, session) };
+}
+
+export async function handleGetSession(request: Request, id: string): Promise<unknown> {
+  const ctx = await getCheckoutContext();
+  const partner = await authenticatePartner(ctx, request);
+  const session = await getSession(ctx.db, id);
+  // Another partner's session is "not found": its existence is nobody else's business.
+  if (!session || session.partnerId !== partner.id) throw new AppError("not_found", "No checkout session with this id");
+  return sessionResource(ctx, session);
+}

@@ -1,0 +1,54 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { partners, type PartnerRow } from "@/lib/db/schema";
+
+export type Partner = PartnerRow;
+
+export const DEMO_PARTNER_ID = "demo";
+
+export function hashSecret(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+/**
+ * The demo partner (design.md §4): the shop at `/` on this same app, on the sandbox. Its allowed
+ * origin is the app's own, so the demo's return URL passes the same check as any partner's.
+ */
+export async function seedDemoPartner(db: Db, options: { secret: string; appUrl: string }): Promise<void> {
+  const row = {
+    id: DEMO_PARTNER_ID,
+    name: "Viajes Aurora (demo)",
+    secretHash: hashSecret(options.secret),
+    allowedOrigins: [new URL(options.appUrl).origin],
+    financingAgencyId: null,
+  };
+  await db
+    .insert(partners)
+    .values(row)
+    .onConflictDoUpdate({ target: partners.id, set: { secretHash: row.secretHash, allowedOrigins: row.allowedOrigins, name: row.name } });
+}
+
+/** The partner whose secret this is; the secret is compared as a hash, never stored. */
+export async function partnerBySecret(db: Db, secret: string): Promise<Partner | undefined> {
+  if (secret.length < 16) return undefined;
+  const [row] = await db.select().from(partners).where(eq(partners.secretHash, hashSecret(secret))).limit(1);
+  return row;
+}
+
+export async function partnerById(db: Db, id: string): Promise<Partner | undefined> {
+  const [row] = await db.select().from(partners).where(eq(partners.id, id)).limit(1);
+  return row;
+}
+
+/** A return URL is accepted only on one of the partner's own origins. */
+export function isAllowedReturnUrl(partner: Pick<Partner, "allowedOrigins">, url: string): boolean {
+  let origin: string;
+  try {
+    origin = new URL(url).origin;
+  } catch {
+    return false;
+  }
+  return partner.allowedOrigins.includes(origin);
+}

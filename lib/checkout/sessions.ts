@@ -1,0 +1,260 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { and, asc, eq, isNull } from "drizzle-orm";
+import { AppError } from "@/lib/app-error";
+import type { Db } from "@/lib/db";
+import { checkoutSessions, customerData, sessionStatusHistory, type CheckoutSessionRow } from "@/lib/db/schema";
+import type { OperationStatus } from "@/lib/financing/contract";
+import type { Locale } from "@/lib/i18n/locales";
+import { bookingHash, type Booking, type CreateSessionInput } from "./booking";
+import type { CustomerDraft } from "./customer";
+import { isAllowedReturnUrl, type Partner } from "./partners";
+
+/** How long a customer has to finish once the partner opened the session. */
+export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
+
+export type CheckoutSession = Omit<CheckoutSessionRow, "booking"> & { booking: Booking };
+
+/**
+ * Where a session stands, in the customer's and the partner's terms:
+ * - open: the customer has not sent their data yet;
+ * - choosing: the operation exists, the customer is choosing a plan;
+ * - pending: the customer is at the provider, or the provider is deciding;
+ * - approved / confirmed: the provider approved (FAVORABLE) / financing is active;
+ * - refused, error, cancelled, expired, refunded: it ended otherwise.
+ */
+export type SessionState =
+  | "open"
+  | "choosing"
+  | "pending"
+  | "approved"
+  | "confirmed"
+  | "refused"
+  | "error"
+  | "cancelled"
+  | "expired"
+  | "refunded";
+
+const STATE_OF_STATUS: Record<OperationStatus, SessionState> = {
+  GENERATED: "choosing",
+  PENDING: "choosing",
+  CLIENT_REQUESTED: "pending",
+  PENDING_RESPONSE: "pending",
+  FAVORABLE: "approved",
+  CONFIRMED: "confirmed",
+  FINISHED: "confirmed",
+  REFUSED: "refused",
+  ERROR: "error",
+  CANCELLED: "cancelled",
+  EXPIRED: "expired",
+  REFUNDED: "refunded",
+};
+
+/** States in which the customer's outcome is known: the status page stops polling. */
+export const FINAL_STATES: readonly SessionState[] = ["approved", "confirmed", "refused", "error", "cancelled", "expired", "refunded"];
+
+export function sessionState(
+  session: Pick<CheckoutSession, "operationStatus" | "expiresAt" | "financingStatus">,
+  now = new Date(),
+): SessionState {
+  if (session.operationStatus) {
+    const state = STATE_OF_STATUS[session.operationStatus as OperationStatus] ?? "error";
+    // A provider accepted the request: the customer is at its checkout, whatever status we last read.
+    return state === "choosing" && session.financingStatus === "REQUESTED" ? "pending" : state;
+  }
+  return session.expiresAt.getTime() <= now.getTime() ? "expired" : "open";
+}
+
+export function isFinal(state: SessionState): boolean {
+  return FINAL_STATES.includes(state);
+}
+
+/**
+ * Statuses by how far along they are, to order two reports with the same updatedAt (the API can
+ * move FAVORABLE -> CONFIRMED within one second): the further one wins.
+ */
+const STATUS_RANK: Record<OperationStatus, number> = {
+  GENERATED: 0,
+  PENDING: 1,
+  CLIENT_REQUESTED: 2,
+  PENDING_RESPONSE: 3,
+  FAVORABLE: 4,
+  ERROR: 5,
+  CONFIRMED: 6,
+  REFUSED: 6,
+  CANCELLED: 7,
+  EXPIRED: 7,
+  REFUNDED: 8,
+  FINISHED: 8,
+};
+
+function newSessionId(): string {
+  // 144 random bits: the session URL is the customer's only key to it.
+  return `cs_${randomBytes(18).toString("base64url")}`;
+}
+
+function toSession(row: CheckoutSessionRow): CheckoutSession {
+  return { ...row, booking: row.booking as Booking };
+}
+
+/**
+ * Opens a session, or returns the one already open for this booking reference (idempotent per
+ * partner and reference; the database's unique constraint settles concurrent creates). The same
+ * reference with a different booking is a conflict, not a silent reuse.
+ */
+export async function createSession(
+  db: Db,
+  partner: Partner,
+  input: CreateSessionInput,
+  now = new Date(),
+): Promise<{ session: CheckoutSession; created: boolean }> {
+  if (!isAllowedReturnUrl(partner, input.returnUrl)) {
+    throw new AppError("validation_failed", "returnUrl is not on one of the partner's allowed origins", {
+      fields: [{ field: "returnUrl", message: "must be on one of the partner's allowed origins" }],
+    });
+  }
+  const hash = bookingHash(input.booking);
+  const id = newSessionId();
+  const inserted = await db.transaction(async (tx) => {
+    const rows = await tx
+      .insert(checkoutSessions)
+      .values({
+        id,
+        partnerId: partner.id,
+        bookingReference: input.booking.bookingReference,
+        booking: input.booking,
+        bookingHash: hash,
+        returnUrl: input.returnUrl,
+        locale: input.locale ?? "es",
+        expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+      })
+      .onConflictDoNothing({ target: [checkoutSessions.partnerId, checkoutSessions.bookingReference] })
+      .returning();
+    if (rows.length > 0 && input.customer) {
+      await tx.insert(customerData).values({ sessionId: id, data: input.customer, submitted: false });
+    }
+    return rows[0];
+  });
+  if (inserted) return { session: toSession(inserted), created: true };
+
+  const [existing] = await db
+    .select()
+    .from(checkoutSessions)
+    .where(and(eq(checkoutSessions.partnerId, partner.id), eq(checkoutSessions.bookingReference, input.booking.bookingReference)));
+  if (!existing) throw new AppError("internal", "The session could not be created");
+  if (existing.bookingHash !== hash) {
+    throw new AppError("conflict", "A session with this bookingReference exists for a different booking", {
+      fields: [{ field: "booking.bookingReference", message: "is already used for a different booking" }],
+    });
+  }
+  return { session: toSession(existing), created: false };
+}
+
+export async function getSession(db: Db, id: string): Promise<CheckoutSession | undefined> {
+  if (!/^cs_[\w-]{10,64}$/.test(id)) return undefined;
+  const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).limit(1);
+  return row && toSession(row);
+}
+
+export async function requireSession(db: Db, id: string): Promise<CheckoutSession> {
+  const session = await getSession(db, id);
+  if (!session) throw new AppError("not_found", "This checkout does not exist");
+  return session;
+}
+
+export async function getSessionByOperation(db: Db, operationId: string): Promise<CheckoutSession | undefined> {
+  const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.operationId, operationId)).limit(1);
+  return row && toSession(row);
+}
+
+export async function getCustomerDraft(db: Db, sessionId: string): Promise<{ draft: CustomerDraft; submitted: boolean } | undefined> {
+  const [row] = await db.select().from(customerData).where(eq(customerData.sessionId, sessionId)).limit(1);
+  return row && { draft: row.data as CustomerDraft, submitted: row.submitted };
+}
+
+export async function saveCustomerData(db: Db, sessionId: string, data: CustomerDraft): Promise<void> {
+  await db
+    .insert(customerData)
+    .values({ sessionId, data, submitted: true })
+    .onConflictDoUpdate({ target: customerData.sessionId, set: { data, submitted: true, updatedAt: new Date() } });
+}
+
+/** Links the operation to the session, once: a second, concurrent submit finds it set. */
+export async function attachOperation(db: Db, sessionId: string, operationId: string): Promise<void> {
+  await db
+    .update(checkoutSessions)
+    .set({ operationId, updatedAt: new Date() })
+    .where(and(eq(checkoutSessions.id, sessionId), isNull(checkoutSessions.operationId)));
+}
+
+export async function updateSession(
+  db: Db,
+  sessionId: string,
+  values: Partial<Pick<CheckoutSessionRow, "paymentUrl" | "chosenOfferId" | "financingStatus" | "hasAlternatives">>,
+): Promise<void> {
+  await db.update(checkoutSessions).set({ ...values, updatedAt: new Date() }).where(eq(checkoutSessions.id, sessionId));
+}
+
+/**
+ * Claims the right to call POST /financing for this session: only one request at a time gets
+ * it, so a double submit cannot start financing twice. Returns false when another holds it.
+ */
+export async function claimFinancingStart(db: Db, sessionId: string, offerId: number): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).for("update");
+    if (!row || row.financingStatus === "STARTING" || row.financingStatus === "REQUESTED") return false;
+    await tx
+      .update(checkoutSessions)
+      .set({ financingStatus: "STARTING", chosenOfferId: offerId, updatedAt: new Date() })
+      .where(eq(checkoutSessions.id, sessionId));
+    return true;
+  });
+}
+
+export type StatusSource = "return" | "poll" | "webhook" | "action" | "reconcile";
+
+/**
+ * Records an operation status the partner API reported, forward only: a report older than the one
+ * stored (by the API's updatedAt, then by how far along the status is) changes nothing. Row-locked,
+ * so a webhook, a return redirect and a poll racing on one session apply it once.
+ *
+ * @returns whether the session changed.
+ */
+export async function recordOperationStatus(
+  db: Db,
+  sessionId: string,
+  report: { status: OperationStatus; updatedAt: string },
+  source: StatusSource,
+): Promise<boolean> {
+  const updatedAt = new Date(report.updatedAt);
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).for("update");
+    if (!row) return false;
+    if (row.operationUpdatedAt && row.operationStatus) {
+      const stored = row.operationUpdatedAt.getTime();
+      const incoming = updatedAt.getTime();
+      const newer =
+        incoming > stored ||
+        (incoming === stored && STATUS_RANK[report.status] > STATUS_RANK[row.operationStatus as OperationStatus]);
+      if (!newer) return false;
+    }
+    await tx
+      .update(checkoutSessions)
+      .set({ operationStatus: report.status, operationUpdatedAt: updatedAt, updatedAt: new Date() })
+      .where(eq(checkoutSessions.id, sessionId));
+    await tx.insert(sessionStatusHistory).values({ sessionId, status: report.status, source, operationUpdatedAt: updatedAt });
+    return true;
+  });
+}
+
+export async function statusHistory(db: Db, sessionId: string) {
+  return db
+    .select()
+    .from(sessionStatusHistory)
+    .where(eq(sessionStatusHistory.sessionId, sessionId))
+    .orderBy(asc(sessionStatusHistory.id));
+}
+
+export function sessionLocale(session: CheckoutSession): Locale {
+  return session.locale === "en" ? "en" : "es";
+}

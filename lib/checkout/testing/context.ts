@@ -1,0 +1,72 @@
+import { createFinancingClient } from "@/lib/financing/client";
+import { createDatabaseStatusCache } from "@/lib/financing/db-status-cache";
+import { openDatabase, type Database } from "@/lib/db";
+import type { CheckoutContext } from "../flow";
+import { DEMO_PARTNER_ID, partnerById, seedDemoPartner, type Partner } from "../partners";
+import type { CreateSessionInput } from "../booking";
+
+export const DEMO_SECRET = "test_partner_secret_0123456789";
+
+/** A checkout context on an in-memory PGlite, talking to the partner API at `baseUrl`. */
+export async function testContext(baseUrl: string, options: { appUrl?: string; fetch?: typeof fetch } = {}): Promise<{
+  ctx: CheckoutContext;
+  database: Database;
+  partner: Partner;
+}> {
+  const database = await openDatabase({ dataDir: "memory://" });
+  const appUrl = options.appUrl ?? "http://127.0.0.1:3999";
+  await seedDemoPartner(database.db, { secret: DEMO_SECRET, appUrl });
+  const partner = (await partnerById(database.db, DEMO_PARTNER_ID))!;
+  const client = createFinancingClient({
+    baseUrl,
+    apiKey: "fk_test_sandbox_agency_101",
+    statusCache: createDatabaseStatusCache(database.db),
+    sleep: async () => {},
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  return {
+    database,
+    partner,
+    ctx: { db: database.db, appUrl, webhookToken: "test-webhook-token-0123456789", today: () => "2026-11-22", clientFor: () => client },
+  };
+}
+
+let counter = 0;
+
+export function sessionInput(overrides: Partial<CreateSessionInput> = {}, appUrl = "http://127.0.0.1:3999"): CreateSessionInput {
+  counter += 1;
+  return {
+    booking: {
+      bookingReference: `BK-${Date.now()}-${counter}`,
+      packageName: "Lisboa, 4 noches",
+      packageTravel: true,
+      travellers: 2,
+      totalPrice: { amount: 1234.5, currency: "EUR" },
+      flights: [{ origin: "MAD", destination: "LIS", departureDate: "2027-05-01", returnDate: "2027-05-05" }],
+      hotels: [],
+      services: [],
+    },
+    returnUrl: `${appUrl}/`,
+    ...overrides,
+  };
+}
+
+export function customerDraft(email = "ana@example.com") {
+  return {
+    firstName: "Ana",
+    lastName: "García",
+    email,
+    prefix: "+34",
+    phone: "612345678",
+    documentType: "DNI",
+    documentId: "12345678Z",
+    documentValidityDate: "2030-01-31",
+    gender: "FEMALE",
+    birthDate: "1990-07-04",
+    nationality: "ESP",
+    address: "Calle Mayor 1",
+    city: "Madrid",
+    postalCode: "28013",
+    countryCode: "ESP",
+  };
+}

@@ -1,0 +1,24 @@
+import type { z } from "zod";
+
+/**
+ * The one wrapper every server action goes through (nextjs/saas-starter's `validatedAction`): the
+ * form data is parsed with a zod schema first, and the action only runs on valid input. Works with
+ * `useActionState` (previous state first) and with a plain `<form action>`, JavaScript or not.
+ */
+export type ActionResult<T> = T | { ok: false; invalid: { field: string; message: string }[] };
+
+export function validatedAction<S extends z.ZodType, T, P = unknown>(
+  schema: S,
+  action: (input: z.output<S>, formData: FormData, previous: P) => Promise<T>,
+) {
+  return async (previous: P, formData: FormData): Promise<ActionResult<T>> => {
+    const parsed = schema.safeParse(Object.fromEntries(formData));
+    if (!parsed.success) {
+      return {
+        ok: false,
+        invalid: parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join("."), message: issue.message })),
+      };
+    }
+    return action(parsed.data, formData, previous);
+  };
+}
