@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { AppError } from "@/lib/app-error";
 import type { Db } from "@/lib/db";
-import { checkoutSessions, customerData, sessionStatusHistory, type CheckoutSessionRow } from "@/lib/db/schema";
+import { checkoutSessions, customerData, partnerNotifications, partners, sessionStatusHistory, type CheckoutSessionRow } from "@/lib/db/schema";
 import type { OperationStatus } from "@/lib/financing/contract";
 import type { Locale } from "@/lib/i18n/locales";
 import { bookingHash, type Booking, type CreateSessionInput } from "./booking";
@@ -238,13 +238,51 @@ export async function recordOperationStatus(
         (incoming === stored && STATUS_RANK[report.status] > STATUS_RANK[row.operationStatus as OperationStatus]);
       if (!newer) return false;
     }
-    await tx
+    const [updated] = await tx
       .update(checkoutSessions)
       .set({ operationStatus: report.status, operationUpdatedAt: updatedAt, updatedAt: new Date() })
-      .where(eq(checkoutSessions.id, sessionId));
+      .where(eq(checkoutSessions.id, sessionId))
+      .returning();
     await tx.insert(sessionStatusHistory).values({ sessionId, status: report.status, source, operationUpdatedAt: updatedAt });
+    const before = sessionState(toSession(row));
+    const after = sessionState(toSession(updated!));
+    // The partner is told of each state the session reaches, once: the outbox row is written in this
+    // same transaction, so a change is never applied without its notification (or the reverse).
+    if (after !== before) await enqueueNotification(tx, toSession(updated!), after);
     return true;
   });
+}
+
+async function enqueueNotification(tx: Pick<Db, "select" | "insert">, session: CheckoutSession, state: SessionState): Promise<void> {
+  const [partner] = await tx.select().from(partners).where(eq(partners.id, session.partnerId)).limit(1);
+  if (!partner?.notificationUrl) return;
+  await tx
+    .insert(partnerNotifications)
+    .values({
+      id: `msg_${randomBytes(16).toString("base64url")}`,
+      sessionId: session.id,
+      partnerId: partner.id,
+      state,
+      payload: notificationPayload(session, state),
+    })
+    .onConflictDoNothing({ target: [partnerNotifications.sessionId, partnerNotifications.state] });
+}
+
+/** What the partner receives: the session's new state, never the customer's data. */
+export function notificationPayload(session: CheckoutSession, state: SessionState) {
+  return {
+    type: `checkout.session.${state}`,
+    timestamp: new Date().toISOString(),
+    data: {
+      id: session.id,
+      bookingReference: session.bookingReference,
+      state,
+      final: isFinal(state),
+      operation: session.operationId
+        ? { id: session.operationId, status: session.operationStatus, updatedAt: session.operationUpdatedAt?.toISOString() ?? null }
+        : null,
+    },
+  };
 }
 
 export async function statusHistory(db: Db, sessionId: string) {

@@ -1,11 +1,14 @@
 import "server-only";
 import type { CheckoutContext } from "./flow";
+import { deliverDueNotifications } from "./notifications";
+import { reconcile } from "./reconciler";
 import { dueWebhookEvents, processWebhookEvent } from "./webhooks";
 
 /**
- * The server's background work: events whose processing failed, or was cut short by a stopped
- * instance (its lock runs out), are taken up again. Every instance runs it; the database decides
- * which one processes each event.
+ * The server's background work, every few seconds: webhook events whose processing failed or was
+ * cut short by a stopped instance (its lock runs out) are taken up again; due partner
+ * notifications are sent; open outcomes are reconciled (by one instance at a time, the lease
+ * holder). Every instance runs it; the database decides who does what.
  */
 export function startBackgroundWork(ctx: CheckoutContext, intervalMs = 5_000): () => void {
   let running = false;
@@ -25,4 +28,6 @@ export function startBackgroundWork(ctx: CheckoutContext, intervalMs = 5_000): (
 
 export async function runOnce(ctx: CheckoutContext): Promise<void> {
   for (const eventId of await dueWebhookEvents(ctx)) await processWebhookEvent(ctx, eventId);
+  await deliverDueNotifications(ctx);
+  await reconcile(ctx);
 }

@@ -33,6 +33,10 @@ export const partners = pgTable(
     allowedOrigins: jsonb("allowed_origins").$type<string[]>().notNull(),
     /** An agency id under the deployment's management group key; null with an agency key. */
     financingAgencyId: integer("financing_agency_id"),
+    /** Where the partner's backend is told of outcomes (Standard Webhooks); null: not told. */
+    notificationUrl: text("notification_url"),
+    /** The key those notifications are signed with (`whsec_…`), shared with the partner. */
+    signingSecret: text("signing_secret"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [uniqueIndex("partners_secret_hash_key").on(table.secretHash)],
@@ -137,3 +141,36 @@ export const webhookEvents = pgTable(
 );
 
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;
+
+/** A partner notification to send: the outbox, written in the same transaction as the change. */
+export const partnerNotifications = pgTable(
+  "partner_notifications",
+  {
+    /** Also the `webhook-id` the partner deduplicates on. */
+    id: text("id").primaryKey(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => checkoutSessions.id, { onDelete: "cascade" }),
+    partnerId: text("partner_id").notNull(),
+    /** The session state it announces: one notification per state reached. */
+    state: text("state").notNull(),
+    payload: jsonb("payload").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    lastError: text("last_error"),
+  },
+  (table) => [
+    uniqueIndex("partner_notifications_session_state_key").on(table.sessionId, table.state),
+    index("partner_notifications_pending_idx").on(table.deliveredAt, table.nextAttemptAt),
+  ],
+);
+
+/** Named leases: the one instance holding one may run that job (the reconciler). */
+export const leases = pgTable("leases", {
+  name: text("name").primaryKey(),
+  holder: text("holder").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+});

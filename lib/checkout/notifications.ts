@@ -1,0 +1,102 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { and, asc, eq, isNull, lte, or, sql } from "drizzle-orm";
+import { Webhook } from "standardwebhooks";
+import { partnerNotifications, partners } from "@/lib/db/schema";
+import type { CheckoutContext } from "./flow";
+
+/**
+ * Partner notifications: when a session's state changes, the partner's backend is told with a POST
+ * in the Standard Webhooks format (`webhook-id`, `webhook-timestamp`, `webhook-signature`), from
+ * the outbox written with the change, retried with backoff until it answers 2xx. Delivery is at
+ * least once: the partner deduplicates on `webhook-id`.
+ */
+
+/** Backoff between attempts, then every 6 hours until the partner answers. */
+const RETRY_DELAYS_MS = [10_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000];
+const LOCK_MS = 60_000;
+const TIMEOUT_MS = 10_000;
+
+/** A new signing secret for a partner, in the format Standard Webhooks libraries take. */
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString("base64")}`;
+}
+
+export function signNotification(secret: string, id: string, timestamp: Date, body: string): Record<string, string> {
+  return {
+    "webhook-id": id,
+    "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)),
+    "webhook-signature": new Webhook(secret).sign(id, timestamp, body),
+  };
+}
+
+/** Sends every notification that is due; returns how many were delivered. */
+export async function deliverDueNotifications(ctx: CheckoutContext, options: { fetch?: typeof fetch; now?: Date } = {}): Promise<number> {
+  const now = options.now ?? new Date();
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const due = await ctx.db
+    .select({ id: partnerNotifications.id })
+    .from(partnerNotifications)
+    .where(
+      and(
+        isNull(partnerNotifications.deliveredAt),
+        lte(partnerNotifications.nextAttemptAt, now),
+        or(isNull(partnerNotifications.lockedUntil), lte(partnerNotifications.lockedUntil, now)),
+      ),
+    )
+    .orderBy(asc(partnerNotifications.createdAt))
+    .limit(50);
+  let delivered = 0;
+  for (const { id } of due) if (await deliverOne(ctx, id, doFetch, now)) delivered++;
+  return delivered;
+}
+
+async function deliverOne(ctx: CheckoutContext, id: string, doFetch: typeof fetch, now: Date): Promise<boolean> {
+  // Claimed first, so two instances never send the same notification at the same time.
+  const [row] = await ctx.db
+    .update(partnerNotifications)
+    .set({ lockedUntil: new Date(now.getTime() + LOCK_MS), attempts: sql`${partnerNotifications.attempts} + 1` })
+    .where(
+      and(
+        eq(partnerNotifications.id, id),
+        isNull(partnerNotifications.deliveredAt),
+        or(isNull(partnerNotifications.lockedUntil), lte(partnerNotifications.lockedUntil, now)),
+      ),
+    )
+    .returning();
+  if (!row) return false;
+  const [partner] = await ctx.db.select().from(partners).where(eq(partners.id, row.partnerId)).limit(1);
+
+  let failure: string;
+  if (!partner?.notificationUrl || !partner.signingSecret) {
+    failure = "the partner has no notification URL or signing secret";
+  } else {
+    const body = JSON.stringify(row.payload);
+    try {
+      const response = await doFetch(partner.notificationUrl, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...signNotification(partner.signingSecret, row.id, new Date(), body) },
+        body,
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+        redirect: "manual",
+      });
+      await response.body?.cancel();
+      if (response.ok) {
+        await ctx.db
+          .update(partnerNotifications)
+          .set({ deliveredAt: new Date(), lockedUntil: null, lastError: null })
+          .where(eq(partnerNotifications.id, row.id));
+        return true;
+      }
+      failure = `HTTP ${response.status}`;
+    } catch (error) {
+      failure = error instanceof Error ? error.message : String(error);
+    }
+  }
+  const delay = RETRY_DELAYS_MS[Math.min(row.attempts, RETRY_DELAYS_MS.length) - 1] ?? RETRY_DELAYS_MS.at(-1)!;
+  await ctx.db
+    .update(partnerNotifications)
+    .set({ lockedUntil: null, lastError: failure.slice(0, 500), nextAttemptAt: new Date(now.getTime() + delay) })
+    .where(eq(partnerNotifications.id, row.id));
+  return false;
+}

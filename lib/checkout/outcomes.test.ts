@@ -1,0 +1,138 @@
+/**
+ * Outcomes that are never lost: partner notifications from the outbox (signed, retried, once per
+ * state) and the reconciler (finds an outcome whose webhook never came; one instance at a time).
+ */
+import { eq } from "drizzle-orm";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@/lib/db";
+import { partnerNotifications, partners } from "@/lib/db/schema";
+import { startSandboxServer, startWebhookListener } from "@/lib/sandbox/testing/servers";
+import { chooseOffer, loadOffers, refreshStatus, submitCustomer, type CheckoutContext } from "./flow";
+import { deliverDueNotifications, newSigningSecret } from "./notifications";
+import type { Partner } from "./partners";
+import { acquireLease, reconcile, RECONCILE_AFTER_MS } from "./reconciler";
+import { createSession, recordOperationStatus, requireSession, sessionState } from "./sessions";
+import { customerDraft, sessionInput, testContext } from "./testing/context";
+
+let sandbox: Awaited<ReturnType<typeof startSandboxServer>>;
+let partnerBackend: Awaited<ReturnType<typeof startWebhookListener>>;
+let database: Database;
+let ctx: CheckoutContext;
+let partner: Partner;
+const secret = newSigningSecret();
+
+beforeAll(async () => {
+  sandbox = await startSandboxServer();
+  partnerBackend = await startWebhookListener();
+  // The app's webhook URL goes nowhere here: outcomes must be found without webhooks.
+  ({ ctx, database, partner } = await testContext(sandbox.baseUrl, { appUrl: "http://127.0.0.1:9" }));
+  await ctx.db.update(partners).set({ notificationUrl: partnerBackend.url, signingSecret: secret }).where(eq(partners.id, partner.id));
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  await partnerBackend?.close();
+  await database?.close();
+});
+
+async function atProvider() {
+  const { session } = await createSession(ctx.db, partner, sessionInput({}, "http://127.0.0.1:9"));
+  await submitCustomer(ctx, session.id, customerDraft());
+  const view = await loadOffers(ctx, await requireSession(ctx.db, session.id));
+  if (view.kind !== "offers") throw new Error("expected offers");
+  await chooseOffer(ctx, session.id, view.offers[0]!.id);
+  return requireSession(ctx.db, session.id);
+}
+
+async function approve(operationId: string) {
+  const response = await fetch(`${sandbox.origin}/sandbox/_control/operations/${operationId}/decision`, {
+    method: "POST",
+    headers: { "X-Service-API-Key": "fk_test_sandbox_agency_101", "Content-Type": "application/json" },
+    body: JSON.stringify({ decision: "approve" }),
+  });
+  expect(response.status).toBe(200);
+}
+
+function received(sessionId: string) {
+  return partnerBackend.received.filter((r) => (r.body as unknown as { data: { id: string } }).data.id === sessionId);
+}
+
+describe("partner notifications", () => {
+  it("tell the partner of each state reached, signed in the Standard Webhooks format, once", async () => {
+    const session = await atProvider();
+    await approve(session.operationId!);
+    await refreshStatus(ctx, session.id, "return");
+    await deliverDueNotifications(ctx);
+    await deliverDueNotifications(ctx);
+
+    const deliveries = received(session.id);
+    expect(deliveries.map((d) => (d.body as unknown as { type: string }).type)).toEqual(["checkout.session.choosing", "checkout.session.confirmed"]);
+    for (const delivery of deliveries) {
+      const headers = {
+        "webhook-id": String(delivery.headers["webhook-id"]),
+        "webhook-timestamp": String(delivery.headers["webhook-timestamp"]),
+        "webhook-signature": String(delivery.headers["webhook-signature"]),
+      };
+      // The partner's side, with the reference library: a valid signature, and our payload back.
+      expect(new Webhook(secret).verify(JSON.stringify(delivery.body), headers)).toEqual(delivery.body);
+      expect(() => new Webhook(newSigningSecret()).verify(JSON.stringify(delivery.body), headers)).toThrow();
+    }
+    const confirmed = deliveries[1]!.body as unknown as { data: Record<string, unknown> };
+    expect(confirmed.data).toMatchObject({ id: session.id, state: "confirmed", final: true, operation: { status: "CONFIRMED" } });
+    expect(JSON.stringify(confirmed)).not.toContain("García");
+  });
+
+  it("are retried with backoff until the partner answers 2xx", async () => {
+    const session = await atProvider();
+    partnerBackend.answerWith(503);
+    await approve(session.operationId!);
+    await refreshStatus(ctx, session.id, "poll");
+    const start = new Date();
+    await deliverDueNotifications(ctx, { now: start });
+    const [row] = await ctx.db.select().from(partnerNotifications).where(eq(partnerNotifications.sessionId, session.id)).orderBy(partnerNotifications.createdAt);
+    expect(row).toMatchObject({ deliveredAt: null, lastError: "HTTP 503", attempts: 1 });
+    // Not due again at once...
+    expect(await deliverDueNotifications(ctx, { now: start })).toBe(0);
+    partnerBackend.answerWith(200);
+    // ...but after the backoff.
+    expect(await deliverDueNotifications(ctx, { now: new Date(start.getTime() + 60_000) })).toBeGreaterThanOrEqual(1);
+    const rows = await ctx.db.select().from(partnerNotifications).where(eq(partnerNotifications.sessionId, session.id));
+    expect(rows.every((r) => r.deliveredAt !== null)).toBe(true);
+  });
+
+  it("50 racing reports of one outcome give one transition and one notification", async () => {
+    const session = await atProvider();
+    const report = { status: "CONFIRMED" as const, updatedAt: new Date().toISOString() };
+    const applied = await Promise.all(Array.from({ length: 50 }, () => recordOperationStatus(ctx.db, session.id, report, "webhook")));
+    expect(applied.filter(Boolean)).toHaveLength(1);
+    const rows = await ctx.db.select().from(partnerNotifications).where(eq(partnerNotifications.sessionId, session.id));
+    expect(rows.filter((r) => r.state === "confirmed")).toHaveLength(1);
+  });
+});
+
+describe("the reconciler", () => {
+  it("finds an outcome whose webhook never came", async () => {
+    const session = await atProvider();
+    await approve(session.operationId!);
+    await sandbox.sandbox.engine.idle(); // the webhook went nowhere
+    expect(sessionState(await requireSession(ctx.db, session.id))).toBe("pending");
+    // Not yet: the session changed less than a few minutes ago.
+    await reconcile(ctx, { holder: "a" });
+    expect(sessionState(await requireSession(ctx.db, session.id))).toBe("pending");
+    await reconcile(ctx, { holder: "a", now: new Date(Date.now() + RECONCILE_AFTER_MS + 1000) });
+    expect(sessionState(await requireSession(ctx.db, session.id))).toBe("confirmed");
+  });
+
+  it("runs on one instance at a time (a lease), and another takes over when it lapses", async () => {
+    const now = new Date();
+    expect(await acquireLease(ctx.db, "test-lease", "instance-1", now, 60_000)).toBe(true);
+    expect(await acquireLease(ctx.db, "test-lease", "instance-2", now, 60_000)).toBe(false);
+    expect(await acquireLease(ctx.db, "test-lease", "instance-1", new Date(now.getTime() + 30_000), 60_000)).toBe(true);
+    expect(await acquireLease(ctx.db, "test-lease", "instance-2", new Date(now.getTime() + 60_000), 60_000)).toBe(false);
+    expect(await acquireLease(ctx.db, "test-lease", "instance-2", new Date(now.getTime() + 91_000), 60_000)).toBe(true);
+    const racing = await Promise.all(["x", "y", "z"].map((h) => acquireLease(ctx.db, "race", h, now)));
+    expect(racing.filter(Boolean)).toHaveLength(1);
+    expect(await reconcile(ctx, { holder: "not-the-holder", now: new Date(Date.now() + 1000) })).toBe(null);
+  });
+});

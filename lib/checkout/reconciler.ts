@@ -1,0 +1,66 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { and, asc, eq, isNotNull, lte, inArray, sql } from "drizzle-orm";
+import { checkoutSessions, leases } from "@/lib/db/schema";
+import type { Db } from "@/lib/db";
+import type { OperationStatus } from "@/lib/financing/contract";
+import { refreshStatus, type CheckoutContext } from "./flow";
+
+/**
+ * Reconciliation: sessions whose outcome is still open a few minutes after they last changed are
+ * re-checked with the conditional status call, so an outcome whose webhook never came is found.
+ * With several instances, only the holder of the `reconciler` lease runs it.
+ */
+
+/** How long an open outcome may go unchanged before it is checked. */
+export const RECONCILE_AFTER_MS = 3 * 60_000;
+const LEASE_MS = 60_000;
+/** Operation statuses whose outcome can still change for the customer. */
+const OPEN_STATUSES: OperationStatus[] = ["GENERATED", "PENDING", "CLIENT_REQUESTED", "PENDING_RESPONSE"];
+
+/** This process's name as a lease holder. */
+export const INSTANCE_ID = `${process.pid}-${randomUUID().slice(0, 8)}`;
+
+/**
+ * Takes (or renews) a named lease for `holder`; false when another holder's lease is still running.
+ * One statement, so two instances can never both get it.
+ */
+export async function acquireLease(db: Db, name: string, holder: string, now = new Date(), ttlMs = LEASE_MS): Promise<boolean> {
+  const expiresAt = new Date(now.getTime() + ttlMs);
+  const rows = await db
+    .insert(leases)
+    .values({ name, holder, expiresAt })
+    .onConflictDoUpdate({
+      target: leases.name,
+      set: { holder, expiresAt },
+      setWhere: sql`${leases.expiresAt} <= ${now.toISOString()}::timestamptz or ${leases.holder} = ${holder}`,
+    })
+    .returning({ holder: leases.holder });
+  return rows.length > 0;
+}
+
+/** Re-checks the open sessions that are due; returns how many were checked, or null without the lease. */
+export async function reconcile(ctx: CheckoutContext, options: { holder?: string; now?: Date; limit?: number } = {}): Promise<number | null> {
+  const now = options.now ?? new Date();
+  if (!(await acquireLease(ctx.db, "reconciler", options.holder ?? INSTANCE_ID, now))) return null;
+  const due = await ctx.db
+    .select({ id: checkoutSessions.id })
+    .from(checkoutSessions)
+    .where(
+      and(
+        isNotNull(checkoutSessions.operationId),
+        inArray(checkoutSessions.operationStatus, OPEN_STATUSES),
+        lte(checkoutSessions.updatedAt, new Date(now.getTime() - RECONCILE_AFTER_MS)),
+      ),
+    )
+    .orderBy(asc(checkoutSessions.updatedAt))
+    .limit(options.limit ?? 50);
+  for (const { id } of due) {
+    const before = await refreshStatus(ctx, id, "reconcile");
+    // Unchanged: touch it, so the next round checks the others first and this one a few minutes later.
+    if (OPEN_STATUSES.includes(before.operationStatus as OperationStatus)) {
+      await ctx.db.update(checkoutSessions).set({ updatedAt: now }).where(eq(checkoutSessions.id, id));
+    }
+  }
+  return due.length;
+}
