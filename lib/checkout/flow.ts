@@ -93,11 +93,6 @@ export function checkoutUrls(ctx: Pick<CheckoutContext, "appUrl" | "webhookToken
   };
 }
 
-/** The partner API failed: the customer gets a message they understand and can try again. */
-function unavailable(cause: unknown): AppError {
-  return new AppError("financing_unavailable", "The financing service is not answering right now. Please try again in a moment.", { cause });
-}
-
 // ---------------------------------------------------------------------------------------------
 // Step 2: the customer's data, then the operation
 

@@ -1,0 +1,152 @@
+/**
+ * `npm run bench:webhooks [-- --events 2000 --duplicates 0.3 --concurrency 32]`
+ *
+ * Webhook deliveries per second accepted by our receiver over loopback HTTP, with p50 and p99
+ * latency, on PGlite and (when BENCH_DATABASE_URL or TEST_DATABASE_URL is set) on PostgreSQL, with
+ * duplicates mixed in. Processing runs after each answer, as in the route handler, against a
+ * partner API double that answers at once. Prints the count processed, which must equal the
+ * distinct events sent. Figures only: nothing here passes or fails on a timing.
+ */
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { parseArgs } from "node:util";
+import { serve } from "@hono/node-server";
+import { isNotNull } from "drizzle-orm";
+import postgres from "postgres";
+import { openDatabase, type Database } from "../lib/db";
+import { checkoutSessions, webhookEvents } from "../lib/db/schema";
+import type { CheckoutContext } from "../lib/checkout/flow";
+import { DEMO_PARTNER_ID, seedDemoPartner } from "../lib/checkout/partners";
+import { processWebhookEvent, receiveWebhook } from "../lib/checkout/webhooks";
+import { createFinancingClient } from "../lib/financing/client";
+
+const { values } = parseArgs({
+  options: {
+    events: { type: "string", default: "2000" },
+    duplicates: { type: "string", default: "0.3" },
+    concurrency: { type: "string", default: "32" },
+  },
+});
+const EVENTS = Number(values.events);
+const DUPLICATE_SHARE = Number(values.duplicates);
+const CONCURRENCY = Number(values.concurrency);
+const TOKEN = "bench-webhook-token-000000000000";
+
+/** The partner API, answering at once: the status is CONFIRMED, every ack succeeds. */
+const apiDouble: typeof fetch = async (input) => {
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  const match = /\/operations\/([^/]+)\/status$/.exec(url.pathname);
+  if (match) return Response.json({ operationId: match[1], status: "CONFIRMED", updatedAt: "2026-11-22T10:00:00Z" });
+  return Response.json({ acknowledged: true });
+};
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+async function run(label: string, database: Database): Promise<void> {
+  const db = database.db;
+  await seedDemoPartner(db, { secret: "bench_partner_secret_0000", appUrl: "http://127.0.0.1" });
+  const client = createFinancingClient({ baseUrl: "http://api.double/v1", apiKey: "fk_test_bench", fetch: apiDouble });
+  const ctx: CheckoutContext = { db, appUrl: "http://127.0.0.1", webhookToken: TOKEN, today: () => "2026-11-22", clientFor: () => client };
+
+  // One session per event, each with its operation, as real traffic would have.
+  const run = Date.now().toString(36);
+  const sessions = Array.from({ length: EVENTS }, (_, i) => ({
+    id: `cs_bench${run}${String(i).padStart(8, "0")}`,
+    partnerId: DEMO_PARTNER_ID,
+    bookingReference: `BENCH-${run}-${i}`,
+    booking: {},
+    bookingHash: "bench",
+    returnUrl: "http://127.0.0.1/",
+    locale: "es",
+    operationId: `op_bench_${run}_${i}`,
+    operationStatus: "CLIENT_REQUESTED",
+    operationUpdatedAt: new Date("2026-11-22T09:00:00Z"),
+    expiresAt: new Date(Date.now() + 86_400_000),
+  }));
+  for (let i = 0; i < sessions.length; i += 500) await db.insert(checkoutSessions).values(sessions.slice(i, i + 500));
+
+  const processing: Promise<unknown>[] = [];
+  const server = await new Promise<Server>((resolve) => {
+    const s = serve(
+      {
+        port: 0,
+        hostname: "127.0.0.1",
+        fetch: async (request) => {
+          const result = await receiveWebhook(ctx, TOKEN, request);
+          if (result.status !== 200) return new Response(null, { status: result.status });
+          if (result.process) processing.push(processWebhookEvent(ctx, result.eventId));
+          return Response.json({ received: true });
+        },
+      },
+      () => resolve(s as Server),
+    );
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`;
+
+  // Each run has a database of its own, so event ids can start anywhere.
+  const base = 1;
+  const deliveries = sessions.map((s, i) => ({ operationIdentifier: s.operationId, operationStatus: "CONFIRMED", eventId: base + i }));
+  const duplicates = Array.from({ length: Math.round(EVENTS * DUPLICATE_SHARE) }, (_, i) => deliveries[(i * 7919) % EVENTS]!);
+  const queue = [...deliveries, ...duplicates].sort((a, b) => ((a.eventId * 2654435761) % 997) - ((b.eventId * 2654435761) % 997));
+
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < queue.length) {
+        const body = JSON.stringify(queue[next++]);
+        const t0 = performance.now();
+        const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+        await response.arrayBuffer();
+        latencies.push(performance.now() - t0);
+        if (!response.ok) throw new Error(`delivery answered ${response.status}`);
+      }
+    }),
+  );
+  const acceptedSeconds = (performance.now() - started) / 1000;
+  await Promise.all(processing);
+  const processedSeconds = (performance.now() - started) / 1000;
+  server.closeAllConnections();
+  server.close();
+
+  const processed = (await db.select({ id: webhookEvents.eventId }).from(webhookEvents).where(isNotNull(webhookEvents.processedAt))).filter(
+    (row) => row.id >= base && row.id < base + EVENTS,
+  ).length;
+  latencies.sort((a, b) => a - b);
+  console.log(
+    `${label}: ${queue.length} deliveries (${EVENTS} distinct events, ${duplicates.length} duplicates), concurrency ${CONCURRENCY}\n` +
+      `  accepted: ${(queue.length / acceptedSeconds).toFixed(0)} deliveries/s; latency p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms\n` +
+      `  processed: ${processed} of ${EVENTS} distinct events (${processed === EVENTS ? "all, once each" : "MISMATCH"}), all done after ${processedSeconds.toFixed(1)} s`,
+  );
+  if (processed !== EVENTS) process.exitCode = 1;
+}
+
+const pglite = await openDatabase({ dataDir: "memory://" });
+try {
+  await run("PGlite (embedded)", pglite);
+} finally {
+  await pglite.close();
+}
+
+const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+if (serverUrl) {
+  // A throwaway database, dropped afterwards.
+  const name = `bench_webhooks_${Date.now()}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: "" });
+  try {
+    await run("PostgreSQL", database);
+  } finally {
+    await database.close();
+    await admin.unsafe(`drop database ${name} with (force)`);
+    await admin.end();
+  }
+} else {
+  console.log("PostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL to a server)");
+}
