@@ -40,7 +40,7 @@ test.describe("what is shipped to browsers", () => {
   });
 
   test("the home page's HTML contains no partner API key", async ({ request }) => {
-    const response = await request.get("/");
+    const response = await request.get("/", { headers: { "Accept-Language": "en" } });
     expect(response.ok()).toBe(true);
     const html = await response.text();
     expect(html).toContain("Pay your trip in installments");

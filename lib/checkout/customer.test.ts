@@ -75,6 +75,8 @@ describe("validateCustomer", () => {
   it("takes passports otherwise", () => {
     expect(errorsOf({ documentType: "PASSPORT", documentId: "XK1234567", nationality: "PRT" })).toEqual({});
     expect(errorsOf({ documentType: "PASSPORT", documentId: "A1" })).toEqual({ documentId: "passport" });
+    // A DNI typed in as a passport still has its letter checked.
+    expect(errorsOf({ documentType: "PASSPORT", documentId: "12345678A" })).toEqual({ documentId: "dni_letter" });
     expect(guessDocumentType("X1234567L")).toBe("NIE");
     expect(guessDocumentType("12345678Z")).toBe("DNI");
     expect(guessDocumentType("XK1234567")).toBe("PASSPORT");

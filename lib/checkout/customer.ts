@@ -89,6 +89,9 @@ function documentError(type: DocumentType, id: string): CustomerErrorCode | unde
     const digits = String("XYZ".indexOf(match[1]!)) + match[2];
     return dniLetter(digits) === match[3] ? undefined : "nie_letter";
   }
+  // A DNI or NIE number given as a passport is checked as what it is: its letter must be right.
+  if (/^\d{8}[A-Z]$/.test(id)) return documentError("DNI", id);
+  if (/^[XYZ]\d{7}[A-Z]$/.test(id)) return documentError("NIE", id);
   return /^[A-Z0-9]{5,20}$/.test(id) ? undefined : "passport";
 }
 

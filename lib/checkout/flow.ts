@@ -177,9 +177,10 @@ export type ChooseResult =
  */
 export async function chooseOffer(ctx: CheckoutContext, sessionId: string, offerId: number): Promise<ChooseResult> {
   const session = await requireSession(ctx.db, sessionId);
-  if (session.financingStatus === "REQUESTED" && session.paymentUrl) return { kind: "redirect", url: session.paymentUrl };
   if (!session.operationId) throw new AppError("conflict", "The customer's data has not been sent yet");
   const state = sessionState(session);
+  // A repeat (double submit, back button) while at the provider goes back to the same checkout.
+  if (state === "pending" && session.financingStatus === "REQUESTED" && session.paymentUrl) return { kind: "redirect", url: session.paymentUrl };
   if (state !== "choosing") return { kind: "redirect", url: `/checkout/${session.id}/status` };
 
   const partner = await partnerOf(ctx, session);

@@ -125,7 +125,7 @@ export async function createSession(
         booking: input.booking,
         bookingHash: hash,
         returnUrl: input.returnUrl,
-        locale: input.locale ?? "es",
+        locale: input.locale ?? null,
         expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
       })
       .onConflictDoNothing({ target: [checkoutSessions.partnerId, checkoutSessions.bookingReference] })
@@ -202,7 +202,10 @@ export async function updateSession(
 export async function claimFinancingStart(db: Db, sessionId: string, offerId: number): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).for("update");
-    if (!row || row.financingStatus === "STARTING" || row.financingStatus === "REQUESTED") return false;
+    if (!row || row.financingStatus === "REQUESTED") return false;
+    // A claim left by a request that died (a killed instance) lapses after a minute.
+    const claimLive = row.financingStatus === "STARTING" && Date.now() - row.updatedAt.getTime() < CLAIM_TTL_MS;
+    if (claimLive) return false;
     await tx
       .update(checkoutSessions)
       .set({ financingStatus: "STARTING", chosenOfferId: offerId, updatedAt: new Date() })
@@ -210,6 +213,8 @@ export async function claimFinancingStart(db: Db, sessionId: string, offerId: nu
     return true;
   });
 }
+
+const CLAIM_TTL_MS = 60_000;
 
 export type StatusSource = "return" | "poll" | "webhook" | "action" | "reconcile";
 
@@ -293,6 +298,7 @@ export async function statusHistory(db: Db, sessionId: string) {
     .orderBy(asc(sessionStatusHistory.id));
 }
 
-export function sessionLocale(session: CheckoutSession): Locale {
-  return session.locale === "en" ? "en" : "es";
+/** The language the partner asked for, if any. */
+export function sessionLocale(session: CheckoutSession): Locale | undefined {
+  return session.locale === "en" || session.locale === "es" ? session.locale : undefined;
 }

@@ -58,7 +58,8 @@ export const checkoutSessions = pgTable(
     /** Hash of the booking, to tell an idempotent repeat from a different booking under the same reference. */
     bookingHash: text("booking_hash").notNull(),
     returnUrl: text("return_url").notNull(),
-    locale: text("locale").notNull(),
+    /** The language the partner asked for; null: the customer's browser decides. */
+    locale: text("locale"),
     operationId: text("operation_id"),
     /** The partner API's status of the operation, and its updatedAt: statuses apply forward only. */
     operationStatus: text("operation_status"),

@@ -59,7 +59,8 @@ export function addMoney(a: Money, b: Money): Money {
 }
 
 export function formatMoney(value: Money, locale = "es-ES"): string {
-  return new Intl.NumberFormat(locale, { style: "currency", currency: value.currency }).format(value.cents / 100);
+  // Grouping always: Spanish rules skip it below 10,000 ("1234,50 €"), which reads worse next to "12.345,00 €".
+  return new Intl.NumberFormat(locale, { style: "currency", currency: value.currency, useGrouping: "always" }).format(value.cents / 100);
 }
 
 function assertCents(cents: number): void {

@@ -1,0 +1,47 @@
+"use server";
+
+import { randomBytes } from "node:crypto";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { AppError } from "@/lib/app-error";
+import { createSessionSchema } from "@/lib/checkout/booking";
+import { getCheckoutContext } from "@/lib/checkout/flow";
+import { DEMO_PARTNER_ID, partnerById } from "@/lib/checkout/partners";
+import { createSession } from "@/lib/checkout/sessions";
+import { getLocale } from "@/lib/i18n/server";
+import { validatedAction } from "@/lib/validated-action";
+import { sampleTrip } from "./demo-trip";
+
+/**
+ * The demo shop's "Pay in installments": opens a checkout session for the sample trip the way a
+ * partner's backend does (design.md §3, step 1), but in-process, for the seeded demo partner.
+ */
+const startDemoValidated = validatedAction(z.object({}), async () => {
+  const ctx = await getCheckoutContext();
+  const partner = await partnerById(ctx.db, DEMO_PARTNER_ID);
+  if (!partner) throw new AppError("not_found", "The demo partner is not configured");
+  const locale = await getLocale();
+  const trip = sampleTrip(locale);
+  const input = createSessionSchema.parse({
+    booking: {
+      // A fresh reference each time: every click is a new booking, not a repeat of the last one.
+      bookingReference: `DEMO-${randomBytes(6).toString("hex").toUpperCase()}`,
+      packageName: trip.packageName,
+      packageTravel: true,
+      travellers: trip.travellers,
+      totalPrice: trip.totalPrice,
+      flights: trip.flights,
+      hotels: trip.hotels,
+    },
+    customer: { firstName: "Ana", lastName: "García López" },
+    returnUrl: `${ctx.appUrl}/`,
+    locale,
+  });
+  const { session } = await createSession(ctx.db, partner, input);
+  return { ok: true as const, sessionId: session.id };
+});
+
+export async function startDemoCheckout(formData: FormData): Promise<void> {
+  const outcome = await startDemoValidated(undefined, formData);
+  redirect(outcome.ok ? `/checkout/${outcome.sessionId}` : "/");
+}

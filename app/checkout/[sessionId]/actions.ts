@@ -1,0 +1,136 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import type { CustomerFormState } from "@/components/checkout/customer-form-state";
+import { AppError } from "@/lib/app-error";
+import { CUSTOMER_FIELDS, draftFromForm, type CustomerDraft, type CustomerErrors, type CustomerField } from "@/lib/checkout/customer";
+import { chooseOffer, getCheckoutContext, submitCustomer, type ChooseResult } from "@/lib/checkout/flow";
+import { validatedAction } from "@/lib/validated-action";
+
+/*
+ * The checkout's server actions. Each validates its form with zod through validatedAction, calls
+ * the domain (lib/checkout/flow.ts), and redirects after any try/catch. Customer data is never
+ * logged here, and never put in a URL: it travels in the POST body and back in the action state.
+ */
+
+const SESSION_ID = /^cs_[\w-]{10,64}$/;
+const sessionId = z.string().regex(SESSION_ID, "is not a checkout session");
+
+/** Every form field is a string; the rules (DNI letter, adult, ...) are the domain's. */
+const text = z.string().max(1000, "is too long").optional();
+
+const customerFormSchema = z.object({
+  sessionId,
+  firstName: text,
+  lastName: text,
+  email: text,
+  prefix: text,
+  phone: text,
+  documentType: text,
+  documentId: text,
+  documentValidityDate: text,
+  gender: text,
+  birthDate: text,
+  nationality: text,
+  address: text,
+  city: text,
+  postalCode: text,
+  countryCode: text,
+});
+
+type SubmitOutcome = { ok: true; sessionId: string } | { ok: false; state: Omit<CustomerFormState, "submission"> };
+
+const submitCustomerValidated = validatedAction(customerFormSchema, async ({ sessionId: id, ...fields }): Promise<SubmitOutcome> => {
+  const draft: CustomerDraft = fields;
+  const ctx = await getCheckoutContext();
+  let result: Awaited<ReturnType<typeof submitCustomer>>;
+  try {
+    result = await submitCustomer(ctx, id, draft);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "not_found") return { ok: false, state: { draft, failure: "closed" } };
+    throw error;
+  }
+  if (result.ok) return { ok: true, sessionId: id };
+  return "errors" in result
+    ? { ok: false, state: { draft: result.draft, errors: result.errors } }
+    : { ok: false, state: { draft: result.draft, failure: result.failure } };
+});
+
+function isCustomerField(name: string): name is CustomerField {
+  return (CUSTOMER_FIELDS as readonly string[]).includes(name);
+}
+
+/**
+ * The customer form's action (through useActionState): stores the data and creates the operation,
+ * then goes to the offers; otherwise answers with each field's error for the form to show.
+ */
+export async function submitCustomerForm(previous: CustomerFormState, formData: FormData): Promise<CustomerFormState> {
+  const submission = (previous?.submission ?? 0) + 1;
+  const outcome = await submitCustomerValidated(previous, formData);
+  if ("invalid" in outcome) {
+    // Only a tampered or oversized post gets here: name the fields it can, keep what was typed.
+    const errors: CustomerErrors = {};
+    for (const issue of outcome.invalid) if (isCustomerField(issue.field)) errors[issue.field] = "too_long";
+    const draft = Object.fromEntries(Object.entries(draftFromForm(formData)).map(([key, value]) => [key, value.slice(0, 1000)]));
+    return Object.keys(errors).length > 0 ? { submission, draft, errors } : { submission, draft, failure: "invalid" };
+  }
+  if (!outcome.ok) return { submission, ...outcome.state };
+  redirect(`/checkout/${outcome.sessionId}/offers`);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const chooseOfferSchema = z.object({ sessionId, offerId: z.coerce.number().int().positive() });
+
+type ChooseOutcome = ChooseResult | { kind: "not_found" } | { kind: "no_operation" };
+
+const chooseOfferValidated = validatedAction(chooseOfferSchema, async ({ sessionId: id, offerId }) => {
+  const ctx = await getCheckoutContext();
+  let result: ChooseOutcome;
+  try {
+    result = await chooseOffer(ctx, id, offerId);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    if (error.code === "not_found") result = { kind: "not_found" };
+    else if (error.code === "conflict") result = { kind: "no_operation" };
+    else throw error;
+  }
+  return { ok: true as const, sessionId: id, result };
+});
+
+/** Where each outcome of choosing a plan takes the customer (see design.md §3, step 4). */
+function destination(id: string, result: ChooseOutcome): string {
+  const offers = `/checkout/${id}/offers`;
+  const status = `/checkout/${id}/status`;
+  switch (result.kind) {
+    case "redirect":
+      // The provider's paymentUrl (absolute), or our status page when the operation moved on.
+      return result.url;
+    case "refused":
+      // The offers page reads the refusal from the session, never from the URL.
+      return result.hasAlternatives ? offers : status;
+    case "error":
+    case "in_progress":
+      return status;
+    case "offer_gone":
+      return `${offers}?notice=offer_gone`;
+    case "unavailable":
+      return `${offers}?notice=unavailable`;
+    case "no_operation":
+      return `/checkout/${id}`;
+    case "not_found":
+      return `/checkout/${id}`;
+  }
+}
+
+/** A plan's "Choose" form: starts financing with it, then sends the customer where it leads. */
+export async function chooseOfferAction(formData: FormData): Promise<void> {
+  const outcome = await chooseOfferValidated(undefined, formData);
+  if (!outcome.ok) {
+    // A malformed post: back to the offers when the session id is usable, else to the start.
+    const id = formData.get("sessionId");
+    redirect(typeof id === "string" && SESSION_ID.test(id) ? `/checkout/${id}/offers?notice=offer_gone` : "/");
+  }
+  redirect(destination(outcome.sessionId, outcome.result));
+}

@@ -1,0 +1,76 @@
+import type { FinancialOffer } from "@/lib/financing/types";
+import { costOfCredit, totalOwed } from "@/lib/checkout/offers";
+import { formatAmount, formatPercent } from "@/lib/i18n/format";
+import type { Locale } from "@/lib/i18n/locales";
+import type { Messages } from "@/lib/i18n/messages";
+import { SubmitButton } from "./submit-button";
+
+/**
+ * One installment plan, with everything the customer needs to compare it, and its own form to
+ * choose it: the form sends only the offer's id; the server looks the offer up again.
+ */
+export function OfferCard({
+  offer,
+  sessionId,
+  action,
+  locale,
+  messages,
+}: {
+  offer: FinancialOffer;
+  sessionId: string;
+  action: (formData: FormData) => Promise<void>;
+  locale: Locale;
+  messages: Messages;
+}) {
+  const m = messages.offers;
+  const money = (value: Parameters<typeof formatAmount>[0]) => formatAmount(value, locale);
+  const headingId = `offer-${offer.id}`;
+  const differs = offer.differentialQuota.cents !== offer.commonQuota.cents;
+  const cost = costOfCredit(offer);
+  const feesIncluded = cost.cents !== offer.totalInterestPaid.cents;
+
+  return (
+    <article aria-labelledby={headingId} className="flex flex-col gap-3 rounded-card border-2 border-divider bg-surface p-4 shadow-sm sm:p-5">
+      <div>
+        <h3 id={headingId} className="text-lg font-semibold">
+          {m.provider(offer.companyName)}
+        </h3>
+        <p className="mt-1">
+          <span className="text-3xl font-bold tracking-tight">{money(offer.commonQuota)}</span>{" "}
+          <span className="text-muted">{m.perMonth}</span>
+        </p>
+        {differs ? (
+          <p className="text-sm text-muted">
+            {offer.differentialIsFirst ? m.differentFirst(money(offer.differentialQuota)) : m.differentLast(money(offer.differentialQuota))}
+          </p>
+        ) : null}
+      </div>
+      <dl className="grid grid-cols-[minmax(0,1fr)_auto] gap-x-4 gap-y-1 text-sm">
+        <dt className="text-muted">{m.tin}</dt>
+        <dd className="text-right font-semibold">{formatPercent(offer.tin, locale)}</dd>
+        <dt className="text-muted">{m.tae}</dt>
+        <dd className="text-right font-semibold">{formatPercent(offer.tae, locale)}</dd>
+        <dt className="text-muted">{m.totalFinanced}</dt>
+        <dd className="text-right">{money(offer.totalFinanced)}</dd>
+        <dt className="text-muted">{m.totalInterest}</dt>
+        <dd className="text-right">{money(offer.totalInterestPaid)}</dd>
+        {feesIncluded ? (
+          <>
+            <dt className="text-muted">{m.costOfCredit}</dt>
+            <dd className="text-right">{money(cost)}</dd>
+          </>
+        ) : null}
+        <dt className="font-semibold">{m.totalOwed}</dt>
+        <dd className="text-right font-bold">{money(totalOwed(offer))}</dd>
+      </dl>
+      <form action={action}>
+        <input type="hidden" name="sessionId" value={sessionId} />
+        <input type="hidden" name="offerId" value={offer.id} />
+        <SubmitButton pendingLabel={m.choosing}>
+          {m.choose}
+          <span className="sr-only">{m.chooseContext(offer.installments, offer.companyName)}</span>
+        </SubmitButton>
+      </form>
+    </article>
+  );
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "checkout_sessions" ALTER COLUMN "locale" DROP NOT NULL;
