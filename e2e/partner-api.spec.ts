@@ -88,3 +88,24 @@ test.describe("POST /api/checkout-sessions", () => {
     expect((await request.get("/api/checkout-sessions/cs_doesnotexist000000000000", { headers: auth })).status()).toBe(404);
   });
 });
+
+test.describe("the demo partner's notification endpoint", () => {
+  test("takes a correctly signed notification and refuses a forged one", async ({ request }) => {
+    const { Webhook } = await import("standardwebhooks");
+    const { createHash } = await import("node:crypto");
+    const secret = `whsec_${createHash("sha256").update(`demo-signing:${SECRET}`).digest("base64")}`;
+    const body = JSON.stringify({ type: "checkout.session.confirmed", timestamp: new Date().toISOString(), data: { id: "cs_x", state: "confirmed" } });
+    const now = new Date();
+    const headers = {
+      "Content-Type": "application/json",
+      "webhook-id": "msg_e2e_sent",
+      "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+      "webhook-signature": new Webhook(secret).sign("msg_e2e_other", now, body),
+    };
+    // Signed for another id: invalid.
+    expect((await request.post("/api/demo/notifications", { headers, data: body })).status()).toBe(401);
+    const id = `msg_e2e_ok_${Date.now()}`;
+    const good = { ...headers, "webhook-id": id, "webhook-signature": new Webhook(secret).sign(id, now, body) };
+    expect((await request.post("/api/demo/notifications", { headers: good, data: body })).status()).toBe(204);
+  });
+});

@@ -23,11 +23,28 @@ export async function seedDemoPartner(db: Db, options: { secret: string; appUrl:
     secretHash: hashSecret(options.secret),
     allowedOrigins: [new URL(options.appUrl).origin],
     financingAgencyId: null,
+    // The demo shop's own backend endpoint (app/api/demo/notifications), which verifies the signature.
+    notificationUrl: `${options.appUrl}/api/demo/notifications`,
+    signingSecret: demoSigningSecret(options.secret),
   };
   await db
     .insert(partners)
     .values(row)
-    .onConflictDoUpdate({ target: partners.id, set: { secretHash: row.secretHash, allowedOrigins: row.allowedOrigins, name: row.name } });
+    .onConflictDoUpdate({
+      target: partners.id,
+      set: {
+        secretHash: row.secretHash,
+        allowedOrigins: row.allowedOrigins,
+        name: row.name,
+        notificationUrl: row.notificationUrl,
+        signingSecret: row.signingSecret,
+      },
+    });
+}
+
+/** The demo partner's signing secret, derived from its bearer secret so both ends know it. */
+export function demoSigningSecret(secret: string): string {
+  return `whsec_${createHash("sha256").update(`demo-signing:${secret}`).digest("base64")}`;
 }
 
 /** The partner whose secret this is; the secret is compared as a hash, never stored. */
