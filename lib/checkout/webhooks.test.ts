@@ -8,7 +8,7 @@ import { serve } from "@hono/node-server";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
-import { sessionStatusHistory, webhookEvents } from "@/lib/db/schema";
+import { partnerNotifications, sessionStatusHistory, webhookEvents } from "@/lib/db/schema";
 import { createFinancingClient } from "@/lib/financing/client";
 import { createFetchDouble, json } from "@/lib/financing/testing/fetch-double";
 import { startSandboxServer } from "@/lib/sandbox/testing/servers";
@@ -173,6 +173,9 @@ describe("an outcome through the webhook alone", () => {
     const history = await ctx.db.select().from(sessionStatusHistory).where(eq(sessionStatusHistory.sessionId, session.id));
     expect(history.filter((h) => h.status === "CONFIRMED")).toHaveLength(1);
     expect((await sandboxEvents(session.operationId!))[0]?.acknowledged).toBe(true);
+    // And one partner notification of it in the outbox.
+    const notifications = await ctx.db.select().from(partnerNotifications).where(eq(partnerNotifications.sessionId, session.id));
+    expect(notifications.filter((n) => n.state === "confirmed")).toHaveLength(1);
   });
 
   it("a forged status in the body is never applied; the genuine delivery is then acknowledged", async () => {
