@@ -5,7 +5,7 @@ import { expect, test } from "./fixtures";
 
 // The partner API key is a server secret: it must never reach what is shipped to browsers.
 // Runs after the web server has built the app (`next build`), so `.next/static/` is this build's.
-const STATIC_DIR = fileURLToPath(new URL("../.next/static/", import.meta.url));
+const STATIC_DIR = fileURLToPath(new URL(`../${process.env.NEXT_DIST_DIR || ".next"}/static/`, import.meta.url));
 
 /** What must not appear, each with a label that is safe to print (never the key itself). */
 function forbidden(): { label: string; value: string }[] {
