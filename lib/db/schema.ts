@@ -37,6 +37,10 @@ export const partners = pgTable(
     notificationUrl: text("notification_url"),
     /** The key those notifications are signed with (`whsec_…`), shared with the partner. */
     signingSecret: text("signing_secret"),
+    /** The partner's own partner API key; null: the deployment's (FINANCING_API_KEY). */
+    financingApiKey: text("financing_api_key"),
+    /** White-label theme (logo, colours, font, radius), checked for contrast when set. */
+    theme: jsonb("theme").$type<Record<string, string>>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [uniqueIndex("partners_secret_hash_key").on(table.secretHash)],
@@ -174,4 +178,39 @@ export const leases = pgTable("leases", {
   name: text("name").primaryKey(),
   holder: text("holder").notNull(),
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Back-office (partner staff)
+
+/** A partner's staff member; the password is kept only as a scrypt hash. */
+export const staffUsers = pgTable("staff_users", {
+  id: text("id").primaryKey(),
+  partnerId: text("partner_id")
+    .notNull()
+    .references(() => partners.id),
+  email: text("email").notNull().unique(),
+  name: text("name").notNull(),
+  passwordHash: text("password_hash").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A signed-in staff member: the cookie carries a random token, the table only its hash. */
+export const staffSessions = pgTable("staff_sessions", {
+  tokenHash: text("token_hash").primaryKey(),
+  userId: text("user_id")
+    .notNull()
+    .references(() => staffUsers.id, { onDelete: "cascade" }),
+  /** For a management group key: the agency the staff member is working on. */
+  agencyId: integer("agency_id"),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Failed sign-ins per key (an e-mail, an IP address), to slow down guessing. */
+export const loginAttempts = pgTable("login_attempts", {
+  key: text("key").primaryKey(),
+  failures: integer("failures").notNull().default(0),
+  windowStart: timestamp("window_start", { withTimezone: true }).notNull().defaultNow(),
+  lockedUntil: timestamp("locked_until", { withTimezone: true }),
 });
