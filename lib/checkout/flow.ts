@@ -63,7 +63,9 @@ export function getCheckoutContext(): Promise<CheckoutContext> {
         if (!client) {
           client = createFinancingClient({
             ...env.financing,
-            agencyId: partner.financingAgencyId ?? env.financing.agencyId,
+            // The partner's own key (an agency key, or a group key with its agency), else the deployment's.
+            apiKey: partner.financingApiKey ?? env.financing.apiKey,
+            agencyId: partner.financingAgencyId ?? (partner.financingApiKey ? undefined : env.financing.agencyId),
             statusCache,
           });
           clients.set(partner.id, client);
