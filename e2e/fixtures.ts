@@ -330,18 +330,22 @@ export class LanguageSwitcher {
 /** `/checkout/{id}`: the booking and the customer's details. */
 export class CustomerDetailsPage {
   readonly page: Page;
+  readonly language: CheckoutLanguage;
   readonly m: Messages;
   readonly heading: Locator;
   readonly continueButton: Locator;
   readonly errorSummary: Locator;
   readonly bookingSummary: Locator;
 
-  constructor(page: Page, m: Messages) {
+  constructor(page: Page, language: CheckoutLanguage) {
     this.page = page;
-    this.m = m;
+    this.language = language;
+    this.m = MESSAGES[language];
+    const m = this.m;
     this.heading = page.getByRole("heading", { level: 1 });
     this.continueButton = page.getByRole("button", { name: m.form.submit, exact: true });
-    // The summary is the box its heading names ("Revisa estos datos").
+    // The summary is the box its heading names ("Revisa estos datos"). It has no role of its own
+    // to select it by (a div with aria-labelledby), so it is found by that label.
     this.errorSummary = page.locator("[aria-labelledby=error-summary-title]");
     this.bookingSummary = page.getByRole("region", { name: m.booking.heading });
   }
@@ -366,11 +370,10 @@ export class CustomerDetailsPage {
 
   /** Fills what is given, the way a customer does: typing, picking options by their names. */
   async fill(details: Partial<CustomerDetails>) {
-    const language = this.m === MESSAGES.en ? "en" : "es";
     for (const [name, value] of Object.entries(details) as [keyof CustomerDetails, string][]) {
       if (name === "gender") await this.genderRadio(value as CustomerDetails["gender"]).check();
       else if (name === "documentType") await this.field(name).selectOption({ label: this.m.form.documentTypes[value as CustomerDetails["documentType"]] });
-      else if (name === "nationality" || name === "countryCode") await this.field(name).selectOption({ label: countryName(value, language) });
+      else if (name === "nationality" || name === "countryCode") await this.field(name).selectOption({ label: countryName(value, this.language) });
       else await this.field(name).fill(value);
     }
   }
@@ -400,7 +403,6 @@ export class OffersPage {
   readonly representativeExample: Locator;
   readonly refusedNotice: Locator;
   readonly warning: Locator;
-  readonly chooseButtons: Locator;
 
   constructor(page: Page, m: Messages) {
     this.page = page;
@@ -409,7 +411,6 @@ export class OffersPage {
     this.representativeExample = page.getByRole("region", { name: m.offers.example.heading });
     this.refusedNotice = page.getByRole("alert").filter({ hasText: m.offers.refusedNotice });
     this.warning = page.getByRole("main").getByText(m.offers.warning, { exact: true }).first();
-    this.chooseButtons = page.getByRole("button", { name: literally(m.offers.choose) });
   }
 
   async goto(sessionId: string) {
@@ -491,7 +492,7 @@ export class CheckoutPages {
     this.language = language;
     this.m = MESSAGES[language];
     this.shop = new ShopPage(page, this.m);
-    this.details = new CustomerDetailsPage(page, this.m);
+    this.details = new CustomerDetailsPage(page, language);
     this.offers = new OffersPage(page, this.m);
     this.provider = new SandboxProviderCheckoutPage(page);
     this.status = new CheckoutStatusPage(page, this.m);
@@ -526,7 +527,10 @@ export class CheckoutPages {
   }
 }
 
-/** The checkout's language from the browser's locale option: Spanish unless it asks for English. */
+/**
+ * The language the checkout speaks to a browser with this `locale` option: English for `en-*`,
+ * Spanish otherwise. With no locale set, Playwright's Chromium asks for en-US.
+ */
 function languageOf(locale: string | undefined): CheckoutLanguage {
   return /^en\b/i.test(locale ?? "en-US") ? "en" : "es";
 }

@@ -58,6 +58,8 @@ export interface CustomerFormProps {
   /** yyyy-MM-dd: bounds for the date pickers (the server still checks). */
   today: string;
   statusHref: string;
+  /** Sent with the form (the embedded mode, so the action knows where to lead). */
+  hiddenFields?: Record<string, string>;
   /** Shown between the error summary and the fields (the booking summary). */
   children?: ReactNode;
 }
@@ -72,6 +74,7 @@ export function CustomerForm({
   text,
   today,
   statusHref,
+  hiddenFields = {},
   children,
 }: CustomerFormProps) {
   const [state, formAction] = useActionState(action, INITIAL_CUSTOMER_FORM_STATE, permalink);
@@ -112,6 +115,9 @@ export function CustomerForm({
   return (
     <form action={formAction} noValidate className="flex flex-col gap-6">
       <input type="hidden" name="sessionId" value={sessionId} />
+      {Object.entries(hiddenFields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
 
       {hasProblem ? (
         <div
@@ -119,6 +125,8 @@ export function CustomerForm({
           tabIndex={-1}
           // Without JavaScript the page is new after a submit: autofocus brings the reader here.
           autoFocus
+          // A group may carry a label (a bare div may not): screen readers announce the summary's title.
+          role="group"
           aria-labelledby="error-summary-title"
           className="rounded-card border-4 border-danger bg-surface p-4"
         >

@@ -1,0 +1,364 @@
+import { aCustomer, APP_URL, DEMO_PARTNER_NAME, expect, isoDayFromToday, literally, test, type CheckoutPages } from "./fixtures";
+
+/*
+ * The checkout as a customer goes through it (design.md §3): the demo shop opens a session, the
+ * customer fills the details form, compares the plans, chooses one, signs (or not) at the
+ * sandbox's provider checkout and comes back to the status page, then to the shop. Every outcome
+ * is driven by the sandbox's e-mail triggers (README, "Triggers"); each test opens its own session.
+ *
+ * Selectors are roles and the UI's own words (lib/i18n/messages.ts, through the page objects in
+ * fixtures.ts); the language tests at the end check the words themselves.
+ */
+
+// Customers browse the app's own origin (APP_URL): the provider sends them back there.
+test.use({ baseURL: APP_URL, locale: "es-ES" });
+
+const SECRET = "demo_partner_secret_sandbox_only";
+
+/** 1.234,50 € as Spain writes it (Intl may or may not group four digits; the space is a no-break one). */
+const CASH_PRICE_ES = /1\.?234,50\s€/;
+
+/** The session as the partner's backend reads it: the outcome the partner will act on. */
+async function partnerView(checkout: CheckoutPages, sessionId: string): Promise<{ state: string; final: boolean }> {
+  const response = await checkout.page.request.get(`/api/checkout-sessions/${sessionId}`, { headers: { Authorization: `Bearer ${SECRET}` } });
+  expect(response.status()).toBe(200);
+  return (await response.json()) as { state: string; final: boolean };
+}
+
+test.describe("checkout", () => {
+  test("happy path: details, offers with the representative example, a plan signed at the provider, confirmed, back at the shop", async ({
+    checkout,
+  }) => {
+    const { page, m, shop, details, offers, provider, status } = checkout;
+
+    await shop.goto();
+    await expect(shop.heading).toHaveText(m.shop.title);
+    const sessionId = await shop.payInInstallments();
+
+    // The details form, with the booking and what the shop already knew (the name).
+    await expect(details.heading).toHaveText(m.form.title);
+    await expect(page.getByRole("banner")).toContainText(DEMO_PARTNER_NAME);
+    await expect(details.bookingSummary).toContainText("Lisboa, 4 noches");
+    await expect(details.bookingSummary).toContainText(CASH_PRICE_ES);
+    await expect(details.field("firstName")).toHaveValue("Ana");
+    await expect(details.field("lastName")).toHaveValue("García López");
+    const { firstName: _first, lastName: _last, ...rest } = aCustomer();
+    await details.fill(rest);
+    await details.submit();
+
+    // The plans, grouped by installments, each with its figures, and the representative example.
+    await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}/offers`);
+    await expect(offers.heading).toHaveText(m.offers.title);
+    await expect(page.getByRole("main").getByText(new RegExp(literally(m.offers.intro("CASH")).source.replace("CASH", CASH_PRICE_ES.source)))).toBeVisible();
+    await expect(offers.warning).toBeVisible();
+    for (const installments of [3, 6, 9, 12, 18, 24]) await expect(offers.group(installments)).toBeVisible();
+    const olivo12 = offers.plan(12, "Financiera Olivo");
+    await expect(olivo12).toContainText(m.offers.tin);
+    await expect(olivo12).toContainText("9,95 %");
+    await expect(olivo12).toContainText(m.offers.totalOwed);
+
+    const example = offers.representativeExample;
+    await expect(example).toBeVisible();
+    await expect(example).toContainText(/Para un crédito de .+ a \d+ meses, en \d+ cuotas mensuales de .+, con un TIN del .+ y una TAE del .+/);
+    for (const term of [m.offers.example.tin, m.offers.example.tae, m.offers.example.credit, m.offers.example.duration, m.offers.example.owed, m.offers.example.cost, m.offers.example.cash, m.offers.example.lender]) {
+      await expect(example.getByRole("term").filter({ hasText: new RegExp(`^${literally(term).source}$`) })).toBeVisible();
+    }
+    await expect(example).toContainText(CASH_PRICE_ES);
+    await expect(example).toContainText(m.offers.warning);
+
+    // The provider checkout: the plan chosen, its schedule, sign.
+    await checkout.chooseAndReachProvider(12, "Financiera Olivo");
+    await expect(provider.provider).toContainText("Financiera Olivo");
+    await expect(provider.months()).toHaveCount(12);
+    await provider.sign();
+
+    // Back at the checkout: confirmed, and the way back to the shop.
+    await status.expectState("confirmed");
+    expect(new URL(page.url()).pathname).toBe(`/checkout/${sessionId}/status`);
+    await expect(status.backToPartner).toBeVisible();
+    expect((await partnerView(checkout, sessionId)).state).toBe("confirmed");
+
+    await status.backToPartner.click();
+    await expect(page).toHaveURL((url) => url.pathname === "/" && url.searchParams.get("checkoutSession") === sessionId);
+    await expect(shop.returnNotice).toBeVisible();
+    await expect(shop.returnNotice).toContainText(m.status.states.confirmed.title);
+  });
+
+  test("+refuse_first: the chosen provider refuses, another accepts the same installments; signed, confirmed", async ({ checkout }) => {
+    const { page, m, provider, status } = checkout;
+    await checkout.startWithDetails(aCustomer({ email: "ana+refuse_first@example.com" }));
+
+    await checkout.chooseAndReachProvider(12, "Financiera Olivo");
+    // Another provider took the request over, for the same 12 installments, and says so.
+    await expect(provider.provider).not.toContainText("Financiera Olivo");
+    await expect(provider.provider).toContainText("Crédito Levante");
+    await expect(page.getByRole("status")).toContainText("Financiera Olivo could not approve your request");
+    await expect(provider.months()).toHaveCount(12);
+
+    await provider.sign();
+    await status.expectState("confirmed");
+    await expect(status.backToPartner).toBeVisible();
+    await expect(page.getByText(m.status.states.refused.title)).toHaveCount(0);
+  });
+
+  test("+refuse_offer: the plan is refused, the offers page says so and shows the alternatives; another plan is signed, confirmed", async ({
+    checkout,
+  }) => {
+    const { page, offers, provider, status } = checkout;
+    const sessionId = await checkout.startWithDetails(aCustomer({ email: "ana+refuse_offer@example.com" }));
+    await expect(offers.group(12)).toBeVisible();
+
+    await offers.choose(12, "Financiera Olivo");
+
+    // Still on the offers: the refusal in plain words, and the 12 installments gone.
+    await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}/offers`);
+    await expect(offers.refusedNotice).toBeVisible();
+    await expect(offers.group(12)).toHaveCount(0);
+    await expect(offers.chooseButton(12, "Crédito Levante")).toHaveCount(0);
+    for (const installments of [3, 6, 9, 18, 24]) await expect(offers.group(installments)).toBeVisible();
+    await expect(offers.representativeExample).toBeVisible();
+
+    await checkout.chooseAndReachProvider(6, "Crédito Levante");
+    await expect(provider.provider).toContainText("Crédito Levante");
+    await expect(provider.months()).toHaveCount(6);
+    await provider.sign();
+
+    await status.expectState("confirmed");
+    await expect(status.backToPartner).toBeVisible();
+  });
+
+  test("+refuse_all: refused with no alternative; the status page says so and leads back to the shop to pay another way", async ({
+    checkout,
+  }) => {
+    const { page, m, shop, offers, status } = checkout;
+    const sessionId = await checkout.startWithDetails(aCustomer({ email: "ana+refuse_all@example.com" }));
+
+    await offers.choose(12, "Financiera Olivo");
+
+    await status.expectState("refused");
+    await expect(status.backToPartner).toHaveCount(0);
+    await expect(status.payAnotherWay).toBeVisible();
+    expect(await partnerView(checkout, sessionId)).toMatchObject({ state: "refused", final: true });
+
+    await status.payAnotherWay.click();
+    await expect(page).toHaveURL((url) => url.pathname === "/" && url.searchParams.get("outcome") === "refused");
+    await expect(shop.returnNotice).toContainText(m.status.states.refused.title);
+  });
+
+  test("+error: the status page says the financing could not be completed and leads back to the shop", async ({ checkout }) => {
+    const { offers, status } = checkout;
+    const sessionId = await checkout.startWithDetails(aCustomer({ email: "ana+error@example.com" }));
+
+    await offers.choose(12, "Financiera Olivo");
+
+    await status.expectState("error");
+    await expect(status.payAnotherWay).toBeVisible();
+    await expect(status.payAnotherWay).toHaveAttribute("href", literally(`checkoutSession=${sessionId}`));
+  });
+
+  test("+decline: the provider declines after the customer signs; the status page says refused", async ({ checkout }) => {
+    const { provider, status } = checkout;
+    await checkout.startWithDetails(aCustomer({ email: "ana+decline@example.com" }));
+
+    await checkout.chooseAndReachProvider(12, "Financiera Olivo");
+    await provider.sign();
+
+    await status.expectState("refused");
+    await expect(status.payAnotherWay).toBeVisible();
+  });
+
+  test("the customer declines at the provider checkout; the status page says refused", async ({ checkout }) => {
+    const { provider, status } = checkout;
+    await checkout.startWithDetails(aCustomer());
+
+    await checkout.chooseAndReachProvider(3, "Banca Nube");
+    await provider.decline();
+
+    await status.expectState("refused");
+    await expect(status.payAnotherWay).toBeVisible();
+  });
+
+  test("invalid details: each field says what is wrong, the summary lists it all, typed values stay; fixed, the offers come", async ({
+    checkout,
+  }) => {
+    const { page, m, details, offers } = checkout;
+    const errors = m.form.errors;
+    await checkout.startAtShop();
+
+    const wrong = {
+      email: "ana.example.com",
+      phone: "512345678",
+      documentId: "12345678A",
+      birthDate: isoDayFromToday({ years: -10 }),
+      documentValidityDate: isoDayFromToday({ years: -2 }),
+      postalCode: "99999",
+    };
+    await details.fill({ ...wrong, firstName: "" });
+    // Left empty: the first name (cleared), the sex, the nationality, the address and the town.
+    await details.submit();
+
+    const expected: [Parameters<typeof details.field>[0] | "gender", string][] = [
+      ["firstName", errors.required.firstName],
+      ["birthDate", errors.minor],
+      ["gender", errors.required.gender],
+      ["nationality", errors.required.nationality],
+      ["email", errors.email],
+      ["phone", errors.phone],
+      ["documentId", errors.dni_letter],
+      ["documentValidityDate", errors.expired],
+      ["address", errors.required.address],
+      ["city", errors.required.city],
+      ["postalCode", errors.postal_code],
+    ];
+
+    // The summary comes first (and takes the focus), listing every problem in the form's order.
+    await expect(details.errorSummary).toBeVisible();
+    await expect(details.errorSummary.getByRole("heading")).toHaveText(m.form.summaryTitle);
+    await expect(details.errorSummary).toBeFocused();
+    await expect(details.errorSummary.getByRole("link")).toHaveText(expected.map(([, message]) => message));
+
+    // Each field carries its own message: shown next to it, and as its accessible description.
+    for (const [name, message] of expected) {
+      const control = name === "gender" ? details.genderGroup : details.field(name);
+      await expect(control, `${name} is marked invalid`).toHaveAttribute("aria-invalid", "true");
+      await expect(control, `${name} is described by its error`).toHaveAccessibleDescription(
+        new RegExp(`${literally(m.form.errorPrefix).source}\\s+${literally(message).source}$`),
+      );
+    }
+    await expect(page.getByRole("main").getByText(errors.dni_letter, { exact: true }).first()).toBeVisible();
+    // Fields without a problem are not marked.
+    await expect(details.field("lastName")).not.toHaveAttribute("aria-invalid", "true");
+    await expect(details.field("prefix")).not.toHaveAttribute("aria-invalid", "true");
+
+    // What the customer typed is still there.
+    await expect(details.field("email")).toHaveValue(wrong.email);
+    await expect(details.field("phone")).toHaveValue(wrong.phone);
+    await expect(details.field("documentId")).toHaveValue(wrong.documentId);
+    await expect(details.field("birthDate")).toHaveValue(wrong.birthDate);
+    await expect(details.field("documentValidityDate")).toHaveValue(wrong.documentValidityDate);
+    await expect(details.field("postalCode")).toHaveValue(wrong.postalCode);
+    await expect(details.field("lastName")).toHaveValue("García López");
+
+    // A summary link leads to its field.
+    await details.summaryLink(errors.email).click();
+    await expect(details.field("email")).toBeFocused();
+
+    // Fixed, the details go through.
+    const { firstName, birthDate, gender, nationality, email, phone, documentId, documentValidityDate, address, city, postalCode } = aCustomer();
+    await details.fill({ firstName, birthDate, gender, nationality, email, phone, documentId, documentValidityDate, address, city, postalCode });
+    await details.submit();
+    await expect(page).toHaveURL(/\/checkout\/cs_[\w-]+\/offers$/);
+    await expect(offers.heading).toHaveText(m.offers.title);
+  });
+
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+
+    test("the whole happy path works: shop, details, offers, provider, signed, confirmed", async ({ checkout }) => {
+      const { page, m, shop, details, offers, provider, status } = checkout;
+
+      await shop.goto();
+      const sessionId = await shop.payInInstallments();
+      await expect(details.heading).toHaveText(m.form.title);
+
+      await details.complete(aCustomer());
+      await expect(offers.heading).toHaveText(m.offers.title);
+      await expect(offers.representativeExample).toBeVisible();
+
+      await checkout.chooseAndReachProvider(12, "Financiera Olivo");
+      await expect(provider.provider).toContainText("Financiera Olivo");
+      await provider.sign();
+
+      await status.expectState("confirmed");
+      expect(new URL(page.url()).pathname).toBe(`/checkout/${sessionId}/status`);
+      await expect(status.backToPartner).toBeVisible();
+    });
+
+    test("a failed submit shows the errors too, and keeps what was typed", async ({ checkout }) => {
+      const { m, details } = checkout;
+      await checkout.startAtShop();
+
+      await details.fill({ email: "ana.example.com" });
+      await details.submit();
+
+      await expect(details.errorSummary.getByRole("link", { name: m.form.errors.email, exact: true })).toBeVisible();
+      await expect(details.field("email")).toHaveAccessibleDescription(literally(m.form.errors.email));
+      await expect(details.field("email")).toHaveValue("ana.example.com");
+    });
+  });
+});
+
+test.describe("languages", () => {
+  test.describe("a Spanish browser", () => {
+    test.use({ locale: "es-ES" });
+
+    test("gets every page in Spanish", async ({ checkout }) => {
+      const { page, shop, details, offers } = checkout;
+      await shop.goto();
+      await expect(page.locator("html")).toHaveAttribute("lang", "es");
+      await expect(shop.heading).toHaveText("Paga tu viaje a plazos");
+
+      await shop.payInInstallments();
+      await expect(details.heading).toHaveText("Tus datos");
+      await expect(page.getByLabel("Correo electrónico", { exact: true })).toBeVisible();
+      await expect(page.getByRole("button", { name: "Continuar", exact: true })).toBeVisible();
+
+      await details.complete(aCustomer());
+      await expect(offers.heading).toHaveText("Elige cómo pagar");
+      await expect(page.getByRole("region", { name: "Ejemplo representativo" })).toBeVisible();
+      await expect(page.getByText("Pedir dinero prestado cuesta dinero.").first()).toBeVisible();
+      await expect(page.locator("html")).toHaveAttribute("lang", "es");
+    });
+  });
+
+  test.describe("an English browser", () => {
+    test.use({ locale: "en-GB" });
+
+    test("gets every page in English", async ({ checkout }) => {
+      const { page, shop, details, offers } = checkout;
+      await shop.goto();
+      await expect(page.locator("html")).toHaveAttribute("lang", "en");
+      await expect(shop.heading).toHaveText("Pay your trip in installments");
+
+      await shop.payInInstallments();
+      await expect(details.heading).toHaveText("Your details");
+      await expect(page.getByLabel("E-mail", { exact: true })).toBeVisible();
+
+      await details.complete(aCustomer());
+      await expect(offers.heading).toHaveText("Choose how to pay");
+      await expect(page.getByRole("region", { name: "Representative example" })).toBeVisible();
+      await expect(page.getByText("Borrowing money costs money.").first()).toBeVisible();
+      await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    });
+  });
+
+  test("the language switcher changes the language, and the choice sticks across pages", async ({ checkout }) => {
+    const { page } = checkout;
+    const es = checkout;
+    const en = checkout.in("en");
+
+    await es.startAtShop();
+    await expect(es.details.heading).toHaveText("Tus datos");
+    await es.languageSwitcher.button("en").click();
+
+    await expect(en.details.heading).toHaveText("Your details");
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    await expect(page.getByLabel("E-mail", { exact: true })).toBeVisible();
+
+    await en.details.complete(aCustomer());
+    await expect(en.offers.heading).toHaveText("Choose how to pay");
+
+    await en.chooseAndReachProvider(12, "Financiera Olivo");
+    await en.provider.sign();
+    await en.status.expectState("confirmed");
+    await expect(en.status.heading).toHaveText("Financing confirmed");
+
+    await en.status.backToPartner.click();
+    await expect(en.shop.heading).toHaveText("Pay your trip in installments");
+
+    // And back to Spanish, from the shop.
+    await en.languageSwitcher.button("es").click();
+    await expect(es.shop.heading).toHaveText("Paga tu viaje a plazos");
+    await expect(page.locator("html")).toHaveAttribute("lang", "es");
+  });
+});
