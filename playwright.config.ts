@@ -57,6 +57,9 @@ export default defineConfig({
     stderr: "pipe",
     env: {
       PORT: String(port),
+      // The test partner site (e2e/support/partner-site.ts) runs on another loopback origin, which
+      // the demo partners must allow to frame the checkout and to show the badge.
+      DEMO_PARTNER_EXTRA_ORIGINS: `http://127.0.0.1:${port + 11}`,
       DATA_DIR: process.env.E2E_DATA_DIR,
       NEXT_TELEMETRY_DISABLED: "1",
     },

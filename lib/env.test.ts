@@ -122,6 +122,19 @@ describe("parseEnv", () => {
   });
 });
 
+describe("DEMO_PARTNER_EXTRA_ORIGINS", () => {
+  it("lists more origins for the demo partners, and names a value that is not one", () => {
+    expect(parseEnv({}).DEMO_PARTNER_EXTRA_ORIGINS).toEqual([]);
+    expect(parseEnv({ DEMO_PARTNER_EXTRA_ORIGINS: "http://127.0.0.1:3111, https://agency.example" }).DEMO_PARTNER_EXTRA_ORIGINS).toEqual([
+      "http://127.0.0.1:3111",
+      "https://agency.example",
+    ]);
+    expect(refusal({ DEMO_PARTNER_EXTRA_ORIGINS: "https://agency.example/shop" }).problems).toEqual([
+      { variable: "DEMO_PARTNER_EXTRA_ORIGINS", message: "must be origins like https://agency.example, separated by commas" },
+    ]);
+  });
+});
+
 describe("environmentOfBaseUrl", () => {
   it.each([
     ["http://localhost:3000/sandbox/v1", "sandbox"],

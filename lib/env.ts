@@ -44,7 +44,22 @@ const rawEnvSchema = z.object({
   APP_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
   WEBHOOK_TOKEN: z.string().regex(/^[A-Za-z0-9_-]{24,128}$/, "must be 24 to 128 letters, digits, - or _").optional(),
   DEMO_PARTNER_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  DEMO_PARTNER_EXTRA_ORIGINS: z
+    .string()
+    .transform((value) => value.split(/[\s,]+/).filter(Boolean))
+    .refine((values) => values.every(isOrigin), "must be origins like https://agency.example, separated by commas")
+    .optional(),
 });
+
+/** `http(s)://host[:port]`, exactly as URL.origin writes it. */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === value;
+  } catch {
+    return false;
+  }
+}
 
 export type FinancingEnvironment = "sandbox" | "production";
 
@@ -60,6 +75,8 @@ export interface AppEnv {
   WEBHOOK_TOKEN: string;
   /** The seeded demo partner's secret (sandbox only); undefined: no demo partner. */
   DEMO_PARTNER_SECRET: string | undefined;
+  /** More origins the demo partners may frame the checkout from and return to (tests' partner pages). */
+  DEMO_PARTNER_EXTRA_ORIGINS: string[];
   financing: {
     baseUrl: string;
     apiKey: string;
@@ -152,6 +169,7 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
     // guess as the key itself, so a deployment needs no extra setting.
     WEBHOOK_TOKEN: raw.WEBHOOK_TOKEN ?? createHash("sha256").update(`webhook-token:${apiKey}`).digest("base64url").slice(0, 32),
     DEMO_PARTNER_SECRET: environment === "sandbox" ? (raw.DEMO_PARTNER_SECRET ?? DEMO_PARTNER_DEFAULT_SECRET) : raw.DEMO_PARTNER_SECRET,
+    DEMO_PARTNER_EXTRA_ORIGINS: raw.DEMO_PARTNER_EXTRA_ORIGINS ?? [],
     financing: {
       baseUrl,
       apiKey,

@@ -6,20 +6,40 @@ const OTHER: Record<Locale, { locale: Locale; name: string }> = {
   en: { locale: "es", name: "Español" },
 };
 
+const LOOK = "min-h-11 rounded-md px-3 text-sm font-semibold text-brand underline underline-offset-4 hover:bg-brand-soft";
+
 /**
  * A plain form posting to a server action that sets the locale cookie and comes back to
  * `returnTo`: it works without JavaScript. It offers the other language, named in itself.
+ *
+ * In the embedded checkout a cookie may not be kept (a third-party frame), so the choice goes in
+ * the URL instead: `switchHref` is this page in the other language, and the switcher a link to it.
  */
-export function LanguageSwitcher({ locale, returnTo, label }: { locale: Locale; returnTo: string; label: string }) {
+export function LanguageSwitcher({
+  locale,
+  returnTo,
+  label,
+  switchHref,
+}: {
+  locale: Locale;
+  returnTo: string;
+  label: string;
+  switchHref?: string;
+}) {
   const other = OTHER[locale];
+  if (switchHref) {
+    return (
+      <a href={switchHref} className={`inline-flex items-center ${LOOK}`}>
+        <span className="sr-only">{label} </span>
+        <span lang={other.locale}>{other.name}</span>
+      </a>
+    );
+  }
   return (
     <form action={switchLocale}>
       <input type="hidden" name="returnTo" value={returnTo} />
       <input type="hidden" name="locale" value={other.locale} />
-      <button
-        type="submit"
-        className="min-h-11 rounded-md px-3 text-sm font-semibold text-brand underline underline-offset-4 hover:bg-brand-soft"
-      >
+      <button type="submit" className={LOOK}>
         <span className="sr-only">{label} </span>
         <span lang={other.locale}>{other.name}</span>
       </button>

@@ -12,16 +12,22 @@ export function LinkButton({
   children,
   variant = "primary",
   external = false,
+  target,
 }: {
   href: string;
   children: ReactNode;
   variant?: keyof typeof LOOKS;
   /** Outside this app (the partner's site): a plain <a>, no client-side navigation. */
   external?: boolean;
+  /**
+   * `_top` in the embedded checkout for what must leave the frame (the partner's page, the
+   * provider's checkout): a plain <a> that navigates the partner's whole page.
+   */
+  target?: "_top";
 }) {
   const className = `inline-flex min-h-11 w-full items-center justify-center rounded-lg px-5 py-2 text-center text-base font-semibold no-underline sm:w-auto ${LOOKS[variant]}`;
-  return external ? (
-    <a href={href} className={className}>
+  return external || target ? (
+    <a href={href} className={className} target={target}>
       {children}
     </a>
   ) : (

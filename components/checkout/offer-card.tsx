@@ -15,12 +15,15 @@ export function OfferCard({
   action,
   locale,
   messages,
+  hiddenFields = {},
 }: {
   offer: FinancialOffer;
   sessionId: string;
   action: (formData: FormData) => Promise<void>;
   locale: Locale;
   messages: Messages;
+  /** Sent with the choice (the embedded mode, so the action knows where to lead). */
+  hiddenFields?: Record<string, string>;
 }) {
   const m = messages.offers;
   const money = (value: Parameters<typeof formatAmount>[0]) => formatAmount(value, locale);
@@ -66,6 +69,9 @@ export function OfferCard({
       <form action={action}>
         <input type="hidden" name="sessionId" value={sessionId} />
         <input type="hidden" name="offerId" value={offer.id} />
+        {Object.entries(hiddenFields).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
         <SubmitButton pendingLabel={m.choosing}>
           {m.choose}
           <span className="sr-only">{m.chooseContext(offer.installments, offer.companyName)}</span>

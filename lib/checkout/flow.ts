@@ -1,5 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/app-error";
+import { seedBackoffice } from "@/lib/backoffice/seed";
 import { getDatabase, type Db } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import {
@@ -50,7 +51,16 @@ export function getCheckoutContext(): Promise<CheckoutContext> {
   context ??= (async () => {
     const env = getEnv();
     const { db } = await getDatabase();
-    if (env.DEMO_PARTNER_SECRET) await seedDemoPartner(db, { secret: env.DEMO_PARTNER_SECRET, appUrl: env.APP_URL });
+    if (env.DEMO_PARTNER_SECRET) {
+      await seedDemoPartner(db, {
+        secret: env.DEMO_PARTNER_SECRET,
+        appUrl: env.APP_URL,
+        extraOrigins: env.DEMO_PARTNER_EXTRA_ORIGINS,
+        secondPartner: env.financing.environment === "sandbox",
+      });
+      // The back-office's published demo accounts: on the sandbox only, never with a production API.
+      if (env.financing.environment === "sandbox") await seedBackoffice(db, { appUrl: env.APP_URL });
+    }
     const clients = new Map<string, FinancingClient>();
     const statusCache = createDatabaseStatusCache(db);
     return {

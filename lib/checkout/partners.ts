@@ -1,12 +1,18 @@
 import "server-only";
 import { createHash } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { partners, type PartnerRow } from "@/lib/db/schema";
+import { DEMO_BLUE_THEME, DEMO_THEME } from "@/lib/theme/demo";
+import { storedTheme } from "@/lib/theme/theme";
 
 export type Partner = PartnerRow;
 
 export const DEMO_PARTNER_ID = "demo";
+/** A second sandbox partner with a theme of its own (white-label demos and tests). */
+export const DEMO_BLUE_PARTNER_ID = "demo-blue";
+/** Its bearer secret: a published sandbox credential, seeded only on the sandbox. */
+export const DEMO_BLUE_PARTNER_SECRET = "demo_blue_partner_secret_sandbox";
 
 export function hashSecret(secret: string): string {
   return createHash("sha256").update(secret).digest("hex");
@@ -14,14 +20,22 @@ export function hashSecret(secret: string): string {
 
 /**
  * The demo partner (design.md §4): the shop at `/` on this same app, on the sandbox. Its allowed
- * origin is the app's own, so the demo's return URL passes the same check as any partner's.
+ * origin is the app's own, so the demo's return URL passes the same check as any partner's;
+ * `extraOrigins` adds others (a test's partner page, which frames the checkout). Its theme is
+ * seeded only where it has none, so one set in the back-office stays. With `secondPartner` (on
+ * the sandbox only: its secret is published), "Rutas Azules (demo)" too, in blue.
  */
-export async function seedDemoPartner(db: Db, options: { secret: string; appUrl: string }): Promise<void> {
+export async function seedDemoPartner(
+  db: Db,
+  options: { secret: string; appUrl: string; extraOrigins?: readonly string[]; secondPartner?: boolean },
+): Promise<void> {
+  const allowedOrigins = [...new Set([new URL(options.appUrl).origin, ...(options.extraOrigins ?? [])])];
   const row = {
     id: DEMO_PARTNER_ID,
     name: "Viajes Aurora (demo)",
     secretHash: hashSecret(options.secret),
-    allowedOrigins: [new URL(options.appUrl).origin],
+    allowedOrigins,
+    theme: storedTheme(DEMO_THEME),
     financingAgencyId: null,
     // The demo shop's own backend endpoint (app/api/demo/notifications), which verifies the signature.
     notificationUrl: `${options.appUrl}/api/demo/notifications`,
@@ -38,7 +52,26 @@ export async function seedDemoPartner(db: Db, options: { secret: string; appUrl:
         name: row.name,
         notificationUrl: row.notificationUrl,
         signingSecret: row.signingSecret,
+        theme: sql`coalesce(${partners.theme}, excluded.theme)`,
       },
+    });
+  if (!options.secondPartner) return;
+  const blue = {
+    id: DEMO_BLUE_PARTNER_ID,
+    name: "Rutas Azules (demo)",
+    secretHash: hashSecret(DEMO_BLUE_PARTNER_SECRET),
+    allowedOrigins,
+    financingAgencyId: null,
+    notificationUrl: null,
+    signingSecret: null,
+    theme: storedTheme(DEMO_BLUE_THEME),
+  };
+  await db
+    .insert(partners)
+    .values(blue)
+    .onConflictDoUpdate({
+      target: partners.id,
+      set: { secretHash: blue.secretHash, allowedOrigins: blue.allowedOrigins, name: blue.name, theme: sql`coalesce(${partners.theme}, excluded.theme)` },
     });
 }
 

@@ -295,6 +295,18 @@ const es = {
       },
     } satisfies Record<SessionState, StateText>,
   },
+  badge: {
+    /** The installment badge on a partner's product page: "desde 24 × 56,94 €/mes". */
+    from: (installments: number, monthly: string) => `desde ${installments} × ${monthly}/mes`,
+    exampleToggle: "Ejemplo representativo",
+  },
+  theme: {
+    previewLabel: (partner: string) => `Vista previa del tema de ${partner}`,
+    sampleIntro: "Así verán tus clientes el pago a plazos.",
+    sampleMonthly: "56,94 €",
+    sampleNotice: "Tus datos están enviados. Ahora elige cómo quieres pagar.",
+    sampleError: "Escribe un correo electrónico válido",
+  },
   notFound: {
     title: "No encontramos este pago",
     body: "El enlace puede estar incompleto o ya no es válido. Vuelve a la web de tu agencia y empieza el pago de nuevo.",
@@ -546,6 +558,17 @@ const en: Messages = {
         body: "Your booking was cancelled and the financing refunded. If you have questions, contact your agency.",
       },
     },
+  },
+  badge: {
+    from: (installments, monthly) => `from ${installments} × ${monthly} per month`,
+    exampleToggle: "Representative example",
+  },
+  theme: {
+    previewLabel: (partner) => `Preview of ${partner}'s theme`,
+    sampleIntro: "This is how your customers will see the installment checkout.",
+    sampleMonthly: "€56.94",
+    sampleNotice: "Your details are sent. Now choose how you want to pay.",
+    sampleError: "Enter a valid e-mail address",
   },
   notFound: {
     title: "We cannot find this payment",

@@ -6,13 +6,21 @@ import type { CustomerFormState } from "@/components/checkout/customer-form-stat
 import { AppError } from "@/lib/app-error";
 import { CUSTOMER_FIELDS, draftFromForm, type CustomerDraft, type CustomerErrors, type CustomerField } from "@/lib/checkout/customer";
 import { chooseOffer, getCheckoutContext, submitCustomer, type ChooseResult } from "@/lib/checkout/flow";
+import { EMBED_LANG_PARAM, EMBED_PARAM, embedFromForm, embedHref, HANDOFF_PARAM, type EmbedContext } from "@/lib/embed/context";
 import { validatedAction } from "@/lib/validated-action";
 
 /*
  * The checkout's server actions. Each validates its form with zod through validatedAction, calls
  * the domain (lib/checkout/flow.ts), and redirects after any try/catch. Customer data is never
  * logged here, and never put in a URL: it travels in the POST body and back in the action state.
+ *
+ * In the embedded checkout the forms also send the embedded mode (hidden `embed` and `lang`), so
+ * that where an action leads stays in the mode; the page there checks it against the partner.
  */
+
+function embedOf(formData: FormData): EmbedContext | undefined {
+  return embedFromForm(formData.get(EMBED_PARAM), formData.get(EMBED_LANG_PARAM));
+}
 
 const SESSION_ID = /^cs_[\w-]{10,64}$/;
 const sessionId = z.string().regex(SESSION_ID, "is not a checkout session");
@@ -76,7 +84,7 @@ export async function submitCustomerForm(previous: CustomerFormState, formData: 
     return Object.keys(errors).length > 0 ? { submission, draft, errors } : { submission, draft, failure: "invalid" };
   }
   if (!outcome.ok) return { submission, ...outcome.state };
-  redirect(`/checkout/${outcome.sessionId}/offers`);
+  redirect(embedHref(`/checkout/${outcome.sessionId}/offers`, embedOf(formData)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -100,13 +108,17 @@ const chooseOfferValidated = validatedAction(chooseOfferSchema, async ({ session
 });
 
 /** Where each outcome of choosing a plan takes the customer (see design.md §3, step 4). */
-function destination(id: string, result: ChooseOutcome): string {
-  const offers = `/checkout/${id}/offers`;
-  const status = `/checkout/${id}/status`;
+function destination(id: string, result: ChooseOutcome, embed: EmbedContext | undefined): string {
+  const at = (path: string) => embedHref(path, embed);
+  const offers = at(`/checkout/${id}/offers`);
+  const status = at(`/checkout/${id}/status`);
   switch (result.kind) {
     case "redirect":
       // The provider's paymentUrl (absolute), or our status page when the operation moved on.
-      return result.url;
+      if (!embed) return result.url;
+      // A redirect would open the provider's checkout inside the partner's frame (where it refuses
+      // to be shown): the status page hands the customer over at the top level instead.
+      return result.url.startsWith("/") ? at(result.url) : embedHref(`/checkout/${id}/status`, embed, { [HANDOFF_PARAM]: "1" });
     case "refused":
       // The offers page reads the refusal from the session, never from the URL.
       return result.hasAlternatives ? offers : status;
@@ -114,13 +126,13 @@ function destination(id: string, result: ChooseOutcome): string {
     case "in_progress":
       return status;
     case "offer_gone":
-      return `${offers}?notice=offer_gone`;
+      return at(`/checkout/${id}/offers?notice=offer_gone`);
     case "unavailable":
-      return `${offers}?notice=unavailable`;
+      return at(`/checkout/${id}/offers?notice=unavailable`);
     case "no_operation":
-      return `/checkout/${id}`;
+      return at(`/checkout/${id}`);
     case "not_found":
-      return `/checkout/${id}`;
+      return at(`/checkout/${id}`);
   }
 }
 
@@ -130,7 +142,7 @@ export async function chooseOfferAction(formData: FormData): Promise<void> {
   if (!outcome.ok) {
     // A malformed post: back to the offers when the session id is usable, else to the start.
     const id = formData.get("sessionId");
-    redirect(typeof id === "string" && SESSION_ID.test(id) ? `/checkout/${id}/offers?notice=offer_gone` : "/");
+    redirect(typeof id === "string" && SESSION_ID.test(id) ? embedHref(`/checkout/${id}/offers?notice=offer_gone`, embedOf(formData)) : "/");
   }
-  redirect(destination(outcome.sessionId, outcome.result));
+  redirect(destination(outcome.sessionId, outcome.result, embedOf(formData)));
 }

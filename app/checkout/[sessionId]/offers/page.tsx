@@ -6,14 +6,18 @@ import { LinkButton } from "@/components/checkout/link-button";
 import { Notice } from "@/components/checkout/notice";
 import { OfferCard } from "@/components/checkout/offer-card";
 import { RepresentativeExample } from "@/components/checkout/representative-example";
+import { EmbedBridge } from "@/components/embed/embed-bridge";
+import { PartnerTheme } from "@/components/theme/partner-theme";
 import { bookingTotalCents } from "@/lib/checkout/booking";
 import { getCheckoutContext, loadOffers, returnUrlFor } from "@/lib/checkout/flow";
 import { representativeExample } from "@/lib/checkout/offers";
 import { partnerById } from "@/lib/checkout/partners";
 import { getSession, sessionState } from "@/lib/checkout/sessions";
+import { embedContext, embedFields, embedHref, embedLocaleHint } from "@/lib/embed/context";
 import type { FinancialOffer } from "@/lib/financing/types";
 import { formatAmount } from "@/lib/i18n/format";
 import { getLocale, getMessages } from "@/lib/i18n/server";
+import { partnerTheme } from "@/lib/theme/store";
 import { chooseOfferAction } from "../actions";
 
 /**
@@ -40,9 +44,9 @@ const loadSession = cache(async (sessionId: string) => {
   return { ctx, session: await getSession(ctx.db, sessionId) };
 });
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
+export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
   const { session } = await loadSession((await params).sessionId);
-  const m = getMessages(await getLocale(session?.locale));
+  const m = getMessages(embedLocaleHint(await searchParams) ?? (await getLocale(session?.locale)));
   return { title: m.meta.offersTitle, robots: { index: false, follow: false } };
 }
 
@@ -62,21 +66,25 @@ export default async function OffersPage({ params, searchParams }: Props) {
   const { ctx, session } = await loadSession(sessionId);
   if (!session) notFound();
 
+  const query = await searchParams;
+  const partner = await partnerById(ctx.db, session.partnerId);
+  const embed = partner ? embedContext(query, partner.allowedOrigins) : undefined;
   const state = sessionState(session);
-  if (state === "open" || !session.operationId) redirect(`/checkout/${session.id}`);
-  if (state !== "choosing") redirect(`/checkout/${session.id}/status`);
+  if (state === "open" || !session.operationId) redirect(embedHref(`/checkout/${session.id}`, embed));
+  if (state !== "choosing") redirect(embedHref(`/checkout/${session.id}/status`, embed));
 
-  const locale = await getLocale(session.locale);
+  const locale = embed?.locale ?? (await getLocale(session.locale));
   const m = getMessages(locale);
-  const partnerName = (await partnerById(ctx.db, session.partnerId))?.name ?? "";
+  const theme = partner ? partnerTheme(partner) : undefined;
+  const partnerName = partner?.name ?? "";
   const path = `/checkout/${session.id}/offers`;
-  const notice = noticeOf((await searchParams).notice);
+  const notice = noticeOf(query.notice);
   const refused = session.financingStatus === "REFUSED" && session.hasAlternatives === true;
   const view = await loadOffers(ctx, session);
   const cashPrice = { cents: bookingTotalCents(session.booking), currency: session.booking.totalPrice.currency };
   const backToPartner = (
     <div>
-      <LinkButton href={returnUrlFor(session, state)} external>
+      <LinkButton href={returnUrlFor(session, state)} external target={embed ? "_top" : undefined}>
         {m.common.payAnotherWay(partnerName)}
       </LinkButton>
     </div>
@@ -97,7 +105,7 @@ export default async function OffersPage({ params, searchParams }: Props) {
         <h1 className="text-3xl font-bold">{m.offers.unavailableTitle}</h1>
         <p>{m.offers.unavailableBody}</p>
         <div>
-          <LinkButton href={path}>{m.common.tryAgain}</LinkButton>
+          <LinkButton href={embedHref(path, embed)}>{m.common.tryAgain}</LinkButton>
         </div>
       </>
     );
@@ -133,7 +141,14 @@ export default async function OffersPage({ params, searchParams }: Props) {
             <ul className="flex flex-col gap-3">
               {group.offers.map((offer) => (
                 <li key={offer.id}>
-                  <OfferCard offer={offer} sessionId={session.id} action={chooseOfferAction} locale={locale} messages={m} />
+                  <OfferCard
+                    offer={offer}
+                    sessionId={session.id}
+                    action={chooseOfferAction}
+                    locale={locale}
+                    messages={m}
+                    hiddenFields={embedFields(embed)}
+                  />
                 </li>
               ))}
             </ul>
@@ -153,7 +168,9 @@ export default async function OffersPage({ params, searchParams }: Props) {
 
   return (
     <div lang={locale}>
-      <CheckoutHeader partnerName={partnerName} locale={locale} messages={m} returnTo={path} step={2} />
+      {partner ? <PartnerTheme partnerId={partner.id} theme={theme} /> : null}
+      {embed ? <EmbedBridge parentOrigin={embed.parentOrigin} sessionId={session.id} step="offers" state={state} final={false} /> : null}
+      <CheckoutHeader partnerName={partnerName} logoUrl={theme?.logoUrl} locale={locale} messages={m} returnTo={path} step={2} embed={embed} />
       <main id="main" tabIndex={-1} className="mx-auto flex max-w-2xl flex-col gap-6 px-4 py-6 sm:py-10">
         {content}
       </main>

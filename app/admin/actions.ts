@@ -1,0 +1,214 @@
+"use server";
+
+import { headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import type { CancelState, LoginState, RefundComputation, RefundState } from "@/components/admin/form-states";
+import { staffAction } from "@/lib/backoffice/actions";
+import { deleteStaffSession, setStaffSessionAgency, signIn } from "@/lib/backoffice/auth";
+import { clientIp } from "@/lib/backoffice/rate-limit";
+import { REASON_MAX_LENGTH, reviewRefund, type RefundBase, type RefundValues } from "@/lib/backoffice/refund";
+import { clearStaffCookie, isAdminPath, setStaffCookie, type StaffContext } from "@/lib/backoffice/staff";
+import { getCheckoutContext } from "@/lib/checkout/flow";
+import { isFinancingApiError } from "@/lib/financing/errors";
+import { money } from "@/lib/financing/money";
+import { validatedAction } from "@/lib/validated-action";
+
+/*
+ * The back-office's server actions. Each goes through validatedAction (zod first); every one but
+ * the sign-in goes through staffAction, which refuses a request without a staff session before
+ * anything else runs. redirect() comes after any try/catch. Amounts are recomputed on the server
+ * from a fresh refund breakdown, never taken from the form.
+ */
+
+const operationId = z.string().regex(/^[\w-]{1,100}$/, "is not an operation id");
+/** Longer than the API's 255 on purpose: the limit is checked below, with a message staff can act on. */
+const reasonText = z.string().max(10_000).default("");
+
+// ---------------------------------------------------------------------------------------------
+// Sign-in and sign-out
+
+const signInSchema = z.object({
+  email: z.string().max(254).default(""),
+  password: z.string().max(1000).default(""),
+  next: z.string().max(1000).optional(),
+});
+
+const signInValidated = validatedAction(signInSchema, async ({ email, password, next }) => {
+  if (email.trim() === "" || password === "") return { ok: false as const, error: "missing" as const, email };
+  const { db } = await getCheckoutContext();
+  const ip = clientIp((await headers()).get("x-forwarded-for"));
+  const result = await signIn(db, { email, password, ip });
+  if (!result.ok) return { ok: false as const, error: result.reason, email };
+  await setStaffCookie(result.token);
+  return { ok: true as const, next: isAdminPath(next) ? next : "/admin" };
+});
+
+export async function signInAction(previous: LoginState, formData: FormData): Promise<LoginState> {
+  const submission = (previous?.submission ?? 0) + 1;
+  const outcome = await signInValidated(previous, formData);
+  if ("invalid" in outcome) return { submission, error: "invalid" };
+  if (!outcome.ok) return { submission, error: outcome.error, email: outcome.email.slice(0, 254) };
+  redirect(outcome.next);
+}
+
+const signOutValidated = staffAction(z.object({}), async (staff) => {
+  await deleteStaffSession(staff.db, staff.token);
+  return { ok: true as const };
+});
+
+export async function signOutAction(formData: FormData): Promise<void> {
+  await signOutValidated(undefined, formData);
+  await clearStaffCookie();
+  redirect("/admin/login?signedOut=1");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Agency switcher (management group keys)
+
+const switchAgencyValidated = staffAction(
+  z.object({ agencyId: z.coerce.number().int().positive(), returnTo: z.string().max(1000).default("/admin") }),
+  async (staff, { agencyId, returnTo }) => {
+    // An operation page belongs to one agency: after a switch, the list of the new one.
+    const back = !isAdminPath(returnTo) ? "/admin" : returnTo.startsWith("/admin/operations/") ? "/admin/operations" : returnTo;
+    if (!staff.agency.switchable) return { ok: true as const, back };
+    try {
+      const agencies = await staff.client.listAgencies();
+      if (agencies.some((agency) => agency.id === agencyId)) await setStaffSessionAgency(staff.db, staff.token, agencyId);
+    } catch (error) {
+      if (!isFinancingApiError(error)) throw error;
+      console.error("backoffice: listing agencies for a switch failed", error.toJSON());
+    }
+    return { ok: true as const, back };
+  },
+);
+
+export async function switchAgencyAction(formData: FormData): Promise<void> {
+  const outcome = await switchAgencyValidated(undefined, formData);
+  redirect(outcome.ok ? outcome.back : "/admin");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cancel
+
+type CancelOutcome =
+  | { kind: "state"; state: Omit<CancelState, "submission"> }
+  | { kind: "redirect"; to: string };
+
+const cancelValidated = staffAction(z.object({ operationId, reason: reasonText }), async (staff, input): Promise<CancelOutcome> => {
+  const page = `/admin/operations/${encodeURIComponent(input.operationId)}`;
+  if (input.reason.length > REASON_MAX_LENGTH) return { kind: "state", state: { error: "too_long", reason: input.reason } };
+  try {
+    await staff.client.cancelOperation(input.operationId, { reason: input.reason.trim() || undefined });
+    return { kind: "redirect", to: `${page}?notice=cancelled` };
+  } catch (error) {
+    if (!isFinancingApiError(error)) throw error;
+    console.error("backoffice: cancel failed", error.toJSON());
+    if (error.is("OPERATION_NOT_CANCELLABLE")) {
+      const status = error.operationStatus;
+      return { kind: "redirect", to: `${page}?notice=not_cancellable${status ? `&was=${encodeURIComponent(status)}` : ""}` };
+    }
+    // Another account's, or unknown: the operation page says so.
+    if (error.status === 403 || error.status === 404) return { kind: "redirect", to: page };
+    return { kind: "state", state: { error: "unavailable", reason: input.reason } };
+  }
+});
+
+export async function cancelOperationAction(previous: CancelState, formData: FormData): Promise<CancelState> {
+  const submission = (previous?.submission ?? 0) + 1;
+  const outcome = await cancelValidated(previous, formData);
+  if ("invalid" in outcome) return { submission, error: "too_long" };
+  if (outcome.kind === "state") return { submission, ...outcome.state };
+  redirect(outcome.to);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Refund: edit the charges, review the server's computation, confirm
+
+const refundSchema = z.object({
+  operationId,
+  intent: z.enum(["review", "confirm", "edit"]),
+  agencyFee: z.string().max(50).default(""),
+  providerFee: z.string().max(50).default(""),
+  reason: reasonText,
+  /** The total the staff member confirmed, in cents: the refund goes ahead only if it still holds. */
+  expectedTotal: z.string().regex(/^-?\d{1,15}$/).optional(),
+});
+
+async function currentStatus(staff: StaffContext, id: string): Promise<string | null> {
+  try {
+    return (await staff.client.getStatus(id)).status.status;
+  } catch (error) {
+    if (!isFinancingApiError(error)) throw error;
+    console.error("backoffice: reading the status after a refund failed", error.toJSON());
+    return null;
+  }
+}
+
+/** A refund state before its submission count (Omit over each member of the union). */
+type RefundOutcome = RefundState extends infer S ? (S extends RefundState ? Omit<S, "submission"> : never) : never;
+
+const refundValidated = staffAction(refundSchema, async (staff, input): Promise<RefundOutcome> => {
+  const values: RefundValues = { agencyFee: input.agencyFee, providerFee: input.providerFee, reason: input.reason };
+  if (input.intent === "edit") return { step: "edit", values };
+
+  let base: RefundBase;
+  try {
+    const details = await staff.client.getRefundDetails(input.operationId);
+    base = {
+      currency: details.totalToRefund.currency,
+      totalReserveCents: details.totalReserve.cents,
+      managementFeesCents: details.managementFees.cents,
+      cancellationFeeCents: details.serviceCancellationFee.cents,
+      cancellationFeePercentage: details.serviceCancellationFeePercentage,
+      totalToRefundCents: details.totalToRefund.cents,
+    };
+  } catch (error) {
+    if (!isFinancingApiError(error)) throw error;
+    console.error("backoffice: reading the refund breakdown failed", error.toJSON());
+    if (error.is("OPERATION_NOT_REFUNDABLE")) {
+      return { step: "failed", reason: "not_refundable", status: error.operationStatus ?? (await currentStatus(staff, input.operationId)) };
+    }
+    return { step: "failed", reason: "unavailable", status: null };
+  }
+
+  const review = reviewRefund(base, values);
+  if (!review.ok) return { step: "edit", values, errors: review.errors, base };
+  const computed: RefundComputation = {
+    agencyFeeCents: review.agencyFeeCents,
+    providerFeeCents: review.providerFeeCents,
+    chargesCents: review.chargesCents,
+    totalToRefundCents: review.totalToRefundCents,
+  };
+  if (input.intent === "review") return { step: "confirm", values, base, computed };
+  // The breakdown moved since the staff member looked (it is read again now): show the new one.
+  if (input.expectedTotal !== String(computed.totalToRefundCents)) return { step: "confirm", values, base, computed, changed: true };
+
+  try {
+    await staff.client.refund(input.operationId, {
+      agencyCancellationFee: money(computed.agencyFeeCents, base.currency),
+      providerCancellationFee: money(computed.providerFeeCents, base.currency),
+      reason: review.reason || undefined,
+    });
+  } catch (error) {
+    if (!isFinancingApiError(error)) throw error;
+    console.error("backoffice: refund failed", error.toJSON());
+    if (error.is("OPERATION_NOT_REFUNDABLE") && error.status === 422) {
+      return { step: "rejected", status: await currentStatus(staff, input.operationId) };
+    }
+    if (error.is("OPERATION_NOT_REFUNDABLE")) {
+      return { step: "failed", reason: "not_refundable", status: error.operationStatus ?? (await currentStatus(staff, input.operationId)) };
+    }
+    if (error.status === 400) return { step: "failed", reason: "validation", status: null };
+    // Not retried (money moves): whether it happened is for the status to tell.
+    return { step: "failed", reason: "unavailable", status: null };
+  }
+  return { step: "done", values, base, computed, status: await currentStatus(staff, input.operationId) };
+});
+
+export async function refundAction(previous: RefundState, formData: FormData): Promise<RefundState> {
+  const submission = (previous?.submission ?? 0) + 1;
+  const outcome = await refundValidated(previous, formData);
+  if ("invalid" in outcome) return { step: "edit", submission };
+  return { ...outcome, submission };
+}

@@ -1,0 +1,53 @@
+import type { Metadata } from "next";
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { LoginForm } from "@/components/admin/login-form";
+import { LanguageSwitcher } from "@/components/checkout/language-switcher";
+import { Notice } from "@/components/checkout/notice";
+import { isAdminPath, STAFF_COOKIE, staffForAction } from "@/lib/backoffice/staff";
+import { getCheckoutContext } from "@/lib/checkout/flow";
+import { getAdminMessages } from "@/lib/i18n/admin-messages";
+import { getLocale } from "@/lib/i18n/server";
+import { signInAction } from "../actions";
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: getAdminMessages(await getLocale()).meta.login };
+}
+
+/** The staff sign-in. Someone already signed in goes straight on. */
+export default async function LoginPage({ searchParams }: Props) {
+  const query = await searchParams;
+  const next = isAdminPath(query.next) ? query.next : undefined;
+  // Opens the database and seeds the sandbox's demo accounts on a fresh start.
+  await getCheckoutContext();
+  if (await staffForAction()) redirect(next ?? "/admin");
+  // A cookie that no longer opens a session: it expired, or was signed out elsewhere.
+  const expired = Boolean((await cookies()).get(STAFF_COOKIE)?.value) && query.signedOut !== "1";
+
+  const locale = await getLocale();
+  const m = getAdminMessages(locale);
+  const returnTo = next ? `/admin/login?next=${encodeURIComponent(next)}` : "/admin/login";
+  return (
+    <>
+      <header className="border-b border-divider bg-surface">
+        <div className="mx-auto flex max-w-md flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-2">
+          <p className="py-2 font-bold text-brand">{m.common.backOffice}</p>
+          <LanguageSwitcher locale={locale} returnTo={returnTo} label={m.common.switchLanguage} />
+        </div>
+      </header>
+      <main id="main" tabIndex={-1} className="mx-auto flex max-w-md flex-col gap-6 px-4 py-8 sm:py-12">
+        <div className="flex flex-col gap-2">
+          <h1 className="text-3xl font-bold">{m.login.title}</h1>
+          <p className="text-muted">{m.login.intro}</p>
+        </div>
+        {query.signedOut === "1" ? <Notice tone="success">{m.login.signedOut}</Notice> : null}
+        {expired ? <Notice tone="info">{m.login.expired}</Notice> : null}
+        <section aria-label={m.login.title} className="rounded-card bg-surface p-5 shadow-sm">
+          <LoginForm action={signInAction} text={m.loginForm} next={next} />
+        </section>
+      </main>
+    </>
+  );
+}

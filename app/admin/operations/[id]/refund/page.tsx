@@ -1,0 +1,101 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { AdminFrame } from "@/components/admin/admin-frame";
+import { RefundFlow } from "@/components/admin/refund-flow";
+import type { RefundState } from "@/components/admin/form-states";
+import { apiProblem } from "@/lib/backoffice/errors";
+import { REASON_MAX_LENGTH, type RefundBase } from "@/lib/backoffice/refund";
+import { requireStaff } from "@/lib/backoffice/staff";
+import { isFinancingApiError } from "@/lib/financing/errors";
+import { getAdminMessages } from "@/lib/i18n/admin-messages";
+import { intlLocale } from "@/lib/i18n/format";
+import { getLocale } from "@/lib/i18n/server";
+import { refundAction } from "../../../actions";
+
+type Props = {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: getAdminMessages(await getLocale()).meta.refund };
+}
+
+/**
+ * Refunding a confirmed operation whose trip was cancelled: the API's breakdown
+ * (`GET /operations/{id}/refund/details`), the agency's and provider's charges with the total
+ * recomputed as they are typed, a confirmation step with the server's own computation, then
+ * `POST /operations/{id}/refund` and the status read again.
+ */
+export default async function RefundPage({ params, searchParams }: Props) {
+  const { id } = await params;
+  const query = await searchParams;
+  const refHint = typeof query.ref === "string" && query.ref.length <= 200 ? query.ref : undefined;
+  const refQuery = refHint ? `?ref=${encodeURIComponent(refHint)}` : "";
+  const operationPath = `/admin/operations/${encodeURIComponent(id)}${refQuery}`;
+  const path = `/admin/operations/${encodeURIComponent(id)}/refund${refQuery}`;
+  const staff = await requireStaff(path);
+  const locale = await getLocale();
+  const m = getAdminMessages(locale);
+
+  // Whatever is found, the same component shows it (see RefundFlow's `initial`).
+  let base: RefundBase | undefined;
+  let initial: RefundState;
+  try {
+    const details = await staff.client.getRefundDetails(id);
+    base = {
+      currency: details.totalToRefund.currency,
+      totalReserveCents: details.totalReserve.cents,
+      managementFeesCents: details.managementFees.cents,
+      cancellationFeeCents: details.serviceCancellationFee.cents,
+      cancellationFeePercentage: details.serviceCancellationFeePercentage,
+      totalToRefundCents: details.totalToRefund.cents,
+    };
+    initial = { step: "edit", submission: 0, base };
+  } catch (error) {
+    if (isFinancingApiError(error, "OPERATION_NOT_REFUNDABLE")) {
+      let status = error.operationStatus;
+      if (!status) {
+        try {
+          status = (await staff.client.getStatus(id)).status.status;
+        } catch (statusError) {
+          apiProblem(statusError, "reading the status of an operation that is not refundable");
+        }
+      }
+      initial = { step: "failed", submission: 0, reason: "not_refundable", status: status ?? null };
+    } else {
+      const problem = apiProblem(error, "reading a refund breakdown");
+      initial = { step: "failed", submission: 0, reason: problem === "not_found" || problem === "forbidden" ? "not_found" : "unavailable", status: null };
+    }
+  }
+
+  const statuses: Record<string, string> = m.common.statuses;
+  return (
+    <AdminFrame staff={staff} locale={locale} m={m} path={path} section="operations">
+      <p>
+        <Link href={operationPath} className="font-semibold text-brand underline underline-offset-4">
+          {m.refundForm.backToOperation}
+        </Link>
+      </p>
+      <div className="flex flex-col gap-2">
+        <h1 className="text-3xl font-bold">{m.refund.title(refHint ?? id)}</h1>
+        <p className="text-muted">{m.refund.intro}</p>
+      </div>
+      <RefundFlow
+        action={refundAction}
+        permalink={path}
+        operationId={id}
+        base={base}
+        initial={initial}
+        text={m.refundForm}
+        counter={m.counter}
+        reasonLabel={m.common.reasonLabel}
+        reasonHint={m.common.reasonHint}
+        reasonMax={REASON_MAX_LENGTH}
+        statuses={statuses}
+        intlLocale={intlLocale(locale)}
+        backHref={operationPath}
+      />
+    </AdminFrame>
+  );
+}

@@ -1,0 +1,74 @@
+import { allOperations } from "@/lib/backoffice/operations";
+import { toCsv } from "@/lib/backoffice/csv";
+import { parseOperationFilters } from "@/lib/backoffice/filters";
+import { apiProblem } from "@/lib/backoffice/errors";
+import { staffForRequest } from "@/lib/backoffice/staff";
+import { amountFromCents } from "@/lib/financing/money";
+
+export const dynamic = "force-dynamic";
+
+const HEADER = [
+  "operationId",
+  "operationNumber",
+  "bookingReference",
+  "status",
+  "totalPrice",
+  "totalReserve",
+  "currency",
+  "updatedAt",
+  "customerName",
+  "packageName",
+  "checkoutSessionId",
+] as const;
+
+const noStore = { "Cache-Control": "no-store" };
+
+/**
+ * The operations list's current filters as CSV (every page of them, not only the one shown).
+ * Staff only: without a session, the way to the sign-in page; nothing else.
+ */
+export async function GET(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const staff = await staffForRequest();
+  if (!staff) {
+    return new Response(null, { status: 303, headers: { Location: `/admin/login?next=${encodeURIComponent(`/admin/operations${url.search}`)}`, ...noStore } });
+  }
+  const parsed = parseOperationFilters(Object.fromEntries(url.searchParams));
+  if (!parsed.ok) {
+    return new Response(`Invalid filters: ${parsed.problems.join(", ")}\n`, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8", ...noStore } });
+  }
+  let rows;
+  try {
+    rows = await allOperations(staff, parsed.filters);
+  } catch (error) {
+    apiProblem(error, "exporting operations");
+    return new Response("The financing API is not answering right now. Try again in a moment.\n", {
+      status: 502,
+      headers: { "Content-Type": "text/plain; charset=utf-8", ...noStore },
+    });
+  }
+  const body = toCsv(
+    HEADER,
+    rows.map(({ operation, session }) => [
+      operation.id,
+      operation.operationNumber,
+      operation.externalId,
+      operation.status,
+      amountFromCents(operation.totalPrice.cents).toFixed(2),
+      amountFromCents(operation.totalReserve.cents).toFixed(2),
+      operation.totalPrice.currency,
+      operation.updatedAt,
+      session?.customerName,
+      session?.packageName,
+      session?.sessionId,
+    ]),
+  );
+  const day = new Date().toISOString().slice(0, 10);
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="operations-${day}.csv"`,
+      ...noStore,
+    },
+  });
+}

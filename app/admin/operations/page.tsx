@@ -1,0 +1,292 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { AdminFrame } from "@/components/admin/admin-frame";
+import { StatusBadge } from "@/components/admin/status-badge";
+import { Notice } from "@/components/checkout/notice";
+import { apiProblem, type ApiProblem } from "@/lib/backoffice/errors";
+import { filtersQuery, PAGE_SIZES, parseOperationFilters, type FilterField, type OperationFilters } from "@/lib/backoffice/filters";
+import { formatDateTime } from "@/lib/backoffice/format";
+import { listOperationsPage, operationHref, type ListedOperation } from "@/lib/backoffice/operations";
+import { requireStaff } from "@/lib/backoffice/staff";
+import { OPERATION_STATUSES } from "@/lib/financing/contract";
+import { isFinancingApiError } from "@/lib/financing/errors";
+import type { Page } from "@/lib/financing/types";
+import { getAdminMessages, type AdminMessages } from "@/lib/i18n/admin-messages";
+import { formatAmount } from "@/lib/i18n/format";
+import type { Locale } from "@/lib/i18n/locales";
+import { getLocale } from "@/lib/i18n/server";
+
+type SearchParams = Record<string, string | string[] | undefined>;
+type Props = { searchParams: Promise<SearchParams> };
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: getAdminMessages(await getLocale()).meta.operations };
+}
+
+const CONTROL = "block min-h-11 w-full rounded-md border-2 border-line bg-surface px-3 py-2 text-base text-ink";
+const BUTTON = "inline-flex min-h-11 items-center justify-center rounded-lg bg-brand px-5 py-2 font-semibold text-brand-contrast hover:bg-brand-strong";
+const LINK = "font-semibold text-brand underline underline-offset-4";
+
+/** The URL's own query, as it came (for the sign-in's way back and the language switch). */
+function currentPath(query: SearchParams): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) params.append(key, v);
+  const text = params.toString();
+  return text === "" ? "/admin/operations" : `/admin/operations?${text}`;
+}
+
+
+/**
+ * The agency's operations (`GET /operations`), filtered and paged from the URL, joined with our
+ * checkout sessions; a search by booking reference (`GET /operations/by-external-id`); the CSV.
+ */
+export default async function OperationsPage({ searchParams }: Props) {
+  const query = await searchParams;
+  const path = currentPath(query);
+  const staff = await requireStaff(path);
+  const locale = await getLocale();
+  const m = getAdminMessages(locale);
+
+  const refValue = typeof query.ref === "string" ? query.ref.trim().slice(0, 200) : undefined;
+  let refNotFound = false;
+  let refProblem: ApiProblem | undefined;
+  let found: string | undefined;
+  if (refValue) {
+    try {
+      const operation = await staff.client.getOperationByExternalId(refValue);
+      found = operationHref(operation);
+    } catch (error) {
+      if (isFinancingApiError(error) && error.status === 404) refNotFound = true;
+      else refProblem = apiProblem(error, "finding an operation by its booking reference");
+    }
+  }
+  if (found) redirect(found);
+
+  const parsed = parseOperationFilters(query);
+  let result: { page: Page<ListedOperation> } | { problem: ApiProblem } | undefined;
+  if (parsed.ok) {
+    try {
+      result = { page: await listOperationsPage(staff, parsed.filters) };
+    } catch (error) {
+      result = { problem: apiProblem(error, "listing operations") };
+    }
+  }
+  const filters: OperationFilters = parsed.ok ? parsed.filters : { page: 1, size: 20 };
+  const shown = (name: string) => (typeof query[name] === "string" ? (query[name] as string) : "");
+
+  return (
+    <AdminFrame staff={staff} locale={locale} m={m} path={path} section="operations">
+      <h1 className="text-3xl font-bold">{m.operations.title}</h1>
+
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
+        <section aria-labelledby="search-heading" className="rounded-card bg-surface p-4 shadow-sm sm:p-5">
+          <h2 id="search-heading" className="mb-3 text-xl font-semibold">
+            {m.operations.searchHeading}
+          </h2>
+          <form method="get" action="/admin/operations" role="search" aria-labelledby="search-heading" className="flex flex-col gap-3">
+            <div className="flex flex-col gap-1">
+              <label htmlFor="ops-ref" className="font-semibold">
+                {m.operations.reference}
+              </label>
+              <input id="ops-ref" name="ref" type="search" defaultValue={refValue ?? ""} autoComplete="off" spellCheck={false} maxLength={200} className={CONTROL} />
+            </div>
+            <div>
+              <button type="submit" className={BUTTON}>
+                {m.operations.search}
+              </button>
+            </div>
+          </form>
+        </section>
+
+        <section aria-labelledby="filters-heading" className="rounded-card bg-surface p-4 shadow-sm sm:p-5">
+          <h2 id="filters-heading" className="mb-3 text-xl font-semibold">
+            {m.operations.filtersHeading}
+          </h2>
+          <form method="get" action="/admin/operations" className="grid gap-3 sm:grid-cols-2 xl:grid-cols-[minmax(0,1.6fr)_repeat(3,minmax(0,1fr))]">
+            <div className="flex flex-col gap-1">
+              <label htmlFor="ops-status" className="font-semibold">
+                {m.operations.status}
+              </label>
+              <select id="ops-status" name="status" defaultValue={parsed.ok ? (filters.status ?? "") : shown("status")} className={CONTROL}>
+                <option value="">{m.operations.anyStatus}</option>
+                {OPERATION_STATUSES.map((status) => (
+                  <option key={status} value={status}>
+                    {m.common.statuses[status]} ({status})
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="flex flex-col gap-1">
+              <label htmlFor="ops-from" className="font-semibold">
+                {m.operations.from}
+              </label>
+              <input id="ops-from" name="from" type="date" defaultValue={parsed.ok ? (filters.from ?? "") : shown("from")} className={CONTROL} />
+            </div>
+            <div className="flex flex-col gap-1">
+              <label htmlFor="ops-to" className="font-semibold">
+                {m.operations.to}
+              </label>
+              <input id="ops-to" name="to" type="date" defaultValue={parsed.ok ? (filters.to ?? "") : shown("to")} className={CONTROL} />
+            </div>
+            <div className="flex flex-col gap-1">
+              <label htmlFor="ops-size" className="font-semibold">
+                {m.operations.size}
+              </label>
+              <select id="ops-size" name="size" defaultValue={String(filters.size)} className={CONTROL}>
+                {[...new Set<number>([...PAGE_SIZES, filters.size])]
+                  .sort((a, b) => a - b)
+                  .map((size) => (
+                    <option key={size} value={size}>
+                      {size}
+                    </option>
+                  ))}
+              </select>
+            </div>
+            <div className="flex flex-wrap items-center gap-4 sm:col-span-2 xl:col-span-4">
+              <button type="submit" className={BUTTON}>
+                {m.operations.apply}
+              </button>
+              <Link href="/admin/operations" className={LINK}>
+                {m.operations.clear}
+              </Link>
+            </div>
+          </form>
+        </section>
+      </div>
+
+      {refNotFound && refValue ? (
+        <Notice tone="warning" live>
+          {m.operations.notFound(refValue)}
+        </Notice>
+      ) : null}
+      {refProblem ? <Notice tone="error">{problemText(m, refProblem)}</Notice> : null}
+      {!parsed.ok ? (
+        <Notice tone="error" title={m.operations.problemsTitle}>
+          <ul className="list-disc pl-5">
+            {parsed.problems.map((field: FilterField) => (
+              <li key={field}>{m.operations.problems[field]}</li>
+            ))}
+          </ul>
+        </Notice>
+      ) : null}
+      {result && "problem" in result ? <Notice tone="error">{problemText(m, result.problem)}</Notice> : null}
+      {result && "page" in result ? <Results page={result.page} filters={filters} m={m} locale={locale} /> : null}
+    </AdminFrame>
+  );
+}
+
+function problemText(m: AdminMessages, problem: ApiProblem): string {
+  return problem === "auth" ? m.common.apiAuth : problem === "forbidden" ? m.common.apiForbidden : m.common.apiUnavailable;
+}
+
+function Results({ page, filters, m, locale }: { page: Page<ListedOperation>; filters: OperationFilters; m: AdminMessages; locale: Locale }) {
+  const first = (filters.page - 1) * filters.size + 1;
+  const last = first + page.content.length - 1;
+  const totalPages = Math.max(page.totalPages, 1);
+  return (
+    <section aria-labelledby="results-heading" className="flex flex-col gap-3">
+      <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-2">
+        <h2 id="results-heading" className="text-xl font-semibold">
+          {page.content.length > 0 ? m.operations.showing(first, last, page.totalElements) : m.operations.noResults}
+        </h2>
+        <p className="flex flex-col items-start">
+          <a href={`/admin/operations/export${filtersQuery(filters, { page: 1 })}`} className={LINK} download>
+            {m.operations.export}
+          </a>
+          <span className="text-sm text-muted">{m.operations.exportHint}</span>
+        </p>
+      </div>
+      {page.content.length > 0 ? (
+        // A phone gets one card per operation; wider screens the table (only one is ever displayed).
+        <ul aria-label={m.operations.caption} className="flex flex-col gap-3 sm:hidden">
+          {page.content.map(({ operation, session }) => (
+            <li key={operation.id} className="rounded-card bg-surface p-4 shadow-sm">
+              <div className="flex flex-wrap items-start justify-between gap-2">
+                <Link href={operationHref(operation)} className={`${LINK} text-lg`}>
+                  {operation.externalId ?? operation.id}
+                </Link>
+                <StatusBadge status={operation.status} m={m} />
+              </div>
+              <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
+                <dt className="text-muted">{m.operations.columns.customer}</dt>
+                <dd>{session ? `${session.customerName ?? m.common.notAvailable} · ${session.packageName}` : m.operations.notOurs}</dd>
+                <dt className="text-muted">{m.operations.columns.price}</dt>
+                <dd className="font-semibold tabular-nums">{formatAmount(operation.totalPrice, locale)}</dd>
+                <dt className="text-muted">{m.operations.columns.updated}</dt>
+                <dd>{operation.updatedAt ? formatDateTime(operation.updatedAt, locale) : m.common.notAvailable}</dd>
+                <dt className="text-muted">{m.operations.columns.operation}</dt>
+                <dd>
+                  {operation.operationNumber !== undefined ? `№ ${operation.operationNumber} · ` : ""}
+                  <code className="text-xs">{operation.id}</code>
+                </dd>
+              </dl>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {page.content.length > 0 ? (
+        <div role="region" aria-label={m.operations.scrollHint} tabIndex={0} className="hidden overflow-x-auto rounded-card bg-surface shadow-sm sm:block">
+          <table className="w-full min-w-[44rem] border-collapse text-left text-sm">
+            <caption className="sr-only">{m.operations.caption}</caption>
+            <thead>
+              <tr className="border-b-2 border-divider">
+                <th scope="col" className="px-3 py-2">{m.operations.columns.reference}</th>
+                <th scope="col" className="px-3 py-2">{m.operations.columns.operation}</th>
+                <th scope="col" className="px-3 py-2">{m.operations.columns.customer}</th>
+                <th scope="col" className="px-3 py-2">{m.operations.columns.status}</th>
+                <th scope="col" className="px-3 py-2 text-right">{m.operations.columns.price}</th>
+                <th scope="col" className="px-3 py-2">{m.operations.columns.updated}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.content.map(({ operation, session }) => (
+                <tr key={operation.id} className="border-t border-divider align-top">
+                  <th scope="row" className="whitespace-nowrap px-3 py-2 font-normal">
+                    <Link href={operationHref(operation)} className={LINK}>
+                      {operation.externalId ?? operation.id}
+                    </Link>
+                  </th>
+                  <td className="px-3 py-2">
+                    {operation.operationNumber !== undefined ? <span className="block">№ {operation.operationNumber}</span> : null}
+                    <code className="text-xs text-muted">{operation.id}</code>
+                  </td>
+                  <td className="px-3 py-2">
+                    {session ? (
+                      <>
+                        <span className="block">{session.customerName ?? m.common.notAvailable}</span>
+                        <span className="text-muted">{session.packageName}</span>
+                      </>
+                    ) : (
+                      <span className="text-muted">{m.operations.notOurs}</span>
+                    )}
+                  </td>
+                  <td className="px-3 py-2">
+                    <StatusBadge status={operation.status} m={m} />
+                  </td>
+                  <td className="px-3 py-2 text-right tabular-nums">{formatAmount(operation.totalPrice, locale)}</td>
+                  <td className="px-3 py-2">{operation.updatedAt ? formatDateTime(operation.updatedAt, locale) : m.common.notAvailable}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {page.totalElements > 0 ? (
+        <nav aria-label={m.operations.pagesLabel} className="flex flex-wrap items-center gap-4">
+          {filters.page > 1 ? (
+            <Link href={`/admin/operations${filtersQuery(filters, { page: Math.min(filters.page - 1, totalPages) })}`} className={LINK} rel="prev">
+              {m.operations.previous}
+            </Link>
+          ) : null}
+          <span aria-current="page">{m.operations.page(filters.page, totalPages)}</span>
+          {filters.page < totalPages ? (
+            <Link href={`/admin/operations${filtersQuery(filters, { page: filters.page + 1 })}`} className={LINK} rel="next">
+              {m.operations.next}
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+    </section>
+  );
+}

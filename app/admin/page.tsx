@@ -1,0 +1,77 @@
+import type { Metadata } from "next";
+import { AdminFrame } from "@/components/admin/admin-frame";
+import { Card } from "@/components/card";
+import { Notice } from "@/components/checkout/notice";
+import { groupAgencies } from "@/lib/backoffice/agencies";
+import { formatDateTime, formatSignedSeconds } from "@/lib/backoffice/format";
+import { integrationHealth } from "@/lib/backoffice/health";
+import { requireStaff } from "@/lib/backoffice/staff";
+import { getAdminMessages, type AdminMessages } from "@/lib/i18n/admin-messages";
+import { getLocale } from "@/lib/i18n/server";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: getAdminMessages(await getLocale()).meta.health };
+}
+
+function Row({ term, children }: { term: string; children: React.ReactNode }) {
+  return (
+    <div className="flex flex-wrap justify-between gap-x-4 gap-y-1 border-t border-divider py-2 first:border-t-0">
+      <dt className="text-muted">{term}</dt>
+      <dd className="ml-auto text-right font-semibold">{children}</dd>
+    </div>
+  );
+}
+
+function problemText(m: AdminMessages, problem: "unavailable" | "auth" | "forbidden" | "not_found"): string {
+  return problem === "auth" ? m.common.apiAuth : problem === "forbidden" ? m.common.apiForbidden : m.common.apiUnavailable;
+}
+
+/** Integration health: the partner API (GET /health), its clock against ours, our database and queues. */
+export default async function HealthPage() {
+  const staff = await requireStaff("/admin");
+  const locale = await getLocale();
+  const m = getAdminMessages(locale);
+  const [health, agencies] = await Promise.all([integrationHealth(staff), groupAgencies(staff)]);
+  const agencyName = agencies?.ok && agencies.current ? m.common.agencyOption(agencies.current.tradeName, agencies.current.id) : staff.agency.id?.toString();
+
+  return (
+    <AdminFrame staff={staff} locale={locale} m={m} path="/admin" section="health">
+      <div className="flex flex-col gap-2">
+        <h1 className="text-3xl font-bold">{m.health.title}</h1>
+        <p className="text-muted">{m.health.intro}</p>
+      </div>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card title={m.health.apiHeading} id="api-heading">
+          {health.api.ok ? (
+            <dl>
+              <Row term={m.health.apiStatus}>{health.api.health.status}</Row>
+              <Row term={m.health.version}>{health.api.health.version}</Row>
+              <Row term={m.health.partnerCode}>{health.api.health.partnerCode}</Row>
+              <Row term={m.health.agency}>{agencyName ?? m.health.agencyKey}</Row>
+              <Row term={m.health.apiTime}>{formatDateTime(health.api.health.timestamp, locale)}</Row>
+              <Row term={m.health.clockDifference}>{m.health.clockValue(formatSignedSeconds(health.api.clockDifferenceMs, locale))}</Row>
+            </dl>
+          ) : (
+            <Notice tone="error" title={m.health.apiDown}>
+              {problemText(m, health.api.problem)}
+            </Notice>
+          )}
+          {health.api.ok ? <p className="mt-3 text-sm text-muted">{m.health.clockHint}</p> : null}
+        </Card>
+        <Card title={m.health.ourHeading} id="ours-heading">
+          <dl>
+            <Row term={m.health.database}>{health.database ? m.health.databaseOk : m.health.databaseDown}</Row>
+            {health.counts ? (
+              <>
+                <Row term={m.health.eventsWaiting}>{health.counts.eventsWaiting}</Row>
+                <Row term={m.health.sessionsOpen}>{health.counts.sessionsOpen}</Row>
+                <Row term={m.health.notificationsPending}>{health.counts.notificationsPending}</Row>
+              </>
+            ) : null}
+          </dl>
+          <p className="mt-3 text-sm text-muted">{m.health.countsScope}</p>
+        </Card>
+      </div>
+    </AdminFrame>
+  );
+}

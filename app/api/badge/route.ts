@@ -1,0 +1,14 @@
+import { errorResponse } from "@/lib/app-error";
+import { getCheckoutContext } from "@/lib/checkout/flow";
+import { badgeResponse } from "@/lib/embed/badge-response";
+
+export const dynamic = "force-dynamic";
+
+/** GET /api/badge: the installment badge's figures for a partner's price (see lib/embed/badge-response.ts). */
+export async function GET(request: Request) {
+  try {
+    return await badgeResponse(await getCheckoutContext(), request);
+  } catch (error) {
+    return errorResponse(error, { "Cache-Control": "no-store" });
+  }
+}

@@ -1,0 +1,61 @@
+"use client";
+
+import { useActionState } from "react";
+import { Notice } from "@/components/checkout/notice";
+import { SubmitButton } from "@/components/checkout/submit-button";
+import type { CancelFormMessages, CounterMessages } from "@/lib/i18n/admin-messages";
+import { INITIAL_CANCEL_STATE, type CancelState } from "./form-states";
+import { ReasonField } from "./reason-field";
+
+/**
+ * Cancelling an operation, with an optional reason counted as it is typed. The server checks the
+ * reason's length again and asks the API; a refusal (OPERATION_NOT_CANCELLABLE) comes back as the
+ * operation page, explained.
+ */
+export function CancelForm({
+  action,
+  operationId,
+  permalink,
+  text,
+  counter,
+  reasonLabel,
+  reasonHint,
+  max,
+}: {
+  action: (state: CancelState, formData: FormData) => Promise<CancelState>;
+  operationId: string;
+  permalink: string;
+  text: CancelFormMessages;
+  counter: CounterMessages;
+  reasonLabel: string;
+  reasonHint: string;
+  max: number;
+}) {
+  const [state, formAction] = useActionState(action, INITIAL_CANCEL_STATE, permalink);
+  return (
+    <form action={formAction} className="flex flex-col gap-4">
+      <input type="hidden" name="operationId" value={operationId} />
+      {state.error === "unavailable" ? (
+        <Notice tone="error" live>
+          {text.unavailable}
+        </Notice>
+      ) : null}
+      <ReasonField
+        key={state.submission}
+        id="cancel-reason"
+        label={reasonLabel}
+        hint={reasonHint}
+        counter={counter}
+        max={max}
+        defaultValue={state.reason}
+        error={state.error === "too_long" ? text.reasonTooLong : undefined}
+        errorPrefix={text.errorPrefix}
+      />
+      <div>
+        <SubmitButton pendingLabel={text.submitting} variant="secondary">
+          {text.submit}
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}

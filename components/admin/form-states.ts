@@ -1,0 +1,41 @@
+import type { RefundBase, RefundFieldError, RefundValues } from "@/lib/backoffice/refund";
+
+/*
+ * The states the back-office's forms get back from their server actions (through useActionState).
+ * Apart from the actions ("use server" files export functions only) and from the components, so
+ * both sides share the types without a client bundle pulling server code.
+ */
+
+export interface LoginState {
+  submission: number;
+  email?: string;
+  error?: "invalid" | "locked" | "missing";
+}
+
+export const INITIAL_LOGIN_STATE: LoginState = { submission: 0 };
+
+export interface CancelState {
+  submission: number;
+  reason?: string;
+  error?: "too_long" | "unavailable";
+}
+
+export const INITIAL_CANCEL_STATE: CancelState = { submission: 0 };
+
+/** What the server computed for the charges entered: the API's breakdown minus both charges, in cents. */
+export interface RefundComputation {
+  agencyFeeCents: number;
+  providerFeeCents: number;
+  chargesCents: number;
+  totalToRefundCents: number;
+}
+
+export type RefundErrors = Partial<Record<keyof RefundValues, RefundFieldError>>;
+
+export type RefundState =
+  | { step: "edit"; submission: number; values?: RefundValues; errors?: RefundErrors; base?: RefundBase }
+  | { step: "confirm"; submission: number; values: RefundValues; base: RefundBase; computed: RefundComputation; changed?: boolean }
+  | { step: "done"; submission: number; values: RefundValues; base: RefundBase; computed: RefundComputation; status: string | null }
+  | { step: "rejected"; submission: number; status: string | null }
+  | { step: "failed"; submission: number; reason: "not_refundable" | "validation" | "unavailable" | "not_found"; status: string | null };
+

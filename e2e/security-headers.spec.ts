@@ -1,0 +1,203 @@
+import { expect, test, type APIResponse } from "@playwright/test";
+import { MESSAGES } from "@/lib/i18n/messages";
+
+/*
+ * The security headers of every kind of route (README, "White-label and embedding", security
+ * headers): pages, the checkout's pages, route handlers, the partner-facing scripts, static files,
+ * the sandbox's hosted pages and API, a 404. A nonce-based CSP that changes with every request and
+ * is on every script of the page; HSTS; nosniff; Referrer-Policy; no X-Powered-By; no-store where
+ * a page carries personal data; nothing framed but a partner's checkout, by that partner only.
+ */
+
+const m = MESSAGES.es;
+const APP_PORT = Number(process.env.E2E_PORT ?? 3100);
+const APP_ORIGIN = `http://localhost:${APP_PORT}`;
+const DEMO_SECRET = "demo_partner_secret_sandbox_only";
+const SANDBOX_KEY = "fk_test_sandbox_agency_101";
+
+function directive(policy: string, name: string): string | undefined {
+  return policy
+    .split(";")
+    .map((part) => part.trim())
+    .find((part) => part.split(/\s+/)[0] === name);
+}
+
+interface Expectation {
+  /** An HTML page of the app: a nonce on every script, the nonce in the policy. */
+  html?: boolean;
+  /** Carries personal data: Cache-Control no-store. */
+  personal?: boolean;
+  /** Who may frame it: a partner's checkout lists its origins; everything else, none. */
+  frameAncestors?: string;
+  /** The sandbox's own pages keep their own Referrer-Policy. */
+  referrerPolicy?: string;
+  sandbox?: boolean;
+  /** Next's build output (no CSP: the proxy does not run there). */
+  staticFile?: boolean;
+}
+
+async function checkHeaders(name: string, response: APIResponse, expected: Expectation = {}): Promise<string | undefined> {
+  const headers = response.headers();
+  expect(headers["strict-transport-security"], `${name}: HSTS`).toBe("max-age=63072000; includeSubDomains");
+  expect(headers["x-content-type-options"], `${name}: nosniff`).toBe("nosniff");
+  expect(headers["x-powered-by"], `${name}: no X-Powered-By`).toBeUndefined();
+  expect(headers["referrer-policy"], `${name}: Referrer-Policy`).toBe(expected.referrerPolicy ?? "strict-origin-when-cross-origin");
+  if (expected.personal) expect(headers["cache-control"], `${name}: no-store`).toContain("no-store");
+  if (expected.staticFile) return undefined;
+
+  const policy = headers["content-security-policy"];
+  expect(policy, `${name}: a Content-Security-Policy`).toBeTruthy();
+  expect(directive(policy!, "frame-ancestors"), `${name}: frame-ancestors`).toBe(`frame-ancestors ${expected.frameAncestors ?? "'none'"}`);
+  expect(directive(policy!, "object-src") ?? directive(policy!, "default-src"), `${name}: no plugins`).toMatch(/'none'/);
+  if (expected.sandbox) {
+    expect(directive(policy!, "default-src")).toBe("default-src 'none'");
+    return undefined;
+  }
+  const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(directive(policy!, "script-src") ?? "")?.[1];
+  expect(nonce, `${name}: a nonce in script-src`).toBeTruthy();
+  expect(directive(policy!, "script-src")).toBe(`script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`);
+  expect(directive(policy!, "base-uri")).toBe("base-uri 'none'");
+  if (expected.frameAncestors === undefined) expect(headers["x-frame-options"], `${name}: X-Frame-Options`).toBe("DENY");
+  else expect(headers["x-frame-options"], `${name}: framable by its partner`).toBeUndefined();
+  if (expected.html) {
+    const html = await response.text();
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((match) => match[0]);
+    expect(scripts.length, `${name}: has scripts`).toBeGreaterThan(0);
+    for (const script of scripts) expect(script, `${name}: every script carries the nonce`).toContain(`nonce="${nonce}"`);
+  }
+  return nonce;
+}
+
+async function openSession(request: import("@playwright/test").APIRequestContext) {
+  const response = await request.post("/api/checkout-sessions", {
+    headers: { Authorization: `Bearer ${DEMO_SECRET}` },
+    data: {
+      booking: {
+        bookingReference: `HEADERS-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
+        packageName: "Lisboa, 4 noches",
+        travellers: 2,
+        totalPrice: { amount: 1234.5, currency: "EUR" },
+        flights: [{ origin: "MAD", destination: "LIS", departureDate: "2027-05-01" }],
+      },
+      customer: {
+        firstName: "Ana",
+        lastName: "García López",
+        email: "ana@example.com",
+        prefix: "+34",
+        phone: "612345678",
+        documentType: "DNI",
+        documentId: "12345678Z",
+        documentValidityDate: "2031-01-31",
+        gender: "FEMALE",
+        birthDate: "1990-07-04",
+        nationality: "ESP",
+        address: "Calle Mayor 1",
+        city: "Madrid",
+        postalCode: "28013",
+        countryCode: "ESP",
+      },
+      returnUrl: `${APP_ORIGIN}/`,
+    },
+  });
+  return response;
+}
+
+test.use({ locale: "es-ES" });
+
+test("every kind of route carries the security headers", async ({ page, request }) => {
+  // Pages.
+  const home1 = await checkHeaders("/", await request.get("/"), { html: true });
+  const home2 = await checkHeaders("/ again", await request.get("/"), { html: true });
+  expect(home1, "a fresh nonce for every response").not.toBe(home2);
+  await checkHeaders("a 404", await request.get("/no-such-page"), { html: true });
+  const admin = await request.get("/admin/login");
+  await checkHeaders(`/admin/login (${admin.status()})`, admin, { html: admin.status() === 200, personal: true });
+
+  // The partner API (a POST from a partner's backend) and a checkout session's pages.
+  const created = await openSession(request);
+  expect(created.status()).toBe(201);
+  await checkHeaders("POST /api/checkout-sessions", created, { personal: true });
+  const { id } = (await created.json()) as { id: string };
+  const partnerOrigins = (await request.get(`/checkout/${id}`)).headers()["content-security-policy"]!;
+  const frameAncestors = directive(partnerOrigins, "frame-ancestors")!.replace("frame-ancestors ", "");
+  expect(frameAncestors.split(" ")).toContain(APP_ORIGIN);
+  expect(frameAncestors).not.toContain("'none'");
+
+  const details1 = await checkHeaders("/checkout/{id}", await request.get(`/checkout/${id}`), { html: true, personal: true, frameAncestors });
+  const details2 = await checkHeaders("/checkout/{id} again", await request.get(`/checkout/${id}`), { html: true, personal: true, frameAncestors });
+  expect(details1).not.toBe(details2);
+  // The customer sends the (prefilled) details in a browser: the session is at the offers.
+  await page.goto(`${APP_ORIGIN}/checkout/${id}`);
+  await page.getByRole("button", { name: m.form.submit, exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(m.offers.title);
+  const offers = await request.get(`/checkout/${id}/offers`, { maxRedirects: 0 });
+  expect(offers.status()).toBe(200);
+  await checkHeaders("/checkout/{id}/offers", offers, { html: true, personal: true, frameAncestors });
+  await checkHeaders("/checkout/{id}/status", await request.get(`/checkout/${id}/status`), { html: true, personal: true, frameAncestors });
+  await checkHeaders("/checkout/{id}/status/data", await request.get(`/checkout/${id}/status/data`), { personal: true, frameAncestors });
+  await checkHeaders("/checkout/{unknown}", await request.get("/checkout/cs_no_such_session_000"), { html: true, personal: true });
+
+  // Route handlers and the partner-facing scripts.
+  await checkHeaders("/api/health", await request.get("/api/health"));
+  await checkHeaders("/api/badge", await request.get("/api/badge?partner=demo&amount=1234.50"));
+  await checkHeaders("/embed.js", await request.get("/embed.js"));
+  await checkHeaders("/badge.js", await request.get("/badge.js"));
+  await checkHeaders("/embed/theme.css", await request.get("/embed/theme.css?partner=demo"));
+  await checkHeaders("/favicon.svg", await request.get("/favicon.svg"));
+  const chunk = /<script[^>]+src="(\/_next\/static\/[^"]+)"/.exec(await (await request.get("/")).text())?.[1];
+  await checkHeaders("a Next static chunk", await request.get(chunk!), { staticFile: true });
+
+  // The sandbox: another system, its own Referrer-Policy on its hosted pages, never framed.
+  const operation = await request.post("/sandbox/v1/operations", {
+    headers: { "X-Service-API-Key": SANDBOX_KEY },
+    data: {
+      externalId: `headers-${Date.now()}`,
+      packageName: "Lisboa",
+      packageTravel: true,
+      travelersNumber: 1,
+      totalPrice: 1000,
+      client: {
+        firstName: "Ana",
+        lastName: "García",
+        email: "ana@example.com",
+        prefix: "+34",
+        phone: "600123456",
+        documentId: "12345678Z",
+        documentValidityDate: "01-01-2031",
+        gender: "FEMALE",
+        birthDate: "15-05-1990",
+        nationality: "ESP",
+        address: "Calle Mayor 1",
+        city: "Madrid",
+        postalCode: "28013",
+        countryCode: "ESP",
+      },
+      flights: [{ origin: "MAD", destination: "LIS", departureDate: "10-10-2030" }],
+    },
+  });
+  expect(operation.status()).toBe(201);
+  await checkHeaders("POST /sandbox/v1/operations", operation, { sandbox: true });
+  const { financingUrl } = (await operation.json()) as { financingUrl: string };
+  const hosted = await request.get(new URL(financingUrl).pathname + new URL(financingUrl).search);
+  expect(hosted.status()).toBe(200);
+  await checkHeaders("the sandbox's financing page", hosted, { sandbox: true, referrerPolicy: "no-referrer", personal: true });
+});
+
+test("server actions and form posts are refused from another origin, accepted from ours", async ({ request }) => {
+  const html = await (await request.get("/")).text();
+  const actionField = /name="(\$ACTION_ID_[0-9a-f]+)"/.exec(html)?.[1];
+  expect(actionField, "the language switcher's form (no JavaScript) names its action").toBeTruthy();
+  const form = { [actionField!]: "", locale: "en", returnTo: "/" };
+
+  const foreign = await request.post("/", { multipart: form, headers: { Origin: "https://evil.example" }, maxRedirects: 0 });
+  expect(foreign.status()).toBe(403);
+  expect(foreign.headers()["set-cookie"]).toBeUndefined();
+
+  const nullOrigin = await request.post("/", { multipart: form, headers: { Origin: "null" }, maxRedirects: 0 });
+  expect(nullOrigin.status()).toBe(403);
+
+  // The request goes to 127.0.0.1 (the tests' baseURL): that is the host an own form post comes from.
+  const own = await request.post("/", { multipart: form, headers: { Origin: `http://127.0.0.1:${APP_PORT}` }, maxRedirects: 0 });
+  expect(own.status()).toBe(303);
+  expect(own.headers()["set-cookie"]).toContain("locale=en");
+});

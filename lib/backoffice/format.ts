@@ -1,0 +1,31 @@
+import "server-only";
+import { intlLocale } from "@/lib/i18n/format";
+import type { Locale } from "@/lib/i18n/locales";
+
+/**
+ * Times as the agency's staff read them: in Spain's time zone (the agencies' market), with the
+ * zone named, so a time is never ambiguous on a shared screen.
+ */
+export const ADMIN_TIME_ZONE = "Europe/Madrid";
+
+export function formatDateTime(value: Date | string, locale: Locale): string {
+  const date = typeof value === "string" ? new Date(value) : value;
+  if (Number.isNaN(date.getTime())) return String(value);
+  return new Intl.DateTimeFormat(intlLocale(locale), {
+    dateStyle: "medium",
+    timeStyle: "medium",
+    timeZone: ADMIN_TIME_ZONE,
+  }).format(date) + ` (${zoneName(date, locale)})`;
+}
+
+function zoneName(date: Date, locale: Locale): string {
+  const part = new Intl.DateTimeFormat(intlLocale(locale), { timeZone: ADMIN_TIME_ZONE, timeZoneName: "short" })
+    .formatToParts(date)
+    .find((p) => p.type === "timeZoneName");
+  return part?.value ?? ADMIN_TIME_ZONE;
+}
+
+/** A signed number of seconds with one decimal: "+0.4", "-12.0". */
+export function formatSignedSeconds(ms: number, locale: Locale): string {
+  return new Intl.NumberFormat(intlLocale(locale), { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: "always" }).format(ms / 1000);
+}

@@ -1,0 +1,190 @@
+import "server-only";
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import type { Booking } from "@/lib/checkout/booking";
+import { sortOffers } from "@/lib/checkout/offers";
+import type { Db } from "@/lib/db";
+import { checkoutSessions, customerData, partnerNotifications, sessionStatusHistory, webhookEvents } from "@/lib/db/schema";
+import type { StatusRead } from "@/lib/financing/client";
+import { isFinancingApiError } from "@/lib/financing/errors";
+import type { FinancialOffer, Operation, Page } from "@/lib/financing/types";
+import { apiProblem, type ApiProblem } from "./errors";
+import { toListInput, type OperationFilters } from "./filters";
+import type { StaffContext } from "./staff";
+
+/**
+ * The operations as the partner API lists them, joined with what our checkout knows of each
+ * (customer name, trip, history). Only the staff member's own partner's sessions are joined: the
+ * same agency can be reached by two partners' credentials, and one must not see the other's
+ * customers.
+ */
+
+export interface SessionSummary {
+  sessionId: string;
+  bookingReference: string;
+  packageName: string;
+  /** First and last name, as the customer gave them; undefined before they did. */
+  customerName: string | undefined;
+}
+
+export interface ListedOperation {
+  operation: Operation;
+  session: SessionSummary | undefined;
+}
+
+function customerNameOf(data: unknown): string | undefined {
+  if (!data || typeof data !== "object") return undefined;
+  const { firstName, lastName } = data as Record<string, unknown>;
+  const name = [firstName, lastName].filter((part): part is string => typeof part === "string" && part.trim() !== "").join(" ");
+  return name === "" ? undefined : name;
+}
+
+export async function sessionsByOperation(db: Db, partnerId: string, operationIds: readonly string[]): Promise<Map<string, SessionSummary>> {
+  if (operationIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      sessionId: checkoutSessions.id,
+      operationId: checkoutSessions.operationId,
+      bookingReference: checkoutSessions.bookingReference,
+      booking: checkoutSessions.booking,
+      customer: customerData.data,
+    })
+    .from(checkoutSessions)
+    .leftJoin(customerData, eq(customerData.sessionId, checkoutSessions.id))
+    .where(and(eq(checkoutSessions.partnerId, partnerId), inArray(checkoutSessions.operationId, [...operationIds])));
+  const map = new Map<string, SessionSummary>();
+  for (const row of rows) {
+    if (!row.operationId) continue;
+    map.set(row.operationId, {
+      sessionId: row.sessionId,
+      bookingReference: row.bookingReference,
+      packageName: (row.booking as Booking).packageName,
+      customerName: customerNameOf(row.customer),
+    });
+  }
+  return map;
+}
+
+/** An operation's page; the booking reference rides along as a hint for its amounts (see operationDetail). */
+export function operationHref(operation: { id: string; externalId: string | null }): string {
+  const base = `/admin/operations/${encodeURIComponent(operation.id)}`;
+  return operation.externalId ? `${base}?ref=${encodeURIComponent(operation.externalId)}` : base;
+}
+
+/** One page of `GET /operations` for these filters, joined with our sessions. Throws FinancingApiError. */
+export async function listOperationsPage(staff: StaffContext, filters: OperationFilters): Promise<Page<ListedOperation>> {
+  const page = await staff.client.listOperations(toListInput(filters));
+  const sessions = await sessionsByOperation(staff.db, staff.partner.id, page.content.map((op) => op.id));
+  return { ...page, content: page.content.map((operation) => ({ operation, session: sessions.get(operation.id) })) };
+}
+
+/** The most rows an export gathers: 100 pages of 100. */
+export const EXPORT_MAX_PAGES = 100;
+
+/**
+ * Every operation of these filters, page by page (size 100), for the CSV export. Operations created
+ * while paging shift the pages (newest first): an id seen twice is kept once.
+ */
+export async function allOperations(staff: StaffContext, filters: OperationFilters): Promise<ListedOperation[]> {
+  const seen = new Set<string>();
+  const operations: Operation[] = [];
+  for (let page = 1; page <= EXPORT_MAX_PAGES; page++) {
+    const result = await staff.client.listOperations(toListInput({ ...filters, page, size: 100 }));
+    for (const op of result.content) {
+      if (!seen.has(op.id)) {
+        seen.add(op.id);
+        operations.push(op);
+      }
+    }
+    if (result.last || result.content.length === 0) break;
+  }
+  const sessions = await sessionsByOperation(staff.db, staff.partner.id, operations.map((op) => op.id));
+  return operations.map((operation) => ({ operation, session: sessions.get(operation.id) }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// One operation
+
+export type OffersView = { kind: "offers"; offers: FinancialOffer[] } | { kind: "not_eligible" } | { kind: "none" } | { kind: "unavailable" };
+
+export interface OperationDetail {
+  kind: "ok";
+  status: StatusRead;
+  session: SessionSummary | undefined;
+  /** From `GET /operations/by-external-id`, when the booking reference is known. */
+  operation: Operation | undefined;
+  offers: OffersView;
+  history: (typeof sessionStatusHistory.$inferSelect)[];
+  events: (typeof webhookEvents.$inferSelect)[];
+  notifications: Pick<typeof partnerNotifications.$inferSelect, "id" | "state" | "createdAt" | "attempts" | "deliveredAt" | "lastError" | "nextAttemptAt">[];
+}
+
+/** Only GENERATED, PENDING and ERROR may be cancelled (spec: "always allowed from these"). */
+export const CANCELLABLE_STATUSES: readonly string[] = ["GENERATED", "PENDING", "ERROR"];
+
+/**
+ * Everything the operation page shows. The status call comes first and decides access: the API
+ * answers 404 or 403 for an operation this credential and agency may not see, and then nothing of
+ * ours is shown either. `referenceHint` (the list's link carries the booking reference) is only a
+ * hint: the operation it finds must have this id.
+ */
+export async function operationDetail(
+  staff: StaffContext,
+  operationId: string,
+  referenceHint: string | undefined,
+): Promise<OperationDetail | { kind: "problem"; problem: ApiProblem }> {
+  let status: StatusRead;
+  try {
+    status = await staff.client.getStatus(operationId);
+  } catch (error) {
+    return { kind: "problem", problem: apiProblem(error, "reading an operation's status") };
+  }
+
+  const session = (await sessionsByOperation(staff.db, staff.partner.id, [operationId])).get(operationId);
+  const reference = session?.bookingReference ?? referenceHint;
+
+  const [operation, offers, history, events, notifications] = await Promise.all([
+    reference ? operationByReference(staff, reference, operationId) : Promise.resolve(undefined),
+    loadOffers(staff, operationId),
+    session
+      ? staff.db.select().from(sessionStatusHistory).where(eq(sessionStatusHistory.sessionId, session.sessionId)).orderBy(asc(sessionStatusHistory.id))
+      : Promise.resolve([]),
+    staff.db.select().from(webhookEvents).where(eq(webhookEvents.operationId, operationId)).orderBy(asc(webhookEvents.receivedAt)),
+    session
+      ? staff.db
+          .select({
+            id: partnerNotifications.id,
+            state: partnerNotifications.state,
+            createdAt: partnerNotifications.createdAt,
+            attempts: partnerNotifications.attempts,
+            deliveredAt: partnerNotifications.deliveredAt,
+            lastError: partnerNotifications.lastError,
+            nextAttemptAt: partnerNotifications.nextAttemptAt,
+          })
+          .from(partnerNotifications)
+          .where(and(eq(partnerNotifications.sessionId, session.sessionId), eq(partnerNotifications.partnerId, staff.partner.id)))
+          .orderBy(desc(partnerNotifications.createdAt))
+      : Promise.resolve([]),
+  ]);
+  return { kind: "ok", status, session, operation, offers, history, events, notifications };
+}
+
+async function operationByReference(staff: StaffContext, reference: string, operationId: string): Promise<Operation | undefined> {
+  try {
+    const operation = await staff.client.getOperationByExternalId(reference);
+    return operation.id === operationId ? operation : undefined;
+  } catch (error) {
+    apiProblem(error, "reading an operation by its booking reference");
+    return undefined;
+  }
+}
+
+async function loadOffers(staff: StaffContext, operationId: string): Promise<OffersView> {
+  try {
+    const { offers } = await staff.client.getOffers(operationId);
+    return offers.length === 0 ? { kind: "none" } : { kind: "offers", offers: sortOffers(offers) };
+  } catch (error) {
+    if (isFinancingApiError(error, "NOT_ELIGIBLE_FOR_FINANCING")) return { kind: "not_eligible" };
+    apiProblem(error, "reading an operation's offers");
+    return { kind: "unavailable" };
+  }
+}

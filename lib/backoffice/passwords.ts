@@ -1,0 +1,59 @@
+import "server-only";
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
+
+/**
+ * Staff passwords, kept only as scrypt hashes (Node's built-in, memory-hard): N=16384, r=8, p=1, a
+ * 16-byte random salt, stored as `scrypt$N$r$p$saltB64$hashB64` so the cost can rise later while
+ * old hashes still verify. Compared in constant time.
+ */
+
+const COST = { N: 16_384, r: 8, p: 1 } as const;
+const SALT_BYTES = 16;
+const KEY_BYTES = 32;
+/** Room for N up to 2^17 at r=8 (128·N·r bytes); a stored hash asking for more is refused. */
+const MAX_MEMORY = 256 * 1024 * 1024;
+
+function derive(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize("NFC"), salt, keyLength, { ...options, maxmem: MAX_MEMORY }, (error, key) => (error ? reject(error) : resolve(key)));
+  });
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(SALT_BYTES);
+  const hash = await derive(password, salt, KEY_BYTES, COST);
+  return ["scrypt", COST.N, COST.r, COST.p, salt.toString("base64"), hash.toString("base64")].join("$");
+}
+
+const STORED = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9+/=]+)\$([A-Za-z0-9+/=]+)$/;
+
+/** Whether `password` matches the stored hash; a malformed hash never matches. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const match = STORED.exec(stored);
+  if (!match) return false;
+  const [N, r, p] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  // N must be a power of two above 1 for scrypt; anything else is a corrupt row, not a reason to throw.
+  if (N < 2 || (N & (N - 1)) !== 0 || r < 1 || p < 1 || r > 32 || p > 16) return false;
+  const salt = Buffer.from(match[4]!, "base64");
+  const expected = Buffer.from(match[5]!, "base64");
+  if (expected.length < 16) return false;
+  let actual: Buffer;
+  try {
+    actual = await derive(password, salt, expected.length, { N, r, p });
+  } catch (error) {
+    console.error("backoffice: a stored password hash could not be checked", error instanceof Error ? error.message : error);
+    return false;
+  }
+  return timingSafeEqual(actual, expected);
+}
+
+let dummy: Promise<string> | undefined;
+
+/**
+ * A hash to check against when the e-mail is unknown, so an unknown e-mail costs the same time as
+ * a wrong password and the answer's timing does not tell whether the account exists.
+ */
+export function dummyPasswordHash(): Promise<string> {
+  dummy ??= hashPassword(randomBytes(16).toString("hex"));
+  return dummy;
+}

@@ -1,0 +1,80 @@
+/**
+ * The refund's arithmetic, in integer cents, shared by the server (which decides) and the refund
+ * form's script (which only previews as the charges are typed). No server-only imports and no zod,
+ * so the browser bundle stays small; the server always recomputes from a fresh `refund/details`.
+ *
+ * The spec: `totalToRefund` already deducts the non-refundable fees and the service's cancellation
+ * fee; any agency or provider cancellation charge sent with the refund lowers it by the same value.
+ */
+
+/** The partner API's limit for a cancel or refund reason (contract.ts REASON_MAX_LENGTH). */
+export const REASON_MAX_LENGTH = 255;
+
+/** The largest charge the form takes: ten million euros, far above any trip, far below 2^53 cents. */
+const MAX_CHARGE_CENTS = 1_000_000_000;
+
+/**
+ * An amount as staff type it, to cents: "25", "25.5", "25,50" (a comma or a point before at most
+ * two decimals; no thousands separators, which would be ambiguous between languages). Empty is 0.
+ */
+export function parseChargeCents(text: string): number | undefined {
+  const value = text.trim();
+  if (value === "") return 0;
+  const match = /^(\d{1,9})(?:[.,](\d{1,2}))?$/.exec(value);
+  if (!match) return undefined;
+  const cents = Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
+  return cents <= MAX_CHARGE_CENTS ? cents : undefined;
+}
+
+/** The breakdown `GET /operations/{id}/refund/details` gave, in cents. */
+export interface RefundBase {
+  currency: string;
+  totalReserveCents: number;
+  managementFeesCents: number;
+  cancellationFeeCents: number;
+  cancellationFeePercentage: number;
+  /** What the API would refund with no agency or provider charge. */
+  totalToRefundCents: number;
+}
+
+export interface RefundValues {
+  agencyFee: string;
+  providerFee: string;
+  reason: string;
+}
+
+export type RefundFieldError = "amount" | "exceeds" | "too_long";
+
+export type RefundReview =
+  | { ok: true; agencyFeeCents: number; providerFeeCents: number; chargesCents: number; totalToRefundCents: number; reason: string }
+  | { ok: false; errors: Partial<Record<keyof RefundValues, RefundFieldError>>; totalToRefundCents: number | undefined };
+
+/**
+ * The charges checked and the total to refund recomputed: the API's total minus both charges. A
+ * total below zero is refused here, as the API would refuse it (400).
+ */
+export function reviewRefund(base: RefundBase, values: RefundValues): RefundReview {
+  const agencyFeeCents = parseChargeCents(values.agencyFee);
+  const providerFeeCents = parseChargeCents(values.providerFee);
+  const errors: Partial<Record<keyof RefundValues, RefundFieldError>> = {};
+  if (agencyFeeCents === undefined) errors.agencyFee = "amount";
+  if (providerFeeCents === undefined) errors.providerFee = "amount";
+  if (values.reason.length > REASON_MAX_LENGTH) errors.reason = "too_long";
+  if (agencyFeeCents === undefined || providerFeeCents === undefined) return { ok: false, errors, totalToRefundCents: undefined };
+
+  const chargesCents = agencyFeeCents + providerFeeCents;
+  const totalToRefundCents = base.totalToRefundCents - chargesCents;
+  if (totalToRefundCents < 0) errors.agencyFee = "exceeds";
+  if (Object.keys(errors).length > 0) return { ok: false, errors, totalToRefundCents };
+  return { ok: true, agencyFeeCents, providerFeeCents, chargesCents, totalToRefundCents, reason: values.reason.trim() };
+}
+
+/** Cents as a decimal string for a form field: 2550 -> "25.50". */
+export function centsToInput(cents: number): string {
+  return `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
+}
+
+/** Money for display; the same options as lib/financing/money.ts formatMoney, usable in a browser. */
+export function formatCents(cents: number, currency: string, intlLocale: string): string {
+  return new Intl.NumberFormat(intlLocale, { style: "currency", currency, useGrouping: "always" }).format(cents / 100);
+}

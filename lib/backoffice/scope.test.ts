@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { clockDifferenceMs } from "./health";
+import { agencyScope, isAdminPath } from "./scope";
+
+describe("which agency staff act for", () => {
+  it("an agency key: its own agency, no switcher", () => {
+    expect(agencyScope({ financingApiKey: null, financingAgencyId: null }, null, undefined)).toEqual({ id: undefined, switchable: false });
+    expect(agencyScope({ financingApiKey: "fk_test_sandbox_agency_201", financingAgencyId: null }, 102, 101)).toEqual({ id: undefined, switchable: false });
+  });
+
+  it("an agency under the deployment's group key: that agency only, never the group's others", () => {
+    expect(agencyScope({ financingApiKey: null, financingAgencyId: 102 }, 101, 101)).toEqual({ id: 102, switchable: false });
+    expect(agencyScope({ financingApiKey: null, financingAgencyId: null }, 102, 101)).toEqual({ id: 101, switchable: false });
+  });
+
+  it("a partner's own group key: its default agency, or the one chosen in the session", () => {
+    expect(agencyScope({ financingApiKey: "fk_test_sandbox_group_1", financingAgencyId: 101 }, null, undefined)).toEqual({ id: 101, switchable: true });
+    expect(agencyScope({ financingApiKey: "fk_test_sandbox_group_1", financingAgencyId: 101 }, 102, undefined)).toEqual({ id: 102, switchable: true });
+  });
+});
+
+describe("where a sign-in may lead back to", () => {
+  it("a back-office path only", () => {
+    expect(isAdminPath("/admin")).toBe(true);
+    expect(isAdminPath("/admin/operations?status=CONFIRMED&page=2")).toBe(true);
+    expect(isAdminPath("/admin?x=1")).toBe(true);
+    for (const value of ["/", "/checkout/cs_x", "//evil.example/admin", "https://evil.example/admin", "/administrator", "/admin/login", "/admin/login?next=/admin", undefined, 42, "/admin/" + "x".repeat(2000)]) {
+      expect(isAdminPath(value), String(value)).toBe(false);
+    }
+  });
+});
+
+describe("the clock difference", () => {
+  it("is the API's time minus ours at the middle of the call", () => {
+    const sent = Date.parse("2026-11-22T10:00:00.000Z");
+    expect(clockDifferenceMs("2026-11-22T10:00:00.500Z", sent, sent + 1000)).toBe(0);
+    expect(clockDifferenceMs("2026-11-22T10:00:05.100Z", sent, sent + 200)).toBe(5000);
+    expect(clockDifferenceMs("2026-11-22T09:59:58.000Z", sent, sent)).toBe(-2000);
+  });
+});

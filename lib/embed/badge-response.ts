@@ -1,0 +1,104 @@
+import "server-only";
+import { z } from "zod";
+import type { CheckoutContext } from "@/lib/checkout/flow";
+import { partnerById } from "@/lib/checkout/partners";
+import { isFinancingApiError } from "@/lib/financing/errors";
+import { formatAmount, formatPercent } from "@/lib/i18n/format";
+import { resolveLocale, type Locale } from "@/lib/i18n/locales";
+import { getMessages } from "@/lib/i18n/server";
+import { createBadgeQuotes, parseAmountCents, type BadgeQuote } from "./badge";
+
+/**
+ * GET /api/badge?partner=<id>&amount=1234.50[&country=ESP][&lang=es]: what public/badge.js shows
+ * on a partner's product page. Public (no secret: it says what the partner's own page advertises),
+ * read cross-origin by the partner's allowed origins only (CORS), cacheable for five minutes.
+ */
+
+const quotes = createBadgeQuotes();
+
+const querySchema = z.object({
+  partner: z.string().regex(/^[\w-]{1,64}$/, "must be a partner id"),
+  amount: z.string().refine((value) => parseAmountCents(value) !== undefined, "must be an amount in EUR like 1234.50"),
+  country: z
+    .string()
+    .regex(/^[A-Z]{3}$/, "must be an ISO 3166-1 alpha-3 code like ESP")
+    .default("ESP"),
+  lang: z.string().optional(),
+});
+
+const money = (value: { cents: number; currency: string }) => ({ amount: value.cents / 100, currency: value.currency });
+
+export async function badgeResponse(ctx: CheckoutContext, request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const parsed = querySchema.safeParse(Object.fromEntries(url.searchParams));
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join("."), message: issue.message }));
+    return Response.json({ error: { code: "validation_failed", message: "Invalid badge request", fields } }, { status: 400, headers: { "Cache-Control": "no-store" } });
+  }
+  const query = parsed.data;
+  const partner = await partnerById(ctx.db, query.partner);
+  if (!partner) return Response.json({ visible: false }, { status: 404, headers: { "Cache-Control": "no-store" } });
+
+  const origin = request.headers.get("origin");
+  const headers: Record<string, string> = { "Cache-Control": "public, max-age=300", Vary: "Origin, Accept-Language" };
+  // Only the partner's own pages may read it from a browser.
+  if (origin && partner.allowedOrigins.includes(origin)) headers["Access-Control-Allow-Origin"] = origin;
+
+  const price = { cents: parseAmountCents(query.amount)!, currency: "EUR" };
+  const quote = await quotes.quote(
+    partner.id,
+    price,
+    query.country,
+    async () => (await ctx.clientFor(partner).simulate(price, { countryCode: query.country })).offers,
+    (error) => isFinancingApiError(error, "NO_FINANCIAL_COMPANIES_CONFIGURED"),
+  );
+  if (!quote.visible) return Response.json({ visible: false }, { headers });
+
+  // The page's language (badge.js sends it), else the browser's.
+  const locale = resolveLocale({ sessionLocale: query.lang, acceptLanguage: request.headers.get("accept-language") });
+  return Response.json({ visible: true, partner: partner.id, price: money(price), country: query.country, ...describe(quote, locale) }, { headers });
+}
+
+function describe(quote: Extract<BadgeQuote, { visible: true }>, locale: Locale) {
+  const m = getMessages(locale);
+  const example = quote.example;
+  const format = (value: { cents: number; currency: string }) => formatAmount(value, locale);
+  const regular = format(example.regularInstallment);
+  const quota = quote.exampleDiffering
+    ? m.offers.example.differing(regular, quote.exampleDiffering.first, format(quote.exampleDiffering.amount))
+    : regular;
+  return {
+    locale,
+    installments: quote.installments,
+    monthly: money(quote.monthly),
+    representativeExample: {
+      companyName: example.companyName,
+      tin: example.tin,
+      tae: example.tae,
+      amountOfCredit: money(example.amountOfCredit),
+      durationMonths: example.durationMonths,
+      installments: example.installments,
+      regularInstallment: money(example.regularInstallment),
+      totalOwed: money(example.totalOwed),
+      costOfCredit: money(example.costOfCredit),
+      cashPrice: money(example.cashPrice),
+    },
+    text: {
+      label: m.badge.from(quote.installments, format(quote.monthly)),
+      exampleToggle: m.badge.exampleToggle,
+      example: m.offers.example.text({
+        credit: format(example.amountOfCredit),
+        months: example.durationMonths,
+        installments: example.installments,
+        quota,
+        tin: formatPercent(example.tin, locale),
+        tae: formatPercent(example.tae, locale),
+        owed: format(example.totalOwed),
+        cost: format(example.costOfCredit),
+        cash: format(example.cashPrice),
+        company: example.companyName,
+      }),
+      warning: m.offers.warning,
+    },
+  };
+}

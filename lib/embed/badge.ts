@@ -1,0 +1,129 @@
+import { representativeExample, type RepresentativeExample } from "@/lib/checkout/offers";
+import type { FinancialOffer, Money } from "@/lib/financing/types";
+
+/**
+ * The installment badge of a partner's product page ("from 24 × €56.94 per month"): computed from
+ * the partner API's indicative simulation (GET /financing/simulate), on our server with the
+ * partner's credential, and cached in memory, so a busy product page costs the API one call per
+ * price every ten minutes and no key ever reaches a browser.
+ *
+ * "From" is the lowest regular monthly installment (commonQuota) among the offers, with its number
+ * of installments (the fewer, on a tie); the representative example is the checkout's own (the
+ * plan with the highest TAE: it never looks cheaper than what is on offer). Outside the advertised
+ * range, or with no offer, there is no badge.
+ */
+
+/** The range the financing is advertised for (the partner API's providers: 60 to 5,000 EUR). */
+export const BADGE_MIN_CENTS = 60_00;
+export const BADGE_MAX_CENTS = 5_000_00;
+
+export type HiddenReason = "out_of_range" | "no_offer" | "unavailable";
+
+export type BadgeQuote =
+  | {
+      visible: true;
+      installments: number;
+      monthly: Money;
+      companyName: string;
+      example: RepresentativeExample;
+      /** The example's plan's one differing installment, when it differs. */
+      exampleDiffering?: { amount: Money; first: boolean };
+    }
+  | { visible: false; reason: HiddenReason };
+
+export function inRange(price: Money): boolean {
+  return price.currency === "EUR" && price.cents >= BADGE_MIN_CENTS && price.cents <= BADGE_MAX_CENTS;
+}
+
+/** A decimal amount as a query string writes it ("1234.50", "60", "0.5") to whole cents, exactly. */
+export function parseAmountCents(text: string): number | undefined {
+  const match = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(text.trim());
+  if (!match) return undefined;
+  return Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
+}
+
+export function quoteFromOffers(offers: readonly FinancialOffer[], price: Money): BadgeQuote {
+  if (!inRange(price)) return { visible: false, reason: "out_of_range" };
+  const lowest = [...offers].sort((a, b) => a.commonQuota.cents - b.commonQuota.cents || a.installments - b.installments)[0];
+  const example = representativeExample(offers, price);
+  if (!lowest || !example) return { visible: false, reason: "no_offer" };
+  const exampleOffer = offers.find((offer) => offer.id === example.offerId);
+  return {
+    visible: true,
+    installments: lowest.installments,
+    monthly: lowest.commonQuota,
+    companyName: lowest.companyName,
+    example,
+    ...(exampleOffer && exampleOffer.differentialQuota.cents !== exampleOffer.commonQuota.cents
+      ? { exampleDiffering: { amount: exampleOffer.differentialQuota, first: exampleOffer.differentialIsFirst } }
+      : {}),
+  };
+}
+
+export interface BadgeQuotesOptions {
+  /** How long a quote is kept (with or without an offer). Default 10 minutes. */
+  ttlMs?: number;
+  /** How long "the partner API did not answer" is kept, so an outage is not hammered. Default 30 s. */
+  errorTtlMs?: number;
+  maxEntries?: number;
+  now?: () => number;
+}
+
+/** What the cache asks for on a miss: the simulation's offers, or throws. */
+export type Simulate = () => Promise<FinancialOffer[]>;
+
+/** Whether a simulation error means "no offer" (cached like one) rather than "try again later". */
+export type IsNoOffer = (error: unknown) => boolean;
+
+interface Entry {
+  quote: Promise<BadgeQuote>;
+  expires: number;
+}
+
+/**
+ * Quotes per (partner, price, market), cached; concurrent misses for one key share one call.
+ * Prices outside the range are answered at once, without a call.
+ */
+export function createBadgeQuotes(options: BadgeQuotesOptions = {}) {
+  const ttl = options.ttlMs ?? 10 * 60_000;
+  const errorTtl = options.errorTtlMs ?? 30_000;
+  const maxEntries = options.maxEntries ?? 10_000;
+  const now = options.now ?? Date.now;
+  const entries = new Map<string, Entry>();
+
+  function quote(partnerId: string, price: Money, countryCode: string, simulate: Simulate, isNoOffer: IsNoOffer = () => false): Promise<BadgeQuote> {
+    if (!inRange(price)) return Promise.resolve({ visible: false, reason: "out_of_range" });
+    const key = `${partnerId}|${price.cents}|${price.currency}|${countryCode}`;
+    const hit = entries.get(key);
+    if (hit && hit.expires > now()) return hit.quote;
+
+    const entry: Entry = { quote: Promise.resolve({ visible: false, reason: "unavailable" }), expires: Number.POSITIVE_INFINITY };
+    entry.quote = simulate().then(
+      (offers) => {
+        entry.expires = now() + ttl;
+        return quoteFromOffers(offers, price);
+      },
+      (error: unknown) => {
+        if (isNoOffer(error)) {
+          entry.expires = now() + ttl;
+          return { visible: false, reason: "no_offer" } as const;
+        }
+        entry.expires = now() + errorTtl;
+        console.error("badge: the simulation failed", error instanceof Error ? error.message : error);
+        return { visible: false, reason: "unavailable" } as const;
+      },
+    );
+    entries.delete(key);
+    entries.set(key, entry);
+    while (entries.size > maxEntries) {
+      const oldest = entries.keys().next().value;
+      if (oldest === undefined) break;
+      entries.delete(oldest);
+    }
+    return entry.quote;
+  }
+
+  return { quote, size: () => entries.size, clear: () => entries.clear() };
+}
+
+export type BadgeQuotes = ReturnType<typeof createBadgeQuotes>;

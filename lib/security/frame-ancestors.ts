@@ -1,0 +1,88 @@
+import { eq } from "drizzle-orm";
+import { getDatabase } from "@/lib/db";
+import { checkoutSessions, partners } from "@/lib/db/schema";
+import { sanitizeOrigins } from "./csp";
+
+/**
+ * Who may frame a checkout page: its session's partner's allowed origins (the same list the return
+ * URL is checked against), looked up by proxy.ts before the page renders. Next 16's proxy runs in
+ * the Node.js runtime of the server process, so it shares the process's database (the connection
+ * kept on globalThis by lib/db). Answers are cached briefly in memory: a session's partner never
+ * changes, a partner's origins rarely do (and `forgetFrameAncestors` drops them at once).
+ *
+ * A lookup that fails answers "none": the page then cannot be framed at all, never by anyone else.
+ */
+
+const TTL_MS = 60_000;
+/** An unknown session (a typo, a guess) is remembered for less: it may be created in a moment. */
+const MISS_TTL_MS = 5_000;
+const MAX_ENTRIES = 5_000;
+
+export const CHECKOUT_PATH = /^\/checkout\/(cs_[\w-]{10,64})(?:\/|$)/;
+
+interface Entry {
+  partnerId: string | undefined;
+  origins: string[];
+  expires: number;
+}
+
+// On globalThis so that the proxy's copy of this module and the app's (the back-office, changing a
+// partner's origins) share one cache.
+const store = globalThis as typeof globalThis & { __checkoutFrameAncestors?: Map<string, Entry> };
+function cache(): Map<string, Entry> {
+  store.__checkoutFrameAncestors ??= new Map();
+  return store.__checkoutFrameAncestors;
+}
+
+export type OriginsLookup = (sessionId: string) => Promise<{ partnerId: string; origins: unknown[] } | undefined>;
+
+const databaseLookup: OriginsLookup = async (sessionId) => {
+  const { db } = await getDatabase();
+  const [row] = await db
+    .select({ partnerId: partners.id, origins: partners.allowedOrigins })
+    .from(checkoutSessions)
+    .innerJoin(partners, eq(partners.id, checkoutSessions.partnerId))
+    .where(eq(checkoutSessions.id, sessionId))
+    .limit(1);
+  return row ? { partnerId: row.partnerId, origins: Array.isArray(row.origins) ? row.origins : [] } : undefined;
+};
+
+/** The origins that may frame the checkout of `sessionId`; [] for none. */
+export async function frameAncestorsOf(sessionId: string, options: { lookup?: OriginsLookup; now?: number } = {}): Promise<string[]> {
+  const now = options.now ?? Date.now();
+  const entries = cache();
+  const hit = entries.get(sessionId);
+  if (hit && hit.expires > now) return hit.origins;
+
+  let found: Awaited<ReturnType<OriginsLookup>>;
+  try {
+    found = await (options.lookup ?? databaseLookup)(sessionId);
+  } catch (error) {
+    console.error("security: looking up who may frame a checkout failed; answering none", error);
+    return [];
+  }
+  const entry: Entry = {
+    partnerId: found?.partnerId,
+    origins: found ? sanitizeOrigins(found.origins) : [],
+    expires: now + (found ? TTL_MS : MISS_TTL_MS),
+  };
+  entries.delete(sessionId);
+  entries.set(sessionId, entry);
+  // Oldest first in a Map: trim from the front.
+  while (entries.size > MAX_ENTRIES) {
+    const oldest = entries.keys().next().value;
+    if (oldest === undefined) break;
+    entries.delete(oldest);
+  }
+  return entry.origins;
+}
+
+/** Call after changing a partner's allowed origins (or with no argument, to forget everything). */
+export function forgetFrameAncestors(partnerId?: string): void {
+  const entries = cache();
+  if (partnerId === undefined) {
+    entries.clear();
+    return;
+  }
+  for (const [sessionId, entry] of entries) if (entry.partnerId === partnerId) entries.delete(sessionId);
+}

@@ -1,0 +1,44 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { partners, type PartnerRow } from "@/lib/db/schema";
+import { parseStoredTheme, storedTheme, THEME_COLORS, validateTheme, type Theme, type ThemeValidation } from "./theme";
+
+/**
+ * A partner's theme in the database (partners.theme). Setting one validates it first (shape and
+ * contrast): an invalid theme is never stored, and the errors name each field for the form.
+ */
+
+/** The partner's theme; none (null, or one stored by hand that no longer passes) is the default look. */
+export function partnerTheme(partner: Pick<PartnerRow, "theme">): Theme | undefined {
+  return parseStoredTheme(partner.theme);
+}
+
+/** Validates and stores a theme. Answers the validation: on errors, nothing is written. */
+export async function savePartnerTheme(db: Db, partnerId: string, input: unknown): Promise<ThemeValidation> {
+  const result = validateTheme(input);
+  if (!result.ok) return result;
+  const updated = await db.update(partners).set({ theme: storedTheme(result.theme) }).where(eq(partners.id, partnerId)).returning({ id: partners.id });
+  if (updated.length === 0) return { ok: false, errors: [{ field: "(partner)", message: "is not a partner" }] };
+  return result;
+}
+
+/** Back to the checkout's own look. */
+export async function clearPartnerTheme(db: Db, partnerId: string): Promise<void> {
+  await db.update(partners).set({ theme: null }).where(eq(partners.id, partnerId));
+}
+
+const THEME_FIELDS = [...THEME_COLORS, "font", "radius", "logoUrl"] as const;
+
+/**
+ * A theme form's fields as validateTheme takes them: strings, an empty logo meaning none. For the
+ * back-office's server action: `savePartnerTheme(db, partnerId, themeFromForm(formData))`.
+ */
+export function themeFromForm(formData: FormData): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const field of THEME_FIELDS) {
+    const value = formData.get(field);
+    if (typeof value === "string" && value.trim() !== "") values[field] = value.trim();
+  }
+  return values;
+}

@@ -1,0 +1,68 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { getEnv } from "@/lib/env";
+import { newNonce, pageCsp, sandboxCsp } from "@/lib/security/csp";
+import { CHECKOUT_PATH, frameAncestorsOf } from "@/lib/security/frame-ancestors";
+import { refusesCrossOriginPost } from "@/lib/security/origin";
+
+/**
+ * Next 16's proxy (formerly middleware; Node.js runtime), in front of every route but Next's static
+ * files: the Content-Security-Policy of each response, with a fresh nonce that Next puts on its own
+ * scripts (it reads it from the request's CSP header), `frame-ancestors` from the session's partner
+ * on checkout pages, and the refusal of cross-origin form posts and server actions. The headers
+ * that never vary (HSTS, nosniff, Referrer-Policy, Cache-Control of personal-data pages) come from
+ * next.config.mjs, which also covers the static files this proxy skips.
+ */
+export async function proxy(request: NextRequest) {
+  const env = getEnv();
+  const { pathname } = request.nextUrl;
+
+  if (refusesCrossOriginPost(request.method, pathname, request.headers, env.APP_URL)) {
+    return new NextResponse("Cross-origin form posts are not accepted.", {
+      status: 403,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'", "Cache-Control": "no-store" },
+    });
+  }
+
+  if (pathname === "/sandbox" || pathname.startsWith("/sandbox/")) {
+    // Another system's pages: their own stylesheet, no nonce, never framed.
+    const response = NextResponse.next();
+    response.headers.set("Content-Security-Policy", sandboxCsp());
+    response.headers.set("X-Frame-Options", "DENY");
+    // Its hosted pages send `no-referrer` themselves (their URLs carry tokens), which a header set
+    // here would replace: only its API gets ours.
+    if (!/^\/sandbox\/(pay|provider)(\/|$)/.test(pathname)) response.headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+    return response;
+  }
+
+  const session = CHECKOUT_PATH.exec(pathname);
+  const frameAncestors = session ? await frameAncestorsOf(session[1]!) : [];
+  const nonce = newNonce();
+  const https = request.nextUrl.protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
+  const policy = pageCsp({
+    nonce,
+    frameAncestors,
+    // Without JavaScript, choosing a plan is a form post redirected to the provider's checkout.
+    formAction: session ? formTargets(env.APP_URL, env.financing.baseUrl) : [new URL(env.APP_URL).origin],
+    https,
+    development: process.env.NODE_ENV === "development",
+  });
+
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set("x-nonce", nonce);
+  requestHeaders.set("Content-Security-Policy", policy);
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  response.headers.set("Content-Security-Policy", policy);
+  // For browsers older than frame-ancestors; left out where a partner may frame the page.
+  if (frameAncestors.length === 0) response.headers.set("X-Frame-Options", "DENY");
+  return response;
+}
+
+/** Our public origin, the partner API's (the sandbox's hosted pages), and any https provider. */
+function formTargets(appUrl: string, financingBaseUrl: string): string[] {
+  return [...new Set([new URL(appUrl).origin, new URL(financingBaseUrl).origin, "https:"])];
+}
+
+export const config = {
+  // Everything but Next's build output and image optimiser: pages, route handlers, public files.
+  matcher: ["/((?!_next/static|_next/image).*)"],
+};
