@@ -7,12 +7,13 @@ import type { StaffContext } from "@/lib/backoffice/staff";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";
 import type { Locale } from "@/lib/i18n/locales";
 
-export type AdminSection = "health" | "simulator" | "operations";
+export type AdminSection = "health" | "simulator" | "operations" | "theme";
 
 const SECTIONS: { key: AdminSection; href: string }[] = [
   { key: "health", href: "/admin" },
   { key: "simulator", href: "/admin/simulator" },
   { key: "operations", href: "/admin/operations" },
+  { key: "theme", href: "/admin/theme" },
 ];
 
 const BUTTON =

@@ -35,11 +35,12 @@ const es = {
     operations: "Operaciones",
     operation: "Operación",
     refund: "Devolución",
+    theme: "Tema de la marca",
   },
   common: {
     backOffice: "Back-office",
     navLabel: "Secciones del back-office",
-    nav: { health: "Estado", simulator: "Simulador", operations: "Operaciones" },
+    nav: { health: "Estado", simulator: "Simulador", operations: "Operaciones", theme: "Tema" },
     signOut: "Cerrar sesión",
     switchLanguage: "Cambiar idioma:",
     signedInAs: (name: string) => `Sesión de ${name}`,
@@ -315,6 +316,19 @@ const es = {
     errorPrefix: "Error:",
     unknownStatus: "desconocido",
   },
+  theme: {
+    title: "Tema de la marca",
+    intro: "Así ven tus clientes el pago a plazos: tus colores, tu logo, tu tipografía. Comprobamos el contraste (WCAG AA) antes de guardar.",
+    colors: { brand: "Color de marca", brandContrast: "Texto sobre el color de marca", ink: "Texto", surface: "Fondo de tarjetas", canvas: "Fondo de página", muted: "Texto secundario" },
+    font: "Tipografía",
+    radius: "Radio de las esquinas (0 a 24 px)",
+    logoUrl: "Dirección del logo (https o /ruta)",
+    preview: "Ver vista previa",
+    save: "Guardar el tema",
+    saved: "Tema guardado: el pago a plazos ya lo usa.",
+    errorsTitle: "Este tema no se puede guardar",
+    previewTitle: "Vista previa",
+  },
 };
 
 export type AdminMessages = typeof es;
@@ -331,11 +345,12 @@ const en: AdminMessages = {
     operations: "Operations",
     operation: "Operation",
     refund: "Refund",
+    theme: "Brand theme",
   },
   common: {
     backOffice: "Back-office",
     navLabel: "Back-office sections",
-    nav: { health: "Health", simulator: "Simulator", operations: "Operations" },
+    nav: { health: "Health", simulator: "Simulator", operations: "Operations", theme: "Theme" },
     signOut: "Sign out",
     switchLanguage: "Change language:",
     signedInAs: (name) => `Signed in as ${name}`,
@@ -605,6 +620,19 @@ const en: AdminMessages = {
     summaryTitle: "Check these values",
     errorPrefix: "Error:",
     unknownStatus: "unknown",
+  },
+  theme: {
+    title: "Brand theme",
+    intro: "How your customers see the installment checkout: your colours, your logo, your font. The contrast is checked (WCAG AA) before saving.",
+    colors: { brand: "Brand colour", brandContrast: "Text on the brand colour", ink: "Text", surface: "Card background", canvas: "Page background", muted: "Secondary text" },
+    font: "Font",
+    radius: "Corner radius (0 to 24 px)",
+    logoUrl: "Logo address (https or /path)",
+    preview: "Preview",
+    save: "Save the theme",
+    saved: "Theme saved: the installment checkout now uses it.",
+    errorsTitle: "This theme cannot be saved",
+    previewTitle: "Preview",
   },
 };
 
