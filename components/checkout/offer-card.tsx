@@ -26,20 +26,58 @@ export function OfferCard({
   hiddenFields?: Record<string, string>;
 }) {
   const m = messages.offers;
-  const money = (value: Parameters<typeof formatAmount>[0]) => formatAmount(value, locale);
   const headingId = `offer-${offer.id}`;
+  return (
+    <article aria-labelledby={headingId} className="flex flex-col gap-3 rounded-card border-2 border-divider bg-surface p-4 shadow-sm sm:p-5">
+      <OfferSummary offer={offer} locale={locale} messages={messages} headingId={headingId} heading="h3" />
+      <form action={action}>
+        <input type="hidden" name="sessionId" value={sessionId} />
+        <input type="hidden" name="offerId" value={offer.id} />
+        {Object.entries(hiddenFields).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <SubmitButton pendingLabel={m.choosing}>
+          {m.choose}
+          <span className="sr-only">{m.chooseContext(offer.installments, offer.companyName)}</span>
+        </SubmitButton>
+      </form>
+    </article>
+  );
+}
+
+/**
+ * What a plan costs, as the customer compares plans: provider, monthly installment (and the one
+ * that differs), TIN, TAE, totals. Shared by the checkout's offer cards and the back-office's
+ * simulator, so staff quote exactly what the customer will see.
+ */
+export function OfferSummary({
+  offer,
+  locale,
+  messages,
+  headingId,
+  heading: Heading,
+  compact = false,
+}: {
+  offer: FinancialOffer;
+  locale: Locale;
+  messages: Messages;
+  headingId: string;
+  heading: "h3" | "h4";
+  compact?: boolean;
+}) {
+  const m = messages.offers;
+  const money = (value: Parameters<typeof formatAmount>[0]) => formatAmount(value, locale);
   const differs = offer.differentialQuota.cents !== offer.commonQuota.cents;
   const cost = costOfCredit(offer);
   const feesIncluded = cost.cents !== offer.totalInterestPaid.cents;
-
   return (
-    <article aria-labelledby={headingId} className="flex flex-col gap-3 rounded-card border-2 border-divider bg-surface p-4 shadow-sm sm:p-5">
+    <>
       <div>
-        <h3 id={headingId} className="text-lg font-semibold">
+        <Heading id={headingId} className="text-lg font-semibold">
           {m.provider(offer.companyName)}
-        </h3>
+        </Heading>
         <p className="mt-1">
-          <span className="text-3xl font-bold tracking-tight">{money(offer.commonQuota)}</span>{" "}
+          <span className={`${compact ? "text-2xl" : "text-3xl"} font-bold tracking-tight`}>{money(offer.commonQuota)}</span>{" "}
           <span className="text-muted">{m.perMonth}</span>
         </p>
         {differs ? (
@@ -66,17 +104,6 @@ export function OfferCard({
         <dt className="font-semibold">{m.totalOwed}</dt>
         <dd className="text-right font-bold">{money(totalOwed(offer))}</dd>
       </dl>
-      <form action={action}>
-        <input type="hidden" name="sessionId" value={sessionId} />
-        <input type="hidden" name="offerId" value={offer.id} />
-        {Object.entries(hiddenFields).map(([name, value]) => (
-          <input key={name} type="hidden" name={name} value={value} />
-        ))}
-        <SubmitButton pendingLabel={m.choosing}>
-          {m.choose}
-          <span className="sr-only">{m.chooseContext(offer.installments, offer.companyName)}</span>
-        </SubmitButton>
-      </form>
-    </article>
+    </>
   );
 }
