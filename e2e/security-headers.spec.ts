@@ -1,5 +1,6 @@
 import { expect, test, type APIResponse } from "@playwright/test";
 import { MESSAGES } from "@/lib/i18n/messages";
+import { postCheckoutSession } from "./support/sessions";
 
 /*
  * The security headers of every kind of route (README, "White-label and embedding", security
@@ -68,38 +69,8 @@ async function checkHeaders(name: string, response: APIResponse, expected: Expec
   return nonce;
 }
 
-async function openSession(request: import("@playwright/test").APIRequestContext) {
-  const response = await request.post("/api/checkout-sessions", {
-    headers: { Authorization: `Bearer ${DEMO_SECRET}` },
-    data: {
-      booking: {
-        bookingReference: `HEADERS-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
-        packageName: "Lisboa, 4 noches",
-        travellers: 2,
-        totalPrice: { amount: 1234.5, currency: "EUR" },
-        flights: [{ origin: "MAD", destination: "LIS", departureDate: "2027-05-01" }],
-      },
-      customer: {
-        firstName: "Ana",
-        lastName: "García López",
-        email: "ana@example.com",
-        prefix: "+34",
-        phone: "612345678",
-        documentType: "DNI",
-        documentId: "12345678Z",
-        documentValidityDate: "2031-01-31",
-        gender: "FEMALE",
-        birthDate: "1990-07-04",
-        nationality: "ESP",
-        address: "Calle Mayor 1",
-        city: "Madrid",
-        postalCode: "28013",
-        countryCode: "ESP",
-      },
-      returnUrl: `${APP_ORIGIN}/`,
-    },
-  });
-  return response;
+function openSession(request: import("@playwright/test").APIRequestContext) {
+  return postCheckoutSession(request, { secret: DEMO_SECRET, referencePrefix: "HEADERS", returnUrl: `${APP_ORIGIN}/` });
 }
 
 test.use({ locale: "es-ES" });

@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Locator } from "@playwright/test";
 import { MESSAGES } from "@/lib/i18n/messages";
 import { DEMO_BLUE_THEME, DEMO_THEME } from "@/lib/theme/demo";
+import { postCheckoutSession } from "./support/sessions";
 
 /*
  * White-label themes: each partner's checkout in its own colours, font, corners and logo (the two
@@ -19,37 +20,7 @@ function rgb(hex: string): string {
 }
 
 async function openSession(request: APIRequestContext, secret: string, port: number): Promise<string> {
-  const response = await request.post("/api/checkout-sessions", {
-    headers: { Authorization: `Bearer ${secret}` },
-    data: {
-      booking: {
-        bookingReference: `THEME-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
-        packageName: "Lisboa, 4 noches",
-        travellers: 2,
-        totalPrice: { amount: 1234.5, currency: "EUR" },
-        flights: [{ origin: "MAD", destination: "LIS", departureDate: "2027-05-01" }],
-      },
-      customer: {
-        firstName: "Ana",
-        lastName: "García López",
-        email: "ana@example.com",
-        prefix: "+34",
-        phone: "612345678",
-        documentType: "DNI",
-        documentId: "12345678Z",
-        documentValidityDate: "2031-01-31",
-        gender: "FEMALE",
-        birthDate: "1990-07-04",
-        nationality: "ESP",
-        address: "Calle Mayor 1",
-        city: "Madrid",
-        postalCode: "28013",
-        countryCode: "ESP",
-      },
-      returnUrl: `http://localhost:${port}/`,
-      locale: "es",
-    },
-  });
+  const response = await postCheckoutSession(request, { secret, referencePrefix: "THEME", returnUrl: `http://localhost:${port}/`, locale: "es" });
   expect(response.status(), await response.text()).toBe(201);
   return ((await response.json()) as { id: string }).id;
 }
