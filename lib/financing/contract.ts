@@ -339,3 +339,87 @@ export const generalErrorBodySchema = z.looseObject({
   timestamp: z.string(),
 });
 export const authErrorBodySchema = z.looseObject({ error_description: z.string() });
+
+// ---------------------------------------------------------------------------------------------
+// Documentation metadata
+//
+// What the OpenAPI documents generated from this contract say about its schemas (`lib/openapi`,
+// the sandbox's `/sandbox/v1/openapi.json`): an `id` makes a schema a named component, the other
+// keys are JSON Schema keywords written into the generated schema. Registered on the schemas
+// themselves in zod's global registry (what `.meta()` does on a copy), in one block so the
+// definitions above stay as they are; metadata does not change what a schema accepts.
+//
+// `.refine` checks have no JSON Schema form, so what they mean is written here as keywords
+// (pattern, format, anyOf) for readers and for validators of the documents.
+
+const describe = (schema: z.ZodType, meta: z.GlobalMeta) => z.globalRegistry.add(schema, meta);
+
+describe(bodyDateSchema, { pattern: BODY_DATE_PATTERN.source, description: "A calendar date as dd-MM-yyyy." });
+describe(queryDateSchema, { pattern: QUERY_DATE_PATTERN.source, format: "date", description: "A calendar date as yyyy-MM-dd." });
+describe(dateTimeSchema, { format: "date-time", description: "ISO 8601 date-time.", examples: ["2024-06-10T08:30:00Z"] });
+
+describe(operationStatusSchema, {
+  id: "OperationStatus",
+  description: "FINISHED appears in only one of the reference's two status lists; it is kept.",
+});
+describe(webhookStatusSchema, { id: "WebhookStatus", description: "The final or actionable statuses a webhook is sent for." });
+describe(moneySchema, {
+  id: "Money",
+  description: "An amount with its currency (EUR in practice).",
+  examples: [{ amount: 1200, currency: "EUR" }],
+});
+
+describe(operationSchema, { id: "Operation", description: "A financing operation. More fields may appear." });
+describe(createdOperationSchema, {
+  id: "CreatedOperation",
+  description: "POST /operations: the created operation, or the existing one for a repeated externalId.",
+});
+describe(operationByExternalIdSchema, { id: "OperationByExternalId" });
+describe(financialOfferSchema, { id: "FinancialOffer", description: "An installment plan. Offers may carry more fields." });
+describe(financialOffersResponseSchema, { id: "FinancialOffersResponse" });
+describe(agencySchema, { id: "Agency" });
+describe(agenciesResponseSchema, { id: "AgencyList", description: "The group's active agencies, sorted by id." });
+describe(refundBreakdownSchema, {
+  id: "RefundBreakdown",
+  description:
+    "totalToRefund already deducts the non-refundable fees and the service's cancellation fee; agency and provider cancellation charges lower it by their value.",
+});
+describe(healthResponseSchema, { id: "HealthResponse" });
+describe(operationStatusResponseSchema, { id: "OperationStatusResponse" });
+describe(operationsPageSchema, {
+  id: "OperationsPage",
+  description: "A Spring Data page of operations; Spring's other page fields may appear.",
+});
+describe(startFinancingResponseSchema, {
+  id: "StartFinancingResponse",
+  description:
+    "REQUESTED with the provider checkout address, or REFUSED/ERROR with a null paymentUrl. financingStatus is the outcome of this call, not the operation status.",
+});
+
+describe(createOperationRequestSchema, {
+  id: "CreateOperationRequest",
+  description: "At least one flight, hotel or service is required.",
+  anyOf: ["flights", "hotels", "services"].map((list) => ({ required: [list], properties: { [list]: { minItems: 1 } } })),
+});
+describe(clientSchema, { id: "Client", description: "The customer; created in the same request." });
+const ITEM_FIELDS = "Item fields are not shown by the spec; these are this product's choice.";
+describe(flightSchema, { id: "Flight", description: ITEM_FIELDS });
+describe(hotelSchema, { id: "Hotel", description: ITEM_FIELDS });
+describe(serviceSchema, { id: "Service", description: ITEM_FIELDS });
+describe(startFinancingRequestSchema, { id: "StartFinancingRequest" });
+describe(cancelRequestSchema, { id: "CancelRequest" });
+describe(refundRequestSchema, { id: "RefundRequest", description: "Both charges default to 0." });
+describe(webhookEventSchema, { id: "WebhookEvent", description: "Sent to webhookUrl, and sent back unchanged to acknowledge it." });
+
+describe(listOperationsQuerySchema.shape.page, { description: "Page number, from 0." });
+describe(listOperationsQuerySchema.shape.size, { description: `Operations per page, at most ${PAGE_SIZE_MAX}.` });
+describe(listOperationsQuerySchema.shape.status, { description: "Only operations in this status." });
+describe(listOperationsQuerySchema.shape.from, { description: "Only operations from this date (yyyy-MM-dd)." });
+describe(listOperationsQuerySchema.shape.to, { description: "Only operations up to this date (yyyy-MM-dd)." });
+
+describe(businessErrorBodySchema, {
+  id: "BusinessError",
+  description: "Business error format: errorCode and message, sometimes additionalInfo.",
+});
+describe(generalErrorBodySchema, { id: "GeneralError", description: "General error format (unknown routes, framework and gateway errors)." });
+describe(authErrorBodySchema, { id: "AuthError", description: "Authentication error format (401 only)." });

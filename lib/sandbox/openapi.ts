@@ -1,47 +1,39 @@
 import { z } from "zod";
+import type { ZodOpenApiOperationObject, ZodOpenApiResponseObject } from "zod-openapi";
 import {
-  BODY_DATE_PATTERN,
   ERROR_CODES,
-  QUERY_DATE_PATTERN,
   agenciesResponseSchema,
-  agencySchema,
   authErrorBodySchema,
-  bodyDateSchema,
   businessErrorBodySchema,
   cancelRequestSchema,
-  clientSchema,
   countryCodeSchema,
   createOperationRequestSchema,
   createdOperationSchema,
-  dateTimeSchema,
-  financialOfferSchema,
   financialOffersResponseSchema,
-  flightSchema,
   generalErrorBodySchema,
   healthResponseSchema,
-  hotelSchema,
   listOperationsQuerySchema,
-  moneySchema,
   operationByExternalIdSchema,
   operationSchema,
   operationStatusResponseSchema,
-  operationStatusSchema,
   operationsPageSchema,
-  queryDateSchema,
   refundBreakdownSchema,
   refundRequestSchema,
-  serviceSchema,
   startFinancingRequestSchema,
   startFinancingResponseSchema,
   webhookEventSchema,
-  webhookStatusSchema,
   type ErrorCode,
 } from "@/lib/financing/contract";
+import { generateDocument, jsonContent, routesToPaths, type OpenApiDocument, type Route } from "@/lib/openapi/document";
 
 /**
- * The partner API as an OpenAPI 3.1 document, generated from the shared zod contract so the
- * sandbox, its contract tests and anyone reading `/sandbox/v1/openapi.json` see one definition.
+ * The partner API as an OpenAPI 3.1 document, generated with zod-openapi from the shared zod
+ * contract (its schemas and their metadata) so the sandbox, its contract tests and anyone reading
+ * `/sandbox/v1/openapi.json` see one definition. What is written here is what the contract cannot
+ * say: the routes, their parameters, which answers each one gives and why.
  */
+
+export type { Json, JsonObject, OpenApiDocument } from "@/lib/openapi/document";
 
 export const DEFAULT_SERVER_URL = "http://localhost:3000/sandbox/v1";
 export const DEFAULT_API_KEY_HEADER = "X-Service-API-Key";
@@ -53,187 +45,43 @@ export interface OpenApiOptions {
   agencyHeader?: string;
 }
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
-
-export interface OpenApiDocument {
-  openapi: "3.1.0";
-  info: { title: string; version: string; description: string };
-  servers: { url: string; description: string }[];
-  security: Record<string, string[]>[];
-  tags: { name: string; description: string }[];
-  paths: Record<string, Record<string, JsonObject>>;
-  webhooks: Record<string, Record<string, JsonObject>>;
-  components: {
-    schemas: Record<string, JsonObject>;
-    parameters: Record<string, JsonObject>;
-    headers: Record<string, JsonObject>;
-    responses: Record<string, JsonObject>;
-    securitySchemes: Record<string, JsonObject>;
-  };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Bodies the spec leaves "not shown": the contract accepts anything there, the sandbox answers these.
 
 /** POST /operations/{id}/refund 200: the refunded operation plus the breakdown that was applied. */
-export const sandboxRefundResponseSchema = z.intersection(operationSchema, z.looseObject({ refund: refundBreakdownSchema }));
+export const sandboxRefundResponseSchema = z.intersection(operationSchema, z.looseObject({ refund: refundBreakdownSchema })).meta({
+  id: "RefundResponse",
+  description: "The refunded operation with the applied breakdown in `refund` (sandbox choice: the spec does not show this body).",
+});
 
 /** PUT /operations/webhook-events/ack 200. */
-export const sandboxAckResponseSchema = z.object({ acknowledged: z.literal(true) });
+export const sandboxAckResponseSchema = z
+  .object({ acknowledged: z.literal(true) })
+  .meta({ id: "AckResponse", description: "Sandbox choice: the spec does not show this body." });
 
 // ---------------------------------------------------------------------------------------------
-// Schemas
+// Headers
 
-interface ComponentMeta {
-  id: string;
-  description?: string;
-}
-
-/*
- * Responses are converted as zod "output" (what the sandbox emits after its own parsing, so a plain
- * z.object is closed), requests as "input" (what the sandbox accepts: a plain z.object strips
- * unknown keys, so they are allowed). The two sets must not share a schema.
- */
-const RESPONSE_COMPONENTS: [z.ZodType, ComponentMeta][] = [
-  [moneySchema, { id: "Money", description: "An amount with its currency (EUR in practice)." }],
-  [
-    operationStatusSchema,
-    {
-      id: "OperationStatus",
-      description: "FINISHED appears in only one of the reference's two status lists; it is kept.",
-    },
-  ],
-  [operationSchema, { id: "Operation", description: "A financing operation. More fields may appear." }],
-  [
-    createdOperationSchema,
-    { id: "CreatedOperation", description: "POST /operations: the created operation, or the existing one for a repeated externalId." },
-  ],
-  [operationByExternalIdSchema, { id: "OperationByExternalId" }],
-  [financialOfferSchema, { id: "FinancialOffer", description: "An installment plan. Offers may carry more fields." }],
-  [financialOffersResponseSchema, { id: "FinancialOffersResponse" }],
-  [agencySchema, { id: "Agency" }],
-  [agenciesResponseSchema, { id: "AgencyList", description: "The group's active agencies, sorted by id." }],
-  [
-    refundBreakdownSchema,
-    {
-      id: "RefundBreakdown",
-      description:
-        "totalToRefund already deducts the non-refundable fees and the service's cancellation fee; agency and provider cancellation charges lower it by their value.",
-    },
-  ],
-  [
-    sandboxRefundResponseSchema,
-    { id: "RefundResponse", description: "The refunded operation with the applied breakdown in `refund` (sandbox choice: the spec does not show this body)." },
-  ],
-  [healthResponseSchema, { id: "HealthResponse" }],
-  [operationStatusResponseSchema, { id: "OperationStatusResponse" }],
-  [operationsPageSchema, { id: "OperationsPage", description: "A Spring Data page of operations; Spring's other page fields may appear." }],
-  [
-    startFinancingResponseSchema,
-    {
-      id: "StartFinancingResponse",
-      description:
-        "REQUESTED with the provider checkout address, or REFUSED/ERROR with a null paymentUrl. financingStatus is the outcome of this call, not the operation status.",
-    },
-  ],
-  [sandboxAckResponseSchema, { id: "AckResponse", description: "Sandbox choice: the spec does not show this body." }],
-  [businessErrorBodySchema, { id: "BusinessError", description: "Business error format: errorCode and message, sometimes additionalInfo." }],
-  [generalErrorBodySchema, { id: "GeneralError", description: "General error format (unknown routes, framework and gateway errors)." }],
-  [authErrorBodySchema, { id: "AuthError", description: "Authentication error format (401 only)." }],
-];
-
-const REQUEST_COMPONENTS: [z.ZodType, ComponentMeta][] = [
-  [
-    createOperationRequestSchema,
-    { id: "CreateOperationRequest", description: "At least one flight, hotel or service is required." },
-  ],
-  [clientSchema, { id: "Client", description: "The customer; created in the same request." }],
-  [flightSchema, { id: "Flight", description: "Item fields are not shown by the spec; these are this product's choice." }],
-  [hotelSchema, { id: "Hotel", description: "Item fields are not shown by the spec; these are this product's choice." }],
-  [serviceSchema, { id: "Service", description: "Item fields are not shown by the spec; these are this product's choice." }],
-  [startFinancingRequestSchema, { id: "StartFinancingRequest" }],
-  [cancelRequestSchema, { id: "CancelRequest" }],
-  [refundRequestSchema, { id: "RefundRequest", description: "Both charges default to 0." }],
-  [webhookEventSchema, { id: "WebhookEvent", description: "Sent to webhookUrl, and sent back unchanged to acknowledge it." }],
-  [webhookStatusSchema, { id: "WebhookStatus", description: "The final or actionable statuses a webhook is sent for." }],
-];
-
-type Io = "input" | "output";
-
-/**
- * `.refine` checks have no JSON Schema form, so zod drops them silently; this puts back what the
- * refinement meant, and only where zod left the keyword empty (a future zod may emit its own).
- */
-function restoreRefinements(ctx: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
-  const { zodSchema: schema, jsonSchema: json } = ctx;
-  const setDefault = (key: string, value: unknown) => {
-    if (json[key] === undefined) json[key] = value;
-  };
-  if (schema === dateTimeSchema) {
-    setDefault("format", "date-time");
-    setDefault("description", "ISO 8601 date-time.");
-  } else if (schema === bodyDateSchema) {
-    setDefault("pattern", BODY_DATE_PATTERN.source);
-    setDefault("description", "A calendar date as dd-MM-yyyy.");
-  } else if (schema === queryDateSchema) {
-    setDefault("pattern", QUERY_DATE_PATTERN.source);
-    setDefault("format", "date");
-    setDefault("description", "A calendar date as yyyy-MM-dd.");
-  } else if (schema === createOperationRequestSchema) {
-    setDefault(
-      "anyOf",
-      ["flights", "hotels", "services"].map((list) => ({ required: [list], properties: { [list]: { minItems: 1 } } })),
-    );
-  }
-}
-
-/** Round-trips through JSON so the document can only hold JSON values (no undefined). */
-function toJson(value: unknown): JsonObject {
-  return JSON.parse(JSON.stringify(value)) as JsonObject;
-}
-
-function withoutSchemaKeywords(schema: Record<string, unknown>): JsonObject {
-  // Component schemas live inside the OpenAPI document: their own $schema/$id (zod writes the ref
-  // URI as $id) would rebase their $refs.
-  const { $schema: _schema, $id: _id, ...rest } = schema;
-  return toJson(rest);
-}
-
-function componentSchemas(entries: [z.ZodType, ComponentMeta][], io: Io): Record<string, JsonObject> {
-  const registry = z.registry<ComponentMeta>();
-  for (const [schema, meta] of entries) registry.add(schema, meta);
-  const { schemas } = z.toJSONSchema(registry, {
-    target: "draft-2020-12",
-    io,
-    // zod reads descriptions from `metadata` (the global registry by default), not from the registry converted.
-    metadata: registry,
-    uri: (id) => `#/components/schemas/${id}`,
-    override: restoreRefinements,
-  });
-  // Shared $defs only appear for recursive schemas; their refs would point outside the components.
-  if ("__shared" in schemas) throw new Error("Recursive contract schemas are not supported by the OpenAPI generator");
-  return Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, withoutSchemaKeywords(schema)]));
-}
-
-function inlineSchema(schema: z.ZodType, io: Io = "input"): JsonObject {
-  return withoutSchemaKeywords(z.toJSONSchema(schema, { target: "draft-2020-12", io, override: restoreRefinements }));
-}
-
-function allComponentSchemas(): Record<string, JsonObject> {
-  const responses = componentSchemas(RESPONSE_COMPONENTS, "output");
-  const requests = componentSchemas(REQUEST_COMPONENTS, "input");
-  const clash = Object.keys(requests).find((id) => id in responses);
-  if (clash) throw new Error(`OpenAPI component ${clash} is defined both as a request and as a response schema`);
-  return { ...responses, ...requests };
-}
+const etagHeader = z.string().regex(/^"[A-Z_]+-[0-9]+"$/).meta({
+  header: {
+    id: "ETag",
+    description: "The status, a hyphen and the update time in epoch seconds, in quotation marks.",
+    example: '"CONFIRMED-1718000000"',
+  },
+});
+const cacheControlHeader = z.literal("max-age=60, must-revalidate").meta({
+  header: { id: "CacheControl", description: "Status answers may be cached for 60 seconds and must be revalidated." },
+});
+const retryAfterHeader = z
+  .string()
+  .regex(/^[0-9]+$/)
+  .optional()
+  .meta({ header: { id: "RetryAfter", description: "Seconds to wait before retrying.", required: false } });
 
 // ---------------------------------------------------------------------------------------------
-// Building blocks
+// Error answers
 
-const schemaRef = (id: string): JsonObject => ({ $ref: `#/components/schemas/${id}` });
-const jsonContent = (schema: JsonObject): JsonObject => ({ "application/json": { schema } });
-const ANY_ERROR_FORMAT: JsonObject = { anyOf: [schemaRef("BusinessError"), schemaRef("GeneralError")] };
+const anyErrorFormat = z.union([businessErrorBodySchema, generalErrorBodySchema]);
 
 type Reason = [ErrorCode, string];
 
@@ -241,7 +89,12 @@ type Reason = [ErrorCode, string];
  * A business error response. The error codes go in the description (and `x-error-codes`), not in
  * the schema: the spec does not say that an endpoint can only ever answer those codes.
  */
-function businessErrorResponse(status: number, summary: string, reasons: Reason[], options: { generalFormatToo?: string } = {}): JsonObject {
+function businessErrorResponse(
+  status: number,
+  summary: string,
+  reasons: Reason[],
+  options: { generalFormatToo?: string } = {},
+): ZodOpenApiResponseObject {
   for (const [code] of reasons) {
     // Keeps this document in step with the contract's code → status table.
     if (!(ERROR_CODES[code] as readonly number[]).includes(status)) {
@@ -253,7 +106,7 @@ function businessErrorResponse(status: number, summary: string, reasons: Reason[
   return {
     description: lines.join("\n"),
     "x-error-codes": [...new Set(reasons.map(([code]) => code))],
-    content: jsonContent(options.generalFormatToo ? ANY_ERROR_FORMAT : schemaRef("BusinessError")),
+    content: jsonContent(options.generalFormatToo ? anyErrorFormat : businessErrorBodySchema),
   };
 }
 
@@ -267,86 +120,97 @@ const forbidden = (reasons: Reason[]) =>
 const notFound = (reasons: Reason[] = [NOT_FOUND]) => businessErrorResponse(404, "Not found.", reasons);
 const badRequest = (reasons: Reason[]) => businessErrorResponse(400, "Invalid or missing data.", [...reasons, AGENCY_HEADER_400]);
 
-const pathParameter = (name: string, schema: JsonObject, description: string): JsonObject => ({
-  name,
-  in: "path",
-  required: true,
-  description,
-  schema,
-});
+/** Answers any endpoint can give; the spec's table lists them without tying them to endpoints. */
+const COMMON_RESPONSES: Record<string, ZodOpenApiResponseObject> = {
+  "401": {
+    id: "Unauthorized",
+    description: "Missing or invalid API key (a production key in the sandbox included).",
+    content: jsonContent(authErrorBodySchema),
+  },
+  "429": {
+    id: "TooManyRequests",
+    description: "Rate limit exceeded: slow down.",
+    headers: z.object({ "Retry-After": retryAfterHeader }),
+    content: jsonContent(anyErrorFormat),
+  },
+  "500": {
+    id: "InternalError",
+    description: "Internal error (`INTERNAL_ERROR` in the business format, or the general format): retry with exponential backoff.",
+    "x-error-codes": ["INTERNAL_ERROR"],
+    content: jsonContent(anyErrorFormat),
+  },
+  "503": {
+    id: "ServiceUnavailable",
+    description: "Temporarily unavailable (in the sandbox, an injected fault): retry with exponential backoff.",
+    content: jsonContent(anyErrorFormat),
+  },
+};
 
-const jsonBody = (schemaId: string, required: boolean, description?: string): JsonObject => ({
+// ---------------------------------------------------------------------------------------------
+// Building blocks
+
+const okJson = (description: string, schema: z.ZodType): ZodOpenApiResponseObject => ({ description, content: jsonContent(schema) });
+const jsonBody = (schema: z.ZodType, required: boolean, description?: string) => ({
   required,
   ...(description ? { description } : {}),
-  content: jsonContent(schemaRef(schemaId)),
+  content: jsonContent(schema),
 });
 
-const okJson = (description: string, schemaId: string): JsonObject => ({ description, content: jsonContent(schemaRef(schemaId)) });
+/** A path or query parameter's description goes on the parameter, not into its schema. */
+const param = <T extends z.ZodType>(schema: T, description: string) => schema.meta({ param: { description } });
 
-interface Endpoint {
-  method: "get" | "post" | "put";
-  path: string;
-  operationId: string;
-  summary: string;
-  description?: string;
-  tag: string;
+const operationIdParam = () => param(operationSchema.shape.id, "The operation's `id`.");
+const statusHeaders = z.object({ ETag: etagHeader, "Cache-Control": cacheControlHeader });
+
+interface Endpoint extends Route {
   /** GET /agencies is the one endpoint that does not take the agency header. */
   agencyExempt?: boolean;
-  parameters?: JsonObject[];
-  requestBody?: JsonObject;
-  responses: Record<string, JsonObject>;
 }
 
-function endpoints(): Endpoint[] {
-  const operationId = inlineSchema(operationSchema.shape.id, "output");
-  const idParameter = (name: string) => pathParameter(name, operationId, "The operation's `id`.");
-  const query = listOperationsQuerySchema.shape;
-  const queryParameter = (name: keyof typeof query, description: string): JsonObject => ({
-    name,
-    in: "query",
-    required: false,
-    description,
-    schema: inlineSchema(query[name].unwrap()),
-  });
+const get = (path: string, operation: ZodOpenApiOperationObject, extra: Partial<Endpoint> = {}): Endpoint => ({
+  method: "get",
+  path,
+  operation,
+  ...extra,
+});
+const post = (path: string, operation: ZodOpenApiOperationObject): Endpoint => ({ method: "post", path, operation });
+const put = (path: string, operation: ZodOpenApiOperationObject): Endpoint => ({ method: "put", path, operation });
 
+function endpoints(): Endpoint[] {
   return [
-    {
-      method: "get",
-      path: "/health",
+    get("/health", {
       operationId: "getHealth",
       summary: "Health check",
       description: "Connectivity check, validity check of the key, clock comparison.",
-      tag: "Health",
+      tags: ["Health"],
       responses: {
-        "200": okJson("The service is up.", "HealthResponse"),
+        "200": okJson("The service is up.", healthResponseSchema),
         "400": badRequest([]),
         "403": forbidden([]),
         "422": businessErrorResponse(422, "Data conflict.", [["DATA_INTEGRITY_ERROR", "conflict with existing data."]]),
       },
-    },
-    {
-      method: "get",
-      path: "/financing/simulate/{totalPrice}",
+    }),
+    get("/financing/simulate/{totalPrice}", {
       operationId: "simulateFinancing",
       summary: "Simulate financing offers for an amount",
       description: "Read-only, indicative: no operation is created. Availability and terms depend on the partner's configured markets.",
-      tag: "Financing",
-      parameters: [
-        pathParameter(
-          "totalPrice",
-          inlineSchema(z.number().positive()),
-          "The amount to finance; greater than zero. The advertised standard EUR range is 60 to 5,000.",
-        ),
-        {
-          name: "countryCode",
-          in: "query",
-          required: false,
-          description: "The customer's residence country (ISO 3166-1 alpha-3). Spain (ESP) when omitted.",
-          schema: inlineSchema(countryCodeSchema),
-        },
-      ],
+      tags: ["Financing"],
+      requestParams: {
+        path: z.object({
+          totalPrice: param(
+            z.number().positive(),
+            "The amount to finance; greater than zero. The advertised standard EUR range is 60 to 5,000.",
+          ),
+        }),
+        query: z.object({
+          countryCode: param(
+            countryCodeSchema.optional(),
+            "The customer's residence country (ISO 3166-1 alpha-3). Spain (ESP) when omitted.",
+          ),
+        }),
+      },
       responses: {
-        "200": okJson("Indicative offers.", "FinancialOffersResponse"),
+        "200": okJson("Indicative offers.", financialOffersResponseSchema),
         "400": badRequest([["VALIDATION_ERROR", "the amount is not a number greater than zero, or countryCode is malformed."]]),
         "403": forbidden([]),
         "422": businessErrorResponse(422, "No financing available.", [
@@ -354,71 +218,56 @@ function endpoints(): Endpoint[] {
           ["DATA_INTEGRITY_ERROR", "conflict with existing data."],
         ]),
       },
-    },
-    {
-      method: "post",
-      path: "/operations",
+    }),
+    post("/operations", {
       operationId: "createOperation",
       summary: "Create a financing operation",
       description: "Idempotent per `externalId`: repeating it returns the existing operation, with 200 instead of 201.",
-      tag: "Operations",
-      requestBody: jsonBody("CreateOperationRequest", true),
+      tags: ["Operations"],
+      requestBody: jsonBody(createOperationRequestSchema, true),
       responses: {
-        "201": okJson("Created, in status GENERATED.", "CreatedOperation"),
-        "200": okJson("An operation with this externalId already exists: it is returned unchanged.", "CreatedOperation"),
+        "201": okJson("Created, in status GENERATED.", createdOperationSchema),
+        "200": okJson("An operation with this externalId already exists: it is returned unchanged.", createdOperationSchema),
         "400": badRequest([["VALIDATION_ERROR", "invalid or missing data in the body (details in `additionalInfo.fields`)."]]),
         "403": forbidden([]),
       },
-    },
-    {
-      method: "get",
-      path: "/operations",
+    }),
+    get("/operations", {
       operationId: "listOperations",
       summary: "List operations",
-      tag: "Operations",
-      parameters: [
-        queryParameter("page", "Page number, from 0."),
-        queryParameter("size", "Operations per page, at most 100."),
-        queryParameter("status", "Only operations in this status."),
-        queryParameter("from", "Only operations from this date (yyyy-MM-dd)."),
-        queryParameter("to", "Only operations up to this date (yyyy-MM-dd)."),
-      ],
+      tags: ["Operations"],
+      // Descriptions come from the contract's metadata on each field.
+      requestParams: { query: listOperationsQuerySchema },
       responses: {
-        "200": okJson("A page of operations.", "OperationsPage"),
+        "200": okJson("A page of operations.", operationsPageSchema),
         "400": badRequest([["VALIDATION_ERROR", "a query parameter is malformed or out of range."]]),
         "403": forbidden([]),
       },
-    },
-    {
-      method: "get",
-      path: "/operations/by-external-id/{externalId}",
+    }),
+    get("/operations/by-external-id/{externalId}", {
       operationId: "getOperationByExternalId",
       summary: "Find an operation by the partner's reference",
-      tag: "Operations",
-      parameters: [
-        pathParameter(
-          "externalId",
-          inlineSchema(createOperationRequestSchema.shape.externalId.unwrap()),
-          "The partner's reference given at creation.",
-        ),
-      ],
+      tags: ["Operations"],
+      requestParams: {
+        path: z.object({
+          externalId: param(createOperationRequestSchema.shape.externalId.unwrap(), "The partner's reference given at creation."),
+        }),
+      },
       responses: {
-        "200": okJson("The operation.", "OperationByExternalId"),
+        "200": okJson("The operation.", operationByExternalIdSchema),
         "400": badRequest([]),
         "403": forbidden([ACCESS_DENIED]),
         "404": notFound([["OPERATION_NOT_FOUND", "no operation of this account has this externalId."]]),
       },
-    },
-    {
-      method: "get",
-      path: "/financing/{operationIdentifier}",
+    }),
+    get("/financing/{operationIdentifier}", {
       operationId: "getFinancialOffers",
       summary: "Financing offers an operation is eligible for",
       description: "Same shape as the simulation. An offer's `id` is the `financialOfferId` of POST /financing.",
-      tag: "Financing",
-      parameters: [idParameter("operationIdentifier")],
+      tags: ["Financing"],
+      requestParams: { path: z.object({ operationIdentifier: operationIdParam() }) },
       responses: {
-        "200": okJson("The eligible offers.", "FinancialOffersResponse"),
+        "200": okJson("The eligible offers.", financialOffersResponseSchema),
         "400": badRequest([]),
         "403": forbidden([ACCESS_DENIED]),
         "404": notFound(),
@@ -427,18 +276,16 @@ function endpoints(): Endpoint[] {
           ["NO_FINANCIAL_COMPANIES_CONFIGURED", "no financing options are configured for the agency."],
         ]),
       },
-    },
-    {
-      method: "post",
-      path: "/financing",
+    }),
+    post("/financing", {
       operationId: "startFinancing",
       summary: "Start financing with a chosen offer",
       description:
         "When refused with `hasAlternativeFinancialOffers: true`, fetch GET /financing/{operationIdentifier} again and offer another option.",
-      tag: "Financing",
-      requestBody: jsonBody("StartFinancingRequest", true),
+      tags: ["Financing"],
+      requestBody: jsonBody(startFinancingRequestSchema, true),
       responses: {
-        "200": okJson("The outcome of the request to the provider.", "StartFinancingResponse"),
+        "200": okJson("The outcome of the request to the provider.", startFinancingResponseSchema),
         "400": badRequest([["VALIDATION_ERROR", "invalid or missing operationIdentifier or financialOfferId."]]),
         "403": forbidden([ACCESS_DENIED]),
         "404": notFound(),
@@ -449,51 +296,36 @@ function endpoints(): Endpoint[] {
           ["NOT_ELIGIBLE_FINANCIAL_OFFER", "the offer is not one the operation is eligible for."],
         ]),
       },
-    },
-    {
-      method: "get",
-      path: "/operations/{operationIdentifier}/status",
+    }),
+    get("/operations/{operationIdentifier}/status", {
       operationId: "getOperationStatus",
       summary: "Current status of an operation",
       description: "Verify the status with this call after any redirect or webhook. Conditional with If-None-Match.",
-      tag: "Operations",
-      parameters: [
-        idParameter("operationIdentifier"),
-        {
-          name: "If-None-Match",
-          in: "header",
-          required: false,
-          description: "An ETag from an earlier answer: 304 without a body when it is still current.",
-          schema: { type: "string" },
-        },
-      ],
+      tags: ["Operations"],
+      requestParams: {
+        path: z.object({ operationIdentifier: operationIdParam() }),
+        header: z.object({
+          "If-None-Match": param(z.string().optional(), "An ETag from an earlier answer: 304 without a body when it is still current."),
+        }),
+      },
       responses: {
-        "200": {
-          description: "The status.",
-          headers: { ETag: { $ref: "#/components/headers/ETag" }, "Cache-Control": { $ref: "#/components/headers/CacheControl" } },
-          content: jsonContent(schemaRef("OperationStatusResponse")),
-        },
-        "304": {
-          description: "Not modified: If-None-Match equals the current ETag. No body.",
-          headers: { ETag: { $ref: "#/components/headers/ETag" }, "Cache-Control": { $ref: "#/components/headers/CacheControl" } },
-        },
+        "200": { description: "The status.", headers: statusHeaders, content: jsonContent(operationStatusResponseSchema) },
+        "304": { description: "Not modified: If-None-Match equals the current ETag. No body.", headers: statusHeaders },
         "400": badRequest([]),
         "403": forbidden([ACCESS_DENIED]),
         "404": notFound(),
       },
-    },
-    {
-      method: "post",
-      path: "/operations/{id}/cancel",
+    }),
+    post("/operations/{id}/cancel", {
       operationId: "cancelOperation",
       summary: "Cancel an operation that is not yet signed",
       description:
         "Valid for GENERATED, PENDING and ERROR; the operation becomes CANCELLED. No provider is contacted and no money moves. A CANCELLED webhook follows when the operation has a webhookUrl.",
-      tag: "Operations",
-      parameters: [idParameter("id")],
-      requestBody: jsonBody("CancelRequest", false, "Optional; the reason is kept in the operation history."),
+      tags: ["Operations"],
+      requestParams: { path: z.object({ id: operationIdParam() }) },
+      requestBody: jsonBody(cancelRequestSchema, false, "Optional; the reason is kept in the operation history."),
       responses: {
-        "200": okJson("Cancelled: the operation (sandbox choice: the spec does not show this body).", "Operation"),
+        "200": okJson("Cancelled: the operation (sandbox choice: the spec does not show this body).", operationSchema),
         "400": badRequest([
           ["OPERATION_NOT_CANCELLABLE", "the operation is in another status; `additionalInfo.operationStatus` carries it."],
           ["VALIDATION_ERROR", "the reason is longer than 255 characters or the body is malformed."],
@@ -501,33 +333,29 @@ function endpoints(): Endpoint[] {
         "403": forbidden([ACCESS_DENIED]),
         "404": notFound(),
       },
-    },
-    {
-      method: "get",
-      path: "/operations/{id}/refund/details",
+    }),
+    get("/operations/{id}/refund/details", {
       operationId: "getRefundDetails",
       summary: "Preview the refund of a confirmed operation",
-      tag: "Refunds",
-      parameters: [idParameter("id")],
+      tags: ["Refunds"],
+      requestParams: { path: z.object({ id: operationIdParam() }) },
       responses: {
-        "200": okJson("What the customer would get back if the operation were refunded now.", "RefundBreakdown"),
+        "200": okJson("What the customer would get back if the operation were refunded now.", refundBreakdownSchema),
         "400": badRequest([["OPERATION_NOT_REFUNDABLE", "the operation is not CONFIRMED."]]),
         "403": forbidden([ACCESS_DENIED]),
         "404": notFound(),
       },
-    },
-    {
-      method: "post",
-      path: "/operations/{id}/refund",
+    }),
+    post("/operations/{id}/refund", {
       operationId: "refundOperation",
       summary: "Refund a confirmed operation",
       description:
         "Refunds through the finance provider, records the charges in the monthly invoice and leaves the operation REFUNDED; a REFUNDED webhook follows when the operation has a webhookUrl.",
-      tag: "Refunds",
-      parameters: [idParameter("id")],
-      requestBody: jsonBody("RefundRequest", false, "Optional; charges default to 0, the reason is kept in the history."),
+      tags: ["Refunds"],
+      requestParams: { path: z.object({ id: operationIdParam() }) },
+      requestBody: jsonBody(refundRequestSchema, false, "Optional; charges default to 0, the reason is kept in the history."),
       responses: {
-        "200": okJson("Refunded.", "RefundResponse"),
+        "200": okJson("Refunded.", sandboxRefundResponseSchema),
         "400": badRequest([
           ["OPERATION_NOT_REFUNDABLE", "the operation is not CONFIRMED."],
           ["VALIDATION_ERROR", "a charge is negative or not a number, or the reason is longer than 255 characters."],
@@ -538,56 +366,41 @@ function endpoints(): Endpoint[] {
           ["OPERATION_NOT_REFUNDABLE", "the provider rejected the refund; nothing changed."],
         ]),
       },
-    },
-    {
-      method: "get",
-      path: "/agencies",
-      operationId: "listAgencies",
-      summary: "The agencies of a management group",
-      description: "Management group keys only, and without the agency header. The ids are the valid agency header values elsewhere.",
-      tag: "Agencies",
-      agencyExempt: true,
-      responses: {
-        "200": okJson("The group's active agencies, sorted by id.", "AgencyList"),
-        "403": {
-          description: "The key is not a management group key.",
-          content: jsonContent(ANY_ERROR_FORMAT),
+    }),
+    get(
+      "/agencies",
+      {
+        operationId: "listAgencies",
+        summary: "The agencies of a management group",
+        description: "Management group keys only, and without the agency header. The ids are the valid agency header values elsewhere.",
+        tags: ["Agencies"],
+        responses: {
+          "200": okJson("The group's active agencies, sorted by id.", agenciesResponseSchema),
+          "403": { description: "The key is not a management group key.", content: jsonContent(anyErrorFormat) },
         },
       },
-    },
-    {
-      method: "put",
-      path: "/operations/webhook-events/ack",
+      { agencyExempt: true },
+    ),
+    put("/operations/webhook-events/ack", {
       operationId: "acknowledgeWebhookEvent",
       summary: "Acknowledge a webhook event",
       description:
         "Send back the three fields received. Unacknowledged events are redelivered. A management group key names the agency that owns the operation.",
-      tag: "Webhooks",
-      requestBody: jsonBody("WebhookEvent", true),
+      tags: ["Webhooks"],
+      requestBody: jsonBody(webhookEventSchema, true),
       responses: {
-        "200": okJson("Acknowledged (acknowledging again is also a success).", "AckResponse"),
+        "200": okJson("Acknowledged (acknowledging again is also a success).", sandboxAckResponseSchema),
         "400": badRequest([["VALIDATION_ERROR", "invalid or missing fields."]]),
-        "403": forbidden([
-          ACCESS_DENIED,
-          ["WEBHOOK_EVENT_OPERATION_MISMATCH", "the event is not an event of this operation."],
-        ]),
+        "403": forbidden([ACCESS_DENIED, ["WEBHOOK_EVENT_OPERATION_MISMATCH", "the event is not an event of this operation."]]),
         "404": notFound([NOT_FOUND, ["WEBHOOK_EVENT_NOT_FOUND", "no event with this eventId."]]),
         "409": businessErrorResponse(409, "The event cannot be acknowledged.", [
           ["WEBHOOK_EVENT_STATUS_MISMATCH", "operationStatus is not the status the event carried."],
           ["WEBHOOK_EVENT_NOT_ACKNOWLEDGEABLE", "the event can no longer be acknowledged (for example superseded by a later one)."],
         ]),
       },
-    },
+    }),
   ];
 }
-
-/** Answers any endpoint can give; the spec's table lists them without tying them to endpoints. */
-const COMMON_RESPONSES: Record<string, JsonObject> = {
-  "401": { $ref: "#/components/responses/Unauthorized" },
-  "429": { $ref: "#/components/responses/TooManyRequests" },
-  "500": { $ref: "#/components/responses/InternalError" },
-  "503": { $ref: "#/components/responses/ServiceUnavailable" },
-};
 
 const TAGS = [
   { name: "Health", description: "Connectivity and key check." },
@@ -613,28 +426,38 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
   const apiKeyHeader = options.apiKeyHeader ?? DEFAULT_API_KEY_HEADER;
   const agencyHeader = options.agencyHeader ?? DEFAULT_AGENCY_HEADER;
 
-  const paths: Record<string, Record<string, JsonObject>> = {};
-  for (const endpoint of endpoints()) {
-    const parameters = [...(endpoint.agencyExempt ? [] : [{ $ref: "#/components/parameters/Agency" }]), ...(endpoint.parameters ?? [])];
-    const operation: JsonObject = {
-      operationId: endpoint.operationId,
-      summary: endpoint.summary,
-      ...(endpoint.description ? { description: endpoint.description } : {}),
-      tags: [endpoint.tag],
-      ...(parameters.length > 0 ? { parameters } : {}),
-      ...(endpoint.requestBody ? { requestBody: endpoint.requestBody } : {}),
-      responses: { ...endpoint.responses, ...COMMON_RESPONSES },
-    };
-    paths[endpoint.path] = { ...paths[endpoint.path], [endpoint.method]: operation };
-  }
+  // Built per document: the header's name is an option.
+  const agencyParameter = z
+    .string()
+    .regex(/^[0-9]+$/)
+    .optional()
+    .meta({
+      param: {
+        id: "Agency",
+        name: agencyHeader,
+        in: "header",
+        required: false,
+        description:
+          "The id of the agency acted for. Required with a management group key (an id from GET /agencies); an agency key may omit it or send its own id.",
+      },
+    });
 
-  return {
+  const routes = endpoints().map(({ agencyExempt, ...route }) => ({
+    ...route,
+    operation: {
+      ...route.operation,
+      ...(agencyExempt ? {} : { parameters: [agencyParameter] }),
+      responses: { ...route.operation.responses, ...COMMON_RESPONSES },
+    },
+  }));
+
+  return generateDocument({
     openapi: "3.1.0",
     info: { title: "Travel Financing Partner API (sandbox)", version: "1.8.0", description: DESCRIPTION },
     servers: [{ url: serverUrl, description: "Sandbox" }],
     security: [{ ApiKey: [] }],
     tags: TAGS,
-    paths,
+    paths: routesToPaths(routes),
     webhooks: {
       operationStatus: {
         post: {
@@ -644,61 +467,12 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
             "POSTed to the operation's webhookUrl when it reaches CONFIRMED, REFUSED, EXPIRED, CANCELLED, REFUNDED or ERROR. Redelivered until acknowledged with PUT /operations/webhook-events/ack: a 2xx alone does not stop redeliveries. Confirm the status with GET /operations/{operationIdentifier}/status.",
           // The service sends no API key to the partner, and the spec shows no signature.
           security: [],
-          requestBody: jsonBody("WebhookEvent", true),
+          requestBody: jsonBody(webhookEventSchema, true),
           responses: { "2XX": { description: "Received." } },
         },
       },
     },
     components: {
-      schemas: allComponentSchemas(),
-      parameters: {
-        Agency: {
-          name: agencyHeader,
-          in: "header",
-          required: false,
-          description:
-            "The id of the agency acted for. Required with a management group key (an id from GET /agencies); an agency key may omit it or send its own id.",
-          schema: { type: "string", pattern: "^[0-9]+$" },
-        },
-      },
-      headers: {
-        ETag: {
-          description: "The status, a hyphen and the update time in epoch seconds, in quotation marks.",
-          required: true,
-          schema: { type: "string", pattern: '^"[A-Z_]+-[0-9]+"$' },
-          example: '"CONFIRMED-1718000000"',
-        },
-        CacheControl: {
-          description: "Status answers may be cached for 60 seconds and must be revalidated.",
-          required: true,
-          schema: { type: "string", const: "max-age=60, must-revalidate" },
-        },
-        RetryAfter: {
-          description: "Seconds to wait before retrying.",
-          required: false,
-          schema: { type: "string", pattern: "^[0-9]+$" },
-        },
-      },
-      responses: {
-        Unauthorized: {
-          description: "Missing or invalid API key (a production key in the sandbox included).",
-          content: jsonContent(schemaRef("AuthError")),
-        },
-        TooManyRequests: {
-          description: "Rate limit exceeded: slow down.",
-          headers: { "Retry-After": { $ref: "#/components/headers/RetryAfter" } },
-          content: jsonContent(ANY_ERROR_FORMAT),
-        },
-        InternalError: {
-          description: "Internal error (`INTERNAL_ERROR` in the business format, or the general format): retry with exponential backoff.",
-          "x-error-codes": ["INTERNAL_ERROR"],
-          content: jsonContent(ANY_ERROR_FORMAT),
-        },
-        ServiceUnavailable: {
-          description: "Temporarily unavailable (in the sandbox, an injected fault): retry with exponential backoff.",
-          content: jsonContent(ANY_ERROR_FORMAT),
-        },
-      },
       securitySchemes: {
         ApiKey: {
           type: "apiKey",
@@ -708,5 +482,5 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
         },
       },
     },
-  };
+  });
 }
