@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument, type OpenApiDocument } from "./openapi";
+import { openApi31Problems } from "@/lib/openapi/testing/validate";
 import { createOpenApiChecker } from "./testing/openapi-check";
 
 const doc = buildOpenApiDocument();
@@ -115,6 +116,12 @@ describe("the OpenAPI document", () => {
     expect(doc.servers[0]?.url).toBe("http://localhost:3000/sandbox/v1");
   });
 
+  it("is valid OpenAPI 3.1 by the specification's own JSON Schema, whatever the header names", () => {
+    expect(openApi31Problems(doc)).toEqual([]);
+    const custom = buildOpenApiDocument({ apiKeyHeader: "X-Acme-API-Key", agencyHeader: "X-Acme-Agency", serverUrl: "https://sandbox.test/v1" });
+    expect(openApi31Problems(custom)).toEqual([]);
+  });
+
   it("lists the 13 endpoints of the spec, and only those", () => {
     expect(operations(doc).map((o) => o.key).sort()).toEqual([...ENDPOINTS].sort());
   });
@@ -173,6 +180,26 @@ describe("the OpenAPI document", () => {
     const list = doc.paths["/operations"]?.get?.parameters as { name: string; schema: { pattern?: string; maximum?: number } }[];
     expect(list.find((p) => p.name === "from")?.schema.pattern).toBe("^(\\d{4})-(\\d{2})-(\\d{2})$");
     expect(list.find((p) => p.name === "size")?.schema.maximum).toBe(100);
+  });
+
+  it("takes parameter descriptions from the contract's metadata, and documents the conditional status call", () => {
+    const list = doc.paths["/operations"]?.get?.parameters as { name: string; description?: string }[];
+    expect(list.find((p) => p.name === "page")?.description).toBe("Page number, from 0.");
+    expect(list.find((p) => p.name === "size")?.description).toBe("Operations per page, at most 100.");
+    const status = doc.paths["/operations/{operationIdentifier}/status"]?.get as {
+      parameters: { name?: string; in?: string }[];
+      responses: Record<string, { headers?: Record<string, unknown>; content?: unknown }>;
+    };
+    expect(status.parameters).toContainEqual(expect.objectContaining({ name: "If-None-Match", in: "header" }));
+    for (const code of ["200", "304"]) {
+      expect(status.responses[code]?.headers, code).toEqual({
+        ETag: { $ref: "#/components/headers/ETag" },
+        "Cache-Control": { $ref: "#/components/headers/CacheControl" },
+      });
+    }
+    expect(status.responses["304"]).not.toHaveProperty("content");
+    expect(doc.components.headers.ETag).toMatchObject({ required: true, example: '"CONFIRMED-1718000000"' });
+    expect(doc.components.headers.CacheControl).toMatchObject({ required: true, schema: { const: "max-age=60, must-revalidate" } });
   });
 
   it("secures every endpoint with the key header, and takes the agency header everywhere but GET /agencies", () => {
