@@ -30,7 +30,7 @@ const routes: Route[] = [
     path: "/things",
     operation: {
       operationId: "listThings",
-      requestParams: { query: z.object({ limit: z.number().int().positive().optional() }) },
+      requestParams: { query: z.object({ limit: z.number().int().positive().optional().meta({ description: "At most this many." }) }) },
       responses: { "200": { description: "Things.", content: jsonContent(z.array(Thing)) } },
     },
   },
@@ -77,13 +77,18 @@ describe("generateDocument", () => {
     });
   });
 
-  it("turns requestParams into parameters, required only where the schema is", () => {
+  it("turns requestParams into parameters, required only where the schema is, with the description said once", () => {
     const doc = document();
     expect(doc.paths["/things/{thingId}"]?.get?.parameters).toEqual([
       { in: "path", name: "thingId", description: "The thing's id.", required: true, schema: { type: "string" } },
     ]);
     expect(doc.paths["/things"]?.get?.parameters).toEqual([
-      { in: "query", name: "limit", schema: { type: "integer", exclusiveMinimum: 0, maximum: Number.MAX_SAFE_INTEGER } },
+      {
+        in: "query",
+        name: "limit",
+        description: "At most this many.",
+        schema: { type: "integer", exclusiveMinimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+      },
     ]);
   });
 

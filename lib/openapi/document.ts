@@ -18,8 +18,7 @@ import {
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
-export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
+export type HttpMethod = "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace";
 
 export interface Route {
   method: HttpMethod;
@@ -90,6 +89,10 @@ export function generateDocument(spec: ZodOpenApiObject & { openapi: "3.1.0" | "
   const unnamed = Object.keys(components.schemas ?? {}).filter((name) => name.startsWith("__schema"));
   // zod-openapi names a reused schema without an id `__schemaN`: give it an id instead.
   if (unnamed.length > 0) throw new Error(`Schemas without an id were made components: ${unnamed.join(", ")}`);
+  for (const parameter of parameterObjects(generated)) {
+    // zod writes a field's description into its schema too: on a parameter, it says it once.
+    if (isObject(parameter.schema) && parameter.schema.description === parameter.description) delete parameter.schema.description;
+  }
   return {
     ...generated,
     servers: generated.servers ?? [],
@@ -102,4 +105,13 @@ export function generateDocument(spec: ZodOpenApiObject & { openapi: "3.1.0" | "
       ...Object.fromEntries(COMPONENT_KINDS.map((kind) => [kind, components[kind] ?? {}])),
     } as OpenApiDocument["components"],
   };
+}
+
+const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The parameters of every operation (paths and webhooks) and the parameter components. */
+function parameterObjects(document: Partial<OpenApiDocument>): JsonObject[] {
+  const operations = [...Object.values(document.paths ?? {}), ...Object.values(document.webhooks ?? {})].flatMap((item) => Object.values(item));
+  const parameters = [...operations.flatMap((operation) => (Array.isArray(operation.parameters) ? operation.parameters : []))];
+  return [...parameters, ...Object.values(document.components?.parameters ?? {})].filter(isObject);
 }

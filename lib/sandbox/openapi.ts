@@ -33,7 +33,7 @@ import { generateDocument, jsonContent, routesToPaths, type OpenApiDocument, typ
  * say: the routes, their parameters, which answers each one gives and why.
  */
 
-export type { Json, JsonObject, OpenApiDocument } from "@/lib/openapi/document";
+export type { OpenApiDocument } from "@/lib/openapi/document";
 
 export const DEFAULT_SERVER_URL = "http://localhost:3000/sandbox/v1";
 export const DEFAULT_API_KEY_HEADER = "X-Service-API-Key";
@@ -167,12 +167,7 @@ interface Endpoint extends Route {
   agencyExempt?: boolean;
 }
 
-const get = (path: string, operation: ZodOpenApiOperationObject, extra: Partial<Endpoint> = {}): Endpoint => ({
-  method: "get",
-  path,
-  operation,
-  ...extra,
-});
+const get = (path: string, operation: ZodOpenApiOperationObject): Endpoint => ({ method: "get", path, operation });
 const post = (path: string, operation: ZodOpenApiOperationObject): Endpoint => ({ method: "post", path, operation });
 const put = (path: string, operation: ZodOpenApiOperationObject): Endpoint => ({ method: "put", path, operation });
 
@@ -367,9 +362,8 @@ function endpoints(): Endpoint[] {
         ]),
       },
     }),
-    get(
-      "/agencies",
-      {
+    {
+      ...get("/agencies", {
         operationId: "listAgencies",
         summary: "The agencies of a management group",
         description: "Management group keys only, and without the agency header. The ids are the valid agency header values elsewhere.",
@@ -378,9 +372,9 @@ function endpoints(): Endpoint[] {
           "200": okJson("The group's active agencies, sorted by id.", agenciesResponseSchema),
           "403": { description: "The key is not a management group key.", content: jsonContent(anyErrorFormat) },
         },
-      },
-      { agencyExempt: true },
-    ),
+      }),
+      agencyExempt: true,
+    },
     put("/operations/webhook-events/ack", {
       operationId: "acknowledgeWebhookEvent",
       summary: "Acknowledge a webhook event",
