@@ -1,6 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
-import { aCustomer, APP_URL, expect, test } from "./fixtures";
+import { expect, test } from "./fixtures";
+import { APP_URL } from "./support/app";
+import { expectNoAxeViolations } from "./support/axe";
+import { aCustomer } from "./support/test-data";
 
 /*
  * Every page a customer can see, checked with axe-core against WCAG 2.0, 2.1 and 2.2 A and AA: the
@@ -9,20 +10,6 @@ import { aCustomer, APP_URL, expect, test } from "./fixtures";
  * phone's viewport, and the form's errors in English too.
  */
 
-const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
-
-/** Runs axe on the page as it is now and expects no violation; the failure names each rule and node. */
-async function expectNoViolations(page: Page, what: string) {
-  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-  const violations = results.violations.map((violation) => ({
-    rule: violation.id,
-    impact: violation.impact,
-    help: violation.help,
-    nodes: violation.nodes.map((node) => `${node.target.join(" ")}: ${node.failureSummary ?? ""}`),
-  }));
-  expect(violations, `axe violations on ${what} (${page.url()})`).toEqual([]);
-}
-
 test.use({ baseURL: APP_URL, locale: "es-ES" });
 
 test.describe("accessibility", () => {
@@ -30,35 +17,35 @@ test.describe("accessibility", () => {
     const { page, m, shop } = checkout;
     await shop.goto();
     await expect(shop.heading).toHaveText(m.shop.title);
-    await expectNoViolations(page, "the shop");
+    await expectNoAxeViolations(page, "the shop");
 
     await page.goto("/?checkoutSession=cs_accessibility_check&outcome=confirmed");
     await expect(shop.returnNotice).toBeVisible();
-    await expectNoViolations(page, "the shop with the return notice");
+    await expectNoAxeViolations(page, "the shop with the return notice");
   });
 
   test("the details form, empty and after a failed submit", async ({ checkout }) => {
     const { page, m, details } = checkout;
     await checkout.startAtShop();
-    await expectNoViolations(page, "the empty details form");
+    await expectNoAxeViolations(page, "the empty details form");
 
     await details.fill({ firstName: "", email: "ana.example.com", documentId: "12345678A", postalCode: "99999" });
     await details.submit();
     await expect(details.errorSummary).toBeVisible();
     await expect(details.field("email")).toHaveAttribute("aria-invalid", "true");
     await expect(details.field("firstName")).toHaveAccessibleDescription(new RegExp(m.form.errors.required.firstName));
-    await expectNoViolations(page, "the details form showing errors");
+    await expectNoAxeViolations(page, "the details form showing errors");
   });
 
   test("the offers page, and the offers after a refusal with alternatives", async ({ checkout }) => {
     const { page, offers } = checkout;
     await checkout.startWithDetails(aCustomer({ email: "ana+refuse_offer@example.com" }));
     await expect(offers.representativeExample).toBeVisible();
-    await expectNoViolations(page, "the offers page");
+    await expectNoAxeViolations(page, "the offers page");
 
     await offers.choose(12, "Financiera Olivo");
     await expect(offers.refusedNotice).toBeVisible();
-    await expectNoViolations(page, "the offers page after a refusal");
+    await expectNoAxeViolations(page, "the offers page after a refusal");
   });
 
   test("the status page, pending at the provider and then confirmed", async ({ checkout }) => {
@@ -71,13 +58,13 @@ test.describe("accessibility", () => {
     await status.expectState("pending");
     await expect(status.checkAgain).toBeVisible();
     await expect(page.getByRole("status").filter({ hasText: m.status.checking })).toBeVisible();
-    await expectNoViolations(page, "the status page, pending");
+    await expectNoAxeViolations(page, "the status page, pending");
 
-    await page.getByRole("link", { name: m.status.continueProvider, exact: true }).click();
+    await status.continueAtProvider.click();
     await expect(provider.heading).toHaveText("Review and sign your plan");
     await provider.sign();
     await status.expectState("confirmed");
-    await expectNoViolations(page, "the status page, confirmed");
+    await expectNoAxeViolations(page, "the status page, confirmed");
   });
 
   test("the status page when the financing is refused", async ({ checkout }) => {
@@ -85,7 +72,7 @@ test.describe("accessibility", () => {
     await checkout.startWithDetails(aCustomer({ email: "ana+refuse_all@example.com" }));
     await offers.choose(12, "Financiera Olivo");
     await status.expectState("refused");
-    await expectNoViolations(page, "the status page, refused");
+    await expectNoAxeViolations(page, "the status page, refused");
   });
 
   test("the checkout's not-found page", async ({ checkout }) => {
@@ -93,29 +80,24 @@ test.describe("accessibility", () => {
     const response = await page.goto("/checkout/cs_this_session_does_not_exist");
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(m.notFound.title);
-    await expectNoViolations(page, "the not-found page");
+    await expectNoAxeViolations(page, "the not-found page");
   });
 
-  test("the sandbox's hosted pages: financing page, provider checkout, result page", async ({
-    sandboxApi,
-    financingPage,
-    providerCheckoutPage,
-    sandboxResultPage,
-  }) => {
-    const page = financingPage.page;
-    const operation = await sandboxApi.createOperation();
+  test("the sandbox's hosted pages: financing page, provider checkout, result page", async ({ sandbox, sandboxPages }) => {
+    const { page, financing, provider, result } = sandboxPages;
+    const operation = await sandbox.createOperation();
 
-    await financingPage.goto(operation.financingUrl);
-    await expect(financingPage.heading).toHaveText("Choose your installment plan");
-    await expectNoViolations(page, "the sandbox's financing page");
+    await financing.goto(operation.financingUrl);
+    await expect(financing.heading).toHaveText("Choose your installment plan");
+    await expectNoAxeViolations(page, "the sandbox's financing page");
 
-    await financingPage.choose(/^Financiera Olivo: 12 monthly installments of /);
-    await expect(providerCheckoutPage.heading).toHaveText("Review and sign your plan");
-    await expectNoViolations(page, "the sandbox's provider checkout");
+    await financing.choose(/^Financiera Olivo: 12 monthly installments of /);
+    await expect(provider.heading).toHaveText("Review and sign your plan");
+    await expectNoAxeViolations(page, "the sandbox's provider checkout");
 
-    await providerCheckoutPage.sign();
-    await expect(sandboxResultPage.heading).toHaveText("Financing confirmed");
-    await expectNoViolations(page, "the sandbox's result page");
+    await provider.sign();
+    await expect(result.heading).toHaveText("Financing confirmed");
+    await expectNoAxeViolations(page, "the sandbox's result page");
   });
 
   test.describe("on a phone (390×844)", () => {
@@ -124,25 +106,25 @@ test.describe("accessibility", () => {
     test("the shop, the form with its errors, the offers, the provider checkout and the status page", async ({ checkout }) => {
       const { page, shop, details, offers, provider, status } = checkout;
       await shop.goto();
-      await expectNoViolations(page, "the shop on a phone");
+      await expectNoAxeViolations(page, "the shop on a phone");
 
       await shop.payInInstallments();
-      await expectNoViolations(page, "the empty details form on a phone");
+      await expectNoAxeViolations(page, "the empty details form on a phone");
       await details.fill({ email: "ana.example.com", phone: "512345678" });
       await details.submit();
       await expect(details.errorSummary).toBeVisible();
-      await expectNoViolations(page, "the details form with errors on a phone");
+      await expectNoAxeViolations(page, "the details form with errors on a phone");
 
       await details.complete(aCustomer());
       await expect(offers.representativeExample).toBeVisible();
-      await expectNoViolations(page, "the offers page on a phone");
+      await expectNoAxeViolations(page, "the offers page on a phone");
 
       await checkout.chooseAndReachProvider(3, "Banca Nube");
-      await expectNoViolations(page, "the provider checkout on a phone");
+      await expectNoAxeViolations(page, "the provider checkout on a phone");
 
       await provider.sign();
       await status.expectState("confirmed");
-      await expectNoViolations(page, "the status page on a phone");
+      await expectNoAxeViolations(page, "the status page on a phone");
     });
   });
 
@@ -155,11 +137,11 @@ test.describe("accessibility", () => {
       await details.fill({ email: "ana.example.com", birthDate: "2020-01-01" });
       await details.submit();
       await expect(details.errorSummary).toBeVisible();
-      await expectNoViolations(page, "the English details form with errors");
+      await expectNoAxeViolations(page, "the English details form with errors");
 
       await details.complete(aCustomer());
       await expect(offers.representativeExample).toBeVisible();
-      await expectNoViolations(page, "the English offers page");
+      await expectNoAxeViolations(page, "the English offers page");
     });
   });
 });

@@ -1,4 +1,6 @@
-import { APP_URL, STAFF, expect, expectNoAxeViolations, test, useOwnAddress } from "./admin-fixtures";
+import { expect, test } from "./fixtures";
+import { APP_URL, STAFF } from "./support/app";
+import { expectNoAxeViolations } from "./support/axe";
 
 test.use({ baseURL: APP_URL, locale: "en-GB" });
 
@@ -7,43 +9,44 @@ test.use({ baseURL: APP_URL, locale: "en-GB" });
  * contrast checks is refused with the reason. Uses the group partner, whose theme no other test reads.
  */
 test("a partner previews its theme, a failing one is refused, a good one is saved", async ({ page, admin }) => {
-  await useOwnAddress(page);
-  await admin.login.goto("/admin/theme");
-  await admin.login.signIn(STAFF.group);
-  await expect(page.getByRole("heading", { level: 1, name: admin.m.theme.title })).toBeVisible();
+  const { login, theme } = admin;
+  await login.useOwnAddress();
+  await login.goto("/admin/theme");
+  await login.signIn(STAFF.group);
+  await expect(theme.heading).toBeVisible();
   await expectNoAxeViolations(page, "the theme page");
 
-  const brand = page.getByLabel(admin.m.theme.colors.brand, { exact: true });
-  const onBrand = page.getByLabel(admin.m.theme.colors.brandContrast, { exact: true });
+  const brand = theme.color("brand");
+  const onBrand = theme.color("brandContrast");
   const before = await brand.inputValue();
 
   // Yellow text on white: refused, with the ratio, and nothing saved.
   await brand.fill("#ffff00");
   await onBrand.fill("#ffffff");
-  await page.getByRole("button", { name: admin.m.theme.save }).click();
-  await expect(page.getByRole("heading", { name: admin.m.theme.errorsTitle })).toBeVisible();
+  await theme.saveButton.click();
+  await expect(theme.errorsHeading).toBeVisible();
   await expect(page.getByText(/contrast .* is below 4\.5:1/).first()).toBeVisible();
-  await page.goto("/admin/theme");
+  await theme.goto();
   await expect(brand).toHaveValue(before);
 
   // A dark green with white text passes, and is saved.
   await brand.fill("#1b5e20");
   await onBrand.fill("#ffffff");
-  await page.getByRole("button", { name: admin.m.theme.preview }).click();
+  await theme.previewButton.click();
   await expect(page).toHaveURL(/preview=1/);
-  await expect(page.getByRole("heading", { name: admin.m.theme.errorsTitle })).toHaveCount(0);
-  await page.getByRole("button", { name: admin.m.theme.save }).click();
-  await expect(page.getByText(admin.m.theme.saved)).toBeVisible();
+  await expect(theme.errorsHeading).toHaveCount(0);
+  await theme.saveButton.click();
+  await expect(theme.savedNotice).toBeVisible();
   await expect(brand).toHaveValue("#1b5e20");
 
   // Put it back as it was.
   await brand.fill(before);
-  await page.getByRole("button", { name: admin.m.theme.save }).click();
-  await expect(page.getByText(admin.m.theme.saved)).toBeVisible();
+  await theme.saveButton.click();
+  await expect(theme.savedNotice).toBeVisible();
 });
 
-test("the theme page and its save action refuse anyone not signed in", async ({ page, request }) => {
-  await page.goto("/admin/theme");
+test("the theme page and its save action refuse anyone not signed in", async ({ page, admin, request }) => {
+  await admin.theme.goto();
   await expect(page).toHaveURL(/\/admin\/login/);
   // A forged POST to the page (no session): nothing changes, the answer is no page of the theme.
   const answer = await request.post("/admin/theme", { form: { brand: "#000000" }, maxRedirects: 0 });

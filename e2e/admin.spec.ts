@@ -1,17 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import {
-  APP_URL,
-  Backoffice,
-  cents,
-  expect,
-  expectNoAxeViolations,
-  literal,
-  openCheckoutSession,
-  STAFF,
-  test,
-  useOwnAddress,
-} from "./admin-fixtures";
+import { expect, test } from "./fixtures";
+import { Backoffice } from "./pages/admin/backoffice";
+import { APP_URL, STAFF } from "./support/app";
+import { expectNoAxeViolations } from "./support/axe";
+import { horizontalOverflow } from "./support/layout";
+import { aBookingReference, aCustomer, fullName, TEST_BOOKING } from "./support/test-data";
+import { cents, literally } from "./support/text";
 
 /*
  * The partner back-office as agency staff use it (issue 6), against the bundled sandbox: each test
@@ -28,11 +23,6 @@ import {
  */
 
 test.use({ baseURL: APP_URL, locale: "en-GB" });
-
-/** A unique booking reference for a test's own operations. */
-function reference(prefix: string): string {
-  return `${prefix}-${randomUUID().slice(0, 8).toUpperCase()}`;
-}
 
 /** Every page of the back-office, with placeholders where an operation id goes. */
 const PAGES = ["/admin", "/admin/simulator", "/admin/simulator?amount=1000&country=ESP", "/admin/operations", "/admin/operations?status=CONFIRMED", "/admin/operations/op_unknown", "/admin/operations/op_unknown/refund"];
@@ -118,8 +108,8 @@ test.describe("access", () => {
   });
 
   test("sign-in: a wrong password and an unknown e-mail get the same answer; five failures lock the e-mail", async ({ page, admin }) => {
-    await useOwnAddress(page);
     const { login, m } = admin;
+    await login.useOwnAddress();
     await login.goto();
     await login.signIn({ email: STAFF.aurora.email, password: "not-the-password" });
     await expect(login.error).toContainText(m.loginForm.invalid);
@@ -181,17 +171,17 @@ test.describe("simulator", () => {
     await simulator.simulate("1234.50");
     await expect(simulator.page).toHaveURL(/\/admin\/simulator\?amount=1234\.50&country=ESP$/);
     await expect(simulator.resultsHeading).toHaveText(m.simulator.resultsHeading(admin.money(123450), "Spain"));
-    for (const installments of [3, 6, 9, 12, 18, 24]) await expect(simulator.group(installments)).toBeVisible();
-    const olivo = simulator.plan(12, "Financiera Olivo");
+    for (const installments of [3, 6, 9, 12, 18, 24]) await expect(simulator.offers.group(installments)).toBeVisible();
+    const olivo = simulator.offers.plan(12, "Financiera Olivo");
     await expect(olivo).toContainText(customer.offers.tin);
     await expect(olivo).toContainText("9.95%");
     await expect(olivo).toContainText(customer.offers.totalOwed);
-    await expect(simulator.representativeExample).toContainText(customer.offers.warning);
-    await expect(simulator.representativeExample).toContainText(admin.money(123450));
+    await expect(simulator.offers.representativeExample).toContainText(customer.offers.warning);
+    await expect(simulator.offers.representativeExample).toContainText(admin.money(123450));
 
     await simulator.simulate("800", "Portugal");
-    for (const installments of [3, 6, 12]) await expect(simulator.group(installments)).toBeVisible();
-    await expect(simulator.group(24)).toHaveCount(0);
+    for (const installments of [3, 6, 12]) await expect(simulator.offers.group(installments)).toBeVisible();
+    await expect(simulator.offers.group(24)).toHaveCount(0);
 
     // 0 is refused as the API refuses it (VALIDATION_ERROR); a word is not an amount at all.
     await simulator.simulate("0", "Spain");
@@ -199,7 +189,7 @@ test.describe("simulator", () => {
     await expect(simulator.results).toHaveCount(0);
     await simulator.simulate("twelve");
     await expect(simulator.amount).toHaveAttribute("aria-invalid", "true");
-    await expect(simulator.amount).toHaveAccessibleDescription(literal(m.simulator.amountInvalid));
+    await expect(simulator.amount).toHaveAccessibleDescription(literally(m.simulator.amountInvalid));
     // Outside the providers' range: no plans, and why.
     await simulator.simulate("20000");
     await expect(simulator.page.getByRole("main")).toContainText(m.simulator.none);
@@ -210,7 +200,7 @@ test.describe("operations", () => {
   test("filter by status and dates, page through, share the view, find by reference, export the CSV", async ({ page, admin, sandbox }) => {
     // Agency 102 (through the group key) holds only the back-office tests' operations: ours are the newest.
     const created = [];
-    for (let i = 0; i < 12; i++) created.push(await sandbox.createOperation({ agency: 102, externalId: reference(`E2E-LIST-${String(i).padStart(2, "0")}`) }));
+    for (let i = 0; i < 12; i++) created.push(await sandbox.createOperation({ agency: 102, externalId: aBookingReference(`E2E-LIST-${String(i).padStart(2, "0")}`) }));
     // One of them is cancelled meanwhile: the status filter leaves it out.
     const [cancelled] = created.splice(5, 1);
     await sandbox.cancel(cancelled!.id, 102);
@@ -284,29 +274,35 @@ test.describe("operations", () => {
     await expect(page.getByRole("main")).toContainText(m.operations.notFound("NO-SUCH-BOOKING"));
   });
 
-  test("an operation from our checkout: customer and trip, amounts, plans, our history, its webhooks and notifications", async ({ page, admin, request }) => {
+  test("an operation from our checkout: customer and trip, amounts, plans, our history, its webhooks and notifications", async ({
+    page,
+    admin,
+    checkout,
+    checkoutSessions,
+  }) => {
     // The partner's backend opens a session and the customer sends their details: POST /operations.
-    const booking = reference("E2E-CHECKOUT");
-    const session = await openCheckoutSession(request, booking);
+    const booking = aBookingReference("E2E-CHECKOUT");
+    const session = await checkoutSessions.open({ reference: booking, locale: "en" });
     await page.goto(session.url);
-    await page.getByRole("button", { name: admin.customer.form.submit, exact: true }).click();
+    await checkout.details.submit();
     await expect(page).toHaveURL(/\/offers$/);
 
     await admin.signIn(STAFF.aurora);
     const { operations, operation, m } = admin;
     // The newest hundred: other tests (or runs) may be creating operations in this agency too.
     await operations.goto("?size=100");
-    await expect(operations.row(booking)).toContainText("Carmen Ruiz Soto");
-    await expect(operations.row(booking)).toContainText("Oporto, 3 noches");
+    await expect(operations.row(booking)).toContainText(fullName(aCustomer()));
+    await expect(operations.row(booking)).toContainText(TEST_BOOKING.packageName);
     await operations.row(booking).getByRole("link", { name: booking }).click();
     await operation.expectOperation(booking);
     await operation.expectStatus("GENERATED");
     await expect(operation.statusCard).toContainText(m.operation.readNow);
-    await expect(operation.booking).toContainText("Carmen Ruiz Soto");
+    await expect(operation.booking).toContainText(fullName(aCustomer()));
     await expect(operation.booking).toContainText(session.id);
-    await expect(operation.amounts).toContainText(admin.money(98765));
-    // The reserve adds the 1.5 % management fee: 987.65 + 14.81.
-    await expect(operation.amounts).toContainText(admin.money(98765 + 1481));
+    const price = cents(TEST_BOOKING.totalPrice);
+    await expect(operation.amounts).toContainText(admin.money(price));
+    // The reserve adds the 1.5 % management fee: 1,234.50 + 18.52.
+    await expect(operation.amounts).toContainText(admin.money(price + 1852));
     await expect(operation.offers.getByRole("row")).not.toHaveCount(0);
     await expect(operation.offers).toContainText("Financiera Olivo");
     await expect(operation.history.getByRole("row").nth(1)).toContainText("GENERATED");
@@ -347,16 +343,14 @@ test.describe("operations", () => {
 });
 
 test.describe("an operation from our checkout, end to end", () => {
-  test("signed by the customer (POST /financing), refunded here: each webhook applied and acknowledged", async ({ page, admin, request }) => {
-    const booking = reference("E2E-SIGNED");
-    const session = await openCheckoutSession(request, booking);
-    const { customer } = admin;
+  test("signed by the customer (POST /financing), refunded here: each webhook applied and acknowledged", async ({ page, admin, checkout, checkoutSessions }) => {
+    const booking = aBookingReference("E2E-SIGNED");
+    const session = await checkoutSessions.open({ reference: booking, locale: "en" });
     await page.goto(session.url);
-    await page.getByRole("button", { name: customer.form.submit, exact: true }).click();
+    await checkout.details.submit();
     await expect(page).toHaveURL(/\/offers$/);
-    const context = customer.offers.chooseContext(12, "Financiera Olivo").trim();
-    await page.getByRole("button", { name: new RegExp(`^${literal(customer.offers.choose).source}\\s*${literal(context).source}$`) }).click();
-    await page.getByRole("button", { name: "Sign and accept" }).click();
+    await checkout.offers.choose(12, "Financiera Olivo");
+    await checkout.provider.sign();
     await expect(page).toHaveURL(/\/checkout\/cs_[\w-]+\/status$/);
 
     await admin.signIn(STAFF.aurora);
@@ -380,7 +374,7 @@ test.describe("an operation from our checkout, end to end", () => {
     await refund.review.click();
     await refund.confirm.click();
     await expect(refund.stepHeading).toHaveText(m.refundForm.doneTitle);
-    await page.getByRole("link", { name: m.refundForm.backToOperation }).first().click();
+    await refund.backToOperation.click();
     await operation.expectStatus("REFUNDED");
     await acknowledged("REFUNDED");
     await expect(operation.history).toContainText("REFUNDED");
@@ -401,7 +395,7 @@ test.describe("cancel", () => {
     await operation.reason.fill("x".repeat(256));
     await expect(page.getByText("1 characters too many")).toBeVisible();
     await operation.cancelButton.click();
-    await expect(operation.reason).toHaveAccessibleDescription(literal(m.cancelForm.reasonTooLong));
+    await expect(operation.reason).toHaveAccessibleDescription(literally(m.cancelForm.reasonTooLong));
     expect(await sandbox.status(op.id)).toBe("GENERATED");
 
     await operation.cancel("Customer changed plans");
@@ -479,7 +473,7 @@ test.describe("refund", () => {
     expect(await sandbox.status(op.id)).toBe("REFUNDED");
     expect(await sandbox.history(op.id)).toContainEqual(expect.objectContaining({ status: "REFUNDED", note: "refunded: Trip cancelled by the hotel" }));
 
-    await page.getByRole("link", { name: f.backToOperation }).first().click();
+    await refund.backToOperation.click();
     await operation.expectStatus("REFUNDED");
     await expect(operation.refundLink).toHaveCount(0);
   });
@@ -496,10 +490,10 @@ test.describe("refund", () => {
     await refund.providerFee.fill("abc");
     await refund.review.click();
     await expect(refund.providerFee).toHaveAttribute("aria-invalid", "true");
-    await expect(refund.providerFee).toHaveAccessibleDescription(literal(m.refundForm.amountInvalid));
+    await expect(refund.providerFee).toHaveAccessibleDescription(literally(m.refundForm.amountInvalid));
     await refund.providerFee.fill("");
     await refund.review.click();
-    await expect(refund.agencyFee).toHaveAccessibleDescription(literal(m.refundForm.exceeds));
+    await expect(refund.agencyFee).toHaveAccessibleDescription(literally(m.refundForm.exceeds));
     await expect(refund.confirm).toHaveCount(0);
     expect(await sandbox.status(op.id)).toBe("CONFIRMED");
   });
@@ -520,7 +514,7 @@ test.describe("refund", () => {
     expect(await sandbox.status(op.id)).toBe("CONFIRMED");
     expect((await sandbox.history(op.id)).map((entry) => entry.status)).not.toContain("REFUNDED");
 
-    await page.getByRole("link", { name: m.refundForm.backToOperation }).first().click();
+    await refund.backToOperation.click();
     await admin.operation.expectStatus("CONFIRMED");
     await expect(admin.operation.refundLink).toBeVisible();
   });
@@ -561,7 +555,7 @@ test.describe("management group key", () => {
 
     await shell.switchAgency("Viajes Aurora", 101);
     await expect(page).toHaveURL(/\/admin\/simulator\?amount=1234\.50&country=ESP$/);
-    await expect(simulator.group(12)).toBeVisible();
+    await expect(simulator.offers.group(12)).toBeVisible();
     await operations.goto();
     await expect(operations.row(in101.externalId)).toBeVisible();
     await expect(operations.row(in102.externalId)).toHaveCount(0);
@@ -595,7 +589,7 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("sign in, find an operation and cancel it; a wrong reason length is refused on the server", async ({ page, admin, sandbox }) => {
-    await useOwnAddress(page);
+    await admin.login.useOwnAddress();
     const op = await sandbox.createOperation();
     await admin.login.goto();
     await admin.login.signIn({ email: STAFF.aurora.email, password: "wrong" });
@@ -607,7 +601,7 @@ test.describe("without JavaScript", () => {
     // No live count without a script: the hint states the limit, the server checks it.
     await expect(page.getByText("0 / 255")).toHaveCount(0);
     await admin.operation.cancel("y".repeat(300));
-    await expect(admin.operation.reason).toHaveAccessibleDescription(literal(admin.m.cancelForm.reasonTooLong));
+    await expect(admin.operation.reason).toHaveAccessibleDescription(literally(admin.m.cancelForm.reasonTooLong));
     expect(await sandbox.status(op.id)).toBe("GENERATED");
     await admin.operation.cancel("Customer asked by phone");
     await admin.operation.expectStatus("CANCELLED");
@@ -635,7 +629,7 @@ test.describe("accessibility", () => {
   test("every back-office page, with its errors and steps, has no axe violations", async ({ page, admin, sandbox }) => {
     // Some twenty pages and states, each analysed by axe.
     test.setTimeout(120_000);
-    await useOwnAddress(page);
+    await admin.login.useOwnAddress();
     const generated = await sandbox.createOperation();
     const confirmed = await sandbox.createOperation();
     await sandbox.confirm(confirmed.id);
@@ -652,7 +646,7 @@ test.describe("accessibility", () => {
     await expectNoAxeViolations(page, "the health page, with the agency switcher");
     await admin.simulator.goto();
     await admin.simulator.simulate("1234.50");
-    await expect(admin.simulator.representativeExample).toBeVisible();
+    await expect(admin.simulator.offers.representativeExample).toBeVisible();
     await expectNoAxeViolations(page, "the simulator's plans");
     await admin.simulator.simulate("abc");
     await expectNoAxeViolations(page, "the simulator with a bad amount");
@@ -713,7 +707,7 @@ test.describe("accessibility", () => {
       const confirmed = await sandbox.createOperation();
       await sandbox.confirm(confirmed.id);
       await admin.signIn(STAFF.aurora);
-      const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = () => horizontalOverflow(page);
       const shot = async (name: string) =>
         testInfo.attach(`${name}-${viewport.width}`, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });
 

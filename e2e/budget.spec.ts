@@ -1,5 +1,7 @@
 import { gzipSync } from "node:zlib";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { aBookingReference } from "./support/test-data";
 
 /**
  * Budget: the JavaScript a checkout page loads first stays within 25 KB (gzip) of what an empty
@@ -20,23 +22,8 @@ async function scriptBytes(request: APIRequestContext, path: string): Promise<{ 
   return { files: new Set(sources).size, gzip };
 }
 
-test("a checkout page's first JavaScript stays within 25 KB gzip of an empty page's", async ({ request }) => {
-  const port = Number(process.env.E2E_PORT ?? 3100);
-  const created = await request.post("/api/checkout-sessions", {
-    headers: { Authorization: "Bearer demo_partner_secret_sandbox_only" },
-    data: {
-      booking: {
-        bookingReference: `BUDGET-${Date.now()}`,
-        packageName: "Lisboa, 4 noches",
-        travellers: 2,
-        totalPrice: { amount: 1234.5, currency: "EUR" },
-        flights: [{ origin: "MAD", destination: "LIS", departureDate: "2027-05-01" }],
-      },
-      returnUrl: `http://localhost:${port}/`,
-    },
-  });
-  expect(created.status()).toBe(201);
-  const { id } = await created.json();
+test("a checkout page's first JavaScript stays within 25 KB gzip of an empty page's", async ({ request, checkoutSessions }) => {
+  const { id } = await checkoutSessions.open({ reference: aBookingReference("BUDGET"), customer: null });
 
   const empty = await scriptBytes(request, "/this-page-does-not-exist");
   const checkout = await scriptBytes(request, `/checkout/${id}`);

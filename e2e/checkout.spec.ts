@@ -1,4 +1,7 @@
-import { aCustomer, APP_URL, DEMO_PARTNER_NAME, expect, isoDayFromToday, literally, test, type CheckoutPages } from "./fixtures";
+import { expect, test } from "./fixtures";
+import { APP_URL, DEMO_PARTNER_NAME } from "./support/app";
+import { aCustomer, isoDayFromToday } from "./support/test-data";
+import { literally } from "./support/text";
 
 /*
  * The checkout as a customer goes through it (design.md §3): the demo shop opens a session, the
@@ -7,27 +10,19 @@ import { aCustomer, APP_URL, DEMO_PARTNER_NAME, expect, isoDayFromToday, literal
  * is driven by the sandbox's e-mail triggers (README, "Triggers"); each test opens its own session.
  *
  * Selectors are roles and the UI's own words (lib/i18n/messages.ts, through the page objects in
- * fixtures.ts); the language tests at the end check the words themselves.
+ * e2e/pages/); the language tests at the end check the words themselves.
  */
 
 // Customers browse the app's own origin (APP_URL): the provider sends them back there.
 test.use({ baseURL: APP_URL, locale: "es-ES" });
 
-const SECRET = "demo_partner_secret_sandbox_only";
-
 /** 1.234,50 € as Spain writes it (Intl may or may not group four digits; the space is a no-break one). */
 const CASH_PRICE_ES = /1\.?234,50\s€/;
-
-/** The session as the partner's backend reads it: the outcome the partner will act on. */
-async function partnerView(checkout: CheckoutPages, sessionId: string): Promise<{ state: string; final: boolean }> {
-  const response = await checkout.page.request.get(`/api/checkout-sessions/${sessionId}`, { headers: { Authorization: `Bearer ${SECRET}` } });
-  expect(response.status()).toBe(200);
-  return (await response.json()) as { state: string; final: boolean };
-}
 
 test.describe("checkout", () => {
   test("happy path: details, offers with the representative example, a plan signed at the provider, confirmed, back at the shop", async ({
     checkout,
+    checkoutSessions,
   }) => {
     const { page, m, shop, details, offers, provider, status } = checkout;
 
@@ -76,7 +71,7 @@ test.describe("checkout", () => {
     await status.expectState("confirmed");
     expect(new URL(page.url()).pathname).toBe(`/checkout/${sessionId}/status`);
     await expect(status.backToPartner).toBeVisible();
-    expect((await partnerView(checkout, sessionId)).state).toBe("confirmed");
+    expect((await checkoutSessions.read(sessionId)).state).toBe("confirmed");
 
     await status.backToPartner.click();
     await expect(page).toHaveURL((url) => url.pathname === "/" && url.searchParams.get("checkoutSession") === sessionId);
@@ -129,6 +124,7 @@ test.describe("checkout", () => {
 
   test("+refuse_all: refused with no alternative; the status page says so and leads back to the shop to pay another way", async ({
     checkout,
+    checkoutSessions,
   }) => {
     const { page, m, shop, offers, status } = checkout;
     const sessionId = await checkout.startWithDetails(aCustomer({ email: "ana+refuse_all@example.com" }));
@@ -138,7 +134,7 @@ test.describe("checkout", () => {
     await status.expectState("refused");
     await expect(status.backToPartner).toHaveCount(0);
     await expect(status.payAnotherWay).toBeVisible();
-    expect(await partnerView(checkout, sessionId)).toMatchObject({ state: "refused", final: true });
+    expect(await checkoutSessions.read(sessionId)).toMatchObject({ state: "refused", final: true });
 
     await status.payAnotherWay.click();
     await expect(page).toHaveURL((url) => url.pathname === "/" && url.searchParams.get("outcome") === "refused");

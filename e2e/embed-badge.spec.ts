@@ -1,6 +1,8 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
 import { MESSAGES } from "@/lib/i18n/messages";
+import { expect, test } from "./fixtures";
 import { PARTNER_SITE_ORIGIN, PARTNER_SITE_PORT, startPartnerSite, type PartnerSite } from "./support/partner-site";
+import type { Sandbox } from "./support/sandbox";
+import { euros } from "./support/text";
 
 /*
  * The installment badge on a partner's product page (README, "White-label and embedding"): the
@@ -9,7 +11,6 @@ import { PARTNER_SITE_ORIGIN, PARTNER_SITE_PORT, startPartnerSite, type PartnerS
  */
 
 const m = MESSAGES.es;
-const SANDBOX_KEY = "fk_test_sandbox_agency_101";
 
 let site: PartnerSite;
 
@@ -22,19 +23,15 @@ test.afterAll(async () => {
 });
 
 /** What the sandbox's simulation says for a price: its lowest regular installment and that plan's count. */
-async function lowestInstallment(request: APIRequestContext, amount: string): Promise<{ installments: number; cents: number }> {
-  const response = await request.get(`/sandbox/v1/financing/simulate/${amount}?countryCode=ESP`, { headers: { "X-Service-API-Key": SANDBOX_KEY } });
-  expect(response.status()).toBe(200);
-  const { financialOffers } = (await response.json()) as { financialOffers: { installments: number; commonQuota: number }[] };
+async function lowestInstallment(sandbox: Sandbox, amount: string): Promise<{ installments: number; cents: number }> {
+  const financialOffers = await sandbox.simulate(amount);
   const cents = financialOffers.map((offer) => ({ installments: offer.installments, cents: Math.round(offer.commonQuota * 100) }));
   return cents.sort((a, b) => a.cents - b.cents || a.installments - b.installments)[0]!;
 }
 
-const euros = (cents: number) => new Intl.NumberFormat("es-ES", { style: "currency", currency: "EUR", useGrouping: "always" }).format(cents / 100);
-
 test.describe("installment badge", () => {
-  test("shows 'desde N × X €/mes' from the simulation, to the cent, with the representative example one click away", async ({ page, request }) => {
-    const lowest = await lowestInstallment(request, "1234.5");
+  test("shows 'desde N × X €/mes' from the simulation, to the cent, with the representative example one click away", async ({ page, request, sandbox }) => {
+    const lowest = await lowestInstallment(sandbox, "1234.5");
     expect(lowest.installments).toBe(24);
 
     // The JSON, as any partner could read it.
@@ -48,7 +45,7 @@ test.describe("installment badge", () => {
     // On the partner's product page.
     await page.goto(`${site.origin}/product?partner=demo&amount=1234.50`);
     const badge = page.locator("#badge");
-    const label = m.badge.from(lowest.installments, euros(lowest.cents));
+    const label = m.badge.from(lowest.installments, euros(lowest.cents, "es"));
     await expect(badge.getByText(label, { exact: true })).toBeVisible();
     const example = badge.getByRole("group");
     const toggle = badge.getByText(m.badge.exampleToggle, { exact: true });
@@ -59,7 +56,7 @@ test.describe("installment badge", () => {
     await expect(example).toContainText(/Precio al contado: 1\.?234,50\s€/);
   });
 
-  test("hides outside 60-5,000 EUR, and follows a price that changes", async ({ page, request }) => {
+  test("hides outside 60-5,000 EUR, and follows a price that changes", async ({ page, request, sandbox }) => {
     for (const amount of ["59.99", "5000.01"]) {
       expect(await (await request.get(`/api/badge?partner=demo&amount=${amount}`)).json()).toEqual({ visible: false });
     }
@@ -72,9 +69,9 @@ test.describe("installment badge", () => {
     await expect(badge).toBeHidden();
 
     // The shopper picks an option: the price (data-amount) changes, the badge follows.
-    const lowest = await lowestInstallment(request, "800");
+    const lowest = await lowestInstallment(sandbox, "800");
     await badge.evaluate((element) => element.setAttribute("data-amount", "800.00"));
-    await expect(badge.getByText(m.badge.from(lowest.installments, euros(lowest.cents)), { exact: true })).toBeVisible();
+    await expect(badge.getByText(m.badge.from(lowest.installments, euros(lowest.cents, "es")), { exact: true })).toBeVisible();
     await badge.evaluate((element) => element.setAttribute("data-amount", "6000"));
     await expect(badge).toBeHidden();
   });
@@ -93,10 +90,9 @@ test.describe("installment badge", () => {
     expect((await bad.json()).error.fields).toEqual([{ field: "amount", message: "must be an amount in EUR like 1234.50" }]);
   });
 
-  test("in English, for an English page", async ({ page, request }) => {
-    const lowest = await lowestInstallment(request, "1234.5");
+  test("in English, for an English page", async ({ page, sandbox }) => {
+    const lowest = await lowestInstallment(sandbox, "1234.5");
     await page.goto(`${site.origin}/product?partner=demo&amount=1234.50&lang=en`);
-    const price = new Intl.NumberFormat("en-GB", { style: "currency", currency: "EUR", useGrouping: "always" }).format(lowest.cents / 100);
-    await expect(page.locator("#badge").getByText(MESSAGES.en.badge.from(lowest.installments, price), { exact: true })).toBeVisible();
+    await expect(page.locator("#badge").getByText(MESSAGES.en.badge.from(lowest.installments, euros(lowest.cents, "en")), { exact: true })).toBeVisible();
   });
 });

@@ -1,6 +1,10 @@
-import { expect, test, type APIRequestContext, type FrameLocator, type Page } from "@playwright/test";
+import type { FrameLocator, Page } from "@playwright/test";
 import { MESSAGES } from "@/lib/i18n/messages";
-import { APP_ORIGIN, PARTNER_SITE_ORIGIN, PARTNER_SITE_PORT, startPartnerSite, type PartnerSite } from "./support/partner-site";
+import { expect, test } from "./fixtures";
+import { APP_URL } from "./support/app";
+import { type CheckoutSessionOptions } from "./support/checkout-sessions";
+import { PARTNER_SITE_ORIGIN, PARTNER_SITE_PORT, startPartnerSite, type PartnerSite } from "./support/partner-site";
+import { aBookingReference, aCustomer } from "./support/test-data";
 
 /*
  * The checkout embedded in a partner's page (README, "White-label and embedding"): the partner's
@@ -10,7 +14,6 @@ import { APP_ORIGIN, PARTNER_SITE_ORIGIN, PARTNER_SITE_PORT, startPartnerSite, t
  */
 
 const m = MESSAGES.es;
-const DEMO_SECRET = "demo_partner_secret_sandbox_only";
 
 interface CheckoutEvent {
   type: string;
@@ -20,23 +23,8 @@ interface CheckoutEvent {
   sessionId: string;
 }
 
-/** Everything the customer's details form asks, but the phone (left for the customer to type). */
-const CUSTOMER = {
-  firstName: "Ana",
-  lastName: "García López",
-  email: "ana@example.com",
-  prefix: "+34",
-  documentType: "DNI",
-  documentId: "12345678Z",
-  documentValidityDate: "2031-01-31",
-  gender: "FEMALE",
-  birthDate: "1990-07-04",
-  nationality: "ESP",
-  address: "Calle Mayor 1, 3º B",
-  city: "Madrid",
-  postalCode: "28013",
-  countryCode: "ESP",
-};
+/** The partner prefills everything the customer's details form asks, but the phone (left for the customer to type). */
+const { phone: _phone, ...CUSTOMER_BUT_PHONE } = aCustomer();
 
 let site: PartnerSite;
 
@@ -48,25 +36,9 @@ test.afterAll(async () => {
   await site?.close();
 });
 
-async function openSession(request: APIRequestContext, options: { returnUrl: string; secret?: string }): Promise<string> {
-  const response = await request.post("/api/checkout-sessions", {
-    headers: { Authorization: `Bearer ${options.secret ?? DEMO_SECRET}` },
-    data: {
-      booking: {
-        bookingReference: `EMBED-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`,
-        packageName: "Lisboa, 4 noches",
-        packageTravel: true,
-        travellers: 2,
-        totalPrice: { amount: 1234.5, currency: "EUR" },
-        flights: [{ origin: "MAD", destination: "LIS", departureDate: "2027-05-01", returnDate: "2027-05-05" }],
-      },
-      customer: CUSTOMER,
-      returnUrl: options.returnUrl,
-      locale: "es",
-    },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  return ((await response.json()) as { id: string }).id;
+/** A session the partner's backend opens for its page: the customer prefilled but the phone, in Spanish. */
+function sessionFor(returnUrl: string): CheckoutSessionOptions {
+  return { reference: aBookingReference("EMBED"), customer: CUSTOMER_BUT_PHONE, returnUrl, locale: "es" };
 }
 
 /** Records the page's checkout events across its navigations (the provider is a full-page visit). */
@@ -106,7 +78,7 @@ async function expectFitsItsContent(page: Page): Promise<number> {
       return settled;
     }, { intervals: [300] })
     .toBe(true);
-  const metrics = await page.frames().find((f) => f.url().startsWith(`${APP_ORIGIN}/checkout/`))!.evaluate(() => ({
+  const metrics = await page.frames().find((f) => f.url().startsWith(`${APP_URL}/checkout/`))!.evaluate(() => ({
     scrollHeight: document.documentElement.scrollHeight,
     clientHeight: document.documentElement.clientHeight,
   }));
@@ -117,84 +89,86 @@ async function expectFitsItsContent(page: Page): Promise<number> {
 test.describe("embedding", () => {
   test("an embedded checkout goes to CONFIRMED in the partner's page, which hears ready, each step and the outcome; the frame fits its content", async ({
     page,
-    request,
+    checkout,
+    checkoutSessions,
   }) => {
     const events = await recordEvents(page);
-    const sessionId = await openSession(request, { returnUrl: `${site.origin}/shop` });
+    const { id: sessionId } = await checkoutSessions.open(sessionFor(`${site.origin}/shop`));
     expect(site.origin).toBe(PARTNER_SITE_ORIGIN);
 
     // The copy-paste snippet in the partner's page.
     await page.goto(`${site.origin}/shop?checkoutSession=${sessionId}`);
-    const frame = frameOf(page);
-    await expect(frame.getByRole("heading", { level: 1 })).toHaveText(m.form.title);
+    const { details, offers, provider, status } = checkout.in("es").within(frameOf(page));
+    await expect(details.heading).toHaveText(m.form.title);
     await expect(page.locator("#checkout iframe")).toHaveAttribute("title", "Pago a plazos");
     await expect.poll(() => events.map((e) => e.type).slice(0, 2)).toEqual(["ready", "step"]);
     expect(events[1]).toMatchObject({ type: "step", step: "details", state: "open", sessionId });
     const formHeight = await expectFitsItsContent(page);
 
     // A failed submit (a server action, from inside the frame) adds the error summary: the frame grows.
-    await frame.getByRole("button", { name: m.form.submit, exact: true }).click();
-    await expect(frame.locator("[aria-labelledby=error-summary-title]")).toBeVisible();
+    await details.submit();
+    await expect(details.errorSummary).toBeVisible();
     const withErrors = await expectFitsItsContent(page);
     expect(withErrors).toBeGreaterThan(formHeight);
 
-    await frame.getByLabel(m.form.labels.phone, { exact: true }).fill("612345678");
-    await frame.getByRole("button", { name: m.form.submit, exact: true }).click();
+    await details.fill({ phone: aCustomer().phone });
+    await details.submit();
 
     // The plans: a longer page, a taller frame.
-    await expect(frame.getByRole("heading", { level: 1 })).toHaveText(m.offers.title);
+    await expect(offers.heading).toHaveText(m.offers.title);
     await expect.poll(() => events.filter((e) => e.type === "step").map((e) => e.step)).toEqual(["details", "offers"]);
     const offersHeight = await expectFitsItsContent(page);
     expect(offersHeight).toBeGreaterThan(withErrors);
 
     // Choosing a plan: the provider's checkout opens at the top level, the whole page goes there.
-    await frame.getByRole("button", { name: new RegExp(`^${m.offers.choose}\\s*${m.offers.chooseContext(12, "Financiera Olivo").trim()}$`) }).click();
+    await offers.choose(12, "Financiera Olivo");
     await expect(page).toHaveURL(/\/sandbox\/provider\/checkout\/\w+$/);
     await expect.poll(() => events.filter((e) => e.type === "step").map((e) => e.step)).toEqual(["details", "offers", "provider"]);
-    await page.getByRole("button", { name: "Sign and accept" }).click();
+    await provider.sign();
 
     // Back in the partner's page, which mounts the session again: the outcome, in the frame and as an event.
     await expect(page).toHaveURL(`${site.origin}/shop?checkoutSession=${sessionId}&outcome=confirmed`);
-    await expect(frame.getByRole("heading", { level: 1 })).toHaveText(m.status.states.confirmed.title);
+    await expect(status.heading).toHaveText(m.status.states.confirmed.title);
     await expect.poll(() => events.filter((e) => e.type === "outcome")).toEqual([{ type: "outcome", state: "confirmed", final: true, sessionId }]);
     expect(events.filter((e) => e.type === "ready")).toHaveLength(2);
     const statusHeight = await expectFitsItsContent(page);
     expect(statusHeight).toBeLessThan(offersHeight);
 
     // What the partner's backend acts on.
-    const view = await request.get(`/api/checkout-sessions/${sessionId}`, { headers: { Authorization: `Bearer ${DEMO_SECRET}` } });
-    expect(await view.json()).toMatchObject({ state: "confirmed", final: true });
+    expect(await checkoutSessions.read(sessionId)).toMatchObject({ state: "confirmed", final: true });
   });
 
-  test("TravelCheckout.mount: events to onEvent; the language switch works in the frame without cookies", async ({ page, request }) => {
-    const sessionId = await openSession(request, { returnUrl: `${site.origin}/shop-api` });
+  test("TravelCheckout.mount: events to onEvent; the language switch works in the frame without cookies", async ({ page, checkout, checkoutSessions }) => {
+    const { id: sessionId } = await checkoutSessions.open(sessionFor(`${site.origin}/shop-api`));
     await page.goto(`${site.origin}/shop-api?checkoutSession=${sessionId}`);
     const frame = frameOf(page);
-    await expect(frame.getByRole("heading", { level: 1 })).toHaveText(m.form.title);
+    const es = checkout.in("es").within(frame);
+    const en = es.in("en");
+    await expect(es.details.heading).toHaveText(m.form.title);
     await expect.poll(() => page.evaluate(() => (window as unknown as { checkoutEvents: CheckoutEvent[] }).checkoutEvents.map((e) => e.type))).toEqual(["ready", "step"]);
 
     await frame.getByRole("link", { name: `${m.common.switchLanguage} English` }).click();
-    await expect(frame.getByRole("heading", { level: 1 })).toHaveText(MESSAGES.en.form.title);
+    await expect(en.details.heading).toHaveText(MESSAGES.en.form.title);
     // Still embedded (the frame still reports), still in English after the next step.
-    await frame.getByLabel(MESSAGES.en.form.labels.phone, { exact: true }).fill("612345678");
-    await frame.getByRole("button", { name: MESSAGES.en.form.submit, exact: true }).click();
-    await expect(frame.getByRole("heading", { level: 1 })).toHaveText(MESSAGES.en.offers.title);
+    await en.details.fill({ phone: aCustomer().phone });
+    await en.details.submit();
+    await expect(en.offers.heading).toHaveText(MESSAGES.en.offers.title);
     await expect
       .poll(() => page.evaluate(() => (window as unknown as { checkoutEvents: CheckoutEvent[] }).checkoutEvents.filter((e) => e.type === "step").map((e) => e.step)))
       .toEqual(["details", "details", "offers"]);
     await expectFitsItsContent(page);
   });
 
-  test("a page on an origin the partner did not allow cannot frame the checkout", async ({ page, request, browserName }) => {
+  test("a page on an origin the partner did not allow cannot frame the checkout", async ({ page, request, checkoutSessions, browserName }) => {
     test.skip(browserName !== "chromium", "the refusal message is Chromium's");
     const other = await startPartnerSite();
     try {
       expect(other.origin).not.toBe(PARTNER_SITE_ORIGIN);
-      const sessionId = await openSession(request, { returnUrl: `${site.origin}/shop` });
+      const { id: sessionId } = await checkoutSessions.open(sessionFor(`${site.origin}/shop`));
 
       // The checkout says exactly who may frame it: the partner's origins.
       const response = await request.get(`/checkout/${sessionId}`);
-      expect(directive(response.headers()["content-security-policy"], "frame-ancestors")).toBe(`frame-ancestors ${APP_ORIGIN} ${PARTNER_SITE_ORIGIN}`);
+      expect(directive(response.headers()["content-security-policy"], "frame-ancestors")).toBe(`frame-ancestors ${APP_URL} ${PARTNER_SITE_ORIGIN}`);
       expect(response.headers()["x-frame-options"]).toBeUndefined();
 
       const refusal = page.waitForEvent("console", (message) => /frame-ancestors/.test(message.text()));

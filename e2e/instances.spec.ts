@@ -1,21 +1,27 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import postgres from "postgres";
+import { expect, test } from "./fixtures";
+import type { CheckoutPages } from "./pages/checkout-pages";
+import { DEMO_PARTNERS } from "./support/app";
+import { CheckoutSessionsApi } from "./support/checkout-sessions";
 import { startLoadBalancer, startProcess, waitUntilOk, type Instance } from "./support/instances";
+import { Sandbox, SANDBOX_AGENCY_KEY } from "./support/sandbox";
+import { aCustomer } from "./support/test-data";
 
 /**
  * Several instances on one PostgreSQL (TEST_DATABASE_URL): two app instances behind a round-robin
- * load balancer, with the partner API sandbox running on its own. Needs the production build the
+ * load balancer, with the financing partner API's sandbox running on its own. Needs the production build the
  * web server made. Skipped when no PostgreSQL is given (CI gives one).
  */
 const DATABASE = process.env.TEST_DATABASE_URL;
 test.skip(!DATABASE, "needs TEST_DATABASE_URL (a PostgreSQL server)");
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
-const KEY = { "X-Service-API-Key": "fk_test_sandbox_agency_101" };
 const PORTS = { sandbox: 3281, a: 3282, b: 3283 };
+const SANDBOX_ORIGIN = `http://127.0.0.1:${PORTS.sandbox}`;
 
 let sql: postgres.Sql;
 let admin: postgres.Sql;
@@ -33,8 +39,8 @@ function appInstance(name: string, port: number, databaseUrl: string): Instance 
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
     SANDBOX_ENABLED: "false",
-    FINANCING_API_BASE_URL: `http://127.0.0.1:${PORTS.sandbox}/sandbox/v1`,
-    FINANCING_API_KEY: KEY["X-Service-API-Key"],
+    FINANCING_API_BASE_URL: `${SANDBOX_ORIGIN}/sandbox/v1`,
+    FINANCING_API_KEY: SANDBOX_AGENCY_KEY,
     // What the load balancer serves: return and webhook URLs point at it, not at one instance.
     APP_URL: base,
     // One key for every instance, so a server action rendered by one is accepted by another.
@@ -56,7 +62,7 @@ test.beforeAll(async () => {
   balancer = await startLoadBalancer(() => instances.filter((i) => i.child.exitCode === null && i.child.signalCode === null));
   base = `http://127.0.0.1:${balancer.port}`;
   instances = [appInstance("A", PORTS.a, databaseUrl), appInstance("B", PORTS.b, databaseUrl)];
-  await waitUntilOk(`http://127.0.0.1:${PORTS.sandbox}/sandbox/v1/health`, 60_000, KEY);
+  await waitUntilOk(`${SANDBOX_ORIGIN}/sandbox/v1/health`, 60_000, { "X-Service-API-Key": SANDBOX_AGENCY_KEY });
   for (const instance of instances) await waitUntilOk(`http://127.0.0.1:${instance.port}/api/health`);
 });
 
@@ -70,47 +76,20 @@ test.afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function openSession(reference: string): Promise<string> {
-  const created = await fetch(`${base}/api/checkout-sessions`, {
-    method: "POST",
-    headers: { Authorization: "Bearer demo_partner_secret_sandbox_only", "Content-Type": "application/json" },
-    body: JSON.stringify({
-      booking: {
-        bookingReference: reference,
-        packageName: "Lisboa, 4 noches",
-        travellers: 2,
-        totalPrice: { amount: 1234.5, currency: "EUR" },
-        flights: [{ origin: "MAD", destination: "LIS", departureDate: "2027-05-01" }],
-      },
-      returnUrl: `${base}/`,
-      locale: "en",
-    }),
-  });
-  expect(created.status).toBe(201);
-  return (await created.json()).id;
+/** The demo partner's backend opens a session through the load balancer (no customer data prefilled). */
+async function openSession(request: APIRequestContext, reference: string): Promise<string> {
+  const api = new CheckoutSessionsApi(request, DEMO_PARTNERS.demo, base);
+  return (await api.open({ reference, customer: null, returnUrl: `${base}/`, locale: "en" })).id;
 }
 
 /** The customer's steps, in a browser, through the load balancer. */
-async function customerReachesProvider(page: Page, sessionId: string) {
+async function customerReachesProvider(checkout: CheckoutPages, sessionId: string) {
+  const { page, details, offers, provider } = checkout.in("en");
   await page.goto(`${base}/checkout/${sessionId}`);
-  await page.getByLabel("First name").fill("Ana");
-  await page.getByLabel("Last name").fill("García");
-  await page.getByLabel("E-mail").fill("ana@example.com");
-  await page.getByLabel("Country code").fill("+34");
-  await page.getByLabel("Mobile phone").fill("612345678");
-  await page.getByLabel("Document type").selectOption("DNI");
-  await page.getByLabel("Document number").fill("12345678Z");
-  await page.getByLabel("Document expiry date").fill("2031-01-31");
-  await page.getByRole("radio", { name: "Female" }).check();
-  await page.getByLabel("Date of birth").fill("1990-07-04");
-  await page.getByLabel("Nationality").selectOption("ESP");
-  await page.getByLabel("Address (street, number, floor)").fill("Calle Mayor 1");
-  await page.getByLabel("Town or city").fill("Madrid");
-  await page.getByLabel("Postcode").fill("28013");
-  await page.getByLabel("Country", { exact: true }).selectOption("ESP");
-  await page.getByRole("button", { name: "Continue" }).click();
-  await page.getByRole("button", { name: /Choose this plan/ }).first().click();
-  await expect(page.getByRole("button", { name: "Sign and accept" })).toBeVisible();
+  await details.fill(aCustomer());
+  await details.submit();
+  await offers.chooseButtons.first().click();
+  await expect(provider.signButton).toBeVisible();
 }
 
 async function operationOf(sessionId: string): Promise<string> {
@@ -118,41 +97,38 @@ async function operationOf(sessionId: string): Promise<string> {
   return row!.operation_id as string;
 }
 
-test("a session opened through one instance completes through the other, behind the load balancer", async ({ page }) => {
-  const sessionId = await openSession(`LB-${Date.now()}`);
-  await customerReachesProvider(page, sessionId);
-  await page.getByRole("button", { name: "Sign and accept" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Financing confirmed" })).toBeVisible();
+test("a session opened through one instance completes through the other, behind the load balancer", async ({ request, checkout }) => {
+  const sessionId = await openSession(request, `LB-${Date.now()}`);
+  await customerReachesProvider(checkout, sessionId);
+  await checkout.provider.sign();
+  await expect(checkout.page.getByRole("heading", { level: 1, name: "Financing confirmed" })).toBeVisible();
   // Both instances served parts of it, server actions included.
   const served = balancer.servedBy.filter((line) => line.includes(sessionId));
   expect(new Set(served.map((line) => line.split(" ")[0]))).toEqual(new Set(["A", "B"]));
   expect(served.some((line) => line.includes(" POST "))).toBe(true);
 });
 
-test("duplicate deliveries spread over both instances give one transition", async ({ page }) => {
-  const sessionId = await openSession(`DUP-${Date.now()}`);
-  await customerReachesProvider(page, sessionId);
+test("duplicate deliveries spread over both instances give one transition", async ({ request, checkout }) => {
+  const sandbox = new Sandbox(request, SANDBOX_ORIGIN);
+  const sessionId = await openSession(request, `DUP-${Date.now()}`);
+  await customerReachesProvider(checkout, sessionId);
   const operationId = await operationOf(sessionId);
-  const decision = await fetch(`http://127.0.0.1:${PORTS.sandbox}/sandbox/_control/operations/${operationId}/decision`, {
-    method: "POST",
-    headers: { ...KEY, "Content-Type": "application/json" },
-    body: JSON.stringify({ decision: "approve" }),
-  });
-  expect(decision.status).toBe(200);
-  const events = await (await fetch(`http://127.0.0.1:${PORTS.sandbox}/sandbox/_control/operations/${operationId}/webhooks`, { headers: KEY })).json();
-  const body = JSON.stringify({ operationIdentifier: operationId, operationStatus: "CONFIRMED", eventId: events[0].eventId });
+  const decision = await sandbox.decide(operationId, "approve");
+  expect(decision.status()).toBe(200);
+  const events = await sandbox.webhooks(operationId);
+  const body = JSON.stringify({ operationIdentifier: operationId, operationStatus: "CONFIRMED", eventId: events[0]!.eventId });
   // The webhook URL the API was given (through the balancer) names the token.
-  const url = new URL(String(events[0].url));
+  const url = new URL(String(events[0]!.url));
   const answers = await Promise.all(
     Array.from({ length: 20 }, (_, i) =>
       fetch(`http://127.0.0.1:${i % 2 === 0 ? PORTS.a : PORTS.b}${url.pathname}`, { method: "POST", headers: { "Content-Type": "application/json" }, body }),
     ),
   );
   expect(answers.every((a) => a.status === 200)).toBe(true);
-  await expect.poll(async () => (await sql`select processed_at from webhook_events where event_id = ${events[0].eventId}`)[0]?.processed_at, { timeout: 20_000 }).toBeTruthy();
+  await expect.poll(async () => (await sql`select processed_at from webhook_events where event_id = ${events[0]!.eventId}`)[0]?.processed_at, { timeout: 20_000 }).toBeTruthy();
   const transitions = await sql`select status from session_status_history where session_id = ${sessionId} and status = 'CONFIRMED'`;
   expect(transitions).toHaveLength(1);
-  const [row] = await sql`select deliveries from webhook_events where event_id = ${events[0].eventId}`;
+  const [row] = await sql`select deliveries from webhook_events where event_id = ${events[0]!.eventId}`;
   expect(row!.deliveries).toBeGreaterThanOrEqual(20);
 });
 
@@ -167,22 +143,15 @@ test("the reconciler runs on one instance at a time", async () => {
   expect(holders.size).toBe(1);
 });
 
-test("an instance killed in the middle of processing loses nothing", async ({ page }) => {
-  const sessionId = await openSession(`KILL-${Date.now()}`);
-  await customerReachesProvider(page, sessionId);
+test("an instance killed in the middle of processing loses nothing", async ({ request, checkout }) => {
+  const sandbox = new Sandbox(request, SANDBOX_ORIGIN);
+  const sessionId = await openSession(request, `KILL-${Date.now()}`);
+  await customerReachesProvider(checkout, sessionId);
   const operationId = await operationOf(sessionId);
   // The ack hangs, so processing is still under way when its instance dies.
-  const fault = await fetch(`http://127.0.0.1:${PORTS.sandbox}/sandbox/_control/faults`, {
-    method: "PUT",
-    headers: { ...KEY, "Content-Type": "application/json" },
-    body: JSON.stringify({ route: "PUT /operations/webhook-events/ack", fault: "latency", latencyMs: 20_000, count: 1 }),
-  });
-  expect(fault.status).toBe(200);
-  await fetch(`http://127.0.0.1:${PORTS.sandbox}/sandbox/_control/operations/${operationId}/decision`, {
-    method: "POST",
-    headers: { ...KEY, "Content-Type": "application/json" },
-    body: JSON.stringify({ decision: "approve" }),
-  });
+  const fault = await sandbox.injectFault({ route: "PUT /operations/webhook-events/ack", fault: "latency", latencyMs: 20_000, count: 1 });
+  expect(fault.status()).toBe(200);
+  await sandbox.decide(operationId, "approve");
   // Which instance took the delivery? Kill it while its ack hangs.
   await expect.poll(() => balancer.servedBy.find((l) => l.includes("/api/webhooks/financing/")) !== undefined, { timeout: 10_000 }).toBe(true);
   const [{ event_id: eventId }] = (await sql`select event_id from webhook_events where operation_id = ${operationId}`) as unknown as [{ event_id: number }];
@@ -198,8 +167,8 @@ test("an instance killed in the middle of processing loses nothing", async ({ pa
     .toBe("applied and acknowledged");
   const [session] = await sql`select operation_status from checkout_sessions where id = ${sessionId}`;
   expect(session!.operation_status).toBe("CONFIRMED");
-  const events = await (await fetch(`http://127.0.0.1:${PORTS.sandbox}/sandbox/_control/operations/${operationId}/webhooks`, { headers: KEY })).json();
-  expect(events[0].acknowledged).toBe(true);
+  const events = await sandbox.webhooks(operationId);
+  expect(events[0]!.acknowledged).toBe(true);
 
   // Restarted, the instance serves again.
   const restarted = appInstance(victim.name, victim.port, databaseUrl);

@@ -10,69 +10,58 @@ import { expect, test } from "./fixtures";
 const PLAN = /^Financiera Olivo: 12 monthly installments of /;
 
 test.describe("sandbox hosted pages", () => {
-  test("the customer picks a plan, signs at the provider and the financing is confirmed", async ({
-    sandboxApi,
-    financingPage,
-    providerCheckoutPage,
-    sandboxResultPage,
-  }) => {
-    const operation = await sandboxApi.createOperation();
+  test("the customer picks a plan, signs at the provider and the financing is confirmed", async ({ sandbox, sandboxPages }) => {
+    const { financing, provider, result } = sandboxPages;
+    const operation = await sandbox.createOperation();
 
-    await financingPage.goto(operation.financingUrl);
-    await expect(financingPage.heading).toHaveText("Choose your installment plan");
-    await expect(financingPage.page.getByText("Sandbox", { exact: true })).toBeVisible();
-    expect(await sandboxApi.status(operation.id)).toBe("PENDING");
+    await financing.goto(operation.financingUrl);
+    await expect(financing.heading).toHaveText("Choose your installment plan");
+    await expect(financing.page.getByText("Sandbox", { exact: true })).toBeVisible();
+    expect(await sandbox.status(operation.id)).toBe("PENDING");
 
-    await financingPage.choose(PLAN);
+    await financing.choose(PLAN);
 
-    await expect(providerCheckoutPage.heading).toHaveText("Review and sign your plan");
-    await expect(providerCheckoutPage.provider).toContainText("Financiera Olivo");
-    await expect(providerCheckoutPage.months()).toHaveCount(12);
-    await expect(providerCheckoutPage.schedule.getByRole("row", { name: /Month 12 differs/ })).toBeVisible();
-    expect(await sandboxApi.status(operation.id)).toBe("CLIENT_REQUESTED");
+    await expect(provider.heading).toHaveText("Review and sign your plan");
+    await expect(provider.provider).toContainText("Financiera Olivo");
+    await expect(provider.months()).toHaveCount(12);
+    await expect(provider.schedule.getByRole("row", { name: /Month 12 differs/ })).toBeVisible();
+    expect(await sandbox.status(operation.id)).toBe("CLIENT_REQUESTED");
 
-    await providerCheckoutPage.sign();
+    await provider.sign();
 
-    await expect(sandboxResultPage.heading).toHaveText("Financing confirmed");
-    await expect(sandboxResultPage.page).toHaveURL(/\/sandbox\/pay\/result\?/);
-    expect(await sandboxApi.status(operation.id)).toBe("CONFIRMED");
+    await expect(result.heading).toHaveText("Financing confirmed");
+    await expect(result.page).toHaveURL(/\/sandbox\/pay\/result\?/);
+    expect(await sandbox.status(operation.id)).toBe("CONFIRMED");
   });
 
-  test("the customer declines at the provider and the financing is refused", async ({
-    sandboxApi,
-    financingPage,
-    providerCheckoutPage,
-    sandboxResultPage,
-  }) => {
-    const operation = await sandboxApi.createOperation();
+  test("the customer declines at the provider and the financing is refused", async ({ sandbox, sandboxPages }) => {
+    const { financing, provider, result } = sandboxPages;
+    const operation = await sandbox.createOperation();
 
-    await financingPage.goto(operation.financingUrl);
-    await financingPage.choose(PLAN);
-    await expect(providerCheckoutPage.heading).toHaveText("Review and sign your plan");
+    await financing.goto(operation.financingUrl);
+    await financing.choose(PLAN);
+    await expect(provider.heading).toHaveText("Review and sign your plan");
 
-    await providerCheckoutPage.decline();
+    await provider.decline();
 
-    await expect(sandboxResultPage.heading).toHaveText("Financing refused");
-    expect(await sandboxApi.status(operation.id)).toBe("REFUSED");
+    await expect(result.heading).toHaveText("Financing refused");
+    expect(await sandbox.status(operation.id)).toBe("REFUSED");
   });
 
   test.describe("on a phone", () => {
     test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
-    test("the financing page and the provider checkout fit the screen without scrolling sideways", async ({
-      sandboxApi,
-      financingPage,
-      providerCheckoutPage,
-    }) => {
-      const operation = await sandboxApi.createOperation();
+    test("the financing page and the provider checkout fit the screen without scrolling sideways", async ({ sandbox, sandboxPages }) => {
+      const { financing, provider } = sandboxPages;
+      const operation = await sandbox.createOperation();
 
-      await financingPage.goto(operation.financingUrl);
-      await expect(financingPage.heading).toBeVisible();
-      expect(await financingPage.horizontalOverflow()).toBe(0);
+      await financing.goto(operation.financingUrl);
+      await expect(financing.heading).toBeVisible();
+      expect(await financing.horizontalOverflow()).toBe(0);
 
-      await financingPage.choose(PLAN);
-      await expect(providerCheckoutPage.heading).toBeVisible();
-      expect(await providerCheckoutPage.horizontalOverflow()).toBe(0);
+      await financing.choose(PLAN);
+      await expect(provider.heading).toBeVisible();
+      expect(await provider.horizontalOverflow()).toBe(0);
     });
   });
 });

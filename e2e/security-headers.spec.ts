@@ -1,6 +1,7 @@
-import { expect, test, type APIResponse } from "@playwright/test";
-import { MESSAGES } from "@/lib/i18n/messages";
-import { postCheckoutSession } from "./support/sessions";
+import type { APIResponse } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { APP_PORT, APP_URL } from "./support/app";
+import { aBookingReference } from "./support/test-data";
 
 /*
  * The security headers of every kind of route (README, "White-label and embedding", security
@@ -9,12 +10,6 @@ import { postCheckoutSession } from "./support/sessions";
  * is on every script of the page; HSTS; nosniff; Referrer-Policy; no X-Powered-By; no-store where
  * a page carries personal data; nothing framed but a partner's checkout, by that partner only.
  */
-
-const m = MESSAGES.es;
-const APP_PORT = Number(process.env.E2E_PORT ?? 3100);
-const APP_ORIGIN = `http://localhost:${APP_PORT}`;
-const DEMO_SECRET = "demo_partner_secret_sandbox_only";
-const SANDBOX_KEY = "fk_test_sandbox_agency_101";
 
 function directive(policy: string, name: string): string | undefined {
   return policy
@@ -69,13 +64,10 @@ async function checkHeaders(name: string, response: APIResponse, expected: Expec
   return nonce;
 }
 
-function openSession(request: import("@playwright/test").APIRequestContext) {
-  return postCheckoutSession(request, { secret: DEMO_SECRET, referencePrefix: "HEADERS", returnUrl: `${APP_ORIGIN}/` });
-}
-
 test.use({ locale: "es-ES" });
 
-test("every kind of route carries the security headers", async ({ page, request }) => {
+test("every kind of route carries the security headers", async ({ request, checkout, checkoutSessions, sandbox }) => {
+  const { page, m, details, offers: offersPage } = checkout;
   // Pages.
   const home1 = await checkHeaders("/", await request.get("/"), { html: true });
   const home2 = await checkHeaders("/ again", await request.get("/"), { html: true });
@@ -84,23 +76,23 @@ test("every kind of route carries the security headers", async ({ page, request 
   const admin = await request.get("/admin/login");
   await checkHeaders(`/admin/login (${admin.status()})`, admin, { html: admin.status() === 200, personal: true });
 
-  // The partner API (a POST from a partner's backend) and a checkout session's pages.
-  const created = await openSession(request);
+  // The checkout sessions API (a POST from a partner's backend) and a checkout session's pages.
+  const created = await checkoutSessions.create({ reference: aBookingReference("HEADERS") });
   expect(created.status()).toBe(201);
   await checkHeaders("POST /api/checkout-sessions", created, { personal: true });
   const { id } = (await created.json()) as { id: string };
   const partnerOrigins = (await request.get(`/checkout/${id}`)).headers()["content-security-policy"]!;
   const frameAncestors = directive(partnerOrigins, "frame-ancestors")!.replace("frame-ancestors ", "");
-  expect(frameAncestors.split(" ")).toContain(APP_ORIGIN);
+  expect(frameAncestors.split(" ")).toContain(APP_URL);
   expect(frameAncestors).not.toContain("'none'");
 
   const details1 = await checkHeaders("/checkout/{id}", await request.get(`/checkout/${id}`), { html: true, personal: true, frameAncestors });
   const details2 = await checkHeaders("/checkout/{id} again", await request.get(`/checkout/${id}`), { html: true, personal: true, frameAncestors });
   expect(details1).not.toBe(details2);
   // The customer sends the (prefilled) details in a browser: the session is at the offers.
-  await page.goto(`${APP_ORIGIN}/checkout/${id}`);
-  await page.getByRole("button", { name: m.form.submit, exact: true }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(m.offers.title);
+  await page.goto(`${APP_URL}/checkout/${id}`);
+  await details.submit();
+  await expect(offersPage.heading).toHaveText(m.offers.title);
   const offers = await request.get(`/checkout/${id}/offers`, { maxRedirects: 0 });
   expect(offers.status()).toBe(200);
   await checkHeaders("/checkout/{id}/offers", offers, { html: true, personal: true, frameAncestors });
@@ -119,33 +111,7 @@ test("every kind of route carries the security headers", async ({ page, request 
   await checkHeaders("a Next static chunk", await request.get(chunk!), { staticFile: true });
 
   // The sandbox: another system, its own Referrer-Policy on its hosted pages, never framed.
-  const operation = await request.post("/sandbox/v1/operations", {
-    headers: { "X-Service-API-Key": SANDBOX_KEY },
-    data: {
-      externalId: `headers-${Date.now()}`,
-      packageName: "Lisboa",
-      packageTravel: true,
-      travelersNumber: 1,
-      totalPrice: 1000,
-      client: {
-        firstName: "Ana",
-        lastName: "García",
-        email: "ana@example.com",
-        prefix: "+34",
-        phone: "600123456",
-        documentId: "12345678Z",
-        documentValidityDate: "01-01-2031",
-        gender: "FEMALE",
-        birthDate: "15-05-1990",
-        nationality: "ESP",
-        address: "Calle Mayor 1",
-        city: "Madrid",
-        postalCode: "28013",
-        countryCode: "ESP",
-      },
-      flights: [{ origin: "MAD", destination: "LIS", departureDate: "10-10-2030" }],
-    },
-  });
+  const operation = await sandbox.postOperation();
   expect(operation.status()).toBe(201);
   await checkHeaders("POST /sandbox/v1/operations", operation, { sandbox: true });
   const { financingUrl } = (await operation.json()) as { financingUrl: string };

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { SANDBOX_AGENCY_KEY } from "./support/sandbox";
 
 /**
  * The built server refuses to start on a bad configuration, naming the variable and never the key.
@@ -74,7 +75,7 @@ test.describe("SANDBOX_ENABLED", () => {
     try {
       const base = `http://127.0.0.1:${port}`;
       await expect.poll(async () => (await fetch(`${base}/api/health`).catch(() => undefined))?.status, { timeout: 30_000 }).toBe(200);
-      const sandbox = await fetch(`${base}/sandbox/v1/health`, { headers: { "X-Service-API-Key": "fk_test_sandbox_agency_101" } });
+      const sandbox = await fetch(`${base}/sandbox/v1/health`, { headers: { "X-Service-API-Key": SANDBOX_AGENCY_KEY } });
       expect(sandbox.status).toBe(404);
     } finally {
       child.kill("SIGTERM");

@@ -1,60 +1,48 @@
-import { expect, test, type APIRequestContext, type Locator } from "@playwright/test";
-import { MESSAGES } from "@/lib/i18n/messages";
-import { DEMO_BLUE_THEME, DEMO_THEME } from "@/lib/theme/demo";
-import { postCheckoutSession } from "./support/sessions";
+import type { Locator } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { DEMO_PARTNERS } from "./support/app";
+import { aBookingReference } from "./support/test-data";
 
 /*
  * White-label themes: each partner's checkout in its own colours, font, corners and logo (the two
  * sandbox demo partners, seeded with different themes), across the steps of the checkout.
  */
 
-const m = MESSAGES.es;
-const PARTNERS = {
-  demo: { secret: "demo_partner_secret_sandbox_only", name: "Viajes Aurora (demo)", theme: DEMO_THEME },
-  "demo-blue": { secret: "demo_blue_partner_secret_sandbox", name: "Rutas Azules (demo)", theme: DEMO_BLUE_THEME },
-} as const;
-
 function rgb(hex: string): string {
   const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
   return `rgb(${r}, ${g}, ${b})`;
-}
-
-async function openSession(request: APIRequestContext, secret: string, port: number): Promise<string> {
-  const response = await postCheckoutSession(request, { secret, referencePrefix: "THEME", returnUrl: `http://localhost:${port}/`, locale: "es" });
-  expect(response.status(), await response.text()).toBe(201);
-  return ((await response.json()) as { id: string }).id;
 }
 
 const style = (locator: Locator, property: string) => locator.evaluate((element, name) => getComputedStyle(element).getPropertyValue(name), property);
 
 test.use({ locale: "es-ES" });
 
-test("two partners' checkouts, each in its own theme, on every step", async ({ page, request }) => {
-  const port = Number(process.env.E2E_PORT ?? 3100);
+test("two partners' checkouts, each in its own theme, on every step", async ({ page, checkout, checkoutSessions }) => {
+  const { m, details, offers } = checkout;
   const seen: Record<string, { button: string; canvas: string; font: string }> = {};
 
-  for (const [id, partner] of Object.entries(PARTNERS)) {
-    const sessionId = await openSession(request, partner.secret, port);
-    await page.goto(`/checkout/${sessionId}`);
+  for (const [id, partner] of Object.entries(DEMO_PARTNERS)) {
+    const session = await checkoutSessions.as(partner).open({ reference: aBookingReference("THEME"), locale: "es" });
+    await details.goto(session.id);
     const banner = page.getByRole("banner");
     await expect(banner).toContainText(partner.name);
     await expect(banner.locator("img")).toHaveAttribute("src", partner.theme.logoUrl!);
     expect(await banner.locator("img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
 
-    const submit = page.getByRole("button", { name: m.form.submit, exact: true });
+    const submit = details.continueButton;
     await expect(submit).toHaveCSS("background-color", rgb(partner.theme.brand));
     await expect(submit).toHaveCSS("color", rgb(partner.theme.brandContrast));
     await expect(submit).toHaveCSS("border-top-left-radius", `${Math.round((partner.theme.radius * 2) / 3)}px`);
     await expect(page.locator("html")).toHaveCSS("background-color", rgb(partner.theme.canvas));
     await expect(page.getByRole("main").getByRole("heading", { level: 1 })).toHaveCSS("color", rgb(partner.theme.ink));
-    await expect(page.getByRole("region", { name: m.booking.heading })).toHaveCSS("border-top-left-radius", `${partner.theme.radius}px`);
+    await expect(details.bookingSummary).toHaveCSS("border-top-left-radius", `${partner.theme.radius}px`);
     seen[id] = { button: await style(submit, "background-color"), canvas: await style(page.locator("html"), "background-color"), font: await style(page.locator("body"), "font-family") };
 
     // The next step comes by a server action and a client-side navigation: still the partner's colours.
     await submit.click();
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText(m.offers.title);
+    await expect(offers.heading).toHaveText(m.offers.title);
     await page.mouse.move(0, 0); // not hovering a button (hover takes the darker shade)
-    await expect(page.getByRole("button", { name: new RegExp(`^${m.offers.choose}`) }).first()).toHaveCSS("background-color", rgb(partner.theme.brand));
+    await expect(offers.chooseButtons.first()).toHaveCSS("background-color", rgb(partner.theme.brand));
     await expect(page.locator("html")).toHaveCSS("background-color", rgb(partner.theme.canvas));
   }
 
@@ -64,10 +52,9 @@ test("two partners' checkouts, each in its own theme, on every step", async ({ p
   expect(seen["demo-blue"]!.font).toMatch(/^Seravek/);
 });
 
-test("theme stylesheets: a partner's, versioned and cached for good; a preview's, scoped; a malformed one refused", async ({ request }) => {
-  const port = Number(process.env.E2E_PORT ?? 3100);
-  const sessionId = await openSession(request, PARTNERS["demo-blue"].secret, port);
-  const html = await (await request.get(`/checkout/${sessionId}`)).text();
+test("theme stylesheets: a partner's, versioned and cached for good; a preview's, scoped; a malformed one refused", async ({ request, checkoutSessions }) => {
+  const session = await checkoutSessions.as(DEMO_PARTNERS["demo-blue"]).open({ reference: aBookingReference("THEME"), locale: "es" });
+  const html = await (await request.get(`/checkout/${session.id}`)).text();
   const href = /<link rel="stylesheet" href="(\/embed\/theme\.css\?partner=demo-blue&amp;v=\w+)"/.exec(html)?.[1]?.replaceAll("&amp;", "&");
   expect(href, "the page links its partner's theme").toBeTruthy();
 

@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { APP_PORT, APP_URL } from "./app";
 
 /**
  * A partner's website for the embedding tests: another loopback origin than the app's (the app is
@@ -20,8 +21,6 @@ import type { AddressInfo } from "node:net";
  * not allowed takes any free port.
  */
 
-const APP_PORT = Number(process.env.E2E_PORT ?? 3100);
-export const APP_ORIGIN = `http://localhost:${APP_PORT}`;
 export const PARTNER_SITE_PORT = Number(process.env.E2E_PARTNER_PORT ?? APP_PORT + 11);
 export const PARTNER_SITE_ORIGIN = `http://127.0.0.1:${PARTNER_SITE_PORT}`;
 
@@ -95,7 +94,7 @@ function productSnippet(appOrigin: string, partner: string, amount: string, loca
 }
 
 export async function startPartnerSite(options: { port?: number; appOrigin?: string } = {}): Promise<PartnerSite> {
-  const appOrigin = options.appOrigin ?? APP_ORIGIN;
+  const appOrigin = options.appOrigin ?? APP_URL;
   const server: Server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://partner.invalid");
     const session = url.searchParams.get("checkoutSession") ?? "";

@@ -1,0 +1,95 @@
+import { expect, test } from "./fixtures";
+import { DEMO_PARTNERS } from "./support/app";
+import { checkoutSessionBody } from "./support/checkout-sessions";
+import { SANDBOX_AGENCY_KEY } from "./support/sandbox";
+import { aBookingReference } from "./support/test-data";
+
+/**
+ * The checkout sessions API, our own API for agencies, as a partner's backend uses it: the demo
+ * partner's published sandbox secret (DEMO_PARTNER_DEFAULT_SECRET), a return URL on the app's own
+ * origin, the test booking with the test customer prefilled.
+ */
+
+test.describe("POST /api/checkout-sessions", () => {
+  test("opens a session, idempotently per booking reference, and GET tells its state", async ({ checkoutSessions: api }) => {
+    const reference = aBookingReference();
+    const created = await api.post(checkoutSessionBody({ reference, locale: "es" }));
+    expect(created.status()).toBe(201);
+    const session = await created.json();
+    expect(session).toMatchObject({ id: expect.stringMatching(/^cs_/), bookingReference: reference, state: "open", final: false, operation: null });
+    expect(session.url).toMatch(new RegExp(`/checkout/${session.id}$`));
+    expect(Date.parse(session.expiresAt)).toBeGreaterThan(Date.now());
+    expect(created.headers()["cache-control"]).toBe("no-store");
+
+    const again = await api.post(checkoutSessionBody({ reference, locale: "es" }));
+    expect(again.status()).toBe(200);
+    expect((await again.json()).id).toBe(session.id);
+
+    const read = await api.get(session.id);
+    expect(read.status()).toBe(200);
+    expect(await read.json()).toMatchObject({ id: session.id, state: "open" });
+    // Never the customer's data.
+    expect(JSON.stringify(await read.json())).not.toContain("García");
+  });
+
+  test("the same reference for another booking is a conflict", async ({ checkoutSessions: api }) => {
+    const reference = aBookingReference("E2E-CONFLICT");
+    await api.post(checkoutSessionBody({ reference, locale: "es" }));
+    const other = checkoutSessionBody({ reference, locale: "es" });
+    other.booking.totalPrice = { amount: 99, currency: "EUR" };
+    const conflict = await api.post(other);
+    expect(conflict.status()).toBe(409);
+    expect((await conflict.json()).error.code).toBe("conflict");
+  });
+
+  test("401 without the partner's secret, or with the financing key instead", async ({ checkoutSessions: api }) => {
+    const body = checkoutSessionBody({ reference: "X-1", locale: "es" });
+    expect((await api.post(body, {})).status()).toBe(401);
+    const withKey = await api.post(body, { Authorization: `Bearer ${SANDBOX_AGENCY_KEY}` });
+    expect(withKey.status()).toBe(401);
+    expect((await withKey.json()).error.code).toBe("unauthorized");
+  });
+
+  test("400 naming every bad field, a return URL off the partner's origins included", async ({ checkoutSessions: api }) => {
+    const bad = checkoutSessionBody({ reference: aBookingReference("E2E-BAD"), returnUrl: "https://elsewhere.example/back", locale: "es" });
+    (bad.booking as Record<string, unknown>).travellers = 0;
+    (bad.booking as Record<string, unknown>).flights = [];
+    (bad.booking as Record<string, unknown>).totalPrice = { amount: 10.999, currency: "EUR" };
+    const answer = await api.post(bad);
+    expect(answer.status()).toBe(400);
+    const fields = (await answer.json()).error.fields.map((f: { field: string }) => f.field);
+    expect(fields).toEqual(expect.arrayContaining(["booking.travellers", "booking.flights", "booking.totalPrice.amount"]));
+
+    const offOrigin = await api.post(checkoutSessionBody({ reference: aBookingReference("E2E-ORIGIN"), returnUrl: "https://elsewhere.example/back", locale: "es" }));
+    expect(offOrigin.status()).toBe(400);
+    expect((await offOrigin.json()).error.fields).toEqual([{ field: "returnUrl", message: expect.stringContaining("allowed origins") }]);
+
+    const notJson = await api.post("{oops", { ...api.authorization, "Content-Type": "application/json" });
+    expect(notJson.status()).toBe(400);
+  });
+
+  test("another partner's session, or an unknown one, is not found", async ({ checkoutSessions: api }) => {
+    expect((await api.get("cs_doesnotexist000000000000")).status()).toBe(404);
+  });
+});
+
+test.describe("the demo partner's notification endpoint", () => {
+  test("takes a correctly signed notification and refuses a forged one", async ({ request }) => {
+    const { Webhook } = await import("standardwebhooks");
+    const { createHash } = await import("node:crypto");
+    const secret = `whsec_${createHash("sha256").update(`demo-signing:${DEMO_PARTNERS.demo.secret}`).digest("base64")}`;
+    const body = JSON.stringify({ type: "checkout.session.confirmed", timestamp: new Date().toISOString(), data: { id: "cs_x", state: "confirmed" } });
+    const now = new Date();
+    const headers = {
+      "Content-Type": "application/json",
+      "webhook-id": "msg_e2e_sent",
+      "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+      "webhook-signature": new Webhook(secret).sign("msg_e2e_other", now, body),
+    };
+    // Signed for another id: invalid.
+    expect((await request.post("/api/demo/notifications", { headers, data: body })).status()).toBe(401);
+    const id = `msg_e2e_ok_${Date.now()}`;
+    const good = { ...headers, "webhook-id": id, "webhook-signature": new Webhook(secret).sign(id, now, body) };
+    expect((await request.post("/api/demo/notifications", { headers: good, data: body })).status()).toBe(204);
+  });
+});

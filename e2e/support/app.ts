@@ -1,0 +1,33 @@
+import { DEMO_BLUE_THEME, DEMO_THEME } from "@/lib/theme/demo";
+
+/*
+ * The app under test and the demo accounts the sandbox seeds in it (README, "The sandbox" and "The
+ * back-office"): published, sandbox-only values, not secrets.
+ */
+
+export const APP_PORT = Number(process.env.E2E_PORT ?? 3100);
+
+/**
+ * Where the app says it lives (APP_URL, by default `http://localhost:$PORT`): the financing API sends
+ * the customer back there after the provider, the demo shop's return URL is there, and server actions
+ * only accept posts from it. Tests that browse as a customer or as staff use this origin, so cookies
+ * go with them all the way; the default baseURL (127.0.0.1) is another site.
+ */
+export const APP_URL = `http://localhost:${APP_PORT}`;
+
+/** The two demo partners, each with its secret for the checkout sessions API and its own theme. */
+export const DEMO_PARTNERS = {
+  demo: { slug: "demo", secret: "demo_partner_secret_sandbox_only", name: "Viajes Aurora (demo)", theme: DEMO_THEME },
+  "demo-blue": { slug: "demo-blue", secret: "demo_blue_partner_secret_sandbox", name: "Rutas Azules (demo)", theme: DEMO_BLUE_THEME },
+} as const;
+export type DemoPartner = (typeof DEMO_PARTNERS)[keyof typeof DEMO_PARTNERS];
+
+/** The demo partner's name, as its checkout header and its "Back to …" links say it. */
+export const DEMO_PARTNER_NAME = DEMO_PARTNERS.demo.name;
+
+/** The published demo staff accounts of the back-office. */
+export const STAFF = {
+  aurora: { email: "staff@viajes-aurora.example", password: "aurora-staff-demo", name: "Lucía Ortega", partner: "Viajes Aurora (demo)" },
+  group: { email: "staff@grupo-demo.example", password: "grupo-staff-demo", name: "Marcos Vidal", partner: "Grupo Demo" },
+} as const;
+export type StaffAccount = (typeof STAFF)[keyof typeof STAFF];

@@ -1,0 +1,97 @@
+import { expect, type APIRequestContext, type APIResponse } from "@playwright/test";
+import { APP_URL, DEMO_PARTNERS, type DemoPartner } from "./app";
+import { aBookingReference, aCustomer, TEST_BOOKING, type CustomerDetails } from "./test-data";
+
+/*
+ * The checkout sessions API (`/api/checkout-sessions`), our own API for agencies, called the way a
+ * partner's backend calls it: its secret as a bearer token, JSON. (The "partner API" is the
+ * financing API: see sandbox.ts.)
+ */
+
+export interface CheckoutSessionOptions {
+  /** The booking reference; a unique one when not given. */
+  reference?: string;
+  /** What the partner knows of the customer, prefilled: the whole test customer unless given; `null` sends none. */
+  customer?: Partial<CustomerDetails> | null;
+  /** Where the customer goes back to: the app's own shop unless given. */
+  returnUrl?: string;
+  locale?: "es" | "en";
+}
+
+/** What a partner's backend sends: the test booking, the customer's data prefilled, a return URL. */
+export function checkoutSessionBody(options: CheckoutSessionOptions = {}) {
+  const customer = options.customer === undefined ? aCustomer() : options.customer;
+  return {
+    booking: {
+      bookingReference: options.reference ?? aBookingReference(),
+      packageName: TEST_BOOKING.packageName,
+      travellers: TEST_BOOKING.travellers,
+      totalPrice: { amount: TEST_BOOKING.totalPrice, currency: "EUR" },
+      flights: TEST_BOOKING.flights.map((flight) => ({ ...flight })),
+    },
+    ...(customer ? { customer } : {}),
+    returnUrl: options.returnUrl ?? `${APP_URL}/`,
+    ...(options.locale ? { locale: options.locale } : {}),
+  };
+}
+export type CheckoutSessionBody = ReturnType<typeof checkoutSessionBody>;
+
+/** A session as the API shows it to its partner: its state, never the customer's data. */
+export interface CheckoutSessionResource {
+  id: string;
+  url: string;
+  bookingReference: string;
+  state: string;
+  final: boolean;
+  operation: { id: string; status: string } | null;
+  expiresAt: string;
+}
+
+export class CheckoutSessionsApi {
+  /**
+   * @param origin where the app is: the tests' baseURL unless given (e.g. a load balancer's).
+   */
+  constructor(
+    readonly request: APIRequestContext,
+    readonly partner: DemoPartner = DEMO_PARTNERS.demo,
+    readonly origin = "",
+  ) {}
+
+  /** The same API, called by another partner. */
+  as(partner: DemoPartner): CheckoutSessionsApi {
+    return new CheckoutSessionsApi(this.request, partner, this.origin);
+  }
+
+  get authorization(): Record<string, string> {
+    return { Authorization: `Bearer ${this.partner.secret}` };
+  }
+
+  /** POST /api/checkout-sessions with any body and headers (the partner's secret unless `headers` says otherwise), as sent. */
+  post(data: unknown, headers: Record<string, string> = this.authorization): Promise<APIResponse> {
+    return this.request.post(`${this.origin}/api/checkout-sessions`, { headers, data });
+  }
+
+  /** Opens a session for the test booking, as sent: for tests of the answer itself. */
+  create(options: CheckoutSessionOptions = {}): Promise<APIResponse> {
+    return this.post(checkoutSessionBody(options));
+  }
+
+  /** Opens a session for the test booking; answers it (its id, its URL). */
+  async open(options: CheckoutSessionOptions = {}): Promise<CheckoutSessionResource> {
+    const response = await this.create(options);
+    expect(response.status(), await response.text()).toBe(201);
+    return (await response.json()) as CheckoutSessionResource;
+  }
+
+  /** GET /api/checkout-sessions/{id}, as sent. */
+  get(id: string): Promise<APIResponse> {
+    return this.request.get(`${this.origin}/api/checkout-sessions/${id}`, { headers: this.authorization });
+  }
+
+  /** The session as the partner's backend reads it: the outcome the partner will act on. */
+  async read(id: string): Promise<CheckoutSessionResource> {
+    const response = await this.get(id);
+    expect(response.status()).toBe(200);
+    return (await response.json()) as CheckoutSessionResource;
+  }
+}
