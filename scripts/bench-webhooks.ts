@@ -16,7 +16,7 @@ import postgres from "postgres";
 import { openDatabase, type Database } from "../lib/db";
 import { checkoutSessions, webhookEvents } from "../lib/db/schema";
 import type { CheckoutContext } from "../lib/checkout/flow";
-import { DEMO_PARTNER_ID, seedDemoPartner } from "../lib/checkout/partners";
+import { DEMO_PARTNER_ID, seedDemoPartner } from "../lib/demo/seed";
 import { processWebhookEvent, receiveWebhook } from "../lib/checkout/webhooks";
 import { createFinancingClient } from "../lib/financing/client";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { Booking } from "@/lib/checkout/booking";
-import { sortOffers } from "@/lib/checkout/offers";
+import { sortOffers } from "@/lib/financing/offers";
 import type { Db } from "@/lib/db";
 import { checkoutSessions, customerData, partnerNotifications, sessionStatusHistory, webhookEvents } from "@/lib/db/schema";
 import type { StatusRead } from "@/lib/financing/client";

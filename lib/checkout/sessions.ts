@@ -8,7 +8,7 @@ import type { OperationStatus } from "@/lib/financing/contract";
 import type { Locale } from "@/lib/i18n/locales";
 import { bookingHash, type Booking, type CreateSessionInput } from "./booking";
 import type { CustomerDraft } from "./customer";
-import { isAllowedReturnUrl, type Partner } from "./partners";
+import { isAllowedReturnUrl, type Partner } from "@/lib/partners/partners";
 
 /** How long a customer has to finish once the partner opened the session. */
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;

@@ -13,7 +13,7 @@ import { createFinancingClient } from "@/lib/financing/client";
 import { createFetchDouble, json } from "@/lib/financing/testing/fetch-double";
 import { startSandboxServer } from "@/lib/sandbox/testing/servers";
 import { chooseOffer, loadOffers, submitCustomer, type CheckoutContext } from "./flow";
-import type { Partner } from "./partners";
+import type { Partner } from "@/lib/partners/partners";
 import { createSession, requireSession, sessionState } from "./sessions";
 import { customerDraft, sessionInput, testContext } from "./testing/context";
 import { processWebhookEvent, receiveWebhook, webhookEvent, WEBHOOK_BODY_MAX_BYTES } from "./webhooks";

@@ -5,7 +5,7 @@ import { webhookEvents, type WebhookEventRow } from "@/lib/db/schema";
 import { webhookEventSchema } from "@/lib/financing/contract";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import type { CheckoutContext } from "./flow";
-import { partnerById } from "./partners";
+import { partnerById } from "@/lib/partners/partners";
 import { getSessionByOperation, recordOperationStatus } from "./sessions";
 
 /**

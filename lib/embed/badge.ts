@@ -1,4 +1,4 @@
-import { representativeExample, type RepresentativeExample } from "@/lib/checkout/offers";
+import { representativeExample, type RepresentativeExample } from "@/lib/financing/offers";
 import type { FinancialOffer, Money } from "@/lib/financing/types";
 
 /**

@@ -9,7 +9,7 @@ import { formatDateTime } from "@/lib/backoffice/format";
 import { CANCELLABLE_STATUSES, operationDetail, type OperationDetail } from "@/lib/backoffice/operations";
 import { REASON_MAX_LENGTH } from "@/lib/backoffice/refund";
 import { requireStaff } from "@/lib/backoffice/staff";
-import { totalOwed } from "@/lib/checkout/offers";
+import { totalOwed } from "@/lib/financing/offers";
 import { OPERATION_STATUSES } from "@/lib/financing/contract";
 import { getAdminMessages, type AdminMessages } from "@/lib/i18n/admin-messages";
 import { formatAmount, formatPercent } from "@/lib/i18n/format";
