@@ -1,3 +1,4 @@
+import "server-only";
 import { getDatabase, type Database } from "@/lib/db";
 import { ConfigError, getEnv, type AppEnv } from "@/lib/env";
 

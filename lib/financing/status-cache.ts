@@ -1,4 +1,3 @@
-import "server-only";
 import type { OperationStatusInfo } from "./types";
 
 /** What a conditional status read needs from the previous one. */

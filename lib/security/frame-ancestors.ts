@@ -1,3 +1,4 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { getDatabase } from "@/lib/db";
 import { checkoutSessions, partners } from "@/lib/db/schema";
