@@ -52,11 +52,20 @@ async function run(label: string, database: Database): Promise<void> {
 
   // One session per event, each with its operation, as real traffic would have.
   const run = Date.now().toString(36);
-  const sessions = Array.from({ length: EVENTS }, (_, i) => ({
+  const sessions = Array.from({ length: EVENTS }, (_, i): typeof checkoutSessions.$inferInsert => ({
     id: `cs_bench${run}${String(i).padStart(8, "0")}`,
     partnerId: DEMO_PARTNER_ID,
     bookingReference: `BENCH-${run}-${i}`,
-    booking: {},
+    booking: {
+      bookingReference: `BENCH-${run}-${i}`,
+      packageName: "Bench",
+      packageTravel: false,
+      travellers: 1,
+      totalPrice: { amount: 1000, currency: "EUR" },
+      flights: [],
+      hotels: [],
+      services: [{ description: "Bench" }],
+    },
     bookingHash: "bench",
     returnUrl: "http://127.0.0.1/",
     locale: "es",

@@ -38,6 +38,17 @@ export type WebhookStatus = z.infer<typeof webhookStatusSchema>;
 /** The statuses POST /operations/{id}/cancel is valid for. */
 export const CANCELLABLE_STATUSES = ["GENERATED", "PENDING", "ERROR"] as const satisfies readonly OperationStatus[];
 
+/** The statuses whose outcome can still change for the customer (before the provider's decision). */
+export const OPEN_STATUSES = ["GENERATED", "PENDING", "CLIENT_REQUESTED", "PENDING_RESPONSE"] as const satisfies readonly OperationStatus[];
+
+export function isCancellable(status: string): boolean {
+  return CANCELLABLE_STATUSES.some((cancellable) => cancellable === status);
+}
+
+export function isOpenStatus(status: string | null): boolean {
+  return OPEN_STATUSES.some((open) => open === status);
+}
+
 /** `financingStatus` of POST /financing: the outcome of that call, not the operation status. */
 export const FINANCING_STATUSES = ["REQUESTED", "REFUSED", "ERROR"] as const;
 export const financingStatusSchema = z.enum(FINANCING_STATUSES);
