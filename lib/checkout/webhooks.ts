@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
-import { and, asc, eq, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { durableWork } from "@/lib/db/durable-work";
 import { webhookEvents, type WebhookEventRow } from "@/lib/db/schema";
 import { webhookEventSchema } from "@/lib/financing/contract";
 import { isFinancingApiError } from "@/lib/financing/errors";
@@ -25,10 +26,15 @@ export const WEBHOOK_BODY_MAX_BYTES = 4 * 1024;
  * - superseded: applied, but not acknowledged: a newer event replaced it (that one is).
  */
 export type WebhookEventResult = "acknowledged" | "rejected" | "status_mismatch" | "superseded";
-/** How long one processor holds an event before another instance may take it over. */
-const LOCK_MS = 30_000;
-/** Our own retries of an event whose processing failed (the API's redeliveries come on top). */
-const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000];
+/**
+ * Processing as durable work: one processor holds an event for 30 s before another instance may
+ * take it over; a failed attempt is retried by us after 5 s, 30 s, 2 min, 10 min, then every
+ * 30 min (the API's redeliveries come on top).
+ */
+const work = durableWork(
+  { doneAt: webhookEvents.processedAt, attempts: webhookEvents.attempts, lockedUntil: webhookEvents.lockedUntil, nextAttemptAt: webhookEvents.nextAttemptAt },
+  { lockMs: 30_000, retryDelaysMs: [5_000, 30_000, 120_000, 600_000, 1_800_000] },
+);
 
 function sameToken(given: string, expected: string): boolean {
   // Hash both sides first: timingSafeEqual needs equal lengths, and the length must not leak either.
@@ -111,14 +117,8 @@ async function readCapped(request: Request, max: number): Promise<string | undef
 async function claim(ctx: CheckoutContext, eventId: number, now: Date): Promise<WebhookEventRow | undefined> {
   const [row] = await ctx.db
     .update(webhookEvents)
-    .set({ lockedUntil: new Date(now.getTime() + LOCK_MS), attempts: sql`${webhookEvents.attempts} + 1` })
-    .where(
-      and(
-        eq(webhookEvents.eventId, eventId),
-        isNull(webhookEvents.processedAt),
-        or(isNull(webhookEvents.lockedUntil), lte(webhookEvents.lockedUntil, now)),
-      ),
-    )
+    .set(work.claim(now))
+    .where(and(eq(webhookEvents.eventId, eventId), work.claimable(now)))
     .returning();
   return row;
 }
@@ -126,17 +126,13 @@ async function claim(ctx: CheckoutContext, eventId: number, now: Date): Promise<
 async function finish(ctx: CheckoutContext, eventId: number, result: WebhookEventResult, detail: string | null = null): Promise<void> {
   await ctx.db
     .update(webhookEvents)
-    .set({ processedAt: new Date(), result, detail, lockedUntil: null, lastError: null })
+    .set({ processedAt: new Date(), result, detail, ...work.done() })
     .where(eq(webhookEvents.eventId, eventId));
 }
 
 async function postpone(ctx: CheckoutContext, row: WebhookEventRow, error: unknown, now: Date): Promise<void> {
-  const delay = RETRY_DELAYS_MS[Math.min(row.attempts, RETRY_DELAYS_MS.length) - 1] ?? RETRY_DELAYS_MS.at(-1)!;
   const message = isFinancingApiError(error) ? `${error.kind} ${error.status ?? ""} ${error.errorCode ?? ""}`.trim() : String(error);
-  await ctx.db
-    .update(webhookEvents)
-    .set({ lockedUntil: null, lastError: message.slice(0, 500), nextAttemptAt: new Date(now.getTime() + delay) })
-    .where(eq(webhookEvents.eventId, row.eventId));
+  await ctx.db.update(webhookEvents).set(work.postpone(row.attempts, message, now)).where(eq(webhookEvents.eventId, row.eventId));
 }
 
 /** Ack errors that end the event (with the reason); anything else is retried. */
@@ -210,13 +206,7 @@ export async function dueWebhookEvents(ctx: CheckoutContext, now = new Date(), l
   const rows = await ctx.db
     .select({ eventId: webhookEvents.eventId })
     .from(webhookEvents)
-    .where(
-      and(
-        isNull(webhookEvents.processedAt),
-        lte(webhookEvents.nextAttemptAt, now),
-        or(isNull(webhookEvents.lockedUntil), lte(webhookEvents.lockedUntil, now)),
-      ),
-    )
+    .where(work.due(now))
     .orderBy(asc(webhookEvents.eventId))
     .limit(limit);
   return rows.map((r) => r.eventId);
