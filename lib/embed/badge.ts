@@ -122,5 +122,3 @@ export function createBadgeQuotes(options: BadgeQuotesOptions = {}) {
 
   return { quote, size: () => entries.size, clear: () => entries.clear() };
 }
-
-export type BadgeQuotes = ReturnType<typeof createBadgeQuotes>;
