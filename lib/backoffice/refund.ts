@@ -1,4 +1,4 @@
-import { REASON_MAX_LENGTH } from "@/lib/financing/contract";
+import { REASON_MAX_LENGTH } from "@/lib/financing/limits";
 
 /**
  * The refund's arithmetic, in integer cents, shared by the server (which decides) and the refund

@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { REASON_MAX_LENGTH } from "./limits";
+
+export { REASON_MAX_LENGTH };
 
 /**
  * The partner API's wire contract (`partner-api-spec.md`), as zod schemas: the one source of truth
@@ -303,7 +306,6 @@ export const startFinancingRequestSchema = z.object({
   financialOfferId: z.number().int(),
 });
 
-export const REASON_MAX_LENGTH = 255;
 export const reasonSchema = z.string().max(REASON_MAX_LENGTH, `must be at most ${REASON_MAX_LENGTH} characters`);
 
 export const cancelRequestSchema = z.object({ reason: reasonSchema.optional() });
