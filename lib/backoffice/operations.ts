@@ -1,7 +1,6 @@
 import "server-only";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { sortOffers } from "@/lib/financing/offers";
-import type { CustomerDraft } from "@/lib/checkout/customer";
 import type { Db } from "@/lib/db";
 import { checkoutSessions, customerData, partnerNotifications, sessionStatusHistory, webhookEvents } from "@/lib/db/schema";
 import type { StatusRead } from "@/lib/financing/client";
@@ -31,7 +30,7 @@ export interface ListedOperation {
   session: SessionSummary | undefined;
 }
 
-function customerNameOf(data: CustomerDraft | null): string | undefined {
+function customerNameOf(data: { firstName?: string; lastName?: string } | null): string | undefined {
   if (!data) return undefined;
   const name = [data.firstName, data.lastName].filter((part): part is string => typeof part === "string" && part.trim() !== "").join(" ");
   return name === "" ? undefined : name;
