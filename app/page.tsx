@@ -3,8 +3,9 @@ import { sampleTrip, SAMPLE_TRIP_PRICE_CENTS } from "@/app/actions/demo-trip";
 import { LanguageSwitcher } from "@/components/checkout/language-switcher";
 import { Notice } from "@/components/checkout/notice";
 import { SubmitButton } from "@/components/checkout/submit-button";
-import { getCheckoutContext } from "@/lib/checkout/flow";
-import { DEMO_PARTNER_ID, partnerById } from "@/lib/checkout/partners";
+import { getAppContext } from "@/lib/app-context";
+import { DEMO_PARTNER_ID } from "@/lib/demo/seed";
+import { partnerById } from "@/lib/partners/partners";
 import { formatAmount, formatDate } from "@/lib/i18n/format";
 import type { Messages } from "@/lib/i18n/messages";
 import { getLocale, getMessages } from "@/lib/i18n/server";
@@ -30,7 +31,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const locale = await getLocale();
   const m = getMessages(locale);
   const trip = sampleTrip(locale);
-  const ctx = await getCheckoutContext();
+  const ctx = await getAppContext();
   const demoAvailable = Boolean(await partnerById(ctx.db, DEMO_PARTNER_ID));
 
   // The customer coming back from the checkout. The outcome in the query is only a hint, fine to

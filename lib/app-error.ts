@@ -27,7 +27,7 @@ export class AppError extends Error {
     this.status = APP_ERROR_STATUS[code];
   }
 
-  /** The JSON body of the partner-facing API: `{ error: { code, message, fields? } }`. */
+  /** The JSON body of the checkout sessions API: `{ error: { code, message, fields? } }`. */
   toBody() {
     return { error: { code: this.code, message: this.message, ...(this.details.fields ? { fields: this.details.fields } : {}) } };
   }

@@ -1,26 +1,33 @@
-import { getDatabase } from "@/lib/db";
-import { ConfigError, getEnv } from "@/lib/env";
+import "server-only";
+import { getDatabase, type Database } from "@/lib/db";
+import { ConfigError, getEnv, type AppEnv } from "@/lib/env";
 
 /**
  * What the server does once, before it takes a request (called from `instrumentation.ts`): the
  * configuration is validated and the database opened and migrated, so a bad setting stops the
- * server at once with a message naming the variable instead of failing a customer's request.
+ * server at once with a message naming the variable instead of failing a customer's request; the
+ * sandbox's demo data is seeded; then the background work starts.
  */
 export async function startServer(): Promise<void> {
+  let env: AppEnv;
   try {
-    getEnv();
+    env = getEnv();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`The server cannot start. ${error.message}`);
     process.exit(1);
   }
+  let database: Database;
   try {
-    await getDatabase();
+    database = await getDatabase();
   } catch (error) {
     console.error("The server cannot start: the database could not be opened or migrated.", error);
     process.exit(1);
   }
-  const { getCheckoutContext } = await import("@/lib/checkout/flow");
+  // The demo partners and staff (seedDemo says when), before the first request can need them.
+  const { seedDemo } = await import("@/lib/demo/seed");
+  await seedDemo(database.db, env);
+  const { getAppContext } = await import("@/lib/app-context");
   const { startBackgroundWork } = await import("@/lib/checkout/worker");
-  startBackgroundWork(await getCheckoutContext());
+  startBackgroundWork(await getAppContext());
 }

@@ -16,7 +16,7 @@ import postgres from "postgres";
 import { openDatabase, type Database } from "../lib/db";
 import { checkoutSessions, webhookEvents } from "../lib/db/schema";
 import type { CheckoutContext } from "../lib/checkout/flow";
-import { DEMO_PARTNER_ID, seedDemoPartner } from "../lib/checkout/partners";
+import { DEMO_PARTNER_ID, seedDemoPartner } from "../lib/demo/seed";
 import { processWebhookEvent, receiveWebhook } from "../lib/checkout/webhooks";
 import { createFinancingClient } from "../lib/financing/client";
 
@@ -52,11 +52,20 @@ async function run(label: string, database: Database): Promise<void> {
 
   // One session per event, each with its operation, as real traffic would have.
   const run = Date.now().toString(36);
-  const sessions = Array.from({ length: EVENTS }, (_, i) => ({
+  const sessions = Array.from({ length: EVENTS }, (_, i): typeof checkoutSessions.$inferInsert => ({
     id: `cs_bench${run}${String(i).padStart(8, "0")}`,
     partnerId: DEMO_PARTNER_ID,
     bookingReference: `BENCH-${run}-${i}`,
-    booking: {},
+    booking: {
+      bookingReference: `BENCH-${run}-${i}`,
+      packageName: "Bench",
+      packageTravel: false,
+      travellers: 1,
+      totalPrice: { amount: 1000, currency: "EUR" },
+      flights: [],
+      hotels: [],
+      services: [{ description: "Bench" }],
+    },
     bookingHash: "bench",
     returnUrl: "http://127.0.0.1/",
     locale: "es",

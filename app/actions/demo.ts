@@ -5,8 +5,9 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { AppError } from "@/lib/app-error";
 import { createSessionSchema } from "@/lib/checkout/booking";
-import { getCheckoutContext } from "@/lib/checkout/flow";
-import { DEMO_PARTNER_ID, partnerById } from "@/lib/checkout/partners";
+import { getAppContext } from "@/lib/app-context";
+import { DEMO_PARTNER_ID } from "@/lib/demo/seed";
+import { partnerById } from "@/lib/partners/partners";
 import { createSession } from "@/lib/checkout/sessions";
 import { getLocale } from "@/lib/i18n/server";
 import { validatedAction } from "@/lib/validated-action";
@@ -17,7 +18,7 @@ import { sampleTrip } from "./demo-trip";
  * partner's backend does (design.md §3, step 1), but in-process, for the seeded demo partner.
  */
 const startDemoValidated = validatedAction(z.object({}), async () => {
-  const ctx = await getCheckoutContext();
+  const ctx = await getAppContext();
   const partner = await partnerById(ctx.db, DEMO_PARTNER_ID);
   if (!partner) throw new AppError("not_found", "The demo partner is not configured");
   const locale = await getLocale();

@@ -7,9 +7,10 @@ import type { CancelState, LoginState, RefundComputation, RefundState } from "@/
 import { staffAction } from "@/lib/backoffice/actions";
 import { deleteStaffSession, setStaffSessionAgency, signIn } from "@/lib/backoffice/auth";
 import { clientIp } from "@/lib/backoffice/rate-limit";
-import { REASON_MAX_LENGTH, reviewRefund, type RefundBase, type RefundValues } from "@/lib/backoffice/refund";
+import { reviewRefund, type RefundBase, type RefundValues } from "@/lib/backoffice/refund";
 import { clearStaffCookie, isAdminPath, setStaffCookie, type StaffContext } from "@/lib/backoffice/staff";
-import { getCheckoutContext } from "@/lib/checkout/flow";
+import { getAppContext } from "@/lib/app-context";
+import { REASON_MAX_LENGTH } from "@/lib/financing/contract";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import { money } from "@/lib/financing/money";
 import { validatedAction } from "@/lib/validated-action";
@@ -36,7 +37,7 @@ const signInSchema = z.object({
 
 const signInValidated = validatedAction(signInSchema, async ({ email, password, next }) => {
   if (email.trim() === "" || password === "") return { ok: false as const, error: "missing" as const, email };
-  const { db } = await getCheckoutContext();
+  const { db } = await getAppContext();
   const ip = clientIp((await headers()).get("x-forwarded-for"));
   const result = await signIn(db, { email, password, ip });
   if (!result.ok) return { ok: false as const, error: result.reason, email };

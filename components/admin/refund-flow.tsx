@@ -4,8 +4,9 @@ import Link from "next/link";
 import { useActionState, useEffect, useRef, useState } from "react";
 import { Notice } from "@/components/checkout/notice";
 import { SubmitButton } from "@/components/checkout/submit-button";
-import { formatCents, reviewRefund, type RefundBase, type RefundValues } from "@/lib/backoffice/refund";
+import { reviewRefund, type RefundBase, type RefundValues } from "@/lib/backoffice/refund";
 import { fill } from "@/lib/backoffice/template";
+import { formatMoney } from "@/lib/financing/money";
 import type { CounterMessages, RefundFormMessages } from "@/lib/i18n/admin-messages";
 import type { RefundComputation, RefundErrors, RefundState } from "./form-states";
 import { ReasonField } from "./reason-field";
@@ -77,7 +78,7 @@ interface StepProps<S extends RefundState["step"]> {
 }
 
 function moneyFormatter(props: RefundFlowProps, base: RefundBase) {
-  return (cents: number) => formatCents(cents, base.currency, props.intlLocale);
+  return (cents: number) => formatMoney({ cents, currency: base.currency }, props.intlLocale);
 }
 
 /** The API's breakdown, and optionally the charges and the total after them, as a table. */

@@ -1,5 +1,5 @@
 import type { FinancialOffer } from "@/lib/financing/types";
-import { costOfCredit, totalOwed } from "@/lib/checkout/offers";
+import { costOfCredit, totalOwed } from "@/lib/financing/offers";
 import { formatAmount, formatPercent } from "@/lib/i18n/format";
 import type { Locale } from "@/lib/i18n/locales";
 import type { Messages } from "@/lib/i18n/messages";

@@ -1,4 +1,4 @@
-import type { RepresentativeExample as Example } from "@/lib/checkout/offers";
+import type { RepresentativeExample as Example } from "@/lib/financing/offers";
 import type { FinancialOffer } from "@/lib/financing/types";
 import { formatAmount, formatPercent } from "@/lib/i18n/format";
 import type { Locale } from "@/lib/i18n/locales";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/checkout/partners";
+import { DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID, DEMO_STAFF, seedDemoPartner, seedDemoStaff } from "@/lib/demo/seed";
 import { openDatabase, type Database } from "@/lib/db";
 import { loginAttempts, partners, staffSessions, staffUsers } from "@/lib/db/schema";
 import {
@@ -13,7 +13,6 @@ import {
   STAFF_SESSION_TTL_MS,
 } from "./auth";
 import { clientIp } from "./rate-limit";
-import { DEMO_GROUP_PARTNER_ID, DEMO_STAFF, seedBackoffice } from "./seed";
 
 const APP_URL = "http://127.0.0.1:3999";
 const AURORA = DEMO_STAFF[0];
@@ -26,7 +25,7 @@ const db = () => database.db;
 beforeAll(async () => {
   database = await openDatabase({ dataDir: "memory://" });
   await seedDemoPartner(database.db, { secret: "test_partner_secret_0123456789", appUrl: APP_URL });
-  await seedBackoffice(database.db, { appUrl: APP_URL });
+  await seedDemoStaff(database.db, { appUrl: APP_URL });
 });
 
 afterAll(async () => {
@@ -56,7 +55,7 @@ describe("the seed", () => {
 
   it("can run again (every start) without touching the accounts", async () => {
     const before = await db().select().from(staffUsers);
-    await seedBackoffice(db(), { appUrl: APP_URL });
+    await seedDemoStaff(db(), { appUrl: APP_URL });
     expect(await db().select().from(staffUsers)).toEqual(before);
   });
 });

@@ -1,4 +1,3 @@
-import "server-only";
 import { isFinancingApiError } from "@/lib/financing/errors";
 
 /**

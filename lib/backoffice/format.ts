@@ -1,4 +1,3 @@
-import "server-only";
 import { intlLocale } from "@/lib/i18n/format";
 import type { Locale } from "@/lib/i18n/locales";
 

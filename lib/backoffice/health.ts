@@ -2,12 +2,11 @@ import "server-only";
 import { and, count, eq, inArray, isNull } from "drizzle-orm";
 import { checkDatabase, getDatabase } from "@/lib/db";
 import { checkoutSessions, partnerNotifications, webhookEvents } from "@/lib/db/schema";
+import { OPEN_STATUSES } from "@/lib/financing/contract";
 import type { Health } from "@/lib/financing/types";
 import { apiProblem, type ApiProblem } from "./errors";
 import type { StaffContext } from "./staff";
 
-/** Operation statuses whose outcome is still open for the customer. */
-export const OPEN_STATUSES = ["GENERATED", "PENDING", "CLIENT_REQUESTED", "PENDING_RESPONSE"] as const;
 
 export interface IntegrationHealth {
   api: { ok: true; health: Health; clockDifferenceMs: number } | { ok: false; problem: ApiProblem };

@@ -1,7 +1,6 @@
 import "server-only";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
-import type { Booking } from "@/lib/checkout/booking";
-import { sortOffers } from "@/lib/checkout/offers";
+import { sortOffers } from "@/lib/financing/offers";
 import type { Db } from "@/lib/db";
 import { checkoutSessions, customerData, partnerNotifications, sessionStatusHistory, webhookEvents } from "@/lib/db/schema";
 import type { StatusRead } from "@/lib/financing/client";
@@ -31,10 +30,9 @@ export interface ListedOperation {
   session: SessionSummary | undefined;
 }
 
-function customerNameOf(data: unknown): string | undefined {
-  if (!data || typeof data !== "object") return undefined;
-  const { firstName, lastName } = data as Record<string, unknown>;
-  const name = [firstName, lastName].filter((part): part is string => typeof part === "string" && part.trim() !== "").join(" ");
+function customerNameOf(data: { firstName?: string; lastName?: string } | null): string | undefined {
+  if (!data) return undefined;
+  const name = [data.firstName, data.lastName].filter((part): part is string => typeof part === "string" && part.trim() !== "").join(" ");
   return name === "" ? undefined : name;
 }
 
@@ -57,7 +55,7 @@ export async function sessionsByOperation(db: Db, partnerId: string, operationId
     map.set(row.operationId, {
       sessionId: row.sessionId,
       bookingReference: row.bookingReference,
-      packageName: (row.booking as Booking).packageName,
+      packageName: row.booking.packageName,
       customerName: customerNameOf(row.customer),
     });
   }
@@ -117,9 +115,6 @@ export interface OperationDetail {
   events: (typeof webhookEvents.$inferSelect)[];
   notifications: Pick<typeof partnerNotifications.$inferSelect, "id" | "state" | "createdAt" | "attempts" | "deliveredAt" | "lastError" | "nextAttemptAt">[];
 }
-
-/** Only GENERATED, PENDING and ERROR may be cancelled (spec: "always allowed from these"). */
-export const CANCELLABLE_STATUSES: readonly string[] = ["GENERATED", "PENDING", "ERROR"];
 
 /**
  * Everything the operation page shows. The status call comes first and decides access: the API

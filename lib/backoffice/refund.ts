@@ -1,14 +1,13 @@
+import { REASON_MAX_LENGTH } from "@/lib/financing/limits";
+
 /**
  * The refund's arithmetic, in integer cents, shared by the server (which decides) and the refund
- * form's script (which only previews as the charges are typed). No server-only imports and no zod,
- * so the browser bundle stays small; the server always recomputes from a fresh `refund/details`.
+ * form's script (which only previews as the charges are typed); the server always recomputes from
+ * a fresh `refund/details`.
  *
  * The spec: `totalToRefund` already deducts the non-refundable fees and the service's cancellation
  * fee; any agency or provider cancellation charge sent with the refund lowers it by the same value.
  */
-
-/** The partner API's limit for a cancel or refund reason (contract.ts REASON_MAX_LENGTH). */
-export const REASON_MAX_LENGTH = 255;
 
 /** The largest charge the form takes: ten million euros, far above any trip, far below 2^53 cents. */
 const MAX_CHARGE_CENTS = 1_000_000_000;
@@ -72,9 +71,4 @@ export function reviewRefund(base: RefundBase, values: RefundValues): RefundRevi
 /** Cents as a decimal string for a form field: 2550 -> "25.50". */
 export function centsToInput(cents: number): string {
   return `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
-}
-
-/** Money for display; the same options as lib/financing/money.ts formatMoney, usable in a browser. */
-export function formatCents(cents: number, currency: string, intlLocale: string): string {
-  return new Intl.NumberFormat(intlLocale, { style: "currency", currency, useGrouping: "always" }).format(cents / 100);
 }

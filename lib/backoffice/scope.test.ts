@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { agencyScope } from "@/lib/partners/credential";
 import { clockDifferenceMs } from "./health";
-import { agencyScope, isAdminPath } from "./scope";
+import { isAdminPath } from "./scope";
 
 describe("which agency staff act for", () => {
   it("an agency key: its own agency, no switcher", () => {

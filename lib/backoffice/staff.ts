@@ -1,16 +1,15 @@
 import "server-only";
-import { createHash } from "node:crypto";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
-import { getCheckoutContext } from "@/lib/checkout/flow";
-import type { Partner } from "@/lib/checkout/partners";
+import { getAppContext } from "@/lib/app-context";
 import type { Db } from "@/lib/db";
 import { getEnv } from "@/lib/env";
-import { createFinancingClient, type FinancingClient } from "@/lib/financing";
-import { createDatabaseStatusCache } from "@/lib/financing/db-status-cache";
+import type { FinancingClient } from "@/lib/financing/client";
+import type { AgencyScope } from "@/lib/partners/credential";
+import type { Partner } from "@/lib/partners/partners";
 import { findStaffSession, STAFF_SESSION_TTL_MS, type StaffSession } from "./auth";
-import { agencyScope, isAdminPath, type AgencyScope } from "./scope";
+import { isAdminPath } from "./scope";
 
 export { isAdminPath, type AgencyScope };
 
@@ -32,34 +31,16 @@ export interface StaffContext {
   client: FinancingClient;
 }
 
-const clients = new Map<string, FinancingClient>();
-
-/**
- * One client per (partner, key, agency), kept for the process: the checkout's clientFor keeps one
- * per partner, but a group key's staff move between agencies.
- */
-export function staffFinancingClient(db: Db, partner: Partner, agencyId: number | undefined): FinancingClient {
-  const { financing } = getEnv();
-  const apiKey = partner.financingApiKey ?? financing.apiKey;
-  const keyFingerprint = createHash("sha256").update(apiKey).digest("hex").slice(0, 16);
-  const cacheKey = `${partner.id}|${keyFingerprint}|${agencyId ?? "-"}`;
-  let client = clients.get(cacheKey);
-  if (!client) {
-    client = createFinancingClient({ ...financing, apiKey, agencyId, statusCache: createDatabaseStatusCache(db) });
-    clients.set(cacheKey, client);
-  }
-  return client;
-}
-
 /** The request's staff member, once per request (pages, their metadata and actions share it). */
 const currentStaff = cache(async (): Promise<StaffContext | undefined> => {
   const token = (await cookies()).get(STAFF_COOKIE)?.value;
   if (!token) return undefined;
-  const { db } = await getCheckoutContext();
-  const found = await findStaffSession(db, token);
+  const ctx = await getAppContext();
+  const found = await findStaffSession(ctx.db, token);
   if (!found) return undefined;
-  const agency = agencyScope(found.partner, found.session.agencyId, getEnv().financing.agencyId);
-  return { db, token, user: found.user, partner: found.partner, agency, client: staffFinancingClient(db, found.partner, agency.id) };
+  const { partner } = found;
+  const agency = ctx.credentialFor(partner, found.session.agencyId).agency;
+  return { db: ctx.db, token, user: found.user, partner, agency, client: ctx.clientFor(partner, found.session.agencyId) };
 });
 
 /** For pages and route handlers: the staff member, or a redirect to the sign-in page. */

@@ -8,7 +8,7 @@ import { AppError } from "@/lib/app-error";
 import type { Database } from "@/lib/db";
 import { startSandboxServer } from "@/lib/sandbox/testing/servers";
 import { chooseOffer, loadOffers, pollStatus, refreshStatus, submitCustomer, type CheckoutContext } from "./flow";
-import type { Partner } from "./partners";
+import type { Partner } from "@/lib/partners/partners";
 import { createSession, getCustomerDraft, recordOperationStatus, requireSession, sessionState, statusHistory } from "./sessions";
 import { customerDraft, sessionInput, testContext } from "./testing/context";
 

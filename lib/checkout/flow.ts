@@ -1,20 +1,13 @@
 import "server-only";
 import { AppError } from "@/lib/app-error";
-import { seedBackoffice } from "@/lib/backoffice/seed";
-import { getDatabase, type Db } from "@/lib/db";
-import { getEnv } from "@/lib/env";
-import {
-  createFinancingClient,
-  isFinancingApiError,
-  type FinancialOffer,
-  type FinancingClient,
-  type StartFinancingResult,
-} from "@/lib/financing";
-import { createDatabaseStatusCache } from "@/lib/financing/db-status-cache";
+import type { Db } from "@/lib/db";
+import type { FinancingClient } from "@/lib/financing/client";
+import { isFinancingApiError } from "@/lib/financing/errors";
+import type { FinancialOffer, StartFinancingResult } from "@/lib/financing/types";
+import { partnerById, type Partner } from "@/lib/partners/partners";
 import { operationBooking } from "./booking";
 import { toClientData, validateCustomer, type CustomerDraft, type CustomerErrors } from "./customer";
-import { sortOffers } from "./offers";
-import { partnerById, seedDemoPartner, type Partner } from "./partners";
+import { sortOffers } from "@/lib/financing/offers";
 import {
   attachOperation,
   claimFinancingStart,
@@ -35,6 +28,7 @@ import {
  * the session from the database and the truth from the partner API, never from the browser.
  */
 
+/** What the checkout needs of the app's context (lib/app-context.ts); tests build their own. */
 export interface CheckoutContext {
   db: Db;
   /** The partner API client acting for this partner's credential. */
@@ -42,52 +36,6 @@ export interface CheckoutContext {
   appUrl: string;
   webhookToken: string;
   today(): string;
-}
-
-let context: Promise<CheckoutContext> | undefined;
-
-/** The app's context: its database (with the demo partner seeded) and its partner API clients. */
-export function getCheckoutContext(): Promise<CheckoutContext> {
-  context ??= (async () => {
-    const env = getEnv();
-    const { db } = await getDatabase();
-    if (env.DEMO_PARTNER_SECRET) {
-      await seedDemoPartner(db, {
-        secret: env.DEMO_PARTNER_SECRET,
-        appUrl: env.APP_URL,
-        extraOrigins: env.DEMO_PARTNER_EXTRA_ORIGINS,
-        secondPartner: env.financing.environment === "sandbox",
-      });
-      // The back-office's published demo accounts: on the sandbox only, never with a production API.
-      if (env.financing.environment === "sandbox") await seedBackoffice(db, { appUrl: env.APP_URL });
-    }
-    const clients = new Map<string, FinancingClient>();
-    const statusCache = createDatabaseStatusCache(db);
-    return {
-      db,
-      appUrl: env.APP_URL,
-      webhookToken: env.WEBHOOK_TOKEN,
-      today: () => new Date().toISOString().slice(0, 10),
-      clientFor(partner) {
-        let client = clients.get(partner.id);
-        if (!client) {
-          client = createFinancingClient({
-            ...env.financing,
-            // The partner's own key (an agency key, or a group key with its agency), else the deployment's.
-            apiKey: partner.financingApiKey ?? env.financing.apiKey,
-            agencyId: partner.financingAgencyId ?? (partner.financingApiKey ? undefined : env.financing.agencyId),
-            statusCache,
-          });
-          clients.set(partner.id, client);
-        }
-        return client;
-      },
-    };
-  })();
-  context.catch(() => {
-    context = undefined;
-  });
-  return context;
 }
 
 async function partnerOf(ctx: CheckoutContext, session: CheckoutSession): Promise<Partner> {

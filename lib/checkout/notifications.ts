@@ -1,7 +1,8 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
+import { durableWork } from "@/lib/db/durable-work";
 import { partnerNotifications, partners } from "@/lib/db/schema";
 import type { CheckoutContext } from "./flow";
 
@@ -12,9 +13,19 @@ import type { CheckoutContext } from "./flow";
  * least once: the partner deduplicates on `webhook-id`.
  */
 
-/** Backoff between attempts, then every 6 hours until the partner answers. */
-const RETRY_DELAYS_MS = [10_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000];
-const LOCK_MS = 60_000;
+/**
+ * Delivery as durable work: a sender holds a notification for a minute; backoff between attempts
+ * of 10 s, 1 min, 5 min, 30 min, 2 h, then every 6 hours until the partner answers.
+ */
+const work = durableWork(
+  {
+    doneAt: partnerNotifications.deliveredAt,
+    attempts: partnerNotifications.attempts,
+    lockedUntil: partnerNotifications.lockedUntil,
+    nextAttemptAt: partnerNotifications.nextAttemptAt,
+  },
+  { lockMs: 60_000, retryDelaysMs: [10_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000] },
+);
 const TIMEOUT_MS = 10_000;
 
 /** A new signing secret for a partner, in the format Standard Webhooks libraries take. */
@@ -37,13 +48,7 @@ export async function deliverDueNotifications(ctx: CheckoutContext, options: { f
   const due = await ctx.db
     .select({ id: partnerNotifications.id })
     .from(partnerNotifications)
-    .where(
-      and(
-        isNull(partnerNotifications.deliveredAt),
-        lte(partnerNotifications.nextAttemptAt, now),
-        or(isNull(partnerNotifications.lockedUntil), lte(partnerNotifications.lockedUntil, now)),
-      ),
-    )
+    .where(work.due(now))
     .orderBy(asc(partnerNotifications.createdAt))
     .limit(50);
   let delivered = 0;
@@ -55,14 +60,8 @@ async function deliverOne(ctx: CheckoutContext, id: string, doFetch: typeof fetc
   // Claimed first, so two instances never send the same notification at the same time.
   const [row] = await ctx.db
     .update(partnerNotifications)
-    .set({ lockedUntil: new Date(now.getTime() + LOCK_MS), attempts: sql`${partnerNotifications.attempts} + 1` })
-    .where(
-      and(
-        eq(partnerNotifications.id, id),
-        isNull(partnerNotifications.deliveredAt),
-        or(isNull(partnerNotifications.lockedUntil), lte(partnerNotifications.lockedUntil, now)),
-      ),
-    )
+    .set(work.claim(now))
+    .where(and(eq(partnerNotifications.id, id), work.claimable(now)))
     .returning();
   if (!row) return false;
   const [partner] = await ctx.db.select().from(partners).where(eq(partners.id, row.partnerId)).limit(1);
@@ -84,7 +83,7 @@ async function deliverOne(ctx: CheckoutContext, id: string, doFetch: typeof fetc
       if (response.ok) {
         await ctx.db
           .update(partnerNotifications)
-          .set({ deliveredAt: new Date(), lockedUntil: null, lastError: null })
+          .set({ deliveredAt: new Date(), ...work.done() })
           .where(eq(partnerNotifications.id, row.id));
         return true;
       }
@@ -93,10 +92,6 @@ async function deliverOne(ctx: CheckoutContext, id: string, doFetch: typeof fetc
       failure = error instanceof Error ? error.message : String(error);
     }
   }
-  const delay = RETRY_DELAYS_MS[Math.min(row.attempts, RETRY_DELAYS_MS.length) - 1] ?? RETRY_DELAYS_MS.at(-1)!;
-  await ctx.db
-    .update(partnerNotifications)
-    .set({ lockedUntil: null, lastError: failure.slice(0, 500), nextAttemptAt: new Date(now.getTime() + delay) })
-    .where(eq(partnerNotifications.id, row.id));
+  await ctx.db.update(partnerNotifications).set(work.postpone(row.attempts, failure, now)).where(eq(partnerNotifications.id, row.id));
   return false;
 }

@@ -10,7 +10,7 @@ import { partnerNotifications, partners } from "@/lib/db/schema";
 import { startSandboxServer, startWebhookListener } from "@/lib/sandbox/testing/servers";
 import { chooseOffer, loadOffers, refreshStatus, submitCustomer, type CheckoutContext } from "./flow";
 import { deliverDueNotifications, newSigningSecret } from "./notifications";
-import type { Partner } from "./partners";
+import type { Partner } from "@/lib/partners/partners";
 import { acquireLease, reconcile, RECONCILE_AFTER_MS } from "./reconciler";
 import { createSession, recordOperationStatus, requireSession, sessionState } from "./sessions";
 import { customerDraft, sessionInput, testContext } from "./testing/context";

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, eq, isNotNull, lte, inArray, sql } from "drizzle-orm";
 import { checkoutSessions, leases } from "@/lib/db/schema";
 import type { Db } from "@/lib/db";
-import type { OperationStatus } from "@/lib/financing/contract";
+import { isOpenStatus, OPEN_STATUSES } from "@/lib/financing/contract";
 import { refreshStatus, type CheckoutContext } from "./flow";
 
 /**
@@ -15,8 +15,6 @@ import { refreshStatus, type CheckoutContext } from "./flow";
 /** How long an open outcome may go unchanged before it is checked. */
 export const RECONCILE_AFTER_MS = 3 * 60_000;
 const LEASE_MS = 60_000;
-/** Operation statuses whose outcome can still change for the customer. */
-const OPEN_STATUSES: OperationStatus[] = ["GENERATED", "PENDING", "CLIENT_REQUESTED", "PENDING_RESPONSE"];
 
 /** This process's name as a lease holder. */
 export const INSTANCE_ID = `${process.pid}-${randomUUID().slice(0, 8)}`;
@@ -49,7 +47,7 @@ export async function reconcile(ctx: CheckoutContext, options: { holder?: string
     .where(
       and(
         isNotNull(checkoutSessions.operationId),
-        inArray(checkoutSessions.operationStatus, OPEN_STATUSES),
+        inArray(checkoutSessions.operationStatus, [...OPEN_STATUSES]),
         lte(checkoutSessions.updatedAt, new Date(now.getTime() - RECONCILE_AFTER_MS)),
       ),
     )
@@ -58,7 +56,7 @@ export async function reconcile(ctx: CheckoutContext, options: { holder?: string
   for (const { id } of due) {
     const before = await refreshStatus(ctx, id, "reconcile");
     // Unchanged: touch it, so the next round checks the others first and this one a few minutes later.
-    if (OPEN_STATUSES.includes(before.operationStatus as OperationStatus)) {
+    if (isOpenStatus(before.operationStatus)) {
       await ctx.db.update(checkoutSessions).set({ updatedAt: now }).where(eq(checkoutSessions.id, id));
     }
   }

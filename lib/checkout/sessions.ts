@@ -4,16 +4,19 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import { AppError } from "@/lib/app-error";
 import type { Db } from "@/lib/db";
 import { checkoutSessions, customerData, partnerNotifications, partners, sessionStatusHistory, type CheckoutSessionRow } from "@/lib/db/schema";
-import type { OperationStatus } from "@/lib/financing/contract";
+import type { FinancingStatus, OperationStatus } from "@/lib/financing/contract";
 import type { Locale } from "@/lib/i18n/locales";
-import { bookingHash, type Booking, type CreateSessionInput } from "./booking";
+import { bookingHash, type CreateSessionInput } from "./booking";
 import type { CustomerDraft } from "./customer";
-import { isAllowedReturnUrl, type Partner } from "./partners";
+import { isAllowedReturnUrl, type Partner } from "@/lib/partners/partners";
 
 /** How long a customer has to finish once the partner opened the session. */
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 
-export type CheckoutSession = Omit<CheckoutSessionRow, "booking"> & { booking: Booking };
+export type CheckoutSession = CheckoutSessionRow;
+
+/** What POST /financing said (`financingStatus`), or STARTING while one request is making the call. */
+export type SessionFinancingStatus = FinancingStatus | "STARTING";
 
 /**
  * Where a session stands, in the customer's and the partner's terms:
@@ -58,7 +61,7 @@ export function sessionState(
   now = new Date(),
 ): SessionState {
   if (session.operationStatus) {
-    const state = STATE_OF_STATUS[session.operationStatus as OperationStatus] ?? "error";
+    const state = STATE_OF_STATUS[session.operationStatus] ?? "error";
     // A provider accepted the request: the customer is at its checkout, whatever status we last read.
     return state === "choosing" && session.financingStatus === "REQUESTED" ? "pending" : state;
   }
@@ -91,10 +94,6 @@ const STATUS_RANK: Record<OperationStatus, number> = {
 function newSessionId(): string {
   // 144 random bits: the session URL is the customer's only key to it.
   return `cs_${randomBytes(18).toString("base64url")}`;
-}
-
-function toSession(row: CheckoutSessionRow): CheckoutSession {
-  return { ...row, booking: row.booking as Booking };
 }
 
 /**
@@ -135,7 +134,7 @@ export async function createSession(
     }
     return rows[0];
   });
-  if (inserted) return { session: toSession(inserted), created: true };
+  if (inserted) return { session: inserted, created: true };
 
   const [existing] = await db
     .select()
@@ -147,13 +146,13 @@ export async function createSession(
       fields: [{ field: "booking.bookingReference", message: "is already used for a different booking" }],
     });
   }
-  return { session: toSession(existing), created: false };
+  return { session: existing, created: false };
 }
 
 export async function getSession(db: Db, id: string): Promise<CheckoutSession | undefined> {
   if (!/^cs_[\w-]{10,64}$/.test(id)) return undefined;
   const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).limit(1);
-  return row && toSession(row);
+  return row;
 }
 
 export async function requireSession(db: Db, id: string): Promise<CheckoutSession> {
@@ -164,12 +163,12 @@ export async function requireSession(db: Db, id: string): Promise<CheckoutSessio
 
 export async function getSessionByOperation(db: Db, operationId: string): Promise<CheckoutSession | undefined> {
   const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.operationId, operationId)).limit(1);
-  return row && toSession(row);
+  return row;
 }
 
 export async function getCustomerDraft(db: Db, sessionId: string): Promise<{ draft: CustomerDraft; submitted: boolean } | undefined> {
   const [row] = await db.select().from(customerData).where(eq(customerData.sessionId, sessionId)).limit(1);
-  return row && { draft: row.data as CustomerDraft, submitted: row.submitted };
+  return row && { draft: row.data, submitted: row.submitted };
 }
 
 export async function saveCustomerData(db: Db, sessionId: string, data: CustomerDraft): Promise<void> {
@@ -240,7 +239,7 @@ export async function recordOperationStatus(
       const incoming = updatedAt.getTime();
       const newer =
         incoming > stored ||
-        (incoming === stored && STATUS_RANK[report.status] > STATUS_RANK[row.operationStatus as OperationStatus]);
+        (incoming === stored && STATUS_RANK[report.status] > STATUS_RANK[row.operationStatus]);
       if (!newer) return false;
     }
     const [updated] = await tx
@@ -249,11 +248,11 @@ export async function recordOperationStatus(
       .where(eq(checkoutSessions.id, sessionId))
       .returning();
     await tx.insert(sessionStatusHistory).values({ sessionId, status: report.status, source, operationUpdatedAt: updatedAt });
-    const before = sessionState(toSession(row));
-    const after = sessionState(toSession(updated!));
+    const before = sessionState(row);
+    const after = sessionState(updated!);
     // The partner is told of each state the session reaches, once: the outbox row is written in this
     // same transaction, so a change is never applied without its notification (or the reverse).
-    if (after !== before) await enqueueNotification(tx, toSession(updated!), after);
+    if (after !== before) await enqueueNotification(tx, updated!, after);
     return true;
   });
 }
@@ -274,7 +273,19 @@ async function enqueueNotification(tx: Pick<Db, "select" | "insert">, session: C
 }
 
 /** What the partner receives: the session's new state, never the customer's data. */
-export function notificationPayload(session: CheckoutSession, state: SessionState) {
+export interface NotificationPayload {
+  type: `checkout.session.${SessionState}`;
+  timestamp: string;
+  data: {
+    id: string;
+    bookingReference: string;
+    state: SessionState;
+    final: boolean;
+    operation: { id: string; status: OperationStatus | null; updatedAt: string | null } | null;
+  };
+}
+
+export function notificationPayload(session: CheckoutSession, state: SessionState): NotificationPayload {
   return {
     type: `checkout.session.${state}`,
     timestamp: new Date().toISOString(),

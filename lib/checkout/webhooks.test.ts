@@ -13,7 +13,7 @@ import { createFinancingClient } from "@/lib/financing/client";
 import { createFetchDouble, json } from "@/lib/financing/testing/fetch-double";
 import { startSandboxServer } from "@/lib/sandbox/testing/servers";
 import { chooseOffer, loadOffers, submitCustomer, type CheckoutContext } from "./flow";
-import type { Partner } from "./partners";
+import type { Partner } from "@/lib/partners/partners";
 import { createSession, requireSession, sessionState } from "./sessions";
 import { customerDraft, sessionInput, testContext } from "./testing/context";
 import { processWebhookEvent, receiveWebhook, webhookEvent, WEBHOOK_BODY_MAX_BYTES } from "./webhooks";
@@ -121,7 +121,7 @@ describe("receiving", () => {
     processingEnabled = true;
     expect((await deliver({ operationIdentifier: "op_not_ours", operationStatus: "CONFIRMED", eventId: 900004 })).status).toBe(200);
     await settle();
-    expect(await webhookEvent(ctx, 900004)).toMatchObject({ outcome: expect.stringContaining("rejected") });
+    expect(await webhookEvent(ctx, 900004)).toMatchObject({ result: "rejected" });
   });
 });
 
@@ -133,7 +133,7 @@ describe("an outcome through the webhook alone", () => {
     expect(sessionState(await requireSession(ctx.db, session.id))).toBe("confirmed");
     const [event] = await sandboxEvents(session.operationId!);
     expect(event).toMatchObject({ status: "CONFIRMED", acknowledged: true, attempts: 1 });
-    expect(await webhookEvent(ctx, event!.eventId)).toMatchObject({ outcome: "applied and acknowledged", deliveries: 1 });
+    expect(await webhookEvent(ctx, event!.eventId)).toMatchObject({ result: "acknowledged", deliveries: 1 });
     await control("POST", "/clock/advance", { seconds: 7 * 24 * 3600 });
     await control("POST", "/webhooks/redeliver");
     expect((await sandboxEvents(session.operationId!))[0]?.attempts).toBe(1);
@@ -189,11 +189,11 @@ describe("an outcome through the webhook alone", () => {
     await deliver({ operationIdentifier: session.operationId, operationStatus: "REFUSED", eventId: event!.eventId + 0 });
     await settle();
     expect(sessionState(await requireSession(ctx.db, session.id))).toBe("confirmed");
-    expect(await webhookEvent(ctx, event!.eventId)).toMatchObject({ outcome: expect.stringContaining("not acknowledged") });
+    expect(await webhookEvent(ctx, event!.eventId)).toMatchObject({ result: "status_mismatch" });
     // The sandbox redelivers the genuine event: it is processed again and acknowledged.
     await control("POST", "/webhooks/redeliver");
     await settle();
-    expect(await webhookEvent(ctx, event!.eventId)).toMatchObject({ outcome: "applied and acknowledged", claimedStatus: "CONFIRMED" });
+    expect(await webhookEvent(ctx, event!.eventId)).toMatchObject({ result: "acknowledged", claimedStatus: "CONFIRMED" });
     expect((await sandboxEvents(session.operationId!))[0]?.acknowledged).toBe(true);
   });
 
@@ -217,7 +217,7 @@ describe("an outcome through the webhook alone", () => {
     await deliver({ operationIdentifier: session.operationId, operationStatus: "CONFIRMED", eventId: confirmed!.eventId });
     await settle();
     expect(sessionState(await requireSession(ctx.db, session.id))).toBe("refunded");
-    expect(await webhookEvent(ctx, confirmed!.eventId)).toMatchObject({ outcome: expect.stringContaining("superseded") });
+    expect(await webhookEvent(ctx, confirmed!.eventId)).toMatchObject({ result: "superseded" });
   });
 });
 
@@ -227,11 +227,11 @@ describe("each ack error code", () => {
     ["OPERATION_ACCESS_DENIED", 403, "rejected"],
     ["WEBHOOK_EVENT_NOT_FOUND", 404, "rejected"],
     ["WEBHOOK_EVENT_OPERATION_MISMATCH", 403, "rejected"],
-    ["WEBHOOK_EVENT_STATUS_MISMATCH", 409, "not acknowledged"],
+    ["WEBHOOK_EVENT_STATUS_MISMATCH", 409, "status_mismatch"],
     ["WEBHOOK_EVENT_NOT_ACKNOWLEDGEABLE", 409, "superseded"],
   ] as const;
 
-  it.each(cases)("%s (%i) ends the event: %s", async (code, status, outcome) => {
+  it.each(cases)("%s (%i) ends the event: %s", async (code, status, result) => {
     const session = await atProvider();
     const double = createFetchDouble("/sandbox/v1");
     const stub: CheckoutContext = {
@@ -245,7 +245,7 @@ describe("each ack error code", () => {
     const eventId = 800000 + cases.findIndex((c) => c[0] === code);
     await ctx.db.insert(webhookEvents).values({ eventId, operationId: session.operationId!, claimedStatus: "CONFIRMED" });
     expect(await processWebhookEvent(stub, eventId)).toBe("processed");
-    expect(await webhookEvent(ctx, eventId)).toMatchObject({ processedAt: expect.any(Date), outcome: expect.stringContaining(outcome) });
+    expect(await webhookEvent(ctx, eventId)).toMatchObject({ processedAt: expect.any(Date), result });
     expect(double.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       `GET /operations/${session.operationId}/status`,
       "PUT /operations/webhook-events/ack",

@@ -1,11 +1,12 @@
 import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
-import { and, asc, eq, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { durableWork } from "@/lib/db/durable-work";
 import { webhookEvents, type WebhookEventRow } from "@/lib/db/schema";
 import { webhookEventSchema } from "@/lib/financing/contract";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import type { CheckoutContext } from "./flow";
-import { partnerById } from "./partners";
+import { partnerById } from "@/lib/partners/partners";
 import { getSessionByOperation, recordOperationStatus } from "./sessions";
 
 /**
@@ -16,10 +17,24 @@ import { getSessionByOperation, recordOperationStatus } from "./sessions";
  */
 
 export const WEBHOOK_BODY_MAX_BYTES = 4 * 1024;
-/** How long one processor holds an event before another instance may take it over. */
-const LOCK_MS = 30_000;
-/** Our own retries of an event whose processing failed (the API's redeliveries come on top). */
-const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000];
+
+/**
+ * How processing an event ended (the column `result`; `detail` says why, for staff):
+ * - acknowledged: its operation's status was applied, and the event acknowledged;
+ * - rejected: nothing to apply and nothing acknowledged (not our operation, or the API refused it);
+ * - status_mismatch: applied, but not acknowledged: the body's status was not the event's;
+ * - superseded: applied, but not acknowledged: a newer event replaced it (that one is).
+ */
+export type WebhookEventResult = "acknowledged" | "rejected" | "status_mismatch" | "superseded";
+/**
+ * Processing as durable work: one processor holds an event for 30 s before another instance may
+ * take it over; a failed attempt is retried by us after 5 s, 30 s, 2 min, 10 min, then every
+ * 30 min (the API's redeliveries come on top).
+ */
+const work = durableWork(
+  { doneAt: webhookEvents.processedAt, attempts: webhookEvents.attempts, lockedUntil: webhookEvents.lockedUntil, nextAttemptAt: webhookEvents.nextAttemptAt },
+  { lockMs: 30_000, retryDelaysMs: [5_000, 30_000, 120_000, 600_000, 1_800_000] },
+);
 
 function sameToken(given: string, expected: string): boolean {
   // Hash both sides first: timingSafeEqual needs equal lengths, and the length must not leak either.
@@ -68,19 +83,17 @@ export async function receiveWebhook(ctx: CheckoutContext, token: string, reques
     .set({ deliveries: sql`${webhookEvents.deliveries} + 1` })
     .where(eq(webhookEvents.eventId, event.eventId))
     .returning();
-  if (existing && existing.claimedStatus !== event.operationStatus && existing.outcome !== ACKNOWLEDGED) {
+  if (existing && existing.claimedStatus !== event.operationStatus && existing.result !== "acknowledged") {
     // The first delivery's claim could not be acknowledged (a forged or garbled body under a real
     // eventId): take this delivery's claim and process the event again.
     await ctx.db
       .update(webhookEvents)
-      .set({ claimedStatus: event.operationStatus, processedAt: null, outcome: null, nextAttemptAt: new Date() })
+      .set({ claimedStatus: event.operationStatus, processedAt: null, result: null, detail: null, nextAttemptAt: new Date() })
       .where(eq(webhookEvents.eventId, event.eventId));
     return { status: 200, eventId: event.eventId, duplicate: true, process: true };
   }
   return { status: 200, eventId: event.eventId, duplicate: true, process: existing !== undefined && existing.processedAt === null };
 }
-
-const ACKNOWLEDGED = "applied and acknowledged";
 
 async function readCapped(request: Request, max: number): Promise<string | undefined> {
   if (!request.body) return "";
@@ -104,44 +117,34 @@ async function readCapped(request: Request, max: number): Promise<string | undef
 async function claim(ctx: CheckoutContext, eventId: number, now: Date): Promise<WebhookEventRow | undefined> {
   const [row] = await ctx.db
     .update(webhookEvents)
-    .set({ lockedUntil: new Date(now.getTime() + LOCK_MS), attempts: sql`${webhookEvents.attempts} + 1` })
-    .where(
-      and(
-        eq(webhookEvents.eventId, eventId),
-        isNull(webhookEvents.processedAt),
-        or(isNull(webhookEvents.lockedUntil), lte(webhookEvents.lockedUntil, now)),
-      ),
-    )
+    .set(work.claim(now))
+    .where(and(eq(webhookEvents.eventId, eventId), work.claimable(now)))
     .returning();
   return row;
 }
 
-async function finish(ctx: CheckoutContext, eventId: number, outcome: string): Promise<void> {
+async function finish(ctx: CheckoutContext, eventId: number, result: WebhookEventResult, detail: string | null = null): Promise<void> {
   await ctx.db
     .update(webhookEvents)
-    .set({ processedAt: new Date(), outcome, lockedUntil: null, lastError: null })
+    .set({ processedAt: new Date(), result, detail, ...work.done() })
     .where(eq(webhookEvents.eventId, eventId));
 }
 
 async function postpone(ctx: CheckoutContext, row: WebhookEventRow, error: unknown, now: Date): Promise<void> {
-  const delay = RETRY_DELAYS_MS[Math.min(row.attempts, RETRY_DELAYS_MS.length) - 1] ?? RETRY_DELAYS_MS.at(-1)!;
   const message = isFinancingApiError(error) ? `${error.kind} ${error.status ?? ""} ${error.errorCode ?? ""}`.trim() : String(error);
-  await ctx.db
-    .update(webhookEvents)
-    .set({ lockedUntil: null, lastError: message.slice(0, 500), nextAttemptAt: new Date(now.getTime() + delay) })
-    .where(eq(webhookEvents.eventId, row.eventId));
+  await ctx.db.update(webhookEvents).set(work.postpone(row.attempts, message, now)).where(eq(webhookEvents.eventId, row.eventId));
 }
 
 /** Ack errors that end the event (with the reason); anything else is retried. */
-const FINAL_ACK_ERRORS: Record<string, string> = {
-  OPERATION_NOT_FOUND: "rejected: the API does not know the operation",
-  OPERATION_ACCESS_DENIED: "rejected: the operation belongs to another account",
-  WEBHOOK_EVENT_NOT_FOUND: "rejected: the API does not know the event",
-  WEBHOOK_EVENT_OPERATION_MISMATCH: "rejected: the event is not the operation's",
+const FINAL_ACK_ERRORS: Partial<Record<string, { result: WebhookEventResult; detail: string }>> = {
+  OPERATION_NOT_FOUND: { result: "rejected", detail: "the API does not know the operation" },
+  OPERATION_ACCESS_DENIED: { result: "rejected", detail: "the operation belongs to another account" },
+  WEBHOOK_EVENT_NOT_FOUND: { result: "rejected", detail: "the API does not know the event" },
+  WEBHOOK_EVENT_OPERATION_MISMATCH: { result: "rejected", detail: "the event is not the operation's" },
   // The body's status was not the event's: the status applied came from the API anyway.
-  WEBHOOK_EVENT_STATUS_MISMATCH: "applied; the body's status was not the event's, so it was not acknowledged",
+  WEBHOOK_EVENT_STATUS_MISMATCH: { result: "status_mismatch", detail: "the body's status was not the event's, so it was not acknowledged" },
   // A newer event replaced it; that one carries the news and will be acknowledged.
-  WEBHOOK_EVENT_NOT_ACKNOWLEDGEABLE: "applied; superseded by a newer event",
+  WEBHOOK_EVENT_NOT_ACKNOWLEDGEABLE: { result: "superseded", detail: "superseded by a newer event" },
 };
 
 export type ProcessResult = "processed" | "skipped" | "retry";
@@ -158,7 +161,7 @@ export async function processWebhookEvent(ctx: CheckoutContext, eventId: number,
     const session = await getSessionByOperation(ctx.db, row.operationId);
     if (!session) {
       // Not one of ours (or a forged id): nothing to apply, and nothing to acknowledge for someone else.
-      await finish(ctx, eventId, "rejected: no checkout session has this operation");
+      await finish(ctx, eventId, "rejected", "no checkout session has this operation");
       return "processed";
     }
     const partner = await partnerById(ctx.db, session.partnerId);
@@ -170,7 +173,7 @@ export async function processWebhookEvent(ctx: CheckoutContext, eventId: number,
       read = await client.getStatus(row.operationId);
     } catch (error) {
       if (isFinancingApiError(error) && (error.status === 404 || error.status === 403)) {
-        await finish(ctx, eventId, "rejected: the API does not show this operation to us");
+        await finish(ctx, eventId, "rejected", "the API does not show this operation to us");
         return "processed";
       }
       throw error;
@@ -180,16 +183,16 @@ export async function processWebhookEvent(ctx: CheckoutContext, eventId: number,
     try {
       await client.acknowledgeWebhookEvent({
         operationIdentifier: row.operationId,
-        operationStatus: row.claimedStatus as never,
+        operationStatus: row.claimedStatus,
         eventId: row.eventId,
       });
     } catch (error) {
-      const reason = isFinancingApiError(error) && error.errorCode ? FINAL_ACK_ERRORS[error.errorCode] : undefined;
-      if (!reason) throw error;
-      await finish(ctx, eventId, reason);
+      const end = isFinancingApiError(error) && error.errorCode ? FINAL_ACK_ERRORS[error.errorCode] : undefined;
+      if (!end) throw error;
+      await finish(ctx, eventId, end.result, end.detail);
       return "processed";
     }
-    await finish(ctx, eventId, ACKNOWLEDGED);
+    await finish(ctx, eventId, "acknowledged");
     return "processed";
   } catch (error) {
     console.error("webhooks: processing failed; it will be retried", isFinancingApiError(error) ? error.toJSON() : String(error));
@@ -203,13 +206,7 @@ export async function dueWebhookEvents(ctx: CheckoutContext, now = new Date(), l
   const rows = await ctx.db
     .select({ eventId: webhookEvents.eventId })
     .from(webhookEvents)
-    .where(
-      and(
-        isNull(webhookEvents.processedAt),
-        lte(webhookEvents.nextAttemptAt, now),
-        or(isNull(webhookEvents.lockedUntil), lte(webhookEvents.lockedUntil, now)),
-      ),
-    )
+    .where(work.due(now))
     .orderBy(asc(webhookEvents.eventId))
     .limit(limit);
   return rows.map((r) => r.eventId);

@@ -5,7 +5,8 @@ import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkDatabase, defaultMigrationsDir, openDatabase, type Database, type OpenDatabaseOptions } from "./connection";
-import { statusSnapshots } from "./schema";
+import { OPERATION_STATUSES } from "@/lib/financing/contract";
+import { statusSnapshots, type NewStatusSnapshot } from "./schema";
 import { getStatusSnapshot, saveStatusSnapshot } from "./status-snapshots";
 
 const journal = JSON.parse(readFileSync(path.join(defaultMigrationsDir(), "meta", "_journal.json"), "utf8")) as {
@@ -123,7 +124,7 @@ function describeDatabaseSuite(name: string, options: () => OpenDatabaseOptions)
         etag: '"v2"',
         updatedAt: new Date("2026-03-01T10:05:00Z"),
         checkedAt: new Date("2026-03-01T10:05:01Z"),
-      };
+      } satisfies NewStatusSnapshot;
       await saveStatusSnapshot(database.db, newer);
       const stored = await saveStatusSnapshot(database.db, {
         operationId: "op-4",
@@ -143,13 +144,14 @@ function describeDatabaseSuite(name: string, options: () => OpenDatabaseOptions)
         minutes.map((minute) =>
           saveStatusSnapshot(database.db, {
             operationId: "op-5",
-            status: `S${minute}`,
+            // A different status per write, to tell which one was kept.
+            status: OPERATION_STATUSES[minute]!,
             etag: `"v${minute}"`,
             updatedAt: new Date(Date.UTC(2026, 2, 1, 10, minute)),
           }),
         ),
       );
-      expect(await getStatusSnapshot(database.db, "op-5")).toMatchObject({ status: "S9", etag: '"v9"' });
+      expect(await getStatusSnapshot(database.db, "op-5")).toMatchObject({ status: OPERATION_STATUSES[9], etag: '"v9"' });
     });
 
     it("works inside a transaction, and a rollback leaves nothing behind", async () => {

@@ -1,3 +1,4 @@
+import "server-only";
 import path from "node:path";
 import { getEnv } from "@/lib/env";
 import { openDatabase, type Database } from "./connection";

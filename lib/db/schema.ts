@@ -1,10 +1,19 @@
 import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { Booking } from "@/lib/checkout/booking";
+import type { CustomerDraft } from "@/lib/checkout/customer";
+import type { NotificationPayload, SessionFinancingStatus, SessionState, StatusSource } from "@/lib/checkout/sessions";
+import type { WebhookEventResult } from "@/lib/checkout/webhooks";
+import type { OperationStatus, WebhookStatus } from "@/lib/financing/contract";
+import type { Locale } from "@/lib/i18n/locales";
+
+// Status and JSON columns carry the types of what the code writes into them (`$type`: a type only,
+// the columns stay text and jsonb); the values come from the contract's and the domain's unions.
 
 // The last status the partner API reported for an operation, shared by every app instance so
 // that any of them can send `If-None-Match` and get a cheap 304 instead of a full read.
 export const statusSnapshots = pgTable("status_snapshots", {
   operationId: text("operation_id").primaryKey(),
-  status: text("status").notNull(),
+  status: text("status").$type<OperationStatus>().notNull(),
   etag: text("etag").notNull(),
   // The partner API's own `updatedAt`, not ours: it orders snapshots that race between instances.
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
@@ -58,20 +67,20 @@ export const checkoutSessions = pgTable(
       .references(() => partners.id),
     bookingReference: text("booking_reference").notNull(),
     /** The booking as the partner sent it (no personal data): see lib/checkout/booking.ts. */
-    booking: jsonb("booking").notNull(),
+    booking: jsonb("booking").$type<Booking>().notNull(),
     /** Hash of the booking, to tell an idempotent repeat from a different booking under the same reference. */
     bookingHash: text("booking_hash").notNull(),
     returnUrl: text("return_url").notNull(),
     /** The language the partner asked for; null: the customer's browser decides. */
-    locale: text("locale"),
+    locale: text("locale").$type<Locale>(),
     operationId: text("operation_id"),
     /** The partner API's status of the operation, and its updatedAt: statuses apply forward only. */
-    operationStatus: text("operation_status"),
+    operationStatus: text("operation_status").$type<OperationStatus>(),
     operationUpdatedAt: timestamp("operation_updated_at", { withTimezone: true }),
     paymentUrl: text("payment_url"),
     /** The offer the customer chose last, and what the provider said at POST /financing. */
     chosenOfferId: integer("chosen_offer_id"),
-    financingStatus: text("financing_status"),
+    financingStatus: text("financing_status").$type<SessionFinancingStatus>(),
     hasAlternatives: boolean("has_alternatives"),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -94,7 +103,7 @@ export const customerData = pgTable("customer_data", {
     .primaryKey()
     .references(() => checkoutSessions.id, { onDelete: "cascade" }),
   /** Prefilled by the partner, or as the customer submitted it (ISO dates). */
-  data: jsonb("data").notNull(),
+  data: jsonb("data").$type<CustomerDraft>().notNull(),
   /** Whether the customer has submitted it (false: only the partner's prefill). */
   submitted: boolean("submitted").notNull().default(false),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
@@ -108,9 +117,8 @@ export const sessionStatusHistory = pgTable(
     sessionId: text("session_id")
       .notNull()
       .references(() => checkoutSessions.id, { onDelete: "cascade" }),
-    status: text("status").notNull(),
-    /** return | poll | webhook | action | reconcile */
-    source: text("source").notNull(),
+    status: text("status").$type<OperationStatus>().notNull(),
+    source: text("source").$type<StatusSource>().notNull(),
     operationUpdatedAt: timestamp("operation_updated_at", { withTimezone: true }),
     at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -130,12 +138,14 @@ export const webhookEvents = pgTable(
     eventId: bigint("event_id", { mode: "number" }).primaryKey(),
     operationId: text("operation_id").notNull(),
     /** The status the body claimed: kept for the ack, never applied as such. */
-    claimedStatus: text("claimed_status").notNull(),
+    claimedStatus: text("claimed_status").$type<WebhookStatus>().notNull(),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
     deliveries: integer("deliveries").notNull().default(1),
-    /** Set when done (acknowledged, or given up on with a reason in `outcome`). */
+    /** Set when done: acknowledged, or given up on (see `result`). */
     processedAt: timestamp("processed_at", { withTimezone: true }),
-    outcome: text("outcome"),
+    /** How processing ended (null while it has not); `detail` says why, in words, for staff. */
+    result: text("result").$type<WebhookEventResult>(),
+    detail: text("detail"),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
     /** A processor holds the event until then; another instance may take it over after. */
@@ -158,8 +168,8 @@ export const partnerNotifications = pgTable(
       .references(() => checkoutSessions.id, { onDelete: "cascade" }),
     partnerId: text("partner_id").notNull(),
     /** The session state it announces: one notification per state reached. */
-    state: text("state").notNull(),
-    payload: jsonb("payload").notNull(),
+    state: text("state").$type<SessionState>().notNull(),
+    payload: jsonb("payload").$type<NotificationPayload>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),

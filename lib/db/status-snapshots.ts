@@ -1,3 +1,4 @@
+import "server-only";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "./connection";
 import { statusSnapshots, type NewStatusSnapshot, type StatusSnapshot } from "./schema";

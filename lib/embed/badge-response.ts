@@ -1,11 +1,11 @@
 import "server-only";
 import { z } from "zod";
-import type { CheckoutContext } from "@/lib/checkout/flow";
-import { partnerById } from "@/lib/checkout/partners";
+import type { AppContext } from "@/lib/app-context";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import { formatAmount, formatPercent } from "@/lib/i18n/format";
 import { resolveLocale, type Locale } from "@/lib/i18n/locales";
 import { getMessages } from "@/lib/i18n/server";
+import { partnerById } from "@/lib/partners/partners";
 import { createBadgeQuotes, parseAmountCents, type BadgeQuote } from "./badge";
 
 /**
@@ -28,7 +28,7 @@ const querySchema = z.object({
 
 const money = (value: { cents: number; currency: string }) => ({ amount: value.cents / 100, currency: value.currency });
 
-export async function badgeResponse(ctx: CheckoutContext, request: Request): Promise<Response> {
+export async function badgeResponse(ctx: Pick<AppContext, "db" | "clientFor">, request: Request): Promise<Response> {
   const url = new URL(request.url);
   const parsed = querySchema.safeParse(Object.fromEntries(url.searchParams));
   if (!parsed.success) {

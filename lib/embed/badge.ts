@@ -1,4 +1,5 @@
-import { representativeExample, type RepresentativeExample } from "@/lib/checkout/offers";
+import { LRUCache } from "lru-cache";
+import { representativeExample, type RepresentativeExample } from "@/lib/financing/offers";
 import type { FinancialOffer, Money } from "@/lib/financing/types";
 
 /**
@@ -77,19 +78,21 @@ export type IsNoOffer = (error: unknown) => boolean;
 
 interface Entry {
   quote: Promise<BadgeQuote>;
+  /** When it goes stale: known only once the simulation has answered (an outage is kept less). */
   expires: number;
 }
 
 /**
- * Quotes per (partner, price, market), cached; concurrent misses for one key share one call.
- * Prices outside the range are answered at once, without a call.
+ * Quotes per (partner, price, market), cached (the least recently used go first when full);
+ * concurrent misses for one key share one call. Prices outside the range are answered at once,
+ * without a call. Each entry carries its own expiry, since it depends on how the call ended.
  */
 export function createBadgeQuotes(options: BadgeQuotesOptions = {}) {
   const ttl = options.ttlMs ?? 10 * 60_000;
   const errorTtl = options.errorTtlMs ?? 30_000;
   const maxEntries = options.maxEntries ?? 10_000;
   const now = options.now ?? Date.now;
-  const entries = new Map<string, Entry>();
+  const entries = new LRUCache<string, Entry>({ max: maxEntries });
 
   function quote(partnerId: string, price: Money, countryCode: string, simulate: Simulate, isNoOffer: IsNoOffer = () => false): Promise<BadgeQuote> {
     if (!inRange(price)) return Promise.resolve({ visible: false, reason: "out_of_range" });
@@ -113,17 +116,9 @@ export function createBadgeQuotes(options: BadgeQuotesOptions = {}) {
         return { visible: false, reason: "unavailable" } as const;
       },
     );
-    entries.delete(key);
     entries.set(key, entry);
-    while (entries.size > maxEntries) {
-      const oldest = entries.keys().next().value;
-      if (oldest === undefined) break;
-      entries.delete(oldest);
-    }
     return entry.quote;
   }
 
   return { quote, size: () => entries.size, clear: () => entries.clear() };
 }
-
-export type BadgeQuotes = ReturnType<typeof createBadgeQuotes>;

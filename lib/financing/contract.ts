@@ -1,5 +1,7 @@
-import "server-only";
 import { z } from "zod";
+import { REASON_MAX_LENGTH } from "./limits";
+
+export { REASON_MAX_LENGTH };
 
 /**
  * The partner API's wire contract (`partner-api-spec.md`), as zod schemas: the one source of truth
@@ -38,6 +40,17 @@ export type WebhookStatus = z.infer<typeof webhookStatusSchema>;
 
 /** The statuses POST /operations/{id}/cancel is valid for. */
 export const CANCELLABLE_STATUSES = ["GENERATED", "PENDING", "ERROR"] as const satisfies readonly OperationStatus[];
+
+/** The statuses whose outcome can still change for the customer (before the provider's decision). */
+export const OPEN_STATUSES = ["GENERATED", "PENDING", "CLIENT_REQUESTED", "PENDING_RESPONSE"] as const satisfies readonly OperationStatus[];
+
+export function isCancellable(status: string): boolean {
+  return CANCELLABLE_STATUSES.some((cancellable) => cancellable === status);
+}
+
+export function isOpenStatus(status: string | null): boolean {
+  return OPEN_STATUSES.some((open) => open === status);
+}
 
 /** `financingStatus` of POST /financing: the outcome of that call, not the operation status. */
 export const FINANCING_STATUSES = ["REQUESTED", "REFUSED", "ERROR"] as const;
@@ -293,7 +306,6 @@ export const startFinancingRequestSchema = z.object({
   financialOfferId: z.number().int(),
 });
 
-export const REASON_MAX_LENGTH = 255;
 export const reasonSchema = z.string().max(REASON_MAX_LENGTH, `must be at most ${REASON_MAX_LENGTH} characters`);
 
 export const cancelRequestSchema = z.object({ reason: reasonSchema.optional() });

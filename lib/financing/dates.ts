@@ -1,4 +1,3 @@
-import "server-only";
 import { BODY_DATE_PATTERN, QUERY_DATE_PATTERN, bodyDateSchema, queryDateSchema } from "./contract";
 
 /**

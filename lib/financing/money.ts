@@ -1,5 +1,3 @@
-import "server-only";
-
 /**
  * Money as integer minor units (cents). The partner API sends amounts as JSON numbers; adding
  * those as floats drifts (0.1 + 0.2), so every amount is turned into whole cents once, at the

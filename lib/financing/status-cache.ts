@@ -1,4 +1,4 @@
-import "server-only";
+import { LRUCache } from "lru-cache";
 import type { OperationStatusInfo } from "./types";
 
 /** What a conditional status read needs from the previous one. */
@@ -16,20 +16,15 @@ export interface StatusCache {
   set(operationId: string, entry: StatusCacheEntry): Promise<void>;
 }
 
-/** A bounded in-memory cache: the oldest entry goes when it is full. */
+/** A bounded in-memory cache: the least recently used entry goes when it is full. */
 export function createMemoryStatusCache(maxEntries = 1_000): StatusCache {
-  const entries = new Map<string, StatusCacheEntry>();
+  const entries = new LRUCache<string, StatusCacheEntry>({ max: maxEntries });
   return {
     async get(operationId) {
       return entries.get(operationId);
     },
     async set(operationId, entry) {
-      entries.delete(operationId);
       entries.set(operationId, entry);
-      if (entries.size > maxEntries) {
-        const oldest = entries.keys().next().value;
-        if (oldest !== undefined) entries.delete(oldest);
-      }
     },
   };
 }

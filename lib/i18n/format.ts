@@ -1,4 +1,3 @@
-import "server-only";
 import { formatMoney, type Money } from "@/lib/financing/money";
 import type { Locale } from "./locales";
 

@@ -8,8 +8,7 @@ import type { WireFinancialOffer } from "@/lib/financing/contract";
  * always give the same offers with the same ids, which is what lets GET /financing/{id} and
  * POST /financing agree on an offer without storing it.
  *
- * Money is integer cents throughout. `money.ts` is not imported because it is marked `server-only`
- * and this module also runs in the stand-alone sandbox; the one conversion needed is `cents / 100`.
+ * Money is integer cents throughout; the one conversion needed is `cents / 100`.
  * Intermediate roundings are half up (`Math.round`) on non-negative values.
  */
 

@@ -1,4 +1,6 @@
+import "server-only";
 import { eq } from "drizzle-orm";
+import { LRUCache } from "lru-cache";
 import { getDatabase } from "@/lib/db";
 import { checkoutSessions, partners } from "@/lib/db/schema";
 import { sanitizeOrigins } from "./csp";
@@ -7,8 +9,9 @@ import { sanitizeOrigins } from "./csp";
  * Who may frame a checkout page: its session's partner's allowed origins (the same list the return
  * URL is checked against), looked up by proxy.ts before the page renders. Next 16's proxy runs in
  * the Node.js runtime of the server process, so it shares the process's database (the connection
- * kept on globalThis by lib/db). Answers are cached briefly in memory: a session's partner never
- * changes, a partner's origins rarely do (and `forgetFrameAncestors` drops them at once).
+ * kept on globalThis by lib/db). Answers are cached briefly in memory (at most 5,000, the least
+ * recently used go first): a session's partner never changes, a partner's origins rarely do (and
+ * `forgetFrameAncestors` drops them at once).
  *
  * A lookup that fails answers "none": the page then cannot be framed at all, never by anyone else.
  */
@@ -23,14 +26,15 @@ export const CHECKOUT_PATH = /^\/checkout\/(cs_[\w-]{10,64})(?:\/|$)/;
 interface Entry {
   partnerId: string | undefined;
   origins: string[];
+  /** Kept in the entry (not as the cache's TTL) so that the time can be given per call, as tests do. */
   expires: number;
 }
 
 // On globalThis so that the proxy's copy of this module and the app's (the back-office, changing a
 // partner's origins) share one cache.
-const store = globalThis as typeof globalThis & { __checkoutFrameAncestors?: Map<string, Entry> };
-function cache(): Map<string, Entry> {
-  store.__checkoutFrameAncestors ??= new Map();
+const store = globalThis as typeof globalThis & { __checkoutFrameAncestors?: LRUCache<string, Entry> };
+function cache(): LRUCache<string, Entry> {
+  store.__checkoutFrameAncestors ??= new LRUCache({ max: MAX_ENTRIES });
   return store.__checkoutFrameAncestors;
 }
 
@@ -66,14 +70,7 @@ export async function frameAncestorsOf(sessionId: string, options: { lookup?: Or
     origins: found ? sanitizeOrigins(found.origins) : [],
     expires: now + (found ? TTL_MS : MISS_TTL_MS),
   };
-  entries.delete(sessionId);
   entries.set(sessionId, entry);
-  // Oldest first in a Map: trim from the front.
-  while (entries.size > MAX_ENTRIES) {
-    const oldest = entries.keys().next().value;
-    if (oldest === undefined) break;
-    entries.delete(oldest);
-  }
   return entry.origins;
 }
 
@@ -84,5 +81,6 @@ export function forgetFrameAncestors(partnerId?: string): void {
     entries.clear();
     return;
   }
-  for (const [sessionId, entry] of entries) if (entry.partnerId === partnerId) entries.delete(sessionId);
+  const stale = [...entries.entries()].filter(([, entry]) => entry.partnerId === partnerId).map(([sessionId]) => sessionId);
+  for (const sessionId of stale) entries.delete(sessionId);
 }

@@ -1,7 +1,7 @@
 import { DEFAULT_THEME, type Theme } from "./theme";
 
 /**
- * The sandbox's demo partners' themes (seeded with them, see lib/checkout/partners.ts): Viajes
+ * The sandbox's demo partners' themes (seeded with them, see lib/demo/seed.ts): Viajes
  * Aurora keeps the checkout's own green; Rutas Azules is blue, squarer and in a humanist face, so
  * two partners side by side look like two brands. Logos are served from public/partners/.
  */

@@ -23,11 +23,6 @@ export async function savePartnerTheme(db: Db, partnerId: string, input: unknown
   return result;
 }
 
-/** Back to the checkout's own look. */
-export async function clearPartnerTheme(db: Db, partnerId: string): Promise<void> {
-  await db.update(partners).set({ theme: null }).where(eq(partners.id, partnerId));
-}
-
 const THEME_FIELDS = [...THEME_COLORS, "font", "radius", "logoUrl"] as const;
 
 /**

@@ -79,7 +79,6 @@ export const themeSchema = z.object({
 });
 
 export type Theme = z.output<typeof themeSchema>;
-export type ThemeInput = z.input<typeof themeSchema>;
 
 /** The checkout's own look (app/globals.css), as a theme: what a partner without one gets. */
 export const DEFAULT_THEME: Theme = {

@@ -5,7 +5,6 @@ import { LoginForm } from "@/components/admin/login-form";
 import { LanguageSwitcher } from "@/components/checkout/language-switcher";
 import { Notice } from "@/components/checkout/notice";
 import { isAdminPath, STAFF_COOKIE, staffForAction } from "@/lib/backoffice/staff";
-import { getCheckoutContext } from "@/lib/checkout/flow";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
 import { signInAction } from "../actions";
@@ -20,8 +19,6 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function LoginPage({ searchParams }: Props) {
   const query = await searchParams;
   const next = isAdminPath(query.next) ? query.next : undefined;
-  // Opens the database and seeds the sandbox's demo accounts on a fresh start.
-  await getCheckoutContext();
   if (await staffForAction()) redirect(next ?? "/admin");
   // A cookie that no longer opens a session: it expired, or was signed out elsewhere.
   const expired = Boolean((await cookies()).get(STAFF_COOKIE)?.value) && query.signedOut !== "1";

@@ -8,7 +8,7 @@ import { apiProblem } from "@/lib/backoffice/errors";
 import { parseChargeCents } from "@/lib/backoffice/refund";
 import { requireStaff } from "@/lib/backoffice/staff";
 import { countryName, countryOptions, isCountryCode } from "@/lib/checkout/countries";
-import { representativeExample, sortOffers } from "@/lib/checkout/offers";
+import { representativeExample, sortOffers } from "@/lib/financing/offers";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import type { FinancialOffer } from "@/lib/financing/types";
 import { getAdminMessages, type AdminMessages } from "@/lib/i18n/admin-messages";

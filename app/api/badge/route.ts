@@ -1,5 +1,5 @@
 import { errorResponse } from "@/lib/app-error";
-import { getCheckoutContext } from "@/lib/checkout/flow";
+import { getAppContext } from "@/lib/app-context";
 import { badgeResponse } from "@/lib/embed/badge-response";
 
 export const dynamic = "force-dynamic";
@@ -7,7 +7,7 @@ export const dynamic = "force-dynamic";
 /** GET /api/badge: the installment badge's figures for a partner's price (see lib/embed/badge-response.ts). */
 export async function GET(request: Request) {
   try {
-    return await badgeResponse(await getCheckoutContext(), request);
+    return await badgeResponse(await getAppContext(), request);
   } catch (error) {
     return errorResponse(error, { "Cache-Control": "no-store" });
   }

@@ -1,5 +1,5 @@
 import { errorResponse } from "@/lib/app-error";
-import { handleCreateSession } from "@/lib/checkout/partner-api";
+import { handleCreateSession } from "@/lib/checkout/sessions-api";
 
 export const dynamic = "force-dynamic";
 

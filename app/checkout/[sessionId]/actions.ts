@@ -5,7 +5,8 @@ import { z } from "zod";
 import type { CustomerFormState } from "@/components/checkout/customer-form-state";
 import { AppError } from "@/lib/app-error";
 import { CUSTOMER_FIELDS, draftFromForm, type CustomerDraft, type CustomerErrors, type CustomerField } from "@/lib/checkout/customer";
-import { chooseOffer, getCheckoutContext, submitCustomer, type ChooseResult } from "@/lib/checkout/flow";
+import { getAppContext } from "@/lib/app-context";
+import { chooseOffer, submitCustomer, type ChooseResult } from "@/lib/checkout/flow";
 import { EMBED_LANG_PARAM, EMBED_PARAM, embedFromForm, embedHref, HANDOFF_PARAM, type EmbedContext } from "@/lib/embed/context";
 import { validatedAction } from "@/lib/validated-action";
 
@@ -51,7 +52,7 @@ type SubmitOutcome = { ok: true; sessionId: string } | { ok: false; state: Omit<
 
 const submitCustomerValidated = validatedAction(customerFormSchema, async ({ sessionId: id, ...fields }): Promise<SubmitOutcome> => {
   const draft: CustomerDraft = fields;
-  const ctx = await getCheckoutContext();
+  const ctx = await getAppContext();
   let result: Awaited<ReturnType<typeof submitCustomer>>;
   try {
     result = await submitCustomer(ctx, id, draft);
@@ -94,7 +95,7 @@ const chooseOfferSchema = z.object({ sessionId, offerId: z.coerce.number().int()
 type ChooseOutcome = ChooseResult | { kind: "not_found" } | { kind: "no_operation" };
 
 const chooseOfferValidated = validatedAction(chooseOfferSchema, async ({ sessionId: id, offerId }) => {
-  const ctx = await getCheckoutContext();
+  const ctx = await getAppContext();
   let result: ChooseOutcome;
   try {
     result = await chooseOffer(ctx, id, offerId);

@@ -10,8 +10,9 @@ import { EmbedBridge } from "@/components/embed/embed-bridge";
 import { PartnerTheme } from "@/components/theme/partner-theme";
 import { countryOptions } from "@/lib/checkout/countries";
 import { guessDocumentType } from "@/lib/checkout/customer";
-import { getCheckoutContext, getCustomerDraft, returnUrlFor } from "@/lib/checkout/flow";
-import { partnerById } from "@/lib/checkout/partners";
+import { getAppContext } from "@/lib/app-context";
+import { getCustomerDraft, returnUrlFor } from "@/lib/checkout/flow";
+import { partnerById } from "@/lib/partners/partners";
 import { getSession, sessionState } from "@/lib/checkout/sessions";
 import { embedContext, embedFields, embedHref, embedLocaleHint } from "@/lib/embed/context";
 import { getLocale, getMessages } from "@/lib/i18n/server";
@@ -32,7 +33,7 @@ type Props = {
 };
 
 const loadSession = cache(async (sessionId: string) => {
-  const ctx = await getCheckoutContext();
+  const ctx = await getAppContext();
   return { ctx, session: await getSession(ctx.db, sessionId) };
 });
 

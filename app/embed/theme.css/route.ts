@@ -1,5 +1,5 @@
-import { getCheckoutContext } from "@/lib/checkout/flow";
-import { partnerById } from "@/lib/checkout/partners";
+import { getAppContext } from "@/lib/app-context";
+import { partnerById } from "@/lib/partners/partners";
 import { partnerTheme } from "@/lib/theme/store";
 import { themeCss, themeSchema, themeVersion } from "@/lib/theme/theme";
 
@@ -26,7 +26,7 @@ export async function GET(request: Request) {
 
   const partnerId = query.get("partner");
   if (!partnerId || !/^[\w-]{1,64}$/.test(partnerId)) return css("/* no partner */\n", 400, "no-store");
-  const ctx = await getCheckoutContext();
+  const ctx = await getAppContext();
   const partner = await partnerById(ctx.db, partnerId);
   const theme = partner ? partnerTheme(partner) : undefined;
   if (!theme) return css("/* the default theme */\n", partner ? 200 : 404, "public, max-age=60");

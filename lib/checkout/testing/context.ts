@@ -1,8 +1,9 @@
 import { createFinancingClient } from "@/lib/financing/client";
 import { createDatabaseStatusCache } from "@/lib/financing/db-status-cache";
 import { openDatabase, type Database } from "@/lib/db";
+import { DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
+import { partnerById, type Partner } from "@/lib/partners/partners";
 import type { CheckoutContext } from "../flow";
-import { DEMO_PARTNER_ID, partnerById, seedDemoPartner, type Partner } from "../partners";
 import type { CreateSessionInput } from "../booking";
 
 export const DEMO_SECRET = "test_partner_secret_0123456789";

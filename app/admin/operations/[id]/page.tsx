@@ -6,11 +6,10 @@ import { StatusBadge } from "@/components/admin/status-badge";
 import { Card } from "@/components/card";
 import { Notice } from "@/components/checkout/notice";
 import { formatDateTime } from "@/lib/backoffice/format";
-import { CANCELLABLE_STATUSES, operationDetail, type OperationDetail } from "@/lib/backoffice/operations";
-import { REASON_MAX_LENGTH } from "@/lib/backoffice/refund";
+import { operationDetail, type OperationDetail } from "@/lib/backoffice/operations";
 import { requireStaff } from "@/lib/backoffice/staff";
-import { totalOwed } from "@/lib/checkout/offers";
-import { OPERATION_STATUSES } from "@/lib/financing/contract";
+import { totalOwed } from "@/lib/financing/offers";
+import { isCancellable, OPERATION_STATUSES, REASON_MAX_LENGTH } from "@/lib/financing/contract";
 import { getAdminMessages, type AdminMessages } from "@/lib/i18n/admin-messages";
 import { formatAmount, formatPercent } from "@/lib/i18n/format";
 import type { Locale } from "@/lib/i18n/locales";
@@ -207,11 +206,9 @@ export default async function OperationPage({ params, searchParams }: Props) {
                 const state =
                   event.processedAt === null
                     ? "waiting"
-                    : event.outcome === "applied and acknowledged"
-                      ? "acknowledged"
-                      : event.outcome?.startsWith("rejected")
-                        ? "rejected"
-                        : "applied";
+                    : event.result === "acknowledged" || event.result === "rejected"
+                      ? event.result
+                      : "applied";
                 return (
                   <tr key={event.eventId} className="border-t border-divider align-top">
                     <td className={TD}>{event.eventId}</td>
@@ -222,7 +219,7 @@ export default async function OperationPage({ params, searchParams }: Props) {
                     <td className={TD}>{event.deliveries}</td>
                     <td className={TD}>
                       <span className="font-semibold">{m.operation.webhookStates[state]}</span>
-                      {event.outcome && state !== "acknowledged" ? <span className="block text-muted">{event.outcome}</span> : null}
+                      {event.detail && state !== "acknowledged" ? <span className="block text-muted">{event.detail}</span> : null}
                       {state === "waiting" ? <span className="block text-muted">{m.operation.webhookRetry(formatDateTime(event.nextAttemptAt, locale))}</span> : null}
                       {event.lastError ? <code className="block text-xs text-muted">{event.lastError}</code> : null}
                     </td>
@@ -284,7 +281,7 @@ function ScrollTable({ label, children }: { label: string; children: React.React
 }
 
 function Actions({ detail, status, id, path, m }: { detail: OperationDetail; status: string; id: string; path: string; m: AdminMessages }) {
-  if (CANCELLABLE_STATUSES.includes(status)) {
+  if (isCancellable(status)) {
     return (
       <Card title={m.operation.cancelHeading} id="cancel-heading">
         <div className="flex flex-col gap-4">

@@ -1,5 +1,5 @@
 import { errorResponse } from "@/lib/app-error";
-import { handleGetSession } from "@/lib/checkout/partner-api";
+import { handleGetSession } from "@/lib/checkout/sessions-api";
 
 export const dynamic = "force-dynamic";
 

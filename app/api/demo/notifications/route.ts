@@ -1,5 +1,5 @@
 import { Webhook } from "standardwebhooks";
-import { demoSigningSecret } from "@/lib/checkout/partners";
+import { demoSigningSecret } from "@/lib/demo/seed";
 import { getEnv } from "@/lib/env";
 
 export const dynamic = "force-dynamic";

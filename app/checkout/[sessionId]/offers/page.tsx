@@ -9,9 +9,10 @@ import { RepresentativeExample } from "@/components/checkout/representative-exam
 import { EmbedBridge } from "@/components/embed/embed-bridge";
 import { PartnerTheme } from "@/components/theme/partner-theme";
 import { bookingTotalCents } from "@/lib/checkout/booking";
-import { getCheckoutContext, loadOffers, returnUrlFor } from "@/lib/checkout/flow";
-import { representativeExample } from "@/lib/checkout/offers";
-import { partnerById } from "@/lib/checkout/partners";
+import { getAppContext } from "@/lib/app-context";
+import { loadOffers, returnUrlFor } from "@/lib/checkout/flow";
+import { representativeExample } from "@/lib/financing/offers";
+import { partnerById } from "@/lib/partners/partners";
 import { getSession, sessionState } from "@/lib/checkout/sessions";
 import { embedContext, embedFields, embedHref, embedLocaleHint } from "@/lib/embed/context";
 import type { FinancialOffer } from "@/lib/financing/types";
@@ -40,7 +41,7 @@ function noticeOf(value: unknown): NoticeKind | undefined {
 }
 
 const loadSession = cache(async (sessionId: string) => {
-  const ctx = await getCheckoutContext();
+  const ctx = await getAppContext();
   return { ctx, session: await getSession(ctx.db, sessionId) };
 });
 

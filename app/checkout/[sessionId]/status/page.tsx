@@ -8,8 +8,9 @@ import { Notice } from "@/components/checkout/notice";
 import { StatusPoller } from "@/components/checkout/status-poller";
 import { EmbedBridge } from "@/components/embed/embed-bridge";
 import { PartnerTheme } from "@/components/theme/partner-theme";
-import { getCheckoutContext, pollStatus } from "@/lib/checkout/flow";
-import { partnerById } from "@/lib/checkout/partners";
+import { getAppContext } from "@/lib/app-context";
+import { pollStatus } from "@/lib/checkout/flow";
+import { partnerById } from "@/lib/partners/partners";
 import { getSession, type SessionState } from "@/lib/checkout/sessions";
 import { EMBED_RETURN_COOKIE, embedContext, embedHref, embedLocaleHint, HANDOFF_PARAM } from "@/lib/embed/context";
 import { getLocale, getMessages } from "@/lib/i18n/server";
@@ -33,7 +34,7 @@ type Props = {
 };
 
 export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
-  const ctx = await getCheckoutContext();
+  const ctx = await getAppContext();
   const session = await getSession(ctx.db, (await params).sessionId);
   const m = getMessages(embedLocaleHint(await searchParams) ?? (await getLocale(session?.locale)));
   return { title: m.meta.statusTitle, robots: { index: false, follow: false } };
@@ -68,7 +69,7 @@ const STEP: Record<SessionState, number> = {
 
 export default async function StatusPage({ params, searchParams }: Props) {
   const { sessionId } = await params;
-  const ctx = await getCheckoutContext();
+  const ctx = await getAppContext();
   const session = await getSession(ctx.db, sessionId);
   if (!session) notFound();
 

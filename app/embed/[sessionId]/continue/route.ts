@@ -1,4 +1,4 @@
-import { getCheckoutContext } from "@/lib/checkout/flow";
+import { getAppContext } from "@/lib/app-context";
 import { getSession, SESSION_TTL_MS, sessionState } from "@/lib/checkout/sessions";
 import { EMBED_RETURN_COOKIE } from "@/lib/embed/context";
 
@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
  */
 export async function GET(_request: Request, { params }: { params: Promise<{ sessionId: string }> }) {
   const { sessionId } = await params;
-  const ctx = await getCheckoutContext();
+  const ctx = await getAppContext();
   const session = /^cs_[\w-]{10,64}$/.test(sessionId) ? await getSession(ctx.db, sessionId) : undefined;
   if (!session) return new Response("This checkout does not exist.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
 

@@ -1,5 +1,5 @@
 import { after } from "next/server";
-import { getCheckoutContext } from "@/lib/checkout/flow";
+import { getAppContext } from "@/lib/app-context";
 import { processWebhookEvent, receiveWebhook } from "@/lib/checkout/webhooks";
 
 export const dynamic = "force-dynamic";
@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
  * 404 (the URL does not exist for a guesser); a bad body is a 400. Neither stores anything.
  */
 export async function POST(request: Request, { params }: { params: Promise<{ token: string }> }) {
-  const ctx = await getCheckoutContext();
+  const ctx = await getAppContext();
   const result = await receiveWebhook(ctx, (await params).token, request);
   if (result.status === 404) return Response.json({ error: { code: "not_found", message: "Not found" } }, { status: 404 });
   if (result.status !== 200) {

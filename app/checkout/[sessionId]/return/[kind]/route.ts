@@ -1,5 +1,6 @@
 import { notFound, redirect } from "next/navigation";
-import { getCheckoutContext, refreshStatus } from "@/lib/checkout/flow";
+import { getAppContext } from "@/lib/app-context";
+import { refreshStatus } from "@/lib/checkout/flow";
 import { getSession } from "@/lib/checkout/sessions";
 
 export const dynamic = "force-dynamic";
@@ -12,7 +13,7 @@ export const dynamic = "force-dynamic";
 export async function GET(_request: Request, { params }: { params: Promise<{ sessionId: string; kind: string }> }) {
   const { sessionId, kind } = await params;
   if (kind !== "success" && kind !== "error") notFound();
-  const ctx = await getCheckoutContext();
+  const ctx = await getAppContext();
   if (!(await getSession(ctx.db, sessionId))) notFound();
   await refreshStatus(ctx, sessionId, "return");
   redirect(`/checkout/${sessionId}/status`);

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { errorResponse } from "@/lib/app-error";
-import { getCheckoutContext, pollStatus } from "@/lib/checkout/flow";
+import { getAppContext } from "@/lib/app-context";
+import { pollStatus } from "@/lib/checkout/flow";
 
 export const dynamic = "force-dynamic";
 
@@ -11,7 +12,7 @@ export const dynamic = "force-dynamic";
  */
 export async function GET(request: Request, { params }: { params: Promise<{ sessionId: string }> }) {
   try {
-    const ctx = await getCheckoutContext();
+    const ctx = await getAppContext();
     const view = await pollStatus(ctx, (await params).sessionId);
     const etag = `"${createHash("sha256").update(JSON.stringify(view)).digest("base64url").slice(0, 16)}"`;
     // Private and revalidated every time: the answer is about one customer's checkout.

@@ -1,12 +1,14 @@
 import "server-only";
 import { AppError } from "@/lib/app-error";
+import { getAppContext } from "@/lib/app-context";
+import { partnerBySecret, type Partner } from "@/lib/partners/partners";
 import { createSessionSchema } from "./booking";
-import { checkoutUrls, getCheckoutContext, statusView, type CheckoutContext } from "./flow";
-import { partnerBySecret, type Partner } from "./partners";
+import { checkoutUrls, statusView, type CheckoutContext } from "./flow";
 import { createSession, getSession, type CheckoutSession } from "./sessions";
 
 /**
- * The partner-facing API (`/api/checkout-sessions`): the partner's backend authenticates with its
+ * The checkout sessions API (`/api/checkout-sessions`), our own API for partners' backends (not the
+ * partner API, which is the financing API we call): the partner's backend authenticates with its
  * own secret as a bearer token, never with the financing key.
  */
 
@@ -51,7 +53,7 @@ export function sessionResource(ctx: CheckoutContext, session: CheckoutSession) 
 }
 
 export async function handleCreateSession(request: Request): Promise<{ status: number; body: unknown }> {
-  const ctx = await getCheckoutContext();
+  const ctx = await getAppContext();
   const partner = await authenticatePartner(ctx, request);
   const parsed = createSessionSchema.safeParse(await readJson(request));
   if (!parsed.success) {
@@ -63,7 +65,7 @@ export async function handleCreateSession(request: Request): Promise<{ status: n
 }
 
 export async function handleGetSession(request: Request, id: string): Promise<unknown> {
-  const ctx = await getCheckoutContext();
+  const ctx = await getAppContext();
   const partner = await authenticatePartner(ctx, request);
   const session = await getSession(ctx.db, id);
   // Another partner's session is "not found": its existence is nobody else's business.

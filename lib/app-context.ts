@@ -1,0 +1,70 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { getDatabase, type Db } from "@/lib/db";
+import { getEnv, type AppEnv } from "@/lib/env";
+import { createFinancingClient, type FinancingClient } from "@/lib/financing/client";
+import { createDatabaseStatusCache } from "@/lib/financing/db-status-cache";
+import { financingCredential, type FinancingCredential } from "@/lib/partners/credential";
+import type { Partner } from "@/lib/partners/partners";
+
+/**
+ * The app's composition, in one place (design.md §7): the database, the partner API clients, and
+ * the credential rule they are built with (lib/partners/credential.ts). The domains (lib/checkout,
+ * lib/backoffice, lib/embed) take what they need from here and never from each other. Demo data
+ * is seeded once at server start (lib/demo/seed.ts, from lib/startup.ts), not here.
+ */
+
+export interface AppContext {
+  db: Db;
+  /** The app's public base URL: return and webhook URLs given to the partner API start with it. */
+  appUrl: string;
+  webhookToken: string;
+  /** Today's date (ISO), for age checks. */
+  today(): string;
+  /**
+   * The partner API credential of this partner's calls. `chosenAgencyId`: the agency a staff
+   * member of a partner with its own group key is working on (ignored for any other partner).
+   */
+  credentialFor(partner: Partner, chosenAgencyId?: number | null): FinancingCredential;
+  /** The partner API client acting with that credential, kept for the process. */
+  clientFor(partner: Partner, chosenAgencyId?: number | null): FinancingClient;
+}
+
+/** The context over an open database and a validated configuration. */
+export function createAppContext(db: Db, env: Pick<AppEnv, "APP_URL" | "WEBHOOK_TOKEN" | "financing">): AppContext {
+  const statusCache = createDatabaseStatusCache(db);
+  // One client per (partner, key, agency): a partner's key may change, and a group key's staff
+  // move between agencies. The key is in the map's key only as a fingerprint.
+  const clients = new Map<string, FinancingClient>();
+  const credentialFor = (partner: Partner, chosenAgencyId: number | null = null) => financingCredential(partner, env.financing, chosenAgencyId);
+  return {
+    db,
+    appUrl: env.APP_URL,
+    webhookToken: env.WEBHOOK_TOKEN,
+    today: () => new Date().toISOString().slice(0, 10),
+    credentialFor,
+    clientFor(partner, chosenAgencyId) {
+      const { apiKey, agency } = credentialFor(partner, chosenAgencyId);
+      const keyFingerprint = createHash("sha256").update(apiKey).digest("hex").slice(0, 16);
+      const cacheKey = `${partner.id}|${keyFingerprint}|${agency.id ?? "-"}`;
+      let client = clients.get(cacheKey);
+      if (!client) {
+        client = createFinancingClient({ ...env.financing, apiKey, agencyId: agency.id, statusCache });
+        clients.set(cacheKey, client);
+      }
+      return client;
+    },
+  };
+}
+
+let context: Promise<AppContext> | undefined;
+
+/** The process's context, built on first use (the database opened and migrated first). */
+export function getAppContext(): Promise<AppContext> {
+  context ??= getDatabase().then(({ db }) => createAppContext(db, getEnv()));
+  // A failed start (database down) is not kept: the next call tries again.
+  context.catch(() => {
+    context = undefined;
+  });
+  return context;
+}

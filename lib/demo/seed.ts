@@ -1,0 +1,147 @@
+import "server-only";
+import { createHash, randomBytes } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
+import { hashPassword } from "@/lib/backoffice/passwords";
+import type { Db } from "@/lib/db";
+import { partners, staffUsers } from "@/lib/db/schema";
+import type { AppEnv } from "@/lib/env";
+import { hashSecret } from "@/lib/partners/partners";
+import { DEMO_BLUE_THEME, DEMO_THEME } from "@/lib/theme/demo";
+import { storedTheme } from "@/lib/theme/theme";
+
+/**
+ * The demo data of a sandbox deployment, seeded once at server start (lib/startup.ts): the demo
+ * partners with their themes, and the back-office's demo staff. Every credential here is published
+ * (like the sandbox's keys), so none of it is ever seeded against the production API.
+ */
+
+export const DEMO_PARTNER_ID = "demo";
+/** A second sandbox partner with a theme of its own (white-label demos and tests). */
+export const DEMO_BLUE_PARTNER_ID = "demo-blue";
+/** Its bearer secret: a published sandbox credential, seeded only on the sandbox. */
+export const DEMO_BLUE_PARTNER_SECRET = "demo_blue_partner_secret_sandbox";
+
+/**
+ * Everything above, under the same conditions as ever: the demo partners when a demo secret is set
+ * (env.ts sets one by default on the sandbox only), and the second partner and the staff accounts
+ * only when the API is the sandbox.
+ */
+export async function seedDemo(db: Db, env: Pick<AppEnv, "APP_URL" | "DEMO_PARTNER_SECRET" | "DEMO_PARTNER_EXTRA_ORIGINS" | "financing">): Promise<void> {
+  if (!env.DEMO_PARTNER_SECRET) return;
+  const sandbox = env.financing.environment === "sandbox";
+  await seedDemoPartner(db, {
+    secret: env.DEMO_PARTNER_SECRET,
+    appUrl: env.APP_URL,
+    extraOrigins: env.DEMO_PARTNER_EXTRA_ORIGINS,
+    secondPartner: sandbox,
+  });
+  // The back-office's published demo accounts: on the sandbox only, never with a production API.
+  if (sandbox) await seedDemoStaff(db, { appUrl: env.APP_URL });
+}
+
+/**
+ * The demo partner (design.md §4): the shop at `/` on this same app, on the sandbox. Its allowed
+ * origin is the app's own, so the demo's return URL passes the same check as any partner's;
+ * `extraOrigins` adds others (a test's partner page, which frames the checkout). Its theme is
+ * seeded only where it has none, so one set in the back-office stays. With `secondPartner` (on
+ * the sandbox only: its secret is published), "Rutas Azules (demo)" too, in blue.
+ */
+export async function seedDemoPartner(
+  db: Db,
+  options: { secret: string; appUrl: string; extraOrigins?: readonly string[]; secondPartner?: boolean },
+): Promise<void> {
+  const allowedOrigins = [...new Set([new URL(options.appUrl).origin, ...(options.extraOrigins ?? [])])];
+  const row = {
+    id: DEMO_PARTNER_ID,
+    name: "Viajes Aurora (demo)",
+    secretHash: hashSecret(options.secret),
+    allowedOrigins,
+    theme: storedTheme(DEMO_THEME),
+    financingAgencyId: null,
+    // The demo shop's own backend endpoint (app/api/demo/notifications), which verifies the signature.
+    notificationUrl: `${options.appUrl}/api/demo/notifications`,
+    signingSecret: demoSigningSecret(options.secret),
+  };
+  await db
+    .insert(partners)
+    .values(row)
+    .onConflictDoUpdate({
+      target: partners.id,
+      set: {
+        secretHash: row.secretHash,
+        allowedOrigins: row.allowedOrigins,
+        name: row.name,
+        notificationUrl: row.notificationUrl,
+        signingSecret: row.signingSecret,
+        theme: sql`coalesce(${partners.theme}, excluded.theme)`,
+      },
+    });
+  if (!options.secondPartner) return;
+  const blue = {
+    id: DEMO_BLUE_PARTNER_ID,
+    name: "Rutas Azules (demo)",
+    secretHash: hashSecret(DEMO_BLUE_PARTNER_SECRET),
+    allowedOrigins,
+    financingAgencyId: null,
+    notificationUrl: null,
+    signingSecret: null,
+    theme: storedTheme(DEMO_BLUE_THEME),
+  };
+  await db
+    .insert(partners)
+    .values(blue)
+    .onConflictDoUpdate({
+      target: partners.id,
+      set: { secretHash: blue.secretHash, allowedOrigins: blue.allowedOrigins, name: blue.name, theme: sql`coalesce(${partners.theme}, excluded.theme)` },
+    });
+}
+
+/** The demo partner's signing secret, derived from its bearer secret so both ends know it. */
+export function demoSigningSecret(secret: string): string {
+  return `whsec_${createHash("sha256").update(`demo-signing:${secret}`).digest("base64")}`;
+}
+
+/**
+ * The back-office's demo accounts, seeded with the demo partner on the sandbox only (never in
+ * production): published test credentials, like the sandbox's keys.
+ * - `staff@viajes-aurora.example` / `aurora-staff-demo`: the demo partner (the deployment's key,
+ *   agency 101 on the sandbox): an agency key, so no agency switcher.
+ * - `staff@grupo-demo.example` / `grupo-staff-demo`: "Grupo Demo", a partner with its own
+ *   management group key (`fk_test_sandbox_group_1`, agencies 101 and 102), so the switcher shows.
+ */
+
+export const DEMO_GROUP_PARTNER_ID = "demo-group";
+
+export const DEMO_STAFF = [
+  { id: "staff_demo_aurora", partnerId: DEMO_PARTNER_ID, email: "staff@viajes-aurora.example", name: "Lucía Ortega", password: "aurora-staff-demo" },
+  { id: "staff_demo_grupo", partnerId: DEMO_GROUP_PARTNER_ID, email: "staff@grupo-demo.example", name: "Marcos Vidal", password: "grupo-staff-demo" },
+] as const;
+
+export async function seedDemoStaff(db: Db, options: { appUrl: string }): Promise<void> {
+  const group = {
+    id: DEMO_GROUP_PARTNER_ID,
+    name: "Grupo Demo",
+    // Its own secret is never used here (it opens no checkout sessions in the demo): a random one.
+    secretHash: hashSecret(randomBytes(32).toString("base64url")),
+    allowedOrigins: [new URL(options.appUrl).origin],
+    financingApiKey: "fk_test_sandbox_group_1",
+    financingAgencyId: 101,
+  };
+  await db
+    .insert(partners)
+    .values(group)
+    .onConflictDoUpdate({
+      target: partners.id,
+      set: { name: group.name, allowedOrigins: group.allowedOrigins, financingApiKey: group.financingApiKey, financingAgencyId: group.financingAgencyId },
+    });
+
+  for (const staff of DEMO_STAFF) {
+    // Hashed only when missing: scrypt is slow on purpose, and an existing account is left alone.
+    const [exists] = await db.select({ id: staffUsers.id }).from(staffUsers).where(eq(staffUsers.id, staff.id)).limit(1);
+    if (exists) continue;
+    await db
+      .insert(staffUsers)
+      .values({ id: staff.id, partnerId: staff.partnerId, email: staff.email, name: staff.name, passwordHash: await hashPassword(staff.password) })
+      .onConflictDoNothing();
+  }
+}

@@ -1,0 +1,12 @@
+/**
+ * `node --import ./scripts/server-only-stub.mjs`: for a script that runs the app's server modules
+ * outside Next (`npm run bench:webhooks`). Those modules start with `import "server-only"`, which
+ * throws anywhere but in React Server Components; here, as under Vitest (vitest.config.ts), it
+ * resolves to an empty module instead. The sandbox needs none of this: it imports no server module.
+ */
+import { register } from "node:module";
+
+const hooks = `export async function resolve(specifier, context, next) {
+  return specifier === "server-only" ? { url: "data:text/javascript,export {};", shortCircuit: true } : next(specifier, context);
+}`;
+register(`data:text/javascript,${encodeURIComponent(hooks)}`);
