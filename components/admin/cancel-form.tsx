@@ -1,8 +1,8 @@
 "use client";
 
 import { useActionState } from "react";
-import { Notice } from "@/components/checkout/notice";
-import { SubmitButton } from "@/components/checkout/submit-button";
+import { Notice } from "@/components/ui/notice";
+import { SubmitButton } from "@/components/ui/submit-button";
 import type { CancelFormMessages, CounterMessages } from "@/lib/i18n/admin-messages";
 import { INITIAL_CANCEL_STATE, type CancelState } from "./form-states";
 import { ReasonField } from "./reason-field";

@@ -3,7 +3,7 @@ import { costOfCredit, totalOwed } from "@/lib/checkout/offers";
 import { formatAmount, formatPercent } from "@/lib/i18n/format";
 import type { Locale } from "@/lib/i18n/locales";
 import type { Messages } from "@/lib/i18n/messages";
-import { SubmitButton } from "./submit-button";
+import { SubmitButton } from "@/components/ui/submit-button";
 
 /**
  * One installment plan, with everything the customer needs to compare it, and its own form to

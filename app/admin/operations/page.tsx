@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { AdminFrame } from "@/components/admin/admin-frame";
+import { AdminPage } from "@/app/admin/admin-page";
 import { StatusBadge } from "@/components/admin/status-badge";
-import { Notice } from "@/components/checkout/notice";
+import { Notice } from "@/components/ui/notice";
 import { apiProblem, type ApiProblem } from "@/lib/backoffice/errors";
 import { filtersQuery, PAGE_SIZES, parseOperationFilters, type FilterField, type OperationFilters } from "@/lib/backoffice/filters";
 import { formatDateTime } from "@/lib/backoffice/format";
@@ -76,7 +76,7 @@ export default async function OperationsPage({ searchParams }: Props) {
   const shown = (name: string) => (typeof query[name] === "string" ? (query[name] as string) : "");
 
   return (
-    <AdminFrame staff={staff} locale={locale} m={m} path={path} section="operations">
+    <AdminPage staff={staff} locale={locale} m={m} path={path} section="operations">
       <h1 className="text-3xl font-bold">{m.operations.title}</h1>
 
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
@@ -172,7 +172,7 @@ export default async function OperationsPage({ searchParams }: Props) {
       ) : null}
       {result && "problem" in result ? <Notice tone="error">{problemText(m, result.problem)}</Notice> : null}
       {result && "page" in result ? <Results page={result.page} filters={filters} m={m} locale={locale} /> : null}
-    </AdminFrame>
+    </AdminPage>
   );
 }
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { AdminFrame } from "@/components/admin/admin-frame";
+import { AdminPage } from "@/app/admin/admin-page";
 import { AdminOfferCard } from "@/components/admin/offer-card";
-import { Notice } from "@/components/checkout/notice";
+import { Notice } from "@/components/ui/notice";
 import { RepresentativeExample } from "@/components/checkout/representative-example";
 import { groupAgencies } from "@/lib/backoffice/agencies";
 import { apiProblem } from "@/lib/backoffice/errors";
@@ -79,7 +79,7 @@ export default async function SimulatorPage({ searchParams }: Props) {
   const countries = countryOptions(locale);
 
   return (
-    <AdminFrame staff={staff} locale={locale} m={m} path={path} section="simulator">
+    <AdminPage staff={staff} locale={locale} m={m} path={path} section="simulator">
       <div className="flex flex-col gap-2">
         <h1 className="text-3xl font-bold">{m.simulator.title}</h1>
         <p className="text-muted">{m.simulator.intro}</p>
@@ -154,7 +154,7 @@ export default async function SimulatorPage({ searchParams }: Props) {
       ) : null}
       {outcome.kind === "none" ? <Notice tone="info">{m.simulator.none}</Notice> : null}
       {outcome.kind === "offers" ? <SimulationResults result={outcome} locale={locale} m={m} customer={customer} /> : null}
-    </AdminFrame>
+    </AdminPage>
   );
 
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { AdminFrame } from "@/components/admin/admin-frame";
-import { Notice } from "@/components/checkout/notice";
+import { AdminPage } from "@/app/admin/admin-page";
+import { Notice } from "@/components/ui/notice";
 import { ThemePreview } from "@/components/theme/theme-preview";
 import { requireStaff } from "@/lib/backoffice/staff";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
@@ -39,7 +39,7 @@ export default async function ThemePage({ searchParams }: Props) {
   const values: Record<string, string> = previewing ? typed : Object.fromEntries(Object.entries(saved).map(([k, v]) => [k, String(v ?? "")]));
 
   return (
-    <AdminFrame staff={staff} locale={locale} m={m} path="/admin/theme" section="theme">
+    <AdminPage staff={staff} locale={locale} m={m} path="/admin/theme" section="theme">
       <div className="flex flex-col gap-6">
         <h1 className="text-3xl font-bold">{m.theme.title}</h1>
         <p>{m.theme.intro}</p>
@@ -101,6 +101,6 @@ export default async function ThemePage({ searchParams }: Props) {
           <ThemePreview theme={theme} partnerName={staff.partner.name} locale={locale} errors={errors} />
         </section>
       </div>
-    </AdminFrame>
+    </AdminPage>
   );
 }

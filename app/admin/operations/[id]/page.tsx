@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { AdminFrame } from "@/components/admin/admin-frame";
+import { AdminPage } from "@/app/admin/admin-page";
 import { CancelForm } from "@/components/admin/cancel-form";
 import { StatusBadge } from "@/components/admin/status-badge";
-import { Card } from "@/components/card";
-import { Notice } from "@/components/checkout/notice";
+import { Card } from "@/components/ui/card";
+import { Notice } from "@/components/ui/notice";
 import { formatDateTime } from "@/lib/backoffice/format";
 import { CANCELLABLE_STATUSES, operationDetail, type OperationDetail } from "@/lib/backoffice/operations";
 import { REASON_MAX_LENGTH } from "@/lib/backoffice/refund";
@@ -66,11 +66,11 @@ export default async function OperationPage({ params, searchParams }: Props) {
   if (detail.kind === "problem") {
     const notFound = detail.problem === "not_found" || detail.problem === "forbidden";
     return (
-      <AdminFrame staff={staff} locale={locale} m={m} path={path} section="operations">
+      <AdminPage staff={staff} locale={locale} m={m} path={path} section="operations">
         {back}
         <h1 className="text-3xl font-bold">{notFound ? m.operation.notFoundTitle : m.operation.statusUnavailable}</h1>
         <Notice tone={notFound ? "warning" : "error"}>{notFound ? m.operation.notFoundBody : m.common.apiUnavailable}</Notice>
-      </AdminFrame>
+      </AdminPage>
     );
   }
 
@@ -80,7 +80,7 @@ export default async function OperationPage({ params, searchParams }: Props) {
   const was = knownStatus(query.was) ?? status;
 
   return (
-    <AdminFrame staff={staff} locale={locale} m={m} path={path} section="operations">
+    <AdminPage staff={staff} locale={locale} m={m} path={path} section="operations">
       {back}
       <h1 className="text-3xl font-bold">{m.operation.title(reference)}</h1>
       {notice === "cancelled" && status === "CANCELLED" ? (
@@ -267,7 +267,7 @@ export default async function OperationPage({ params, searchParams }: Props) {
           )}
         </Card>
       ) : null}
-    </AdminFrame>
+    </AdminPage>
   );
 }
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { AdminFrame } from "@/components/admin/admin-frame";
+import { AdminPage } from "@/app/admin/admin-page";
 import { RefundFlow } from "@/components/admin/refund-flow";
 import type { RefundState } from "@/components/admin/form-states";
 import { apiProblem } from "@/lib/backoffice/errors";
@@ -71,7 +71,7 @@ export default async function RefundPage({ params, searchParams }: Props) {
 
   const statuses: Record<string, string> = m.common.statuses;
   return (
-    <AdminFrame staff={staff} locale={locale} m={m} path={path} section="operations">
+    <AdminPage staff={staff} locale={locale} m={m} path={path} section="operations">
       <p>
         <Link href={operationPath} className="font-semibold text-brand underline underline-offset-4">
           {m.refundForm.backToOperation}
@@ -96,6 +96,6 @@ export default async function RefundPage({ params, searchParams }: Props) {
         intlLocale={intlLocale(locale)}
         backHref={operationPath}
       />
-    </AdminFrame>
+    </AdminPage>
   );
 }
