@@ -3,6 +3,7 @@ import { TextLink } from "@/components/ui/text-link";
 import { formatCents, type RefundBase } from "@/lib/backoffice/refund";
 import type { CounterMessages, RefundFormMessages } from "@/lib/i18n/admin-messages";
 import type { RefundState } from "../form-states";
+import { statusWords } from "../status-badge";
 
 /** What every step of the refund needs from the page (RefundFlow's props, without the action). */
 export interface RefundFlowContext {
@@ -34,9 +35,7 @@ export function moneyFormatter(flow: RefundFlowContext, base: RefundBase) {
 
 /** A status in words with its code, as staff quote it to support. */
 export function statusText(flow: RefundFlowContext, status: string | null): string {
-  if (!status) return flow.text.unknownStatus;
-  const label = flow.statuses[status];
-  return label ? `${label} (${status})` : status;
+  return status ? statusWords(flow.statuses, status) : flow.text.unknownStatus;
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { AdminPage } from "@/app/admin/admin-page";
 import { RefundFlow } from "@/components/admin/refund-flow";
 import type { RefundState } from "@/components/admin/form-states";
+import { TextLink } from "@/components/ui/text-link";
 import { apiProblem } from "@/lib/backoffice/errors";
 import { REASON_MAX_LENGTH, type RefundBase } from "@/lib/backoffice/refund";
 import { requireStaff } from "@/lib/backoffice/staff";
@@ -73,9 +73,7 @@ export default async function RefundPage({ params, searchParams }: Props) {
   return (
     <AdminPage staff={staff} locale={locale} m={m} path={path} section="operations">
       <p>
-        <Link href={operationPath} className="font-semibold text-brand underline underline-offset-4">
-          {m.refundForm.backToOperation}
-        </Link>
+        <TextLink href={operationPath}>{m.refundForm.backToOperation}</TextLink>
       </p>
       <div className="flex flex-col gap-2">
         <h1 className="text-3xl font-bold">{m.refund.title(refHint ?? id)}</h1>
