@@ -7,6 +7,8 @@
  * fee; any agency or provider cancellation charge sent with the refund lowers it by the same value.
  */
 
+import type { RefundBreakdown } from "@/lib/financing/types";
+
 /** The partner API's limit for a cancel or refund reason (contract.ts REASON_MAX_LENGTH). */
 export const REASON_MAX_LENGTH = 255;
 
@@ -77,4 +79,16 @@ export function centsToInput(cents: number): string {
 /** Money for display; the same options as lib/financing/money.ts formatMoney, usable in a browser. */
 export function formatCents(cents: number, currency: string, intlLocale: string): string {
   return new Intl.NumberFormat(intlLocale, { style: "currency", currency, useGrouping: "always" }).format(cents / 100);
+}
+
+/** The API's breakdown (`GET /operations/{id}/refund/details`) as the refund's arithmetic takes it. */
+export function refundBaseOf(details: RefundBreakdown): RefundBase {
+  return {
+    currency: details.totalToRefund.currency,
+    totalReserveCents: details.totalReserve.cents,
+    managementFeesCents: details.managementFees.cents,
+    cancellationFeeCents: details.serviceCancellationFee.cents,
+    cancellationFeePercentage: details.serviceCancellationFeePercentage,
+    totalToRefundCents: details.totalToRefund.cents,
+  };
 }

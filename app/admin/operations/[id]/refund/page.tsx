@@ -4,7 +4,7 @@ import { RefundFlow } from "@/components/admin/refund-flow";
 import type { RefundState } from "@/components/admin/form-states";
 import { TextLink } from "@/components/ui/text-link";
 import { apiProblem } from "@/lib/backoffice/errors";
-import { REASON_MAX_LENGTH, type RefundBase } from "@/lib/backoffice/refund";
+import { REASON_MAX_LENGTH, refundBaseOf, type RefundBase } from "@/lib/backoffice/refund";
 import { requireStaff } from "@/lib/backoffice/staff";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
@@ -42,15 +42,7 @@ export default async function RefundPage({ params, searchParams }: Props) {
   let base: RefundBase | undefined;
   let initial: RefundState;
   try {
-    const details = await staff.client.getRefundDetails(id);
-    base = {
-      currency: details.totalToRefund.currency,
-      totalReserveCents: details.totalReserve.cents,
-      managementFeesCents: details.managementFees.cents,
-      cancellationFeeCents: details.serviceCancellationFee.cents,
-      cancellationFeePercentage: details.serviceCancellationFeePercentage,
-      totalToRefundCents: details.totalToRefund.cents,
-    };
+    base = refundBaseOf(await staff.client.getRefundDetails(id));
     initial = { step: "edit", submission: 0, base };
   } catch (error) {
     if (isFinancingApiError(error, "OPERATION_NOT_REFUNDABLE")) {
