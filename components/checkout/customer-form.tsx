@@ -7,6 +7,7 @@ import type { FormMessages } from "@/lib/i18n/messages";
 import { INITIAL_CUSTOMER_FORM_STATE, type CustomerFormState } from "./customer-form-state";
 import { ErrorSummary } from "@/components/ui/error-summary";
 import { fieldId, RadioGroupField, SelectField, TextField } from "@/components/ui/field";
+import { HiddenFields } from "@/components/ui/hidden-fields";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
 
@@ -122,10 +123,7 @@ export function CustomerForm({
 
   return (
     <form action={formAction} noValidate className="flex flex-col gap-6">
-      <input type="hidden" name="sessionId" value={sessionId} />
-      {Object.entries(hiddenFields).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
+      <HiddenFields fields={{ sessionId, ...hiddenFields }} />
 
       {hasProblem ? (
         // A group may carry a label (a bare div may not): screen readers announce the summary's title.

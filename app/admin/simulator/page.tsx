@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { AdminPage } from "@/app/admin/admin-page";
-import { AdminOfferCard } from "@/components/admin/offer-card";
 import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
+import { OfferArticle } from "@/components/checkout/offer-card";
 import { RepresentativeExample } from "@/components/checkout/representative-example";
 import { groupAgencies } from "@/lib/backoffice/agencies";
 import { apiProblem } from "@/lib/backoffice/errors";
@@ -148,7 +148,7 @@ function SimulationResults({ result, locale, m, customer }: { result: Extract<Ou
           <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
             {offers.map((offer) => (
               <li key={offer.id}>
-                <AdminOfferCard offer={offer} locale={locale} messages={customer} />
+                <OfferArticle offer={offer} locale={locale} messages={customer} compact />
               </li>
             ))}
           </ul>

@@ -1,3 +1,4 @@
+import { HiddenFields } from "@/components/ui/hidden-fields";
 import { Notice } from "@/components/ui/notice";
 import { SubmitButton } from "@/components/ui/submit-button";
 import type { RefundValues } from "@/lib/backoffice/refund";
@@ -39,14 +40,5 @@ export function ConfirmStep({ flow, state, headingRef, formAction }: StepProps<"
 
 /** The values entered, sent again with either choice. */
 function Hidden({ operationId, values, intent, expectedTotal }: { operationId: string; values: RefundValues; intent: string; expectedTotal?: number }) {
-  return (
-    <>
-      <input type="hidden" name="operationId" value={operationId} />
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="agencyFee" value={values.agencyFee} />
-      <input type="hidden" name="providerFee" value={values.providerFee} />
-      <input type="hidden" name="reason" value={values.reason} />
-      {expectedTotal === undefined ? null : <input type="hidden" name="expectedTotal" value={expectedTotal} />}
-    </>
-  );
+  return <HiddenFields fields={{ operationId, intent, ...values, ...(expectedTotal === undefined ? {} : { expectedTotal }) }} />;
 }
