@@ -3,8 +3,8 @@
 import { useState } from "react";
 import { Field } from "@/components/ui/field";
 import { fill } from "@/lib/backoffice/template";
-import type { CounterMessages } from "@/lib/i18n/admin-messages";
 import { useHydrated } from "@/components/ui/use-hydrated";
+import type { ReasonSettings } from "./form-states";
 
 /**
  * A reason for a cancel or a refund, with its characters counted as they are typed (with
@@ -13,19 +13,13 @@ import { useHydrated } from "@/components/ui/use-hydrated";
  */
 export function ReasonField({
   id,
-  label,
-  hint,
-  counter,
-  max,
+  settings: { label, hint, counter, max },
   defaultValue,
   error,
   errorPrefix,
 }: {
   id: string;
-  label: string;
-  hint: string;
-  counter: CounterMessages;
-  max: number;
+  settings: ReasonSettings;
   defaultValue?: string;
   error?: string;
   errorPrefix: string;

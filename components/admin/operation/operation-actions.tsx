@@ -1,9 +1,8 @@
 import { Card } from "@/components/ui/card";
 import { LinkButton } from "@/components/ui/link-button";
 import { CANCELLABLE_STATUSES } from "@/lib/backoffice/operations";
-import { REASON_MAX_LENGTH } from "@/lib/backoffice/refund";
 import { CancelForm } from "../cancel-form";
-import type { CancelState } from "../form-states";
+import { reasonSettings, type CancelState } from "../form-states";
 import type { OperationSectionProps } from "./section";
 
 /** What staff may do with the operation in its status: cancel it, refund it, or nothing. */
@@ -30,10 +29,7 @@ export function OperationActions({
             operationId={operationId}
             permalink={permalink}
             text={m.cancelForm}
-            counter={m.counter}
-            reasonLabel={m.common.reasonLabel}
-            reasonHint={m.common.reasonHint}
-            max={REASON_MAX_LENGTH}
+            reason={reasonSettings(m)}
           />
         </div>
       </Card>

@@ -74,10 +74,7 @@ export function EditStep({ flow, state, base, headingRef, formAction }: StepProp
         </p>
         <ReasonField
           id="refund-reason"
-          label={flow.reasonLabel}
-          hint={flow.reasonHint}
-          counter={flow.counter}
-          max={flow.reasonMax}
+          settings={flow.reason}
           defaultValue={state.values?.reason}
           error={errorText("reason")}
           errorPrefix={text.errorPrefix}

@@ -1,18 +1,15 @@
 import type { ReactNode, RefObject } from "react";
 import { TextLink } from "@/components/ui/text-link";
 import { formatCents, type RefundBase } from "@/lib/backoffice/refund";
-import type { CounterMessages, RefundFormMessages } from "@/lib/i18n/admin-messages";
-import type { RefundState } from "../form-states";
+import type { RefundFormMessages } from "@/lib/i18n/admin-messages";
+import type { ReasonSettings, RefundState } from "../form-states";
 import { statusWords } from "../status-badge";
 
 /** What every step of the refund needs from the page (RefundFlow's props, without the action). */
 export interface RefundFlowContext {
   operationId: string;
   text: RefundFormMessages;
-  counter: CounterMessages;
-  reasonLabel: string;
-  reasonHint: string;
-  reasonMax: number;
+  reason: ReasonSettings;
   /** Status codes in words. */
   statuses: Record<string, string>;
   intlLocale: string;

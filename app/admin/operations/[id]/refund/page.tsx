@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { AdminPage } from "@/app/admin/admin-page";
 import { RefundFlow } from "@/components/admin/refund-flow";
-import type { RefundState } from "@/components/admin/form-states";
+import { reasonSettings, type RefundState } from "@/components/admin/form-states";
 import { TextLink } from "@/components/ui/text-link";
 import { apiProblem } from "@/lib/backoffice/errors";
-import { REASON_MAX_LENGTH, refundBaseOf, type RefundBase } from "@/lib/backoffice/refund";
+import { refundBaseOf, type RefundBase } from "@/lib/backoffice/refund";
 import { requireStaff } from "@/lib/backoffice/staff";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
@@ -78,10 +78,7 @@ export default async function RefundPage({ params, searchParams }: Props) {
         base={base}
         initial={initial}
         text={m.refundForm}
-        counter={m.counter}
-        reasonLabel={m.common.reasonLabel}
-        reasonHint={m.common.reasonHint}
-        reasonMax={REASON_MAX_LENGTH}
+        reason={reasonSettings(m)}
         statuses={statuses}
         intlLocale={intlLocale(locale)}
         backHref={operationPath}
