@@ -1,8 +1,9 @@
 import { startDemoCheckout } from "@/app/actions/demo";
 import { sampleTrip, SAMPLE_TRIP_PRICE_CENTS } from "@/app/actions/demo-trip";
-import { LanguageSwitcher } from "@/components/checkout/language-switcher";
-import { Notice } from "@/components/checkout/notice";
-import { SubmitButton } from "@/components/checkout/submit-button";
+import { LanguageSwitcher } from "@/components/ui/language-switcher";
+import { switchLocale } from "@/lib/i18n/actions";
+import { Notice } from "@/components/ui/notice";
+import { SubmitButton } from "@/components/ui/submit-button";
 import { getAppContext } from "@/lib/app-context";
 import { DEMO_PARTNER_ID } from "@/lib/demo/seed";
 import { partnerById } from "@/lib/partners/partners";
@@ -46,7 +47,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
       <header className="border-b border-divider bg-surface">
         <div className="mx-auto flex max-w-2xl flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-2">
           <p className="py-2 font-bold text-brand">{m.shop.shopName}</p>
-          <LanguageSwitcher locale={locale} returnTo="/" label={m.common.switchLanguage} />
+          <LanguageSwitcher action={switchLocale} locale={locale} returnTo="/" label={m.common.switchLanguage} />
         </div>
       </header>
       <main id="main" tabIndex={-1} className="mx-auto flex max-w-2xl flex-col gap-6 px-4 py-8 sm:py-12">

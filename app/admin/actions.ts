@@ -7,7 +7,7 @@ import type { CancelState, LoginState, RefundComputation, RefundState } from "@/
 import { staffAction } from "@/lib/backoffice/actions";
 import { deleteStaffSession, setStaffSessionAgency, signIn } from "@/lib/backoffice/auth";
 import { clientIp } from "@/lib/backoffice/rate-limit";
-import { reviewRefund, type RefundBase, type RefundValues } from "@/lib/backoffice/refund";
+import { refundBaseOf, reviewRefund, type RefundBase, type RefundValues } from "@/lib/backoffice/refund";
 import { clearStaffCookie, isAdminPath, setStaffCookie, type StaffContext } from "@/lib/backoffice/staff";
 import { getAppContext } from "@/lib/app-context";
 import { REASON_MAX_LENGTH } from "@/lib/financing/contract";
@@ -155,15 +155,7 @@ const refundValidated = staffAction(refundSchema, async (staff, input): Promise<
 
   let base: RefundBase;
   try {
-    const details = await staff.client.getRefundDetails(input.operationId);
-    base = {
-      currency: details.totalToRefund.currency,
-      totalReserveCents: details.totalReserve.cents,
-      managementFeesCents: details.managementFees.cents,
-      cancellationFeeCents: details.serviceCancellationFee.cents,
-      cancellationFeePercentage: details.serviceCancellationFeePercentage,
-      totalToRefundCents: details.totalToRefund.cents,
-    };
+    base = refundBaseOf(await staff.client.getRefundDetails(input.operationId));
   } catch (error) {
     if (!isFinancingApiError(error)) throw error;
     console.error("backoffice: reading the refund breakdown failed", error.toJSON());

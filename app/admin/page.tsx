@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { AdminFrame } from "@/components/admin/admin-frame";
-import { Card } from "@/components/card";
-import { Notice } from "@/components/checkout/notice";
+import { AdminPage } from "@/app/admin/admin-page";
+import { Card } from "@/components/ui/card";
+import { Notice } from "@/components/ui/notice";
 import { groupAgencies } from "@/lib/backoffice/agencies";
 import { formatDateTime, formatSignedSeconds } from "@/lib/backoffice/format";
 import { integrationHealth } from "@/lib/backoffice/health";
@@ -35,7 +35,7 @@ export default async function HealthPage() {
   const agencyName = agencies?.ok && agencies.current ? m.common.agencyOption(agencies.current.tradeName, agencies.current.id) : staff.agency.id?.toString();
 
   return (
-    <AdminFrame staff={staff} locale={locale} m={m} path="/admin" section="health">
+    <AdminPage staff={staff} locale={locale} m={m} path="/admin" section="health">
       <div className="flex flex-col gap-2">
         <h1 className="text-3xl font-bold">{m.health.title}</h1>
         <p className="text-muted">{m.health.intro}</p>
@@ -72,6 +72,6 @@ export default async function HealthPage() {
           <p className="mt-3 text-sm text-muted">{m.health.countsScope}</p>
         </Card>
       </div>
-    </AdminFrame>
+    </AdminPage>
   );
 }

@@ -1,7 +1,9 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { signOutAction, switchAgencyAction } from "@/app/admin/actions";
-import { LanguageSwitcher } from "@/components/checkout/language-switcher";
+import { Button } from "@/components/ui/button";
+import { SelectField } from "@/components/ui/field";
+import { LanguageSwitcher } from "@/components/ui/language-switcher";
+import { switchLocale } from "@/lib/i18n/actions";
 import { groupAgencies } from "@/lib/backoffice/agencies";
 import type { StaffContext } from "@/lib/backoffice/staff";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";
@@ -16,21 +18,14 @@ const SECTIONS: { key: AdminSection; href: string }[] = [
   { key: "theme", href: "/admin/theme" },
 ];
 
-const BUTTON =
-  "inline-flex min-h-11 items-center justify-center rounded-md border-2 border-brand bg-surface px-3 text-sm font-semibold text-brand hover:bg-brand-soft";
+/** The server actions the frame's forms post to (app/admin/actions.ts), handed in by the page. */
+export interface AdminFrameActions {
+  signOut: (formData: FormData) => Promise<void>;
+  switchAgency: (formData: FormData) => Promise<void>;
+}
 
-/**
- * Every signed-in back-office page: whose back-office it is, the agency switcher (a partner with its
- * own group key only), the sections, the language and signing out. All plain links and forms.
- */
-export async function AdminFrame({
-  staff,
-  locale,
-  m,
-  path,
-  section,
-  children,
-}: {
+export interface AdminFrameProps {
+  actions: AdminFrameActions;
   staff: StaffContext;
   locale: Locale;
   m: AdminMessages;
@@ -38,7 +33,13 @@ export async function AdminFrame({
   path: string;
   section: AdminSection | undefined;
   children: ReactNode;
-}) {
+}
+
+/**
+ * Every signed-in back-office page: whose back-office it is, the agency switcher (a partner with its
+ * own group key only), the sections, the language and signing out. All plain links and forms.
+ */
+export async function AdminFrame({ actions, staff, locale, m, path, section, children }: AdminFrameProps) {
   const agencies = await groupAgencies(staff);
   return (
     <>
@@ -51,11 +52,11 @@ export async function AdminFrame({
             </p>
           </div>
           <div className="flex flex-wrap items-center gap-2">
-            <LanguageSwitcher locale={locale} returnTo={path} label={m.common.switchLanguage} />
-            <form action={signOutAction}>
-              <button type="submit" className={BUTTON}>
+            <LanguageSwitcher action={switchLocale} locale={locale} returnTo={path} label={m.common.switchLanguage} />
+            <form action={actions.signOut}>
+              <Button variant="secondary" size="sm">
                 {m.common.signOut}
-              </button>
+              </Button>
             </form>
           </div>
         </div>
@@ -76,28 +77,19 @@ export async function AdminFrame({
             </ul>
           </nav>
           {agencies?.ok ? (
-            <form action={switchAgencyAction} className="flex flex-wrap items-end gap-2">
+            <form action={actions.switchAgency} className="flex flex-wrap items-end gap-2">
               <input type="hidden" name="returnTo" value={path} />
-              <div className="flex flex-col gap-1">
-                <label htmlFor="agency-switcher" className="text-sm font-semibold">
-                  {m.common.agencyLabel}
-                </label>
-                <select
-                  id="agency-switcher"
-                  name="agencyId"
-                  defaultValue={staff.agency.id}
-                  className="block min-h-11 rounded-md border-2 border-line bg-surface px-3 py-2 text-base text-ink"
-                >
-                  {agencies.agencies.map((agency) => (
-                    <option key={agency.id} value={agency.id}>
-                      {m.common.agencyOption(agency.tradeName, agency.id)}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <button type="submit" className={BUTTON}>
+              <SelectField
+                id="agency-switcher"
+                name="agencyId"
+                label={m.common.agencyLabel}
+                compact
+                defaultValue={staff.agency.id?.toString()}
+                options={agencies.agencies.map((agency) => ({ value: String(agency.id), label: m.common.agencyOption(agency.tradeName, agency.id) }))}
+              />
+              <Button variant="secondary" size="sm">
                 {m.common.switchAgency}
-              </button>
+              </Button>
             </form>
           ) : agencies ? (
             <p className="text-sm text-muted">{m.common.agenciesUnavailable}</p>

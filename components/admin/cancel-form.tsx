@@ -1,10 +1,10 @@
 "use client";
 
 import { useActionState } from "react";
-import { Notice } from "@/components/checkout/notice";
-import { SubmitButton } from "@/components/checkout/submit-button";
-import type { CancelFormMessages, CounterMessages } from "@/lib/i18n/admin-messages";
-import { INITIAL_CANCEL_STATE, type CancelState } from "./form-states";
+import { Notice } from "@/components/ui/notice";
+import { SubmitButton } from "@/components/ui/submit-button";
+import type { CancelFormMessages } from "@/lib/i18n/admin-messages";
+import { INITIAL_CANCEL_STATE, type CancelState, type ReasonSettings } from "./form-states";
 import { ReasonField } from "./reason-field";
 
 /**
@@ -17,19 +17,13 @@ export function CancelForm({
   operationId,
   permalink,
   text,
-  counter,
-  reasonLabel,
-  reasonHint,
-  max,
+  reason,
 }: {
   action: (state: CancelState, formData: FormData) => Promise<CancelState>;
   operationId: string;
   permalink: string;
   text: CancelFormMessages;
-  counter: CounterMessages;
-  reasonLabel: string;
-  reasonHint: string;
-  max: number;
+  reason: ReasonSettings;
 }) {
   const [state, formAction] = useActionState(action, INITIAL_CANCEL_STATE, permalink);
   return (
@@ -43,10 +37,7 @@ export function CancelForm({
       <ReasonField
         key={state.submission}
         id="cancel-reason"
-        label={reasonLabel}
-        hint={reasonHint}
-        counter={counter}
-        max={max}
+        settings={reason}
         defaultValue={state.reason}
         error={state.error === "too_long" ? text.reasonTooLong : undefined}
         errorPrefix={text.errorPrefix}

@@ -1,4 +1,6 @@
-import type { RefundBase, RefundFieldError, RefundValues } from "@/lib/backoffice/refund";
+import { REASON_MAX_LENGTH } from "@/lib/financing/limits";
+import { type RefundBase, type RefundFieldError, type RefundValues } from "@/lib/backoffice/refund";
+import type { AdminMessages, CounterMessages } from "@/lib/i18n/admin-messages";
 
 /*
  * The states the back-office's forms get back from their server actions (through useActionState).
@@ -39,3 +41,15 @@ export type RefundState =
   | { step: "rejected"; submission: number; status: string | null }
   | { step: "failed"; submission: number; reason: "not_refundable" | "validation" | "unavailable" | "not_found"; status: string | null };
 
+
+/** What a cancel or refund reason field says and allows: the same on both forms. */
+export interface ReasonSettings {
+  label: string;
+  hint: string;
+  counter: CounterMessages;
+  max: number;
+}
+
+export function reasonSettings(m: AdminMessages): ReasonSettings {
+  return { label: m.common.reasonLabel, hint: m.common.reasonHint, counter: m.counter, max: REASON_MAX_LENGTH };
+}

@@ -22,3 +22,9 @@ export function StatusBadge({ status, m }: { status: string; m: AdminMessages })
     </span>
   );
 }
+
+/** A status in words with its code ("Confirmada (CONFIRMED)"), or the bare code when it has no words. */
+export function statusWords(statuses: Record<string, string>, status: string): string {
+  const label = statuses[status];
+  return label ? `${label} (${status})` : status;
+}

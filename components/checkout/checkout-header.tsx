@@ -2,7 +2,8 @@ import { HtmlLang } from "@/components/html-lang";
 import { embedHref, type EmbedContext } from "@/lib/embed/context";
 import type { Locale } from "@/lib/i18n/locales";
 import type { Messages } from "@/lib/i18n/messages";
-import { LanguageSwitcher } from "./language-switcher";
+import { LanguageSwitcher } from "@/components/ui/language-switcher";
+import { switchLocale } from "@/lib/i18n/actions";
 import { ProgressSteps } from "./progress-steps";
 
 /** The checkout's banner: whose checkout it is, the language switcher, and where the customer is. */
@@ -44,6 +45,7 @@ export function CheckoutHeader({
           </div>
         </div>
         <LanguageSwitcher
+          action={switchLocale}
           locale={locale}
           returnTo={returnTo}
           label={m.common.switchLanguage}

@@ -1,12 +1,15 @@
 "use client";
 
-import { useActionState, useEffect, useRef, type MouseEvent, type ReactNode } from "react";
+import { useActionState, type MouseEvent, type ReactNode } from "react";
 import type { CustomerDraft, CustomerErrorCode, CustomerField, DocumentType } from "@/lib/checkout/customer";
 import { customerErrorMessage } from "@/lib/i18n/customer-errors";
 import type { FormMessages } from "@/lib/i18n/messages";
 import { INITIAL_CUSTOMER_FORM_STATE, type CustomerFormState } from "./customer-form-state";
-import { fieldId, RadioGroupField, SelectField, TextField } from "./form-fields";
-import { SubmitButton } from "./submit-button";
+import { ErrorSummary } from "@/components/ui/error-summary";
+import { fieldId, RadioGroupField, SelectField, TextField } from "@/components/ui/field";
+import { HiddenFields } from "@/components/ui/hidden-fields";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
 
 /*
  * The customer's data. A client component only for useActionState: the server action validates
@@ -78,7 +81,6 @@ export function CustomerForm({
   children,
 }: CustomerFormProps) {
   const [state, formAction] = useActionState(action, INITIAL_CUSTOMER_FORM_STATE, permalink);
-  const summaryRef = useRef<HTMLDivElement>(null);
 
   const values: CustomerDraft = state.draft ?? prefill;
   const errors = state.errors ?? {};
@@ -92,11 +94,8 @@ export function CustomerForm({
   });
   const hasProblem = listed.length > 0 || state.failure !== undefined;
 
-  // After a failed submit, focus goes to the summary so it is read first (without JavaScript,
-  // the server-rendered summary carries autofocus instead).
-  useEffect(() => {
-    if (state.submission > 0 && hasProblem) summaryRef.current?.focus();
-  }, [state, hasProblem]);
+  // After a failed submit, focus goes to the summary so it is read first.
+  const summaryRef = useFocusAfterSubmit<HTMLDivElement>(state.submission, hasProblem);
 
   const focusField = (event: MouseEvent<HTMLAnchorElement>, field: CustomerField) => {
     const control = document.getElementById(anchorOf(field));
@@ -110,29 +109,25 @@ export function CustomerForm({
 
   const countryOptions = countries.map((country) => ({ value: country.code, label: country.name }));
   const selectedType = DOCUMENT_TYPE_OPTIONS.find((type) => type === values.documentType?.toUpperCase()) ?? documentType;
-  const common = { errorPrefix: text.errorPrefix };
+  const hints: Partial<Record<CustomerField, string>> = text.hints;
+  /** What every field takes from the form: its label, hint, value and error. */
+  const field = (name: CustomerField) => ({
+    name,
+    label: text.labels[name],
+    hint: hints[name],
+    defaultValue: values[name] ?? "",
+    error: messageOf(name),
+    errorPrefix: text.errorPrefix,
+    required: true,
+  });
 
   return (
     <form action={formAction} noValidate className="flex flex-col gap-6">
-      <input type="hidden" name="sessionId" value={sessionId} />
-      {Object.entries(hiddenFields).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
+      <HiddenFields fields={{ sessionId, ...hiddenFields }} />
 
       {hasProblem ? (
-        <div
-          ref={summaryRef}
-          tabIndex={-1}
-          // Without JavaScript the page is new after a submit: autofocus brings the reader here.
-          autoFocus
-          // A group may carry a label (a bare div may not): screen readers announce the summary's title.
-          role="group"
-          aria-labelledby="error-summary-title"
-          className="rounded-card border-4 border-danger bg-surface p-4"
-        >
-          <h2 id="error-summary-title" className="text-lg font-bold">
-            {text.summaryTitle}
-          </h2>
+        // A group may carry a label (a bare div may not): screen readers announce the summary's title.
+        <ErrorSummary ref={summaryRef} titleId="error-summary-title" title={text.summaryTitle} role="group" focusable>
           {state.failure ? (
             <p className="mt-2">
               {text.failures[state.failure]}
@@ -161,187 +156,67 @@ export function CustomerForm({
               ))}
             </ul>
           ) : null}
-        </div>
+        </ErrorSummary>
       ) : null}
 
       {children}
 
       {/* Remounted after each submit so every control (selects too) shows what was sent. */}
       <div key={state.submission} className="flex flex-col gap-6">
-        <fieldset className="flex flex-col gap-4 rounded-card bg-surface p-4 shadow-sm sm:p-5">
-          <legend className="float-left mb-1 w-full text-lg font-bold">{text.legends.personal}</legend>
-          <TextField
-            name="firstName"
-            label={text.labels.firstName}
-            defaultValue={values.firstName}
-            error={messageOf("firstName")}
-            autoComplete="given-name"
-            autoCapitalize="words"
-            maxLength={100}
-            {...common}
-          />
-          <TextField
-            name="lastName"
-            label={text.labels.lastName}
-            defaultValue={values.lastName}
-            error={messageOf("lastName")}
-            autoComplete="family-name"
-            autoCapitalize="words"
-            maxLength={100}
-            {...common}
-          />
-          <TextField
-            name="birthDate"
-            type="date"
-            label={text.labels.birthDate}
-            hint={text.hints.birthDate}
-            defaultValue={values.birthDate}
-            error={messageOf("birthDate")}
-            autoComplete="bday"
-            max={today}
-            className="sm:max-w-56"
-            {...common}
-          />
+        <FieldGroup legend={text.legends.personal}>
+          <TextField {...field("firstName")} autoComplete="given-name" autoCapitalize="words" maxLength={100} />
+          <TextField {...field("lastName")} autoComplete="family-name" autoCapitalize="words" maxLength={100} />
+          <TextField {...field("birthDate")} type="date" autoComplete="bday" max={today} controlClassName="sm:max-w-56" />
           <RadioGroupField
             name="gender"
             legend={text.labels.gender}
             defaultValue={values.gender?.toUpperCase()}
             error={messageOf("gender")}
             options={GENDERS.map((value) => ({ value, label: text.genders[value] }))}
-            {...common}
+            errorPrefix={text.errorPrefix}
           />
-          <SelectField
-            name="nationality"
-            label={text.labels.nationality}
-            defaultValue={values.nationality?.toUpperCase()}
-            error={messageOf("nationality")}
-            options={countryOptions}
-            placeholder={text.chooseCountry}
-            {...common}
-          />
-        </fieldset>
+          <SelectField {...field("nationality")} defaultValue={values.nationality?.toUpperCase()} options={countryOptions} placeholder={text.chooseCountry} />
+        </FieldGroup>
 
-        <fieldset className="flex flex-col gap-4 rounded-card bg-surface p-4 shadow-sm sm:p-5">
-          <legend className="float-left mb-1 w-full text-lg font-bold">{text.legends.contact}</legend>
-          <TextField
-            name="email"
-            type="email"
-            label={text.labels.email}
-            defaultValue={values.email}
-            error={messageOf("email")}
-            autoComplete="email"
-            autoCapitalize="none"
-            spellCheck={false}
-            maxLength={254}
-            {...common}
-          />
+        <FieldGroup legend={text.legends.contact}>
+          <TextField {...field("email")} type="email" autoComplete="email" autoCapitalize="none" spellCheck={false} maxLength={254} />
           {/* Side by side where there is room; stacked on a phone, where errors need the width. */}
           <div className="flex flex-col gap-4 sm:grid sm:grid-cols-[8rem_minmax(0,1fr)] sm:items-start sm:gap-3">
             <TextField
-              name="prefix"
-              type="tel"
-              label={text.labels.prefix}
-              hint={text.hints.prefix}
+              {...field("prefix")}
               defaultValue={values.prefix ?? "+34"}
-              error={messageOf("prefix")}
+              type="tel"
               autoComplete="tel-country-code"
               inputMode="tel"
               maxLength={5}
-              className="max-w-32 sm:max-w-none"
-              {...common}
+              controlClassName="max-w-32 sm:max-w-none"
             />
-            <TextField
-              name="phone"
-              type="tel"
-              label={text.labels.phone}
-              hint={text.hints.phone}
-              defaultValue={values.phone}
-              error={messageOf("phone")}
-              autoComplete="tel-national"
-              inputMode="tel"
-              maxLength={20}
-              {...common}
-            />
+            <TextField {...field("phone")} type="tel" autoComplete="tel-national" inputMode="tel" maxLength={20} />
           </div>
-        </fieldset>
+        </FieldGroup>
 
-        <fieldset className="flex flex-col gap-4 rounded-card bg-surface p-4 shadow-sm sm:p-5">
-          <legend className="float-left mb-1 w-full text-lg font-bold">{text.legends.document}</legend>
+        <FieldGroup legend={text.legends.document}>
           <SelectField
-            name="documentType"
-            label={text.labels.documentType}
+            {...field("documentType")}
             defaultValue={selectedType}
-            error={messageOf("documentType")}
             options={DOCUMENT_TYPE_OPTIONS.map((value) => ({ value, label: text.documentTypes[value] }))}
-            {...common}
           />
-          <TextField
-            name="documentId"
-            label={text.labels.documentId}
-            hint={text.hints.documentId}
-            defaultValue={values.documentId}
-            error={messageOf("documentId")}
-            autoComplete="off"
-            autoCapitalize="characters"
-            spellCheck={false}
-            maxLength={20}
-            {...common}
-          />
-          <TextField
-            name="documentValidityDate"
-            type="date"
-            label={text.labels.documentValidityDate}
-            defaultValue={values.documentValidityDate}
-            error={messageOf("documentValidityDate")}
-            autoComplete="off"
-            min={today}
-            className="sm:max-w-56"
-            {...common}
-          />
-        </fieldset>
+          <TextField {...field("documentId")} autoComplete="off" autoCapitalize="characters" spellCheck={false} maxLength={20} />
+          <TextField {...field("documentValidityDate")} type="date" autoComplete="off" min={today} controlClassName="sm:max-w-56" />
+        </FieldGroup>
 
-        <fieldset className="flex flex-col gap-4 rounded-card bg-surface p-4 shadow-sm sm:p-5">
-          <legend className="float-left mb-1 w-full text-lg font-bold">{text.legends.address}</legend>
-          <TextField
-            name="address"
-            label={text.labels.address}
-            defaultValue={values.address}
-            error={messageOf("address")}
-            autoComplete="street-address"
-            maxLength={200}
-            {...common}
-          />
-          <TextField
-            name="city"
-            label={text.labels.city}
-            defaultValue={values.city}
-            error={messageOf("city")}
-            autoComplete="address-level2"
-            maxLength={100}
-            {...common}
-          />
-          <TextField
-            name="postalCode"
-            label={text.labels.postalCode}
-            defaultValue={values.postalCode}
-            error={messageOf("postalCode")}
-            autoComplete="postal-code"
-            autoCapitalize="characters"
-            maxLength={10}
-            className="sm:max-w-40"
-            {...common}
-          />
+        <FieldGroup legend={text.legends.address}>
+          <TextField {...field("address")} autoComplete="street-address" maxLength={200} />
+          <TextField {...field("city")} autoComplete="address-level2" maxLength={100} />
+          <TextField {...field("postalCode")} autoComplete="postal-code" autoCapitalize="characters" maxLength={10} controlClassName="sm:max-w-40" />
           <SelectField
-            name="countryCode"
-            label={text.labels.countryCode}
+            {...field("countryCode")}
             defaultValue={values.countryCode?.toUpperCase() ?? "ESP"}
-            error={messageOf("countryCode")}
             options={countryOptions}
             placeholder={text.chooseCountry}
             autoComplete="country"
-            {...common}
           />
-        </fieldset>
+        </FieldGroup>
       </div>
 
       <p className="text-sm text-muted">{text.privacy}</p>
@@ -349,5 +224,15 @@ export function CustomerForm({
         <SubmitButton pendingLabel={text.submitting}>{text.submit}</SubmitButton>
       </div>
     </form>
+  );
+}
+
+/** One part of the form (about you, contact, …), on its own surface. */
+function FieldGroup({ legend, children }: { legend: string; children: ReactNode }) {
+  return (
+    <fieldset className="flex flex-col gap-4 rounded-card bg-surface p-4 shadow-sm sm:p-5">
+      <legend className="float-left mb-1 w-full text-lg font-bold">{legend}</legend>
+      {children}
+    </fieldset>
   );
 }

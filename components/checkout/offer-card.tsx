@@ -1,9 +1,11 @@
+import type { ReactNode } from "react";
 import type { FinancialOffer } from "@/lib/financing/types";
 import { costOfCredit, totalOwed } from "@/lib/financing/offers";
 import { formatAmount, formatPercent } from "@/lib/i18n/format";
 import type { Locale } from "@/lib/i18n/locales";
 import type { Messages } from "@/lib/i18n/messages";
-import { SubmitButton } from "./submit-button";
+import { HiddenFields } from "@/components/ui/hidden-fields";
+import { SubmitButton } from "@/components/ui/submit-button";
 
 /**
  * One installment plan, with everything the customer needs to compare it, and its own form to
@@ -26,21 +28,44 @@ export function OfferCard({
   hiddenFields?: Record<string, string>;
 }) {
   const m = messages.offers;
-  const headingId = `offer-${offer.id}`;
   return (
-    <article aria-labelledby={headingId} className="flex flex-col gap-3 rounded-card border-2 border-divider bg-surface p-4 shadow-sm sm:p-5">
-      <OfferSummary offer={offer} locale={locale} messages={messages} headingId={headingId} heading="h3" />
+    <OfferArticle offer={offer} locale={locale} messages={messages}>
       <form action={action}>
-        <input type="hidden" name="sessionId" value={sessionId} />
-        <input type="hidden" name="offerId" value={offer.id} />
-        {Object.entries(hiddenFields).map(([name, value]) => (
-          <input key={name} type="hidden" name={name} value={value} />
-        ))}
+        <HiddenFields fields={{ sessionId, offerId: offer.id, ...hiddenFields }} />
         <SubmitButton pendingLabel={m.choosing}>
           {m.choose}
           <span className="sr-only">{m.chooseContext(offer.installments, offer.companyName)}</span>
         </SubmitButton>
       </form>
+    </OfferArticle>
+  );
+}
+
+/**
+ * A plan on its card. `compact` for the back-office's simulator, where plans sit side by side
+ * under the quote's heading: staff quote exactly what the customer sees, without the form to choose.
+ */
+export function OfferArticle({
+  offer,
+  locale,
+  messages,
+  compact = false,
+  children,
+}: {
+  offer: FinancialOffer;
+  locale: Locale;
+  messages: Messages;
+  compact?: boolean;
+  children?: ReactNode;
+}) {
+  const headingId = `offer-${offer.id}`;
+  return (
+    <article
+      aria-labelledby={headingId}
+      className={`flex flex-col gap-3 rounded-card border-2 border-divider bg-surface p-4 shadow-sm ${compact ? "h-full" : "sm:p-5"}`}
+    >
+      <OfferSummary offer={offer} locale={locale} messages={messages} headingId={headingId} heading={compact ? "h4" : "h3"} compact={compact} />
+      {children}
     </article>
   );
 }

@@ -1,3 +1,4 @@
+import { centsFromAmount, formatMoney } from "@/lib/financing/money";
 /** Words and figures as the UI writes them, for assertions. */
 
 /** A RegExp matching `text` literally. */
@@ -16,16 +17,10 @@ export function languageOf(locale: string | undefined): UiLanguage {
   return /^en\b/i.test(locale ?? "en-US") ? "en" : "es";
 }
 
-// TODO(after merge): import from lib/financing/money (formatMoney, centsFromAmount) once it no
-// longer imports "server-only"; these two copy what it does.
-
-/** Cents as the UI writes them in `language`: "1.234,50 €", "€1,234.50" (the Intl options of lib/financing/money.ts). */
+/** Cents as the UI writes them in `language`: "1.234,50 €", "€1,234.50" (the app's own formatter). */
 export function euros(cents: number, language: UiLanguage): string {
-  const locale = language === "es" ? "es-ES" : "en-GB";
-  return new Intl.NumberFormat(locale, { style: "currency", currency: "EUR", useGrouping: "always" }).format(cents / 100);
+  return formatMoney({ cents, currency: "EUR" }, language === "es" ? "es-ES" : "en-GB");
 }
 
-/** A JSON amount (1234.5) as cents. */
-export function cents(amount: number): number {
-  return Math.round(amount * 100);
-}
+/** A JSON amount (1234.5) as cents, the way the app turns amounts into cents. */
+export const cents = centsFromAmount;

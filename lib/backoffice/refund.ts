@@ -1,5 +1,4 @@
 import { REASON_MAX_LENGTH } from "@/lib/financing/limits";
-
 /**
  * The refund's arithmetic, in integer cents, shared by the server (which decides) and the refund
  * form's script (which only previews as the charges are typed); the server always recomputes from
@@ -8,6 +7,8 @@ import { REASON_MAX_LENGTH } from "@/lib/financing/limits";
  * The spec: `totalToRefund` already deducts the non-refundable fees and the service's cancellation
  * fee; any agency or provider cancellation charge sent with the refund lowers it by the same value.
  */
+
+import type { RefundBreakdown } from "@/lib/financing/types";
 
 /** The largest charge the form takes: ten million euros, far above any trip, far below 2^53 cents. */
 const MAX_CHARGE_CENTS = 1_000_000_000;
@@ -71,4 +72,16 @@ export function reviewRefund(base: RefundBase, values: RefundValues): RefundRevi
 /** Cents as a decimal string for a form field: 2550 -> "25.50". */
 export function centsToInput(cents: number): string {
   return `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
+}
+
+/** The API's breakdown (`GET /operations/{id}/refund/details`) as the refund's arithmetic takes it. */
+export function refundBaseOf(details: RefundBreakdown): RefundBase {
+  return {
+    currency: details.totalToRefund.currency,
+    totalReserveCents: details.totalReserve.cents,
+    managementFeesCents: details.managementFees.cents,
+    cancellationFeeCents: details.serviceCancellationFee.cents,
+    cancellationFeePercentage: details.serviceCancellationFeePercentage,
+    totalToRefundCents: details.totalToRefund.cents,
+  };
 }

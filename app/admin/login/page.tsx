@@ -2,8 +2,9 @@ import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { LoginForm } from "@/components/admin/login-form";
-import { LanguageSwitcher } from "@/components/checkout/language-switcher";
-import { Notice } from "@/components/checkout/notice";
+import { LanguageSwitcher } from "@/components/ui/language-switcher";
+import { switchLocale } from "@/lib/i18n/actions";
+import { Notice } from "@/components/ui/notice";
 import { isAdminPath, STAFF_COOKIE, staffForAction } from "@/lib/backoffice/staff";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
@@ -31,7 +32,7 @@ export default async function LoginPage({ searchParams }: Props) {
       <header className="border-b border-divider bg-surface">
         <div className="mx-auto flex max-w-md flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-2">
           <p className="py-2 font-bold text-brand">{m.common.backOffice}</p>
-          <LanguageSwitcher locale={locale} returnTo={returnTo} label={m.common.switchLanguage} />
+          <LanguageSwitcher action={switchLocale} locale={locale} returnTo={returnTo} label={m.common.switchLanguage} />
         </div>
       </header>
       <main id="main" tabIndex={-1} className="mx-auto flex max-w-md flex-col gap-6 px-4 py-8 sm:py-12">

@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { redirect } from "next/navigation";
-import { AdminFrame } from "@/components/admin/admin-frame";
+import { AdminPage } from "@/app/admin/admin-page";
 import { StatusBadge } from "@/components/admin/status-badge";
-import { Notice } from "@/components/checkout/notice";
+import { Button } from "@/components/ui/button";
+import { SelectField, TextField } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
+import { TEXT_LINK, TextLink } from "@/components/ui/text-link";
 import { apiProblem, type ApiProblem } from "@/lib/backoffice/errors";
 import { filtersQuery, PAGE_SIZES, parseOperationFilters, type FilterField, type OperationFilters } from "@/lib/backoffice/filters";
 import { formatDateTime } from "@/lib/backoffice/format";
@@ -24,9 +26,6 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: getAdminMessages(await getLocale()).meta.operations };
 }
 
-const CONTROL = "block min-h-11 w-full rounded-md border-2 border-line bg-surface px-3 py-2 text-base text-ink";
-const BUTTON = "inline-flex min-h-11 items-center justify-center rounded-lg bg-brand px-5 py-2 font-semibold text-brand-contrast hover:bg-brand-strong";
-const LINK = "font-semibold text-brand underline underline-offset-4";
 
 /** The URL's own query, as it came (for the sign-in's way back and the language switch). */
 function currentPath(query: SearchParams): string {
@@ -76,7 +75,7 @@ export default async function OperationsPage({ searchParams }: Props) {
   const shown = (name: string) => (typeof query[name] === "string" ? (query[name] as string) : "");
 
   return (
-    <AdminFrame staff={staff} locale={locale} m={m} path={path} section="operations">
+    <AdminPage staff={staff} locale={locale} m={m} path={path} section="operations">
       <h1 className="text-3xl font-bold">{m.operations.title}</h1>
 
       <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,2fr)]">
@@ -85,16 +84,9 @@ export default async function OperationsPage({ searchParams }: Props) {
             {m.operations.searchHeading}
           </h2>
           <form method="get" action="/admin/operations" role="search" aria-labelledby="search-heading" className="flex flex-col gap-3">
-            <div className="flex flex-col gap-1">
-              <label htmlFor="ops-ref" className="font-semibold">
-                {m.operations.reference}
-              </label>
-              <input id="ops-ref" name="ref" type="search" defaultValue={refValue ?? ""} autoComplete="off" spellCheck={false} maxLength={200} className={CONTROL} />
-            </div>
+            <TextField id="ops-ref" name="ref" label={m.operations.reference} type="search" defaultValue={refValue ?? ""} autoComplete="off" spellCheck={false} maxLength={200} />
             <div>
-              <button type="submit" className={BUTTON}>
-                {m.operations.search}
-              </button>
+              <Button stretch={false}>{m.operations.search}</Button>
             </div>
           </form>
         </section>
@@ -104,52 +96,26 @@ export default async function OperationsPage({ searchParams }: Props) {
             {m.operations.filtersHeading}
           </h2>
           <form method="get" action="/admin/operations" className="grid gap-3 sm:grid-cols-2 xl:grid-cols-[minmax(0,1.6fr)_repeat(3,minmax(0,1fr))]">
-            <div className="flex flex-col gap-1">
-              <label htmlFor="ops-status" className="font-semibold">
-                {m.operations.status}
-              </label>
-              <select id="ops-status" name="status" defaultValue={parsed.ok ? (filters.status ?? "") : shown("status")} className={CONTROL}>
-                <option value="">{m.operations.anyStatus}</option>
-                {OPERATION_STATUSES.map((status) => (
-                  <option key={status} value={status}>
-                    {m.common.statuses[status]} ({status})
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="flex flex-col gap-1">
-              <label htmlFor="ops-from" className="font-semibold">
-                {m.operations.from}
-              </label>
-              <input id="ops-from" name="from" type="date" defaultValue={parsed.ok ? (filters.from ?? "") : shown("from")} className={CONTROL} />
-            </div>
-            <div className="flex flex-col gap-1">
-              <label htmlFor="ops-to" className="font-semibold">
-                {m.operations.to}
-              </label>
-              <input id="ops-to" name="to" type="date" defaultValue={parsed.ok ? (filters.to ?? "") : shown("to")} className={CONTROL} />
-            </div>
-            <div className="flex flex-col gap-1">
-              <label htmlFor="ops-size" className="font-semibold">
-                {m.operations.size}
-              </label>
-              <select id="ops-size" name="size" defaultValue={String(filters.size)} className={CONTROL}>
-                {[...new Set<number>([...PAGE_SIZES, filters.size])]
-                  .sort((a, b) => a - b)
-                  .map((size) => (
-                    <option key={size} value={size}>
-                      {size}
-                    </option>
-                  ))}
-              </select>
-            </div>
+            <SelectField
+              id="ops-status"
+              name="status"
+              label={m.operations.status}
+              defaultValue={parsed.ok ? (filters.status ?? "") : shown("status")}
+              placeholder={m.operations.anyStatus}
+              options={OPERATION_STATUSES.map((status) => ({ value: status, label: `${m.common.statuses[status]} (${status})` }))}
+            />
+            <TextField id="ops-from" name="from" label={m.operations.from} type="date" defaultValue={parsed.ok ? (filters.from ?? "") : shown("from")} />
+            <TextField id="ops-to" name="to" label={m.operations.to} type="date" defaultValue={parsed.ok ? (filters.to ?? "") : shown("to")} />
+            <SelectField
+              id="ops-size"
+              name="size"
+              label={m.operations.size}
+              defaultValue={String(filters.size)}
+              options={[...new Set<number>([...PAGE_SIZES, filters.size])].sort((a, b) => a - b).map((size) => ({ value: String(size), label: String(size) }))}
+            />
             <div className="flex flex-wrap items-center gap-4 sm:col-span-2 xl:col-span-4">
-              <button type="submit" className={BUTTON}>
-                {m.operations.apply}
-              </button>
-              <Link href="/admin/operations" className={LINK}>
-                {m.operations.clear}
-              </Link>
+              <Button stretch={false}>{m.operations.apply}</Button>
+              <TextLink href="/admin/operations">{m.operations.clear}</TextLink>
             </div>
           </form>
         </section>
@@ -172,7 +138,7 @@ export default async function OperationsPage({ searchParams }: Props) {
       ) : null}
       {result && "problem" in result ? <Notice tone="error">{problemText(m, result.problem)}</Notice> : null}
       {result && "page" in result ? <Results page={result.page} filters={filters} m={m} locale={locale} /> : null}
-    </AdminFrame>
+    </AdminPage>
   );
 }
 
@@ -191,7 +157,7 @@ function Results({ page, filters, m, locale }: { page: Page<ListedOperation>; fi
           {page.content.length > 0 ? m.operations.showing(first, last, page.totalElements) : m.operations.noResults}
         </h2>
         <p className="flex flex-col items-start">
-          <a href={`/admin/operations/export${filtersQuery(filters, { page: 1 })}`} className={LINK} download>
+          <a href={`/admin/operations/export${filtersQuery(filters, { page: 1 })}`} className={TEXT_LINK} download>
             {m.operations.export}
           </a>
           <span className="text-sm text-muted">{m.operations.exportHint}</span>
@@ -203,9 +169,9 @@ function Results({ page, filters, m, locale }: { page: Page<ListedOperation>; fi
           {page.content.map(({ operation, session }) => (
             <li key={operation.id} className="rounded-card bg-surface p-4 shadow-sm">
               <div className="flex flex-wrap items-start justify-between gap-2">
-                <Link href={operationHref(operation)} className={`${LINK} text-lg`}>
+                <TextLink href={operationHref(operation)} className="text-lg">
                   {operation.externalId ?? operation.id}
-                </Link>
+                </TextLink>
                 <StatusBadge status={operation.status} m={m} />
               </div>
               <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
@@ -243,9 +209,7 @@ function Results({ page, filters, m, locale }: { page: Page<ListedOperation>; fi
               {page.content.map(({ operation, session }) => (
                 <tr key={operation.id} className="border-t border-divider align-top">
                   <th scope="row" className="whitespace-nowrap px-3 py-2 font-normal">
-                    <Link href={operationHref(operation)} className={LINK}>
-                      {operation.externalId ?? operation.id}
-                    </Link>
+                    <TextLink href={operationHref(operation)}>{operation.externalId ?? operation.id}</TextLink>
                   </th>
                   <td className="px-3 py-2">
                     {operation.operationNumber !== undefined ? <span className="block">№ {operation.operationNumber}</span> : null}
@@ -275,15 +239,15 @@ function Results({ page, filters, m, locale }: { page: Page<ListedOperation>; fi
       {page.totalElements > 0 ? (
         <nav aria-label={m.operations.pagesLabel} className="flex flex-wrap items-center gap-4">
           {filters.page > 1 ? (
-            <Link href={`/admin/operations${filtersQuery(filters, { page: Math.min(filters.page - 1, totalPages) })}`} className={LINK} rel="prev">
+            <TextLink href={`/admin/operations${filtersQuery(filters, { page: Math.min(filters.page - 1, totalPages) })}`} rel="prev">
               {m.operations.previous}
-            </Link>
+            </TextLink>
           ) : null}
           <span aria-current="page">{m.operations.page(filters.page, totalPages)}</span>
           {filters.page < totalPages ? (
-            <Link href={`/admin/operations${filtersQuery(filters, { page: filters.page + 1 })}`} className={LINK} rel="next">
+            <TextLink href={`/admin/operations${filtersQuery(filters, { page: filters.page + 1 })}`} rel="next">
               {m.operations.next}
-            </Link>
+            </TextLink>
           ) : null}
         </nav>
       ) : null}

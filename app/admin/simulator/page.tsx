@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
-import { AdminFrame } from "@/components/admin/admin-frame";
-import { AdminOfferCard } from "@/components/admin/offer-card";
-import { Notice } from "@/components/checkout/notice";
+import { AdminPage } from "@/app/admin/admin-page";
+import { Button } from "@/components/ui/button";
+import { SelectField, TextField } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
+import { OfferArticle } from "@/components/checkout/offer-card";
 import { RepresentativeExample } from "@/components/checkout/representative-example";
 import { groupAgencies } from "@/lib/backoffice/agencies";
 import { apiProblem } from "@/lib/backoffice/errors";
@@ -22,8 +24,6 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export async function generateMetadata(): Promise<Metadata> {
   return { title: getAdminMessages(await getLocale()).meta.simulator };
 }
-
-const CONTROL = "block min-h-11 w-full rounded-md border-2 border-line bg-surface px-3 py-2 text-base text-ink aria-invalid:border-danger";
 
 type Outcome =
   | { kind: "form" }
@@ -79,67 +79,37 @@ export default async function SimulatorPage({ searchParams }: Props) {
   const countries = countryOptions(locale);
 
   return (
-    <AdminFrame staff={staff} locale={locale} m={m} path={path} section="simulator">
+    <AdminPage staff={staff} locale={locale} m={m} path={path} section="simulator">
       <div className="flex flex-col gap-2">
         <h1 className="text-3xl font-bold">{m.simulator.title}</h1>
         <p className="text-muted">{m.simulator.intro}</p>
       </div>
 
       <form method="get" action="/admin/simulator" noValidate className="flex flex-col gap-4 rounded-card bg-surface p-4 shadow-sm sm:flex-row sm:flex-wrap sm:items-end sm:p-5">
-        <div className={`flex flex-col gap-1 sm:w-56 ${amountError ? "border-l-4 border-danger pl-3" : ""}`}>
-          <label htmlFor="sim-amount" className="font-semibold">
-            {m.simulator.amount}
-          </label>
-          <p id="sim-amount-hint" className="text-sm text-muted">
-            {m.simulator.amountHint}
-          </p>
-          {amountError ? (
-            <p id="sim-amount-error" className="font-semibold text-danger">
-              <span className="sr-only">{m.common.errorPrefix} </span>
-              {amountError}
-            </p>
-          ) : null}
-          <input
-            id="sim-amount"
-            name="amount"
-            type="text"
-            inputMode="decimal"
-            autoComplete="off"
-            defaultValue={amountText ?? ""}
-            aria-invalid={amountError ? true : undefined}
-            aria-describedby={amountError ? "sim-amount-hint sim-amount-error" : "sim-amount-hint"}
-            className={CONTROL}
-          />
-        </div>
-        <div className={`flex flex-col gap-1 sm:w-72 ${countryError ? "border-l-4 border-danger pl-3" : ""}`}>
-          <label htmlFor="sim-country" className="font-semibold">
-            {m.simulator.country}
-          </label>
-          {countryError ? (
-            <p id="sim-country-error" className="font-semibold text-danger">
-              <span className="sr-only">{m.common.errorPrefix} </span>
-              {countryError}
-            </p>
-          ) : null}
-          <select
-            id="sim-country"
-            name="country"
-            defaultValue={isCountryCode(country) ? country : "ESP"}
-            aria-invalid={countryError ? true : undefined}
-            aria-describedby={countryError ? "sim-country-error" : undefined}
-            className={CONTROL}
-          >
-            {countries.map((option) => (
-              <option key={option.code} value={option.code}>
-                {option.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <TextField
+          id="sim-amount"
+          name="amount"
+          label={m.simulator.amount}
+          hint={m.simulator.amountHint}
+          error={amountError}
+          errorPrefix={m.common.errorPrefix}
+          className="sm:w-56"
+          inputMode="decimal"
+          autoComplete="off"
+          defaultValue={amountText ?? ""}
+        />
+        <SelectField
+          id="sim-country"
+          name="country"
+          label={m.simulator.country}
+          error={countryError}
+          errorPrefix={m.common.errorPrefix}
+          className="sm:w-72"
+          defaultValue={isCountryCode(country) ? country : "ESP"}
+          options={countries.map((option) => ({ value: option.code, label: option.name }))}
+        />
         <div>
-          <button type="submit" className="inline-flex min-h-11 w-full items-center justify-center rounded-lg bg-brand px-5 py-2 font-semibold text-brand-contrast hover:bg-brand-strong sm:w-auto">
-            {m.simulator.submit}
-          </button>
+          <Button>{m.simulator.submit}</Button>
         </div>
       </form>
 
@@ -154,7 +124,7 @@ export default async function SimulatorPage({ searchParams }: Props) {
       ) : null}
       {outcome.kind === "none" ? <Notice tone="info">{m.simulator.none}</Notice> : null}
       {outcome.kind === "offers" ? <SimulationResults result={outcome} locale={locale} m={m} customer={customer} /> : null}
-    </AdminFrame>
+    </AdminPage>
   );
 
 }
@@ -178,7 +148,7 @@ function SimulationResults({ result, locale, m, customer }: { result: Extract<Ou
           <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
             {offers.map((offer) => (
               <li key={offer.id}>
-                <AdminOfferCard offer={offer} locale={locale} messages={customer} />
+                <OfferArticle offer={offer} locale={locale} messages={customer} compact />
               </li>
             ))}
           </ul>

@@ -1,6 +1,9 @@
 import type { Metadata } from "next";
-import { AdminFrame } from "@/components/admin/admin-frame";
-import { Notice } from "@/components/checkout/notice";
+import { AdminPage } from "@/app/admin/admin-page";
+import { Button } from "@/components/ui/button";
+import { ErrorSummary } from "@/components/ui/error-summary";
+import { SelectField, TextField } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
 import { ThemePreview } from "@/components/theme/theme-preview";
 import { requireStaff } from "@/lib/backoffice/staff";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
@@ -14,8 +17,6 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export async function generateMetadata(): Promise<Metadata> {
   return { title: getAdminMessages(await getLocale()).meta.theme };
 }
-
-const CONTROL = "block min-h-11 w-full rounded-md border-2 border-line bg-surface px-3 py-2 text-base text-ink";
 
 /**
  * The partner's white-label theme: the form, a preview of what is typed (a GET, so it needs no
@@ -37,70 +38,47 @@ export default async function ThemePage({ searchParams }: Props) {
   const theme: Theme = shape.ok ? shape.theme : saved;
   const errors = shape.ok ? contrastErrors(shape.theme) : shape.errors;
   const values: Record<string, string> = previewing ? typed : Object.fromEntries(Object.entries(saved).map(([k, v]) => [k, String(v ?? "")]));
+  // What is typed (or saved), in bold as this form has always shown it (its inputs sat inside bold labels).
+  const field = (name: string) => ({ id: `theme-${name}`, name, defaultValue: values[name] ?? "", controlClassName: "font-semibold" });
 
   return (
-    <AdminFrame staff={staff} locale={locale} m={m} path="/admin/theme" section="theme">
+    <AdminPage staff={staff} locale={locale} m={m} path="/admin/theme" section="theme">
       <div className="flex flex-col gap-6">
         <h1 className="text-3xl font-bold">{m.theme.title}</h1>
         <p>{m.theme.intro}</p>
         {query.saved === "1" ? <Notice tone="success">{m.theme.saved}</Notice> : null}
         {errors.length > 0 ? (
-          <section aria-labelledby="theme-errors" className="rounded-card border-4 border-danger bg-surface p-4">
-            <h2 id="theme-errors" className="text-lg font-bold">
-              {m.theme.errorsTitle}
-            </h2>
+          <ErrorSummary titleId="theme-errors" title={m.theme.errorsTitle}>
             <ul className="mt-2 list-disc pl-5">
               {errors.map((error) => (
                 <li key={`${error.field}-${error.message}`}>{error.message}</li>
               ))}
             </ul>
-          </section>
+          </ErrorSummary>
         ) : null}
         <form method="get" action="/admin/theme" className="flex flex-col gap-4">
           <input type="hidden" name="preview" value="1" />
           <div className="grid gap-4 sm:grid-cols-2">
             {THEME_COLORS.map((color) => (
-              <label key={color} className="flex flex-col gap-1 font-semibold">
-                {m.theme.colors[color]}
-                <input name={color} defaultValue={values[color] ?? ""} pattern="#[0-9a-fA-F]{6}" className={CONTROL} />
-              </label>
+              <TextField key={color} {...field(color)} label={m.theme.colors[color]} pattern="#[0-9a-fA-F]{6}" />
             ))}
-            <label className="flex flex-col gap-1 font-semibold">
-              {m.theme.font}
-              <select name="font" defaultValue={values.font ?? DEFAULT_THEME.font} className={CONTROL}>
-                {THEME_FONTS.map((font) => (
-                  <option key={font} value={font}>
-                    {font}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="flex flex-col gap-1 font-semibold">
-              {m.theme.radius}
-              <input name="radius" type="number" min={0} max={24} defaultValue={values.radius ?? ""} className={CONTROL} />
-            </label>
-            <label className="flex flex-col gap-1 font-semibold sm:col-span-2">
-              {m.theme.logoUrl}
-              <input name="logoUrl" defaultValue={values.logoUrl ?? ""} className={CONTROL} />
-            </label>
+            <SelectField {...field("font")} label={m.theme.font} defaultValue={values.font ?? DEFAULT_THEME.font} options={THEME_FONTS.map((font) => ({ value: font, label: font }))} />
+            <TextField {...field("radius")} label={m.theme.radius} type="number" min={0} max={24} />
+            <TextField {...field("logoUrl")} label={m.theme.logoUrl} className="sm:col-span-2" />
           </div>
           <div className="flex flex-wrap gap-3">
-            <button type="submit" className="inline-flex min-h-11 items-center rounded-md border-2 border-brand bg-surface px-5 font-semibold text-brand">
+            <Button variant="secondary" stretch={false}>
               {m.theme.preview}
-            </button>
-            <button
-              type="submit"
-              formAction={saveThemeAction}
-              className="inline-flex min-h-11 items-center rounded-md bg-brand px-5 font-semibold text-brand-contrast"
-            >
+            </Button>
+            <Button formAction={saveThemeAction} stretch={false}>
               {m.theme.save}
-            </button>
+            </Button>
           </div>
         </form>
         <section aria-label={m.theme.previewTitle}>
           <ThemePreview theme={theme} partnerName={staff.partner.name} locale={locale} errors={errors} />
         </section>
       </div>
-    </AdminFrame>
+    </AdminPage>
   );
 }

@@ -1,4 +1,4 @@
-import { LinkButton } from "@/components/checkout/link-button";
+import { LinkButton } from "@/components/ui/link-button";
 import { getLocale, getMessages } from "@/lib/i18n/server";
 
 /** An unknown or malformed checkout link: say so kindly, and where to go. */

@@ -1,36 +1,23 @@
 import type { Metadata } from "next";
-import { notFound, redirect } from "next/navigation";
-import { cache } from "react";
-import { CheckoutHeader } from "@/components/checkout/checkout-header";
-import { LinkButton } from "@/components/checkout/link-button";
-import { Notice } from "@/components/checkout/notice";
+import { CheckoutShell } from "@/components/checkout/checkout-shell";
 import { OfferCard } from "@/components/checkout/offer-card";
 import { RepresentativeExample } from "@/components/checkout/representative-example";
-import { EmbedBridge } from "@/components/embed/embed-bridge";
-import { PartnerTheme } from "@/components/theme/partner-theme";
+import { LinkButton } from "@/components/ui/link-button";
+import { Notice } from "@/components/ui/notice";
 import { bookingTotalCents } from "@/lib/checkout/booking";
-import { getAppContext } from "@/lib/app-context";
 import { loadOffers, returnUrlFor } from "@/lib/checkout/flow";
 import { representativeExample } from "@/lib/financing/offers";
-import { partnerById } from "@/lib/partners/partners";
-import { getSession, sessionState } from "@/lib/checkout/sessions";
-import { embedContext, embedFields, embedHref, embedLocaleHint } from "@/lib/embed/context";
+import { embedFields } from "@/lib/embed/context";
 import type { FinancialOffer } from "@/lib/financing/types";
 import { formatAmount } from "@/lib/i18n/format";
-import { getLocale, getMessages } from "@/lib/i18n/server";
-import { partnerTheme } from "@/lib/theme/store";
 import { chooseOfferAction } from "../actions";
+import { checkoutMetadata, loadCheckout, type CheckoutPageProps } from "../load-checkout";
 
 /**
  * Step 3 (design.md §3): the plans the customer can choose, read from the partner API on every
  * render, with the representative example credit law asks for. A refusal with alternatives is
  * read from the session in the database, never from the URL.
  */
-
-type Props = {
-  params: Promise<{ sessionId: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-};
 
 /** Notices another step can ask for in the URL: words to show, nothing to trust. */
 const NOTICES = ["offer_gone", "unavailable"] as const;
@@ -40,15 +27,8 @@ function noticeOf(value: unknown): NoticeKind | undefined {
   return NOTICES.find((notice) => notice === value);
 }
 
-const loadSession = cache(async (sessionId: string) => {
-  const ctx = await getAppContext();
-  return { ctx, session: await getSession(ctx.db, sessionId) };
-});
-
-export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
-  const { session } = await loadSession((await params).sessionId);
-  const m = getMessages(embedLocaleHint(await searchParams) ?? (await getLocale(session?.locale)));
-  return { title: m.meta.offersTitle, robots: { index: false, follow: false } };
+export async function generateMetadata(props: CheckoutPageProps): Promise<Metadata> {
+  return checkoutMetadata(props, "offersTitle");
 }
 
 /** Plans grouped by their number of installments, in the order sortOffers gave. */
@@ -62,23 +42,11 @@ function groupByInstallments(offers: readonly FinancialOffer[]): { installments:
   return groups;
 }
 
-export default async function OffersPage({ params, searchParams }: Props) {
-  const { sessionId } = await params;
-  const { ctx, session } = await loadSession(sessionId);
-  if (!session) notFound();
-
-  const query = await searchParams;
-  const partner = await partnerById(ctx.db, session.partnerId);
-  const embed = partner ? embedContext(query, partner.allowedOrigins) : undefined;
-  const state = sessionState(session);
-  if (state === "open" || !session.operationId) redirect(embedHref(`/checkout/${session.id}`, embed));
-  if (state !== "choosing") redirect(embedHref(`/checkout/${session.id}/status`, embed));
-
-  const locale = embed?.locale ?? (await getLocale(session.locale));
-  const m = getMessages(locale);
-  const theme = partner ? partnerTheme(partner) : undefined;
-  const partnerName = partner?.name ?? "";
-  const path = `/checkout/${session.id}/offers`;
+export default async function OffersPage(props: CheckoutPageProps) {
+  const page = await loadCheckout(props, "offers", (state, session) =>
+    state === "open" || !session.operationId ? "details" : state !== "choosing" ? "status" : undefined,
+  );
+  const { ctx, session, query, state, embed, locale, m, partnerName } = page;
   const notice = noticeOf(query.notice);
   const refused = session.financingStatus === "REFUSED" && session.hasAlternatives === true;
   const view = await loadOffers(ctx, session);
@@ -106,7 +74,7 @@ export default async function OffersPage({ params, searchParams }: Props) {
         <h1 className="text-3xl font-bold">{m.offers.unavailableTitle}</h1>
         <p>{m.offers.unavailableBody}</p>
         <div>
-          <LinkButton href={embedHref(path, embed)}>{m.common.tryAgain}</LinkButton>
+          <LinkButton href={page.href("offers")}>{m.common.tryAgain}</LinkButton>
         </div>
       </>
     );
@@ -168,13 +136,8 @@ export default async function OffersPage({ params, searchParams }: Props) {
   }
 
   return (
-    <div lang={locale}>
-      {partner ? <PartnerTheme partnerId={partner.id} theme={theme} /> : null}
-      {embed ? <EmbedBridge parentOrigin={embed.parentOrigin} sessionId={session.id} step="offers" state={state} final={false} /> : null}
-      <CheckoutHeader partnerName={partnerName} logoUrl={theme?.logoUrl} locale={locale} messages={m} returnTo={path} step={2} embed={embed} />
-      <main id="main" tabIndex={-1} className="mx-auto flex max-w-2xl flex-col gap-6 px-4 py-6 sm:py-10">
-        {content}
-      </main>
-    </div>
+    <CheckoutShell page={page} step={2} bridge={{ step: "offers", state, final: false }}>
+      {content}
+    </CheckoutShell>
   );
 }

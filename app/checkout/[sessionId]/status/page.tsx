@@ -1,20 +1,15 @@
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
-import { notFound, redirect } from "next/navigation";
+import { redirect } from "next/navigation";
 import { BookingSummary } from "@/components/checkout/booking-summary";
-import { CheckoutHeader } from "@/components/checkout/checkout-header";
-import { LinkButton } from "@/components/checkout/link-button";
-import { Notice } from "@/components/checkout/notice";
+import { CheckoutShell } from "@/components/checkout/checkout-shell";
 import { StatusPoller } from "@/components/checkout/status-poller";
-import { EmbedBridge } from "@/components/embed/embed-bridge";
-import { PartnerTheme } from "@/components/theme/partner-theme";
-import { getAppContext } from "@/lib/app-context";
+import { LinkButton } from "@/components/ui/link-button";
+import { Notice } from "@/components/ui/notice";
 import { pollStatus } from "@/lib/checkout/flow";
-import { partnerById } from "@/lib/partners/partners";
-import { getSession, type SessionState } from "@/lib/checkout/sessions";
-import { EMBED_RETURN_COOKIE, embedContext, embedHref, embedLocaleHint, HANDOFF_PARAM } from "@/lib/embed/context";
-import { getLocale, getMessages } from "@/lib/i18n/server";
-import { partnerTheme } from "@/lib/theme/store";
+import type { SessionState } from "@/lib/checkout/sessions";
+import { EMBED_RETURN_COOKIE, HANDOFF_PARAM } from "@/lib/embed/context";
+import { checkoutMetadata, loadCheckout, type CheckoutPageProps } from "../load-checkout";
 
 /**
  * Step 5 (design.md §3): what happened, in words, and what comes next. Rendering asks the partner
@@ -28,16 +23,8 @@ import { partnerTheme } from "@/lib/theme/store";
  * once the outcome is final: the checkout frame there shows it and tells the page.
  */
 
-type Props = {
-  params: Promise<{ sessionId: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-};
-
-export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
-  const ctx = await getAppContext();
-  const session = await getSession(ctx.db, (await params).sessionId);
-  const m = getMessages(embedLocaleHint(await searchParams) ?? (await getLocale(session?.locale)));
-  return { title: m.meta.statusTitle, robots: { index: false, follow: false } };
+export async function generateMetadata(props: CheckoutPageProps): Promise<Metadata> {
+  return checkoutMetadata(props, "statusTitle");
 }
 
 const TONE: Record<SessionState, "info" | "success" | "warning" | "error"> = {
@@ -67,23 +54,14 @@ const STEP: Record<SessionState, number> = {
   refunded: 4,
 };
 
-export default async function StatusPage({ params, searchParams }: Props) {
-  const { sessionId } = await params;
-  const ctx = await getAppContext();
-  const session = await getSession(ctx.db, sessionId);
-  if (!session) notFound();
-
-  const query = await searchParams;
-  const partner = await partnerById(ctx.db, session.partnerId);
-  const embed = partner ? embedContext(query, partner.allowedOrigins) : undefined;
+export default async function StatusPage(props: CheckoutPageProps) {
+  // Any state may be shown here: no step to send the customer to first.
+  const page = await loadCheckout(props, "status");
+  const { ctx, session, query, embed, locale, m, partnerName } = page;
   const view = await pollStatus(ctx, session.id);
+  // Back from the provider at the top level after an embedded checkout: on to the partner's page.
   if (!embed && view.final && (await cookies()).get(EMBED_RETURN_COOKIE)?.value === session.id) redirect(view.returnUrl);
 
-  const locale = embed?.locale ?? (await getLocale(session.locale));
-  const m = getMessages(locale);
-  const theme = partner ? partnerTheme(partner) : undefined;
-  const partnerName = partner?.name ?? "";
-  const path = `/checkout/${session.id}/status`;
   const text = m.status.states[view.state];
   const success = view.state === "approved" || view.state === "confirmed";
   const atProvider = view.state === "pending" && Boolean(session.paymentUrl) && session.financingStatus === "REQUESTED";
@@ -94,15 +72,15 @@ export default async function StatusPage({ params, searchParams }: Props) {
   let next: React.ReactNode;
   switch (view.state) {
     case "open":
-      next = <LinkButton href={embedHref(`/checkout/${session.id}`, embed)}>{m.status.continueForm}</LinkButton>;
+      next = <LinkButton href={page.href("details")}>{m.status.continueForm}</LinkButton>;
       break;
     case "choosing":
-      next = <LinkButton href={embedHref(`/checkout/${session.id}/offers`, embed)}>{m.status.continueOffers}</LinkButton>;
+      next = <LinkButton href={page.href("offers")}>{m.status.continueOffers}</LinkButton>;
       break;
     case "pending":
       next = (
         <>
-          <LinkButton href={embedHref(path, embed)}>{m.common.checkAgain}</LinkButton>
+          <LinkButton href={page.href("status")}>{m.common.checkAgain}</LinkButton>
           {atProvider && providerHref ? (
             <LinkButton href={providerHref} variant="secondary" external target={top}>
               {m.status.continueProvider}
@@ -120,46 +98,33 @@ export default async function StatusPage({ params, searchParams }: Props) {
   }
 
   return (
-    <div lang={locale}>
-      {partner ? <PartnerTheme partnerId={partner.id} theme={theme} /> : null}
-      {embed ? (
-        <EmbedBridge
-          parentOrigin={embed.parentOrigin}
+    <CheckoutShell
+      page={page}
+      step={STEP[view.state]}
+      bridge={{
+        step: atProvider ? "provider" : "status",
+        state: view.state,
+        final: view.final,
+        navigateTo: atProvider && query[HANDOFF_PARAM] === "1" ? `/embed/${session.id}/continue` : undefined,
+      }}
+    >
+      {/* Announced when the poller refreshes the page with a new outcome. */}
+      <div aria-live="polite" className="flex flex-col gap-4">
+        <h1 className="text-3xl font-bold">{text.title}</h1>
+        <Notice tone={TONE[view.state]}>
+          <p>{text.body}</p>
+        </Notice>
+      </div>
+      <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap">{next}</div>
+      {view.state === "pending" ? (
+        <StatusPoller
           sessionId={session.id}
-          step={atProvider ? "provider" : "status"}
           state={view.state}
           final={view.final}
-          navigateTo={atProvider && query[HANDOFF_PARAM] === "1" ? `/embed/${session.id}/continue` : undefined}
+          text={{ checking: m.status.checking, checkFailed: m.status.checkFailed }}
         />
       ) : null}
-      <CheckoutHeader
-        partnerName={partnerName}
-        logoUrl={theme?.logoUrl}
-        locale={locale}
-        messages={m}
-        returnTo={path}
-        step={STEP[view.state]}
-        embed={embed}
-      />
-      <main id="main" tabIndex={-1} className="mx-auto flex max-w-2xl flex-col gap-6 px-4 py-6 sm:py-10">
-        {/* Announced when the poller refreshes the page with a new outcome. */}
-        <div aria-live="polite" className="flex flex-col gap-4">
-          <h1 className="text-3xl font-bold">{text.title}</h1>
-          <Notice tone={TONE[view.state]}>
-            <p>{text.body}</p>
-          </Notice>
-        </div>
-        <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap">{next}</div>
-        {view.state === "pending" ? (
-          <StatusPoller
-            sessionId={session.id}
-            state={view.state}
-            final={view.final}
-            text={{ checking: m.status.checking, checkFailed: m.status.checkFailed }}
-          />
-        ) : null}
-        <BookingSummary booking={session.booking} locale={locale} messages={m} />
-      </main>
-    </div>
+      <BookingSummary booking={session.booking} locale={locale} messages={m} />
+    </CheckoutShell>
   );
 }

@@ -1,12 +1,11 @@
 import type { Metadata } from "next";
-import Link from "next/link";
-import { AdminFrame } from "@/components/admin/admin-frame";
+import { AdminPage } from "@/app/admin/admin-page";
 import { RefundFlow } from "@/components/admin/refund-flow";
-import type { RefundState } from "@/components/admin/form-states";
+import { reasonSettings, type RefundState } from "@/components/admin/form-states";
+import { TextLink } from "@/components/ui/text-link";
 import { apiProblem } from "@/lib/backoffice/errors";
-import type { RefundBase } from "@/lib/backoffice/refund";
+import { refundBaseOf, type RefundBase } from "@/lib/backoffice/refund";
 import { requireStaff } from "@/lib/backoffice/staff";
-import { REASON_MAX_LENGTH } from "@/lib/financing/contract";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { intlLocale } from "@/lib/i18n/format";
@@ -43,15 +42,7 @@ export default async function RefundPage({ params, searchParams }: Props) {
   let base: RefundBase | undefined;
   let initial: RefundState;
   try {
-    const details = await staff.client.getRefundDetails(id);
-    base = {
-      currency: details.totalToRefund.currency,
-      totalReserveCents: details.totalReserve.cents,
-      managementFeesCents: details.managementFees.cents,
-      cancellationFeeCents: details.serviceCancellationFee.cents,
-      cancellationFeePercentage: details.serviceCancellationFeePercentage,
-      totalToRefundCents: details.totalToRefund.cents,
-    };
+    base = refundBaseOf(await staff.client.getRefundDetails(id));
     initial = { step: "edit", submission: 0, base };
   } catch (error) {
     if (isFinancingApiError(error, "OPERATION_NOT_REFUNDABLE")) {
@@ -72,11 +63,9 @@ export default async function RefundPage({ params, searchParams }: Props) {
 
   const statuses: Record<string, string> = m.common.statuses;
   return (
-    <AdminFrame staff={staff} locale={locale} m={m} path={path} section="operations">
+    <AdminPage staff={staff} locale={locale} m={m} path={path} section="operations">
       <p>
-        <Link href={operationPath} className="font-semibold text-brand underline underline-offset-4">
-          {m.refundForm.backToOperation}
-        </Link>
+        <TextLink href={operationPath}>{m.refundForm.backToOperation}</TextLink>
       </p>
       <div className="flex flex-col gap-2">
         <h1 className="text-3xl font-bold">{m.refund.title(refHint ?? id)}</h1>
@@ -89,14 +78,11 @@ export default async function RefundPage({ params, searchParams }: Props) {
         base={base}
         initial={initial}
         text={m.refundForm}
-        counter={m.counter}
-        reasonLabel={m.common.reasonLabel}
-        reasonHint={m.common.reasonHint}
-        reasonMax={REASON_MAX_LENGTH}
+        reason={reasonSettings(m)}
         statuses={statuses}
         intlLocale={intlLocale(locale)}
         backHref={operationPath}
       />
-    </AdminFrame>
+    </AdminPage>
   );
 }

@@ -1,22 +1,20 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-
-const LOOKS = {
-  primary: "bg-brand text-brand-contrast hover:bg-brand-strong",
-  secondary: "border-2 border-brand bg-surface text-brand hover:bg-brand-soft",
-} as const;
+import { buttonClass, type ButtonLook } from "./button";
 
 /** A link that looks like a button (the way forward or back), 44 px high. */
 export function LinkButton({
   href,
   children,
   variant = "primary",
+  stretch,
   external = false,
   target,
 }: {
   href: string;
   children: ReactNode;
-  variant?: keyof typeof LOOKS;
+  variant?: ButtonLook["variant"];
+  stretch?: boolean;
   /** Outside this app (the partner's site): a plain <a>, no client-side navigation. */
   external?: boolean;
   /**
@@ -25,7 +23,7 @@ export function LinkButton({
    */
   target?: "_top";
 }) {
-  const className = `inline-flex min-h-11 w-full items-center justify-center rounded-lg px-5 py-2 text-center text-base font-semibold no-underline sm:w-auto ${LOOKS[variant]}`;
+  const className = buttonClass({ variant, stretch });
   return external || target ? (
     <a href={href} className={className} target={target}>
       {children}

@@ -1,4 +1,3 @@
-import { switchLocale } from "@/lib/i18n/actions";
 import type { Locale } from "@/lib/i18n/locales";
 
 const OTHER: Record<Locale, { locale: Locale; name: string }> = {
@@ -9,18 +8,20 @@ const OTHER: Record<Locale, { locale: Locale; name: string }> = {
 const LOOK = "min-h-11 rounded-md px-3 text-sm font-semibold text-brand underline underline-offset-4 hover:bg-brand-soft";
 
 /**
- * A plain form posting to a server action that sets the locale cookie and comes back to
- * `returnTo`: it works without JavaScript. It offers the other language, named in itself.
+ * A plain form posting to `action` (the server action that sets the locale cookie and comes back
+ * to `returnTo`, lib/i18n/actions' switchLocale): it works without JavaScript. It offers the other language, named in itself.
  *
  * In the embedded checkout a cookie may not be kept (a third-party frame), so the choice goes in
  * the URL instead: `switchHref` is this page in the other language, and the switcher a link to it.
  */
 export function LanguageSwitcher({
+  action,
   locale,
   returnTo,
   label,
   switchHref,
 }: {
+  action: (formData: FormData) => Promise<void>;
   locale: Locale;
   returnTo: string;
   label: string;
@@ -36,7 +37,7 @@ export function LanguageSwitcher({
     );
   }
   return (
-    <form action={switchLocale}>
+    <form action={action}>
       <input type="hidden" name="returnTo" value={returnTo} />
       <input type="hidden" name="locale" value={other.locale} />
       <button type="submit" className={LOOK}>

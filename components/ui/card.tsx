@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 
-/** A titled section on a surface: the building block of the checkout's pages. */
+/** A titled section on a surface: the building block of the checkout's and back-office's pages. */
 export function Card({ title, id, children }: { title: string; id: string; children: ReactNode }) {
   return (
     <section aria-labelledby={id} className="rounded-card bg-surface p-5 shadow-sm">

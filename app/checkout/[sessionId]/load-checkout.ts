@@ -1,0 +1,82 @@
+import "server-only";
+import type { Metadata } from "next";
+import { notFound, redirect } from "next/navigation";
+import { cache } from "react";
+import { getAppContext } from "@/lib/app-context";
+import { partnerById } from "@/lib/partners/partners";
+import { getSession, sessionState, type CheckoutSession, type SessionState } from "@/lib/checkout/sessions";
+import { embedContext, embedHref, embedLocaleHint } from "@/lib/embed/context";
+import type { Messages } from "@/lib/i18n/messages";
+import { getLocale, getMessages } from "@/lib/i18n/server";
+import { partnerTheme } from "@/lib/theme/store";
+
+/*
+ * The start every checkout page shares: the session (404 when unknown), its partner, the embedded
+ * mode (only for an origin the partner allows), the page's own rule on where a session in this
+ * state belongs, then the language and the partner's theme.
+ */
+
+export type CheckoutPageProps = {
+  params: Promise<{ sessionId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+/** The checkout's pages, in the order the customer meets them. */
+export type CheckoutStep = "details" | "offers" | "status";
+
+const STEP_PATHS: Record<CheckoutStep, string> = { details: "", offers: "/offers", status: "/status" };
+
+function stepPath(sessionId: string, step: CheckoutStep): string {
+  return `/checkout/${sessionId}${STEP_PATHS[step]}`;
+}
+
+/** One read of the session per request, shared by generateMetadata and the page. */
+const loadSession = cache(async (sessionId: string) => {
+  const ctx = await getAppContext();
+  return { ctx, session: await getSession(ctx.db, sessionId) };
+});
+
+/** A checkout page's title, in the language the page will speak; never indexed. */
+export async function checkoutMetadata({ params, searchParams }: CheckoutPageProps, title: keyof Messages["meta"]): Promise<Metadata> {
+  const { session } = await loadSession((await params).sessionId);
+  const m = getMessages(embedLocaleHint(await searchParams) ?? (await getLocale(session?.locale)));
+  return { title: m.meta[title], robots: { index: false, follow: false } };
+}
+
+/**
+ * Loads what a checkout page shows, or ends the request: not found for an unknown session; a
+ * redirect (keeping the embedded mode) when `belongsIn` names another step for the session's state.
+ */
+export async function loadCheckout(
+  { params, searchParams }: CheckoutPageProps,
+  step: CheckoutStep,
+  belongsIn?: (state: SessionState, session: CheckoutSession) => CheckoutStep | undefined,
+) {
+  const { ctx, session } = await loadSession((await params).sessionId);
+  if (!session) notFound();
+
+  const query = await searchParams;
+  const partner = await partnerById(ctx.db, session.partnerId);
+  const embed = partner ? embedContext(query, partner.allowedOrigins) : undefined;
+  const state = sessionState(session);
+  const elsewhere = belongsIn?.(state, session);
+  if (elsewhere && elsewhere !== step) redirect(embedHref(stepPath(session.id, elsewhere), embed));
+
+  const locale = embed?.locale ?? (await getLocale(session.locale));
+  return {
+    ctx,
+    session,
+    query,
+    partner,
+    embed,
+    state,
+    locale,
+    m: getMessages(locale),
+    theme: partner ? partnerTheme(partner) : undefined,
+    partnerName: partner?.name ?? "",
+    /** This page's path: where the language switch and a post without JavaScript come back to. */
+    path: stepPath(session.id, step),
+    /** A step's address for this session, in the embedded mode if the page is in it. */
+    href: (to: CheckoutStep) => embedHref(stepPath(session.id, to), embed),
+  };
+}

@@ -1,0 +1,26 @@
+import { Card } from "@/components/ui/card";
+import type { OperationSectionProps } from "./section";
+
+/** Our checkout session for the operation: who, what, which booking; or that it is not ours. */
+export function BookingCard({ detail, m }: Omit<OperationSectionProps, "locale">) {
+  return (
+    <Card title={m.operation.bookingHeading} id="booking-heading">
+      {detail.session ? (
+        <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1">
+          <dt className="text-muted">{m.operation.customer}</dt>
+          <dd>{detail.session.customerName ?? m.common.notAvailable}</dd>
+          <dt className="text-muted">{m.operation.package}</dt>
+          <dd>{detail.session.packageName}</dd>
+          <dt className="text-muted">{m.operation.reference}</dt>
+          <dd>{detail.session.bookingReference}</dd>
+          <dt className="text-muted">{m.operation.checkoutSession}</dt>
+          <dd>
+            <code className="break-all text-sm">{detail.session.sessionId}</code>
+          </dd>
+        </dl>
+      ) : (
+        <p className="text-muted">{m.operation.notOurs}</p>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,37 @@
+import { Card } from "@/components/ui/card";
+import { Notice } from "@/components/ui/notice";
+import { Cell, Row, ScrollTable } from "@/components/ui/table";
+import { totalOwed } from "@/lib/financing/offers";
+import { formatAmount, formatPercent } from "@/lib/i18n/format";
+import { columnsOf, type OperationSectionProps } from "./section";
+
+const COLUMNS = ["provider", "installments", "quota", "tin", "tae", "owed"] as const;
+
+/** The plans the operation is eligible for, as the API lists them now. */
+export function OffersCard({ detail, m, locale }: OperationSectionProps) {
+  const offers = detail.offers;
+  return (
+    <Card title={m.operation.offersHeading} id="offers-heading">
+      {offers.kind === "not_eligible" ? (
+        <p>{m.operation.offersNotEligible}</p>
+      ) : offers.kind === "none" ? (
+        <p>{m.operation.offersNone}</p>
+      ) : offers.kind === "unavailable" ? (
+        <Notice tone="error">{m.operation.offersUnavailable}</Notice>
+      ) : (
+        <ScrollTable label={m.operation.offersCaption} columns={columnsOf(m.operation.offerColumns, COLUMNS, COLUMNS.slice(1))}>
+          {offers.offers.map((offer) => (
+            <Row key={offer.id}>
+              <Cell>{offer.companyName}</Cell>
+              <Cell numeric>{offer.installments}</Cell>
+              <Cell numeric>{formatAmount(offer.commonQuota, locale)}</Cell>
+              <Cell numeric>{formatPercent(offer.tin, locale)}</Cell>
+              <Cell numeric>{formatPercent(offer.tae, locale)}</Cell>
+              <Cell numeric>{formatAmount(totalOwed(offer), locale)}</Cell>
+            </Row>
+          ))}
+        </ScrollTable>
+      )}
+    </Card>
+  );
+}

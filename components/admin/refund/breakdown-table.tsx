@@ -1,0 +1,49 @@
+import type { RefundBase } from "@/lib/backoffice/refund";
+import { fill } from "@/lib/backoffice/template";
+import type { RefundFormMessages } from "@/lib/i18n/admin-messages";
+import type { RefundComputation } from "../form-states";
+
+/** The API's breakdown, and optionally the charges and the total after them, as a table. */
+export function BreakdownTable({
+  base,
+  computed,
+  text,
+  money,
+  caption,
+  intlLocale,
+}: {
+  base: RefundBase;
+  computed?: RefundComputation;
+  text: RefundFormMessages;
+  money: (cents: number) => string;
+  caption: string;
+  intlLocale: string;
+}) {
+  const percentage = new Intl.NumberFormat(intlLocale, { style: "percent", maximumFractionDigits: 2 }).format(base.cancellationFeePercentage / 100);
+  const rows: [string, string, boolean][] = [
+    [text.totalReserve, money(base.totalReserveCents), false],
+    [text.managementFees, money(-base.managementFeesCents), false],
+    [fill(text.cancellationFee, { percentage }), money(-base.cancellationFeeCents), false],
+    [text.apiTotal, money(base.totalToRefundCents), !computed],
+  ];
+  if (computed) {
+    rows.push([text.agencyFee, money(-computed.agencyFeeCents), false]);
+    rows.push([text.providerFee, money(-computed.providerFeeCents), false]);
+    rows.push([text.total, money(computed.totalToRefundCents), true]);
+  }
+  return (
+    <table className="w-full border-collapse text-left">
+      <caption className="sr-only">{caption}</caption>
+      <tbody>
+        {rows.map(([label, value, strong]) => (
+          <tr key={label} className={strong ? "border-t-2 border-ink" : "border-t border-divider"}>
+            <th scope="row" className={`py-2 pr-4 ${strong ? "font-bold" : "font-normal"}`}>
+              {label}
+            </th>
+            <td className={`py-2 text-right tabular-nums ${strong ? "text-lg font-bold" : ""}`}>{value}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
