@@ -3,6 +3,7 @@ import { getEnv } from "@/lib/env";
 import { newNonce, pageCsp, sandboxCsp } from "@/lib/security/csp";
 import { CHECKOUT_PATH, frameAncestorsOf } from "@/lib/security/frame-ancestors";
 import { refusesCrossOriginPost } from "@/lib/security/origin";
+import { refuseHostileRequest } from "@/lib/security/request-guard";
 
 /**
  * Next 16's proxy (formerly middleware; Node.js runtime), in front of every route but Next's static
@@ -22,6 +23,15 @@ export async function proxy(request: NextRequest) {
       headers: { "Content-Type": "text/plain; charset=utf-8", "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'", "Cache-Control": "no-store" },
     });
   }
+
+  // A URL Next cannot decode, a body over its surface's limit, a malformed action post: a 4xx in
+  // the surface's format, before any routing (lib/security/request-guard.ts).
+  // (URL parsing keeps percent-escapes as sent: nextUrl's path and query are still encoded.)
+  const hostile = await refuseHostileRequest(
+    { method: request.method, headers: request.headers, rawPathname: pathname, rawSearch: request.nextUrl.search, pathname },
+    () => request.clone().formData(),
+  );
+  if (hostile) return hostile;
 
   if (pathname === "/sandbox" || pathname.startsWith("/sandbox/")) {
     // Another system's pages: their own stylesheet, no nonce, never framed.
