@@ -26,9 +26,9 @@ export async function proxy(request: NextRequest) {
 
   // A URL Next cannot decode, a body over its surface's limit, a malformed action post: a 4xx in
   // the surface's format, before any routing (lib/security/request-guard.ts).
-  // (URL parsing keeps percent-escapes as sent: nextUrl's path and query are still encoded.)
+  const raw = rawPathAndQuery(request.url);
   const hostile = await refuseHostileRequest(
-    { method: request.method, headers: request.headers, rawPathname: pathname, rawSearch: request.nextUrl.search, pathname },
+    { method: request.method, headers: request.headers, rawPathname: raw.pathname, rawSearch: raw.search, pathname },
     () => request.clone().formData(),
   );
   if (hostile) return hostile;
@@ -65,6 +65,13 @@ export async function proxy(request: NextRequest) {
   // For browsers older than frame-ancestors; left out where a partner may frame the page.
   if (frameAncestors.length === 0) response.headers.set("X-Frame-Options", "DENY");
   return response;
+}
+
+/** The path and query as sent, still percent-encoded (nextUrl re-encodes the query it parsed). */
+function rawPathAndQuery(url: string): { pathname: string; search: string } {
+  const rest = url.replace(/^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i, "").split("#", 1)[0]!;
+  const q = rest.indexOf("?");
+  return q === -1 ? { pathname: rest, search: "" } : { pathname: rest.slice(0, q), search: rest.slice(q) };
 }
 
 /** Our public origin, the partner API's (the sandbox's hosted pages), and any https provider. */

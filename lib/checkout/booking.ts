@@ -61,15 +61,14 @@ export const bookingSchema = z
     services: z.array(serviceSchema).max(20).default([]),
   })
   // Run on any input (see `when`): a booking that is null, or whose items are not lists, has none.
-  .refine((b: unknown) => itemCount(b) > 0, {
+  .refine((b: unknown) => typeof b !== "object" || b === null || itemCount(b) > 0, {
     message: "at least one flight, hotel or service is required",
     path: ["flights"],
     when: () => true,
   });
 export type Booking = z.output<typeof bookingSchema>;
 
-function itemCount(booking: unknown): number {
-  if (typeof booking !== "object" || booking === null) return 0;
+function itemCount(booking: object): number {
   const { flights, hotels, services } = booking as Record<string, unknown>;
   return [flights, hotels, services].reduce<number>((sum, items) => sum + (Array.isArray(items) ? items.length : 0), 0);
 }

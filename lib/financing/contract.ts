@@ -229,6 +229,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 const plain = () => z.string().check(safeText());
 const nonBlank = plain().trim().min(1);
+/** An amount sent to the API: in cents still an exact whole number (1e300 is no price). */
+const requestAmount = amountSchema.refine((amount) => Number.isSafeInteger(Math.round(amount * 100)), "is too large");
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http or https URL" });
 
 export const clientSchema = z.object({
@@ -278,7 +280,7 @@ export const createOperationRequestSchema = z
     packageName: plain().optional(),
     packageTravel: z.boolean(),
     travelersNumber: z.number().int().positive(),
-    totalPrice: amountSchema.positive().optional(),
+    totalPrice: requestAmount.positive().optional(),
     // http(s) only: a javascript: or data: URL here would be followed by a customer's browser.
     successRedirectUrl: httpUrl.optional(),
     errorRedirectUrl: httpUrl.optional(),
@@ -311,8 +313,8 @@ export const reasonSchema = z.string().check(safeText({ multiline: true })).max(
 export const cancelRequestSchema = z.object({ reason: reasonSchema.optional() });
 
 export const refundRequestSchema = z.object({
-  agencyCancellationFee: amountSchema.nonnegative().optional(),
-  providerCancellationFee: amountSchema.nonnegative().optional(),
+  agencyCancellationFee: requestAmount.nonnegative().optional(),
+  providerCancellationFee: requestAmount.nonnegative().optional(),
   reason: reasonSchema.optional(),
 });
 

@@ -132,7 +132,9 @@ export function checkActionForm(headers: Headers, form: FormData | undefined): R
   } catch {
     return refuse;
   }
-  return Array.isArray(args) && args.length <= 4 && referencesArePlain(args) ? undefined : refuse;
+  // And one of the arguments is a form: every action of ours takes one.
+  const hasForm = Array.isArray(args) && args.some((arg) => typeof arg === "string" && /^\$K\d+$/.test(arg));
+  return Array.isArray(args) && args.length <= 4 && hasForm && referencesArePlain(args) ? undefined : refuse;
 }
 
 /** Whether a request with the `Next-Action` header needs its form checked (any other type is refused). */
