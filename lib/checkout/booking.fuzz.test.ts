@@ -36,6 +36,17 @@ describe("createSessionSchema under hostile input", () => {
     );
   });
 
+  it("refuses a control character that trimming or URL parsing would have let through", () => {
+    for (const [path, value] of [
+      ["bookingReference", "BK-1\u000b"],
+      ["returnUrl", "https://shop.example.com/b\u0000ack"],
+      ["returnUrl", "https://shop.example.com/\ud800"],
+    ] as const) {
+      const body = path === "returnUrl" ? { ...validSessionBody, returnUrl: value } : { ...validSessionBody, booking: { ...validSessionBody.booking, bookingReference: value } };
+      expect(createSessionSchema.safeParse(body).success, `${path} ${JSON.stringify(value)}`).toBe(false);
+    }
+  });
+
   it("names the field holding a control character", () => {
     const result = createSessionSchema.safeParse({ ...validSessionBody, customer: { firstName: "A\u0000na" } });
     expect(result.error?.issues).toEqual([expect.objectContaining({ path: ["customer", "firstName"], message: "must not contain control characters" })]);

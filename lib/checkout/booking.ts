@@ -46,8 +46,7 @@ const moneySchema = z.object({
 
 export const bookingSchema = z
   .object({
-    bookingReference: z
-      .string()
+    bookingReference: plain()
       .trim()
       .min(1, "is required")
       .max(64, "must be at most 64 characters")
@@ -82,7 +81,8 @@ export const createSessionSchema = z.object({
   booking: bookingSchema,
   /** What the partner already knows of the customer: prefilled, and still checked on submit. */
   customer: z.object(prefillShape).partial().optional(),
-  returnUrl: z.url({ protocol: /^https?$/, error: "must be an http or https URL" }),
+  // URL parsing would keep a control character or a lone surrogate in the path as it came.
+  returnUrl: z.url({ protocol: /^https?$/, error: "must be an http or https URL" }).check(safeText()),
   locale: z.enum(LOCALES).optional(),
 });
 export type CreateSessionInput = z.output<typeof createSessionSchema>;

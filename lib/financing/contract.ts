@@ -231,7 +231,7 @@ const plain = () => z.string().check(safeText());
 const nonBlank = plain().trim().min(1);
 /** An amount sent to the API: in cents still an exact whole number (1e300 is no price). */
 const requestAmount = amountSchema.refine((amount) => Number.isSafeInteger(Math.round(amount * 100)), "is too large");
-const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http or https URL" });
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http or https URL" }).check(safeText());
 
 export const clientSchema = z.object({
   firstName: nonBlank,
