@@ -8,6 +8,20 @@ const securityHeaders = [
   { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), browsing-topics=()" },
 ];
 
+/**
+ * The host of APP_URL (as lib/env.ts defaults it), which proxy.ts already accepts as our own origin:
+ * Next must accept server actions from it too, or a post reaching us by another name (127.0.0.1 for
+ * localhost, an internal address behind a proxy) is a 500 instead of an answer.
+ */
+function appHost() {
+  const appUrl = process.env.APP_URL || `http://localhost:${process.env.PORT || 3000}`;
+  try {
+    return [new URL(appUrl).host];
+  } catch {
+    return [];
+  }
+}
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Nothing about the stack is anyone's business; it also narrows what a scanner learns.
@@ -18,6 +32,17 @@ const nextConfig = {
   // PGlite ships WebAssembly and data files that must be loaded from node_modules at run time,
   // and postgres.js uses Node built-ins: neither is bundled.
   serverExternalPackages: ["@electric-sql/pglite", "postgres"],
+  experimental: {
+    serverActions: {
+      // Our forms are a few kilobytes; Next reads at most this much of an action's body (413 past it).
+      bodySizeLimit: "64kb",
+      allowedOrigins: appHost(),
+    },
+    // What Next buffers of a body for the proxy (which may read it) and the route after it: past this,
+    // the route gets a truncated body (and refuses it as malformed). The proxy refuses a declared
+    // length over each surface's limit before anything is read (lib/security/request-guard.ts).
+    proxyClientMaxBodySize: "128kb",
+  },
   async headers() {
     return [
       {

@@ -3,6 +3,7 @@ import { getEnv } from "@/lib/env";
 import { newNonce, pageCsp, sandboxCsp } from "@/lib/security/csp";
 import { CHECKOUT_PATH, frameAncestorsOf } from "@/lib/security/frame-ancestors";
 import { refusesCrossOriginPost } from "@/lib/security/origin";
+import { refuseHostileRequest } from "@/lib/security/request-guard";
 
 /**
  * Next 16's proxy (formerly middleware; Node.js runtime), in front of every route but Next's static
@@ -22,6 +23,15 @@ export async function proxy(request: NextRequest) {
       headers: { "Content-Type": "text/plain; charset=utf-8", "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'", "Cache-Control": "no-store" },
     });
   }
+
+  // A URL Next cannot decode, a body over its surface's limit, a malformed action post: a 4xx in
+  // the surface's format, before any routing (lib/security/request-guard.ts).
+  const raw = rawPathAndQuery(request.url);
+  const hostile = await refuseHostileRequest(
+    { method: request.method, headers: request.headers, rawPathname: raw.pathname, rawSearch: raw.search, pathname },
+    () => request.clone().formData(),
+  );
+  if (hostile) return hostile;
 
   if (pathname === "/sandbox" || pathname.startsWith("/sandbox/")) {
     // Another system's pages: their own stylesheet, no nonce, never framed.
@@ -55,6 +65,13 @@ export async function proxy(request: NextRequest) {
   // For browsers older than frame-ancestors; left out where a partner may frame the page.
   if (frameAncestors.length === 0) response.headers.set("X-Frame-Options", "DENY");
   return response;
+}
+
+/** The path and query as sent, still percent-encoded (nextUrl re-encodes the query it parsed). */
+function rawPathAndQuery(url: string): { pathname: string; search: string } {
+  const rest = url.replace(/^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i, "").split("#", 1)[0]!;
+  const q = rest.indexOf("?");
+  return q === -1 ? { pathname: rest, search: "" } : { pathname: rest.slice(0, q), search: rest.slice(q) };
 }
 
 /** Our public origin, the partner API's (the sandbox's hosted pages), and any https provider. */

@@ -7,6 +7,7 @@ export const APP_ERROR_STATUS = {
   forbidden: 403,
   not_found: 404,
   validation_failed: 400,
+  payload_too_large: 413,
   conflict: 409,
   session_expired: 410,
   financing_unavailable: 502,

@@ -12,6 +12,8 @@ export function validatedAction<S extends z.ZodType, T, P = unknown>(
   action: (input: z.output<S>, formData: FormData, previous: P) => Promise<T>,
 ) {
   return async (previous: P, formData: FormData): Promise<ActionResult<T>> => {
+    // Anyone can post an action with other arguments than a form (a hand-made request): refused.
+    if (!isForm(formData)) return { ok: false, invalid: [{ field: "(form)", message: "is not a form" }] };
     const parsed = schema.safeParse(Object.fromEntries(formData));
     if (!parsed.success) {
       return {
@@ -21,4 +23,13 @@ export function validatedAction<S extends z.ZodType, T, P = unknown>(
     }
     return action(parsed.data, formData, previous);
   };
+}
+
+export function isForm(value: unknown): value is FormData {
+  return value instanceof FormData;
+}
+
+/** What an action was called with, as a form: an empty one when it was not a form at all. */
+export function formOf(value: unknown): FormData {
+  return isForm(value) ? value : new FormData();
 }

@@ -14,6 +14,7 @@ import { REASON_MAX_LENGTH } from "@/lib/financing/contract";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import { money } from "@/lib/financing/money";
 import { validatedAction } from "@/lib/validated-action";
+import { safeText } from "@/lib/validation/text";
 
 /*
  * The back-office's server actions. Each goes through validatedAction (zod first); every one but
@@ -24,15 +25,15 @@ import { validatedAction } from "@/lib/validated-action";
 
 const operationId = z.string().regex(/^[\w-]{1,100}$/, "is not an operation id");
 /** Longer than the API's 255 on purpose: the limit is checked below, with a message staff can act on. */
-const reasonText = z.string().max(10_000).default("");
+const reasonText = z.string().check(safeText({ multiline: true })).max(10_000).default("");
 
 // ---------------------------------------------------------------------------------------------
 // Sign-in and sign-out
 
 const signInSchema = z.object({
-  email: z.string().max(254).default(""),
+  email: z.string().check(safeText()).max(254).default(""),
   password: z.string().max(1000).default(""),
-  next: z.string().max(1000).optional(),
+  next: z.string().check(safeText()).max(1000).optional(),
 });
 
 const signInValidated = validatedAction(signInSchema, async ({ email, password, next }) => {

@@ -5,6 +5,7 @@ import { centsFromAmount } from "@/lib/financing/money";
 import type { CreateOperationInput } from "@/lib/financing/types";
 import { CUSTOMER_FIELDS } from "./customer";
 import { LOCALES } from "@/lib/i18n/locales";
+import { safeText } from "@/lib/validation/text";
 
 /**
  * What a partner's backend sends to open a checkout session (`POST /api/checkout-sessions`): the
@@ -12,7 +13,10 @@ import { LOCALES } from "@/lib/i18n/locales";
  * Dates are ISO (yyyy-MM-dd), money is `{amount, currency}` with at most two decimals.
  */
 
-const text = (max: number) => z.string().trim().min(1, "is required").max(max, `must be at most ${max} characters`);
+// Checked before trimming: a control character or a lone surrogate is refused, never stored (PostgreSQL
+// refuses a NUL, and a lone surrogate in JSON).
+const plain = () => z.string().check(safeText());
+const text = (max: number) => plain().trim().min(1, "is required").max(max, `must be at most ${max} characters`);
 const isoDate = queryDateSchema;
 
 const flightSchema = z.object({
@@ -20,15 +24,15 @@ const flightSchema = z.object({
   destination: text(100),
   departureDate: isoDate,
   returnDate: isoDate.optional(),
-  carrier: z.string().trim().max(100).optional(),
+  carrier: plain().trim().max(100).optional(),
 });
 const hotelSchema = z.object({
   name: text(200),
-  city: z.string().trim().max(100).optional(),
+  city: plain().trim().max(100).optional(),
   checkInDate: isoDate,
   checkOutDate: isoDate,
 });
-const serviceSchema = z.object({ description: text(200), type: z.string().trim().max(50).optional() });
+const serviceSchema = z.object({ description: text(200), type: plain().trim().max(50).optional() });
 
 const moneySchema = z.object({
   amount: z
@@ -42,8 +46,7 @@ const moneySchema = z.object({
 
 export const bookingSchema = z
   .object({
-    bookingReference: z
-      .string()
+    bookingReference: plain()
       .trim()
       .min(1, "is required")
       .max(64, "must be at most 64 characters")
@@ -56,14 +59,20 @@ export const bookingSchema = z
     hotels: z.array(hotelSchema).max(20).default([]),
     services: z.array(serviceSchema).max(20).default([]),
   })
-  .refine((b) => b.flights.length + b.hotels.length + b.services.length > 0, {
+  // Run on any input (see `when`): a booking that is null, or whose items are not lists, has none.
+  .refine((b: unknown) => typeof b !== "object" || b === null || itemCount(b) > 0, {
     message: "at least one flight, hotel or service is required",
     path: ["flights"],
     when: () => true,
   });
 export type Booking = z.output<typeof bookingSchema>;
 
-const prefillShape = Object.fromEntries(CUSTOMER_FIELDS.map((field) => [field, z.string().max(254).optional()])) as Record<
+function itemCount(booking: object): number {
+  const { flights, hotels, services } = booking as Record<string, unknown>;
+  return [flights, hotels, services].reduce<number>((sum, items) => sum + (Array.isArray(items) ? items.length : 0), 0);
+}
+
+const prefillShape = Object.fromEntries(CUSTOMER_FIELDS.map((field) => [field, plain().max(254).optional()])) as Record<
   (typeof CUSTOMER_FIELDS)[number],
   z.ZodOptional<z.ZodString>
 >;
@@ -72,7 +81,8 @@ export const createSessionSchema = z.object({
   booking: bookingSchema,
   /** What the partner already knows of the customer: prefilled, and still checked on submit. */
   customer: z.object(prefillShape).partial().optional(),
-  returnUrl: z.url({ protocol: /^https?$/, error: "must be an http or https URL" }),
+  // URL parsing would keep a control character or a lone surrogate in the path as it came.
+  returnUrl: z.url({ protocol: /^https?$/, error: "must be an http or https URL" }).check(safeText()),
   locale: z.enum(LOCALES).optional(),
 });
 export type CreateSessionInput = z.output<typeof createSessionSchema>;

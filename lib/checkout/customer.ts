@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ClientData } from "@/lib/financing/types";
+import { textProblem } from "@/lib/validation/text";
 import { isCountryCode } from "./countries";
 
 /**
@@ -34,6 +35,8 @@ export type CustomerField = (typeof CUSTOMER_FIELDS)[number];
 export type CustomerErrorCode =
   | "required"
   | "too_long"
+  /** A control character or a lone surrogate: nothing a person types, never stored. */
+  | "characters"
   | "email"
   | "prefix"
   | "phone"
@@ -187,6 +190,9 @@ export function validateCustomer(
     const valid = countryCode === "ESP" ? /^(0[1-9]|[1-4]\d|5[0-2])\d{3}$/.test(postalCode) : /^[A-Z0-9][A-Z0-9 -]{1,9}$/.test(postalCode);
     if (!valid) errors.postalCode = "postal_code";
   }
+
+  // Over any other finding: the field's other rules saw text that cannot be kept anyway.
+  for (const field of CUSTOMER_FIELDS) if (textProblem(draft[field] ?? "")) errors[field] = "characters";
 
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return {

@@ -2,6 +2,7 @@ import "server-only";
 import { AppError } from "@/lib/app-error";
 import { getAppContext } from "@/lib/app-context";
 import { partnerBySecret, type Partner } from "@/lib/partners/partners";
+import { bodyProblemMessage, readJsonBody } from "@/lib/http/body";
 import { createSessionSchema } from "./booking";
 import { checkoutUrls, statusView, type CheckoutContext } from "./flow";
 import { createSession, getSession, type CheckoutSession } from "./sessions";
@@ -22,16 +23,13 @@ export async function authenticatePartner(ctx: CheckoutContext, request: Request
   return partner;
 }
 
+/** The JSON body, read no further than MAX_BODY_BYTES (a declared length over it: nothing is read). */
 async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
-  if (new TextEncoder().encode(text).length > MAX_BODY_BYTES) {
-    throw new AppError("validation_failed", `The body is larger than ${MAX_BODY_BYTES} bytes`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new AppError("validation_failed", "The body is not valid JSON", { fields: [{ field: "(body)", message: "is not valid JSON" }] });
-  }
+  const body = await readJsonBody(request, MAX_BODY_BYTES);
+  if (body.ok) return body.value;
+  const message = bodyProblemMessage(body);
+  const code = body.problem === "too_large" ? "payload_too_large" : "validation_failed";
+  throw new AppError(code, `The body ${message}`, { fields: [{ field: "(body)", message }] });
 }
 
 /** What the partner sees of a session: its state, never the customer's data. */

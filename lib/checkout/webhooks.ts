@@ -5,6 +5,7 @@ import { durableWork } from "@/lib/db/durable-work";
 import { webhookEvents, type WebhookEventRow } from "@/lib/db/schema";
 import { webhookEventSchema } from "@/lib/financing/contract";
 import { isFinancingApiError } from "@/lib/financing/errors";
+import { bodyProblemMessage, readJsonBody } from "@/lib/http/body";
 import type { CheckoutContext } from "./flow";
 import { partnerById } from "@/lib/partners/partners";
 import { getSessionByOperation, recordOperationStatus } from "./sessions";
@@ -55,17 +56,13 @@ export type ReceiveResult =
 export async function receiveWebhook(ctx: CheckoutContext, token: string, request: Request): Promise<ReceiveResult> {
   if (!sameToken(token, ctx.webhookToken)) return { status: 404 };
 
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > WEBHOOK_BODY_MAX_BYTES) return { status: 413, message: "The body is too large" };
-  const text = await readCapped(request, WEBHOOK_BODY_MAX_BYTES);
-  if (text === undefined) return { status: 413, message: "The body is too large" };
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { status: 400, message: "The body is not JSON" };
+  // Refused by its declared length before anything is read, else as soon as it passes the cap.
+  const body = await readJsonBody(request, WEBHOOK_BODY_MAX_BYTES);
+  if (!body.ok) {
+    if (body.problem === "too_large") return { status: 413, message: "The body is too large" };
+    return { status: 400, message: body.problem === "not_json" || body.problem === "empty" ? "The body is not JSON" : `The body ${bodyProblemMessage(body)}` };
   }
-  const parsed = webhookEventSchema.safeParse(json);
+  const parsed = webhookEventSchema.safeParse(body.value);
   if (!parsed.success) {
     return { status: 400, message: `Invalid webhook event: ${parsed.error.issues.map((i) => i.path.join(".") || "(body)").join(", ")}` };
   }
@@ -95,23 +92,6 @@ export async function receiveWebhook(ctx: CheckoutContext, token: string, reques
   return { status: 200, eventId: event.eventId, duplicate: true, process: existing !== undefined && existing.processedAt === null };
 }
 
-async function readCapped(request: Request, max: number): Promise<string | undefined> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
-}
 
 /** Takes the event for this processor, unless it is done or another processor holds it. */
 async function claim(ctx: CheckoutContext, eventId: number, now: Date): Promise<WebhookEventRow | undefined> {

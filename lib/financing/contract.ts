@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { safeText } from "@/lib/validation/text";
 import { REASON_MAX_LENGTH } from "./limits";
 
 export { REASON_MAX_LENGTH };
@@ -230,8 +231,20 @@ export const ackResponseSchema = z.unknown();
 // ---------------------------------------------------------------------------------------------
 // Requests
 
-const nonBlank = z.string().trim().min(1);
-const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http or https URL" });
+/*
+ * Request text: no control characters nor lone surrogates (lib/validation/text.ts), checked before
+ * trimming. The spec shows no such rule; the sandbox refuses them as VALIDATION_ERROR naming the
+ * field, and the app never sends them.
+ */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const plain = () => z.string().check(safeText());
+const nonBlank = plain().trim().min(1);
+/** An amount sent to the API: in cents still an exact whole number (1e300 is no price). */
+const requestAmount = amountSchema.refine((amount) => Number.isSafeInteger(Math.round(amount * 100)), "is too large");
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http or https URL" }).check(safeText());
 
 export const clientSchema = z.object({
   firstName: nonBlank,
@@ -261,26 +274,26 @@ export const flightSchema = z.looseObject({
   destination: nonBlank,
   departureDate: bodyDateSchema,
   returnDate: bodyDateSchema.optional(),
-  carrier: z.string().optional(),
+  carrier: plain().optional(),
 });
 export const hotelSchema = z.looseObject({
   name: nonBlank,
-  city: z.string().optional(),
+  city: plain().optional(),
   checkInDate: bodyDateSchema,
   checkOutDate: bodyDateSchema,
 });
 export const serviceSchema = z.looseObject({
   description: nonBlank,
-  type: z.string().optional(),
+  type: plain().optional(),
 });
 
 export const createOperationRequestSchema = z
   .object({
     externalId: nonBlank.optional(),
-    packageName: z.string().optional(),
+    packageName: plain().optional(),
     packageTravel: z.boolean(),
     travelersNumber: z.number().int().positive(),
-    totalPrice: amountSchema.positive().optional(),
+    totalPrice: requestAmount.positive().optional(),
     // http(s) only: a javascript: or data: URL here would be followed by a customer's browser.
     successRedirectUrl: httpUrl.optional(),
     errorRedirectUrl: httpUrl.optional(),
@@ -291,7 +304,8 @@ export const createOperationRequestSchema = z
     services: z.array(serviceSchema).optional(),
   })
   .refine(
-    (body) => [body.flights, body.hotels, body.services].some((items) => Array.isArray(items) && items.length > 0),
+    // Run on any input (see `when`), a JSON null or array included: only an object has items.
+    (body: unknown) => !isRecord(body) || [body.flights, body.hotels, body.services].some((items) => Array.isArray(items) && items.length > 0),
     {
       message: "at least one flight, hotel or service is required",
       path: ["flights"],
@@ -302,17 +316,17 @@ export const createOperationRequestSchema = z
 export type WireCreateOperationRequest = z.infer<typeof createOperationRequestSchema>;
 
 export const startFinancingRequestSchema = z.object({
-  operationIdentifier: z.string().min(1),
+  operationIdentifier: plain().min(1),
   financialOfferId: z.number().int(),
 });
 
-export const reasonSchema = z.string().max(REASON_MAX_LENGTH, `must be at most ${REASON_MAX_LENGTH} characters`);
+export const reasonSchema = z.string().check(safeText({ multiline: true })).max(REASON_MAX_LENGTH, `must be at most ${REASON_MAX_LENGTH} characters`);
 
 export const cancelRequestSchema = z.object({ reason: reasonSchema.optional() });
 
 export const refundRequestSchema = z.object({
-  agencyCancellationFee: amountSchema.nonnegative().optional(),
-  providerCancellationFee: amountSchema.nonnegative().optional(),
+  agencyCancellationFee: requestAmount.nonnegative().optional(),
+  providerCancellationFee: requestAmount.nonnegative().optional(),
   reason: reasonSchema.optional(),
 });
 
@@ -330,7 +344,7 @@ export const listOperationsQuerySchema = z.object({
 
 /** The body the partner API POSTs to `webhookUrl`, and the body of the ack call (the same three fields). */
 export const webhookEventSchema = z.object({
-  operationIdentifier: z.string().min(1),
+  operationIdentifier: plain().min(1).max(200),
   operationStatus: webhookStatusSchema,
   eventId: z.number().int(),
 });

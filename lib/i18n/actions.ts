@@ -4,6 +4,7 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { validatedAction } from "@/lib/validated-action";
+import { safeText } from "@/lib/validation/text";
 import { LOCALE_COOKIE, LOCALES } from "./locales";
 
 const ORIGIN_PROBE = "http://origin.invalid";
@@ -11,6 +12,7 @@ const ORIGIN_PROBE = "http://origin.invalid";
 /** A path on this site only: the switcher must never become an open redirect. */
 const localPath = z
   .string()
+  .check(safeText())
   .max(2000)
   .refine((value) => {
     if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return false;

@@ -8,6 +8,7 @@ import { MESSAGES } from "./messages";
 const CODES: CustomerErrorCode[] = [
   "required",
   "too_long",
+  "characters",
   "email",
   "prefix",
   "phone",

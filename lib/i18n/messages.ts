@@ -15,6 +15,7 @@ import type { Locale } from "./locales";
 export interface CustomerErrorMessages {
   required: Record<CustomerField, string>;
   too_long: string;
+  characters: string;
   email: string;
   prefix: string;
   phone: string;
@@ -168,6 +169,7 @@ const es = {
         countryCode: "Elige el país de tu dirección",
       },
       too_long: "Es demasiado largo",
+      characters: "Tiene caracteres que no se pueden usar: escríbelo de nuevo",
       email: "Escribe un correo electrónico válido, como nombre@ejemplo.com",
       prefix: "Escribe el prefijo con el signo +, por ejemplo +34",
       phone: "Escribe un teléfono válido: en España, 9 cifras que empiezan por 6, 7, 8 o 9",
@@ -444,6 +446,7 @@ const en: Messages = {
         countryCode: "Choose the country of your address",
       },
       too_long: "This is too long",
+      characters: "This has characters that cannot be used: type it again",
       email: "Enter a valid e-mail address, like name@example.com",
       prefix: "Enter the country code with a + sign, for example +34",
       phone: "Enter a valid phone number: in Spain, 9 digits starting with 6, 7, 8 or 9",

@@ -11,6 +11,7 @@ import {
 import { AGENCIES } from "./accounts";
 import type { Caller, SandboxEngine, SandboxOperation } from "./engine";
 import { businessError, generalError, parseOrThrow, validationError, type FieldProblem } from "./errors";
+import { bodyProblemMessage, isJsonObject, readJsonBody } from "@/lib/http/body";
 import { agencyHasProviders, computeOffers, toWireOffer } from "./offers";
 import { buildOpenApiDocument } from "./openapi";
 
@@ -50,6 +51,8 @@ export function partnerApi(engine: SandboxEngine) {
     const amount = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : Number.NaN;
     const problems: FieldProblem[] = [];
     if (!(amount > 0)) problems.push({ field: "totalPrice", message: "must be a number greater than zero" });
+    // In cents it must still be an exact whole number: 9007199254740994 is not an amount anyone means.
+    else if (!Number.isSafeInteger(Math.round(amount * 100))) problems.push({ field: "totalPrice", message: "is too large" });
     const countryCode = c.req.query("countryCode") ?? "ESP";
     if (!countryCodeSchema.safeParse(countryCode).success) {
       problems.push({ field: "countryCode", message: "must be a 3-letter ISO 3166-1 alpha-3 code" });
@@ -226,16 +229,17 @@ function ifNoneMatch(header: string | undefined, etag: string): boolean {
   });
 }
 
-/** The request's JSON body; `fallback` when the body is optional and absent. */
+/** The most a JSON body of the API may weigh; refused before it is read any further. */
+export const SANDBOX_BODY_MAX_BYTES = 64 * 1024;
+
+/** The request's JSON body, an object; `fallback` when the body is optional and absent. */
 async function readJson(c: Context, fallback?: unknown): Promise<unknown> {
-  const text = await c.req.text();
-  if (text.trim() === "") {
-    if (fallback !== undefined) return fallback;
-    throw validationError([{ field: "(body)", message: "a JSON body is required" }]);
+  const body = await readJsonBody(c.req.raw, SANDBOX_BODY_MAX_BYTES);
+  if (!body.ok) {
+    if (body.problem === "empty" && fallback !== undefined) return fallback;
+    if (body.problem === "too_large") throw generalError(413, "Payload Too Large", `The body ${bodyProblemMessage(body)}`, Date.now());
+    throw validationError([{ field: "(body)", message: body.problem === "empty" ? "a JSON body is required" : bodyProblemMessage(body) }]);
   }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw validationError([{ field: "(body)", message: "is not valid JSON" }]);
-  }
+  if (!isJsonObject(body.value)) throw validationError([{ field: "(body)", message: "must be a JSON object" }]);
+  return body.value;
 }

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { partnerApi } from "./api";
+import { partnerApi, SANDBOX_BODY_MAX_BYTES } from "./api";
 import { controlApi } from "./control";
 import { SandboxEngine, type SandboxEngineOptions } from "./engine";
 import { generalError, SandboxError } from "./errors";
@@ -30,6 +31,18 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const engine = new SandboxEngine(options);
   const faults = new Faults(options.random);
   const app = new Hono().basePath("/sandbox");
+
+  // Every body (API, control API, hosted pages' forms) is refused past the limit before it is
+  // buffered: by its declared length, else while it streams in.
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: SANDBOX_BODY_MAX_BYTES,
+      onError: () => {
+        throw generalError(413, "Payload Too Large", `The body is larger than ${SANDBOX_BODY_MAX_BYTES} bytes`, engine.now());
+      },
+    }),
+  );
 
   app.use("/v1/*", async (c, next) => {
     const path = c.req.path.slice("/sandbox/v1".length) || "/";

@@ -66,7 +66,9 @@ export function hostedPages(engine: SandboxEngine) {
       return render(c, 409, statusView({ operation, next: nextStep(c, operation) }));
     }
 
-    const offerId = parseOfferId((await c.req.parseBody()).offerId);
+    // A body that is not a readable form (garbled multipart, say) chose no plan: the same 400.
+    const form = await c.req.parseBody().catch(() => undefined);
+    const offerId = parseOfferId(form?.offerId);
     if (offerId === undefined) {
       return offersPage(c, engine, operation, 400, { alert: "Choose one of the plans to continue." });
     }

@@ -8,7 +8,7 @@ import { CUSTOMER_FIELDS, draftFromForm, type CustomerDraft, type CustomerErrors
 import { getAppContext } from "@/lib/app-context";
 import { chooseOffer, submitCustomer, type ChooseResult } from "@/lib/checkout/flow";
 import { EMBED_LANG_PARAM, EMBED_PARAM, embedFromForm, embedHref, HANDOFF_PARAM, type EmbedContext } from "@/lib/embed/context";
-import { validatedAction } from "@/lib/validated-action";
+import { formOf, validatedAction } from "@/lib/validated-action";
 
 /*
  * The checkout's server actions. Each validates its form with zod through validatedAction, calls
@@ -81,7 +81,7 @@ export async function submitCustomerForm(previous: CustomerFormState, formData: 
     // Only a tampered or oversized post gets here: name the fields it can, keep what was typed.
     const errors: CustomerErrors = {};
     for (const issue of outcome.invalid) if (isCustomerField(issue.field)) errors[issue.field] = "too_long";
-    const draft = Object.fromEntries(Object.entries(draftFromForm(formData)).map(([key, value]) => [key, value.slice(0, 1000)]));
+    const draft = Object.fromEntries(Object.entries(draftFromForm(formOf(formData))).map(([key, value]) => [key, value.slice(0, 1000)]));
     return Object.keys(errors).length > 0 ? { submission, draft, errors } : { submission, draft, failure: "invalid" };
   }
   if (!outcome.ok) return { submission, ...outcome.state };
@@ -142,8 +142,9 @@ export async function chooseOfferAction(formData: FormData): Promise<void> {
   const outcome = await chooseOfferValidated(undefined, formData);
   if (!outcome.ok) {
     // A malformed post: back to the offers when the session id is usable, else to the start.
-    const id = formData.get("sessionId");
-    redirect(typeof id === "string" && SESSION_ID.test(id) ? embedHref(`/checkout/${id}/offers?notice=offer_gone`, embedOf(formData)) : "/");
+    const form = formOf(formData);
+    const id = form.get("sessionId");
+    redirect(typeof id === "string" && SESSION_ID.test(id) ? embedHref(`/checkout/${id}/offers?notice=offer_gone`, embedOf(form)) : "/");
   }
   redirect(destination(outcome.sessionId, outcome.result, embedOf(formData)));
 }

@@ -1,0 +1,117 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { hostileSegment } from "@/lib/testing/fuzz/values";
+import { isSafeText } from "@/lib/validation/text";
+import { checkActionForm, checkDeclaredLength, checkUrl, refusalResponse, refuseHostileRequest } from "./request-guard";
+
+describe("checkUrl", () => {
+  it.each(["/checkout/%E0%A4%A", "/checkout/%ED%A0%80", "/api/checkout-sessions/%ED%A0%80", "/sandbox/v1/operations/%ED%A0%80/refund/details", "/checkout/%00", "/a/%"])(
+    "refuses the path %s",
+    (path) => {
+      expect(checkUrl(path, "")).toMatchObject({ status: 400, field: "(path)" });
+    },
+  );
+
+  it("refuses a query that does not decode or holds control characters, in a name or a value", () => {
+    expect(checkUrl("/api/badge", "?amount=%ED%BF%BF")).toMatchObject({ field: "(query)" });
+    expect(checkUrl("/api/badge", "?%00=1")).toMatchObject({ field: "(query)" });
+    expect(checkUrl("/api/badge", "?a=%E0%A4%A")).toMatchObject({ field: "(query)" });
+  });
+
+  it("lets ordinary URLs through, encoded Unicode and plus signs included", () => {
+    expect(checkUrl("/checkout/cs_abc-DEF_123", "?lang=es&q=caf%C3%A9+con+leche&x=%F0%9F%98%80")).toBeUndefined();
+    expect(checkUrl("/", "")).toBeUndefined();
+  });
+
+  it("lets through only segments that decode to safe text", () => {
+    fc.assert(
+      fc.property(hostileSegment, (segment) => {
+        let decoded: string | undefined;
+        try {
+          decoded = decodeURIComponent(segment);
+        } catch {
+          decoded = undefined;
+        }
+        const refused = checkUrl(`/checkout/${segment}`, "") !== undefined;
+        expect(refused).toBe(decoded === undefined || !isSafeText(decoded));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("checkDeclaredLength", () => {
+  it("refuses a declared length over the surface's limit, the webhook's being the smallest", () => {
+    expect(checkDeclaredLength("/api/webhooks/financing/t", "4097")).toMatchObject({ status: 413 });
+    expect(checkDeclaredLength("/api/webhooks/financing/t", "4096")).toBeUndefined();
+    expect(checkDeclaredLength("/api/checkout-sessions", String(10 * 1024 * 1024))).toMatchObject({ status: 413 });
+    expect(checkDeclaredLength("/sandbox/v1/operations", "65537")).toMatchObject({ status: 413 });
+    expect(checkDeclaredLength("/checkout/cs_x", null)).toBeUndefined();
+  });
+});
+
+describe("checkActionForm", () => {
+  const action = new Headers({ "next-action": "40ab", "content-type": "multipart/form-data; boundary=x" });
+  const form = (root: string) => {
+    const data = new FormData();
+    data.set("0", root);
+    return data;
+  };
+
+  it("accepts React's reply for a form action, with or without a previous state", () => {
+    expect(checkActionForm(action, form('["$K1"]'))).toBeUndefined();
+    expect(checkActionForm(action, form('[{"submission":1,"draft":{"city":"$$x"}},"$K1"]'))).toBeUndefined();
+  });
+
+  it("refuses what Next cannot decode or our actions cannot take", () => {
+    for (const root of ['["$@1"]', '["$F1"]', '["$Q1","$K1"]', "not json", "[]", '["x",1]', "null", '[null,"$K1","$K1","$K1","$K1"]']) {
+      expect(checkActionForm(action, form(root)), root).toMatchObject({ status: 400, field: "(form)" });
+    }
+    expect(checkActionForm(action, new FormData())).toMatchObject({ status: 400 });
+    expect(checkActionForm(action, undefined)).toMatchObject({ status: 400 });
+  });
+});
+
+describe("refuseHostileRequest", () => {
+  const request = (init: { method?: string; path?: string; search?: string; headers?: Record<string, string> }) => ({
+    method: init.method ?? "GET",
+    headers: new Headers(init.headers),
+    rawPathname: init.path ?? "/",
+    rawSearch: init.search ?? "",
+    pathname: init.path ?? "/",
+  });
+  const noForm = () => Promise.reject(new Error("not read"));
+
+  it("answers each surface in its own format", async () => {
+    const api = await refuseHostileRequest(request({ path: "/api/checkout-sessions/%ED%A0%80" }), noForm);
+    expect(api?.status).toBe(400);
+    expect(await api?.json()).toMatchObject({ error: { code: "validation_failed", fields: [{ field: "(path)" }] } });
+
+    const sandbox = await refuseHostileRequest(request({ method: "POST", path: "/sandbox/v1/operations", headers: { "content-length": "999999" } }), noForm);
+    expect(sandbox?.status).toBe(413);
+    expect(await sandbox?.json()).toMatchObject({ error: "Payload Too Large", message: expect.any(String), timestamp: expect.any(String) });
+
+    const page = await refuseHostileRequest(request({ path: "/checkout/%E0%A4%A" }), noForm);
+    expect(page?.headers.get("content-type")).toContain("text/plain");
+    expect(page?.headers.get("content-security-policy")).toContain("default-src 'none'");
+  });
+
+  it("refuses an action post that is no form, and one whose form cannot be parsed", async () => {
+    const json = await refuseHostileRequest(request({ method: "POST", path: "/", headers: { "next-action": "40ab", "content-type": "application/json" } }), noForm);
+    expect(json?.status).toBe(400);
+    const garbled = await refuseHostileRequest(request({ method: "POST", path: "/", headers: { "content-type": "multipart/form-data; boundary=x" } }), noForm);
+    expect(garbled?.status).toBe(400);
+  });
+
+  it("lets ordinary requests through without reading their body", async () => {
+    expect(await refuseHostileRequest(request({ method: "POST", path: "/api/checkout-sessions", headers: { "content-length": "300" } }), noForm)).toBeUndefined();
+    expect(await refuseHostileRequest(request({ path: "/checkout/cs_abcdefghijkl", search: "?lang=en" }), noForm)).toBeUndefined();
+  });
+
+  it("builds a refusal that names the part", async () => {
+    const response = refusalResponse("/api/badge", { status: 400, field: "(query)", message: "The query contains control characters" });
+    expect(await response.json()).toEqual({
+      error: { code: "validation_failed", message: "The query contains control characters", fields: [{ field: "(query)", message: "The query contains control characters" }] },
+    });
+  });
+});

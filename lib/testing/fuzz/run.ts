@@ -1,0 +1,134 @@
+import type { FuzzRequest, FuzzTarget, SurfaceName } from "./surfaces";
+import { actionIdsIn, validSessionBody } from "./surfaces";
+
+/**
+ * Sending the hostile requests to a running instance and sorting the answers: by class (2xx, 3xx,
+ * 4xx, 5xx, dropped) and by surface. Shared by `npm run fuzz` and the Playwright fuzz spec.
+ */
+
+export type AnswerClass = "2xx" | "3xx" | "4xx" | "5xx" | "dropped";
+
+export interface Answer {
+  request: FuzzRequest;
+  status?: number;
+  klass: AnswerClass;
+  /** What is wrong beyond the class: a missing security header, or why the connection dropped. */
+  problem?: string;
+}
+
+export function classOf(status: number): AnswerClass {
+  if (status >= 500) return "5xx";
+  if (status >= 400) return "4xx";
+  if (status >= 300) return "3xx";
+  return "2xx";
+}
+
+export async function send(origin: string, request: FuzzRequest, timeoutMs = 20_000): Promise<Answer> {
+  try {
+    const response = await fetch(`${origin}${request.path}`, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await response.arrayBuffer();
+    const klass = classOf(response.status);
+    // Every answer with a body carries the security headers, refusals included. (Next's own 308s,
+    // which normalise `//` and trailing slashes before our proxy runs, have no body to protect.)
+    const missing = klass === "3xx" ? [] : ["x-content-type-options", "content-security-policy"].filter((name) => !response.headers.has(name));
+    return { request, status: response.status, klass, ...(missing.length > 0 ? { problem: `missing ${missing.join(", ")}` } : {}) };
+  } catch (error) {
+    return { request, klass: "dropped", problem: error instanceof Error ? `${error.name}: ${error.message}${causeOf(error)}` : String(error) };
+  }
+}
+
+function causeOf(error: Error): string {
+  return error.cause instanceof Error ? ` (${error.cause.message})` : "";
+}
+
+export async function sendAll(origin: string, requests: FuzzRequest[], concurrency = 6, onAnswer?: (answer: Answer, done: number) => void): Promise<Answer[]> {
+  const answers: Answer[] = new Array<Answer>(requests.length);
+  let next = 0;
+  let done = 0;
+  async function worker() {
+    while (next < requests.length) {
+      const index = next++;
+      answers[index] = await send(origin, requests[index]!);
+      done += 1;
+      onAnswer?.(answers[index], done);
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return answers;
+}
+
+export type Tally = Record<SurfaceName | "all", Record<AnswerClass, number>>;
+
+export function tally(answers: Answer[]): Tally {
+  const result = {} as Tally;
+  const empty = (): Record<AnswerClass, number> => ({ "2xx": 0, "3xx": 0, "4xx": 0, "5xx": 0, dropped: 0 });
+  for (const answer of answers) {
+    for (const key of [answer.request.surface, "all"] as const) {
+      result[key] ??= empty();
+      result[key][answer.klass] += 1;
+    }
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The instance's state, before and after: what invalid input must not change.
+
+export interface SetupOptions {
+  origin: string;
+  partnerSecret: string;
+  webhookToken: string;
+  sandboxKey: string;
+  /** Where the session sends the customer back: on one of the partner's allowed origins (APP_URL's for the demo partner). */
+  returnUrl: string;
+}
+
+/** Opens one checkout session (a valid call, before the fuzz) and finds the pages' action ids. */
+export async function prepareTarget(options: SetupOptions): Promise<FuzzTarget> {
+  const created = await fetch(`${options.origin}/api/checkout-sessions`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${options.partnerSecret}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ ...validSessionBody, returnUrl: options.returnUrl, booking: { ...validSessionBody.booking, bookingReference: `FUZZ-${Date.now()}` } }),
+  });
+  if (created.status !== 201 && created.status !== 200) throw new Error(`Could not open a checkout session: HTTP ${created.status} ${await created.text()}`);
+  const { id } = (await created.json()) as { id: string };
+  const pages = await Promise.all(["/", `/checkout/${id}`, "/admin/login"].map(async (path) => (await fetch(`${options.origin}${path}`)).text()));
+  return { origin: options.origin, partnerSecret: options.partnerSecret, webhookToken: options.webhookToken, sandboxKey: options.sandboxKey, sessionId: id, actionIds: [...new Set(pages.flatMap(actionIdsIn))] };
+}
+
+export interface StateSnapshot {
+  session: unknown;
+  sandboxOperations: unknown;
+  sandboxClock: unknown;
+  sandboxFaults: unknown;
+}
+
+/** What can be seen of the instance's state from outside: the session, the sandbox's operations and clock. */
+export async function snapshot(target: FuzzTarget): Promise<StateSnapshot> {
+  const get = async (path: string, headers: Record<string, string>) => {
+    const response = await fetch(`${target.origin}${path}`, { headers });
+    return { status: response.status, body: (await response.json()) as unknown };
+  };
+  const key = { "X-Service-API-Key": target.sandboxKey };
+  const operations = await get("/sandbox/v1/operations?size=100", key);
+  const clock = await get("/sandbox/_control/clock", key);
+  // The clock moves with real time: only its offset is state.
+  const clockBody = clock.body as { offsetSeconds?: unknown };
+  return {
+    session: await get(`/api/checkout-sessions/${target.sessionId}`, { Authorization: `Bearer ${target.partnerSecret}` }),
+    sandboxOperations: { status: operations.status, total: (operations.body as { totalElements?: unknown }).totalElements },
+    sandboxClock: { status: clock.status, offsetSeconds: clockBody.offsetSeconds },
+    sandboxFaults: await get("/sandbox/_control/faults", key),
+  };
+}
+
+export async function health(origin: string): Promise<{ status: number; body: string }> {
+  const response = await fetch(`${origin}/api/health`);
+  return { status: response.status, body: await response.text() };
+}
