@@ -623,7 +623,11 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
       tags: [endpoint.tag],
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(endpoint.requestBody ? { requestBody: endpoint.requestBody } : {}),
-      responses: { ...endpoint.responses, ...COMMON_RESPONSES },
+      responses: {
+        ...endpoint.responses,
+        ...COMMON_RESPONSES,
+        ...(endpoint.requestBody ? { "413": { $ref: "#/components/responses/PayloadTooLarge" } } : {}),
+      },
     };
     paths[endpoint.path] = { ...paths[endpoint.path], [endpoint.method]: operation };
   }
@@ -693,6 +697,10 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
           description: "Internal error (`INTERNAL_ERROR` in the business format, or the general format): retry with exponential backoff.",
           "x-error-codes": ["INTERNAL_ERROR"],
           content: jsonContent(ANY_ERROR_FORMAT),
+        },
+        PayloadTooLarge: {
+          description: "Sandbox limit: a request body over 64 KB is refused before it is read (the spec states no limit).",
+          content: jsonContent(schemaRef("GeneralError")),
         },
         ServiceUnavailable: {
           description: "Temporarily unavailable (in the sandbox, an injected fault): retry with exponential backoff.",
