@@ -1,10 +1,17 @@
 /**
  * `npm run sandbox -- --port 4010 [--host 127.0.0.1]`: the partner API sandbox on its own, without
  * the app. Base URL: http://HOST:PORT/sandbox/v1.
+ *
+ * Its state is kept in its own database: PGlite under `$DATA_DIR/sandbox` (default `.data/sandbox`),
+ * or PostgreSQL when DATABASE_URL is set (tables in the `sandbox` schema). SANDBOX_* variables:
+ * see lib/sandbox/config.ts and the README.
  */
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { serve } from "@hono/node-server";
 import { createSandbox } from "../lib/sandbox/app";
+import { sandboxConfigFromEnv } from "../lib/sandbox/config";
+import { openSandboxDatabase } from "../lib/sandbox/db/connection";
 
 const { values } = parseArgs({
   options: {
@@ -18,7 +25,31 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   process.exit(2);
 }
 
-const sandbox = createSandbox();
+let config: ReturnType<typeof sandboxConfigFromEnv>;
+try {
+  config = sandboxConfigFromEnv();
+} catch (error) {
+  console.error(`sandbox: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(2);
+}
+
+const sandbox = createSandbox({
+  database: openSandboxDatabase({
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    dataDir: path.join(process.env.DATA_DIR || ".data", "sandbox"),
+  }),
+  qaToken: config.qaToken,
+  retentionDays: config.retentionDays,
+  localMode: config.localMode,
+  allowedTargets: config.allowedTargets,
+});
+try {
+  await sandbox.ready;
+} catch (error) {
+  console.error("sandbox: cannot open its database", error);
+  process.exit(1);
+}
+
 const server = serve({ fetch: sandbox.fetch, port, hostname: values.host }, (info) => {
   console.log(`Partner API sandbox listening: http://${values.host}:${info.port}/sandbox/v1`);
 });

@@ -122,10 +122,10 @@ describe("the customer's data", () => {
       headers: { "X-Service-API-Key": "fk_test_sandbox_agency_101" },
     }).then((r) => r.json());
     expect(detail.externalId).toBe(session.bookingReference);
-    const request = server.sandbox.engine.getOperation(
+    const { request } = await server.sandbox.engine.getOperation(
       server.sandbox.engine.authenticate("fk_test_sandbox_agency_101", null),
       session.operationId!,
-    ).request;
+    );
     expect(request.successRedirectUrl).toBe(`${ctx.appUrl}/checkout/${session.id}/return/success`);
     expect(request.errorRedirectUrl).toBe(`${ctx.appUrl}/checkout/${session.id}/return/error`);
     expect(request.webhookUrl).toBe(`${ctx.appUrl}/api/webhooks/financing/${ctx.webhookToken}`);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { safeText } from "@/lib/validation/text";
+import { safeText, TEXT_PROBLEM_MESSAGES, textProblem } from "@/lib/validation/text";
 import { REASON_MAX_LENGTH } from "./limits";
 
 export { REASON_MAX_LENGTH };
@@ -266,26 +266,41 @@ export const clientSchema = z.object({
 export type WireClient = z.infer<typeof clientSchema>;
 
 /*
- * Item fields of flights, hotels and services are "not shown". These are this product's choice:
- * what a booking has and a provider would want to see, with extra fields allowed.
+ * Item fields of flights, hotels and services are "not shown" by the spec, so an item is any JSON
+ * object, kept and echoed as sent: requiring field names of our own (a hotel's `checkInDate`, say)
+ * would refuse what the real API may accept. The one rule the spec states, at least one item
+ * overall, is checked on the body below. Our own bookings send the fields of lib/checkout/booking.ts.
  */
-export const flightSchema = z.looseObject({
-  origin: nonBlank,
-  destination: nonBlank,
-  departureDate: bodyDateSchema,
-  returnDate: bodyDateSchema.optional(),
-  carrier: plain().optional(),
-});
-export const hotelSchema = z.looseObject({
-  name: nonBlank,
-  city: plain().optional(),
-  checkInDate: bodyDateSchema,
-  checkOutDate: bodyDateSchema,
-});
-export const serviceSchema = z.looseObject({
-  description: nonBlank,
-  type: plain().optional(),
-});
+// Three schemas, not one shared: each is its own component in the sandbox's OpenAPI document.
+export const flightSchema = freeFormItem();
+export const hotelSchema = freeFormItem();
+export const serviceSchema = freeFormItem();
+
+/**
+ * Any JSON object whose text (keys and values, at any depth) is safe text: items are kept as JSON,
+ * where a NUL or a lone surrogate cannot be stored, and no partner means to send either.
+ */
+function freeFormItem() {
+  return z.record(z.string(), z.unknown()).check(
+    z.superRefine((item, ctx) => {
+      const walk = (value: unknown, path: (string | number)[]): void => {
+        if (typeof value === "string") {
+          const problem = textProblem(value, { multiline: true });
+          if (problem) ctx.addIssue({ code: "custom", message: TEXT_PROBLEM_MESSAGES[problem], path, input: value });
+        } else if (Array.isArray(value)) {
+          value.forEach((entry, index) => walk(entry, [...path, index]));
+        } else if (value !== null && typeof value === "object") {
+          for (const [key, entry] of Object.entries(value)) {
+            const problem = textProblem(key);
+            if (problem) ctx.addIssue({ code: "custom", message: `key ${TEXT_PROBLEM_MESSAGES[problem]}`, path: [...path, key], input: key });
+            walk(entry, [...path, key]);
+          }
+        }
+      };
+      walk(item, []);
+    }),
+  );
+}
 
 export const createOperationRequestSchema = z
   .object({
@@ -428,7 +443,7 @@ describe(createOperationRequestSchema, {
   anyOf: ["flights", "hotels", "services"].map((list) => ({ required: [list], properties: { [list]: { minItems: 1 } } })),
 });
 describe(clientSchema, { id: "Client", description: "The customer; created in the same request." });
-const ITEM_FIELDS = "Item fields are not shown by the spec; these are this product's choice.";
+const ITEM_FIELDS = "Item fields are not shown by the spec: any JSON object is accepted and kept as sent.";
 describe(flightSchema, { id: "Flight", description: ITEM_FIELDS });
 describe(hotelSchema, { id: "Hotel", description: ITEM_FIELDS });
 describe(serviceSchema, { id: "Service", description: ITEM_FIELDS });

@@ -19,6 +19,11 @@ export interface SandboxKey {
   /** Operations belong to agencies; a key reaches the agencies listed here. */
   agencyIds: readonly number[];
   partnerCode: string;
+  /**
+   * The sandbox account the key opens: its own test clock, faults and operations (those created
+   * with this key). The control API acts on it; `?account=` names it with the QA token.
+   */
+  account: string;
 }
 
 export const AGENCIES: readonly SandboxAgency[] = [
@@ -29,9 +34,9 @@ export const AGENCIES: readonly SandboxAgency[] = [
 ];
 
 export const KEYS: readonly SandboxKey[] = [
-  { key: "fk_test_sandbox_agency_101", kind: "agency", agencyIds: [101], partnerCode: "AURORA" },
-  { key: "fk_test_sandbox_agency_201", kind: "agency", agencyIds: [201], partnerCode: "RUTASSUR" },
-  { key: "fk_test_sandbox_group_1", kind: "group", agencyIds: [101, 102, 103], partnerCode: "GRUPO1" },
+  { key: "fk_test_sandbox_agency_101", kind: "agency", agencyIds: [101], partnerCode: "AURORA", account: "agency_101" },
+  { key: "fk_test_sandbox_agency_201", kind: "agency", agencyIds: [201], partnerCode: "RUTASSUR", account: "agency_201" },
+  { key: "fk_test_sandbox_group_1", kind: "group", agencyIds: [101, 102, 103], partnerCode: "GRUPO1", account: "group_1" },
 ];
 
 export function findKey(key: string): SandboxKey | undefined {
@@ -40,4 +45,10 @@ export function findKey(key: string): SandboxKey | undefined {
 
 export function findAgency(id: number): SandboxAgency | undefined {
   return AGENCIES.find((a) => a.id === id);
+}
+
+export const ACCOUNTS: readonly string[] = KEYS.map((k) => k.account);
+
+export function isAccount(value: string): boolean {
+  return ACCOUNTS.includes(value);
 }

@@ -35,12 +35,12 @@ export function partnerApi(engine: SandboxEngine) {
     await next();
   });
 
-  api.get("/health", (c) => {
+  api.get("/health", async (c) => {
     const caller = c.get("caller");
     return c.json({
       status: "UP",
       version: API_VERSION,
-      timestamp: new Date(engine.now()).toISOString(),
+      timestamp: new Date(await engine.now(caller.account)).toISOString(),
       partnerCode: caller.key.partnerCode,
     });
   });
@@ -67,11 +67,11 @@ export function partnerApi(engine: SandboxEngine) {
 
   api.post("/operations", async (c) => {
     const body = parseOrThrow(createOperationRequestSchema, await readJson(c));
-    const { operation, created } = engine.createOperation(c.get("caller"), body);
+    const { operation, created } = await engine.createOperation(c.get("caller"), body);
     return c.json(wireOperation(operation, origin(c)), created ? 201 : 200);
   });
 
-  api.get("/operations", (c) => {
+  api.get("/operations", async (c) => {
     const q = c.req.query();
     const problems: FieldProblem[] = [];
     const integer = (name: string, fallback: number) => {
@@ -90,7 +90,7 @@ export function partnerApi(engine: SandboxEngine) {
       from: q.from || undefined,
       to: q.to || undefined,
     });
-    const result = engine.listOperations(c.get("caller"), { ...query, page, size });
+    const result = await engine.listOperations(c.get("caller"), { ...query, page, size });
     const totalPages = Math.ceil(result.totalElements / size);
     const sort = { empty: false, sorted: true, unsorted: false };
     return c.json({
@@ -108,25 +108,25 @@ export function partnerApi(engine: SandboxEngine) {
     });
   });
 
-  api.get("/operations/by-external-id/:externalId", (c) => {
-    const operation = engine.getOperationByExternalId(c.get("caller"), c.req.param("externalId"));
+  api.get("/operations/by-external-id/:externalId", async (c) => {
+    const operation = await engine.getOperationByExternalId(c.get("caller"), c.req.param("externalId"));
     const { operationNumber: _n, updatedAt: _u, ...body } = wireOperation(operation, origin(c));
     return c.json(body);
   });
 
-  api.get("/financing/:operationIdentifier", (c) => {
-    const operation = engine.getOperation(c.get("caller"), c.req.param("operationIdentifier"));
+  api.get("/financing/:operationIdentifier", async (c) => {
+    const operation = await engine.getOperation(c.get("caller"), c.req.param("operationIdentifier"));
     return c.json({ currency: operation.currency, financialOffers: engine.offersFor(operation).map(toWireOffer) });
   });
 
   api.post("/financing", async (c) => {
     const body = parseOrThrow(startFinancingRequestSchema, await readJson(c));
-    const operation = engine.getOperation(c.get("caller"), body.operationIdentifier);
-    return c.json(engine.startFinancing(operation, body.financialOfferId, origin(c)));
+    const operation = await engine.getOperation(c.get("caller"), body.operationIdentifier);
+    return c.json((await engine.startFinancing(operation.id, body.financialOfferId, origin(c))).outcome);
   });
 
-  api.get("/operations/:id/status", (c) => {
-    const operation = engine.getOperation(c.get("caller"), c.req.param("id"));
+  api.get("/operations/:id/status", async (c) => {
+    const operation = await engine.getOperation(c.get("caller"), c.req.param("id"));
     const etag = etagOf(operation);
     const headers = { ETag: etag, "Cache-Control": "max-age=60, must-revalidate" };
     if (ifNoneMatch(c.req.header("If-None-Match"), etag)) return c.body(null, 304, headers);
@@ -134,33 +134,32 @@ export function partnerApi(engine: SandboxEngine) {
   });
 
   api.post("/operations/:id/cancel", async (c) => {
-    const operation = engine.getOperation(c.get("caller"), c.req.param("id"));
+    const { id } = await engine.getOperation(c.get("caller"), c.req.param("id"));
     const body = parseOrThrow(cancelRequestSchema, await readJson(c, {}));
-    engine.cancel(operation, body.reason);
-    return c.json(wireOperation(operation, origin(c)));
+    return c.json(wireOperation(await engine.cancel(id, body.reason), origin(c)));
   });
 
-  api.get("/operations/:id/refund/details", (c) => {
-    const operation = engine.getOperation(c.get("caller"), c.req.param("id"));
+  api.get("/operations/:id/refund/details", async (c) => {
+    const operation = await engine.getOperation(c.get("caller"), c.req.param("id"));
     return c.json(wireRefund(engine.refundBreakdown(operation), operation.currency));
   });
 
   api.post("/operations/:id/refund", async (c) => {
-    const operation = engine.getOperation(c.get("caller"), c.req.param("id"));
+    const { id } = await engine.getOperation(c.get("caller"), c.req.param("id"));
     const body = parseOrThrow(refundRequestSchema, await readJson(c, {}));
     const cents = (amount: number | undefined) => Math.round((amount ?? 0) * 100);
-    const breakdown = engine.refund(
-      operation,
+    const { operation, breakdown } = await engine.refund(
+      id,
       { agencyCents: cents(body.agencyCancellationFee), providerCents: cents(body.providerCancellationFee) },
       body.reason,
     );
     return c.json({ ...wireOperation(operation, origin(c)), refund: wireRefund(breakdown, operation.currency) });
   });
 
-  api.get("/agencies", (c) => {
+  api.get("/agencies", async (c) => {
     const caller = c.get("caller");
     if (caller.key.kind !== "group") {
-      throw generalError(403, "Forbidden", "GET /agencies is for management group keys only", engine.now());
+      throw generalError(403, "Forbidden", "GET /agencies is for management group keys only", await engine.now(caller.account));
     }
     const agencies = AGENCIES.filter((a) => a.active && caller.key.agencyIds.includes(a.id))
       .sort((a, b) => a.id - b.id)
@@ -170,7 +169,7 @@ export function partnerApi(engine: SandboxEngine) {
 
   api.put("/operations/webhook-events/ack", async (c) => {
     const body = parseOrThrow(ackRequestSchema, await readJson(c));
-    engine.acknowledge(c.get("caller"), body);
+    await engine.acknowledge(c.get("caller"), body);
     return c.json({ acknowledged: true });
   });
 

@@ -1,25 +1,37 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { partnerApi, SANDBOX_BODY_MAX_BYTES } from "./api";
+import { API_KEY_HEADER, partnerApi, SANDBOX_BODY_MAX_BYTES } from "./api";
+import { findKey } from "./accounts";
+import { DEFAULT_QA_TOKEN } from "./config";
 import { controlApi } from "./control";
+import { openSandboxDatabase, type SandboxDatabase } from "./db/connection";
 import { SandboxEngine, type SandboxEngineOptions } from "./engine";
 import { generalError, SandboxError } from "./errors";
 import { Faults } from "./faults";
 import { hostedPages } from "./pages";
 
 export interface SandboxOptions extends SandboxEngineOptions {
-  /** How often (real time) redeliveries and expirations due on the test clock are applied; 0: never. */
+  /** How often (real time) redeliveries, expirations and the retention purge run; 0: never. */
   tickMs?: number;
   random?: () => number;
+  /**
+   * Where the state lives: a database opened for the sandbox (`openSandboxDatabase`) or the app's
+   * (`shareDatabase`); `close()` closes it. Default: a fresh in-memory PGlite (tests).
+   */
+  database?: SandboxDatabase | Promise<SandboxDatabase>;
+  /** The operator's QA token for the control API (`Authorization: Bearer …`). */
+  qaToken?: string;
 }
 
 export interface Sandbox {
   engine: SandboxEngine;
   faults: Faults;
+  /** Resolves once the database is open and migrated; rejects if it cannot be. */
+  ready: Promise<void>;
   /** A Web-standard handler: `Request -> Response`, for paths under `/sandbox`. */
   fetch(request: Request): Promise<Response>;
-  /** Stops the timer and waits for webhook deliveries in flight. */
+  /** Stops the timer, waits for webhook deliveries in flight, closes the database. */
   close(): Promise<void>;
 }
 
@@ -28,33 +40,34 @@ export interface Sandbox {
  * `/sandbox/_control`, and the hosted pages the API links to (`/sandbox/pay`, `/sandbox/provider`).
  */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
-  const engine = new SandboxEngine(options);
-  const faults = new Faults(options.random);
+  const database = Promise.resolve(options.database ?? openSandboxDatabase({ dataDir: "memory://" }));
+  const engine = new SandboxEngine(database, options);
+  const faults = new Faults(database, options.random);
   const app = new Hono().basePath("/sandbox");
 
-  // Every body (API, control API, hosted pages' forms) is refused past the limit before it is
-  // buffered: by its declared length, else while it streams in.
   app.use(
     "*",
     bodyLimit({
       maxSize: SANDBOX_BODY_MAX_BYTES,
-      onError: () => {
-        throw generalError(413, "Payload Too Large", `The body is larger than ${SANDBOX_BODY_MAX_BYTES} bytes`, engine.now());
+      onError: (c) => {
+        const error = generalError(413, "Payload Too Large", `Request bodies are limited to ${SANDBOX_BODY_MAX_BYTES} bytes`, Date.now());
+        return c.json(error.body, 413);
       },
     }),
   );
-
   app.use("/v1/*", async (c, next) => {
     const path = c.req.path.slice("/sandbox/v1".length) || "/";
-    if (path !== "/openapi.json") await faults.apply(c.req.method, path, engine.now());
+    // Faults belong to the account of the key sent; a request without a valid key has none (its 401 follows).
+    const account = findKey(c.req.header(API_KEY_HEADER)?.trim() ?? "")?.account;
+    if (path !== "/openapi.json" && account !== undefined) await faults.apply(account, c.req.method, path, await engine.now(account));
     await next();
   });
   app.route("/v1", partnerApi(engine));
-  app.route("/_control", controlApi(engine, faults));
+  app.route("/_control", controlApi(engine, faults, { qaToken: options.qaToken ?? DEFAULT_QA_TOKEN }));
   app.route("/", hostedPages(engine));
 
   app.notFound((c) => {
-    const error = generalError(404, "Not Found", `No route for ${c.req.method} ${c.req.path}`, engine.now());
+    const error = generalError(404, "Not Found", `No route for ${c.req.method} ${c.req.path}`, Date.now());
     return c.json(error.body, 404);
   });
   app.onError((error, c) => {
@@ -62,22 +75,24 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return c.json(error.body, error.status as ContentfulStatusCode, error.headers);
     }
     console.error("sandbox: unexpected error", error);
-    const internal = generalError(500, "Internal Server Error", "Unexpected sandbox error", engine.now());
+    const internal = generalError(500, "Internal Server Error", "Unexpected sandbox error", Date.now());
     return c.json(internal.body, 500);
   });
 
   const tickMs = options.tickMs ?? 5_000;
-  const timer = tickMs > 0 ? setInterval(() => void engine.tick(), tickMs) : undefined;
+  const timer = tickMs > 0 ? setInterval(() => engine.tickInBackground(), tickMs) : undefined;
   // The timer must not keep a script or a test process alive.
   timer?.unref?.();
 
   return {
     engine,
     faults,
+    ready: database.then(() => undefined),
     fetch: async (request) => app.fetch(request),
     async close() {
       if (timer) clearInterval(timer);
       await engine.idle();
+      await (await database).close();
     },
   };
 }

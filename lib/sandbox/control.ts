@@ -1,53 +1,76 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { ACCOUNTS, isAccount } from "./accounts";
 import { AGENCY_HEADER, API_KEY_HEADER, etagOf, origin, wireOperation } from "./api";
-import type { Caller, SandboxEngine } from "./engine";
-import { parseOrThrow } from "./errors";
+import type { SandboxEngine } from "./engine";
+import { authError, parseOrThrow, validationError } from "./errors";
 import type { Faults } from "./faults";
+import { redactUrl } from "./targets";
 
-type Env = { Variables: { caller: Caller } };
+type Env = { Variables: { account: string } };
 
 const advanceSchema = z.object({ seconds: z.number().int().positive().max(10 * 365 * 24 * 3600) });
 const decisionSchema = z.object({ decision: z.enum(["approve", "decline", "error"]) });
 
 /**
- * The QA control API (design.md §6), mounted under `/sandbox/_control`. Same key header as the
- * partner API; not part of it.
+ * The QA control API (design.md §6), mounted under `/sandbox/_control`. Not part of the partner API.
+ *
+ * Every call acts on one sandbox account: the caller's own, named by its key in the key header
+ * (as in the partner API), or, with the operator's QA token (`Authorization: Bearer <token>`), the
+ * account named in the `account` query parameter (`?account=agency_201`). A key never reaches
+ * another account's operations, clock or faults.
  */
-export function controlApi(engine: SandboxEngine, faults: Faults) {
+export function controlApi(engine: SandboxEngine, faults: Faults, options: { qaToken: string }) {
   const control = new Hono<Env>();
 
   control.use("*", async (c, next) => {
-    // Operation-scoped calls need the agency (as in the partner API); the others are global.
-    const scoped = c.req.path.includes("/_control/operations/");
-    c.set("caller", engine.authenticate(c.req.header(API_KEY_HEADER) ?? null, c.req.header(AGENCY_HEADER) ?? null, { agencyExempt: !scoped }));
+    const authorization = c.req.header("Authorization");
+    if (authorization !== undefined) {
+      const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+      if (token === undefined || !timingSafeEqual(token, options.qaToken)) throw authError("Invalid QA token");
+      const account = c.req.query("account");
+      if (account === undefined || !isAccount(account)) {
+        throw validationError([{ field: "account", message: `must name the account to act on with the QA token: one of ${ACCOUNTS.join(", ")}` }]);
+      }
+      c.set("account", account);
+    } else {
+      // The agency header is not needed here: an account is the key's, whichever agency it acts for.
+      const caller = engine.authenticate(c.req.header(API_KEY_HEADER) ?? null, c.req.header(AGENCY_HEADER) ?? null, { agencyExempt: true });
+      c.set("account", caller.account);
+    }
     await next();
   });
 
   control.post("/reset", async (c) => {
-    await engine.idle();
-    engine.reset();
-    faults.clear();
-    return c.json({ reset: true, now: new Date(engine.now()).toISOString() });
+    const account = c.get("account");
+    await engine.reset(account);
+    await faults.clear(account);
+    return c.json({ reset: true, account, now: new Date(await engine.now(account)).toISOString() });
   });
 
-  control.get("/clock", (c) => c.json(clockBody(engine)));
+  control.get("/clock", async (c) => c.json(await clockBody(engine, c.get("account"))));
 
   control.post("/clock/advance", async (c) => {
     const body = parseOrThrow(advanceSchema, await c.req.json().catch(() => undefined));
-    await engine.advance(body.seconds);
+    await engine.advance(c.get("account"), body.seconds);
     await engine.idle();
-    return c.json(clockBody(engine));
+    return c.json(await clockBody(engine, c.get("account")));
   });
 
-  control.get("/operations/:id", (c) => {
-    const operation = engine.getOperation(c.get("caller"), c.req.param("id"));
+  control.get("/operations/:id", async (c) => {
+    const operation = await engine.getOperationOfAccount(c.get("account"), c.req.param("id"));
     return c.json({
       ...wireOperation(operation, origin(c)),
+      account: operation.account,
+      agencyId: operation.agencyId,
       etag: etagOf(operation),
       createdAt: new Date(operation.createdAt).toISOString(),
       triggers: [...operation.triggers],
       history: operation.history,
+      // The items as the partner sent them: the sandbox keeps them whatever their field names.
+      flights: operation.request.flights ?? [],
+      hotels: operation.request.hotels ?? [],
+      services: operation.request.services ?? [],
       financing: operation.financing && {
         companyName: operation.financing.offer.companyName,
         installments: operation.financing.offer.installments,
@@ -58,21 +81,23 @@ export function controlApi(engine: SandboxEngine, faults: Faults) {
   });
 
   control.post("/operations/:id/decision", async (c) => {
-    const operation = engine.getOperation(c.get("caller"), c.req.param("id"));
+    const { id } = await engine.getOperationOfAccount(c.get("account"), c.req.param("id"));
     const body = parseOrThrow(decisionSchema, await c.req.json().catch(() => undefined));
-    engine.decide(operation, body.decision);
+    const operation = await engine.decide(id, body.decision);
     await engine.idle();
     return c.json(wireOperation(operation, origin(c)));
   });
 
-  control.get("/operations/:id/webhooks", (c) => {
-    const operation = engine.getOperation(c.get("caller"), c.req.param("id"));
+  control.get("/operations/:id/webhooks", async (c) => {
+    const operation = await engine.getOperationOfAccount(c.get("account"), c.req.param("id"));
+    const events = await engine.eventsOf(operation.id);
     return c.json(
-      engine.eventsOf(operation.id).map((event) => ({
+      events.map((event) => ({
         eventId: event.eventId,
         status: event.status,
-        url: event.url,
-        attempts: event.attempts.length,
+        // Origin and path shape only: the path of a webhook URL may be its secret.
+        url: redactUrl(event.url),
+        attempts: event.attemptCount,
         deliveries: event.attempts,
         lastResponse: event.attempts.at(-1) ?? null,
         acknowledged: event.acknowledged,
@@ -83,21 +108,31 @@ export function controlApi(engine: SandboxEngine, faults: Faults) {
   });
 
   control.post("/webhooks/redeliver", async (c) => {
-    const delivered = await engine.redeliverAll();
+    const delivered = await engine.redeliverAll(c.get("account"));
     await engine.idle();
     return c.json({ delivered });
   });
 
-  control.get("/faults", (c) => c.json({ faults: faults.list() }));
-  control.put("/faults", async (c) => c.json({ faults: faults.replace(await c.req.json().catch(() => undefined)) }));
-  control.delete("/faults", (c) => {
-    faults.clear();
+  control.get("/faults", async (c) => c.json({ faults: await faults.list(c.get("account")) }));
+  control.put("/faults", async (c) =>
+    c.json({ faults: await faults.replace(c.get("account"), await c.req.json().catch(() => undefined)) }),
+  );
+  control.delete("/faults", async (c) => {
+    await faults.clear(c.get("account"));
     return c.json({ faults: [] });
   });
 
   return control;
 }
 
-function clockBody(engine: SandboxEngine) {
-  return { now: new Date(engine.now()).toISOString(), offsetSeconds: engine.clockOffsetSeconds() };
+async function clockBody(engine: SandboxEngine, account: string) {
+  const clock = await engine.clock(account);
+  return { account, now: new Date(clock.now).toISOString(), offsetSeconds: clock.offsetSeconds };
+}
+
+function timingSafeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
 }

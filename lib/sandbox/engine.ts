@@ -1,16 +1,37 @@
+import "server-only";
+import { lookup as dnsLookup } from "node:dns/promises";
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lt, lte, ne, sql, type SQL } from "drizzle-orm";
 import type { OperationStatus, WebhookStatus, WireCreateOperationRequest } from "@/lib/financing/contract";
 import { WEBHOOK_STATUSES } from "@/lib/financing/contract";
-import { findAgency, findKey, type SandboxKey } from "./accounts";
+import { ACCOUNTS, findAgency, findKey, type SandboxKey } from "./accounts";
+import { DEFAULT_RETENTION_DAYS } from "./config";
+import type { SandboxDatabase, SandboxDb } from "./db/connection";
+import {
+  sandboxAccounts,
+  sandboxOperations,
+  sandboxWebhookDeliveries,
+  sandboxWebhookEvents,
+  type HistoryEntry,
+  type SandboxOperationRow,
+  type SandboxWebhookEventRow,
+} from "./db/schema";
 import { authError, businessError, generalError, operationNotFound, SandboxError, validationError } from "./errors";
 import { agencyHasProviders, alternativesWithSameInstallments, computeOffers, type SandboxOffer } from "./offers";
+import { checkTarget, emptyAllowList, type AllowList, type Lookup } from "./targets";
+
+export type { HistoryEntry } from "./db/schema";
 
 /**
  * The sandbox's state and rules: operations, the state machine of design.md §6, the e-mail-tag
- * triggers, the test clock, webhooks and their redelivery. HTTP lives in `api.ts`, `control.ts` and
- * `pages.ts`; this module never sees a Request.
+ * triggers, the per-account test clocks, webhooks and their redelivery. HTTP lives in `api.ts`,
+ * `control.ts` and `pages.ts`; this module never sees a Request.
  *
- * Everything is in memory and single-threaded: a check and the write that follows it run with no
- * `await` between them, which is what makes creation idempotent under concurrent requests.
+ * State is in the database (`db/schema.ts`), so a restart loses nothing and several processes on
+ * one PostgreSQL can serve the same sandbox: a change to an operation runs in a transaction that
+ * holds the operation's row lock; creation is idempotent through a unique index (INSERT … ON
+ * CONFLICT); a webhook delivery is claimed with a conditional UPDATE before it goes out, so two
+ * processes never send the same attempt. Nothing kept in this object matters beyond a request,
+ * except the deliveries in flight that `idle()` waits for.
  */
 
 export const TRIGGERS = [
@@ -32,26 +53,29 @@ const FINAL: readonly OperationStatus[] = ["REFUSED", "REFUNDED", "CANCELLED", "
 
 /** Delay before each redelivery of an unacknowledged webhook: 1 min, 5 min, 15 min, 1 h, 6 h, 24 h. */
 export const REDELIVERY_SCHEDULE_SECONDS = [60, 300, 900, 3_600, 21_600, 86_400] as const;
+// The claim computes the next due time in SQL: element n+1 of this array after the n-th attempt
+// (1-based, NULL past the end: no more attempts).
+const SCHEDULE_MS_ARRAY = sql.raw(`ARRAY[${REDELIVERY_SCHEDULE_SECONDS.map((s) => s * 1000).join(",")}]::bigint[]`);
 
 /** Fees of the refund breakdown, in basis points of the trip price. */
 export const MANAGEMENT_FEE_BPS = 150; // 1.5 %, charged on top of the price (totalReserve) and not refunded
 export const CANCELLATION_FEE_BPS = 200; // 2 %, the service's own cancellation fee
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 export interface Caller {
   key: SandboxKey;
   /** The agency this call acts for: the key's own, or the group key's agency header. */
   agencyId: number;
-}
-
-export interface HistoryEntry {
-  status: OperationStatus;
-  at: string;
-  note?: string;
+  /** The key's sandbox account: its clock and faults. */
+  account: string;
 }
 
 export interface SandboxOperation {
   id: string;
   operationNumber: number;
+  /** The account whose key created it: its clock applies to it, its reset forgets it. */
+  account: string;
   agencyId: number;
   externalId: string | null;
   status: OperationStatus;
@@ -83,13 +107,16 @@ export interface WebhookEventRecord {
   eventId: number;
   operationId: string;
   status: WebhookStatus;
+  /** The full target: deliver to it, never show or log it (see `redactUrl`). */
   url: string;
   createdAt: number;
+  /** Deliveries claimed so far (an attempt in flight counts). */
+  attemptCount: number;
   attempts: WebhookAttempt[];
   acknowledged: boolean;
   /** A newer event of the same operation replaced it: no more redeliveries, and no ack. */
   supersededBy?: number;
-  /** When the next delivery is due (test clock); undefined when none is. */
+  /** When the next delivery is due (owner's test clock); undefined when none is. */
   nextAttemptAt?: number;
 }
 
@@ -100,75 +127,177 @@ export type StartFinancingOutcome =
 export interface SandboxEngineOptions {
   /** Delivers webhooks; the global fetch by default. */
   fetch?: typeof fetch;
-  /** The real clock under the test clock. */
+  /** The real clock under the test clocks. */
   realNow?: () => number;
   webhookTimeoutMs?: number;
+  /** Resolves webhook hosts before a delivery; DNS by default. */
+  lookup?: Lookup;
+  /** Local mode: webhooks may target this machine's loopback (default true). */
+  localMode?: boolean;
+  allowedTargets?: AllowList;
+  /** Operations created longer ago than this (wall clock) are purged on the timer. */
+  retentionDays?: number;
+}
+
+/** A change being made to one operation: its clock, and the webhook statuses it emits. */
+interface Change {
+  now: number;
+  emitted: WebhookStatus[];
 }
 
 export class SandboxEngine {
-  private operations = new Map<string, SandboxOperation>();
-  private byExternalId = new Map<string, string>();
-  private byRequestToken = new Map<string, string>();
-  private events = new Map<number, WebhookEventRecord>();
-  private offsetMs = 0;
-  private nextOperationNumber = 1;
-  private nextEventId = 1;
-  private deliveries = new Set<Promise<void>>();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private ticking: Promise<void> | undefined;
   private readonly doFetch: typeof fetch;
   private readonly realNow: () => number;
   private readonly webhookTimeoutMs: number;
+  private readonly lookup: Lookup;
+  private readonly localMode: boolean;
+  private readonly allowedTargets: AllowList;
+  readonly retentionDays: number;
+  /**
+   * Errors of work done in the background (a delivery's bookkeeping, a timer tick), kept for
+   * inspection (the last 20) until the app's logger takes them.
+   */
+  readonly backgroundErrors: unknown[] = [];
 
-  constructor(options: SandboxEngineOptions = {}) {
+  constructor(
+    private readonly database: Promise<SandboxDatabase>,
+    options: SandboxEngineOptions = {},
+  ) {
+    // Awaited on every use; a failure to open shows up there, not as an unhandled rejection.
+    database.catch(() => {});
     this.doFetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
     this.realNow = options.realNow ?? Date.now;
     this.webhookTimeoutMs = options.webhookTimeoutMs ?? 5_000;
+    this.lookup = options.lookup ?? ((hostname) => dnsLookup(hostname, { all: true, verbatim: true }));
+    this.localMode = options.localMode ?? true;
+    this.allowedTargets = options.allowedTargets ?? emptyAllowList();
+    this.retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
+  }
+
+  private async db(): Promise<SandboxDb> {
+    return (await this.database).db;
   }
 
   // -------------------------------------------------------------------------------------------
-  // Clock
+  // Clocks: one per account
 
-  /** The test clock: real time plus whatever QA advanced it by. */
-  now(): number {
-    return this.realNow() + this.offsetMs;
+  /** The account's test clock: real time plus whatever QA advanced it by. */
+  async now(account: string): Promise<number> {
+    return this.realNow() + (await this.offsetOf(await this.db(), account));
   }
 
-  clockOffsetSeconds(): number {
-    return Math.round(this.offsetMs / 1000);
+  async clock(account: string): Promise<{ now: number; offsetSeconds: number }> {
+    const offset = await this.offsetOf(await this.db(), account);
+    return { now: this.realNow() + offset, offsetSeconds: Math.round(offset / 1000) };
   }
 
-  /** Moves the test clock; expirations, finished trips and due redeliveries happen. */
-  async advance(seconds: number): Promise<void> {
-    this.offsetMs += seconds * 1000;
-    await this.tick();
+  private async offsetOf(db: SandboxDb, account: string): Promise<number> {
+    const [row] = await db.select({ offset: sandboxAccounts.clockOffsetMs }).from(sandboxAccounts).where(eq(sandboxAccounts.id, account));
+    return row?.offset ?? 0;
   }
 
-  /** Applies what time has made due. Called on clock moves and by the app's periodic timer. */
-  async tick(): Promise<void> {
-    const now = this.now();
-    for (const op of this.operations.values()) {
-      if (EXPIRABLE.includes(op.status) && now - op.createdAt >= EXPIRY_SECONDS * 1000) {
-        this.transition(op, "EXPIRED", "time limit passed");
-      } else if (op.status === "CONFIRMED" && op.travelEndDate && now >= Date.parse(`${op.travelEndDate}T23:59:59Z`)) {
-        this.transition(op, "FINISHED", "travel date passed");
-      }
+  /** Moves the account's test clock; its expirations, finished trips and due redeliveries happen. */
+  async advance(account: string, seconds: number): Promise<void> {
+    const db = await this.db();
+    await db
+      .insert(sandboxAccounts)
+      .values({ id: account, clockOffsetMs: seconds * 1000 })
+      .onConflictDoUpdate({ target: sandboxAccounts.id, set: { clockOffsetMs: sql`${sandboxAccounts.clockOffsetMs} + ${seconds * 1000}` } });
+    await this.tick(account);
+  }
+
+  /**
+   * Applies what time has made due, for one account or all of them: expirations, finished trips,
+   * due redeliveries, and (for all) the retention purge. Safe to run in several processes at once.
+   */
+  async tick(account?: string): Promise<void> {
+    for (const id of account === undefined ? ACCOUNTS : [account]) await this.tickAccount(id);
+    if (account === undefined) await this.purgeExpired();
+  }
+
+  /** The periodic timer's tick: never two at once in this process, never an unhandled rejection. */
+  tickInBackground(): void {
+    if (this.ticking) return;
+    this.ticking = this.track(this.tick()).finally(() => (this.ticking = undefined));
+  }
+
+  private async tickAccount(account: string): Promise<void> {
+    const db = await this.db();
+    const now = this.realNow() + (await this.offsetOf(db, account));
+    const expiring = await db
+      .select({ id: sandboxOperations.id })
+      .from(sandboxOperations)
+      .where(
+        and(
+          eq(sandboxOperations.account, account),
+          inArray(sandboxOperations.status, [...EXPIRABLE]),
+          lte(sandboxOperations.createdAt, now - EXPIRY_SECONDS * 1000),
+        ),
+      );
+    const confirmed = await db
+      .select({ id: sandboxOperations.id, travelEndDate: sandboxOperations.travelEndDate })
+      .from(sandboxOperations)
+      .where(and(eq(sandboxOperations.account, account), eq(sandboxOperations.status, "CONFIRMED"), isNotNull(sandboxOperations.travelEndDate)));
+    const finishing = confirmed.filter((op) => now >= Date.parse(`${op.travelEndDate}T23:59:59Z`));
+
+    // Each re-checked under its row lock: another process's tick may have got there first.
+    for (const { id } of expiring) {
+      await this.mutate(id, (op, change) => {
+        if (EXPIRABLE.includes(op.status) && change.now - op.createdAt >= EXPIRY_SECONDS * 1000) {
+          this.transition(op, "EXPIRED", change, "time limit passed");
+        }
+      }).catch(ignoreVanished);
     }
-    const due = [...this.events.values()].filter((e) => e.nextAttemptAt !== undefined && e.nextAttemptAt <= now);
-    await Promise.all(due.map((event) => this.deliver(event)));
+    for (const { id } of finishing) {
+      await this.mutate(id, (op, change) => {
+        if (op.status === "CONFIRMED" && op.travelEndDate && change.now >= Date.parse(`${op.travelEndDate}T23:59:59Z`)) {
+          this.transition(op, "FINISHED", change, "travel date passed");
+        }
+      }).catch(ignoreVanished);
+    }
+    await this.claimAndDeliver(and(eq(sandboxWebhookEvents.account, account), lte(sandboxWebhookEvents.nextAttemptAt, now))!, now);
   }
 
-  reset(): void {
-    this.operations.clear();
-    this.byExternalId.clear();
-    this.byRequestToken.clear();
-    this.events.clear();
-    this.offsetMs = 0;
-    this.nextOperationNumber = 1;
-    this.nextEventId = 1;
+  /** Deletes operations (and their events) created more than `retentionDays` ago, by the wall clock. */
+  async purgeExpired(): Promise<number> {
+    const db = await this.db();
+    const cutoff = new Date(this.realNow() - this.retentionDays * DAY_MS);
+    const purged = await db.delete(sandboxOperations).where(lt(sandboxOperations.createdRealAt, cutoff)).returning({ id: sandboxOperations.id });
+    return purged.length;
   }
 
-  /** Resolves when no webhook delivery is in flight (tests, and the control API's answers). */
+  /** Forgets the account's operations, events and faults, and puts its clock back; others' stay. */
+  async reset(account: string): Promise<void> {
+    await this.idle();
+    const db = await this.db();
+    await db.transaction(async (tx) => {
+      await tx.delete(sandboxOperations).where(eq(sandboxOperations.account, account));
+      await tx
+        .insert(sandboxAccounts)
+        .values({ id: account, clockOffsetMs: 0 })
+        .onConflictDoUpdate({ target: sandboxAccounts.id, set: { clockOffsetMs: 0 } });
+    });
+  }
+
+  /** Resolves when nothing started by this process is in flight (deliveries, ticks). */
   async idle(): Promise<void> {
-    while (this.deliveries.size > 0) await Promise.allSettled([...this.deliveries]);
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Background work: waited for by `idle()`; an error is kept in `backgroundErrors`, never thrown. */
+  private track(work: Promise<unknown>): Promise<void> {
+    const tracked = work.then(
+      () => undefined,
+      (error: unknown) => {
+        this.backgroundErrors.push(error);
+        if (this.backgroundErrors.length > 20) this.backgroundErrors.shift();
+      },
+    );
+    this.inFlight.add(tracked);
+    void tracked.finally(() => this.inFlight.delete(tracked));
+    return tracked;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -182,11 +311,11 @@ export class SandboxEngine {
     if (key.kind === "agency") {
       const agencyId = key.agencyIds[0]!;
       if (agencyHeader !== null && agencyHeader.trim() !== String(agencyId)) {
-        throw generalError(403, "Forbidden", "An agency key acts for its own agency only", this.now());
+        throw generalError(403, "Forbidden", "An agency key acts for its own agency only", this.realNow());
       }
-      return { key, agencyId };
+      return { key, agencyId, account: key.account };
     }
-    if (options.agencyExempt) return { key, agencyId: 0 };
+    if (options.agencyExempt) return { key, agencyId: 0, account: key.account };
     if (agencyHeader === null || agencyHeader.trim() === "") {
       throw validationError([{ field: "X-Service-Agency", message: "is required with a management group key" }]);
     }
@@ -196,48 +325,57 @@ export class SandboxEngine {
     const agencyId = Number(agencyHeader.trim());
     const agency = findAgency(agencyId);
     if (!agency || !agency.active || !key.agencyIds.includes(agencyId)) {
-      throw generalError(403, "Forbidden", `Agency ${agencyId} is not an active agency of this group`, this.now());
+      throw generalError(403, "Forbidden", `Agency ${agencyId} is not an active agency of this group`, this.realNow());
     }
-    return { key, agencyId };
+    return { key, agencyId, account: key.account };
   }
 
   // -------------------------------------------------------------------------------------------
   // Operations
 
-  createOperation(caller: Caller, body: WireCreateOperationRequest): { operation: SandboxOperation; created: boolean } {
-    const idempotencyKey = body.externalId === undefined ? undefined : `${caller.agencyId}:${body.externalId}`;
-    const existingId = idempotencyKey && this.byExternalId.get(idempotencyKey);
-    if (existingId) return { operation: this.operations.get(existingId)!, created: false };
-
-    const now = this.now();
+  async createOperation(caller: Caller, body: WireCreateOperationRequest): Promise<{ operation: SandboxOperation; created: boolean }> {
+    const db = await this.db();
+    await db.insert(sandboxAccounts).values({ id: caller.account }).onConflictDoNothing();
+    const offset = await this.offsetOf(db, caller.account);
+    const now = this.realNow() + offset;
     const totalPriceCents = Math.round((body.totalPrice ?? 0) * 100);
-    const operation: SandboxOperation = {
-      id: `op_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`,
-      operationNumber: this.nextOperationNumber++,
-      agencyId: caller.agencyId,
-      externalId: body.externalId ?? null,
-      status: "GENERATED",
-      totalPriceCents,
-      managementFeeCents: Math.round((totalPriceCents * MANAGEMENT_FEE_BPS) / 10_000),
-      currency: "EUR",
-      countryCode: body.client.countryCode,
-      request: body,
-      token: crypto.randomUUID().replaceAll("-", ""),
-      triggers: triggersOf(body.client.email),
-      createdAt: now,
-      updatedAt: now,
-      history: [{ status: "GENERATED", at: new Date(now).toISOString() }],
-      refusedInstallments: new Set(),
-      travelEndDate: travelEndDate(body),
-    };
-    this.operations.set(operation.id, operation);
-    if (idempotencyKey) this.byExternalId.set(idempotencyKey, operation.id);
-    return { operation, created: true };
+    // Idempotency is the unique index on (agency, externalId): of concurrent creates, one inserts
+    // and the others find its row (NULL externalIds never conflict: no idempotency without one).
+    const inserted = await db
+      .insert(sandboxOperations)
+      .values({
+        id: `op_${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`,
+        account: caller.account,
+        agencyId: caller.agencyId,
+        externalId: body.externalId ?? null,
+        status: "GENERATED",
+        totalPriceCents,
+        managementFeeCents: Math.round((totalPriceCents * MANAGEMENT_FEE_BPS) / 10_000),
+        currency: "EUR",
+        countryCode: body.client.countryCode,
+        request: body,
+        token: crypto.randomUUID().replaceAll("-", ""),
+        triggers: [...triggersOf(body.client.email)],
+        createdAt: now,
+        updatedAt: now,
+        createdRealAt: new Date(this.realNow()),
+        history: [{ status: "GENERATED", at: new Date(now).toISOString() }],
+        refusedInstallments: [],
+        financing: null,
+        requestToken: null,
+        travelEndDate: travelEndDate(body) ?? null,
+      })
+      .onConflictDoNothing({ target: [sandboxOperations.agencyId, sandboxOperations.externalId] })
+      .returning();
+    if (inserted[0]) return { operation: toOperation(inserted[0]), created: true };
+    const existing = await this.findOne(db, and(eq(sandboxOperations.agencyId, caller.agencyId), eq(sandboxOperations.externalId, body.externalId!))!);
+    if (!existing) throw new Error("sandbox: an idempotent create found neither a new nor an existing operation");
+    return { operation: existing, created: false };
   }
 
   /** The operation, if the caller's agency owns it: 404 when unknown, 403 when another account's. */
-  getOperation(caller: Caller, id: string): SandboxOperation {
-    const operation = this.operations.get(id);
+  async getOperation(caller: Caller, id: string): Promise<SandboxOperation> {
+    const operation = await this.findOne(await this.db(), eq(sandboxOperations.id, id));
     if (!operation) throw operationNotFound(id);
     if (operation.agencyId !== caller.agencyId) {
       throw businessError(403, "OPERATION_ACCESS_DENIED", `Operation ${id} belongs to another account`);
@@ -245,37 +383,100 @@ export class SandboxEngine {
     return operation;
   }
 
-  getOperationByExternalId(caller: Caller, externalId: string): SandboxOperation {
-    const id = this.byExternalId.get(`${caller.agencyId}:${externalId}`);
-    if (!id) throw operationNotFound(externalId);
-    return this.operations.get(id)!;
+  /** For the control API: the operation, if this sandbox account created it. */
+  async getOperationOfAccount(account: string, id: string): Promise<SandboxOperation> {
+    const operation = await this.findOne(await this.db(), eq(sandboxOperations.id, id));
+    if (!operation) throw operationNotFound(id);
+    if (operation.account !== account) {
+      throw businessError(403, "OPERATION_ACCESS_DENIED", `Operation ${id} belongs to another sandbox account`);
+    }
+    return operation;
   }
 
-  listOperations(
+  async getOperationByExternalId(caller: Caller, externalId: string): Promise<SandboxOperation> {
+    const operation = await this.findOne(
+      await this.db(),
+      and(eq(sandboxOperations.agencyId, caller.agencyId), eq(sandboxOperations.externalId, externalId))!,
+    );
+    if (!operation) throw operationNotFound(externalId);
+    return operation;
+  }
+
+  async listOperations(
     caller: Caller,
     query: { page: number; size: number; status?: OperationStatus; from?: string; to?: string },
-  ): { content: SandboxOperation[]; totalElements: number } {
-    const fromMs = query.from ? Date.parse(`${query.from}T00:00:00Z`) : -Infinity;
-    const toMs = query.to ? Date.parse(`${query.to}T23:59:59.999Z`) : Infinity;
-    const matching = [...this.operations.values()]
-      .filter((op) => op.agencyId === caller.agencyId)
-      .filter((op) => query.status === undefined || op.status === query.status)
-      .filter((op) => op.createdAt >= fromMs && op.createdAt <= toMs)
+  ): Promise<{ content: SandboxOperation[]; totalElements: number }> {
+    const db = await this.db();
+    const where = and(
+      eq(sandboxOperations.agencyId, caller.agencyId),
+      query.status === undefined ? undefined : eq(sandboxOperations.status, query.status),
+      query.from === undefined ? undefined : gte(sandboxOperations.createdAt, Date.parse(`${query.from}T00:00:00Z`)),
+      query.to === undefined ? undefined : lte(sandboxOperations.createdAt, Date.parse(`${query.to}T23:59:59.999Z`)),
+    );
+    const rows = await db
+      .select()
+      .from(sandboxOperations)
+      .where(where)
       // Newest first; the operation number breaks ties within the same millisecond.
-      .sort((a, b) => b.createdAt - a.createdAt || b.operationNumber - a.operationNumber);
-    const start = query.page * query.size;
-    return { content: matching.slice(start, start + query.size), totalElements: matching.length };
+      .orderBy(desc(sandboxOperations.createdAt), desc(sandboxOperations.operationNumber))
+      .limit(query.size)
+      .offset(query.page * query.size);
+    const [total] = await db.select({ n: count() }).from(sandboxOperations).where(where);
+    return { content: rows.map((row) => toOperation(row)), totalElements: Number(total?.n ?? 0) };
   }
 
   /** Operations reached through a hosted page's token, not a key. */
-  operationByToken(id: string, token: string): SandboxOperation | undefined {
-    const operation = this.operations.get(id);
+  async operationByToken(id: string, token: string): Promise<SandboxOperation | undefined> {
+    const operation = await this.findOne(await this.db(), eq(sandboxOperations.id, id));
     return operation && timingSafeEqual(operation.token, token) ? operation : undefined;
   }
 
-  operationByRequestToken(requestToken: string): SandboxOperation | undefined {
-    const id = this.byRequestToken.get(requestToken);
-    return id ? this.operations.get(id) : undefined;
+  async operationByRequestToken(requestToken: string): Promise<SandboxOperation | undefined> {
+    return this.findOne(await this.db(), eq(sandboxOperations.requestToken, requestToken));
+  }
+
+  private async findOne(db: SandboxDb, where: SQL): Promise<SandboxOperation | undefined> {
+    const [row] = await db.select().from(sandboxOperations).where(where).limit(1);
+    return row && toOperation(row);
+  }
+
+  /**
+   * Changes one operation under its row lock, in a transaction: `change` runs on the operation as
+   * stored now, and whatever it changed (status, history, financing) and the webhook events it
+   * emitted are written together. A SandboxError thrown by `change` leaves everything as it was.
+   * New events are delivered once committed.
+   */
+  private async mutate<T>(id: string, apply: (operation: SandboxOperation, change: Change) => T): Promise<{ operation: SandboxOperation; result: T }> {
+    const db = await this.db();
+    const outcome = await db.transaction(async (tx) => {
+      const [row] = await tx.select().from(sandboxOperations).where(eq(sandboxOperations.id, id)).for("update");
+      if (!row) throw operationNotFound(id);
+      const now = this.realNow() + (await this.offsetOf(tx, row.account));
+      const operation = toOperation(row);
+      const change: Change = { now, emitted: [] };
+      const result = apply(operation, change);
+      await tx
+        .update(sandboxOperations)
+        .set({
+          status: operation.status,
+          updatedAt: operation.updatedAt,
+          history: operation.history,
+          refusedInstallments: [...operation.refusedInstallments],
+          financing: operation.financing ?? null,
+          requestToken: operation.financing?.requestToken ?? null,
+        })
+        .where(eq(sandboxOperations.id, id));
+      const eventIds: number[] = [];
+      for (const status of change.emitted) {
+        const eventId = await this.insertEvent(tx, operation, status, now);
+        if (eventId !== undefined) eventIds.push(eventId);
+      }
+      return { operation, result, eventIds, now };
+    });
+    if (outcome.eventIds.length > 0) {
+      void this.track(this.claimAndDeliver(and(inArray(sandboxWebhookEvents.eventId, outcome.eventIds), lte(sandboxWebhookEvents.nextAttemptAt, outcome.now))!, outcome.now));
+    }
+    return { operation: outcome.operation, result: outcome.result };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -292,11 +493,19 @@ export class SandboxEngine {
   }
 
   /** The customer opened `financingUrl`. */
-  openFinancingPage(operation: SandboxOperation): void {
-    if (operation.status === "GENERATED") this.transition(operation, "PENDING", "customer opened the financing page");
+  async openFinancingPage(id: string): Promise<SandboxOperation> {
+    const { operation } = await this.mutate(id, (op, change) => {
+      if (op.status === "GENERATED") this.transition(op, "PENDING", change, "customer opened the financing page");
+    });
+    return operation;
   }
 
-  startFinancing(operation: SandboxOperation, offerId: number, origin: string): StartFinancingOutcome {
+  async startFinancing(id: string, offerId: number, origin: string): Promise<{ operation: SandboxOperation; outcome: StartFinancingOutcome }> {
+    const { operation, result } = await this.mutate(id, (op, change) => this.startFinancingOn(op, offerId, origin, change));
+    return { operation, outcome: result };
+  }
+
+  private startFinancingOn(operation: SandboxOperation, offerId: number, origin: string, change: Change): StartFinancingOutcome {
     if (operation.status !== "GENERATED" && operation.status !== "PENDING") {
       throw businessError(409, "NOT_ACTIVE_OPERATION", `Operation ${operation.id} is ${operation.status}: financing cannot start`, {
         operationStatus: operation.status,
@@ -310,11 +519,11 @@ export class SandboxEngine {
     const t = operation.triggers;
 
     if (t.has("error")) {
-      this.transition(operation, "ERROR", "technical error while requesting financing");
+      this.transition(operation, "ERROR", change, "technical error while requesting financing");
       return { financingStatus: "ERROR", paymentUrl: null, hasAlternativeFinancialOffers: false };
     }
     if (t.has("refuse_all")) {
-      this.transition(operation, "REFUSED", "every provider refused the customer");
+      this.transition(operation, "REFUSED", change, "every provider refused the customer");
       return { financingStatus: "REFUSED", paymentUrl: null, hasAlternativeFinancialOffers: false };
     }
     // Only the first count chosen is refused, so the customer can go on with an alternative.
@@ -322,12 +531,12 @@ export class SandboxEngine {
       operation.refusedInstallments.add(chosen.installments);
       operation.history.push({
         status: operation.status,
-        at: new Date(this.now()).toISOString(),
+        at: new Date(change.now).toISOString(),
         note: `every provider refused ${chosen.installments} installments`,
       });
       const alternatives = offers.filter((offer) => !operation.refusedInstallments.has(offer.installments));
       if (alternatives.length === 0) {
-        this.transition(operation, "REFUSED", "every provider refused the customer");
+        this.transition(operation, "REFUSED", change, "every provider refused the customer");
         return { financingStatus: "REFUSED", paymentUrl: null, hasAlternativeFinancialOffers: false };
       }
       return { financingStatus: "REFUSED", paymentUrl: null, hasAlternativeFinancialOffers: true };
@@ -342,7 +551,7 @@ export class SandboxEngine {
       if (!next) {
         operation.refusedInstallments.add(chosen.installments);
         const left = offers.some((offer) => !operation.refusedInstallments.has(offer.installments));
-        if (!left) this.transition(operation, "REFUSED", "every provider refused the customer");
+        if (!left) this.transition(operation, "REFUSED", change, "every provider refused the customer");
         return { financingStatus: "REFUSED", paymentUrl: null, hasAlternativeFinancialOffers: left };
       }
       accepted = next;
@@ -350,61 +559,68 @@ export class SandboxEngine {
 
     const requestToken = crypto.randomUUID().replaceAll("-", "");
     operation.financing = { requestToken, offer: accepted, refusedProviders };
-    this.byRequestToken.set(requestToken, operation.id);
     const note =
       refusedProviders.length > 0
         ? `${chosen.companyName} refused; ${accepted.companyName} accepted ${accepted.installments} installments`
         : `${accepted.companyName} accepted ${accepted.installments} installments`;
-    this.transition(operation, "CLIENT_REQUESTED", note);
+    this.transition(operation, "CLIENT_REQUESTED", change, note);
     return { financingStatus: "REQUESTED", paymentUrl: `${origin}/sandbox/provider/checkout/${requestToken}` };
   }
 
   /** The customer signed at the provider checkout; the provider then decides (+decline refuses). */
-  sign(operation: SandboxOperation): void {
-    if (operation.status !== "CLIENT_REQUESTED") throw this.notAwaitingCustomer(operation);
-    this.transition(operation, "PENDING_RESPONSE", "customer signed at the provider");
-    this.decide(operation, operation.triggers.has("decline") ? "decline" : "approve");
+  async sign(id: string): Promise<SandboxOperation> {
+    const { operation } = await this.mutate(id, (op, change) => {
+      if (op.status !== "CLIENT_REQUESTED") throw notAwaitingCustomer(op);
+      this.transition(op, "PENDING_RESPONSE", change, "customer signed at the provider");
+      this.decideOn(op, op.triggers.has("decline") ? "decline" : "approve", change);
+    });
+    return operation;
   }
 
   /** The customer declined to sign at the provider checkout. */
-  declineAtCheckout(operation: SandboxOperation): void {
-    if (operation.status !== "CLIENT_REQUESTED") throw this.notAwaitingCustomer(operation);
-    this.transition(operation, "REFUSED", "customer declined at the provider checkout");
+  async declineAtCheckout(id: string): Promise<SandboxOperation> {
+    const { operation } = await this.mutate(id, (op, change) => {
+      if (op.status !== "CLIENT_REQUESTED") throw notAwaitingCustomer(op);
+      this.transition(op, "REFUSED", change, "customer declined at the provider checkout");
+    });
+    return operation;
   }
 
-  /** The provider's decision on a live request (the checkout's sign, or the control API). */
-  decide(operation: SandboxOperation, decision: "approve" | "decline" | "error"): void {
+  /** The provider's decision on a live request (the control API). */
+  async decide(id: string, decision: "approve" | "decline" | "error"): Promise<SandboxOperation> {
+    const { operation } = await this.mutate(id, (op, change) => this.decideOn(op, decision, change));
+    return operation;
+  }
+
+  private decideOn(operation: SandboxOperation, decision: "approve" | "decline" | "error", change: Change): void {
     if (operation.status !== "CLIENT_REQUESTED" && operation.status !== "PENDING_RESPONSE") {
       throw businessError(409, "NOT_ACTIVE_OPERATION", `Operation ${operation.id} has no pending provider request (${operation.status})`, {
         operationStatus: operation.status,
       });
     }
     if (decision === "approve") {
-      this.transition(operation, "FAVORABLE", "provider approved");
-      this.transition(operation, "CONFIRMED", "financing confirmed");
+      this.transition(operation, "FAVORABLE", change, "provider approved");
+      this.transition(operation, "CONFIRMED", change, "financing confirmed");
     } else if (decision === "decline") {
-      this.transition(operation, "REFUSED", "provider declined");
+      this.transition(operation, "REFUSED", change, "provider declined");
     } else {
-      this.transition(operation, "ERROR", "technical error at the provider");
+      this.transition(operation, "ERROR", change, "technical error at the provider");
     }
-  }
-
-  private notAwaitingCustomer(operation: SandboxOperation): SandboxError {
-    return businessError(409, "NOT_ACTIVE_OPERATION", `Operation ${operation.id} is ${operation.status}`, {
-      operationStatus: operation.status,
-    });
   }
 
   // -------------------------------------------------------------------------------------------
   // Cancel and refund
 
-  cancel(operation: SandboxOperation, reason: string | undefined): void {
-    if (!["GENERATED", "PENDING", "ERROR"].includes(operation.status)) {
-      throw businessError(400, "OPERATION_NOT_CANCELLABLE", `Operation ${operation.id} cannot be cancelled in status ${operation.status}`, {
-        operationStatus: operation.status,
-      });
-    }
-    this.transition(operation, "CANCELLED", reason ? `cancelled: ${reason}` : "cancelled");
+  async cancel(id: string, reason: string | undefined): Promise<SandboxOperation> {
+    const { operation } = await this.mutate(id, (op, change) => {
+      if (!["GENERATED", "PENDING", "ERROR"].includes(op.status)) {
+        throw businessError(400, "OPERATION_NOT_CANCELLABLE", `Operation ${op.id} cannot be cancelled in status ${op.status}`, {
+          operationStatus: op.status,
+        });
+      }
+      this.transition(op, "CANCELLED", change, reason ? `cancelled: ${reason}` : "cancelled");
+    });
+    return operation;
   }
 
   refundBreakdown(operation: SandboxOperation, extraFeesCents = 0) {
@@ -425,24 +641,39 @@ export class SandboxEngine {
     };
   }
 
-  refund(operation: SandboxOperation, fees: { agencyCents: number; providerCents: number }, reason: string | undefined) {
-    const breakdown = this.refundBreakdown(operation, fees.agencyCents + fees.providerCents);
-    if (breakdown.totalToRefundCents < 0) {
-      throw validationError([{ field: "agencyCancellationFee", message: "the cancellation fees exceed what can be refunded" }]);
-    }
-    if (operation.triggers.has("refund_reject")) {
-      // Nothing changes and no charge is recorded.
-      throw businessError(422, "OPERATION_NOT_REFUNDABLE", `The provider rejected the refund of operation ${operation.id}`);
-    }
-    this.transition(operation, "REFUNDED", reason ? `refunded: ${reason}` : "refunded");
-    return breakdown;
+  async refund(id: string, fees: { agencyCents: number; providerCents: number }, reason: string | undefined) {
+    const { operation, result } = await this.mutate(id, (op, change) => {
+      const breakdown = this.refundBreakdown(op, fees.agencyCents + fees.providerCents);
+      if (breakdown.totalToRefundCents < 0) {
+        throw validationError([{ field: "agencyCancellationFee", message: "the cancellation fees exceed what can be refunded" }]);
+      }
+      if (op.triggers.has("refund_reject")) {
+        // Nothing changes and no charge is recorded.
+        throw businessError(422, "OPERATION_NOT_REFUNDABLE", `The provider rejected the refund of operation ${op.id}`);
+      }
+      this.transition(op, "REFUNDED", change, reason ? `refunded: ${reason}` : "refunded");
+      return breakdown;
+    });
+    return { operation, breakdown: result };
   }
 
   // -------------------------------------------------------------------------------------------
   // Webhooks
 
-  eventsOf(operationId: string): WebhookEventRecord[] {
-    return [...this.events.values()].filter((e) => e.operationId === operationId);
+  async eventsOf(operationId: string): Promise<WebhookEventRecord[]> {
+    const db = await this.db();
+    const events = await db
+      .select()
+      .from(sandboxWebhookEvents)
+      .where(eq(sandboxWebhookEvents.operationId, operationId))
+      .orderBy(asc(sandboxWebhookEvents.eventId));
+    if (events.length === 0) return [];
+    const deliveries = await db
+      .select()
+      .from(sandboxWebhookDeliveries)
+      .where(inArray(sandboxWebhookDeliveries.eventId, events.map((e) => e.eventId)))
+      .orderBy(asc(sandboxWebhookDeliveries.id));
+    return events.map((event) => toEventRecord(event, deliveries.filter((d) => d.eventId === event.eventId)));
   }
 
   /**
@@ -453,103 +684,179 @@ export class SandboxEngine {
    * an event superseded by a newer one of its operation 409 WEBHOOK_EVENT_NOT_ACKNOWLEDGEABLE.
    * Acknowledging an acknowledged event again is a success: the ack is safe to repeat.
    */
-  acknowledge(caller: Caller, ack: { operationIdentifier: string; operationStatus: WebhookStatus; eventId: number }): void {
-    this.getOperation(caller, ack.operationIdentifier);
-    const event = this.events.get(ack.eventId);
-    if (!event) throw businessError(404, "WEBHOOK_EVENT_NOT_FOUND", `Webhook event ${ack.eventId} not found`);
-    if (event.operationId !== ack.operationIdentifier) {
-      throw businessError(403, "WEBHOOK_EVENT_OPERATION_MISMATCH", `Webhook event ${ack.eventId} is not an event of operation ${ack.operationIdentifier}`);
-    }
-    if (event.status !== ack.operationStatus) {
-      throw businessError(409, "WEBHOOK_EVENT_STATUS_MISMATCH", `Webhook event ${ack.eventId} carried ${event.status}, not ${ack.operationStatus}`, {
-        eventStatus: event.status,
-      });
-    }
-    if (event.acknowledged) return;
-    if (event.supersededBy !== undefined) {
-      throw businessError(409, "WEBHOOK_EVENT_NOT_ACKNOWLEDGEABLE", `Webhook event ${ack.eventId} was superseded by event ${event.supersededBy}`, {
-        supersededBy: event.supersededBy,
-      });
-    }
-    event.acknowledged = true;
-    event.nextAttemptAt = undefined;
+  async acknowledge(caller: Caller, ack: { operationIdentifier: string; operationStatus: WebhookStatus; eventId: number }): Promise<void> {
+    await this.getOperation(caller, ack.operationIdentifier);
+    const db = await this.db();
+    await db.transaction(async (tx) => {
+      const [event] = await tx.select().from(sandboxWebhookEvents).where(eq(sandboxWebhookEvents.eventId, ack.eventId)).for("update");
+      if (!event) throw businessError(404, "WEBHOOK_EVENT_NOT_FOUND", `Webhook event ${ack.eventId} not found`);
+      if (event.operationId !== ack.operationIdentifier) {
+        throw businessError(403, "WEBHOOK_EVENT_OPERATION_MISMATCH", `Webhook event ${ack.eventId} is not an event of operation ${ack.operationIdentifier}`);
+      }
+      if (event.status !== ack.operationStatus) {
+        throw businessError(409, "WEBHOOK_EVENT_STATUS_MISMATCH", `Webhook event ${ack.eventId} carried ${event.status}, not ${ack.operationStatus}`, {
+          eventStatus: event.status,
+        });
+      }
+      if (event.acknowledged) return;
+      if (event.supersededBy !== null) {
+        throw businessError(409, "WEBHOOK_EVENT_NOT_ACKNOWLEDGEABLE", `Webhook event ${ack.eventId} was superseded by event ${event.supersededBy}`, {
+          supersededBy: event.supersededBy,
+        });
+      }
+      await tx.update(sandboxWebhookEvents).set({ acknowledged: true, nextAttemptAt: null }).where(eq(sandboxWebhookEvents.eventId, ack.eventId));
+    });
   }
 
-  /** Delivers every unacknowledged, current event now (control API). */
-  async redeliverAll(): Promise<number> {
-    const pending = [...this.events.values()].filter((e) => !e.acknowledged && e.supersededBy === undefined);
-    await Promise.all(pending.map((event) => this.deliver(event)));
-    return pending.length;
+  /** Delivers every unacknowledged, current event of the account now (control API). */
+  async redeliverAll(account: string): Promise<number> {
+    const now = await this.now(account);
+    return this.claimAndDeliver(eq(sandboxWebhookEvents.account, account), now);
   }
 
-  private emit(operation: SandboxOperation, status: WebhookStatus): void {
+  /** Records the event and retires the operation's older unacknowledged ones. */
+  private async insertEvent(tx: SandboxDb, operation: SandboxOperation, status: WebhookStatus, now: number): Promise<number | undefined> {
     const url = operation.request.webhookUrl;
-    if (!url) return;
-    const eventId = this.nextEventId++;
-    for (const older of this.events.values()) {
-      if (older.operationId === operation.id && !older.acknowledged && older.supersededBy === undefined) {
-        older.supersededBy = eventId;
-        older.nextAttemptAt = undefined;
+    if (!url) return undefined;
+    const [event] = await tx
+      .insert(sandboxWebhookEvents)
+      .values({ account: operation.account, operationId: operation.id, status, url, createdAt: now, nextAttemptAt: now })
+      .returning({ eventId: sandboxWebhookEvents.eventId });
+    const eventId = event!.eventId;
+    await tx
+      .update(sandboxWebhookEvents)
+      .set({ supersededBy: eventId, nextAttemptAt: null })
+      .where(
+        and(
+          eq(sandboxWebhookEvents.operationId, operation.id),
+          eq(sandboxWebhookEvents.acknowledged, false),
+          isNull(sandboxWebhookEvents.supersededBy),
+          ne(sandboxWebhookEvents.eventId, eventId),
+        ),
+      );
+    return eventId;
+  }
+
+  /**
+   * Claims the current, unacknowledged events matching `where` and delivers them. The claim is one
+   * UPDATE that counts the attempt and moves the next due time along the schedule, so a process
+   * that claims an event is the only one to send that attempt.
+   */
+  private async claimAndDeliver(where: SQL, now: number): Promise<number> {
+    const db = await this.db();
+    const claimed = await db
+      .update(sandboxWebhookEvents)
+      .set({
+        attemptCount: sql`${sandboxWebhookEvents.attemptCount} + 1`,
+        nextAttemptAt: sql`${now}::bigint + (${SCHEDULE_MS_ARRAY})[${sandboxWebhookEvents.attemptCount} + 1]`,
+      })
+      .where(and(where, eq(sandboxWebhookEvents.acknowledged, false), isNull(sandboxWebhookEvents.supersededBy)))
+      .returning();
+    await Promise.all(claimed.map((event) => this.track(this.attempt(event, now))));
+    return claimed.length;
+  }
+
+  private async attempt(event: SandboxWebhookEventRow, now: number): Promise<void> {
+    const record: WebhookAttempt = { at: new Date(now).toISOString() };
+    const target = await checkTarget(event.url, { localMode: this.localMode, allowList: this.allowedTargets }, this.lookup);
+    if (!target.ok) {
+      record.error = `refused: ${target.reason}`;
+    } else {
+      try {
+        const response = await this.doFetch(event.url, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "User-Agent": "travel-financing-sandbox/1" },
+          body: JSON.stringify({ operationIdentifier: event.operationId, operationStatus: event.status, eventId: event.eventId }),
+          signal: AbortSignal.timeout(this.webhookTimeoutMs),
+          redirect: "manual",
+        });
+        record.status = response.status;
+        await response.body?.cancel();
+      } catch (error) {
+        // Fetch errors name the host and port at most, never the path.
+        record.error = error instanceof Error ? describeFetchError(error) : String(error);
       }
     }
-    const event: WebhookEventRecord = {
-      eventId,
-      operationId: operation.id,
-      status,
-      url,
-      createdAt: this.now(),
-      attempts: [],
-      acknowledged: false,
-      nextAttemptAt: this.now(),
-    };
-    this.events.set(eventId, event);
-    void this.deliver(event);
-  }
-
-  private deliver(event: WebhookEventRecord): Promise<void> {
-    const attempt = this.attemptDelivery(event);
-    this.deliveries.add(attempt);
-    void attempt.finally(() => this.deliveries.delete(attempt));
-    return attempt;
-  }
-
-  private async attemptDelivery(event: WebhookEventRecord): Promise<void> {
-    // Claim the slot first, so a tick that runs while this delivery is in flight doesn't repeat it.
-    const attemptNumber = event.attempts.length;
-    const delay = REDELIVERY_SCHEDULE_SECONDS[attemptNumber];
-    event.nextAttemptAt = delay === undefined ? undefined : this.now() + delay * 1000;
-    const record: WebhookAttempt = { at: new Date(this.now()).toISOString() };
-    event.attempts.push(record);
+    const db = await this.db();
     try {
-      const response = await this.doFetch(event.url, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "User-Agent": "travel-financing-sandbox/1" },
-        body: JSON.stringify({ operationIdentifier: event.operationId, operationStatus: event.status, eventId: event.eventId }),
-        signal: AbortSignal.timeout(this.webhookTimeoutMs),
-        redirect: "manual",
-      });
-      record.status = response.status;
-      await response.body?.cancel();
+      await db.insert(sandboxWebhookDeliveries).values({ eventId: event.eventId, at: record.at, status: record.status ?? null, error: record.error ?? null });
     } catch (error) {
-      record.error = error instanceof Error ? error.message : String(error);
+      // The event may be gone meanwhile (a reset, the retention purge): then there is nothing to record.
+      const [still] = await db.select({ id: sandboxWebhookEvents.eventId }).from(sandboxWebhookEvents).where(eq(sandboxWebhookEvents.eventId, event.eventId));
+      if (still) throw error;
     }
-    // Acknowledged or superseded while in flight: nothing more is due.
-    if (event.acknowledged || event.supersededBy !== undefined) event.nextAttemptAt = undefined;
   }
 
   // -------------------------------------------------------------------------------------------
 
-  private transition(operation: SandboxOperation, to: OperationStatus, note?: string): void {
+  private transition(operation: SandboxOperation, to: OperationStatus, change: Change, note?: string): void {
     if (FINAL.includes(operation.status)) {
       // A final status never moves (REFUNDED and FINISHED leave CONFIRMED, which is not final here).
       throw new Error(`sandbox: ${operation.id} is ${operation.status}, cannot become ${to}`);
     }
-    const now = this.now();
     operation.status = to;
-    operation.updatedAt = now;
-    operation.history.push({ status: to, at: new Date(now).toISOString(), ...(note ? { note } : {}) });
-    if ((WEBHOOK_STATUSES as readonly string[]).includes(to)) this.emit(operation, to as WebhookStatus);
+    operation.updatedAt = change.now;
+    operation.history.push({ status: to, at: new Date(change.now).toISOString(), ...(note ? { note } : {}) });
+    if ((WEBHOOK_STATUSES as readonly string[]).includes(to)) change.emitted.push(to as WebhookStatus);
   }
+}
+
+function notAwaitingCustomer(operation: SandboxOperation): SandboxError {
+  return businessError(409, "NOT_ACTIVE_OPERATION", `Operation ${operation.id} is ${operation.status}`, {
+    operationStatus: operation.status,
+  });
+}
+
+/** An operation a timer meant to change was purged or reset meanwhile: nothing to do. */
+function ignoreVanished(error: unknown): void {
+  if (error instanceof SandboxError && error.status === 404) return;
+  throw error;
+}
+
+function describeFetchError(error: Error): string {
+  const cause = (error as { cause?: unknown }).cause;
+  const code = cause && typeof cause === "object" && "code" in cause ? String((cause as { code: unknown }).code) : undefined;
+  if (error.name === "TimeoutError") return "timed out";
+  return code ? `${error.message} (${code})` : error.message;
+}
+
+function toOperation(row: SandboxOperationRow): SandboxOperation {
+  return {
+    id: row.id,
+    operationNumber: row.operationNumber,
+    account: row.account,
+    agencyId: row.agencyId,
+    externalId: row.externalId,
+    status: row.status as OperationStatus,
+    totalPriceCents: row.totalPriceCents,
+    managementFeeCents: row.managementFeeCents,
+    currency: row.currency,
+    countryCode: row.countryCode,
+    request: row.request,
+    token: row.token,
+    triggers: new Set(row.triggers.filter((t): t is Trigger => (TRIGGERS as readonly string[]).includes(t))),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    history: row.history,
+    refusedInstallments: new Set(row.refusedInstallments),
+    ...(row.financing ? { financing: row.financing } : {}),
+    travelEndDate: row.travelEndDate ?? undefined,
+  };
+}
+
+function toEventRecord(event: SandboxWebhookEventRow, deliveries: (typeof sandboxWebhookDeliveries.$inferSelect)[]): WebhookEventRecord {
+  return {
+    eventId: event.eventId,
+    operationId: event.operationId,
+    status: event.status as WebhookStatus,
+    url: event.url,
+    createdAt: event.createdAt,
+    attemptCount: event.attemptCount,
+    attempts: deliveries.map((d) => ({ at: d.at, ...(d.status === null ? {} : { status: d.status }), ...(d.error === null ? {} : { error: d.error }) })),
+    acknowledged: event.acknowledged,
+    ...(event.supersededBy === null ? {} : { supersededBy: event.supersededBy }),
+    ...(event.nextAttemptAt === null ? {} : { nextAttemptAt: event.nextAttemptAt }),
+  };
 }
 
 /** `ana+refuse_first@example.com` -> {refuse_first}; several tags may be joined: `ana+decline+refund_reject@…`. */
@@ -559,13 +866,27 @@ export function triggersOf(email: string): ReadonlySet<Trigger> {
   return new Set(tags.filter((tag): tag is Trigger => (TRIGGERS as readonly string[]).includes(tag)));
 }
 
-function travelEndDate(body: WireCreateOperationRequest): string | undefined {
-  const dates = [
-    ...(body.flights ?? []).flatMap((f) => [f.departureDate, f.returnDate]),
-    ...(body.hotels ?? []).flatMap((h) => [h.checkInDate, h.checkOutDate]),
-  ]
-    .filter((d): d is string => typeof d === "string")
-    .map((d) => d.split("-").reverse().join("-"));
+const BODY_DATE = /^(\d{2})-(\d{2})-(\d{4})$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})/;
+
+/**
+ * The trip's last day (yyyy-MM-dd): the latest date found among the items' fields, whatever their
+ * names (items are free-form: `returnDate`, `checkOutDate`, `checkOut`…), in the body's dd-MM-yyyy
+ * or as an ISO date. Undefined when no item carries a date: such a trip never becomes FINISHED.
+ */
+export function travelEndDate(body: WireCreateOperationRequest): string | undefined {
+  const items: unknown[] = [...(body.flights ?? []), ...(body.hotels ?? []), ...(body.services ?? [])];
+  const dates: string[] = [];
+  for (const item of items) {
+    if (item === null || typeof item !== "object") continue;
+    for (const value of Object.values(item)) {
+      if (typeof value !== "string") continue;
+      const body = BODY_DATE.exec(value);
+      const iso = ISO_DATE.exec(value);
+      const date = body ? `${body[3]}-${body[2]}-${body[1]}` : iso ? `${iso[1]}-${iso[2]}-${iso[3]}` : undefined;
+      if (date && !Number.isNaN(Date.parse(`${date}T00:00:00Z`))) dates.push(date);
+    }
+  }
   return dates.length > 0 ? dates.sort().at(-1) : undefined;
 }
 

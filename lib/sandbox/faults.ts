@@ -1,9 +1,13 @@
+import { and, asc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { z } from "zod";
+import type { SandboxDatabase, SandboxDb } from "./db/connection";
+import { sandboxFaults, type SandboxFaultRow } from "./db/schema";
 import { businessError, generalError, parseOrThrow, SandboxError } from "./errors";
 
 /**
  * Fault injection for QA (WireMock-style): latency, 500, 503 or 429 with Retry-After, on a route,
- * at a rate or for a count. Faults apply to the partner API routes only, never to the control API.
+ * at a rate or for a count. Faults apply to the partner API routes only, never to the control API,
+ * and only to requests made with the key of the account that set them.
  */
 
 export const faultSchema = z.object({
@@ -25,38 +29,70 @@ export type Fault = z.output<typeof faultSchema> & { id: number; hits: number };
 
 export const faultsBodySchema = z.union([z.object({ faults: z.array(faultSchema).max(50) }), faultSchema]);
 
+/**
+ * The faults of each sandbox account, in the database: an account's faults hit only requests made
+ * with its own key, and a fault's `count` holds across processes (its hits are counted in its row).
+ */
 export class Faults {
-  private faults: Fault[] = [];
-  private nextId = 1;
-
   constructor(
+    private readonly database: Promise<SandboxDatabase>,
     private readonly random: () => number = Math.random,
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
-  ) {}
+  ) {
+    database.catch(() => {});
+  }
 
-  /** PUT replaces the whole set. */
-  replace(body: unknown): Fault[] {
+  private async db(): Promise<SandboxDb> {
+    return (await this.database).db;
+  }
+
+  /** PUT replaces the account's whole set. */
+  async replace(account: string, body: unknown): Promise<Fault[]> {
     const parsed = parseOrThrow(faultsBodySchema, body);
     const inputs = "faults" in parsed ? parsed.faults : [parsed];
-    this.faults = inputs.map((input) => ({ ...input, id: this.nextId++, hits: 0 }));
-    return this.list();
+    const db = await this.db();
+    await db.transaction(async (tx) => {
+      await tx.delete(sandboxFaults).where(eq(sandboxFaults.account, account));
+      if (inputs.length > 0) {
+        await tx.insert(sandboxFaults).values(
+          inputs.map((input) => ({
+            account,
+            route: input.route ?? null,
+            fault: input.fault,
+            latencyMs: input.latencyMs,
+            retryAfterSeconds: input.retryAfterSeconds,
+            rate: input.rate,
+            count: input.count ?? null,
+          })),
+        );
+      }
+    });
+    return this.list(account);
   }
 
-  clear(): void {
-    this.faults = [];
+  async clear(account: string): Promise<void> {
+    await (await this.db()).delete(sandboxFaults).where(eq(sandboxFaults.account, account));
   }
 
-  list(): Fault[] {
-    return this.faults.map((f) => ({ ...f }));
+  async list(account: string): Promise<Fault[]> {
+    const rows = await (await this.db()).select().from(sandboxFaults).where(eq(sandboxFaults.account, account)).orderBy(asc(sandboxFaults.id));
+    return rows.map(toFault);
   }
 
-  /** Runs the faults matching this request: waits for latency ones, throws the first error one. */
-  async apply(method: string, path: string, now: number): Promise<void> {
-    for (const fault of this.faults) {
+  /** Runs the account's faults matching this request: waits for latency ones, throws the first error one. */
+  async apply(account: string, method: string, path: string, now: number): Promise<void> {
+    const db = await this.db();
+    for (const fault of await this.list(account)) {
       if (!matches(fault.route, method, path)) continue;
       if (fault.count !== undefined && fault.hits >= fault.count) continue;
       if (this.random() >= fault.rate) continue;
-      fault.hits++;
+      // Counted in the row: of concurrent requests (in any process), only `count` get the fault.
+      const hit = await db
+        .update(sandboxFaults)
+        .set({ hits: sql`${sandboxFaults.hits} + 1` })
+        .where(and(eq(sandboxFaults.id, fault.id), or(isNull(sandboxFaults.count), lt(sandboxFaults.hits, sandboxFaults.count))))
+        .returning({ id: sandboxFaults.id });
+      if (hit.length === 0) continue;
       if (fault.fault === "latency") {
         await this.sleep(fault.latencyMs);
         continue;
@@ -64,6 +100,19 @@ export class Faults {
       throw errorOf(fault, now);
     }
   }
+}
+
+function toFault(row: SandboxFaultRow): Fault {
+  return {
+    id: row.id,
+    ...(row.route === null ? {} : { route: row.route }),
+    fault: row.fault as Fault["fault"],
+    latencyMs: row.latencyMs,
+    retryAfterSeconds: row.retryAfterSeconds,
+    rate: row.rate,
+    ...(row.count === null ? {} : { count: row.count }),
+    hits: row.hits,
+  };
 }
 
 function errorOf(fault: Fault, now: number): SandboxError {

@@ -1,11 +1,40 @@
+import "server-only";
+import { getEnv } from "@/lib/env";
+import { getDatabase } from "@/lib/db";
 import { createSandbox, type Sandbox } from "./app";
+import { sandboxConfigFromEnv } from "./config";
+import { shareDatabase } from "./db/connection";
 
-// On globalThis: Next's dev server re-evaluates modules on edits, and the sandbox's state (its
-// operations and test clock) must survive that, as it would in a real separate service.
+// On globalThis: Next's dev server re-evaluates modules on edits, and one sandbox (one timer) per
+// process is enough; its state is in the database anyway.
 const globalForSandbox = globalThis as typeof globalThis & { __travelFinancingSandbox?: Sandbox };
 
-/** The sandbox this app serves under /sandbox: one per process, created on first use. */
+/**
+ * The sandbox this app serves under /sandbox: one per process, created on first use, on the app's
+ * own database (the same PGlite handle: a data folder can be opened once per process; or the same
+ * PostgreSQL), in tables of its own.
+ */
 export function getSandbox(): Sandbox {
-  globalForSandbox.__travelFinancingSandbox ??= createSandbox();
-  return globalForSandbox.__travelFinancingSandbox;
+  let sandbox = globalForSandbox.__travelFinancingSandbox;
+  if (!sandbox) {
+    const config = sandboxConfigFromEnv();
+    const database = getDatabase().then((shared) => shareDatabase(shared, getEnv().DATABASE_URL));
+    const created = createSandbox({
+      database,
+      qaToken: config.qaToken,
+      retentionDays: config.retentionDays,
+      localMode: config.localMode,
+      allowedTargets: config.allowedTargets,
+    });
+    // A failed open (server down, bad migration) must not be kept: the next request tries again.
+    created.ready.catch(() => {
+      if (globalForSandbox.__travelFinancingSandbox === created) {
+        delete globalForSandbox.__travelFinancingSandbox;
+        void created.close().catch(() => {});
+      }
+    });
+    globalForSandbox.__travelFinancingSandbox = created;
+    sandbox = created;
+  }
+  return sandbox;
 }

@@ -146,6 +146,13 @@ const COMMON_RESPONSES: Record<string, ZodOpenApiResponseObject> = {
   },
 };
 
+/** Answered to any request whose body is over the sandbox's limit, before it is read. */
+const PAYLOAD_TOO_LARGE: ZodOpenApiResponseObject = {
+  id: "PayloadTooLarge",
+  description: "Sandbox limit: a request body over 64 KB is refused before it is read (the spec states no limit).",
+  content: jsonContent(generalErrorBodySchema),
+};
+
 // ---------------------------------------------------------------------------------------------
 // Building blocks
 
@@ -441,7 +448,11 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     operation: {
       ...route.operation,
       ...(agencyExempt ? {} : { parameters: [agencyParameter] }),
-      responses: { ...route.operation.responses, ...COMMON_RESPONSES },
+      responses: {
+        ...route.operation.responses,
+        ...COMMON_RESPONSES,
+        ...("requestBody" in route.operation ? { "413": PAYLOAD_TOO_LARGE } : {}),
+      },
     },
   }));
 

@@ -1,5 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createSandbox, type Sandbox } from "./app";
+import { openSandboxDatabase, type SandboxDatabase } from "./db/connection";
+import { sandboxOperations } from "./db/schema";
 import { businessError } from "./errors";
 
 /**
@@ -19,8 +22,17 @@ interface Webhook {
 }
 
 let sandbox: Sandbox;
+let database: SandboxDatabase;
 let webhooks: Webhook[];
 let sequence = 0;
+
+// One database for the file (booting PGlite is slow); each test gets a sandbox of its own on it.
+beforeAll(async () => {
+  database = await openSandboxDatabase({ dataDir: "memory://" });
+});
+afterAll(async () => {
+  await database?.close();
+});
 
 beforeEach(() => {
   webhooks = [];
@@ -29,7 +41,13 @@ beforeEach(() => {
     webhooks.push({ url, body: typeof init.body === "string" ? JSON.parse(init.body) : init.body });
     return new Response(null, { status: 200 });
   };
-  sandbox = createSandbox({ tickMs: 0, fetch: fetchDouble as typeof fetch });
+  sandbox = createSandbox({
+    tickMs: 0,
+    fetch: fetchDouble as typeof fetch,
+    // shop.example stands for a partner on the internet.
+    lookup: async () => [{ address: "203.0.113.10", family: 4 }],
+    database: { ...database, close: async () => {} },
+  });
 });
 
 afterEach(async () => {
@@ -471,8 +489,11 @@ describe("the default result page", () => {
     expect(JSON.stringify(await refused.json())).toContain("successRedirectUrl");
     // ...and the pages would not follow one that got in anyway (defence in depth).
     const op = await createOperation();
-    const stored = sandbox.engine.operationByToken(op.id, new URL(op.financingUrl).searchParams.get("token") ?? "");
-    stored!.request.successRedirectUrl = "javascript:alert(1)";
+    const stored = await sandbox.engine.operationByToken(op.id, new URL(op.financingUrl).searchParams.get("token") ?? "");
+    await database.db
+      .update(sandboxOperations)
+      .set({ request: { ...stored!.request, successRedirectUrl: "javascript:alert(1)" } })
+      .where(eq(sandboxOperations.id, op.id));
     const checkout = await chooseTwelveMonths(op.financingUrl);
     const response = await postForm(`${checkout}/sign`);
     expect(response.headers.get("Location")).toMatch(`${ORIGIN}/sandbox/pay/result?operation=${op.id}&`);

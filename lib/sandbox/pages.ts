@@ -45,18 +45,17 @@ export function hostedPages(engine: SandboxEngine) {
 
   // --- The financing page (`financingUrl`) ---------------------------------------------------
 
-  pages.get("/pay/financing", (c) => {
-    const operation = byPageToken(engine, c);
+  pages.get("/pay/financing", async (c) => {
+    const operation = await byPageToken(engine, c);
     if (!operation) return render(c, 404, invalidLinkView());
     if (!CHOOSING.includes(operation.status)) {
       return render(c, 200, statusView({ operation, next: nextStep(c, operation) }));
     }
-    engine.openFinancingPage(operation);
-    return offersPage(c, engine, operation, 200);
+    return offersPage(c, engine, await engine.openFinancingPage(operation.id), 200);
   });
 
   pages.post("/pay/financing", async (c) => {
-    const operation = byPageToken(engine, c);
+    const operation = await byPageToken(engine, c);
     if (!operation) return render(c, 404, invalidLinkView());
     if (!CHOOSING.includes(operation.status)) {
       // A second click on "Continue" after the first went through: follow the first.
@@ -76,9 +75,9 @@ export function hostedPages(engine: SandboxEngine) {
     if ("unavailable" in eligible) return unavailablePage(c, operation, eligible.unavailable);
     const chosen = eligible.offers.find((offer) => offer.id === offerId);
 
-    let outcome: ReturnType<SandboxEngine["startFinancing"]>;
+    let started: Awaited<ReturnType<SandboxEngine["startFinancing"]>>;
     try {
-      outcome = engine.startFinancing(operation, offerId, origin(c));
+      started = await engine.startFinancing(operation.id, offerId, origin(c));
     } catch (error) {
       // A tampered or stale offerId: the engine's 422, shown with the plans still on offer.
       if (error instanceof SandboxError && error.body.errorCode === "NOT_ELIGIBLE_FINANCIAL_OFFER") {
@@ -87,18 +86,19 @@ export function hostedPages(engine: SandboxEngine) {
       throw error;
     }
 
+    const { outcome, operation: after } = started;
     if (outcome.financingStatus === "REQUESTED") return c.redirect(outcome.paymentUrl, 303);
     if (outcome.financingStatus === "REFUSED" && outcome.hasAlternativeFinancialOffers) {
       const count = chosen ? `${chosen.installments} installments` : "that plan";
-      return offersPage(c, engine, operation, 200, { alert: `The provider could not approve ${count}; choose another plan.` });
+      return offersPage(c, engine, after, 200, { alert: `The provider could not approve ${count}; choose another plan.` });
     }
-    return c.redirect(returnUrl(c, operation), 303);
+    return c.redirect(returnUrl(c, after), 303);
   });
 
   // --- The provider checkout (`paymentUrl`) --------------------------------------------------
 
-  pages.get("/provider/checkout/:requestToken", (c) => {
-    const operation = engine.operationByRequestToken(c.req.param("requestToken"));
+  pages.get("/provider/checkout/:requestToken", async (c) => {
+    const operation = await engine.operationByRequestToken(c.req.param("requestToken"));
     if (!operation?.financing) return render(c, 404, invalidLinkView());
     if (operation.status !== "CLIENT_REQUESTED") return followStatus(c, operation, 200);
     const path = checkoutPath(operation.financing.requestToken);
@@ -109,21 +109,19 @@ export function hostedPages(engine: SandboxEngine) {
     );
   });
 
-  pages.post("/provider/checkout/:requestToken/sign", (c) => {
-    const operation = engine.operationByRequestToken(c.req.param("requestToken"));
+  pages.post("/provider/checkout/:requestToken/sign", async (c) => {
+    const operation = await engine.operationByRequestToken(c.req.param("requestToken"));
     if (!operation?.financing) return render(c, 404, invalidLinkView());
     // Signed already (double submit, back button): the first decision stands.
     if (operation.status !== "CLIENT_REQUESTED") return followStatus(c, operation, 409);
-    engine.sign(operation);
-    return c.redirect(returnUrl(c, operation), 303);
+    return c.redirect(returnUrl(c, await engine.sign(operation.id)), 303);
   });
 
-  pages.post("/provider/checkout/:requestToken/decline", (c) => {
-    const operation = engine.operationByRequestToken(c.req.param("requestToken"));
+  pages.post("/provider/checkout/:requestToken/decline", async (c) => {
+    const operation = await engine.operationByRequestToken(c.req.param("requestToken"));
     if (!operation?.financing) return render(c, 404, invalidLinkView());
     if (operation.status !== "CLIENT_REQUESTED") return followStatus(c, operation, 409);
-    engine.declineAtCheckout(operation);
-    return c.redirect(returnUrl(c, operation), 303);
+    return c.redirect(returnUrl(c, await engine.declineAtCheckout(operation.id)), 303);
   });
 
   // A reload or a typed URL of a form's target: back to the page that has the form.
@@ -133,8 +131,8 @@ export function hostedPages(engine: SandboxEngine) {
 
   // --- The default result page -----------------------------------------------------------------
 
-  pages.get("/pay/result", (c) => {
-    const operation = byPageToken(engine, c);
+  pages.get("/pay/result", async (c) => {
+    const operation = await byPageToken(engine, c);
     if (!operation) return render(c, 404, invalidLinkView());
     if (CHOOSING.includes(operation.status) && "unavailable" in eligibility(engine, operation)) {
       return render(
@@ -195,7 +193,7 @@ function contentfulStatus(status: number): ContentfulStatusCode {
   return status >= 400 && status <= 599 ? (status as ContentfulStatusCode) : 500;
 }
 
-function byPageToken(engine: SandboxEngine, c: Context): SandboxOperation | undefined {
+async function byPageToken(engine: SandboxEngine, c: Context): Promise<SandboxOperation | undefined> {
   const id = c.req.query("operation");
   const token = c.req.query("token");
   return id && token ? engine.operationByToken(id, token) : undefined;

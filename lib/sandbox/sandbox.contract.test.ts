@@ -114,6 +114,7 @@ beforeEach(() => listener.answerWith(200));
 afterEach(async () => {
   await server.sandbox.engine.idle();
   await control("DELETE", "/faults");
+  await control("DELETE", "/faults", undefined, GROUP);
 });
 
 describe("authentication", () => {
@@ -561,7 +562,7 @@ describe("test clock", () => {
     expect(webhooksFor(stale.id).map((w) => w.body.operationStatus)).toContain("EXPIRED");
     expect((await api.getStatus(trip.id)).status.status).toBe("CONFIRMED");
 
-    const days = Math.ceil((Date.parse("2027-01-11T00:00:00Z") - server.sandbox.engine.now()) / 1000);
+    const days = Math.ceil((Date.parse("2027-01-11T00:00:00Z") - (await server.sandbox.engine.now("agency_201"))) / 1000);
     await control("POST", "/clock/advance", { seconds: days }, AGENCY_201);
     expect((await api.getStatus(trip.id)).status.status).toBe("FINISHED");
   });
@@ -575,7 +576,9 @@ describe("faults", () => {
   });
 
   it("429 with Retry-After; 500 on POST /financing is not retried", async () => {
-    await control("PUT", "/faults", { faults: [{ route: "GET /agencies", fault: "429", retryAfterSeconds: 30 }, { route: "POST /financing", fault: "500" }] });
+    // Faults are per account: the group key's for GET /agencies, agency 101's for POST /financing.
+    await control("PUT", "/faults", { route: "GET /agencies", fault: "429", retryAfterSeconds: 30 }, GROUP);
+    await control("PUT", "/faults", { route: "POST /financing", fault: "500" });
     const limited = await failure(client(GROUP, { agencyId: 101 }).listAgencies());
     expect(limited).toMatchObject({ status: 429, retryAfterSeconds: 30 });
     const operation = await client().createOperation(booking());

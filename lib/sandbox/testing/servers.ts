@@ -11,6 +11,8 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
   close(): Promise<void>;
 }> {
   const sandbox = createSandbox({ tickMs: 0, ...options });
+  // Booting and migrating the database is the slow part: in the caller's setup, not its first test.
+  await sandbox.ready;
   const server = await new Promise<Server>((resolve) => {
     const s = serve({ fetch: sandbox.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s as Server));
   });

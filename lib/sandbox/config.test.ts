@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_QA_TOKEN, DEFAULT_RETENTION_DAYS, SandboxConfigError, sandboxConfigFromEnv } from "./config";
+
+describe("sandboxConfigFromEnv", () => {
+  it("defaults: the published QA token, 30 days, local mode, no allow-list", () => {
+    const config = sandboxConfigFromEnv({});
+    expect(config).toMatchObject({ qaToken: DEFAULT_QA_TOKEN, retentionDays: DEFAULT_RETENTION_DAYS, localMode: true });
+    expect(config.allowedTargets.empty).toBe(true);
+  });
+
+  it("reads every variable", () => {
+    const config = sandboxConfigFromEnv({
+      SANDBOX_QA_TOKEN: "qa_0123456789abcdef",
+      SANDBOX_RETENTION_DAYS: "7",
+      SANDBOX_LOCAL_MODE: "false",
+      SANDBOX_ALLOWED_TARGETS: "10.0.0.0/8,hooks.internal",
+    });
+    expect(config).toMatchObject({ qaToken: "qa_0123456789abcdef", retentionDays: 7, localMode: false });
+    expect(config.allowedTargets.hosts.has("hooks.internal")).toBe(true);
+  });
+
+  it.each([
+    ["SANDBOX_RETENTION_DAYS", "0"],
+    ["SANDBOX_RETENTION_DAYS", "2.5"],
+    ["SANDBOX_RETENTION_DAYS", "soon"],
+    ["SANDBOX_QA_TOKEN", "short"],
+    ["SANDBOX_LOCAL_MODE", "maybe"],
+    ["SANDBOX_ALLOWED_TARGETS", "10.0.0.0/99"],
+  ])("a bad %s (%s) is refused by name, without echoing a token", (variable, value) => {
+    let thrown: unknown;
+    try {
+      sandboxConfigFromEnv({ [variable]: value });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(SandboxConfigError);
+    expect((thrown as SandboxConfigError).problems.map((p) => p.variable)).toEqual([variable]);
+    if (variable === "SANDBOX_QA_TOKEN") expect((thrown as Error).message).not.toContain(value);
+  });
+});

@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { emptyAllowList, parseAllowList, type AllowList } from "./targets";
+
+/**
+ * The sandbox's own settings (it is a separate system: it reads its variables itself, whether the
+ * app serves it or `npm run sandbox` runs it alone). A bad value names the variable.
+ */
+
+/** The operator's QA token when none is set: published, like the seeded keys. */
+export const DEFAULT_QA_TOKEN = "qa_sandbox_token";
+export const DEFAULT_RETENTION_DAYS = 30;
+
+export interface SandboxConfig {
+  /** `Authorization: Bearer <token>` lets the control API act on any account, named in `?account=`. */
+  qaToken: string;
+  /** Operations created longer ago than this (wall clock) are purged, with their events. */
+  retentionDays: number;
+  /** Local mode (the default): webhooks may target this machine's loopback. */
+  localMode: boolean;
+  /** Hosts, addresses or CIDR ranges deliveries may reach although private. */
+  allowedTargets: AllowList;
+}
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+const envSchema = z.object({
+  SANDBOX_QA_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{16,256}$/, "must be 16 to 256 printable characters without spaces")
+    .default(DEFAULT_QA_TOKEN),
+  SANDBOX_RETENTION_DAYS: z.coerce
+    .number()
+    .int("must be a whole number of days")
+    .positive("must be at least 1")
+    .max(3650, "must be at most 3650")
+    .default(DEFAULT_RETENTION_DAYS),
+  SANDBOX_LOCAL_MODE: booleanFlag.default(true),
+  SANDBOX_ALLOWED_TARGETS: z.string().default(""),
+});
+
+export class SandboxConfigError extends Error {
+  constructor(readonly problems: { variable: string; message: string }[]) {
+    super(`Invalid sandbox configuration:\n${problems.map((p) => `  - ${p.variable}: ${p.message}`).join("\n")}`);
+    this.name = "SandboxConfigError";
+  }
+}
+
+/** The settings from the environment; throws {@link SandboxConfigError} naming every bad variable. */
+export function sandboxConfigFromEnv(source: Record<string, string | undefined> = process.env): SandboxConfig {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    // Never echo a value: the token is a secret.
+    throw new SandboxConfigError(parsed.error.issues.map((issue) => ({ variable: issue.path.join("."), message: issue.message })));
+  }
+  const allowed = parseAllowList(parsed.data.SANDBOX_ALLOWED_TARGETS);
+  if (!allowed.ok) {
+    throw new SandboxConfigError([{ variable: "SANDBOX_ALLOWED_TARGETS", message: `cannot read ${JSON.stringify(allowed.entry)}: use host names, IP addresses or CIDR ranges separated by commas` }]);
+  }
+  return {
+    qaToken: parsed.data.SANDBOX_QA_TOKEN,
+    retentionDays: parsed.data.SANDBOX_RETENTION_DAYS,
+    localMode: parsed.data.SANDBOX_LOCAL_MODE,
+    allowedTargets: allowed.list,
+  };
+}
+
+export function defaultSandboxConfig(): SandboxConfig {
+  return { qaToken: DEFAULT_QA_TOKEN, retentionDays: DEFAULT_RETENTION_DAYS, localMode: true, allowedTargets: emptyAllowList() };
+}
