@@ -20,7 +20,11 @@ export async function proxy(request: NextRequest) {
   if (refusesCrossOriginPost(request.method, pathname, request.headers, env.APP_URL)) {
     return new NextResponse("Cross-origin form posts are not accepted.", {
       status: 403,
-      headers: { "Content-Type": "text/plain; charset=utf-8", "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'", "Cache-Control": "no-store" },
+      headers: {
+        "Content-Type": "text/plain; charset=utf-8",
+        "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+        "Cache-Control": "no-store",
+      },
     });
   }
 

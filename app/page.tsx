@@ -54,7 +54,10 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
         <div className="flex flex-col gap-3">
           <h1 className="text-3xl font-bold sm:text-4xl">{m.shop.title}</h1>
           {returned ? (
-            <Notice tone={returned.state === "confirmed" || returned.state === "approved" ? "success" : "info"} title={m.shop.outcomeHeading}>
+            <Notice
+              tone={returned.state === "confirmed" || returned.state === "approved" ? "success" : "info"}
+              title={m.shop.outcomeHeading}
+            >
               <p className="font-semibold">{returned.title}</p>
               <p className="mt-1 text-sm">{m.shop.outcomeNote}</p>
             </Notice>
@@ -64,7 +67,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
 
         <section aria-labelledby="trip-heading" className="overflow-hidden rounded-card bg-surface shadow-sm">
           <div className="bg-brand px-5 py-4 text-brand-contrast">
-            <p className="text-sm font-semibold uppercase tracking-wide">{m.shop.tripHeading}</p>
+            <p className="text-sm font-semibold tracking-wide uppercase">{m.shop.tripHeading}</p>
             <h2 id="trip-heading" className="text-2xl font-bold">
               {trip.packageName}
             </h2>

@@ -25,7 +25,15 @@ import { cents, literally } from "./support/text";
 test.use({ baseURL: APP_URL, locale: "en-GB" });
 
 /** Every page of the back-office, with placeholders where an operation id goes. */
-const PAGES = ["/admin", "/admin/simulator", "/admin/simulator?amount=1000&country=ESP", "/admin/operations", "/admin/operations?status=CONFIRMED", "/admin/operations/op_unknown", "/admin/operations/op_unknown/refund"];
+const PAGES = [
+  "/admin",
+  "/admin/simulator",
+  "/admin/simulator?amount=1000&country=ESP",
+  "/admin/operations",
+  "/admin/operations?status=CONFIRMED",
+  "/admin/operations/op_unknown",
+  "/admin/operations/op_unknown/refund",
+];
 
 test.describe("access", () => {
   test("without a session every page and the CSV export lead to the sign-in, and nothing is shown", async ({ page, admin, request }) => {
@@ -200,7 +208,8 @@ test.describe("operations", () => {
   test("filter by status and dates, page through, share the view, find by reference, export the CSV", async ({ page, admin, sandbox }) => {
     // Agency 102 (through the group key) holds only the back-office tests' operations: ours are the newest.
     const created = [];
-    for (let i = 0; i < 12; i++) created.push(await sandbox.createOperation({ agency: 102, externalId: aBookingReference(`E2E-LIST-${String(i).padStart(2, "0")}`) }));
+    for (let i = 0; i < 12; i++)
+      created.push(await sandbox.createOperation({ agency: 102, externalId: aBookingReference(`E2E-LIST-${String(i).padStart(2, "0")}`) }));
     // One of them is cancelled meanwhile: the status filter leaves it out.
     const [cancelled] = created.splice(5, 1);
     await sandbox.cancel(cancelled!.id, 102);
@@ -253,16 +262,25 @@ test.describe("operations", () => {
     // A bad view in the URL is named, not a crash.
     await operations.goto("?page=abc&size=500&status=DONE");
     const problems = page.getByRole("main").getByText(m.operations.problemsTitle).locator("..");
-    for (const text of [m.operations.problems.page, m.operations.problems.size, m.operations.problems.status]) await expect(problems).toContainText(text);
+    for (const text of [m.operations.problems.page, m.operations.problems.size, m.operations.problems.status])
+      await expect(problems).toContainText(text);
 
     // The CSV of the filtered list: every page, quoted.
     await operations.goto(`?status=GENERATED&from=${today}&to=${today}&size=10`);
     const [download] = await Promise.all([page.waitForEvent("download"), operations.exportLink.click()]);
     expect(download.suggestedFilename()).toMatch(/^operations-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = await readFile((await download.path())!, "utf8");
-    const lines = csv.replace(/^\uFEFF/, "").trimEnd().split("\r\n");
-    expect(lines[0]).toBe('"operationId","operationNumber","bookingReference","status","totalPrice","totalReserve","currency","updatedAt","customerName","packageName","checkoutSessionId"');
-    for (const op of created) expect(lines.some((line) => line.startsWith(`"${op.id}",`) && line.includes(`"${op.externalId}","GENERATED","1234.50","1253.02","EUR"`))).toBe(true);
+    const lines = csv
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
+    expect(lines[0]).toBe(
+      '"operationId","operationNumber","bookingReference","status","totalPrice","totalReserve","currency","updatedAt","customerName","packageName","checkoutSessionId"',
+    );
+    for (const op of created)
+      expect(
+        lines.some((line) => line.startsWith(`"${op.id}",`) && line.includes(`"${op.externalId}","GENERATED","1234.50","1253.02","EUR"`)),
+      ).toBe(true);
     expect(csv).not.toContain(cancelled!.externalId);
 
     // Found by booking reference; an unknown one is said so.
@@ -343,7 +361,12 @@ test.describe("operations", () => {
 });
 
 test.describe("an operation from our checkout, end to end", () => {
-  test("signed by the customer (POST /financing), refunded here: each webhook applied and acknowledged", async ({ page, admin, checkout, checkoutSessions }) => {
+  test("signed by the customer (POST /financing), refunded here: each webhook applied and acknowledged", async ({
+    page,
+    admin,
+    checkout,
+    checkoutSessions,
+  }) => {
     const booking = aBookingReference("E2E-SIGNED");
     const session = await checkoutSessions.open({ reference: booking, locale: "en" });
     await page.goto(session.url);
@@ -403,10 +426,16 @@ test.describe("cancel", () => {
     await operation.expectStatus("CANCELLED");
     await expect(operation.cancelButton).toHaveCount(0);
     expect(await sandbox.status(op.id)).toBe("CANCELLED");
-    expect(await sandbox.history(op.id)).toContainEqual(expect.objectContaining({ status: "CANCELLED", note: "cancelled: Customer changed plans" }));
+    expect(await sandbox.history(op.id)).toContainEqual(
+      expect.objectContaining({ status: "CANCELLED", note: "cancelled: Customer changed plans" }),
+    );
   });
 
-  test("a CLIENT_REQUESTED operation is not offered for cancelling, and a late try is refused and explained", async ({ page, admin, sandbox }) => {
+  test("a CLIENT_REQUESTED operation is not offered for cancelling, and a late try is refused and explained", async ({
+    page,
+    admin,
+    sandbox,
+  }) => {
     const op = await sandbox.createOperation();
     await admin.signIn(STAFF.aurora);
     await admin.openByReference(op.externalId);
@@ -446,7 +475,9 @@ test.describe("refund", () => {
     // The API's breakdown, to the cent.
     await expect(refund.amount(f.totalReserve)).toHaveText(admin.money(cents(details.totalReserve.amount)));
     await expect(refund.amount(f.managementFees)).toHaveText(admin.money(-cents(details.managementFees.amount)));
-    await expect(refund.amount(/^The service's cancellation fee \(2%\)$/)).toHaveText(admin.money(-cents(details.fliinowCancellationFee.amount)));
+    await expect(refund.amount(/^The service's cancellation fee \(2%\)$/)).toHaveText(
+      admin.money(-cents(details.fliinowCancellationFee.amount)),
+    );
     await expect(refund.amount(f.apiTotal)).toHaveText(admin.money(cents(details.totalToRefund.amount)));
 
     // The charges, and the total recomputed as they are typed.
@@ -471,7 +502,9 @@ test.describe("refund", () => {
       f.doneBody.replace("{total}", admin.money(expected)).replace("{status}", `${m.common.statuses.REFUNDED} (REFUNDED)`),
     );
     expect(await sandbox.status(op.id)).toBe("REFUNDED");
-    expect(await sandbox.history(op.id)).toContainEqual(expect.objectContaining({ status: "REFUNDED", note: "refunded: Trip cancelled by the hotel" }));
+    expect(await sandbox.history(op.id)).toContainEqual(
+      expect.objectContaining({ status: "REFUNDED", note: "refunded: Trip cancelled by the hotel" }),
+    );
 
     await refund.backToOperation.click();
     await operation.expectStatus("REFUNDED");
@@ -510,7 +543,9 @@ test.describe("refund", () => {
     await refund.confirm.click();
 
     await expect(refund.stepHeading).toHaveText(m.refundForm.rejectedTitle);
-    await expect(page.getByRole("main")).toContainText(m.refundForm.rejectedBody.replace("{status}", `${m.common.statuses.CONFIRMED} (CONFIRMED)`));
+    await expect(page.getByRole("main")).toContainText(
+      m.refundForm.rejectedBody.replace("{status}", `${m.common.statuses.CONFIRMED} (CONFIRMED)`),
+    );
     expect(await sandbox.status(op.id)).toBe("CONFIRMED");
     expect((await sandbox.history(op.id)).map((entry) => entry.status)).not.toContain("REFUNDED");
 
@@ -528,7 +563,10 @@ test.describe("management group key", () => {
     const { shell, health, simulator, operations, m } = admin;
 
     // GET /agencies: the group's active agencies only (103 is inactive).
-    await expect(shell.agency.getByRole("option")).toHaveText([m.common.agencyOption("Viajes Aurora", 101), m.common.agencyOption("Viajes Brisa", 102)]);
+    await expect(shell.agency.getByRole("option")).toHaveText([
+      m.common.agencyOption("Viajes Aurora", 101),
+      m.common.agencyOption("Viajes Brisa", 102),
+    ]);
     await expect(health.value(m.health.partnerCode)).toHaveText("GRUPO1");
     await expect(health.value(m.health.agency)).toHaveText(m.common.agencyOption("Viajes Aurora", 101));
 
@@ -702,7 +740,11 @@ test.describe("accessibility", () => {
     { width: 390, height: 844 },
     { width: 1280, height: 900 },
   ]) {
-    test(`the operations list and the refund at ${viewport.width} px: no violations, nothing wider than the screen`, async ({ page, admin, sandbox }, testInfo) => {
+    test(`the operations list and the refund at ${viewport.width} px: no violations, nothing wider than the screen`, async ({
+      page,
+      admin,
+      sandbox,
+    }, testInfo) => {
       await page.setViewportSize(viewport);
       const confirmed = await sandbox.createOperation();
       await sandbox.confirm(confirmed.id);
@@ -713,7 +755,9 @@ test.describe("accessibility", () => {
 
       await admin.operations.goto();
       if (viewport.width < 640) {
-        await expect(admin.operations.cards.getByRole("listitem").filter({ hasText: confirmed.externalId })).toContainText(admin.m.common.statuses.CONFIRMED);
+        await expect(admin.operations.cards.getByRole("listitem").filter({ hasText: confirmed.externalId })).toContainText(
+          admin.m.common.statuses.CONFIRMED,
+        );
         await expect(admin.operations.table).toBeHidden();
       } else {
         await expect(admin.operations.table).toBeVisible();

@@ -16,7 +16,13 @@ test.describe("POST /api/checkout-sessions", () => {
     const created = await api.post(checkoutSessionBody({ reference, locale: "es" }));
     expect(created.status()).toBe(201);
     const session = await created.json();
-    expect(session).toMatchObject({ id: expect.stringMatching(/^cs_/), bookingReference: reference, state: "open", final: false, operation: null });
+    expect(session).toMatchObject({
+      id: expect.stringMatching(/^cs_/),
+      bookingReference: reference,
+      state: "open",
+      final: false,
+      operation: null,
+    });
     expect(session.url).toMatch(new RegExp(`/checkout/${session.id}$`));
     expect(Date.parse(session.expiresAt)).toBeGreaterThan(Date.now());
     expect(created.headers()["cache-control"]).toBe("no-store");
@@ -60,7 +66,9 @@ test.describe("POST /api/checkout-sessions", () => {
     const fields = (await answer.json()).error.fields.map((f: { field: string }) => f.field);
     expect(fields).toEqual(expect.arrayContaining(["booking.travellers", "booking.flights", "booking.totalPrice.amount"]));
 
-    const offOrigin = await api.post(checkoutSessionBody({ reference: aBookingReference("E2E-ORIGIN"), returnUrl: "https://elsewhere.example/back", locale: "es" }));
+    const offOrigin = await api.post(
+      checkoutSessionBody({ reference: aBookingReference("E2E-ORIGIN"), returnUrl: "https://elsewhere.example/back", locale: "es" }),
+    );
     expect(offOrigin.status()).toBe(400);
     expect((await offOrigin.json()).error.fields).toEqual([{ field: "returnUrl", message: expect.stringContaining("allowed origins") }]);
 
@@ -78,7 +86,11 @@ test.describe("the demo partner's notification endpoint", () => {
     const { Webhook } = await import("standardwebhooks");
     const { createHash } = await import("node:crypto");
     const secret = `whsec_${createHash("sha256").update(`demo-signing:${DEMO_PARTNERS.demo.secret}`).digest("base64")}`;
-    const body = JSON.stringify({ type: "checkout.session.confirmed", timestamp: new Date().toISOString(), data: { id: "cs_x", state: "confirmed" } });
+    const body = JSON.stringify({
+      type: "checkout.session.confirmed",
+      timestamp: new Date().toISOString(),
+      data: { id: "cs_x", state: "confirmed" },
+    });
     const now = new Date();
     const headers = {
       "Content-Type": "application/json",

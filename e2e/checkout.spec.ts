@@ -44,7 +44,9 @@ test.describe("checkout", () => {
     // The plans, grouped by installments, each with its figures, and the representative example.
     await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}/offers`);
     await expect(offers.heading).toHaveText(m.offers.title);
-    await expect(page.getByRole("main").getByText(new RegExp(literally(m.offers.intro("CASH")).source.replace("CASH", CASH_PRICE_ES.source)))).toBeVisible();
+    await expect(
+      page.getByRole("main").getByText(new RegExp(literally(m.offers.intro("CASH")).source.replace("CASH", CASH_PRICE_ES.source))),
+    ).toBeVisible();
     await expect(offers.warning).toBeVisible();
     for (const installments of [3, 6, 9, 12, 18, 24]) await expect(offers.group(installments)).toBeVisible();
     const olivo12 = offers.plan(12, "Financiera Olivo");
@@ -54,8 +56,19 @@ test.describe("checkout", () => {
 
     const example = offers.representativeExample;
     await expect(example).toBeVisible();
-    await expect(example).toContainText(/Para un crédito de .+ a \d+ meses, en \d+ cuotas mensuales de .+, con un TIN del .+ y una TAE del .+/);
-    for (const term of [m.offers.example.tin, m.offers.example.tae, m.offers.example.credit, m.offers.example.duration, m.offers.example.owed, m.offers.example.cost, m.offers.example.cash, m.offers.example.lender]) {
+    await expect(example).toContainText(
+      /Para un crédito de .+ a \d+ meses, en \d+ cuotas mensuales de .+, con un TIN del .+ y una TAE del .+/,
+    );
+    for (const term of [
+      m.offers.example.tin,
+      m.offers.example.tae,
+      m.offers.example.credit,
+      m.offers.example.duration,
+      m.offers.example.owed,
+      m.offers.example.cost,
+      m.offers.example.cash,
+      m.offers.example.lender,
+    ]) {
       await expect(example.getByRole("term").filter({ hasText: new RegExp(`^${literally(term).source}$`) })).toBeVisible();
     }
     await expect(example).toContainText(CASH_PRICE_ES);
@@ -240,8 +253,21 @@ test.describe("checkout", () => {
     await expect(details.field("email")).toBeFocused();
 
     // Fixed, the details go through.
-    const { firstName, birthDate, gender, nationality, email, phone, documentId, documentValidityDate, address, city, postalCode } = aCustomer();
-    await details.fill({ firstName, birthDate, gender, nationality, email, phone, documentId, documentValidityDate, address, city, postalCode });
+    const { firstName, birthDate, gender, nationality, email, phone, documentId, documentValidityDate, address, city, postalCode } =
+      aCustomer();
+    await details.fill({
+      firstName,
+      birthDate,
+      gender,
+      nationality,
+      email,
+      phone,
+      documentId,
+      documentValidityDate,
+      address,
+      city,
+      postalCode,
+    });
     await details.submit();
     await expect(page).toHaveURL(/\/checkout\/cs_[\w-]+\/offers$/);
     await expect(offers.heading).toHaveText(m.offers.title);

@@ -30,7 +30,11 @@ async function lowestInstallment(sandbox: Sandbox, amount: string): Promise<{ in
 }
 
 test.describe("installment badge", () => {
-  test("shows 'desde N × X €/mes' from the simulation, to the cent, with the representative example one click away", async ({ page, request, sandbox }) => {
+  test("shows 'desde N × X €/mes' from the simulation, to the cent, with the representative example one click away", async ({
+    page,
+    request,
+    sandbox,
+  }) => {
     const lowest = await lowestInstallment(sandbox, "1234.5");
     expect(lowest.installments).toBe(24);
 
@@ -38,7 +42,12 @@ test.describe("installment badge", () => {
     const json = await request.get("/api/badge?partner=demo&amount=1234.50");
     expect(json.status()).toBe(200);
     const body = await json.json();
-    expect(body).toMatchObject({ visible: true, installments: lowest.installments, monthly: { amount: lowest.cents / 100, currency: "EUR" }, price: { amount: 1234.5 } });
+    expect(body).toMatchObject({
+      visible: true,
+      installments: lowest.installments,
+      monthly: { amount: lowest.cents / 100, currency: "EUR" },
+      price: { amount: 1234.5 },
+    });
     expect(body.representativeExample).toMatchObject({ cashPrice: { amount: 1234.5, currency: "EUR" } });
     expect(JSON.stringify(body)).not.toContain("fk_test_");
 
@@ -51,7 +60,9 @@ test.describe("installment badge", () => {
     const toggle = badge.getByText(m.badge.exampleToggle, { exact: true });
     await expect(badge.getByText(m.offers.warning)).toBeHidden();
     await toggle.click();
-    await expect(example).toContainText(/Para un crédito de .+ a \d+ meses, en \d+ cuotas mensuales de .+, con un TIN del .+ y una TAE del .+/);
+    await expect(example).toContainText(
+      /Para un crédito de .+ a \d+ meses, en \d+ cuotas mensuales de .+, con un TIN del .+ y una TAE del .+/,
+    );
     await expect(example).toContainText(m.offers.warning);
     await expect(example).toContainText(/Precio al contado: 1\.?234,50\s€/);
   });
@@ -93,6 +104,8 @@ test.describe("installment badge", () => {
   test("in English, for an English page", async ({ page, sandbox }) => {
     const lowest = await lowestInstallment(sandbox, "1234.5");
     await page.goto(`${site.origin}/product?partner=demo&amount=1234.50&lang=en`);
-    await expect(page.locator("#badge").getByText(MESSAGES.en.badge.from(lowest.installments, euros(lowest.cents, "en")), { exact: true })).toBeVisible();
+    await expect(
+      page.locator("#badge").getByText(MESSAGES.en.badge.from(lowest.installments, euros(lowest.cents, "en")), { exact: true }),
+    ).toBeVisible();
   });
 });

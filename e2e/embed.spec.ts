@@ -71,17 +71,23 @@ async function frameHeight(page: Page): Promise<number> {
 async function expectFitsItsContent(page: Page): Promise<number> {
   let previous = -1;
   await expect
-    .poll(async () => {
-      const now = await frameHeight(page);
-      const settled = now === previous;
-      previous = now;
-      return settled;
-    }, { intervals: [300] })
+    .poll(
+      async () => {
+        const now = await frameHeight(page);
+        const settled = now === previous;
+        previous = now;
+        return settled;
+      },
+      { intervals: [300] },
+    )
     .toBe(true);
-  const metrics = await page.frames().find((f) => f.url().startsWith(`${APP_URL}/checkout/`))!.evaluate(() => ({
-    scrollHeight: document.documentElement.scrollHeight,
-    clientHeight: document.documentElement.clientHeight,
-  }));
+  const metrics = await page
+    .frames()
+    .find((f) => f.url().startsWith(`${APP_URL}/checkout/`))!
+    .evaluate(() => ({
+      scrollHeight: document.documentElement.scrollHeight,
+      clientHeight: document.documentElement.clientHeight,
+    }));
   expect(metrics.scrollHeight, "no vertical scrollbar inside the frame").toBeLessThanOrEqual(metrics.clientHeight);
   return previous;
 }
@@ -129,7 +135,9 @@ test.describe("embedding", () => {
     // Back in the partner's page, which mounts the session again: the outcome, in the frame and as an event.
     await expect(page).toHaveURL(`${site.origin}/shop?checkoutSession=${sessionId}&outcome=confirmed`);
     await expect(status.heading).toHaveText(m.status.states.confirmed.title);
-    await expect.poll(() => events.filter((e) => e.type === "outcome")).toEqual([{ type: "outcome", state: "confirmed", final: true, sessionId }]);
+    await expect
+      .poll(() => events.filter((e) => e.type === "outcome"))
+      .toEqual([{ type: "outcome", state: "confirmed", final: true, sessionId }]);
     expect(events.filter((e) => e.type === "ready")).toHaveLength(2);
     const statusHeight = await expectFitsItsContent(page);
     expect(statusHeight).toBeLessThan(offersHeight);
@@ -138,14 +146,20 @@ test.describe("embedding", () => {
     expect(await checkoutSessions.read(sessionId)).toMatchObject({ state: "confirmed", final: true });
   });
 
-  test("TravelCheckout.mount: events to onEvent; the language switch works in the frame without cookies", async ({ page, checkout, checkoutSessions }) => {
+  test("TravelCheckout.mount: events to onEvent; the language switch works in the frame without cookies", async ({
+    page,
+    checkout,
+    checkoutSessions,
+  }) => {
     const { id: sessionId } = await checkoutSessions.open(sessionFor(`${site.origin}/shop-api`));
     await page.goto(`${site.origin}/shop-api?checkoutSession=${sessionId}`);
     const frame = frameOf(page);
     const es = checkout.in("es").within(frame);
     const en = es.in("en");
     await expect(es.details.heading).toHaveText(m.form.title);
-    await expect.poll(() => page.evaluate(() => (window as unknown as { checkoutEvents: CheckoutEvent[] }).checkoutEvents.map((e) => e.type))).toEqual(["ready", "step"]);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { checkoutEvents: CheckoutEvent[] }).checkoutEvents.map((e) => e.type)))
+      .toEqual(["ready", "step"]);
 
     await frame.getByRole("link", { name: `${m.common.switchLanguage} English` }).click();
     await expect(en.details.heading).toHaveText(MESSAGES.en.form.title);
@@ -154,12 +168,21 @@ test.describe("embedding", () => {
     await en.details.submit();
     await expect(en.offers.heading).toHaveText(MESSAGES.en.offers.title);
     await expect
-      .poll(() => page.evaluate(() => (window as unknown as { checkoutEvents: CheckoutEvent[] }).checkoutEvents.filter((e) => e.type === "step").map((e) => e.step)))
+      .poll(() =>
+        page.evaluate(() =>
+          (window as unknown as { checkoutEvents: CheckoutEvent[] }).checkoutEvents.filter((e) => e.type === "step").map((e) => e.step),
+        ),
+      )
       .toEqual(["details", "details", "offers"]);
     await expectFitsItsContent(page);
   });
 
-  test("a page on an origin the partner did not allow cannot frame the checkout", async ({ page, request, checkoutSessions, browserName }) => {
+  test("a page on an origin the partner did not allow cannot frame the checkout", async ({
+    page,
+    request,
+    checkoutSessions,
+    browserName,
+  }) => {
     test.skip(browserName !== "chromium", "the refusal message is Chromium's");
     const other = await startPartnerSite();
     try {
@@ -168,7 +191,9 @@ test.describe("embedding", () => {
 
       // The checkout says exactly who may frame it: the partner's origins.
       const response = await request.get(`/checkout/${sessionId}`);
-      expect(directive(response.headers()["content-security-policy"], "frame-ancestors")).toBe(`frame-ancestors ${APP_URL} ${PARTNER_SITE_ORIGIN}`);
+      expect(directive(response.headers()["content-security-policy"], "frame-ancestors")).toBe(
+        `frame-ancestors ${APP_URL} ${PARTNER_SITE_ORIGIN}`,
+      );
       expect(response.headers()["x-frame-options"]).toBeUndefined();
 
       const refusal = page.waitForEvent("console", (message) => /frame-ancestors/.test(message.text()));

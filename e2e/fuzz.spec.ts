@@ -38,7 +38,9 @@ test("every surface answers hostile input with a 4xx, or a page, never a 5xx, an
     const counts = tally(answers)[surface];
     for (const answer of answers) {
       if (answer.klass === "5xx" || answer.klass === "dropped" || answer.problem) {
-        failures.push(`${surface}: ${answer.status ?? answer.klass} ${answer.problem ?? ""} ${answer.request.method} ${answer.request.path.slice(0, 160)} ${JSON.stringify(answer.request.body?.slice(0, 160))}`);
+        failures.push(
+          `${surface}: ${answer.status ?? answer.klass} ${answer.problem ?? ""} ${answer.request.method} ${answer.request.path.slice(0, 160)} ${JSON.stringify(answer.request.body?.slice(0, 160))}`,
+        );
       }
     }
     expect(counts["4xx"], `${surface} refuses a good share with a 4xx`).toBeGreaterThan(RUNS_PER_SURFACE / 3);

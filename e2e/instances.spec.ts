@@ -34,18 +34,23 @@ let base: string;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "instances-"));
 
 function appInstance(name: string, port: number, databaseUrl: string): Instance {
-  return startProcess(name, ["node_modules/next/dist/bin/next", "start"], {
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    SANDBOX_ENABLED: "false",
-    FINANCING_API_BASE_URL: `${SANDBOX_ORIGIN}/sandbox/v1`,
-    FINANCING_API_KEY: SANDBOX_AGENCY_KEY,
-    // What the load balancer serves: return and webhook URLs point at it, not at one instance.
-    APP_URL: base,
-    // One key for every instance, so a server action rendered by one is accepted by another.
-    NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: "bXVsdGktaW5zdGFuY2UtdGVzdC1rZXktMzItYnl0ZXM=",
-  }, port);
+  return startProcess(
+    name,
+    ["node_modules/next/dist/bin/next", "start"],
+    {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      SANDBOX_ENABLED: "false",
+      FINANCING_API_BASE_URL: `${SANDBOX_ORIGIN}/sandbox/v1`,
+      FINANCING_API_KEY: SANDBOX_AGENCY_KEY,
+      // What the load balancer serves: return and webhook URLs point at it, not at one instance.
+      APP_URL: base,
+      // One key for every instance, so a server action rendered by one is accepted by another.
+      NEXT_SERVER_ACTIONS_ENCRYPTION_KEY: "bXVsdGktaW5zdGFuY2UtdGVzdC1rZXktMzItYnl0ZXM=",
+    },
+    port,
+  );
 }
 
 test.beforeAll(async () => {
@@ -121,11 +126,19 @@ test("duplicate deliveries spread over both instances give one transition", asyn
   const url = new URL(String(events[0]!.url));
   const answers = await Promise.all(
     Array.from({ length: 20 }, (_, i) =>
-      fetch(`http://127.0.0.1:${i % 2 === 0 ? PORTS.a : PORTS.b}${url.pathname}`, { method: "POST", headers: { "Content-Type": "application/json" }, body }),
+      fetch(`http://127.0.0.1:${i % 2 === 0 ? PORTS.a : PORTS.b}${url.pathname}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body,
+      }),
     ),
   );
   expect(answers.every((a) => a.status === 200)).toBe(true);
-  await expect.poll(async () => (await sql`select processed_at from webhook_events where event_id = ${events[0]!.eventId}`)[0]?.processed_at, { timeout: 20_000 }).toBeTruthy();
+  await expect
+    .poll(async () => (await sql`select processed_at from webhook_events where event_id = ${events[0]!.eventId}`)[0]?.processed_at, {
+      timeout: 20_000,
+    })
+    .toBeTruthy();
   const transitions = await sql`select status from session_status_history where session_id = ${sessionId} and status = 'CONFIRMED'`;
   expect(transitions).toHaveLength(1);
   const [row] = await sql`select deliveries from webhook_events where event_id = ${events[0]!.eventId}`;
@@ -153,17 +166,31 @@ test("an instance killed in the middle of processing loses nothing", async ({ re
   expect(fault.status()).toBe(200);
   await sandbox.decide(operationId, "approve");
   // Which instance took the delivery? Kill it while its ack hangs.
-  await expect.poll(() => balancer.servedBy.find((l) => l.includes("/api/webhooks/financing/")) !== undefined, { timeout: 10_000 }).toBe(true);
-  const [{ event_id: eventId }] = (await sql`select event_id from webhook_events where operation_id = ${operationId}`) as unknown as [{ event_id: number }];
-  await expect.poll(async () => (await sql`select locked_until from webhook_events where event_id = ${eventId}`)[0]?.locked_until, { timeout: 10_000 }).toBeTruthy();
-  const servedBy = balancer.servedBy.filter((l) => l.includes("/api/webhooks/financing/")).at(-1)!.split(" ")[0];
+  await expect
+    .poll(() => balancer.servedBy.find((l) => l.includes("/api/webhooks/financing/")) !== undefined, { timeout: 10_000 })
+    .toBe(true);
+  const [{ event_id: eventId }] = (await sql`select event_id from webhook_events where operation_id = ${operationId}`) as unknown as [
+    { event_id: number },
+  ];
+  await expect
+    .poll(async () => (await sql`select locked_until from webhook_events where event_id = ${eventId}`)[0]?.locked_until, {
+      timeout: 10_000,
+    })
+    .toBeTruthy();
+  const servedBy = balancer.servedBy
+    .filter((l) => l.includes("/api/webhooks/financing/"))
+    .at(-1)!
+    .split(" ")[0];
   const victim = instances.find((i) => i.name === servedBy)!;
   await victim.stop("SIGKILL");
   expect((await sql`select processed_at from webhook_events where event_id = ${eventId}`)[0]?.processed_at).toBeNull();
 
   // The survivor takes the event over when the dead one's lock lapses, applies it and acknowledges it.
   await expect
-    .poll(async () => (await sql`select result from webhook_events where event_id = ${eventId}`)[0]?.result, { timeout: 90_000, intervals: [2_000] })
+    .poll(async () => (await sql`select result from webhook_events where event_id = ${eventId}`)[0]?.result, {
+      timeout: 90_000,
+      intervals: [2_000],
+    })
     .toBe("acknowledged");
   const [session] = await sql`select operation_status from checkout_sessions where id = ${sessionId}`;
   expect(session!.operation_status).toBe("CONFIRMED");

@@ -86,8 +86,16 @@ test("every kind of route carries the security headers", async ({ request, check
   expect(frameAncestors.split(" ")).toContain(APP_URL);
   expect(frameAncestors).not.toContain("'none'");
 
-  const details1 = await checkHeaders("/checkout/{id}", await request.get(`/checkout/${id}`), { html: true, personal: true, frameAncestors });
-  const details2 = await checkHeaders("/checkout/{id} again", await request.get(`/checkout/${id}`), { html: true, personal: true, frameAncestors });
+  const details1 = await checkHeaders("/checkout/{id}", await request.get(`/checkout/${id}`), {
+    html: true,
+    personal: true,
+    frameAncestors,
+  });
+  const details2 = await checkHeaders("/checkout/{id} again", await request.get(`/checkout/${id}`), {
+    html: true,
+    personal: true,
+    frameAncestors,
+  });
   expect(details1).not.toBe(details2);
   // The customer sends the (prefilled) details in a browser: the session is at the offers.
   await page.goto(`${APP_URL}/checkout/${id}`);

@@ -13,7 +13,8 @@ function rgb(hex: string): string {
   return `rgb(${r}, ${g}, ${b})`;
 }
 
-const style = (locator: Locator, property: string) => locator.evaluate((element, name) => getComputedStyle(element).getPropertyValue(name), property);
+const style = (locator: Locator, property: string) =>
+  locator.evaluate((element, name) => getComputedStyle(element).getPropertyValue(name), property);
 
 test.use({ locale: "es-ES" });
 
@@ -36,7 +37,11 @@ test("two partners' checkouts, each in its own theme, on every step", async ({ p
     await expect(page.locator("html")).toHaveCSS("background-color", rgb(partner.theme.canvas));
     await expect(page.getByRole("main").getByRole("heading", { level: 1 })).toHaveCSS("color", rgb(partner.theme.ink));
     await expect(details.bookingSummary).toHaveCSS("border-top-left-radius", `${partner.theme.radius}px`);
-    seen[id] = { button: await style(submit, "background-color"), canvas: await style(page.locator("html"), "background-color"), font: await style(page.locator("body"), "font-family") };
+    seen[id] = {
+      button: await style(submit, "background-color"),
+      canvas: await style(page.locator("html"), "background-color"),
+      font: await style(page.locator("body"), "font-family"),
+    };
 
     // The next step comes by a server action and a client-side navigation: still the partner's colours.
     await submit.click();
@@ -52,7 +57,10 @@ test("two partners' checkouts, each in its own theme, on every step", async ({ p
   expect(seen["demo-blue"]!.font).toMatch(/^Seravek/);
 });
 
-test("theme stylesheets: a partner's, versioned and cached for good; a preview's, scoped; a malformed one refused", async ({ request, checkoutSessions }) => {
+test("theme stylesheets: a partner's, versioned and cached for good; a preview's, scoped; a malformed one refused", async ({
+  request,
+  checkoutSessions,
+}) => {
   const session = await checkoutSessions.as(DEMO_PARTNERS["demo-blue"]).open({ reference: aBookingReference("THEME"), locale: "es" });
   const html = await (await request.get(`/checkout/${session.id}`)).text();
   const href = /<link rel="stylesheet" href="(\/embed\/theme\.css\?partner=demo-blue&amp;v=\w+)"/.exec(html)?.[1]?.replaceAll("&amp;", "&");
@@ -66,11 +74,15 @@ test("theme stylesheets: a partner's, versioned and cached for good; a preview's
   // Another (an old) version: the current theme, cached briefly.
   expect((await request.get("/embed/theme.css?partner=demo-blue&v=old")).headers()["cache-control"]).toBe("public, max-age=60");
 
-  const preview = await request.get("/embed/theme.css?preview=1&brand=%23aa0000&brandContrast=%23ffffff&ink=%23111111&surface=%23ffffff&canvas=%23fafafa&muted=%23555555&font=serif&radius=0");
+  const preview = await request.get(
+    "/embed/theme.css?preview=1&brand=%23aa0000&brandContrast=%23ffffff&ink=%23111111&surface=%23ffffff&canvas=%23fafafa&muted=%23555555&font=serif&radius=0",
+  );
   expect(preview.status()).toBe(200);
   expect(await preview.text()).toMatch(/^\[data-theme-preview="\w+"\]\{--color-brand:#aa0000;/);
 
-  const injected = await request.get(`/embed/theme.css?preview=1&brand=${encodeURIComponent("red;}body{display:none")}&brandContrast=%23ffffff&ink=%23111111&surface=%23ffffff&canvas=%23fafafa&muted=%23555555`);
+  const injected = await request.get(
+    `/embed/theme.css?preview=1&brand=${encodeURIComponent("red;}body{display:none")}&brandContrast=%23ffffff&ink=%23111111&surface=%23ffffff&canvas=%23fafafa&muted=%23555555`,
+  );
   expect(injected.status()).toBe(400);
   expect(await injected.text()).not.toContain("display:none");
 });

@@ -36,7 +36,8 @@ export function createAppContext(db: Db, env: Pick<AppEnv, "APP_URL" | "WEBHOOK_
   // One client per (partner, key, agency): a partner's key may change, and a group key's staff
   // move between agencies. The key is in the map's key only as a fingerprint.
   const clients = new Map<string, FinancingClient>();
-  const credentialFor = (partner: Partner, chosenAgencyId: number | null = null) => financingCredential(partner, env.financing, chosenAgencyId);
+  const credentialFor = (partner: Partner, chosenAgencyId: number | null = null) =>
+    financingCredential(partner, env.financing, chosenAgencyId);
   return {
     db,
     appUrl: env.APP_URL,

@@ -82,15 +82,13 @@ describe("parseEnv", () => {
   });
 
   it("requires a key when the base URL is changed", () => {
-    expect(refusal({ FINANCING_API_BASE_URL: "https://sandbox.financer.example/v1" }).message).toMatch(
-      /FINANCING_API_KEY: is required/,
-    );
+    expect(refusal({ FINANCING_API_BASE_URL: "https://sandbox.financer.example/v1" }).message).toMatch(/FINANCING_API_KEY: is required/);
   });
 
   it("refuses plain http to production", () => {
-    expect(
-      refusal({ FINANCING_API_BASE_URL: "http://api.financer.example/v1", FINANCING_API_KEY: "fk_live_x" }).message,
-    ).toMatch(/FINANCING_API_BASE_URL: .*https/);
+    expect(refusal({ FINANCING_API_BASE_URL: "http://api.financer.example/v1", FINANCING_API_KEY: "fk_live_x" }).message).toMatch(
+      /FINANCING_API_BASE_URL: .*https/,
+    );
   });
 
   it("names each malformed variable", () => {

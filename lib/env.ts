@@ -30,9 +30,7 @@ const positiveInt = (max: number) => z.coerce.number().int("must be a whole numb
 const rawEnvSchema = z.object({
   PORT: positiveInt(65_535).default(3000),
   DATA_DIR: z.string().min(1).default(".data"),
-  DATABASE_URL: z
-    .url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" })
-    .optional(),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional(),
   FINANCING_API_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
   FINANCING_API_KEY: z.string().min(1).optional(),
   FINANCING_API_ENVIRONMENT: z.enum(["sandbox", "production"], { error: "must be sandbox or production" }).optional(),
@@ -43,7 +41,10 @@ const rawEnvSchema = z.object({
   FINANCING_MAX_ATTEMPTS: positiveInt(3).default(3),
   SANDBOX_ENABLED: booleanFlag.default(true),
   APP_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
-  WEBHOOK_TOKEN: z.string().regex(/^[A-Za-z0-9_-]{24,128}$/, "must be 24 to 128 letters, digits, - or _").optional(),
+  WEBHOOK_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{24,128}$/, "must be 24 to 128 letters, digits, - or _")
+    .optional(),
   DEMO_PARTNER_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   DEMO_PARTNER_EXTRA_ORIGINS: z
     .string()
@@ -118,9 +119,7 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
   const parsed = rawEnvSchema.safeParse(cleaned);
   if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => ({ variable: issue.path.join("."), message: issue.message })),
-    );
+    throw new ConfigError(parsed.error.issues.map((issue) => ({ variable: issue.path.join("."), message: issue.message })));
   }
   const raw = parsed.data;
   const problems: { variable: string; message: string }[] = [];

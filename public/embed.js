@@ -92,7 +92,8 @@
           return;
         case "step":
           // A new step starts at the top of the frame: bring it into view if the page scrolled past it.
-          if (lastStep !== undefined && data.step !== lastStep && iframe.getBoundingClientRect().top < 0) iframe.scrollIntoView({ block: "start" });
+          if (lastStep !== undefined && data.step !== lastStep && iframe.getBoundingClientRect().top < 0)
+            iframe.scrollIntoView({ block: "start" });
           lastStep = data.step;
           emit({ type: "step", step: data.step, state: data.state, sessionId: sessionId });
           return;

@@ -57,9 +57,7 @@ export function findChromium(env, exists = isExecutableFile) {
   const tried = chromiumCandidates(env);
   const found = tried.find((file) => exists(file));
   if (found) return { path: found, source: "search", tried };
-  const error =
-    `Chromium not found: not at ${FIXED_CANDIDATES.join(" or ")}, ` +
-    `and no ${COMMAND_NAMES.join(" or ")} command on PATH.`;
+  const error = `Chromium not found: not at ${FIXED_CANDIDATES.join(" or ")}, ` + `and no ${COMMAND_NAMES.join(" or ")} command on PATH.`;
   return { path: null, tried, error };
 }
 

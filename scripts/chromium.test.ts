@@ -24,12 +24,8 @@ describe("findChromium", () => {
     expect(findChromium({ PATH }, fakeFs("/usr/bin/chromium-browser", "/usr/local/bin/chromium").exists).path).toBe(
       "/usr/bin/chromium-browser",
     );
-    expect(findChromium({ PATH }, fakeFs("/snap/bin/chromium", "/usr/local/bin/chromium-browser").exists).path).toBe(
-      "/snap/bin/chromium",
-    );
-    expect(findChromium({ PATH }, fakeFs("/usr/local/bin/chromium-browser").exists).path).toBe(
-      "/usr/local/bin/chromium-browser",
-    );
+    expect(findChromium({ PATH }, fakeFs("/snap/bin/chromium", "/usr/local/bin/chromium-browser").exists).path).toBe("/snap/bin/chromium");
+    expect(findChromium({ PATH }, fakeFs("/usr/local/bin/chromium-browser").exists).path).toBe("/usr/local/bin/chromium-browser");
   });
 
   it("tries the candidates in a stable order without duplicates, ignoring relative PATH entries", () => {
@@ -60,9 +56,7 @@ describe("findChromium", () => {
   });
 
   it("treats a blank CHROMIUM_PATH as unset", () => {
-    expect(findChromium({ PATH, CHROMIUM_PATH: "  " }, fakeFs("/usr/bin/chromium").exists).path).toBe(
-      "/usr/bin/chromium",
-    );
+    expect(findChromium({ PATH, CHROMIUM_PATH: "  " }, fakeFs("/usr/bin/chromium").exists).path).toBe("/usr/bin/chromium");
   });
 
   it("says where it looked when nothing is found", () => {

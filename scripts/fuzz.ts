@@ -39,7 +39,8 @@ if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed)) {
   console.error("--count and --seed must be whole numbers");
   process.exit(2);
 }
-const webhookToken = values["webhook-token"] ?? createHash("sha256").update(`webhook-token:${values["api-key"]}`).digest("base64url").slice(0, 32);
+const webhookToken =
+  values["webhook-token"] ?? createHash("sha256").update(`webhook-token:${values["api-key"]}`).digest("base64url").slice(0, 32);
 
 const before = await health(origin);
 if (before.status !== 200) {
@@ -49,8 +50,16 @@ if (before.status !== 200) {
 
 // The demo partner allows its APP_URL, by default http://localhost:<port>.
 const returnUrl = values["return-url"] ?? `http://localhost:${new URL(origin).port || 80}/`;
-const target = await prepareTarget({ origin, partnerSecret: values["partner-secret"], webhookToken, sandboxKey: values["sandbox-key"], returnUrl });
-console.log(`fuzz: ${count} requests to ${origin} (seed ${seed}), session ${target.sessionId}, ${target.actionIds.length} action ids found`);
+const target = await prepareTarget({
+  origin,
+  partnerSecret: values["partner-secret"],
+  webhookToken,
+  sandboxKey: values["sandbox-key"],
+  returnUrl,
+});
+console.log(
+  `fuzz: ${count} requests to ${origin} (seed ${seed}), session ${target.sessionId}, ${target.actionIds.length} action ids found`,
+);
 const stateBefore = await snapshot(target);
 
 const requests = sampleRequests(target, count, { seed });
@@ -75,12 +84,16 @@ const headerless = answers.filter((answer) => answer.problem && answer.klass !==
 const show = Number(values.show);
 for (const answer of [...bad, ...headerless].slice(0, show)) {
   const { method, path, headers, body } = answer.request;
-  console.log(`\n${answer.klass} ${answer.status ?? ""} ${answer.problem ?? ""}\n  ${method} ${path.slice(0, 200)}\n  headers ${JSON.stringify(headers)}\n  body ${JSON.stringify(body?.slice(0, 300))}`);
+  console.log(
+    `\n${answer.klass} ${answer.status ?? ""} ${answer.problem ?? ""}\n  ${method} ${path.slice(0, 200)}\n  headers ${JSON.stringify(headers)}\n  body ${JSON.stringify(body?.slice(0, 300))}`,
+  );
 }
 
 const stateChanged = !isDeepStrictEqual(stateBefore, stateAfter);
 console.log(`\nseconds: ${Math.round((Date.now() - started) / 1000)}`);
 console.log(`5xx: ${table.all?.["5xx"] ?? 0}, dropped: ${table.all?.dropped ?? 0}, without security headers: ${headerless.length}`);
-console.log(`state ${stateChanged ? `CHANGED:\n  before ${JSON.stringify(stateBefore)}\n  after  ${JSON.stringify(stateAfter)}` : "unchanged"}`);
+console.log(
+  `state ${stateChanged ? `CHANGED:\n  before ${JSON.stringify(stateBefore)}\n  after  ${JSON.stringify(stateAfter)}` : "unchanged"}`,
+);
 console.log(`health after: ${after.status} ${after.body}`);
 process.exit(bad.length === 0 && headerless.length === 0 && !stateChanged && after.status === 200 ? 0 : 1);

@@ -23,6 +23,8 @@ export function sampleTrip(locale: Locale, today = new Date()) {
     travellers: 2,
     totalPrice: { amount: SAMPLE_TRIP_PRICE_CENTS / 100, currency: "EUR" as const },
     flights: [{ origin: "MAD", destination: "LIS", departureDate, returnDate, carrier: "TAP Air Portugal" }],
-    hotels: [{ name: "Hotel Miradouro Alfama", city: locale === "es" ? "Lisboa" : "Lisbon", checkInDate: departureDate, checkOutDate: returnDate }],
+    hotels: [
+      { name: "Hotel Miradouro Alfama", city: locale === "es" ? "Lisboa" : "Lisbon", checkInDate: departureDate, checkOutDate: returnDate },
+    ],
   };
 }

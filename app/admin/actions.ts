@@ -25,7 +25,11 @@ import { safeText } from "@/lib/validation/text";
 
 const operationId = z.string().regex(/^[\w-]{1,100}$/, "is not an operation id");
 /** Longer than the API's 255 on purpose: the limit is checked below, with a message staff can act on. */
-const reasonText = z.string().check(safeText({ multiline: true })).max(10_000).default("");
+const reasonText = z
+  .string()
+  .check(safeText({ multiline: true }))
+  .max(10_000)
+  .default("");
 
 // ---------------------------------------------------------------------------------------------
 // Sign-in and sign-out
@@ -93,9 +97,7 @@ export async function switchAgencyAction(formData: FormData): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Cancel
 
-type CancelOutcome =
-  | { kind: "state"; state: Omit<CancelState, "submission"> }
-  | { kind: "redirect"; to: string };
+type CancelOutcome = { kind: "state"; state: Omit<CancelState, "submission"> } | { kind: "redirect"; to: string };
 
 const cancelValidated = staffAction(z.object({ operationId, reason: reasonText }), async (staff, input): Promise<CancelOutcome> => {
   const page = `/admin/operations/${encodeURIComponent(input.operationId)}`;
@@ -134,7 +136,10 @@ const refundSchema = z.object({
   providerFee: z.string().max(50).default(""),
   reason: reasonText,
   /** The total the staff member confirmed, in cents: the refund goes ahead only if it still holds. */
-  expectedTotal: z.string().regex(/^-?\d{1,15}$/).optional(),
+  expectedTotal: z
+    .string()
+    .regex(/^-?\d{1,15}$/)
+    .optional(),
 });
 
 async function currentStatus(staff: StaffContext, id: string): Promise<string | null> {

@@ -32,7 +32,8 @@ export default async function HealthPage() {
   const locale = await getLocale();
   const m = getAdminMessages(locale);
   const [health, agencies] = await Promise.all([integrationHealth(staff), groupAgencies(staff)]);
-  const agencyName = agencies?.ok && agencies.current ? m.common.agencyOption(agencies.current.tradeName, agencies.current.id) : staff.agency.id?.toString();
+  const agencyName =
+    agencies?.ok && agencies.current ? m.common.agencyOption(agencies.current.tradeName, agencies.current.id) : staff.agency.id?.toString();
 
   return (
     <AdminPage staff={staff} locale={locale} m={m} path="/admin" section="health">

@@ -85,7 +85,10 @@ export async function AdminFrame({ actions, staff, locale, m, path, section, chi
                 label={m.common.agencyLabel}
                 compact
                 defaultValue={staff.agency.id?.toString()}
-                options={agencies.agencies.map((agency) => ({ value: String(agency.id), label: m.common.agencyOption(agency.tradeName, agency.id) }))}
+                options={agencies.agencies.map((agency) => ({
+                  value: String(agency.id),
+                  label: m.common.agencyOption(agency.tradeName, agency.id),
+                }))}
               />
               <Button variant="secondary" size="sm">
                 {m.common.switchAgency}

@@ -41,7 +41,6 @@ export type RefundState =
   | { step: "rejected"; submission: number; status: string | null }
   | { step: "failed"; submission: number; reason: "not_refundable" | "validation" | "unavailable" | "not_found"; status: string | null };
 
-
 /** What a cancel or refund reason field says and allows: the same on both forms. */
 export interface ReasonSettings {
   label: string;

@@ -52,7 +52,15 @@ export function LoginForm({
           defaultValue={state.email ?? ""}
           {...errorShownAbove}
         />
-        <TextField id="login-password" name="password" label={text.password} type="password" autoComplete="current-password" required {...errorShownAbove} />
+        <TextField
+          id="login-password"
+          name="password"
+          label={text.password}
+          type="password"
+          autoComplete="current-password"
+          required
+          {...errorShownAbove}
+        />
       </div>
       <div>
         <SubmitButton pendingLabel={text.submitting}>{text.submit}</SubmitButton>

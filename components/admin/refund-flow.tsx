@@ -39,7 +39,13 @@ export function RefundFlow({ action, permalink, base, initial, ...flow }: Refund
     case "edit": {
       const stepBase = state.base ?? base;
       if (!stepBase) {
-        return <FailedStep flow={flow} state={{ step: "failed", reason: "not_refundable", status: null, submission: state.submission }} headingRef={headingRef} />;
+        return (
+          <FailedStep
+            flow={flow}
+            state={{ step: "failed", reason: "not_refundable", status: null, submission: state.submission }}
+            headingRef={headingRef}
+          />
+        );
       }
       return <EditStep key={state.submission} flow={flow} state={state} base={stepBase} formAction={formAction} headingRef={headingRef} />;
     }

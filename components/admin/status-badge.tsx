@@ -16,7 +16,9 @@ export function StatusBadge({ status, m }: { status: string; m: AdminMessages })
   const statuses: Record<string, string> = m.common.statuses;
   const label = statuses[status];
   return (
-    <span className={`inline-flex flex-wrap items-baseline gap-x-1.5 rounded-md border px-2 py-0.5 text-sm ${TONE[status] ?? "border-line bg-surface"}`}>
+    <span
+      className={`inline-flex flex-wrap items-baseline gap-x-1.5 rounded-md border px-2 py-0.5 text-sm ${TONE[status] ?? "border-line bg-surface"}`}
+    >
       {label ? <span className="font-semibold">{label}</span> : null}
       <code className="text-xs">{status}</code>
     </span>

@@ -11,7 +11,7 @@ export function BookingSummary({ booking, locale, messages }: { booking: Booking
   const total = formatAmount({ cents: bookingTotalCents(booking), currency: booking.totalPrice.currency }, locale);
   return (
     <section aria-labelledby="booking-heading" className="rounded-card bg-surface p-4 shadow-sm sm:p-5">
-      <h2 id="booking-heading" className="text-sm font-semibold uppercase tracking-wide text-muted">
+      <h2 id="booking-heading" className="text-sm font-semibold tracking-wide text-muted uppercase">
         {m.heading}
       </h2>
       <p className="mt-1 text-lg font-semibold">{booking.packageName}</p>

@@ -45,7 +45,15 @@ export function CheckoutShell({
     <div lang={locale}>
       {partner ? <PartnerTheme partnerId={partner.id} theme={theme} /> : null}
       {embed ? <EmbedBridge parentOrigin={embed.parentOrigin} sessionId={session.id} {...bridge} /> : null}
-      <CheckoutHeader partnerName={partnerName} logoUrl={theme?.logoUrl} locale={locale} messages={m} returnTo={path} step={step} embed={embed} />
+      <CheckoutHeader
+        partnerName={partnerName}
+        logoUrl={theme?.logoUrl}
+        locale={locale}
+        messages={m}
+        returnTo={path}
+        step={step}
+        embed={embed}
+      />
       <main id="main" tabIndex={-1} className="mx-auto flex max-w-2xl flex-col gap-6 px-4 py-6 sm:py-10">
         {children}
       </main>

@@ -175,7 +175,12 @@ export function CustomerForm({
             options={GENDERS.map((value) => ({ value, label: text.genders[value] }))}
             errorPrefix={text.errorPrefix}
           />
-          <SelectField {...field("nationality")} defaultValue={values.nationality?.toUpperCase()} options={countryOptions} placeholder={text.chooseCountry} />
+          <SelectField
+            {...field("nationality")}
+            defaultValue={values.nationality?.toUpperCase()}
+            options={countryOptions}
+            placeholder={text.chooseCountry}
+          />
         </FieldGroup>
 
         <FieldGroup legend={text.legends.contact}>
@@ -208,7 +213,13 @@ export function CustomerForm({
         <FieldGroup legend={text.legends.address}>
           <TextField {...field("address")} autoComplete="street-address" maxLength={200} />
           <TextField {...field("city")} autoComplete="address-level2" maxLength={100} />
-          <TextField {...field("postalCode")} autoComplete="postal-code" autoCapitalize="characters" maxLength={10} controlClassName="sm:max-w-40" />
+          <TextField
+            {...field("postalCode")}
+            autoComplete="postal-code"
+            autoCapitalize="characters"
+            maxLength={10}
+            controlClassName="sm:max-w-40"
+          />
           <SelectField
             {...field("countryCode")}
             defaultValue={values.countryCode?.toUpperCase() ?? "ESP"}

@@ -64,7 +64,14 @@ export function OfferArticle({
       aria-labelledby={headingId}
       className={`flex flex-col gap-3 rounded-card border-2 border-divider bg-surface p-4 shadow-sm ${compact ? "h-full" : "sm:p-5"}`}
     >
-      <OfferSummary offer={offer} locale={locale} messages={messages} headingId={headingId} heading={compact ? "h4" : "h3"} compact={compact} />
+      <OfferSummary
+        offer={offer}
+        locale={locale}
+        messages={messages}
+        headingId={headingId}
+        heading={compact ? "h4" : "h3"}
+        compact={compact}
+      />
       {children}
     </article>
   );

@@ -24,10 +24,7 @@ export function ProgressSteps({
           const active = step === current;
           return (
             <li key={text} aria-current={active ? "step" : undefined} className="flex min-w-0 flex-col items-start gap-1">
-              <span
-                aria-hidden="true"
-                className={`h-1.5 w-full rounded-full ${done || active ? "bg-brand" : "bg-divider"}`}
-              />
+              <span aria-hidden="true" className={`h-1.5 w-full rounded-full ${done || active ? "bg-brand" : "bg-divider"}`} />
               <span className={active ? "font-semibold text-ink" : "text-muted"}>
                 {text}
                 {done ? <span className="sr-only"> ({doneLabel})</span> : null}

@@ -28,7 +28,10 @@ export function ThemePreview({
     <figure className="flex flex-col gap-2">
       <link rel="stylesheet" href={previewStylesheetHref(theme)} precedence="default" />
       <figcaption className="font-semibold">{m.theme.previewLabel(partnerName)}</figcaption>
-      <div data-theme-preview={previewScope(theme)} className="overflow-hidden rounded-card border border-divider bg-canvas font-sans text-ink">
+      <div
+        data-theme-preview={previewScope(theme)}
+        className="overflow-hidden rounded-card border border-divider bg-canvas font-sans text-ink"
+      >
         <div className="flex items-center gap-3 border-b border-divider bg-surface px-4 py-2">
           {theme.logoUrl ? (
             // eslint-disable-next-line @next/next/no-img-element -- the partner's logo as the checkout shows it

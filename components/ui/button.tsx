@@ -31,6 +31,13 @@ export function buttonClass({ variant = "primary", size = "md", stretch = size =
 }
 
 /** A plain button (a GET form's submit, or a form posting to a server action with no pending state). */
-export function Button({ variant, size, stretch, type = "submit", className, ...button }: ButtonLook & ButtonHTMLAttributes<HTMLButtonElement>) {
+export function Button({
+  variant,
+  size,
+  stretch,
+  type = "submit",
+  className,
+  ...button
+}: ButtonLook & ButtonHTMLAttributes<HTMLButtonElement>) {
   return <button type={type} className={cx(buttonClass({ variant, size, stretch }), className)} {...button} />;
 }

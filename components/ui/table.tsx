@@ -56,7 +56,17 @@ export function Row({ top = false, children }: { top?: boolean; children: ReactN
 }
 
 /** A body cell; `numeric` right-aligns it in even figures; `header` makes it the row's header. */
-export function Cell({ numeric = false, header = false, className, children }: { numeric?: boolean; header?: boolean; className?: string; children: ReactNode }) {
+export function Cell({
+  numeric = false,
+  header = false,
+  className,
+  children,
+}: {
+  numeric?: boolean;
+  header?: boolean;
+  className?: string;
+  children: ReactNode;
+}) {
   const look = cx(CELL, numeric && "text-right tabular-nums", className);
   return header ? (
     <th scope="row" className={look}>

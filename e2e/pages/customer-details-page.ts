@@ -62,8 +62,10 @@ export class CustomerDetailsPage {
   async fill(details: Partial<CustomerDetails>) {
     for (const [name, value] of Object.entries(details) as [keyof CustomerDetails, string][]) {
       if (name === "gender") await this.genderRadio(value as CustomerDetails["gender"]).check();
-      else if (name === "documentType") await this.field(name).selectOption({ label: this.m.form.documentTypes[value as CustomerDetails["documentType"]] });
-      else if (name === "nationality" || name === "countryCode") await this.field(name).selectOption({ label: countryName(value, this.language) });
+      else if (name === "documentType")
+        await this.field(name).selectOption({ label: this.m.form.documentTypes[value as CustomerDetails["documentType"]] });
+      else if (name === "nationality" || name === "countryCode")
+        await this.field(name).selectOption({ label: countryName(value, this.language) });
       else await this.field(name).fill(value);
     }
   }

@@ -33,7 +33,9 @@ export class OfferList {
    */
   chooseButton(installments: number, company: string): Locator {
     const context = this.m.offers.chooseContext(installments, company);
-    return this.root.getByRole("button", { name: new RegExp(`^${literally(this.m.offers.choose).source}\\s*${literally(context.trim()).source}$`) });
+    return this.root.getByRole("button", {
+      name: new RegExp(`^${literally(this.m.offers.choose).source}\\s*${literally(context.trim()).source}$`),
+    });
   }
 
   /** Every plan's "Choose this plan" button. */

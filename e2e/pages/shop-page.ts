@@ -17,7 +17,10 @@ export class ShopPage {
     this.main = page.getByRole("main");
     this.heading = page.getByRole("heading", { level: 1 });
     this.payButton = this.main.getByRole("button", { name: m.shop.payButton });
-    this.returnNotice = this.main.locator("div").filter({ has: page.getByText(m.shop.outcomeHeading, { exact: true }) }).last();
+    this.returnNotice = this.main
+      .locator("div")
+      .filter({ has: page.getByText(m.shop.outcomeHeading, { exact: true }) })
+      .last();
   }
 
   async goto() {

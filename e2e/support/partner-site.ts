@@ -99,10 +99,19 @@ export async function startPartnerSite(options: { port?: number; appOrigin?: str
     const url = new URL(request.url ?? "/", "http://partner.invalid");
     const session = url.searchParams.get("checkoutSession") ?? "";
     let html: string | undefined;
-    if (url.pathname === "/shop" && SESSION_ID.test(session)) html = page("reserva", shopSnippet(appOrigin, session, url.searchParams.get("outcome")));
+    if (url.pathname === "/shop" && SESSION_ID.test(session))
+      html = page("reserva", shopSnippet(appOrigin, session, url.searchParams.get("outcome")));
     else if (url.pathname === "/shop-api" && SESSION_ID.test(session)) html = page("reserva", shopApiSnippet(appOrigin, session));
     else if (url.pathname === "/product")
-      html = page("producto", productSnippet(appOrigin, url.searchParams.get("partner") ?? "demo", url.searchParams.get("amount") ?? "", url.searchParams.get("lang") ?? "es"));
+      html = page(
+        "producto",
+        productSnippet(
+          appOrigin,
+          url.searchParams.get("partner") ?? "demo",
+          url.searchParams.get("amount") ?? "",
+          url.searchParams.get("lang") ?? "es",
+        ),
+      );
     if (!html) {
       response.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
       return;

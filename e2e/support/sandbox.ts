@@ -88,7 +88,9 @@ export class Sandbox {
   ) {}
 
   headers(agency: SandboxAgency = 101): Record<string, string> {
-    return agency === 101 ? { "X-Service-API-Key": SANDBOX_AGENCY_KEY } : { "X-Service-API-Key": SANDBOX_GROUP_KEY, "X-Service-Agency": String(agency) };
+    return agency === 101
+      ? { "X-Service-API-Key": SANDBOX_AGENCY_KEY }
+      : { "X-Service-API-Key": SANDBOX_GROUP_KEY, "X-Service-Agency": String(agency) };
   }
 
   private url(path: string): string {
@@ -125,7 +127,9 @@ export class Sandbox {
 
   /** GET /financing/simulate/{amount}: the plans for a price (amount as the path writes it, "1234.5"). */
   async simulate(amount: string, countryCode = "ESP"): Promise<{ installments: number; commonQuota: number }[]> {
-    const response = await this.request.get(this.url(`/v1/financing/simulate/${amount}?countryCode=${countryCode}`), { headers: this.headers() });
+    const response = await this.request.get(this.url(`/v1/financing/simulate/${amount}?countryCode=${countryCode}`), {
+      headers: this.headers(),
+    });
     return (await this.json<{ financialOffers: { installments: number; commonQuota: number }[] }>(response)).financialOffers;
   }
 
@@ -166,7 +170,9 @@ export class Sandbox {
   }
 
   async refundDetails(id: string): Promise<SandboxRefundDetails> {
-    return this.json<SandboxRefundDetails>(await this.request.get(this.url(`/v1/operations/${id}/refund/details`), { headers: this.headers() }));
+    return this.json<SandboxRefundDetails>(
+      await this.request.get(this.url(`/v1/operations/${id}/refund/details`), { headers: this.headers() }),
+    );
   }
 
   /** The operation's history as the sandbox keeps it (statuses with their notes: the reasons). */
@@ -177,7 +183,9 @@ export class Sandbox {
 
   /** The webhook events the sandbox sent (or tried to send) for an operation. */
   async webhooks(id: string): Promise<SandboxWebhookEvent[]> {
-    return (await this.request.get(this.url(`/_control/operations/${id}/webhooks`), { headers: this.headers() })).json() as Promise<SandboxWebhookEvent[]>;
+    return (await this.request.get(this.url(`/_control/operations/${id}/webhooks`), { headers: this.headers() })).json() as Promise<
+      SandboxWebhookEvent[]
+    >;
   }
 
   /** A fault on one of the partner API's routes (control API), as sent. */

@@ -86,7 +86,9 @@ export const TEST_BOOKING: Readonly<TestBooking> = {
   packageName: "Lisboa, 4 noches",
   travellers: 2,
   totalPrice: 1234.5,
-  flights: [{ origin: "MAD", destination: "LIS", departureDate: isoDayFromToday({ years: 1 }), returnDate: isoDayFromToday({ years: 1, days: 4 }) }],
+  flights: [
+    { origin: "MAD", destination: "LIS", departureDate: isoDayFromToday({ years: 1 }), returnDate: isoDayFromToday({ years: 1, days: 4 }) },
+  ],
 };
 
 /** A unique booking reference (the financing API's externalId), e.g. "E2E-LIST-3F9A0B1C". */

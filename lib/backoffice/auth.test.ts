@@ -50,7 +50,12 @@ describe("the seed", () => {
     ]);
     for (const user of users) expect(user.passwordHash).toMatch(/^scrypt\$/);
     const [group] = await db().select().from(partners).where(eq(partners.id, DEMO_GROUP_PARTNER_ID));
-    expect(group).toMatchObject({ name: "Grupo Demo", financingApiKey: "fk_test_sandbox_group_1", financingAgencyId: 101, allowedOrigins: [APP_URL] });
+    expect(group).toMatchObject({
+      name: "Grupo Demo",
+      financingApiKey: "fk_test_sandbox_group_1",
+      financingAgencyId: 101,
+      allowedOrigins: [APP_URL],
+    });
   });
 
   it("can run again (every start) without touching the accounts", async () => {
@@ -135,7 +140,10 @@ describe("sign-in rate limit", () => {
     for (let i = 0; i < 4; i++) await wrong(GROUP.email, "198.51.100.20", at(now, i * MINUTE));
     // The window started at the first failure; 16 minutes later the count starts again.
     expect(await wrong(GROUP.email, "198.51.100.20", at(now, 16 * MINUTE))).toEqual({ ok: false, reason: "invalid" });
-    const [row] = await db().select().from(loginAttempts).where(eq(loginAttempts.key, `email:${GROUP.email}`));
+    const [row] = await db()
+      .select()
+      .from(loginAttempts)
+      .where(eq(loginAttempts.key, `email:${GROUP.email}`));
     expect(row?.failures).toBe(1);
   });
 
@@ -143,7 +151,8 @@ describe("sign-in rate limit", () => {
     const now = new Date("2026-11-22T10:00:00Z");
     for (let i = 0; i < 4; i++) await wrong(AURORA.email, "198.51.100.30", at(now, i * 1000));
     expect((await signIn(db(), { email: AURORA.email, password: AURORA.password, ip: "198.51.100.30" }, at(now, 5000))).ok).toBe(true);
-    for (let i = 0; i < 4; i++) expect(await wrong(AURORA.email, "198.51.100.30", at(now, 6000 + i * 1000))).toEqual({ ok: false, reason: "invalid" });
+    for (let i = 0; i < 4; i++)
+      expect(await wrong(AURORA.email, "198.51.100.30", at(now, 6000 + i * 1000))).toEqual({ ok: false, reason: "invalid" });
   });
 
   it("treats an unknown e-mail exactly like a known one: same answers, locked at the same count", async () => {
@@ -167,7 +176,10 @@ describe("sign-in rate limit", () => {
       expect((await wrong(`guess${i}@example.com`, ip, at(now, i * 1000))).ok).toBe(false);
     }
     expect(await wrong("guess-last@example.com", ip, at(now, 30_000))).toEqual({ ok: false, reason: "locked" });
-    expect(await signIn(db(), { email: GROUP.email, password: GROUP.password, ip }, at(now, 31_000))).toEqual({ ok: false, reason: "locked" });
+    expect(await signIn(db(), { email: GROUP.email, password: GROUP.password, ip }, at(now, 31_000))).toEqual({
+      ok: false,
+      reason: "locked",
+    });
     // Another address is not held by this one's lock.
     expect((await signIn(db(), { email: GROUP.email, password: GROUP.password, ip: "192.0.2.51" }, at(now, 32_000))).ok).toBe(true);
   });

@@ -65,7 +65,10 @@ export async function deleteExpiredStaffSessions(db: Db, now = new Date()): Prom
 
 /** The agency a group key's staff member works on, kept with the session. */
 export async function setStaffSessionAgency(db: Db, token: string, agencyId: number): Promise<void> {
-  await db.update(staffSessions).set({ agencyId }).where(eq(staffSessions.tokenHash, hashToken(token)));
+  await db
+    .update(staffSessions)
+    .set({ agencyId })
+    .where(eq(staffSessions.tokenHash, hashToken(token)));
 }
 
 export type SignInResult = { ok: true; token: string; userId: string } | { ok: false; reason: "invalid" | "locked" };

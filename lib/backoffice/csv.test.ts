@@ -12,17 +12,23 @@ describe("CSV export", () => {
   });
 
   it("defuses cells a spreadsheet would run as formulas", () => {
-    expect(csvCell("=HYPERLINK(\"http://evil\")")).toBe('"\'=HYPERLINK(""http://evil"")"');
-    expect(csvCell("+34 600")).toBe("\"'+34 600\"");
-    expect(csvCell("-1+1")).toBe("\"'-1+1\"");
-    expect(csvCell("@SUM(A1)")).toBe("\"'@SUM(A1)\"");
-    expect(csvCell("\t=1")).toBe("\"'\t=1\"");
-    expect(csvCell("\r=1")).toBe("\"'\r=1\"");
+    expect(csvCell('=HYPERLINK("http://evil")')).toBe('"\'=HYPERLINK(""http://evil"")"');
+    expect(csvCell("+34 600")).toBe('"\'+34 600"');
+    expect(csvCell("-1+1")).toBe('"\'-1+1"');
+    expect(csvCell("@SUM(A1)")).toBe('"\'@SUM(A1)"');
+    expect(csvCell("\t=1")).toBe('"\'\t=1"');
+    expect(csvCell("\r=1")).toBe('"\'\r=1"');
     expect(csvCell("Ana = Ana")).toBe('"Ana = Ana"');
   });
 
   it("writes a UTF-8 BOM, a header and CRLF lines", () => {
-    const csv = toCsv(["a", "b"], [["García", 1], ["=x", null]]);
+    const csv = toCsv(
+      ["a", "b"],
+      [
+        ["García", 1],
+        ["=x", null],
+      ],
+    );
     expect(csv).toBe('\uFEFF"a","b"\r\n"García","1"\r\n"\'=x",""\r\n');
   });
 });

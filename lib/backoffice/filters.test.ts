@@ -5,7 +5,10 @@ describe("the operations list's filters, from the URL", () => {
   it("default to the first page of 20, every status, no dates", () => {
     expect(parseOperationFilters({})).toEqual({ ok: true, filters: { page: 1, size: DEFAULT_PAGE_SIZE } });
     // A form's blank fields are "not set".
-    expect(parseOperationFilters({ status: "", from: "", to: "", page: "", size: "" })).toEqual({ ok: true, filters: { page: 1, size: 20 } });
+    expect(parseOperationFilters({ status: "", from: "", to: "", page: "", size: "" })).toEqual({
+      ok: true,
+      filters: { page: 1, size: 20 },
+    });
   });
 
   it("read page, size, status and the date range", () => {
@@ -40,12 +43,20 @@ describe("the operations list's filters, from the URL", () => {
     expect(filtersQuery(filters, { page: 2 })).toBe("?status=GENERATED&from=2026-11-22&page=2");
     expect(filtersQuery({ page: 1, size: 10 })).toBe("?size=10");
     expect(filtersQuery({ page: 1, size: 20 })).toBe("");
-    const again = parseOperationFilters(Object.fromEntries(new URLSearchParams(filtersQuery({ page: 4, size: 10, status: "REFUNDED", to: "2026-12-01" }))));
+    const again = parseOperationFilters(
+      Object.fromEntries(new URLSearchParams(filtersQuery({ page: 4, size: 10, status: "REFUNDED", to: "2026-12-01" }))),
+    );
     expect(again).toEqual({ ok: true, filters: { page: 4, size: 10, status: "REFUNDED", to: "2026-12-01" } });
   });
 
   it("ask the API for pages counted from 0", () => {
-    expect(toListInput({ page: 1, size: 10, status: "PENDING" })).toEqual({ page: 0, size: 10, status: "PENDING", from: undefined, to: undefined });
+    expect(toListInput({ page: 1, size: 10, status: "PENDING" })).toEqual({
+      page: 0,
+      size: 10,
+      status: "PENDING",
+      from: undefined,
+      to: undefined,
+    });
     expect(toListInput({ page: 3, size: 100 })).toMatchObject({ page: 2, size: 100 });
   });
 });

@@ -30,18 +30,8 @@ const wholeNumber = /^\d{1,9}$/;
 
 const filtersSchema = z
   .object({
-    page: z
-      .string()
-      .regex(wholeNumber)
-      .transform(Number)
-      .pipe(z.number().int().min(1))
-      .optional(),
-    size: z
-      .string()
-      .regex(wholeNumber)
-      .transform(Number)
-      .pipe(z.number().int().min(1).max(PAGE_SIZE_MAX))
-      .optional(),
+    page: z.string().regex(wholeNumber).transform(Number).pipe(z.number().int().min(1)).optional(),
+    size: z.string().regex(wholeNumber).transform(Number).pipe(z.number().int().min(1).max(PAGE_SIZE_MAX)).optional(),
     status: z.enum(OPERATION_STATUSES).optional(),
     from: queryDateSchema.optional(),
     to: queryDateSchema.optional(),
@@ -55,7 +45,9 @@ function single(params: SearchParams, name: string): string | undefined {
   return first === undefined || first.trim() === "" ? undefined : first.trim();
 }
 
-export function parseOperationFilters(params: SearchParams): { ok: true; filters: OperationFilters } | { ok: false; problems: FilterField[] } {
+export function parseOperationFilters(
+  params: SearchParams,
+): { ok: true; filters: OperationFilters } | { ok: false; problems: FilterField[] } {
   const raw = {
     page: single(params, "page"),
     size: single(params, "size"),

@@ -10,11 +10,13 @@ export const ADMIN_TIME_ZONE = "Europe/Madrid";
 export function formatDateTime(value: Date | string, locale: Locale): string {
   const date = typeof value === "string" ? new Date(value) : value;
   if (Number.isNaN(date.getTime())) return String(value);
-  return new Intl.DateTimeFormat(intlLocale(locale), {
-    dateStyle: "medium",
-    timeStyle: "medium",
-    timeZone: ADMIN_TIME_ZONE,
-  }).format(date) + ` (${zoneName(date, locale)})`;
+  return (
+    new Intl.DateTimeFormat(intlLocale(locale), {
+      dateStyle: "medium",
+      timeStyle: "medium",
+      timeZone: ADMIN_TIME_ZONE,
+    }).format(date) + ` (${zoneName(date, locale)})`
+  );
 }
 
 function zoneName(date: Date, locale: Locale): string {
@@ -26,5 +28,7 @@ function zoneName(date: Date, locale: Locale): string {
 
 /** A signed number of seconds with one decimal: "+0.4", "-12.0". */
 export function formatSignedSeconds(ms: number, locale: Locale): string {
-  return new Intl.NumberFormat(intlLocale(locale), { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: "always" }).format(ms / 1000);
+  return new Intl.NumberFormat(intlLocale(locale), { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: "always" }).format(
+    ms / 1000,
+  );
 }

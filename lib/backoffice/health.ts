@@ -7,7 +7,6 @@ import type { Health } from "@/lib/financing/types";
 import { apiProblem, type ApiProblem } from "./errors";
 import type { StaffContext } from "./staff";
 
-
 export interface IntegrationHealth {
   api: { ok: true; health: Health; clockDifferenceMs: number } | { ok: false; problem: ApiProblem };
   database: boolean;
@@ -24,7 +23,10 @@ export function clockDifferenceMs(apiTimestamp: string, sentAt: number, received
 }
 
 export async function integrationHealth(staff: StaffContext): Promise<IntegrationHealth> {
-  const [api, database] = await Promise.all([apiHealth(staff), getDatabase().then(checkDatabase, (error: unknown) => ({ ok: false as const, error }))]);
+  const [api, database] = await Promise.all([
+    apiHealth(staff),
+    getDatabase().then(checkDatabase, (error: unknown) => ({ ok: false as const, error })),
+  ]);
   if (!database.ok) console.error("backoffice: database check failed", database.error);
   return { api, database: database.ok, counts: database.ok ? await counts(staff) : undefined };
 }

@@ -36,7 +36,11 @@ function customerNameOf(data: { firstName?: string; lastName?: string } | null):
   return name === "" ? undefined : name;
 }
 
-export async function sessionsByOperation(db: Db, partnerId: string, operationIds: readonly string[]): Promise<Map<string, SessionSummary>> {
+export async function sessionsByOperation(
+  db: Db,
+  partnerId: string,
+  operationIds: readonly string[],
+): Promise<Map<string, SessionSummary>> {
   if (operationIds.length === 0) return new Map();
   const rows = await db
     .select({
@@ -71,7 +75,11 @@ export function operationHref(operation: { id: string; externalId: string | null
 /** One page of `GET /operations` for these filters, joined with our sessions. Throws FinancingApiError. */
 export async function listOperationsPage(staff: StaffContext, filters: OperationFilters): Promise<Page<ListedOperation>> {
   const page = await staff.client.listOperations(toListInput(filters));
-  const sessions = await sessionsByOperation(staff.db, staff.partner.id, page.content.map((op) => op.id));
+  const sessions = await sessionsByOperation(
+    staff.db,
+    staff.partner.id,
+    page.content.map((op) => op.id),
+  );
   return { ...page, content: page.content.map((operation) => ({ operation, session: sessions.get(operation.id) })) };
 }
 
@@ -95,14 +103,19 @@ export async function allOperations(staff: StaffContext, filters: OperationFilte
     }
     if (result.last || result.content.length === 0) break;
   }
-  const sessions = await sessionsByOperation(staff.db, staff.partner.id, operations.map((op) => op.id));
+  const sessions = await sessionsByOperation(
+    staff.db,
+    staff.partner.id,
+    operations.map((op) => op.id),
+  );
   return operations.map((operation) => ({ operation, session: sessions.get(operation.id) }));
 }
 
 // ---------------------------------------------------------------------------------------------
 // One operation
 
-export type OffersView = { kind: "offers"; offers: FinancialOffer[] } | { kind: "not_eligible" } | { kind: "none" } | { kind: "unavailable" };
+export type OffersView =
+  { kind: "offers"; offers: FinancialOffer[] } | { kind: "not_eligible" } | { kind: "none" } | { kind: "unavailable" };
 
 export interface OperationDetail {
   kind: "ok";
@@ -113,7 +126,10 @@ export interface OperationDetail {
   offers: OffersView;
   history: (typeof sessionStatusHistory.$inferSelect)[];
   events: (typeof webhookEvents.$inferSelect)[];
-  notifications: Pick<typeof partnerNotifications.$inferSelect, "id" | "state" | "createdAt" | "attempts" | "deliveredAt" | "lastError" | "nextAttemptAt">[];
+  notifications: Pick<
+    typeof partnerNotifications.$inferSelect,
+    "id" | "state" | "createdAt" | "attempts" | "deliveredAt" | "lastError" | "nextAttemptAt"
+  >[];
 }
 
 /**
@@ -141,7 +157,11 @@ export async function operationDetail(
     reference ? operationByReference(staff, reference, operationId) : Promise.resolve(undefined),
     loadOffers(staff, operationId),
     session
-      ? staff.db.select().from(sessionStatusHistory).where(eq(sessionStatusHistory.sessionId, session.sessionId)).orderBy(asc(sessionStatusHistory.id))
+      ? staff.db
+          .select()
+          .from(sessionStatusHistory)
+          .where(eq(sessionStatusHistory.sessionId, session.sessionId))
+          .orderBy(asc(sessionStatusHistory.id))
       : Promise.resolve([]),
     staff.db.select().from(webhookEvents).where(eq(webhookEvents.operationId, operationId)).orderBy(asc(webhookEvents.receivedAt)),
     session

@@ -37,7 +37,10 @@ export function clientIp(forwardedFor: string | null | undefined): string {
 
 /** When the first of these keys that is locked stops being locked; undefined when none is. */
 export async function lockedUntil(db: Db, keys: readonly string[], now = new Date()): Promise<Date | undefined> {
-  const rows = await db.select().from(loginAttempts).where(inArray(loginAttempts.key, [...keys]));
+  const rows = await db
+    .select()
+    .from(loginAttempts)
+    .where(inArray(loginAttempts.key, [...keys]));
   const locks = rows.flatMap((row) => (row.lockedUntil && row.lockedUntil > now ? [row.lockedUntil] : []));
   return locks.sort((a, b) => b.getTime() - a.getTime())[0];
 }

@@ -53,7 +53,11 @@ describe("the refund recomputed in cents", () => {
   });
 
   it("with no charges is the API's own total", () => {
-    expect(reviewRefund(BASE, { agencyFee: "", providerFee: "", reason: "" })).toMatchObject({ ok: true, chargesCents: 0, totalToRefundCents: 120981 });
+    expect(reviewRefund(BASE, { agencyFee: "", providerFee: "", reason: "" })).toMatchObject({
+      ok: true,
+      chargesCents: 0,
+      totalToRefundCents: 120981,
+    });
   });
 
   it("refuses charges above what can be refunded, but allows exactly all of it", () => {
@@ -75,6 +79,9 @@ describe("the refund recomputed in cents", () => {
 
   it("takes a reason of 255 characters, not 256 (the API's limit)", () => {
     expect(reviewRefund(BASE, { agencyFee: "", providerFee: "", reason: "a".repeat(255) }).ok).toBe(true);
-    expect(reviewRefund(BASE, { agencyFee: "", providerFee: "", reason: "a".repeat(256) })).toMatchObject({ ok: false, errors: { reason: "too_long" } });
+    expect(reviewRefund(BASE, { agencyFee: "", providerFee: "", reason: "a".repeat(256) })).toMatchObject({
+      ok: false,
+      errors: { reason: "too_long" },
+    });
   });
 });

@@ -6,7 +6,10 @@ import { isAdminPath } from "./scope";
 describe("which agency staff act for", () => {
   it("an agency key: its own agency, no switcher", () => {
     expect(agencyScope({ financingApiKey: null, financingAgencyId: null }, null, undefined)).toEqual({ id: undefined, switchable: false });
-    expect(agencyScope({ financingApiKey: "fk_test_sandbox_agency_201", financingAgencyId: null }, 102, 101)).toEqual({ id: undefined, switchable: false });
+    expect(agencyScope({ financingApiKey: "fk_test_sandbox_agency_201", financingAgencyId: null }, 102, 101)).toEqual({
+      id: undefined,
+      switchable: false,
+    });
   });
 
   it("an agency under the deployment's group key: that agency only, never the group's others", () => {
@@ -15,8 +18,14 @@ describe("which agency staff act for", () => {
   });
 
   it("a partner's own group key: its default agency, or the one chosen in the session", () => {
-    expect(agencyScope({ financingApiKey: "fk_test_sandbox_group_1", financingAgencyId: 101 }, null, undefined)).toEqual({ id: 101, switchable: true });
-    expect(agencyScope({ financingApiKey: "fk_test_sandbox_group_1", financingAgencyId: 101 }, 102, undefined)).toEqual({ id: 102, switchable: true });
+    expect(agencyScope({ financingApiKey: "fk_test_sandbox_group_1", financingAgencyId: 101 }, null, undefined)).toEqual({
+      id: 101,
+      switchable: true,
+    });
+    expect(agencyScope({ financingApiKey: "fk_test_sandbox_group_1", financingAgencyId: 101 }, 102, undefined)).toEqual({
+      id: 102,
+      switchable: true,
+    });
   });
 });
 
@@ -25,7 +34,18 @@ describe("where a sign-in may lead back to", () => {
     expect(isAdminPath("/admin")).toBe(true);
     expect(isAdminPath("/admin/operations?status=CONFIRMED&page=2")).toBe(true);
     expect(isAdminPath("/admin?x=1")).toBe(true);
-    for (const value of ["/", "/checkout/cs_x", "//evil.example/admin", "https://evil.example/admin", "/administrator", "/admin/login", "/admin/login?next=/admin", undefined, 42, "/admin/" + "x".repeat(2000)]) {
+    for (const value of [
+      "/",
+      "/checkout/cs_x",
+      "//evil.example/admin",
+      "https://evil.example/admin",
+      "/administrator",
+      "/admin/login",
+      "/admin/login?next=/admin",
+      undefined,
+      42,
+      "/admin/" + "x".repeat(2000),
+    ]) {
       expect(isAdminPath(value), String(value)).toBe(false);
     }
   });

@@ -14,4 +14,3 @@ export function isAdminPath(value: unknown): value is string {
     return false;
   }
 }
-

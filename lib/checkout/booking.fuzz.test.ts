@@ -30,7 +30,12 @@ describe("createSessionSchema under hostile input", () => {
         const value: unknown = JSON.parse(text);
         expect(createSessionSchema.safeParse(value).success).toBe(false);
         expect(createSessionSchema.safeParse({ ...validSessionBody, booking: value }).success).toBe(false);
-        expect(createSessionSchema.safeParse({ ...validSessionBody, booking: { ...validSessionBody.booking, flights: value, hotels: value, services: value } }).success).toBe(false);
+        expect(
+          createSessionSchema.safeParse({
+            ...validSessionBody,
+            booking: { ...validSessionBody.booking, flights: value, hotels: value, services: value },
+          }).success,
+        ).toBe(false);
       }),
       { numRuns: 100 },
     );
@@ -42,13 +47,18 @@ describe("createSessionSchema under hostile input", () => {
       ["returnUrl", "https://shop.example.com/b\u0000ack"],
       ["returnUrl", "https://shop.example.com/\ud800"],
     ] as const) {
-      const body = path === "returnUrl" ? { ...validSessionBody, returnUrl: value } : { ...validSessionBody, booking: { ...validSessionBody.booking, bookingReference: value } };
+      const body =
+        path === "returnUrl"
+          ? { ...validSessionBody, returnUrl: value }
+          : { ...validSessionBody, booking: { ...validSessionBody.booking, bookingReference: value } };
       expect(createSessionSchema.safeParse(body).success, `${path} ${JSON.stringify(value)}`).toBe(false);
     }
   });
 
   it("names the field holding a control character", () => {
     const result = createSessionSchema.safeParse({ ...validSessionBody, customer: { firstName: "A\u0000na" } });
-    expect(result.error?.issues).toEqual([expect.objectContaining({ path: ["customer", "firstName"], message: "must not contain control characters" })]);
+    expect(result.error?.issues).toEqual([
+      expect.objectContaining({ path: ["customer", "firstName"], message: "must not contain control characters" }),
+    ]);
   });
 });

@@ -108,7 +108,9 @@ export function bookingTotalCents(booking: Booking): number {
 }
 
 /** The booking's part of the create-operation request. */
-export function operationBooking(booking: Booking): Omit<CreateOperationInput, "client" | "successRedirectUrl" | "errorRedirectUrl" | "webhookUrl"> {
+export function operationBooking(
+  booking: Booking,
+): Omit<CreateOperationInput, "client" | "successRedirectUrl" | "errorRedirectUrl" | "webhookUrl"> {
   return {
     externalId: booking.bookingReference,
     packageName: booking.packageName,

@@ -88,7 +88,12 @@ export async function submitCustomer(ctx: CheckoutContext, sessionId: string, dr
       webhookUrl: urls.webhook,
     });
     await attachOperation(ctx.db, session.id, operation.id);
-    await recordOperationStatus(ctx.db, session.id, { status: operation.status, updatedAt: operation.updatedAt ?? new Date().toISOString() }, "action");
+    await recordOperationStatus(
+      ctx.db,
+      session.id,
+      { status: operation.status, updatedAt: operation.updatedAt ?? new Date().toISOString() },
+      "action",
+    );
     return { ok: true };
   } catch (error) {
     // Logged without the body: the error type carries no customer data.
@@ -101,10 +106,7 @@ export async function submitCustomer(ctx: CheckoutContext, sessionId: string, dr
 // Step 3: offers
 
 export type OffersView =
-  | { kind: "offers"; offers: FinancialOffer[] }
-  | { kind: "not_eligible" }
-  | { kind: "none" }
-  | { kind: "unavailable" };
+  { kind: "offers"; offers: FinancialOffer[] } | { kind: "not_eligible" } | { kind: "none" } | { kind: "unavailable" };
 
 export async function loadOffers(ctx: CheckoutContext, session: CheckoutSession): Promise<OffersView> {
   if (!session.operationId) throw new AppError("conflict", "The customer's data has not been sent yet");
@@ -140,7 +142,8 @@ export async function chooseOffer(ctx: CheckoutContext, sessionId: string, offer
   if (!session.operationId) throw new AppError("conflict", "The customer's data has not been sent yet");
   const state = sessionState(session);
   // A repeat (double submit, back button) while at the provider goes back to the same checkout.
-  if (state === "pending" && session.financingStatus === "REQUESTED" && session.paymentUrl) return { kind: "redirect", url: session.paymentUrl };
+  if (state === "pending" && session.financingStatus === "REQUESTED" && session.paymentUrl)
+    return { kind: "redirect", url: session.paymentUrl };
   if (state !== "choosing") return { kind: "redirect", url: `/checkout/${session.id}/status` };
 
   const partner = await partnerOf(ctx, session);

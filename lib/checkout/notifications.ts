@@ -92,6 +92,9 @@ async function deliverOne(ctx: CheckoutContext, id: string, doFetch: typeof fetc
       failure = error instanceof Error ? error.message : String(error);
     }
   }
-  await ctx.db.update(partnerNotifications).set(work.postpone(row.attempts, failure, now)).where(eq(partnerNotifications.id, row.id));
+  await ctx.db
+    .update(partnerNotifications)
+    .set(work.postpone(row.attempts, failure, now))
+    .where(eq(partnerNotifications.id, row.id));
   return false;
 }

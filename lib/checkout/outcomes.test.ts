@@ -67,7 +67,10 @@ describe("partner notifications", () => {
     await deliverDueNotifications(ctx);
 
     const deliveries = received(session.id);
-    expect(deliveries.map((d) => (d.body as unknown as { type: string }).type)).toEqual(["checkout.session.choosing", "checkout.session.confirmed"]);
+    expect(deliveries.map((d) => (d.body as unknown as { type: string }).type)).toEqual([
+      "checkout.session.choosing",
+      "checkout.session.confirmed",
+    ]);
     for (const delivery of deliveries) {
       const headers = {
         "webhook-id": String(delivery.headers["webhook-id"]),
@@ -90,7 +93,11 @@ describe("partner notifications", () => {
     await refreshStatus(ctx, session.id, "poll");
     const start = new Date();
     await deliverDueNotifications(ctx, { now: start });
-    const [row] = await ctx.db.select().from(partnerNotifications).where(eq(partnerNotifications.sessionId, session.id)).orderBy(partnerNotifications.createdAt);
+    const [row] = await ctx.db
+      .select()
+      .from(partnerNotifications)
+      .where(eq(partnerNotifications.sessionId, session.id))
+      .orderBy(partnerNotifications.createdAt);
     expect(row).toMatchObject({ deliveredAt: null, lastError: "HTTP 503", attempts: 1 });
     // Not due again at once...
     expect(await deliverDueNotifications(ctx, { now: start })).toBe(0);

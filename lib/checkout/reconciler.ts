@@ -38,7 +38,10 @@ export async function acquireLease(db: Db, name: string, holder: string, now = n
 }
 
 /** Re-checks the open sessions that are due; returns how many were checked, or null without the lease. */
-export async function reconcile(ctx: CheckoutContext, options: { holder?: string; now?: Date; limit?: number } = {}): Promise<number | null> {
+export async function reconcile(
+  ctx: CheckoutContext,
+  options: { holder?: string; now?: Date; limit?: number } = {},
+): Promise<number | null> {
   const now = options.now ?? new Date();
   if (!(await acquireLease(ctx.db, "reconciler", options.holder ?? INSTANCE_ID, now))) return null;
   const due = await ctx.db

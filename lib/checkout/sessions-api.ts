@@ -56,7 +56,9 @@ export async function handleCreateSession(request: Request): Promise<{ status: n
   const parsed = createSessionSchema.safeParse(await readJson(request));
   if (!parsed.success) {
     const fields = parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join(".") || "(body)", message: issue.message }));
-    throw new AppError("validation_failed", `Invalid checkout session: ${fields.map((f) => `${f.field} ${f.message}`).join("; ")}`, { fields });
+    throw new AppError("validation_failed", `Invalid checkout session: ${fields.map((f) => `${f.field} ${f.message}`).join("; ")}`, {
+      fields,
+    });
   }
   const { session, created } = await createSession(ctx.db, partner, parsed.data);
   return { status: created ? 201 : 200, body: sessionResource(ctx, session) };

@@ -3,7 +3,14 @@ import { randomBytes } from "node:crypto";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { AppError } from "@/lib/app-error";
 import type { Db } from "@/lib/db";
-import { checkoutSessions, customerData, partnerNotifications, partners, sessionStatusHistory, type CheckoutSessionRow } from "@/lib/db/schema";
+import {
+  checkoutSessions,
+  customerData,
+  partnerNotifications,
+  partners,
+  sessionStatusHistory,
+  type CheckoutSessionRow,
+} from "@/lib/db/schema";
 import type { FinancingStatus, OperationStatus } from "@/lib/financing/contract";
 import type { Locale } from "@/lib/i18n/locales";
 import { bookingHash, type CreateSessionInput } from "./booking";
@@ -27,16 +34,7 @@ export type SessionFinancingStatus = FinancingStatus | "STARTING";
  * - refused, error, cancelled, expired, refunded: it ended otherwise.
  */
 export type SessionState =
-  | "open"
-  | "choosing"
-  | "pending"
-  | "approved"
-  | "confirmed"
-  | "refused"
-  | "error"
-  | "cancelled"
-  | "expired"
-  | "refunded";
+  "open" | "choosing" | "pending" | "approved" | "confirmed" | "refused" | "error" | "cancelled" | "expired" | "refunded";
 
 const STATE_OF_STATUS: Record<OperationStatus, SessionState> = {
   GENERATED: "choosing",
@@ -191,7 +189,10 @@ export async function updateSession(
   sessionId: string,
   values: Partial<Pick<CheckoutSessionRow, "paymentUrl" | "chosenOfferId" | "financingStatus" | "hasAlternatives">>,
 ): Promise<void> {
-  await db.update(checkoutSessions).set({ ...values, updatedAt: new Date() }).where(eq(checkoutSessions.id, sessionId));
+  await db
+    .update(checkoutSessions)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(checkoutSessions.id, sessionId));
 }
 
 /**
@@ -237,9 +238,7 @@ export async function recordOperationStatus(
     if (row.operationUpdatedAt && row.operationStatus) {
       const stored = row.operationUpdatedAt.getTime();
       const incoming = updatedAt.getTime();
-      const newer =
-        incoming > stored ||
-        (incoming === stored && STATUS_RANK[report.status] > STATUS_RANK[row.operationStatus]);
+      const newer = incoming > stored || (incoming === stored && STATUS_RANK[report.status] > STATUS_RANK[row.operationStatus]);
       if (!newer) return false;
     }
     const [updated] = await tx
@@ -302,11 +301,7 @@ export function notificationPayload(session: CheckoutSession, state: SessionStat
 }
 
 export async function statusHistory(db: Db, sessionId: string) {
-  return db
-    .select()
-    .from(sessionStatusHistory)
-    .where(eq(sessionStatusHistory.sessionId, sessionId))
-    .orderBy(asc(sessionStatusHistory.id));
+  return db.select().from(sessionStatusHistory).where(eq(sessionStatusHistory.sessionId, sessionId)).orderBy(asc(sessionStatusHistory.id));
 }
 
 /** The language the partner asked for, if any. */

@@ -97,12 +97,20 @@ function deliver(body: unknown, token = ctx.webhookToken, headers: Record<string
 }
 
 async function sandboxEvents(operationId: string) {
-  return (await control("GET", `/operations/${operationId}/webhooks`)) as { eventId: number; status: string; attempts: number; acknowledged: boolean }[];
+  return (await control("GET", `/operations/${operationId}/webhooks`)) as {
+    eventId: number;
+    status: string;
+    attempts: number;
+    acknowledged: boolean;
+  }[];
 }
 
 describe("receiving", () => {
   it("a wrong token is a 404 and stores nothing", async () => {
-    const response = await deliver({ operationIdentifier: "op_x", operationStatus: "CONFIRMED", eventId: 900001 }, "wrong-token-000000000000000");
+    const response = await deliver(
+      { operationIdentifier: "op_x", operationStatus: "CONFIRMED", eventId: 900001 },
+      "wrong-token-000000000000000",
+    );
     expect(response.status).toBe(404);
     expect(await webhookEvent(ctx, 900001)).toBeUndefined();
   });
@@ -236,7 +244,8 @@ describe("each ack error code", () => {
     const double = createFetchDouble("/sandbox/v1");
     const stub: CheckoutContext = {
       ...ctx,
-      clientFor: () => createFinancingClient({ baseUrl: sandbox.baseUrl, apiKey: KEY, fetch: double.fetch, sleep: async () => {}, maxAttempts: 1 }),
+      clientFor: () =>
+        createFinancingClient({ baseUrl: sandbox.baseUrl, apiKey: KEY, fetch: double.fetch, sleep: async () => {}, maxAttempts: 1 }),
     };
     double.answer(
       json(200, { operationId: session.operationId, status: "CONFIRMED", updatedAt: new Date().toISOString() }, { ETag: '"CONFIRMED-1"' }),
@@ -257,7 +266,8 @@ describe("each ack error code", () => {
     const double = createFetchDouble("/sandbox/v1");
     const stub: CheckoutContext = {
       ...ctx,
-      clientFor: () => createFinancingClient({ baseUrl: sandbox.baseUrl, apiKey: KEY, fetch: double.fetch, sleep: async () => {}, maxAttempts: 1 }),
+      clientFor: () =>
+        createFinancingClient({ baseUrl: sandbox.baseUrl, apiKey: KEY, fetch: double.fetch, sleep: async () => {}, maxAttempts: 1 }),
     };
     double.answer(
       json(200, { operationId: session.operationId, status: "CONFIRMED", updatedAt: new Date().toISOString() }),

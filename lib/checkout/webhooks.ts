@@ -33,7 +33,12 @@ export type WebhookEventResult = "acknowledged" | "rejected" | "status_mismatch"
  * 30 min (the API's redeliveries come on top).
  */
 const work = durableWork(
-  { doneAt: webhookEvents.processedAt, attempts: webhookEvents.attempts, lockedUntil: webhookEvents.lockedUntil, nextAttemptAt: webhookEvents.nextAttemptAt },
+  {
+    doneAt: webhookEvents.processedAt,
+    attempts: webhookEvents.attempts,
+    lockedUntil: webhookEvents.lockedUntil,
+    nextAttemptAt: webhookEvents.nextAttemptAt,
+  },
   { lockMs: 30_000, retryDelaysMs: [5_000, 30_000, 120_000, 600_000, 1_800_000] },
 );
 
@@ -45,9 +50,7 @@ function sameToken(given: string, expected: string): boolean {
 }
 
 export type ReceiveResult =
-  | { status: 404 }
-  | { status: 400 | 413; message: string }
-  | { status: 200; eventId: number; duplicate: boolean; process: boolean };
+  { status: 404 } | { status: 400 | 413; message: string } | { status: 200; eventId: number; duplicate: boolean; process: boolean };
 
 /**
  * Checks and stores one delivery. Nothing is stored for a wrong token or a bad body. A duplicate
@@ -60,7 +63,10 @@ export async function receiveWebhook(ctx: CheckoutContext, token: string, reques
   const body = await readJsonBody(request, WEBHOOK_BODY_MAX_BYTES);
   if (!body.ok) {
     if (body.problem === "too_large") return { status: 413, message: "The body is too large" };
-    return { status: 400, message: body.problem === "not_json" || body.problem === "empty" ? "The body is not JSON" : `The body ${bodyProblemMessage(body)}` };
+    return {
+      status: 400,
+      message: body.problem === "not_json" || body.problem === "empty" ? "The body is not JSON" : `The body ${bodyProblemMessage(body)}`,
+    };
   }
   const parsed = webhookEventSchema.safeParse(body.value);
   if (!parsed.success) {
@@ -92,7 +98,6 @@ export async function receiveWebhook(ctx: CheckoutContext, token: string, reques
   return { status: 200, eventId: event.eventId, duplicate: true, process: existing !== undefined && existing.processedAt === null };
 }
 
-
 /** Takes the event for this processor, unless it is done or another processor holds it. */
 async function claim(ctx: CheckoutContext, eventId: number, now: Date): Promise<WebhookEventRow | undefined> {
   const [row] = await ctx.db
@@ -112,7 +117,10 @@ async function finish(ctx: CheckoutContext, eventId: number, result: WebhookEven
 
 async function postpone(ctx: CheckoutContext, row: WebhookEventRow, error: unknown, now: Date): Promise<void> {
   const message = isFinancingApiError(error) ? `${error.kind} ${error.status ?? ""} ${error.errorCode ?? ""}`.trim() : String(error);
-  await ctx.db.update(webhookEvents).set(work.postpone(row.attempts, message, now)).where(eq(webhookEvents.eventId, row.eventId));
+  await ctx.db
+    .update(webhookEvents)
+    .set(work.postpone(row.attempts, message, now))
+    .where(eq(webhookEvents.eventId, row.eventId));
 }
 
 /** Ack errors that end the event (with the reason); anything else is retried. */

@@ -16,9 +16,7 @@ const journal = JSON.parse(readFileSync(path.join(defaultMigrationsDir(), "meta"
 async function appliedMigrationCount(database: Database): Promise<number> {
   // Raw results differ per driver (PGlite: `{ rows }`, postgres.js: an array), so count through
   // the shared builder API instead.
-  const [row] = await database.db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(sql`drizzle.__drizzle_migrations`);
+  const [row] = await database.db.select({ count: sql<number>`count(*)::int` }).from(sql`drizzle.__drizzle_migrations`);
   return row?.count ?? -1;
 }
 
@@ -57,9 +55,7 @@ function describeDatabaseSuite(name: string, options: () => OpenDatabaseOptions)
     it("round-trips a snapshot, filling checkedAt with the database clock", async () => {
       const before = Date.now();
       const updatedAt = new Date("2026-03-01T10:00:00.123Z");
-      expect(
-        await saveStatusSnapshot(database.db, { operationId: "op-1", status: "PENDING", etag: '"v1"', updatedAt }),
-      ).toBe(true);
+      expect(await saveStatusSnapshot(database.db, { operationId: "op-1", status: "PENDING", etag: '"v1"', updatedAt })).toBe(true);
 
       const stored = await getStatusSnapshot(database.db, "op-1");
       expect(stored).toMatchObject({ operationId: "op-1", status: "PENDING", etag: '"v1"', updatedAt });
@@ -172,9 +168,7 @@ function describeDatabaseSuite(name: string, options: () => OpenDatabaseOptions)
 
     it("rejects a snapshot that misses a required column", async () => {
       await expect(
-        database.db
-          .insert(statusSnapshots)
-          .values({ operationId: "op-7", status: "PENDING", etag: sql`null`, updatedAt: new Date() }),
+        database.db.insert(statusSnapshots).values({ operationId: "op-7", status: "PENDING", etag: sql`null`, updatedAt: new Date() }),
       ).rejects.toThrow();
     });
   });
@@ -232,9 +226,7 @@ describe("PGlite", () => {
     });
 
     it("fails to open when the migrations folder is missing", async () => {
-      await expect(
-        openDatabase({ dataDir: "memory://", migrationsDir: path.join(dataDir, "no-migrations-here") }),
-      ).rejects.toThrow();
+      await expect(openDatabase({ dataDir: "memory://", migrationsDir: path.join(dataDir, "no-migrations-here") })).rejects.toThrow();
     });
   });
 });
@@ -285,9 +277,7 @@ describe.runIf(testDatabaseUrl)("PostgreSQL", () => {
   });
 
   it("lets instances that start together on an empty database migrate one at a time", async () => {
-    const databases = await Promise.all(
-      [1, 2, 3, 4].map(() => openDatabase({ databaseUrl: racedOver.href, dataDir: "unused" })),
-    );
+    const databases = await Promise.all([1, 2, 3, 4].map(() => openDatabase({ databaseUrl: racedOver.href, dataDir: "unused" })));
     try {
       for (const database of databases) {
         expect(await appliedMigrationCount(database)).toBe(journal.entries.length);

@@ -26,7 +26,6 @@ export type NewStatusSnapshot = typeof statusSnapshots.$inferInsert;
 // ---------------------------------------------------------------------------------------------
 // Checkout (design.md §4, §5)
 
-
 /**
  * A travel agency using the checkout. Its backend authenticates with a secret of its own (stored
  * only as a SHA-256 hash); its calls to the partner API use its own agency key, or an agency id

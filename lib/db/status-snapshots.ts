@@ -4,11 +4,7 @@ import type { Db } from "./connection";
 import { statusSnapshots, type NewStatusSnapshot, type StatusSnapshot } from "./schema";
 
 export async function getStatusSnapshot(db: Db, operationId: string): Promise<StatusSnapshot | undefined> {
-  const [snapshot] = await db
-    .select()
-    .from(statusSnapshots)
-    .where(eq(statusSnapshots.operationId, operationId))
-    .limit(1);
+  const [snapshot] = await db.select().from(statusSnapshots).where(eq(statusSnapshots.operationId, operationId)).limit(1);
   return snapshot;
 }
 

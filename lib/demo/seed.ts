@@ -26,7 +26,10 @@ export const DEMO_BLUE_PARTNER_SECRET = "demo_blue_partner_secret_sandbox";
  * (env.ts sets one by default on the sandbox only), and the second partner and the staff accounts
  * only when the API is the sandbox.
  */
-export async function seedDemo(db: Db, env: Pick<AppEnv, "APP_URL" | "DEMO_PARTNER_SECRET" | "DEMO_PARTNER_EXTRA_ORIGINS" | "financing">): Promise<void> {
+export async function seedDemo(
+  db: Db,
+  env: Pick<AppEnv, "APP_URL" | "DEMO_PARTNER_SECRET" | "DEMO_PARTNER_EXTRA_ORIGINS" | "financing">,
+): Promise<void> {
   if (!env.DEMO_PARTNER_SECRET) return;
   const sandbox = env.financing.environment === "sandbox";
   await seedDemoPartner(db, {
@@ -92,7 +95,12 @@ export async function seedDemoPartner(
     .values(blue)
     .onConflictDoUpdate({
       target: partners.id,
-      set: { secretHash: blue.secretHash, allowedOrigins: blue.allowedOrigins, name: blue.name, theme: sql`coalesce(${partners.theme}, excluded.theme)` },
+      set: {
+        secretHash: blue.secretHash,
+        allowedOrigins: blue.allowedOrigins,
+        name: blue.name,
+        theme: sql`coalesce(${partners.theme}, excluded.theme)`,
+      },
     });
 }
 
@@ -113,8 +121,20 @@ export function demoSigningSecret(secret: string): string {
 export const DEMO_GROUP_PARTNER_ID = "demo-group";
 
 export const DEMO_STAFF = [
-  { id: "staff_demo_aurora", partnerId: DEMO_PARTNER_ID, email: "staff@viajes-aurora.example", name: "Lucía Ortega", password: "aurora-staff-demo" },
-  { id: "staff_demo_grupo", partnerId: DEMO_GROUP_PARTNER_ID, email: "staff@grupo-demo.example", name: "Marcos Vidal", password: "grupo-staff-demo" },
+  {
+    id: "staff_demo_aurora",
+    partnerId: DEMO_PARTNER_ID,
+    email: "staff@viajes-aurora.example",
+    name: "Lucía Ortega",
+    password: "aurora-staff-demo",
+  },
+  {
+    id: "staff_demo_grupo",
+    partnerId: DEMO_GROUP_PARTNER_ID,
+    email: "staff@grupo-demo.example",
+    name: "Marcos Vidal",
+    password: "grupo-staff-demo",
+  },
 ] as const;
 
 export async function seedDemoStaff(db: Db, options: { appUrl: string }): Promise<void> {
@@ -132,7 +152,12 @@ export async function seedDemoStaff(db: Db, options: { appUrl: string }): Promis
     .values(group)
     .onConflictDoUpdate({
       target: partners.id,
-      set: { name: group.name, allowedOrigins: group.allowedOrigins, financingApiKey: group.financingApiKey, financingAgencyId: group.financingAgencyId },
+      set: {
+        name: group.name,
+        allowedOrigins: group.allowedOrigins,
+        financingApiKey: group.financingApiKey,
+        financingAgencyId: group.financingAgencyId,
+      },
     });
 
   for (const staff of DEMO_STAFF) {
@@ -141,7 +166,13 @@ export async function seedDemoStaff(db: Db, options: { appUrl: string }): Promis
     if (exists) continue;
     await db
       .insert(staffUsers)
-      .values({ id: staff.id, partnerId: staff.partnerId, email: staff.email, name: staff.name, passwordHash: await hashPassword(staff.password) })
+      .values({
+        id: staff.id,
+        partnerId: staff.partnerId,
+        email: staff.email,
+        name: staff.name,
+        passwordHash: await hashPassword(staff.password),
+      })
       .onConflictDoNothing();
   }
 }

@@ -33,7 +33,10 @@ export async function badgeResponse(ctx: Pick<AppContext, "db" | "clientFor">, r
   const parsed = querySchema.safeParse(Object.fromEntries(url.searchParams));
   if (!parsed.success) {
     const fields = parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join("."), message: issue.message }));
-    return Response.json({ error: { code: "validation_failed", message: "Invalid badge request", fields } }, { status: 400, headers: { "Cache-Control": "no-store" } });
+    return Response.json(
+      { error: { code: "validation_failed", message: "Invalid badge request", fields } },
+      { status: 400, headers: { "Cache-Control": "no-store" } },
+    );
   }
   const query = parsed.data;
   const partner = await partnerById(ctx.db, query.partner);
@@ -56,7 +59,10 @@ export async function badgeResponse(ctx: Pick<AppContext, "db" | "clientFor">, r
 
   // The page's language (badge.js sends it), else the browser's.
   const locale = resolveLocale({ sessionLocale: query.lang, acceptLanguage: request.headers.get("accept-language") });
-  return Response.json({ visible: true, partner: partner.id, price: money(price), country: query.country, ...describe(quote, locale) }, { headers });
+  return Response.json(
+    { visible: true, partner: partner.id, price: money(price), country: query.country, ...describe(quote, locale) },
+    { headers },
+  );
 }
 
 function describe(quote: Extract<BadgeQuote, { visible: true }>, locale: Locale) {

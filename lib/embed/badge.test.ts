@@ -43,7 +43,10 @@ describe("the installment badge", () => {
     expect(quote.example).toMatchObject({ offerId: 3, tae: 13.2, installments: 18, cashPrice: eur(100000) });
     expect(quote.exampleDiffering).toEqual({ amount: eur(6109), first: false });
     // A tie on the installment: the fewer installments.
-    const tie = quoteFromOffers([offer({ id: 4, installments: 12, commonQuota: eur(5000) }), offer({ id: 5, installments: 9, commonQuota: eur(5000) })], eur(45000));
+    const tie = quoteFromOffers(
+      [offer({ id: 4, installments: 12, commonQuota: eur(5000) }), offer({ id: 5, installments: 9, commonQuota: eur(5000) })],
+      eur(45000),
+    );
     expect(tie).toMatchObject({ installments: 9 });
   });
 
@@ -65,7 +68,10 @@ describe("the installment badge", () => {
       calls += 1;
       return [offer({ id: 1, installments: 12, commonQuota: eur(9000 + calls) })];
     };
-    const [a, b] = await Promise.all([quotes.quote("demo", eur(100000), "ESP", simulate), quotes.quote("demo", eur(100000), "ESP", simulate)]);
+    const [a, b] = await Promise.all([
+      quotes.quote("demo", eur(100000), "ESP", simulate),
+      quotes.quote("demo", eur(100000), "ESP", simulate),
+    ]);
     expect(calls).toBe(1);
     expect(a).toEqual(b);
     clock += 9 * 60_000;
@@ -124,7 +130,12 @@ describe("the installment badge", () => {
       const price = eur(123450);
       const { offers } = await client.simulate(price, { countryCode: "ESP" });
       const lowest = Math.min(...offers.map((o) => o.commonQuota.cents));
-      const quote = await createBadgeQuotes().quote("demo", price, "ESP", async () => (await client.simulate(price, { countryCode: "ESP" })).offers);
+      const quote = await createBadgeQuotes().quote(
+        "demo",
+        price,
+        "ESP",
+        async () => (await client.simulate(price, { countryCode: "ESP" })).offers,
+      );
       expect(quote).toMatchObject({ visible: true, monthly: eur(lowest) });
       // Agency 101's longest plans are 24 months: the lowest installment is one of them.
       expect(quote.visible && quote.installments).toBe(24);

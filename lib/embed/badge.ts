@@ -94,7 +94,13 @@ export function createBadgeQuotes(options: BadgeQuotesOptions = {}) {
   const now = options.now ?? Date.now;
   const entries = new LRUCache<string, Entry>({ max: maxEntries });
 
-  function quote(partnerId: string, price: Money, countryCode: string, simulate: Simulate, isNoOffer: IsNoOffer = () => false): Promise<BadgeQuote> {
+  function quote(
+    partnerId: string,
+    price: Money,
+    countryCode: string,
+    simulate: Simulate,
+    isNoOffer: IsNoOffer = () => false,
+  ): Promise<BadgeQuote> {
     if (!inRange(price)) return Promise.resolve({ visible: false, reason: "out_of_range" });
     const key = `${partnerId}|${price.cents}|${price.currency}|${countryCode}`;
     const hit = entries.get(key);

@@ -6,11 +6,16 @@ const ALLOWED = ["https://agency.example", "http://127.0.0.1:3511"];
 describe("embedded mode", () => {
   it("is on only for a parent origin among the partner's", () => {
     expect(embedContext({ embed: "https://agency.example" }, ALLOWED)).toEqual({ parentOrigin: "https://agency.example" });
-    expect(embedContext({ embed: "http://127.0.0.1:3511", lang: "en" }, ALLOWED)).toEqual({ parentOrigin: "http://127.0.0.1:3511", locale: "en" });
+    expect(embedContext({ embed: "http://127.0.0.1:3511", lang: "en" }, ALLOWED)).toEqual({
+      parentOrigin: "http://127.0.0.1:3511",
+      locale: "en",
+    });
     expect(embedContext({ embed: "https://evil.example" }, ALLOWED)).toBeUndefined();
     expect(embedContext({ embed: "https://agency.example/" }, ALLOWED)).toBeUndefined();
     expect(embedContext({}, ALLOWED)).toBeUndefined();
-    expect(embedContext({ embed: ["https://agency.example", "x"], lang: "de" }, ALLOWED)).toEqual({ parentOrigin: "https://agency.example" });
+    expect(embedContext({ embed: ["https://agency.example", "x"], lang: "de" }, ALLOWED)).toEqual({
+      parentOrigin: "https://agency.example",
+    });
   });
 
   it("knows an origin when it sees one", () => {

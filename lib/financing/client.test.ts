@@ -399,9 +399,7 @@ describe("conditional status reads", () => {
 });
 
 describe("error bodies", () => {
-  const codes = Object.entries(ERROR_CODES).flatMap(([code, statuses]) =>
-    statuses.map((status) => [code as ErrorCode, status] as const),
-  );
+  const codes = Object.entries(ERROR_CODES).flatMap(([code, statuses]) => statuses.map((status) => [code as ErrorCode, status] as const));
 
   it.each(codes)("business error %s (%i) keeps its code, status and request id", async (code, httpStatus) => {
     // One attempt: a 500 would otherwise be retried (see "retries").

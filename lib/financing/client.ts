@@ -186,9 +186,7 @@ export function createFinancingClient(options: FinancingClientOptions) {
           requestId,
           attempts: attempt,
           cause: timedOut ? undefined : error,
-          message: timedOut
-            ? `${endpoint} timed out after ${timeoutMs} ms`
-            : `${endpoint} failed: the partner API could not be reached`,
+          message: timedOut ? `${endpoint} timed out after ${timeoutMs} ms` : `${endpoint} failed: the partner API could not be reached`,
         });
       }
 

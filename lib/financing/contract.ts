@@ -292,7 +292,8 @@ function freeFormItem() {
         } else if (value !== null && typeof value === "object") {
           for (const [key, entry] of Object.entries(value)) {
             const problem = textProblem(key);
-            if (problem) ctx.addIssue({ code: "custom", message: `key ${TEXT_PROBLEM_MESSAGES[problem]}`, path: [...path, key], input: key });
+            if (problem)
+              ctx.addIssue({ code: "custom", message: `key ${TEXT_PROBLEM_MESSAGES[problem]}`, path: [...path, key], input: key });
             walk(entry, [...path, key]);
           }
         }
@@ -320,7 +321,8 @@ export const createOperationRequestSchema = z
   })
   .refine(
     // Run on any input (see `when`), a JSON null or array included: only an object has items.
-    (body: unknown) => !isRecord(body) || [body.flights, body.hotels, body.services].some((items) => Array.isArray(items) && items.length > 0),
+    (body: unknown) =>
+      !isRecord(body) || [body.flights, body.hotels, body.services].some((items) => Array.isArray(items) && items.length > 0),
     {
       message: "at least one flight, hotel or service is required",
       path: ["flights"],
@@ -335,7 +337,10 @@ export const startFinancingRequestSchema = z.object({
   financialOfferId: z.number().int(),
 });
 
-export const reasonSchema = z.string().check(safeText({ multiline: true })).max(REASON_MAX_LENGTH, `must be at most ${REASON_MAX_LENGTH} characters`);
+export const reasonSchema = z
+  .string()
+  .check(safeText({ multiline: true }))
+  .max(REASON_MAX_LENGTH, `must be at most ${REASON_MAX_LENGTH} characters`);
 
 export const cancelRequestSchema = z.object({ reason: reasonSchema.optional() });
 
@@ -462,5 +467,8 @@ describe(businessErrorBodySchema, {
   id: "BusinessError",
   description: "Business error format: errorCode and message, sometimes additionalInfo.",
 });
-describe(generalErrorBodySchema, { id: "GeneralError", description: "General error format (unknown routes, framework and gateway errors)." });
+describe(generalErrorBodySchema, {
+  id: "GeneralError",
+  description: "General error format (unknown routes, framework and gateway errors).",
+});
 describe(authErrorBodySchema, { id: "AuthError", description: "Authentication error format (401 only)." });

@@ -10,15 +10,7 @@ import type { ErrorCode } from "./contract";
  * - contract: an answer that breaks the spec (wrong field, wrong type, not JSON);
  * - invalid_request: our own input was refused before anything was sent.
  */
-export type FinancingErrorKind =
-  | "business"
-  | "auth"
-  | "general"
-  | "http"
-  | "network"
-  | "timeout"
-  | "contract"
-  | "invalid_request";
+export type FinancingErrorKind = "business" | "auth" | "general" | "http" | "network" | "timeout" | "contract" | "invalid_request";
 
 export interface FieldProblem {
   /** Dotted path of the field, e.g. `client.birthDate` or `financialOffers.0.tae`. */

@@ -6,9 +6,7 @@
  */
 
 export type BodyResult =
-  | { ok: true; text: string }
-  | { ok: false; problem: "too_large"; limit: number }
-  | { ok: false; problem: "not_utf8" };
+  { ok: true; text: string } | { ok: false; problem: "too_large"; limit: number } | { ok: false; problem: "not_utf8" };
 
 export async function readBodyText(request: Request, limit: number): Promise<BodyResult> {
   const declared = request.headers.get("content-length");

@@ -54,8 +54,7 @@ const es = {
     sending: "Enviando…",
     reasonLabel: "Motivo (opcional)",
     reasonHint: "Como máximo 255 caracteres. Queda en el historial de la operación.",
-    apiUnavailable:
-      "La API de financiación no responde ahora mismo. No se ha cambiado nada. Espera un momento y vuelve a intentarlo.",
+    apiUnavailable: "La API de financiación no responde ahora mismo. No se ha cambiado nada. Espera un momento y vuelve a intentarlo.",
     apiAuth: "La API de financiación no acepta nuestra clave. Revisa la configuración de la clave de este socio.",
     apiForbidden: "La API de financiación no nos deja ver esto con la clave y la agencia actuales.",
     statuses: {
@@ -229,7 +228,13 @@ const es = {
     historyNone: "Sin historial.",
     webhooksHeading: "Webhooks recibidos",
     webhooksCaption: "Eventos de webhook de esta operación",
-    webhookColumns: { event: "Evento", claimed: "Estado anunciado", received: "Recibido", deliveries: "Entregas", ack: "Confirmación a la API" },
+    webhookColumns: {
+      event: "Evento",
+      claimed: "Estado anunciado",
+      received: "Recibido",
+      deliveries: "Entregas",
+      ack: "Confirmación a la API",
+    },
     webhookStates: {
       acknowledged: "Aplicado y confirmado",
       waiting: "Pendiente de aplicar y confirmar",
@@ -245,8 +250,7 @@ const es = {
     notificationsNone: "Ningún aviso para esta operación.",
     cancelHeading: "Cancelar la operación",
     cancelIntro: "La operación pasará a CANCELLED. No se contacta con ninguna entidad y no se mueve dinero.",
-    cancelNotAllowed: (status: string) =>
-      `Una operación en estado ${status} no se puede cancelar: solo GENERATED, PENDING o ERROR.`,
+    cancelNotAllowed: (status: string) => `Una operación en estado ${status} no se puede cancelar: solo GENERATED, PENDING o ERROR.`,
     cancelled: "Operación cancelada.",
     notCancellableTitle: "La API no ha dejado cancelar la operación",
     notCancellable: (status: string) =>
@@ -266,8 +270,7 @@ const es = {
   },
   refund: {
     title: (reference: string) => `Devolución de ${reference}`,
-    intro:
-      "Primero el desglose que da la API; después los gastos de cancelación de la agencia y del proveedor; luego revisas y confirmas.",
+    intro: "Primero el desglose que da la API; después los gastos de cancelación de la agencia y del proveedor; luego revisas y confirmas.",
   },
   refundForm: {
     breakdownHeading: "Desglose y gastos de cancelación",
@@ -307,7 +310,8 @@ const es = {
     notFoundTitle: "No encontramos esta operación",
     notFoundBody: "La API de financiación no conoce esta operación en la agencia actual, o pertenece a otra cuenta.",
     sending: "Enviando…",
-    unavailable: "La API de financiación no responde ahora mismo. Vuelve a la operación y comprueba su estado antes de intentarlo de nuevo.",
+    unavailable:
+      "La API de financiación no responde ahora mismo. Vuelve a la operación y comprueba su estado antes de intentarlo de nuevo.",
     backToOperation: "Volver a la operación",
     amountInvalid: "Escribe un importe de 0 o más, con dos decimales como máximo, por ejemplo 25,50.",
     exceeds: "Los gastos superan lo que se puede devolver.",
@@ -318,8 +322,16 @@ const es = {
   },
   theme: {
     title: "Tema de la marca",
-    intro: "Así ven tus clientes el pago a plazos: tus colores, tu logo, tu tipografía. Comprobamos el contraste (WCAG AA) antes de guardar.",
-    colors: { brand: "Color de marca", brandContrast: "Texto sobre el color de marca", ink: "Texto", surface: "Fondo de tarjetas", canvas: "Fondo de página", muted: "Texto secundario" },
+    intro:
+      "Así ven tus clientes el pago a plazos: tus colores, tu logo, tu tipografía. Comprobamos el contraste (WCAG AA) antes de guardar.",
+    colors: {
+      brand: "Color de marca",
+      brandContrast: "Texto sobre el color de marca",
+      ink: "Texto",
+      surface: "Fondo de tarjetas",
+      canvas: "Fondo de página",
+      muted: "Texto secundario",
+    },
     font: "Tipografía",
     radius: "Radio de las esquinas (0 a 24 px)",
     logoUrl: "Dirección del logo (https o /ruta)",
@@ -536,7 +548,13 @@ const en: AdminMessages = {
     historyNone: "No history.",
     webhooksHeading: "Webhooks received",
     webhooksCaption: "This operation's webhook events",
-    webhookColumns: { event: "Event", claimed: "Status announced", received: "Received", deliveries: "Deliveries", ack: "Acknowledgement to the API" },
+    webhookColumns: {
+      event: "Event",
+      claimed: "Status announced",
+      received: "Received",
+      deliveries: "Deliveries",
+      ack: "Acknowledgement to the API",
+    },
     webhookStates: {
       acknowledged: "Applied and acknowledged",
       waiting: "Waiting to be applied and acknowledged",
@@ -623,8 +641,16 @@ const en: AdminMessages = {
   },
   theme: {
     title: "Brand theme",
-    intro: "How your customers see the installment checkout: your colours, your logo, your font. The contrast is checked (WCAG AA) before saving.",
-    colors: { brand: "Brand colour", brandContrast: "Text on the brand colour", ink: "Text", surface: "Card background", canvas: "Page background", muted: "Secondary text" },
+    intro:
+      "How your customers see the installment checkout: your colours, your logo, your font. The contrast is checked (WCAG AA) before saving.",
+    colors: {
+      brand: "Brand colour",
+      brandContrast: "Text on the brand colour",
+      ink: "Text",
+      surface: "Card background",
+      canvas: "Page background",
+      muted: "Secondary text",
+    },
     font: "Font",
     radius: "Corner radius (0 to 24 px)",
     logoUrl: "Logo address (https or /path)",
@@ -641,4 +667,3 @@ export const ADMIN_MESSAGES: Record<Locale, AdminMessages> = { es, en };
 export function getAdminMessages(locale: Locale): AdminMessages {
   return ADMIN_MESSAGES[locale];
 }
-

@@ -78,8 +78,7 @@ const es = {
     payHint: "Es una demostración: ningún pago es real.",
     unavailable: "La demostración no está disponible: no hay una agencia de demostración configurada.",
     outcomeHeading: "Has vuelto del pago a plazos",
-    outcomeNote:
-      "El resultado del enlace es solo una pista: una agencia real lo comprueba con su API antes de confirmar la reserva.",
+    outcomeNote: "El resultado del enlace es solo una pista: una agencia real lo comprueba con su API antes de confirmar la reserva.",
     triggersHeading: "Para probar otros resultados",
     triggersIntro: "Añade una etiqueta al e-mail del cliente en el formulario, por ejemplo ana+refuse_offer@example.com:",
     triggers: {
@@ -217,7 +216,8 @@ const es = {
     offerGoneNotice: "El plan que elegiste ya no está disponible. Elige otro.",
     unavailableNotice: "No hemos podido contactar con la entidad financiera. Inténtalo de nuevo.",
     notEligibleTitle: "No podemos ofrecerte financiación",
-    notEligibleBody: "Las entidades financieras no pueden financiar este viaje con los datos que nos has dado. Puedes pagarlo de otra forma en la agencia.",
+    notEligibleBody:
+      "Las entidades financieras no pueden financiar este viaje con los datos que nos has dado. Puedes pagarlo de otra forma en la agencia.",
     noneTitle: "No hay planes para este viaje",
     noneBody: "Ninguna entidad financiera ofrece ahora un plan para este importe. Puedes pagarlo de otra forma en la agencia.",
     unavailableTitle: "No podemos mostrar los planes ahora",
@@ -494,7 +494,8 @@ const en: Messages = {
     offerGoneNotice: "The plan you chose is no longer available. Please choose another.",
     unavailableNotice: "We could not reach the finance provider. Please try again.",
     notEligibleTitle: "We cannot offer you financing",
-    notEligibleBody: "The finance providers cannot finance this trip with the details you gave. You can pay for it another way at the agency.",
+    notEligibleBody:
+      "The finance providers cannot finance this trip with the details you gave. You can pay for it another way at the agency.",
     noneTitle: "There are no plans for this trip",
     noneBody: "No finance provider offers a plan for this amount right now. You can pay for it another way at the agency.",
     unavailableTitle: "We cannot show the plans right now",

@@ -36,8 +36,7 @@ const routes: Route[] = [
   },
 ];
 
-const document = () =>
-  generateDocument({ openapi: "3.1.0", info: { title: "Things", version: "1" }, paths: routesToPaths(routes) });
+const document = () => generateDocument({ openapi: "3.1.0", info: { title: "Things", version: "1" }, paths: routesToPaths(routes) });
 
 describe("routesToPaths", () => {
   it("groups the methods of one path", () => {

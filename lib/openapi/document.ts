@@ -49,7 +49,9 @@ export function routesToPaths(routes: readonly Route[]): ZodOpenApiPathsObject {
     const inTemplate = [...path.matchAll(PATH_PARAMETER)].map((match) => match[1]!).sort();
     const declared = pathParameterNames(operation).sort();
     if (inTemplate.join() !== declared.join()) {
-      throw new Error(`${method.toUpperCase()} ${path}: path parameters {${inTemplate.join(", ")}} but requestParams.path declares {${declared.join(", ")}}`);
+      throw new Error(
+        `${method.toUpperCase()} ${path}: path parameters {${inTemplate.join(", ")}} but requestParams.path declares {${declared.join(", ")}}`,
+      );
     }
     item[method] = operation;
   }
@@ -82,7 +84,10 @@ const COMPONENT_KINDS: ComponentKind[] = ["schemas", "parameters", "headers", "r
  * mutate their copy), with empty lists and maps where the input had none (valid OpenAPI, and no
  * optional chains for callers).
  */
-export function generateDocument(spec: ZodOpenApiObject & { openapi: "3.1.0" | "3.1.1" }, options?: CreateDocumentOptions): OpenApiDocument {
+export function generateDocument(
+  spec: ZodOpenApiObject & { openapi: "3.1.0" | "3.1.1" },
+  options?: CreateDocumentOptions,
+): OpenApiDocument {
   const generated = JSON.parse(JSON.stringify(createDocument(spec, options))) as Partial<OpenApiDocument> &
     Pick<OpenApiDocument, "openapi" | "info">;
   const components: Partial<OpenApiDocument["components"]> = generated.components ?? {};
@@ -111,7 +116,9 @@ const isObject = (value: unknown): value is JsonObject => typeof value === "obje
 
 /** The parameters of every operation (paths and webhooks) and the parameter components. */
 function parameterObjects(document: Partial<OpenApiDocument>): JsonObject[] {
-  const operations = [...Object.values(document.paths ?? {}), ...Object.values(document.webhooks ?? {})].flatMap((item) => Object.values(item));
+  const operations = [...Object.values(document.paths ?? {}), ...Object.values(document.webhooks ?? {})].flatMap((item) =>
+    Object.values(item),
+  );
   const parameters = [...operations.flatMap((operation) => (Array.isArray(operation.parameters) ? operation.parameters : []))];
   return [...parameters, ...Object.values(document.components?.parameters ?? {})].filter(isObject);
 }

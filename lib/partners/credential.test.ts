@@ -26,6 +26,9 @@ describe("which partner API key a partner's calls use", () => {
   it("the partner's own group key, with the agency its staff chose, else its default", () => {
     const partner = { financingApiKey: "fk_test_sandbox_group_1", financingAgencyId: 101 };
     expect(financingCredential(partner, DEPLOYMENT)).toEqual({ apiKey: "fk_test_sandbox_group_1", agency: { id: 101, switchable: true } });
-    expect(financingCredential(partner, DEPLOYMENT, 102)).toEqual({ apiKey: "fk_test_sandbox_group_1", agency: { id: 102, switchable: true } });
+    expect(financingCredential(partner, DEPLOYMENT, 102)).toEqual({
+      apiKey: "fk_test_sandbox_group_1",
+      agency: { id: 102, switchable: true },
+    });
   });
 });

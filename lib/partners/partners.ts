@@ -19,7 +19,11 @@ export function hashSecret(secret: string): string {
 /** The partner whose secret this is; the secret is compared as a hash, never stored. */
 export async function partnerBySecret(db: Db, secret: string): Promise<Partner | undefined> {
   if (secret.length < 16) return undefined;
-  const [row] = await db.select().from(partners).where(eq(partners.secretHash, hashSecret(secret))).limit(1);
+  const [row] = await db
+    .select()
+    .from(partners)
+    .where(eq(partners.secretHash, hashSecret(secret)))
+    .limit(1);
   return row;
 }
 

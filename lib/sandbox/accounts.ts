@@ -28,9 +28,33 @@ export interface SandboxKey {
 
 export const AGENCIES: readonly SandboxAgency[] = [
   { id: 101, tradeName: "Viajes Aurora", address: "Gran Vía 28", postalCode: "28013", city: "Madrid", countryCode: "ESP", active: true },
-  { id: 102, tradeName: "Viajes Brisa", address: "Passeig de Gràcia 12", postalCode: "08007", city: "Barcelona", countryCode: "ESP", active: true },
-  { id: 103, tradeName: "Viajes Cierzo", address: "Calle Alfonso I 5", postalCode: "50003", city: "Zaragoza", countryCode: "ESP", active: false },
-  { id: 201, tradeName: "Rutas del Sur", address: "Avenida de la Constitución 3", postalCode: "41004", city: "Sevilla", countryCode: "ESP", active: true },
+  {
+    id: 102,
+    tradeName: "Viajes Brisa",
+    address: "Passeig de Gràcia 12",
+    postalCode: "08007",
+    city: "Barcelona",
+    countryCode: "ESP",
+    active: true,
+  },
+  {
+    id: 103,
+    tradeName: "Viajes Cierzo",
+    address: "Calle Alfonso I 5",
+    postalCode: "50003",
+    city: "Zaragoza",
+    countryCode: "ESP",
+    active: false,
+  },
+  {
+    id: 201,
+    tradeName: "Rutas del Sur",
+    address: "Avenida de la Constitución 3",
+    postalCode: "41004",
+    city: "Sevilla",
+    countryCode: "ESP",
+    active: true,
+  },
 ];
 
 export const KEYS: readonly SandboxKey[] = [

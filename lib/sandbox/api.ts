@@ -31,7 +31,10 @@ export function partnerApi(engine: SandboxEngine) {
 
   api.use("*", async (c, next) => {
     const exempt = c.req.method === "GET" && c.req.path.endsWith("/v1/agencies");
-    c.set("caller", engine.authenticate(c.req.header(API_KEY_HEADER) ?? null, c.req.header(AGENCY_HEADER) ?? null, { agencyExempt: exempt }));
+    c.set(
+      "caller",
+      engine.authenticate(c.req.header(API_KEY_HEADER) ?? null, c.req.header(AGENCY_HEADER) ?? null, { agencyExempt: exempt }),
+    );
     await next();
   });
 
@@ -130,7 +133,11 @@ export function partnerApi(engine: SandboxEngine) {
     const etag = etagOf(operation);
     const headers = { ETag: etag, "Cache-Control": "max-age=60, must-revalidate" };
     if (ifNoneMatch(c.req.header("If-None-Match"), etag)) return c.body(null, 304, headers);
-    return c.json({ operationId: operation.id, status: operation.status, updatedAt: new Date(operation.updatedAt).toISOString() }, 200, headers);
+    return c.json(
+      { operationId: operation.id, status: operation.status, updatedAt: new Date(operation.updatedAt).toISOString() },
+      200,
+      headers,
+    );
   });
 
   api.post("/operations/:id/cancel", async (c) => {

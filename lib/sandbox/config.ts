@@ -57,7 +57,12 @@ export function sandboxConfigFromEnv(source: Record<string, string | undefined> 
   }
   const allowed = parseAllowList(parsed.data.SANDBOX_ALLOWED_TARGETS);
   if (!allowed.ok) {
-    throw new SandboxConfigError([{ variable: "SANDBOX_ALLOWED_TARGETS", message: `cannot read ${JSON.stringify(allowed.entry)}: use host names, IP addresses or CIDR ranges separated by commas` }]);
+    throw new SandboxConfigError([
+      {
+        variable: "SANDBOX_ALLOWED_TARGETS",
+        message: `cannot read ${JSON.stringify(allowed.entry)}: use host names, IP addresses or CIDR ranges separated by commas`,
+      },
+    ]);
   }
   return {
     qaToken: parsed.data.SANDBOX_QA_TOKEN,

@@ -9,7 +9,13 @@ import { redactUrl } from "./targets";
 
 type Env = { Variables: { account: string } };
 
-const advanceSchema = z.object({ seconds: z.number().int().positive().max(10 * 365 * 24 * 3600) });
+const advanceSchema = z.object({
+  seconds: z
+    .number()
+    .int()
+    .positive()
+    .max(10 * 365 * 24 * 3600),
+});
 const decisionSchema = z.object({ decision: z.enum(["approve", "decline", "error"]) });
 
 /**
@@ -30,7 +36,9 @@ export function controlApi(engine: SandboxEngine, faults: Faults, options: { qaT
       if (token === undefined || !timingSafeEqual(token, options.qaToken)) throw authError("Invalid QA token");
       const account = c.req.query("account");
       if (account === undefined || !isAccount(account)) {
-        throw validationError([{ field: "account", message: `must name the account to act on with the QA token: one of ${ACCOUNTS.join(", ")}` }]);
+        throw validationError([
+          { field: "account", message: `must name the account to act on with the QA token: one of ${ACCOUNTS.join(", ")}` },
+        ]);
       }
       c.set("account", account);
     } else {

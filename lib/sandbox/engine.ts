@@ -34,15 +34,7 @@ export type { HistoryEntry } from "./db/schema";
  * except the deliveries in flight that `idle()` waits for.
  */
 
-export const TRIGGERS = [
-  "refuse_first",
-  "refuse_offer",
-  "refuse_all",
-  "error",
-  "decline",
-  "refund_reject",
-  "not_eligible",
-] as const;
+export const TRIGGERS = ["refuse_first", "refuse_offer", "refuse_all", "error", "decline", "refund_reject", "not_eligible"] as const;
 export type Trigger = (typeof TRIGGERS)[number];
 
 /** An operation not finished this long after it was created expires (GENERATED to PENDING_RESPONSE). */
@@ -204,7 +196,10 @@ export class SandboxEngine {
     await db
       .insert(sandboxAccounts)
       .values({ id: account, clockOffsetMs: seconds * 1000 })
-      .onConflictDoUpdate({ target: sandboxAccounts.id, set: { clockOffsetMs: sql`${sandboxAccounts.clockOffsetMs} + ${seconds * 1000}` } });
+      .onConflictDoUpdate({
+        target: sandboxAccounts.id,
+        set: { clockOffsetMs: sql`${sandboxAccounts.clockOffsetMs} + ${seconds * 1000}` },
+      });
     await this.tick(account);
   }
 
@@ -239,7 +234,9 @@ export class SandboxEngine {
     const confirmed = await db
       .select({ id: sandboxOperations.id, travelEndDate: sandboxOperations.travelEndDate })
       .from(sandboxOperations)
-      .where(and(eq(sandboxOperations.account, account), eq(sandboxOperations.status, "CONFIRMED"), isNotNull(sandboxOperations.travelEndDate)));
+      .where(
+        and(eq(sandboxOperations.account, account), eq(sandboxOperations.status, "CONFIRMED"), isNotNull(sandboxOperations.travelEndDate)),
+      );
     const finishing = confirmed.filter((op) => now >= Date.parse(`${op.travelEndDate}T23:59:59Z`));
 
     // Each re-checked under its row lock: another process's tick may have got there first.
@@ -264,7 +261,10 @@ export class SandboxEngine {
   async purgeExpired(): Promise<number> {
     const db = await this.db();
     const cutoff = new Date(this.realNow() - this.retentionDays * DAY_MS);
-    const purged = await db.delete(sandboxOperations).where(lt(sandboxOperations.createdRealAt, cutoff)).returning({ id: sandboxOperations.id });
+    const purged = await db
+      .delete(sandboxOperations)
+      .where(lt(sandboxOperations.createdRealAt, cutoff))
+      .returning({ id: sandboxOperations.id });
     return purged.length;
   }
 
@@ -368,7 +368,10 @@ export class SandboxEngine {
       .onConflictDoNothing({ target: [sandboxOperations.agencyId, sandboxOperations.externalId] })
       .returning();
     if (inserted[0]) return { operation: toOperation(inserted[0]), created: true };
-    const existing = await this.findOne(db, and(eq(sandboxOperations.agencyId, caller.agencyId), eq(sandboxOperations.externalId, body.externalId!))!);
+    const existing = await this.findOne(
+      db,
+      and(eq(sandboxOperations.agencyId, caller.agencyId), eq(sandboxOperations.externalId, body.externalId!))!,
+    );
     if (!existing) throw new Error("sandbox: an idempotent create found neither a new nor an existing operation");
     return { operation: existing, created: false };
   }
@@ -446,7 +449,10 @@ export class SandboxEngine {
    * emitted are written together. A SandboxError thrown by `change` leaves everything as it was.
    * New events are delivered once committed.
    */
-  private async mutate<T>(id: string, apply: (operation: SandboxOperation, change: Change) => T): Promise<{ operation: SandboxOperation; result: T }> {
+  private async mutate<T>(
+    id: string,
+    apply: (operation: SandboxOperation, change: Change) => T,
+  ): Promise<{ operation: SandboxOperation; result: T }> {
     const db = await this.db();
     const outcome = await db.transaction(async (tx) => {
       const [row] = await tx.select().from(sandboxOperations).where(eq(sandboxOperations.id, id)).for("update");
@@ -474,7 +480,12 @@ export class SandboxEngine {
       return { operation, result, eventIds, now };
     });
     if (outcome.eventIds.length > 0) {
-      void this.track(this.claimAndDeliver(and(inArray(sandboxWebhookEvents.eventId, outcome.eventIds), lte(sandboxWebhookEvents.nextAttemptAt, outcome.now))!, outcome.now));
+      void this.track(
+        this.claimAndDeliver(
+          and(inArray(sandboxWebhookEvents.eventId, outcome.eventIds), lte(sandboxWebhookEvents.nextAttemptAt, outcome.now))!,
+          outcome.now,
+        ),
+      );
     }
     return { operation: outcome.operation, result: outcome.result };
   }
@@ -500,7 +511,11 @@ export class SandboxEngine {
     return operation;
   }
 
-  async startFinancing(id: string, offerId: number, origin: string): Promise<{ operation: SandboxOperation; outcome: StartFinancingOutcome }> {
+  async startFinancing(
+    id: string,
+    offerId: number,
+    origin: string,
+  ): Promise<{ operation: SandboxOperation; outcome: StartFinancingOutcome }> {
     const { operation, result } = await this.mutate(id, (op, change) => this.startFinancingOn(op, offerId, origin, change));
     return { operation, outcome: result };
   }
@@ -625,9 +640,14 @@ export class SandboxEngine {
 
   refundBreakdown(operation: SandboxOperation, extraFeesCents = 0) {
     if (operation.status !== "CONFIRMED") {
-      throw businessError(400, "OPERATION_NOT_REFUNDABLE", `Operation ${operation.id} is ${operation.status}: only CONFIRMED operations are refunded`, {
-        operationStatus: operation.status,
-      });
+      throw businessError(
+        400,
+        "OPERATION_NOT_REFUNDABLE",
+        `Operation ${operation.id} is ${operation.status}: only CONFIRMED operations are refunded`,
+        {
+          operationStatus: operation.status,
+        },
+      );
     }
     const totalReserve = operation.totalPriceCents + operation.managementFeeCents;
     const cancellationFee = Math.round((operation.totalPriceCents * CANCELLATION_FEE_BPS) / 10_000);
@@ -671,9 +691,19 @@ export class SandboxEngine {
     const deliveries = await db
       .select()
       .from(sandboxWebhookDeliveries)
-      .where(inArray(sandboxWebhookDeliveries.eventId, events.map((e) => e.eventId)))
+      .where(
+        inArray(
+          sandboxWebhookDeliveries.eventId,
+          events.map((e) => e.eventId),
+        ),
+      )
       .orderBy(asc(sandboxWebhookDeliveries.id));
-    return events.map((event) => toEventRecord(event, deliveries.filter((d) => d.eventId === event.eventId)));
+    return events.map((event) =>
+      toEventRecord(
+        event,
+        deliveries.filter((d) => d.eventId === event.eventId),
+      ),
+    );
   }
 
   /**
@@ -691,20 +721,37 @@ export class SandboxEngine {
       const [event] = await tx.select().from(sandboxWebhookEvents).where(eq(sandboxWebhookEvents.eventId, ack.eventId)).for("update");
       if (!event) throw businessError(404, "WEBHOOK_EVENT_NOT_FOUND", `Webhook event ${ack.eventId} not found`);
       if (event.operationId !== ack.operationIdentifier) {
-        throw businessError(403, "WEBHOOK_EVENT_OPERATION_MISMATCH", `Webhook event ${ack.eventId} is not an event of operation ${ack.operationIdentifier}`);
+        throw businessError(
+          403,
+          "WEBHOOK_EVENT_OPERATION_MISMATCH",
+          `Webhook event ${ack.eventId} is not an event of operation ${ack.operationIdentifier}`,
+        );
       }
       if (event.status !== ack.operationStatus) {
-        throw businessError(409, "WEBHOOK_EVENT_STATUS_MISMATCH", `Webhook event ${ack.eventId} carried ${event.status}, not ${ack.operationStatus}`, {
-          eventStatus: event.status,
-        });
+        throw businessError(
+          409,
+          "WEBHOOK_EVENT_STATUS_MISMATCH",
+          `Webhook event ${ack.eventId} carried ${event.status}, not ${ack.operationStatus}`,
+          {
+            eventStatus: event.status,
+          },
+        );
       }
       if (event.acknowledged) return;
       if (event.supersededBy !== null) {
-        throw businessError(409, "WEBHOOK_EVENT_NOT_ACKNOWLEDGEABLE", `Webhook event ${ack.eventId} was superseded by event ${event.supersededBy}`, {
-          supersededBy: event.supersededBy,
-        });
+        throw businessError(
+          409,
+          "WEBHOOK_EVENT_NOT_ACKNOWLEDGEABLE",
+          `Webhook event ${ack.eventId} was superseded by event ${event.supersededBy}`,
+          {
+            supersededBy: event.supersededBy,
+          },
+        );
       }
-      await tx.update(sandboxWebhookEvents).set({ acknowledged: true, nextAttemptAt: null }).where(eq(sandboxWebhookEvents.eventId, ack.eventId));
+      await tx
+        .update(sandboxWebhookEvents)
+        .set({ acknowledged: true, nextAttemptAt: null })
+        .where(eq(sandboxWebhookEvents.eventId, ack.eventId));
     });
   }
 
@@ -779,10 +826,15 @@ export class SandboxEngine {
     }
     const db = await this.db();
     try {
-      await db.insert(sandboxWebhookDeliveries).values({ eventId: event.eventId, at: record.at, status: record.status ?? null, error: record.error ?? null });
+      await db
+        .insert(sandboxWebhookDeliveries)
+        .values({ eventId: event.eventId, at: record.at, status: record.status ?? null, error: record.error ?? null });
     } catch (error) {
       // The event may be gone meanwhile (a reset, the retention purge): then there is nothing to record.
-      const [still] = await db.select({ id: sandboxWebhookEvents.eventId }).from(sandboxWebhookEvents).where(eq(sandboxWebhookEvents.eventId, event.eventId));
+      const [still] = await db
+        .select({ id: sandboxWebhookEvents.eventId })
+        .from(sandboxWebhookEvents)
+        .where(eq(sandboxWebhookEvents.eventId, event.eventId));
       if (still) throw error;
     }
   }
@@ -852,7 +904,11 @@ function toEventRecord(event: SandboxWebhookEventRow, deliveries: (typeof sandbo
     url: event.url,
     createdAt: event.createdAt,
     attemptCount: event.attemptCount,
-    attempts: deliveries.map((d) => ({ at: d.at, ...(d.status === null ? {} : { status: d.status }), ...(d.error === null ? {} : { error: d.error }) })),
+    attempts: deliveries.map((d) => ({
+      at: d.at,
+      ...(d.status === null ? {} : { status: d.status }),
+      ...(d.error === null ? {} : { error: d.error }),
+    })),
     acknowledged: event.acknowledged,
     ...(event.supersededBy === null ? {} : { supersededBy: event.supersededBy }),
     ...(event.nextAttemptAt === null ? {} : { nextAttemptAt: event.nextAttemptAt }),

@@ -31,16 +31,30 @@ describe("Faults", () => {
 
   it("hits the given share of requests (rate) with the random source", async () => {
     const draws = [0.1, 0.7, 0.3, 0.9];
-    const faults = new Faults(Promise.resolve(database), () => draws.shift() ?? 1, async () => {});
+    const faults = new Faults(
+      Promise.resolve(database),
+      () => draws.shift() ?? 1,
+      async () => {},
+    );
     const a = next();
     await faults.replace(a, { fault: "503", rate: 0.5 });
     const outcomes = [];
-    for (let i = 0; i < 4; i++) outcomes.push(await faults.apply(a, "GET", "/health", 0).then(() => "ok", (e: SandboxError) => e.status));
+    for (let i = 0; i < 4; i++)
+      outcomes.push(
+        await faults.apply(a, "GET", "/health", 0).then(
+          () => "ok",
+          (e: SandboxError) => e.status,
+        ),
+      );
     expect(outcomes).toEqual([503, "ok", 503, "ok"]);
   });
 
   it("stops after count hits, and 429 carries Retry-After", async () => {
-    const faults = new Faults(Promise.resolve(database), () => 0, async () => {});
+    const faults = new Faults(
+      Promise.resolve(database),
+      () => 0,
+      async () => {},
+    );
     const a = next();
     await faults.replace(a, { fault: "429", count: 1, retryAfterSeconds: 7 });
     const error = await faults.apply(a, "GET", "/agencies", 0).catch((e: SandboxError) => e);
@@ -51,25 +65,49 @@ describe("Faults", () => {
   });
 
   it("a count holds under concurrent requests: exactly that many are hit", async () => {
-    const faults = new Faults(Promise.resolve(database), () => 0, async () => {});
+    const faults = new Faults(
+      Promise.resolve(database),
+      () => 0,
+      async () => {},
+    );
     const a = next();
     await faults.replace(a, { fault: "503", count: 3 });
-    const outcomes = await Promise.all(Array.from({ length: 10 }, () => faults.apply(a, "GET", "/health", 0).then(() => "ok", () => "hit")));
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        faults.apply(a, "GET", "/health", 0).then(
+          () => "ok",
+          () => "hit",
+        ),
+      ),
+    );
     expect(outcomes.filter((o) => o === "hit")).toHaveLength(3);
   });
 
   it("latency waits and lets the request through", async () => {
     const waited: number[] = [];
-    const faults = new Faults(Promise.resolve(database), () => 0, async (ms) => void waited.push(ms));
+    const faults = new Faults(
+      Promise.resolve(database),
+      () => 0,
+      async (ms) => void waited.push(ms),
+    );
     const a = next();
-    await faults.replace(a, { faults: [{ fault: "latency", latencyMs: 250 }, { route: "POST /financing", fault: "500" }] });
+    await faults.replace(a, {
+      faults: [
+        { fault: "latency", latencyMs: 250 },
+        { route: "POST /financing", fault: "500" },
+      ],
+    });
     await expect(faults.apply(a, "GET", "/health", 0)).resolves.toBeUndefined();
     await expect(faults.apply(a, "POST", "/financing", 0)).rejects.toMatchObject({ status: 500, body: { errorCode: "INTERNAL_ERROR" } });
     expect(waited).toEqual([250, 250]);
   });
 
   it("belong to one account: another account's requests are not hit, and clearing one keeps the other's", async () => {
-    const faults = new Faults(Promise.resolve(database), () => 0, async () => {});
+    const faults = new Faults(
+      Promise.resolve(database),
+      () => 0,
+      async () => {},
+    );
     const [a, b] = [next(), next()];
     await faults.replace(a, { fault: "503" });
     await faults.replace(b, { fault: "500" });

@@ -15,7 +15,10 @@ export const faultSchema = z.object({
    * `METHOD /path` or `/path` (any method), relative to /v1; `*` stands for one path segment:
    * `GET /operations/*\/status`. Absent: every route.
    */
-  route: z.string().regex(/^([A-Z]+ )?\/\S*$/, "must look like `GET /operations/*/status` or `/health`").optional(),
+  route: z
+    .string()
+    .regex(/^([A-Z]+ )?\/\S*$/, "must look like `GET /operations/*/status` or `/health`")
+    .optional(),
   fault: z.enum(["latency", "500", "503", "429"]),
   latencyMs: z.number().int().min(0).max(60_000).default(1_000),
   retryAfterSeconds: z.number().int().min(0).max(3_600).default(1),
@@ -75,7 +78,13 @@ export class Faults {
   }
 
   async list(account: string): Promise<Fault[]> {
-    const rows = await (await this.db()).select().from(sandboxFaults).where(eq(sandboxFaults.account, account)).orderBy(asc(sandboxFaults.id));
+    const rows = await (
+      await this.db()
+    )
+      .select()
+      .from(sandboxFaults)
+      .where(eq(sandboxFaults.account, account))
+      .orderBy(asc(sandboxFaults.id));
     return rows.map(toFault);
   }
 

@@ -30,7 +30,11 @@ async function state(): Promise<unknown> {
   const headers = { "X-Service-API-Key": KEY };
   const read = async (path: string) => (await sandbox.fetch(new Request(`${ORIGIN}${path}`, { headers }))).json();
   const clock = (await read("/sandbox/_control/clock")) as { offsetSeconds: number };
-  return { operations: await read("/sandbox/v1/operations?size=100"), offset: clock.offsetSeconds, faults: await read("/sandbox/_control/faults") };
+  return {
+    operations: await read("/sandbox/v1/operations?size=100"),
+    offset: clock.offsetSeconds,
+    faults: await read("/sandbox/_control/faults"),
+  };
 }
 
 beforeAll(async () => {
@@ -83,7 +87,9 @@ describe("the sandbox under hostile input", () => {
         if (response.status >= 400 && request.path.startsWith("/sandbox/v1/")) {
           // One of the partner API's three error formats.
           const body = JSON.parse(text) as Record<string, unknown>;
-          expect(typeof body.errorCode === "string" || typeof body.error === "string" || typeof body.error_description === "string").toBe(true);
+          expect(typeof body.errorCode === "string" || typeof body.error === "string" || typeof body.error_description === "string").toBe(
+            true,
+          );
         }
       }),
       { numRuns: RUNS, seed: 12 },
@@ -93,12 +99,23 @@ describe("the sandbox under hostile input", () => {
 
   it("answers the known causes of a 5xx with the partner API's VALIDATION_ERROR naming the field", async () => {
     const key = { "X-Service-API-Key": KEY };
-    const huge = await call({ surface: "sandbox-api", method: "GET", path: "/sandbox/v1/financing/simulate/9007199254740994", headers: key });
+    const huge = await call({
+      surface: "sandbox-api",
+      method: "GET",
+      path: "/sandbox/v1/financing/simulate/9007199254740994",
+      headers: key,
+    });
     expect(huge.status).toBe(400);
     expect(await huge.json()).toMatchObject({ errorCode: "VALIDATION_ERROR", additionalInfo: { fields: [{ field: "totalPrice" }] } });
 
     for (const body of ["null", "[]", "1", '"x"']) {
-      const response = await call({ surface: "sandbox-api", method: "POST", path: "/sandbox/v1/operations", headers: { ...key, "Content-Type": "application/json" }, body });
+      const response = await call({
+        surface: "sandbox-api",
+        method: "POST",
+        path: "/sandbox/v1/operations",
+        headers: { ...key, "Content-Type": "application/json" },
+        body,
+      });
       expect(response.status, body).toBe(400);
       expect(await response.json()).toMatchObject({ errorCode: "VALIDATION_ERROR", additionalInfo: { fields: [{ field: "(body)" }] } });
     }
@@ -111,7 +128,9 @@ describe("the sandbox under hostile input", () => {
       body: JSON.stringify({ operationIdentifier: "op\u0000", operationStatus: "CONFIRMED", eventId: 1 }),
     });
     expect(nul.status).toBe(400);
-    expect(await nul.json()).toMatchObject({ additionalInfo: { fields: [{ field: "operationIdentifier", message: "must not contain control characters" }] } });
+    expect(await nul.json()).toMatchObject({
+      additionalInfo: { fields: [{ field: "operationIdentifier", message: "must not contain control characters" }] },
+    });
   });
 
   it("refuses a body past its limit before reading it, by its declared length", async () => {

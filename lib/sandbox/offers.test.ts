@@ -111,15 +111,30 @@ describe("French amortisation to the cent", () => {
 describe("TAE", () => {
   it("is about 12.68 for a plain 12 % TIN loan: (1.01^12 − 1) · 100", () => {
     const plan = amortise(100_000, { installments: 12, tinBasisPoints: 1200 });
-    expect(annualPercentageRate(100_000, plan.rows.map((row) => row.payment))).toBe(12.68);
+    expect(
+      annualPercentageRate(
+        100_000,
+        plan.rows.map((row) => row.payment),
+      ),
+    ).toBe(12.68);
   });
 
   it("is 0 for 0 % without a fee, and positive for 0 % with a fee", () => {
     const free = amortise(100_000, { installments: 3, tinBasisPoints: 0 });
-    expect(annualPercentageRate(100_000, free.rows.map((row) => row.payment))).toBe(0);
+    expect(
+      annualPercentageRate(
+        100_000,
+        free.rows.map((row) => row.payment),
+      ),
+    ).toBe(0);
     const withFee = amortise(100_000, { installments: 3, tinBasisPoints: 0, openingFeeBasisPoints: 250, differentialIsFirst: true });
     // Independently: 1000 = 358.34/(1+r) + 333.33/(1+r)^2 + 333.33/(1+r)^3 gives r ≈ 1.2600 %, TAE 16.22.
-    expect(annualPercentageRate(100_000, withFee.rows.map((row) => row.payment))).toBe(16.22);
+    expect(
+      annualPercentageRate(
+        100_000,
+        withFee.rows.map((row) => row.payment),
+      ),
+    ).toBe(16.22);
   });
 
   it("is at least the TIN on every offer, and above it when there is a fee", () => {
@@ -273,7 +288,9 @@ describe("offers", () => {
       }
     }
     const levante12 = offerId(101, "ESP", 2, 12);
-    expect(alternativesWithSameInstallments(101, "ESP", 100_000, levante12).map((offer) => offer.companyName)).toEqual(["Financiera Olivo"]);
+    expect(alternativesWithSameInstallments(101, "ESP", 100_000, levante12).map((offer) => offer.companyName)).toEqual([
+      "Financiera Olivo",
+    ]);
     expect(alternativesWithSameInstallments(101, "ESP", 100_000, 42)).toEqual([]);
   });
 });
@@ -286,7 +303,11 @@ describe("wire offers", () => {
         const parsed = financialOfferSchema.safeParse(JSON.parse(JSON.stringify(wire)));
         expect(parsed.success).toBe(true);
         expect(parsed.data).toEqual(wire);
-        expect(parsed.data).toMatchObject({ openingFee: offer.openingFeeCents / 100, totalAmountOwed: offer.totalOwedCents / 100, providerId: offer.providerId });
+        expect(parsed.data).toMatchObject({
+          openingFee: offer.openingFeeCents / 100,
+          totalAmountOwed: offer.totalOwedCents / 100,
+          providerId: offer.providerId,
+        });
       }
     }
   });

@@ -54,7 +54,10 @@ const NUBE: SandboxProvider = { id: "banca-nube", code: 3, name: "Banca Nube" };
 
 export const PROVIDERS: readonly SandboxProvider[] = [OLIVO, LEVANTE, NUBE];
 
-type ProductTerms = Omit<SandboxProduct, "minAmountCents" | "maxAmountCents" | "openingFeeBasisPoints" | "openingFeeMinCents" | "differentialIsFirst"> &
+type ProductTerms = Omit<
+  SandboxProduct,
+  "minAmountCents" | "maxAmountCents" | "openingFeeBasisPoints" | "openingFeeMinCents" | "differentialIsFirst"
+> &
   Partial<Pick<SandboxProduct, "openingFeeBasisPoints" | "openingFeeMinCents" | "differentialIsFirst">>;
 
 function product(terms: ProductTerms): SandboxProduct {
@@ -124,7 +127,8 @@ for (const [agencyId, markets] of CATALOG) {
     const codes = new Set<number>();
     for (const p of products) {
       const where = `sandbox catalog ${agencyId}/${market}/${p.provider.name}`;
-      if (!Number.isInteger(p.provider.code) || p.provider.code < 1 || p.provider.code > 9) throw new Error(`${where}: provider code must be 1-9`);
+      if (!Number.isInteger(p.provider.code) || p.provider.code < 1 || p.provider.code > 9)
+        throw new Error(`${where}: provider code must be 1-9`);
       if (codes.has(p.provider.code)) throw new Error(`${where}: provider listed twice`);
       codes.add(p.provider.code);
       if (p.installments.some((n, k) => !Number.isInteger(n) || n < 1 || n > 99 || (k > 0 && n <= (p.installments[k - 1] ?? 0)))) {
@@ -227,8 +231,7 @@ export function amortise(amountCents: number, terms: AmortisationTerms): Amortis
 
   // Monthly rate i = TIN / 12 / 100 with TIN in basis points / 100: interest = balance × bp / 120,000.
   const monthlyRate = tinBasisPoints / 120_000;
-  const quota =
-    tinBasisPoints === 0 ? amountCents / n : (amountCents * monthlyRate) / (1 - Math.pow(1 + monthlyRate, -n));
+  const quota = tinBasisPoints === 0 ? amountCents / n : (amountCents * monthlyRate) / (1 - Math.pow(1 + monthlyRate, -n));
   const commonQuotaCents = Math.round(quota);
   const fee = openingFeeCents(amountCents, terms.openingFeeBasisPoints ?? 0, terms.openingFeeMinCents ?? 0);
   const differentialIsFirst = terms.differentialIsFirst ?? false;
@@ -359,7 +362,10 @@ export function computeOffers(agencyId: number, countryCode: string | undefined,
         id: offerId(agencyId, market, p.provider.code, installments),
         providerId: p.provider.id,
         companyName: p.provider.name,
-        tae: annualPercentageRate(amountCents, plan.rows.map((row) => row.payment)),
+        tae: annualPercentageRate(
+          amountCents,
+          plan.rows.map((row) => row.payment),
+        ),
         tin: p.tinBasisPoints / 100,
         installments,
         commonQuotaCents: plan.commonQuotaCents,

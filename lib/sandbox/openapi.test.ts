@@ -96,7 +96,11 @@ const page = {
   sort,
 };
 
-const statusHeaders = { ETag: '"CONFIRMED-1718008200"', "Cache-Control": "max-age=60, must-revalidate", "Content-Type": "application/json" };
+const statusHeaders = {
+  ETag: '"CONFIRMED-1718008200"',
+  "Cache-Control": "max-age=60, must-revalidate",
+  "Content-Type": "application/json",
+};
 
 function expectOk(result: ReturnType<typeof checker.check>) {
   expect(result).toEqual({ ok: true });
@@ -118,12 +122,20 @@ describe("the OpenAPI document", () => {
 
   it("is valid OpenAPI 3.1 by the specification's own JSON Schema, whatever the header names", () => {
     expect(openApi31Problems(doc)).toEqual([]);
-    const custom = buildOpenApiDocument({ apiKeyHeader: "X-Acme-API-Key", agencyHeader: "X-Acme-Agency", serverUrl: "https://sandbox.test/v1" });
+    const custom = buildOpenApiDocument({
+      apiKeyHeader: "X-Acme-API-Key",
+      agencyHeader: "X-Acme-Agency",
+      serverUrl: "https://sandbox.test/v1",
+    });
     expect(openApi31Problems(custom)).toEqual([]);
   });
 
   it("lists the 13 endpoints of the spec, and only those", () => {
-    expect(operations(doc).map((o) => o.key).sort()).toEqual([...ENDPOINTS].sort());
+    expect(
+      operations(doc)
+        .map((o) => o.key)
+        .sort(),
+    ).toEqual([...ENDPOINTS].sort());
   });
 
   it("resolves every $ref", () => {
@@ -203,7 +215,11 @@ describe("the OpenAPI document", () => {
   });
 
   it("secures every endpoint with the key header, and takes the agency header everywhere but GET /agencies", () => {
-    const custom = buildOpenApiDocument({ apiKeyHeader: "X-Acme-API-Key", agencyHeader: "X-Acme-Agency", serverUrl: "https://sandbox.test/v1" });
+    const custom = buildOpenApiDocument({
+      apiKeyHeader: "X-Acme-API-Key",
+      agencyHeader: "X-Acme-Agency",
+      serverUrl: "https://sandbox.test/v1",
+    });
     expect(custom.security).toEqual([{ ApiKey: [] }]);
     expect(custom.components.securitySchemes.ApiKey).toMatchObject({ type: "apiKey", in: "header", name: "X-Acme-API-Key" });
     expect(custom.components.parameters.Agency).toMatchObject({ name: "X-Acme-Agency", in: "header", required: false });
@@ -238,7 +254,14 @@ describe("the OpenAPI checker", () => {
   it("accepts good bodies", () => {
     expectOk(checker.check({ method: "POST", path: "/operations", status: 201, body: operation }));
     expectOk(checker.check({ method: "POST", path: "/operations", status: 200, body: { ...operation, status: "PENDING" } }));
-    expectOk(checker.check({ method: "GET", path: "/financing/simulate/1200?countryCode=ESP", status: 200, body: { currency: "EUR", financialOffers: [offer], extra: 1 } }));
+    expectOk(
+      checker.check({
+        method: "GET",
+        path: "/financing/simulate/1200?countryCode=ESP",
+        status: 200,
+        body: { currency: "EUR", financialOffers: [offer], extra: 1 },
+      }),
+    );
     expectOk(checker.check({ method: "GET", path: "/financing/op_123", status: 200, body: { currency: "EUR", financialOffers: [] } }));
     expectOk(checker.check({ method: "GET", path: "/operations?page=0&size=20", status: 200, body: page }));
     const { operationNumber: _n, updatedAt: _u, ...byExternalId } = operation;
@@ -252,13 +275,42 @@ describe("the OpenAPI checker", () => {
         headers: statusHeaders,
       }),
     );
-    expectOk(checker.check({ method: "GET", path: "/operations/op_123/status", status: 304, body: undefined, headers: new Headers(statusHeaders) }));
-    expectOk(checker.check({ method: "GET", path: "/operations/op_123/refund/details", status: 200, body: refundBreakdown }));
-    expectOk(checker.check({ method: "POST", path: "/operations/op_123/refund", status: 200, body: { ...operation, status: "REFUNDED", refund: refundBreakdown } }));
-    expectOk(checker.check({ method: "POST", path: "/operations/op_123/cancel", status: 200, body: { ...operation, status: "CANCELLED" } }));
-    expectOk(checker.check({ method: "POST", path: "/financing", status: 200, body: { financingStatus: "REQUESTED", paymentUrl: "https://provider.test/checkout/1" } }));
     expectOk(
-      checker.check({ method: "POST", path: "/financing", status: 200, body: { financingStatus: "REFUSED", paymentUrl: null, hasAlternativeFinancialOffers: true } }),
+      checker.check({
+        method: "GET",
+        path: "/operations/op_123/status",
+        status: 304,
+        body: undefined,
+        headers: new Headers(statusHeaders),
+      }),
+    );
+    expectOk(checker.check({ method: "GET", path: "/operations/op_123/refund/details", status: 200, body: refundBreakdown }));
+    expectOk(
+      checker.check({
+        method: "POST",
+        path: "/operations/op_123/refund",
+        status: 200,
+        body: { ...operation, status: "REFUNDED", refund: refundBreakdown },
+      }),
+    );
+    expectOk(
+      checker.check({ method: "POST", path: "/operations/op_123/cancel", status: 200, body: { ...operation, status: "CANCELLED" } }),
+    );
+    expectOk(
+      checker.check({
+        method: "POST",
+        path: "/financing",
+        status: 200,
+        body: { financingStatus: "REQUESTED", paymentUrl: "https://provider.test/checkout/1" },
+      }),
+    );
+    expectOk(
+      checker.check({
+        method: "POST",
+        path: "/financing",
+        status: 200,
+        body: { financingStatus: "REFUSED", paymentUrl: null, hasAlternativeFinancialOffers: true },
+      }),
     );
     expectOk(
       checker.check({
@@ -289,8 +341,22 @@ describe("the OpenAPI checker", () => {
         body: { errorCode: "OPERATION_NOT_CANCELLABLE", message: "Not cancellable", additionalInfo: { operationStatus: "CONFIRMED" } },
       }),
     );
-    expectOk(checker.check({ method: "GET", path: "/financing/op_9", status: 404, body: { errorCode: "OPERATION_NOT_FOUND", message: "Not found" } }));
-    expectOk(checker.check({ method: "GET", path: "/health", status: 403, body: { error: "Forbidden", message: "Not yours", timestamp: "2024-06-10T08:30:00.000Z" } }));
+    expectOk(
+      checker.check({
+        method: "GET",
+        path: "/financing/op_9",
+        status: 404,
+        body: { errorCode: "OPERATION_NOT_FOUND", message: "Not found" },
+      }),
+    );
+    expectOk(
+      checker.check({
+        method: "GET",
+        path: "/health",
+        status: 403,
+        body: { error: "Forbidden", message: "Not yours", timestamp: "2024-06-10T08:30:00.000Z" },
+      }),
+    );
     expectOk(
       checker.check({
         method: "GET",
@@ -304,35 +370,89 @@ describe("the OpenAPI checker", () => {
   });
 
   it("rejects bad bodies", () => {
-    expectRejected(checker.check({ method: "POST", path: "/operations", status: 201, body: { ...operation, status: "DONE" } }), "body/status");
+    expectRejected(
+      checker.check({ method: "POST", path: "/operations", status: 201, body: { ...operation, status: "DONE" } }),
+      "body/status",
+    );
     const { financingUrl: _f, ...withoutUrl } = operation;
     expectRejected(checker.check({ method: "POST", path: "/operations", status: 201, body: withoutUrl }), "financingUrl");
     expectRejected(
-      checker.check({ method: "GET", path: "/operations/op_1/refund/details", status: 200, body: { ...refundBreakdown, totalToRefund: { amount: "1176.00", currency: "EUR" } } }),
+      checker.check({
+        method: "GET",
+        path: "/operations/op_1/refund/details",
+        status: 200,
+        body: { ...refundBreakdown, totalToRefund: { amount: "1176.00", currency: "EUR" } },
+      }),
       "body/totalToRefund/amount must be number",
     );
-    expectRejected(checker.check({ method: "GET", path: "/operations", status: 200, body: { ...page, totalPages: "1" } }), "body/totalPages");
-    expectRejected(checker.check({ method: "POST", path: "/financing", status: 200, body: { financingStatus: "REQUESTED", paymentUrl: null } }), "body");
-    expectRejected(checker.check({ method: "GET", path: "/health", status: 401, body: { errorCode: "UNAUTHORIZED", message: "No key" } }), "error_description");
     expectRejected(
-      checker.check({ method: "GET", path: "/operations/op_1/status", status: 200, body: { operationId: "op_1", status: "PENDING", updatedAt: "2024-06-10T08:30:00" } }),
+      checker.check({ method: "GET", path: "/operations", status: 200, body: { ...page, totalPages: "1" } }),
+      "body/totalPages",
+    );
+    expectRejected(
+      checker.check({ method: "POST", path: "/financing", status: 200, body: { financingStatus: "REQUESTED", paymentUrl: null } }),
+      "body",
+    );
+    expectRejected(
+      checker.check({ method: "GET", path: "/health", status: 401, body: { errorCode: "UNAUTHORIZED", message: "No key" } }),
+      "error_description",
+    );
+    expectRejected(
+      checker.check({
+        method: "GET",
+        path: "/operations/op_1/status",
+        status: 200,
+        body: { operationId: "op_1", status: "PENDING", updatedAt: "2024-06-10T08:30:00" },
+      }),
       "date-time",
     );
-    expectRejected(checker.check({ method: "POST", path: "/operations", status: 201, body: { ...operation, totalPrice: { ...money(1), extra: 1 } } }), "additional");
+    expectRejected(
+      checker.check({ method: "POST", path: "/operations", status: 201, body: { ...operation, totalPrice: { ...money(1), extra: 1 } } }),
+      "additional",
+    );
   });
 
   it("checks the documented headers and the absence of a body", () => {
     const body = { operationId: "op_1", status: "PENDING", updatedAt: "2024-06-10T08:30:00Z" };
-    expectRejected(checker.check({ method: "GET", path: "/operations/op_1/status", status: 200, body, headers: { "Cache-Control": "max-age=60, must-revalidate" } }), "ETag");
-    expectRejected(checker.check({ method: "GET", path: "/operations/op_1/status", status: 200, body, headers: { ...statusHeaders, ETag: "PENDING-1" } }), "header ETag");
+    expectRejected(
+      checker.check({
+        method: "GET",
+        path: "/operations/op_1/status",
+        status: 200,
+        body,
+        headers: { "Cache-Control": "max-age=60, must-revalidate" },
+      }),
+      "ETag",
+    );
+    expectRejected(
+      checker.check({
+        method: "GET",
+        path: "/operations/op_1/status",
+        status: 200,
+        body,
+        headers: { ...statusHeaders, ETag: "PENDING-1" },
+      }),
+      "header ETag",
+    );
     expectRejected(checker.check({ method: "GET", path: "/operations/op_1/status", status: 304, body }), "no body");
     expectRejected(checker.check({ method: "GET", path: "/operations/op_1/status", status: 200, body: undefined }), "none");
-    expectRejected(checker.check({ method: "GET", path: "/health", status: 401, body: { error_description: "x" }, headers: { "content-type": "text/html" } }), "content-type");
+    expectRejected(
+      checker.check({
+        method: "GET",
+        path: "/health",
+        status: 401,
+        body: { error_description: "x" },
+        headers: { "content-type": "text/html" },
+      }),
+      "content-type",
+    );
   });
 
   it("throws for an undocumented path, method or status", () => {
     expect(() => checker.check({ method: "GET", path: "/nope", status: 200, body: {} })).toThrow(/Undocumented path/);
-    expect(() => checker.check({ method: "DELETE", path: "/operations/op_1/cancel", status: 200, body: {} })).toThrow(/Undocumented operation/);
+    expect(() => checker.check({ method: "DELETE", path: "/operations/op_1/cancel", status: 200, body: {} })).toThrow(
+      /Undocumented operation/,
+    );
     expect(() => checker.check({ method: "GET", path: "/health", status: 418, body: {} })).toThrow(/Undocumented status/);
     expect(() => checker.check({ method: "GET", path: "/agencies", status: 404, body: {} })).toThrow(/Undocumented status/);
   });

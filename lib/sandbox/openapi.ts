@@ -62,13 +62,16 @@ export const sandboxAckResponseSchema = z
 // ---------------------------------------------------------------------------------------------
 // Headers
 
-const etagHeader = z.string().regex(/^"[A-Z_]+-[0-9]+"$/).meta({
-  header: {
-    id: "ETag",
-    description: "The status, a hyphen and the update time in epoch seconds, in quotation marks.",
-    example: '"CONFIRMED-1718000000"',
-  },
-});
+const etagHeader = z
+  .string()
+  .regex(/^"[A-Z_]+-[0-9]+"$/)
+  .meta({
+    header: {
+      id: "ETag",
+      description: "The status, a hyphen and the update time in epoch seconds, in quotation marks.",
+      example: '"CONFIRMED-1718000000"',
+    },
+  });
 const cacheControlHeader = z.literal("max-age=60, must-revalidate").meta({
   header: { id: "CacheControl", description: "Status answers may be cached for 60 seconds and must be revalidated." },
 });
@@ -111,12 +114,12 @@ function businessErrorResponse(
 }
 
 const AGENCY_HEADER_400: Reason = ["VALIDATION_ERROR", "the agency header is missing (management group key) or is not an agency id."];
-const AGENCY_HEADER_403 = "the agency header names an agency the key cannot act for (another account, or not an active agency of the group).";
+const AGENCY_HEADER_403 =
+  "the agency header names an agency the key cannot act for (another account, or not an active agency of the group).";
 const ACCESS_DENIED: Reason = ["OPERATION_ACCESS_DENIED", "the operation belongs to another account."];
 const NOT_FOUND: Reason = ["OPERATION_NOT_FOUND", "no operation with this identifier."];
 
-const forbidden = (reasons: Reason[]) =>
-  businessErrorResponse(403, "No permission.", reasons, { generalFormatToo: AGENCY_HEADER_403 });
+const forbidden = (reasons: Reason[]) => businessErrorResponse(403, "No permission.", reasons, { generalFormatToo: AGENCY_HEADER_403 });
 const notFound = (reasons: Reason[] = [NOT_FOUND]) => businessErrorResponse(404, "Not found.", reasons);
 const badRequest = (reasons: Reason[]) => businessErrorResponse(400, "Invalid or missing data.", [...reasons, AGENCY_HEADER_400]);
 

@@ -108,7 +108,9 @@ async function createOperation(options: CreateOptions = {}) {
 }
 
 async function status(id: string): Promise<string> {
-  const response = await sandbox.fetch(new Request(`${ORIGIN}/sandbox/v1/operations/${id}/status`, { headers: { "X-Service-API-Key": KEY } }));
+  const response = await sandbox.fetch(
+    new Request(`${ORIGIN}/sandbox/v1/operations/${id}/status`, { headers: { "X-Service-API-Key": KEY } }),
+  );
   expect(response.status).toBe(200);
   return ((await response.json()) as { status: string }).status;
 }
@@ -269,7 +271,14 @@ describe("the financing page", () => {
   it("answers 400 with the plans again when no valid offerId is posted", async () => {
     const op = await createOperation();
     await get(op.financingUrl);
-    const attempts: Record<string, string>[] = [{}, { offerId: "" }, { offerId: "abc" }, { offerId: "-3" }, { offerId: "1.5" }, { offerId: "0" }];
+    const attempts: Record<string, string>[] = [
+      {},
+      { offerId: "" },
+      { offerId: "abc" },
+      { offerId: "-3" },
+      { offerId: "1.5" },
+      { offerId: "0" },
+    ];
     for (const fields of attempts) {
       const response = await postForm(op.financingUrl, fields);
       expect(response.status).toBe(400);
@@ -359,7 +368,9 @@ describe("the provider checkout", () => {
     expect(page).toMatch(/formaction="\/sandbox\/provider\/checkout\/[0-9a-f]{32}\/decline">Decline<\/button>/);
 
     // The schedule adds up to the total owed.
-    const amounts = [...page.matchAll(/<td class="num">(?:<strong>)?([\d.]+,\d\d)\u00a0€/g)].map((m) => Number((m[1] ?? "").replaceAll(".", "").replace(",", ".")));
+    const amounts = [...page.matchAll(/<td class="num">(?:<strong>)?([\d.]+,\d\d)\u00a0€/g)].map((m) =>
+      Number((m[1] ?? "").replaceAll(".", "").replace(",", ".")),
+    );
     expect(amounts).toHaveLength(13);
     const total = amounts.pop() ?? 0;
     expect(Math.round(amounts.reduce((sum, a) => sum + a, 0) * 100)).toBe(Math.round(total * 100));
@@ -380,14 +391,18 @@ describe("the provider checkout", () => {
     const checkout = await chooseTwelveMonths(op.financingUrl);
     const response = await postForm(`${checkout}/sign`);
     expect(response.status).toBe(303);
-    expect(response.headers.get("Location")).toBe(`https://shop.example/return/success?ref=abc&operationId=${op.id}&externalId=${op.externalId}&status=CONFIRMED`);
+    expect(response.headers.get("Location")).toBe(
+      `https://shop.example/return/success?ref=abc&operationId=${op.id}&externalId=${op.externalId}&status=CONFIRMED`,
+    );
     // The redirect itself carries the token-bearing URL's policy: no Referer to the shop.
     expect(response.headers.get("Referrer-Policy")).toBe("no-referrer");
     expect(response.headers.get("Cache-Control")).toBe("no-store");
     expect(await status(op.id)).toBe("CONFIRMED");
 
     await sandbox.engine.idle();
-    expect(webhooks.map((w) => w.body)).toContainEqual(expect.objectContaining({ operationIdentifier: op.id, operationStatus: "CONFIRMED" }));
+    expect(webhooks.map((w) => w.body)).toContainEqual(
+      expect.objectContaining({ operationIdentifier: op.id, operationStatus: "CONFIRMED" }),
+    );
   });
 
   it("does not fail on a second sign: it follows the first decision", async () => {
@@ -530,7 +545,9 @@ describe("engine errors on the pages", () => {
   });
 
   it("leave the partner API's JSON errors and headers alone", async () => {
-    const response = await sandbox.fetch(new Request(`${ORIGIN}/sandbox/v1/operations/op_unknown/status`, { headers: { "X-Service-API-Key": KEY } }));
+    const response = await sandbox.fetch(
+      new Request(`${ORIGIN}/sandbox/v1/operations/op_unknown/status`, { headers: { "X-Service-API-Key": KEY } }),
+    );
     expect(response.status).toBe(404);
     expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
     expect(response.headers.get("Referrer-Policy")).toBeNull();

@@ -6,15 +6,7 @@ import type { SandboxEngine, SandboxOperation } from "./engine";
 import { SandboxError } from "./errors";
 import type { SandboxOffer } from "./offers";
 import type { Html } from "./pages/layout";
-import {
-  checkoutView,
-  financingView,
-  invalidLinkView,
-  messageView,
-  notEligibleView,
-  statusView,
-  type Link,
-} from "./pages/views";
+import { checkoutView, financingView, invalidLinkView, messageView, notEligibleView, statusView, type Link } from "./pages/views";
 
 /**
  * The hosted pages the partner API links to, which customers (and QA's Playwright flows) click
@@ -125,9 +117,7 @@ export function hostedPages(engine: SandboxEngine) {
   });
 
   // A reload or a typed URL of a form's target: back to the page that has the form.
-  pages.get("/provider/checkout/:requestToken/:action{sign|decline}", (c) =>
-    c.redirect(checkoutUrl(c, c.req.param("requestToken")), 303),
-  );
+  pages.get("/provider/checkout/:requestToken/:action{sign|decline}", (c) => c.redirect(checkoutUrl(c, c.req.param("requestToken")), 303));
 
   // --- The default result page -----------------------------------------------------------------
 
@@ -169,7 +159,11 @@ export function hostedPages(engine: SandboxEngine) {
       );
     }
     console.error("sandbox pages: unexpected error", error);
-    return render(c, 500, messageView({ title: "Something went wrong", message: "The sandbox hit an unexpected error. Nothing has been charged." }));
+    return render(
+      c,
+      500,
+      messageView({ title: "Something went wrong", message: "The sandbox hit an unexpected error. Nothing has been charged." }),
+    );
   });
 
   return pages;

@@ -46,13 +46,21 @@ function client(key = AGENCY_101, extra: { agencyId?: number; timeoutMs?: number
 }
 
 /** A raw call, for what the typed client refuses to send. */
-async function raw(method: string, path: string, options: { key?: string | null; agency?: string; body?: string; headers?: Record<string, string> } = {}) {
+async function raw(
+  method: string,
+  path: string,
+  options: { key?: string | null; agency?: string; body?: string; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { "Content-Type": "application/json", ...options.headers };
   if (options.key !== null) headers["X-Service-API-Key"] = options.key ?? AGENCY_101;
   if (options.agency) headers["X-Service-Agency"] = options.agency;
   const response = await recordingFetch(`${server.origin}/sandbox${path}`, { method, headers, body: options.body });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text === "" ? undefined : (JSON.parse(text) as Record<string, unknown>) };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text === "" ? undefined : (JSON.parse(text) as Record<string, unknown>),
+  };
 }
 
 async function control(method: string, path: string, body?: unknown, key = AGENCY_101, agency?: string) {
@@ -224,14 +232,22 @@ describe("operations", () => {
   });
 
   it("400 VALIDATION_ERROR naming every bad field, and nothing is created", async () => {
-    const body = { ...toWireCreateOperation(booking()), travelersNumber: "two", client: { ...toWireCreateOperation(booking()).client, email: "nope" }, flights: [] };
+    const body = {
+      ...toWireCreateOperation(booking()),
+      travelersNumber: "two",
+      client: { ...toWireCreateOperation(booking()).client, email: "nope" },
+      flights: [],
+    };
     const answer = await raw("POST", "/v1/operations", { body: JSON.stringify(body) });
     expect(answer).toMatchObject({ status: 400, body: { errorCode: "VALIDATION_ERROR" } });
     const fields = (answer.body?.additionalInfo as { fields: { field: string }[] }).fields.map((f) => f.field);
     expect(fields).toEqual(expect.arrayContaining(["travelersNumber", "client.email", "flights"]));
     expect(String(answer.body?.message)).toContain("client.email");
     await expect(failure(client().getOperationByExternalId(body.externalId as string))).resolves.toMatchObject({ status: 404 });
-    expect(await raw("POST", "/v1/operations", { body: "{not json" })).toMatchObject({ status: 400, body: { errorCode: "VALIDATION_ERROR" } });
+    expect(await raw("POST", "/v1/operations", { body: "{not json" })).toMatchObject({
+      status: 400,
+      body: { errorCode: "VALIDATION_ERROR" },
+    });
   });
 
   it("lists as a Spring Data page, with page, size, status and date filters", async () => {
@@ -303,14 +319,20 @@ describe("financing", () => {
 
   it("422 NOT_ELIGIBLE_FINANCIAL_OFFER for an offer that is not the operation's; 400 for a bad body", async () => {
     const operation = await client().createOperation(booking());
-    expect(await failure(client().startFinancing(operation.id, 999))).toMatchObject({ status: 422, errorCode: "NOT_ELIGIBLE_FINANCIAL_OFFER" });
+    expect(await failure(client().startFinancing(operation.id, 999))).toMatchObject({
+      status: 422,
+      errorCode: "NOT_ELIGIBLE_FINANCIAL_OFFER",
+    });
     const bad = await raw("POST", "/v1/financing", { body: JSON.stringify({ operationIdentifier: operation.id, financialOfferId: "x" }) });
     expect(bad).toMatchObject({ status: 400, body: { errorCode: "VALIDATION_ERROR" } });
   });
 
   it("409 NOT_ACTIVE_OPERATION once financing is under way or over", async () => {
     const { api, operation, offers } = await requested();
-    expect(await failure(api.startFinancing(operation.id, offers[0]!.id))).toMatchObject({ status: 409, errorCode: "NOT_ACTIVE_OPERATION" });
+    expect(await failure(api.startFinancing(operation.id, offers[0]!.id))).toMatchObject({
+      status: 409,
+      errorCode: "NOT_ACTIVE_OPERATION",
+    });
   });
 
   it("+refuse_first: another provider with the same installment count takes over", async () => {
@@ -369,7 +391,7 @@ describe("financing", () => {
 });
 
 describe("status", () => {
-  it("ETag \"STATUS-epochSeconds\", Cache-Control, and 304 on a matching If-None-Match", async () => {
+  it('ETag "STATUS-epochSeconds", Cache-Control, and 304 on a matching If-None-Match', async () => {
     const operation = await client().createOperation(booking());
     const first = await raw("GET", `/v1/operations/${operation.id}/status`);
     const etag = first.headers.get("ETag")!;
@@ -458,7 +480,10 @@ describe("refund", () => {
 
   it("+refund_reject: 422 OPERATION_NOT_REFUNDABLE and nothing changes", async () => {
     const { operation } = await confirmed("ana+refund_reject@example.com");
-    expect(await failure(client().refund(operation.id, { reason: "x" }))).toMatchObject({ status: 422, errorCode: "OPERATION_NOT_REFUNDABLE" });
+    expect(await failure(client().refund(operation.id, { reason: "x" }))).toMatchObject({
+      status: 422,
+      errorCode: "OPERATION_NOT_REFUNDABLE",
+    });
     expect((await client().getStatus(operation.id)).status.status).toBe("CONFIRMED");
   });
 });
@@ -481,7 +506,10 @@ describe("webhooks", () => {
     await control("POST", "/clock/advance", { seconds: 7 * 24 * 3600 });
     await control("POST", "/webhooks/redeliver");
     expect(webhooksFor(operation.id)).toHaveLength(2);
-    const events = (await control("GET", `/operations/${operation.id}/webhooks`)).body as unknown as { acknowledged: boolean; attempts: number }[];
+    const events = (await control("GET", `/operations/${operation.id}/webhooks`)).body as unknown as {
+      acknowledged: boolean;
+      attempts: number;
+    }[];
     expect(events).toEqual([expect.objectContaining({ acknowledged: true, attempts: 2 })]);
   });
 
@@ -496,7 +524,14 @@ describe("webhooks", () => {
       lastResponse: { status: number };
       acknowledged: boolean;
     }[];
-    expect(events).toEqual([expect.objectContaining({ status: "CONFIRMED", attempts: 4, lastResponse: expect.objectContaining({ status: 500 }), acknowledged: false })]);
+    expect(events).toEqual([
+      expect.objectContaining({
+        status: "CONFIRMED",
+        attempts: 4,
+        lastResponse: expect.objectContaining({ status: 500 }),
+        acknowledged: false,
+      }),
+    ]);
     // The QA redeliver call sends it now.
     await control("POST", "/webhooks/redeliver");
     expect(webhooksFor(operation.id).length).toBe(5);
@@ -511,21 +546,32 @@ describe("webhooks", () => {
     const [otherEvent] = webhooksFor(other.id).map((w) => w.body);
     const ack = (key: string, body: unknown) => failure(client(key).acknowledgeWebhookEvent(body as never));
 
-    expect(await ack(AGENCY_101, { ...confirmedEvent, operationIdentifier: "op_missing" })).toMatchObject({ status: 404, errorCode: "OPERATION_NOT_FOUND" });
+    expect(await ack(AGENCY_101, { ...confirmedEvent, operationIdentifier: "op_missing" })).toMatchObject({
+      status: 404,
+      errorCode: "OPERATION_NOT_FOUND",
+    });
     expect(await ack(AGENCY_201, confirmedEvent)).toMatchObject({ status: 403, errorCode: "OPERATION_ACCESS_DENIED" });
-    expect(await ack(AGENCY_101, { ...confirmedEvent, eventId: 999_999 })).toMatchObject({ status: 404, errorCode: "WEBHOOK_EVENT_NOT_FOUND" });
+    expect(await ack(AGENCY_101, { ...confirmedEvent, eventId: 999_999 })).toMatchObject({
+      status: 404,
+      errorCode: "WEBHOOK_EVENT_NOT_FOUND",
+    });
     expect(await ack(AGENCY_101, { ...confirmedEvent, eventId: otherEvent!.eventId })).toMatchObject({
       status: 403,
       errorCode: "WEBHOOK_EVENT_OPERATION_MISMATCH",
     });
-    expect(await ack(AGENCY_101, { ...confirmedEvent, operationStatus: "REFUSED" })).toMatchObject({ status: 409, errorCode: "WEBHOOK_EVENT_STATUS_MISMATCH" });
+    expect(await ack(AGENCY_101, { ...confirmedEvent, operationStatus: "REFUSED" })).toMatchObject({
+      status: 409,
+      errorCode: "WEBHOOK_EVENT_STATUS_MISMATCH",
+    });
 
     // The refund supersedes the CONFIRMED event: it can no longer be acknowledged.
     await client().refund(confirmedOp.id);
     expect(await ack(AGENCY_101, confirmedEvent)).toMatchObject({ status: 409, errorCode: "WEBHOOK_EVENT_NOT_ACKNOWLEDGEABLE" });
 
     // A bad body is a validation error; acknowledging twice is fine.
-    expect(await raw("PUT", "/v1/operations/webhook-events/ack", { body: JSON.stringify({ eventId: "x" }) })).toMatchObject({ status: 400 });
+    expect(await raw("PUT", "/v1/operations/webhook-events/ack", { body: JSON.stringify({ eventId: "x" }) })).toMatchObject({
+      status: 400,
+    });
     await client().acknowledgeWebhookEvent(otherEvent as never);
     await client().acknowledgeWebhookEvent(otherEvent as never);
   });
@@ -583,7 +629,11 @@ describe("faults", () => {
     expect(limited).toMatchObject({ status: 429, retryAfterSeconds: 30 });
     const operation = await client().createOperation(booking());
     const before = seen.length;
-    expect(await failure(client().startFinancing(operation.id, 1))).toMatchObject({ status: 500, errorCode: "INTERNAL_ERROR", attempts: 1 });
+    expect(await failure(client().startFinancing(operation.id, 1))).toMatchObject({
+      status: 500,
+      errorCode: "INTERNAL_ERROR",
+      attempts: 1,
+    });
     expect(seen.slice(before).filter((s) => s.path === "/financing")).toHaveLength(1);
   });
 

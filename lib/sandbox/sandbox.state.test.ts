@@ -30,7 +30,12 @@ interface Answer {
   body: Record<string, unknown> & { [key: string]: unknown };
 }
 
-async function call(server: Server, method: string, pathAndQuery: string, options: { key?: string; token?: string; body?: unknown } = {}): Promise<Answer> {
+async function call(
+  server: Server,
+  method: string,
+  pathAndQuery: string,
+  options: { key?: string; token?: string; body?: unknown } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { "Content-Type": "application/json" };
   if (options.token !== undefined) headers.Authorization = `Bearer ${options.token}`;
   else headers["X-Service-API-Key"] = options.key ?? AGENCY_101;
@@ -147,7 +152,12 @@ async function restartScenario(open: () => Promise<SandboxDatabase>, listener: L
     expect(await statusOf(server, decided.id)).toBe("CONFIRMED");
     expect((await call(server, "GET", "/_control/clock")).body.offsetSeconds).toBeGreaterThanOrEqual(30);
     const detail = await call(server, "GET", `/_control/operations/${decided.id}`);
-    expect((detail.body.history as { status: string }[]).map((h) => h.status)).toEqual(["GENERATED", "CLIENT_REQUESTED", "FAVORABLE", "CONFIRMED"]);
+    expect((detail.body.history as { status: string }[]).map((h) => h.status)).toEqual([
+      "GENERATED",
+      "CLIENT_REQUESTED",
+      "FAVORABLE",
+      "CONFIRMED",
+    ]);
     // The idempotent create still finds the operation made before the restart.
     const again = await call(server, "POST", "/v1/operations", { body: createBody({ externalId: generated.externalId }) });
     expect(again).toMatchObject({ status: 200, body: { id: generated.id } });
@@ -233,7 +243,9 @@ describe("one sandbox", () => {
     });
 
     it("have faults of their own: agency 201's 503 never reaches agency 101's calls", async () => {
-      expect((await call(server, "PUT", "/_control/faults", { key: AGENCY_201, body: { route: "GET /health", fault: "503" } })).status).toBe(200);
+      expect(
+        (await call(server, "PUT", "/_control/faults", { key: AGENCY_201, body: { route: "GET /health", fault: "503" } })).status,
+      ).toBe(200);
       try {
         expect((await call(server, "GET", "/v1/health", { key: AGENCY_201 })).status).toBe(503);
         expect((await call(server, "GET", "/v1/health", { key: AGENCY_101 })).status).toBe(200);
@@ -286,13 +298,18 @@ describe("one sandbox", () => {
       });
       expect(decided).toMatchObject({ status: 200, body: { status: "CONFIRMED" } });
       // Another account named: that account's operations only.
-      expect((await call(server, "GET", `/_control/operations/${theirs.id}?account=agency_101`, { token: DEFAULT_QA_TOKEN })).status).toBe(403);
+      expect((await call(server, "GET", `/_control/operations/${theirs.id}?account=agency_101`, { token: DEFAULT_QA_TOKEN })).status).toBe(
+        403,
+      );
       const before = (await call(server, "GET", "/_control/clock", { key: AGENCY_101 })).body.offsetSeconds as number;
       await call(server, "POST", "/_control/clock/advance?account=agency_201", { token: DEFAULT_QA_TOKEN, body: { seconds: 5 } });
       expect((await call(server, "GET", "/_control/clock", { key: AGENCY_101 })).body.offsetSeconds).toBe(before);
 
       expect((await call(server, "GET", "/_control/clock?account=agency_201", { token: "not_the_qa_token_at_all" })).status).toBe(401);
-      expect(await call(server, "GET", "/_control/clock", { token: DEFAULT_QA_TOKEN })).toMatchObject({ status: 400, body: { errorCode: "VALIDATION_ERROR" } });
+      expect(await call(server, "GET", "/_control/clock", { token: DEFAULT_QA_TOKEN })).toMatchObject({
+        status: 400,
+        body: { errorCode: "VALIDATION_ERROR" },
+      });
       expect((await call(server, "GET", "/_control/clock?account=nobody", { token: DEFAULT_QA_TOKEN })).status).toBe(400);
     });
 
@@ -326,7 +343,11 @@ describe("one sandbox", () => {
     });
 
     it("the trip's end is the latest date among the items, whatever the fields are called", () => {
-      const body = createBody({ flights: undefined, hotels: [{ checkIn: "01-05-2027", checkOut: "2027-05-09" }], services: [{ on: "03-05-2027" }] });
+      const body = createBody({
+        flights: undefined,
+        hotels: [{ checkIn: "01-05-2027", checkOut: "2027-05-09" }],
+        services: [{ on: "03-05-2027" }],
+      });
       expect(travelEndDate(body as never)).toBe("2027-05-09");
       expect(travelEndDate(createBody({ flights: [{ note: "no dates" }] }) as never)).toBeUndefined();
     });
@@ -383,7 +404,9 @@ describe("one sandbox", () => {
       const body = await declared.json();
       expect(body).toMatchObject({ error: "Payload Too Large" });
       // The sandbox's OpenAPI document describes this answer.
-      expect(createOpenApiChecker(buildOpenApiDocument()).check({ method: "POST", path: "/operations", status: 413, body })).toEqual({ ok: true });
+      expect(createOpenApiChecker(buildOpenApiDocument()).check({ method: "POST", path: "/operations", status: 413, body })).toEqual({
+        ok: true,
+      });
 
       const bytes = new TextEncoder().encode(big);
       const streamed = await fetch(`${server.baseUrl}/operations`, {
@@ -466,7 +489,9 @@ describe.runIf(testDatabaseUrl)("on PostgreSQL", () => {
     ]);
     try {
       const body = createBody({ webhookUrl: listener.url });
-      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => call(i % 2 === 0 ? a : b, "POST", "/v1/operations", { body })));
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => call(i % 2 === 0 ? a : b, "POST", "/v1/operations", { body })),
+      );
       expect(new Set(answers.map((r) => r.body.id)).size).toBe(1);
       expect(answers.filter((r) => r.status === 201)).toHaveLength(1);
       const id = answers[0]!.body.id as string;

@@ -41,17 +41,31 @@ describe("classifyAddress", () => {
 
 describe("checkTarget", () => {
   it("refuses link-local and metadata targets, whatever the mode or the allow-list", async () => {
-    const allowAll = { localMode: true, allowList: (parseAllowList("0.0.0.0/0, ::/0, metadata.google.internal") as { ok: true; list: never }).list };
-    for (const url of ["http://169.254.169.254/latest/meta-data/", "http://[fe80::1]/", "http://[::ffff:169.254.169.254]/", "http://2852039166/", "http://metadata.google.internal/"]) {
+    const allowAll = {
+      localMode: true,
+      allowList: (parseAllowList("0.0.0.0/0, ::/0, metadata.google.internal") as { ok: true; list: never }).list,
+    };
+    for (const url of [
+      "http://169.254.169.254/latest/meta-data/",
+      "http://[fe80::1]/",
+      "http://[::ffff:169.254.169.254]/",
+      "http://2852039166/",
+      "http://metadata.google.internal/",
+    ]) {
       await expect(checkTarget(url, allowAll, noDns)).resolves.toMatchObject({ ok: false });
     }
   });
 
   it("checks what a host name resolves to, every address of it", async () => {
     await expect(checkTarget("https://hooks.partner.example/x", remote, resolvesTo("203.0.113.10"))).resolves.toEqual({ ok: true });
-    await expect(checkTarget("https://hooks.partner.example/x", remote, resolvesTo("203.0.113.10", "10.0.0.7"))).resolves.toMatchObject({ ok: false });
+    await expect(checkTarget("https://hooks.partner.example/x", remote, resolvesTo("203.0.113.10", "10.0.0.7"))).resolves.toMatchObject({
+      ok: false,
+    });
     await expect(checkTarget("https://sneaky.example/x", local, resolvesTo("169.254.169.254"))).resolves.toMatchObject({ ok: false });
-    await expect(checkTarget("https://nowhere.example/x", local, noDns)).resolves.toMatchObject({ ok: false, reason: expect.stringContaining("did not resolve") });
+    await expect(checkTarget("https://nowhere.example/x", local, noDns)).resolves.toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("did not resolve"),
+    });
   });
 
   it("allows loopback in local mode only", async () => {
@@ -90,7 +104,9 @@ describe("parseAllowList", () => {
 
 describe("redactUrl", () => {
   it("keeps the origin and short lower-case path words, hides tokens, queries and credentials", () => {
-    expect(redactUrl("https://app.example/api/webhooks/financing/Xy7_secret-token-0123456789")).toBe("https://app.example/api/webhooks/financing/…");
+    expect(redactUrl("https://app.example/api/webhooks/financing/Xy7_secret-token-0123456789")).toBe(
+      "https://app.example/api/webhooks/financing/…",
+    );
     expect(redactUrl("http://user:pass@127.0.0.1:3000/hook?sig=abc")).toBe("http://127.0.0.1:3000/hook?…");
     expect(redactUrl("https://app.example/")).toBe("https://app.example/");
   });

@@ -72,7 +72,9 @@ export function pageCsp(options: PageCspOptions): string {
 
 /** The sandbox's hosted pages and API: inline styles (its one stylesheet), nothing else loads. */
 export function sandboxCsp(): string {
-  return ["default-src 'none'", "style-src 'unsafe-inline'", "img-src 'self' data:", "base-uri 'none'", "frame-ancestors 'none'"].join("; ");
+  return ["default-src 'none'", "style-src 'unsafe-inline'", "img-src 'self' data:", "base-uri 'none'", "frame-ancestors 'none'"].join(
+    "; ",
+  );
 }
 
 /** The nonce of a policy written by pageCsp, for tests and for reading it back. */

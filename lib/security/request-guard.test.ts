@@ -5,12 +5,16 @@ import { isSafeText } from "@/lib/validation/text";
 import { checkActionForm, checkDeclaredLength, checkUrl, refusalResponse, refuseHostileRequest } from "./request-guard";
 
 describe("checkUrl", () => {
-  it.each(["/checkout/%E0%A4%A", "/checkout/%ED%A0%80", "/api/checkout-sessions/%ED%A0%80", "/sandbox/v1/operations/%ED%A0%80/refund/details", "/checkout/%00", "/a/%"])(
-    "refuses the path %s",
-    (path) => {
-      expect(checkUrl(path, "")).toMatchObject({ status: 400, field: "(path)" });
-    },
-  );
+  it.each([
+    "/checkout/%E0%A4%A",
+    "/checkout/%ED%A0%80",
+    "/api/checkout-sessions/%ED%A0%80",
+    "/sandbox/v1/operations/%ED%A0%80/refund/details",
+    "/checkout/%00",
+    "/a/%",
+  ])("refuses the path %s", (path) => {
+    expect(checkUrl(path, "")).toMatchObject({ status: 400, field: "(path)" });
+  });
 
   it("refuses a query that does not decode or holds control characters, in a name or a value", () => {
     expect(checkUrl("/api/badge", "?amount=%ED%BF%BF")).toMatchObject({ field: "(query)" });
@@ -87,7 +91,10 @@ describe("refuseHostileRequest", () => {
     expect(api?.status).toBe(400);
     expect(await api?.json()).toMatchObject({ error: { code: "validation_failed", fields: [{ field: "(path)" }] } });
 
-    const sandbox = await refuseHostileRequest(request({ method: "POST", path: "/sandbox/v1/operations", headers: { "content-length": "999999" } }), noForm);
+    const sandbox = await refuseHostileRequest(
+      request({ method: "POST", path: "/sandbox/v1/operations", headers: { "content-length": "999999" } }),
+      noForm,
+    );
     expect(sandbox?.status).toBe(413);
     expect(await sandbox?.json()).toMatchObject({ error: "Payload Too Large", message: expect.any(String), timestamp: expect.any(String) });
 
@@ -97,21 +104,33 @@ describe("refuseHostileRequest", () => {
   });
 
   it("refuses an action post that is no form, and one whose form cannot be parsed", async () => {
-    const json = await refuseHostileRequest(request({ method: "POST", path: "/", headers: { "next-action": "40ab", "content-type": "application/json" } }), noForm);
+    const json = await refuseHostileRequest(
+      request({ method: "POST", path: "/", headers: { "next-action": "40ab", "content-type": "application/json" } }),
+      noForm,
+    );
     expect(json?.status).toBe(400);
-    const garbled = await refuseHostileRequest(request({ method: "POST", path: "/", headers: { "content-type": "multipart/form-data; boundary=x" } }), noForm);
+    const garbled = await refuseHostileRequest(
+      request({ method: "POST", path: "/", headers: { "content-type": "multipart/form-data; boundary=x" } }),
+      noForm,
+    );
     expect(garbled?.status).toBe(400);
   });
 
   it("lets ordinary requests through without reading their body", async () => {
-    expect(await refuseHostileRequest(request({ method: "POST", path: "/api/checkout-sessions", headers: { "content-length": "300" } }), noForm)).toBeUndefined();
+    expect(
+      await refuseHostileRequest(request({ method: "POST", path: "/api/checkout-sessions", headers: { "content-length": "300" } }), noForm),
+    ).toBeUndefined();
     expect(await refuseHostileRequest(request({ path: "/checkout/cs_abcdefghijkl", search: "?lang=en" }), noForm)).toBeUndefined();
   });
 
   it("builds a refusal that names the part", async () => {
     const response = refusalResponse("/api/badge", { status: 400, field: "(query)", message: "The query contains control characters" });
     expect(await response.json()).toEqual({
-      error: { code: "validation_failed", message: "The query contains control characters", fields: [{ field: "(query)", message: "The query contains control characters" }] },
+      error: {
+        code: "validation_failed",
+        message: "The query contains control characters",
+        fields: [{ field: "(query)", message: "The query contains control characters" }],
+      },
     });
   });
 });

@@ -158,12 +158,17 @@ const REFUSAL_HEADERS = {
 export function refusalResponse(pathname: string, refusal: Refusal, now = Date.now()): Response {
   const surface = surfaceOf(pathname);
   if (surface === "api") {
-    const body = { error: { code: "validation_failed", message: refusal.message, fields: [{ field: refusal.field, message: refusal.message }] } };
+    const body = {
+      error: { code: "validation_failed", message: refusal.message, fields: [{ field: refusal.field, message: refusal.message }] },
+    };
     return Response.json(body, { status: refusal.status, headers: REFUSAL_HEADERS });
   }
   if (surface === "sandbox") {
     const error = refusal.status === 413 ? "Payload Too Large" : "Bad Request";
-    return Response.json({ error, message: refusal.message, timestamp: new Date(now).toISOString() }, { status: refusal.status, headers: REFUSAL_HEADERS });
+    return Response.json(
+      { error, message: refusal.message, timestamp: new Date(now).toISOString() },
+      { status: refusal.status, headers: REFUSAL_HEADERS },
+    );
   }
   return new Response(`${refusal.message}.\n`, {
     status: refusal.status,
@@ -182,7 +187,9 @@ export async function refuseHostileRequest(
   const { pathname } = request;
   const refusal =
     checkUrl(request.rawPathname, request.rawSearch) ??
-    (request.method === "GET" || request.method === "HEAD" ? undefined : checkDeclaredLength(pathname, request.headers.get("content-length")));
+    (request.method === "GET" || request.method === "HEAD"
+      ? undefined
+      : checkDeclaredLength(pathname, request.headers.get("content-length")));
   if (refusal) return refusalResponse(pathname, refusal);
   if (!isActionPost(request.method, pathname, request.headers)) return undefined;
   const typeRefusal = actionContentTypeRefusal(request.headers);

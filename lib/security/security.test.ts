@@ -10,7 +10,12 @@ describe("Content-Security-Policy", () => {
       "default-src 'self'; script-src 'self' 'nonce-abc123==' 'strict-dynamic'; style-src 'self' 'nonce-abc123=='; img-src 'self' data: https:; " +
         "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self' http://localhost:3000; frame-ancestors 'none'",
     );
-    const framed = pageCsp({ nonce: "n", frameAncestors: ["https://agency.example", "https://www.agency.example"], formAction: [], https: true });
+    const framed = pageCsp({
+      nonce: "n",
+      frameAncestors: ["https://agency.example", "https://www.agency.example"],
+      formAction: [],
+      https: true,
+    });
     expect(framed).toContain("frame-ancestors https://agency.example https://www.agency.example");
     expect(framed).toContain("form-action 'self';");
     expect(framed.endsWith("; upgrade-insecure-requests")).toBe(true);
@@ -19,7 +24,9 @@ describe("Content-Security-Policy", () => {
   });
 
   it("the sandbox's pages: their one inline stylesheet, nothing else, never framed", () => {
-    expect(sandboxCsp()).toBe("default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'");
+    expect(sandboxCsp()).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'",
+    );
   });
 
   it("nonces are fresh and unguessable (16 random bytes)", () => {

@@ -18,7 +18,11 @@ export function partnerTheme(partner: Pick<PartnerRow, "theme">): Theme | undefi
 export async function savePartnerTheme(db: Db, partnerId: string, input: unknown): Promise<ThemeValidation> {
   const result = validateTheme(input);
   if (!result.ok) return result;
-  const updated = await db.update(partners).set({ theme: storedTheme(result.theme) }).where(eq(partners.id, partnerId)).returning({ id: partners.id });
+  const updated = await db
+    .update(partners)
+    .set({ theme: storedTheme(result.theme) })
+    .where(eq(partners.id, partnerId))
+    .returning({ id: partners.id });
   if (updated.length === 0) return { ok: false, errors: [{ field: "(partner)", message: "is not a partner" }] };
   return result;
 }

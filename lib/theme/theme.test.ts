@@ -56,7 +56,10 @@ describe("themes", () => {
   it("names the field and the pair of a contrast failure: white on yellow buttons", () => {
     const errors = errorsOf({ ...storedTheme(DEFAULT_THEME), brand: "#f5c518" });
     expect(errors).toContainEqual(
-      expect.objectContaining({ field: "brandContrast", message: expect.stringMatching(/^brand\/brandContrast contrast 1\.\d+:1 is below 4\.5:1/) }),
+      expect.objectContaining({
+        field: "brandContrast",
+        message: expect.stringMatching(/^brand\/brandContrast contrast 1\.\d+:1 is below 4\.5:1/),
+      }),
     );
     // Yellow is also too light as link text on white.
     expect(errors).toContainEqual(expect.objectContaining({ field: "brand", message: expect.stringContaining("surface/brand contrast") }));
@@ -73,7 +76,15 @@ describe("themes", () => {
     ]);
 
     // A dark surface loses the fixed error text, focus ring and notices: the theme says which.
-    const dark = errorsOf({ ...storedTheme(DEFAULT_THEME), surface: "#1f2937", ink: "#f9fafb", canvas: "#111827", muted: "#d1d5db", brand: "#6ee7b7", brandContrast: "#064e3b" });
+    const dark = errorsOf({
+      ...storedTheme(DEFAULT_THEME),
+      surface: "#1f2937",
+      ink: "#f9fafb",
+      canvas: "#111827",
+      muted: "#d1d5db",
+      brand: "#6ee7b7",
+      brandContrast: "#064e3b",
+    });
     const messages = dark.map((error) => `${error.field}: ${error.message}`);
     expect(messages).toContainEqual(expect.stringContaining("surface: surface/danger contrast"));
     expect(messages).toContainEqual(expect.stringContaining("surface: surface/focus contrast"));
@@ -119,9 +130,15 @@ describe("themes", () => {
   });
 
   it("derives hover colours that keep their contrast", () => {
-    for (const theme of [DEFAULT_THEME, DEMO_BLUE_THEME, { ...DEFAULT_THEME, brand: "#fde047", brandContrast: "#1c1917", surface: "#ffffff" }]) {
+    for (const theme of [
+      DEFAULT_THEME,
+      DEMO_BLUE_THEME,
+      { ...DEFAULT_THEME, brand: "#fde047", brandContrast: "#1c1917", surface: "#ffffff" },
+    ]) {
       // Hover: the button's shade moves away from its text colour.
-      expect(contrastRatio(brandStrong(theme), theme.brandContrast)).toBeGreaterThanOrEqual(contrastRatio(theme.brand, theme.brandContrast));
+      expect(contrastRatio(brandStrong(theme), theme.brandContrast)).toBeGreaterThanOrEqual(
+        contrastRatio(theme.brand, theme.brandContrast),
+      );
     }
     for (const theme of [DEFAULT_THEME, DEMO_BLUE_THEME]) {
       expect(contrastRatio(brandSoft(theme), theme.brand)).toBeGreaterThanOrEqual(4.5);

@@ -26,15 +26,14 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: getAdminMessages(await getLocale()).meta.operations };
 }
 
-
 /** The URL's own query, as it came (for the sign-in's way back and the language switch). */
 function currentPath(query: SearchParams): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) params.append(key, v);
+  for (const [key, value] of Object.entries(query))
+    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) params.append(key, v);
   const text = params.toString();
   return text === "" ? "/admin/operations" : `/admin/operations?${text}`;
 }
-
 
 /**
  * The agency's operations (`GET /operations`), filtered and paged from the URL, joined with our
@@ -84,7 +83,16 @@ export default async function OperationsPage({ searchParams }: Props) {
             {m.operations.searchHeading}
           </h2>
           <form method="get" action="/admin/operations" role="search" aria-labelledby="search-heading" className="flex flex-col gap-3">
-            <TextField id="ops-ref" name="ref" label={m.operations.reference} type="search" defaultValue={refValue ?? ""} autoComplete="off" spellCheck={false} maxLength={200} />
+            <TextField
+              id="ops-ref"
+              name="ref"
+              label={m.operations.reference}
+              type="search"
+              defaultValue={refValue ?? ""}
+              autoComplete="off"
+              spellCheck={false}
+              maxLength={200}
+            />
             <div>
               <Button stretch={false}>{m.operations.search}</Button>
             </div>
@@ -95,7 +103,11 @@ export default async function OperationsPage({ searchParams }: Props) {
           <h2 id="filters-heading" className="mb-3 text-xl font-semibold">
             {m.operations.filtersHeading}
           </h2>
-          <form method="get" action="/admin/operations" className="grid gap-3 sm:grid-cols-2 xl:grid-cols-[minmax(0,1.6fr)_repeat(3,minmax(0,1fr))]">
+          <form
+            method="get"
+            action="/admin/operations"
+            className="grid gap-3 sm:grid-cols-2 xl:grid-cols-[minmax(0,1.6fr)_repeat(3,minmax(0,1fr))]"
+          >
             <SelectField
               id="ops-status"
               name="status"
@@ -104,14 +116,28 @@ export default async function OperationsPage({ searchParams }: Props) {
               placeholder={m.operations.anyStatus}
               options={OPERATION_STATUSES.map((status) => ({ value: status, label: `${m.common.statuses[status]} (${status})` }))}
             />
-            <TextField id="ops-from" name="from" label={m.operations.from} type="date" defaultValue={parsed.ok ? (filters.from ?? "") : shown("from")} />
-            <TextField id="ops-to" name="to" label={m.operations.to} type="date" defaultValue={parsed.ok ? (filters.to ?? "") : shown("to")} />
+            <TextField
+              id="ops-from"
+              name="from"
+              label={m.operations.from}
+              type="date"
+              defaultValue={parsed.ok ? (filters.from ?? "") : shown("from")}
+            />
+            <TextField
+              id="ops-to"
+              name="to"
+              label={m.operations.to}
+              type="date"
+              defaultValue={parsed.ok ? (filters.to ?? "") : shown("to")}
+            />
             <SelectField
               id="ops-size"
               name="size"
               label={m.operations.size}
               defaultValue={String(filters.size)}
-              options={[...new Set<number>([...PAGE_SIZES, filters.size])].sort((a, b) => a - b).map((size) => ({ value: String(size), label: String(size) }))}
+              options={[...new Set<number>([...PAGE_SIZES, filters.size])]
+                .sort((a, b) => a - b)
+                .map((size) => ({ value: String(size), label: String(size) }))}
             />
             <div className="flex flex-wrap items-center gap-4 sm:col-span-2 xl:col-span-4">
               <Button stretch={false}>{m.operations.apply}</Button>
@@ -146,7 +172,17 @@ function problemText(m: AdminMessages, problem: ApiProblem): string {
   return problem === "auth" ? m.common.apiAuth : problem === "forbidden" ? m.common.apiForbidden : m.common.apiUnavailable;
 }
 
-function Results({ page, filters, m, locale }: { page: Page<ListedOperation>; filters: OperationFilters; m: AdminMessages; locale: Locale }) {
+function Results({
+  page,
+  filters,
+  m,
+  locale,
+}: {
+  page: Page<ListedOperation>;
+  filters: OperationFilters;
+  m: AdminMessages;
+  locale: Locale;
+}) {
   const first = (filters.page - 1) * filters.size + 1;
   const last = first + page.content.length - 1;
   const totalPages = Math.max(page.totalPages, 1);
@@ -192,23 +228,40 @@ function Results({ page, filters, m, locale }: { page: Page<ListedOperation>; fi
         </ul>
       ) : null}
       {page.content.length > 0 ? (
-        <div role="region" aria-label={m.operations.scrollHint} tabIndex={0} className="hidden overflow-x-auto rounded-card bg-surface shadow-sm sm:block">
+        <div
+          role="region"
+          aria-label={m.operations.scrollHint}
+          tabIndex={0}
+          className="hidden overflow-x-auto rounded-card bg-surface shadow-sm sm:block"
+        >
           <table className="w-full min-w-[44rem] border-collapse text-left text-sm">
             <caption className="sr-only">{m.operations.caption}</caption>
             <thead>
               <tr className="border-b-2 border-divider">
-                <th scope="col" className="px-3 py-2">{m.operations.columns.reference}</th>
-                <th scope="col" className="px-3 py-2">{m.operations.columns.operation}</th>
-                <th scope="col" className="px-3 py-2">{m.operations.columns.customer}</th>
-                <th scope="col" className="px-3 py-2">{m.operations.columns.status}</th>
-                <th scope="col" className="px-3 py-2 text-right">{m.operations.columns.price}</th>
-                <th scope="col" className="px-3 py-2">{m.operations.columns.updated}</th>
+                <th scope="col" className="px-3 py-2">
+                  {m.operations.columns.reference}
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  {m.operations.columns.operation}
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  {m.operations.columns.customer}
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  {m.operations.columns.status}
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  {m.operations.columns.price}
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  {m.operations.columns.updated}
+                </th>
               </tr>
             </thead>
             <tbody>
               {page.content.map(({ operation, session }) => (
                 <tr key={operation.id} className="border-t border-divider align-top">
-                  <th scope="row" className="whitespace-nowrap px-3 py-2 font-normal">
+                  <th scope="row" className="px-3 py-2 font-normal whitespace-nowrap">
                     <TextLink href={operationHref(operation)}>{operation.externalId ?? operation.id}</TextLink>
                   </th>
                   <td className="px-3 py-2">

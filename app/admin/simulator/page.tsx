@@ -47,7 +47,8 @@ export default async function SimulatorPage({ searchParams }: Props) {
   const query = await searchParams;
   const amountText = single(query.amount)?.trim();
   const country = (single(query.country) ?? "ESP").trim().toUpperCase();
-  const path = amountText === undefined ? "/admin/simulator" : `/admin/simulator?${new URLSearchParams({ amount: amountText, country }).toString()}`;
+  const path =
+    amountText === undefined ? "/admin/simulator" : `/admin/simulator?${new URLSearchParams({ amount: amountText, country }).toString()}`;
   const staff = await requireStaff(path);
   const locale = await getLocale();
   const m = getAdminMessages(locale);
@@ -63,9 +64,13 @@ export default async function SimulatorPage({ searchParams }: Props) {
       try {
         // An amount of 0 goes on: the client refuses it before sending, as the API would (VALIDATION_ERROR).
         const result = await staff.client.simulate({ cents, currency: "EUR" }, { countryCode: country });
-        outcome = result.offers.length === 0 ? { kind: "none", cents, country } : { kind: "offers", offers: sortOffers(result.offers), cents, country };
+        outcome =
+          result.offers.length === 0
+            ? { kind: "none", cents, country }
+            : { kind: "offers", offers: sortOffers(result.offers), cents, country };
       } catch (error) {
-        if (isFinancingApiError(error) && (error.kind === "invalid_request" || error.is("VALIDATION_ERROR"))) outcome = { kind: "validation" };
+        if (isFinancingApiError(error) && (error.kind === "invalid_request" || error.is("VALIDATION_ERROR")))
+          outcome = { kind: "validation" };
         else if (isFinancingApiError(error, "NO_FINANCIAL_COMPANIES_CONFIGURED")) outcome = { kind: "no_companies" };
         else outcome = { kind: "problem", problem: apiProblem(error, "a simulation") };
       }
@@ -73,7 +78,8 @@ export default async function SimulatorPage({ searchParams }: Props) {
   }
 
   const agencies = outcome.kind === "no_companies" ? await groupAgencies(staff) : undefined;
-  const agencyName = agencies?.ok && agencies.current ? m.common.agencyOption(agencies.current.tradeName, agencies.current.id) : m.simulator.thisAgency;
+  const agencyName =
+    agencies?.ok && agencies.current ? m.common.agencyOption(agencies.current.tradeName, agencies.current.id) : m.simulator.thisAgency;
   const amountError = outcome.kind === "invalid" && outcome.amount ? m.simulator.amountInvalid : undefined;
   const countryError = outcome.kind === "invalid" && outcome.country ? m.simulator.countryInvalid : undefined;
   const countries = countryOptions(locale);
@@ -85,7 +91,12 @@ export default async function SimulatorPage({ searchParams }: Props) {
         <p className="text-muted">{m.simulator.intro}</p>
       </div>
 
-      <form method="get" action="/admin/simulator" noValidate className="flex flex-col gap-4 rounded-card bg-surface p-4 shadow-sm sm:flex-row sm:flex-wrap sm:items-end sm:p-5">
+      <form
+        method="get"
+        action="/admin/simulator"
+        noValidate
+        className="flex flex-col gap-4 rounded-card bg-surface p-4 shadow-sm sm:flex-row sm:flex-wrap sm:items-end sm:p-5"
+      >
         <TextField
           id="sim-amount"
           name="amount"
@@ -120,16 +131,31 @@ export default async function SimulatorPage({ searchParams }: Props) {
         </Notice>
       ) : null}
       {outcome.kind === "problem" ? (
-        <Notice tone="error">{outcome.problem === "auth" ? m.common.apiAuth : outcome.problem === "forbidden" ? m.common.apiForbidden : m.common.apiUnavailable}</Notice>
+        <Notice tone="error">
+          {outcome.problem === "auth"
+            ? m.common.apiAuth
+            : outcome.problem === "forbidden"
+              ? m.common.apiForbidden
+              : m.common.apiUnavailable}
+        </Notice>
       ) : null}
       {outcome.kind === "none" ? <Notice tone="info">{m.simulator.none}</Notice> : null}
       {outcome.kind === "offers" ? <SimulationResults result={outcome} locale={locale} m={m} customer={customer} /> : null}
     </AdminPage>
   );
-
 }
 
-function SimulationResults({ result, locale, m, customer }: { result: Extract<Outcome, { kind: "offers" }>; locale: Locale; m: AdminMessages; customer: Messages }) {
+function SimulationResults({
+  result,
+  locale,
+  m,
+  customer,
+}: {
+  result: Extract<Outcome, { kind: "offers" }>;
+  locale: Locale;
+  m: AdminMessages;
+  customer: Messages;
+}) {
   const cash = { cents: result.cents, currency: "EUR" };
   const example = representativeExample(result.offers, cash);
   const groups = new Map<number, FinancialOffer[]>();
@@ -155,7 +181,12 @@ function SimulationResults({ result, locale, m, customer }: { result: Extract<Ou
         </section>
       ))}
       {example ? (
-        <RepresentativeExample example={example} offer={result.offers.find((offer) => offer.id === example.offerId)} locale={locale} messages={customer} />
+        <RepresentativeExample
+          example={example}
+          offer={result.offers.find((offer) => offer.id === example.offerId)}
+          locale={locale}
+          messages={customer}
+        />
       ) : null}
     </section>
   );

@@ -20,7 +20,9 @@ const themeForm = z.object({
   logoUrl: field,
 });
 
-const saveTheme = staffAction(themeForm, async (staff, _input, formData) => savePartnerTheme(staff.db, staff.partner.id, themeFromForm(formData)));
+const saveTheme = staffAction(themeForm, async (staff, _input, formData) =>
+  savePartnerTheme(staff.db, staff.partner.id, themeFromForm(formData)),
+);
 
 /** Saves the partner's theme if it passes validation (contrast included); otherwise shows why. */
 export async function saveThemeAction(formData: FormData): Promise<void> {

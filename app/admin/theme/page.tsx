@@ -32,12 +32,16 @@ export default async function ThemePage({ searchParams }: Props) {
   const previewing = query.preview === "1";
   // As the save action reads the form: only the theme's fields, an empty one meaning "not set".
   const typed = Object.fromEntries(
-    Object.entries(query).filter((entry): entry is [string, string] => entry[0] !== "preview" && typeof entry[1] === "string" && entry[1].trim() !== ""),
+    Object.entries(query).filter(
+      (entry): entry is [string, string] => entry[0] !== "preview" && typeof entry[1] === "string" && entry[1].trim() !== "",
+    ),
   );
   const shape = previewing ? parseThemeShape(typed) : ({ ok: true, theme: saved } as const);
   const theme: Theme = shape.ok ? shape.theme : saved;
   const errors = shape.ok ? contrastErrors(shape.theme) : shape.errors;
-  const values: Record<string, string> = previewing ? typed : Object.fromEntries(Object.entries(saved).map(([k, v]) => [k, String(v ?? "")]));
+  const values: Record<string, string> = previewing
+    ? typed
+    : Object.fromEntries(Object.entries(saved).map(([k, v]) => [k, String(v ?? "")]));
   // What is typed (or saved), in bold as this form has always shown it (its inputs sat inside bold labels).
   const field = (name: string) => ({ id: `theme-${name}`, name, defaultValue: values[name] ?? "", controlClassName: "font-semibold" });
 
@@ -62,7 +66,12 @@ export default async function ThemePage({ searchParams }: Props) {
             {THEME_COLORS.map((color) => (
               <TextField key={color} {...field(color)} label={m.theme.colors[color]} pattern="#[0-9a-fA-F]{6}" />
             ))}
-            <SelectField {...field("font")} label={m.theme.font} defaultValue={values.font ?? DEFAULT_THEME.font} options={THEME_FONTS.map((font) => ({ value: font, label: font }))} />
+            <SelectField
+              {...field("font")}
+              label={m.theme.font}
+              defaultValue={values.font ?? DEFAULT_THEME.font}
+              options={THEME_FONTS.map((font) => ({ value: font, label: font }))}
+            />
             <TextField {...field("radius")} label={m.theme.radius} type="number" min={0} max={24} />
             <TextField {...field("logoUrl")} label={m.theme.logoUrl} className="sm:col-span-2" />
           </div>

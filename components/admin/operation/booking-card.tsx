@@ -15,7 +15,7 @@ export function BookingCard({ detail, m }: Omit<OperationSectionProps, "locale">
           <dd>{detail.session.bookingReference}</dd>
           <dt className="text-muted">{m.operation.checkoutSession}</dt>
           <dd>
-            <code className="break-all text-sm">{detail.session.sessionId}</code>
+            <code className="text-sm break-all">{detail.session.sessionId}</code>
           </dd>
         </dl>
       ) : (

@@ -30,7 +30,9 @@ export function WebhooksCard({ detail, m, locale }: OperationSectionProps) {
             <Cell>
               <span className="font-semibold">{m.operation.webhookStates[state]}</span>
               {event.detail && state !== "acknowledged" ? <span className="block text-muted">{event.detail}</span> : null}
-              {state === "waiting" ? <span className="block text-muted">{m.operation.webhookRetry(formatDateTime(event.nextAttemptAt, locale))}</span> : null}
+              {state === "waiting" ? (
+                <span className="block text-muted">{m.operation.webhookRetry(formatDateTime(event.nextAttemptAt, locale))}</span>
+              ) : null}
               {event.lastError ? <code className="block text-xs text-muted">{event.lastError}</code> : null}
             </Cell>
           </Row>

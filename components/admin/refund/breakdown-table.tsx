@@ -19,7 +19,9 @@ export function BreakdownTable({
   caption: string;
   intlLocale: string;
 }) {
-  const percentage = new Intl.NumberFormat(intlLocale, { style: "percent", maximumFractionDigits: 2 }).format(base.cancellationFeePercentage / 100);
+  const percentage = new Intl.NumberFormat(intlLocale, { style: "percent", maximumFractionDigits: 2 }).format(
+    base.cancellationFeePercentage / 100,
+  );
   const rows: [string, string, boolean][] = [
     [text.totalReserve, money(base.totalReserveCents), false],
     [text.managementFees, money(-base.managementFeesCents), false],

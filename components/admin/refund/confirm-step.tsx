@@ -17,7 +17,14 @@ export function ConfirmStep({ flow, state, headingRef, formAction }: StepProps<"
         </Notice>
       ) : null}
       <p>{text.confirmIntro}</p>
-      <BreakdownTable base={state.base} computed={state.computed} text={text} money={money} caption={text.confirmHeading} intlLocale={flow.intlLocale} />
+      <BreakdownTable
+        base={state.base}
+        computed={state.computed}
+        text={text}
+        money={money}
+        caption={text.confirmHeading}
+        intlLocale={flow.intlLocale}
+      />
       <dl>
         <dt className="font-semibold">{text.reasonShown}</dt>
         <dd className="whitespace-pre-wrap text-muted">{state.values.reason.trim() === "" ? text.noReason : state.values.reason}</dd>
@@ -39,6 +46,16 @@ export function ConfirmStep({ flow, state, headingRef, formAction }: StepProps<"
 }
 
 /** The values entered, sent again with either choice. */
-function Hidden({ operationId, values, intent, expectedTotal }: { operationId: string; values: RefundValues; intent: string; expectedTotal?: number }) {
+function Hidden({
+  operationId,
+  values,
+  intent,
+  expectedTotal,
+}: {
+  operationId: string;
+  values: RefundValues;
+  intent: string;
+  expectedTotal?: number;
+}) {
   return <HiddenFields fields={{ operationId, intent, ...values, ...(expectedTotal === undefined ? {} : { expectedTotal }) }} />;
 }

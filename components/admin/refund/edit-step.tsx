@@ -23,7 +23,13 @@ export function EditStep({ flow, state, base, headingRef, formAction }: StepProp
   const preview = reviewRefund(base, { ...fees, reason: "" });
   const errorText = (field: keyof RefundErrors) => {
     const code = errors[field];
-    return code === "amount" ? text.amountInvalid : code === "exceeds" ? text.exceeds : code === "too_long" ? text.reasonTooLong : undefined;
+    return code === "amount"
+      ? text.amountInvalid
+      : code === "exceeds"
+        ? text.exceeds
+        : code === "too_long"
+          ? text.reasonTooLong
+          : undefined;
   };
   const hasErrors = Object.keys(errors).length > 0;
 

@@ -24,7 +24,10 @@ function failureText(text: RefundFormMessages, state: Failure, first: boolean, s
   if (state.step === "rejected") return { title: text.rejectedTitle, body: fill(text.rejectedBody, { status }) };
   switch (state.reason) {
     case "not_refundable":
-      return { title: first ? text.cannotTitle : text.notRefundableTitle, body: fill(first ? text.cannotBody : text.notRefundableBody, { status }) };
+      return {
+        title: first ? text.cannotTitle : text.notRefundableTitle,
+        body: fill(first ? text.cannotBody : text.notRefundableBody, { status }),
+      };
     case "not_found":
       return { title: text.notFoundTitle, body: text.notFoundBody };
     case "validation":

@@ -34,7 +34,9 @@ export class AdminSignInPage {
   async signIn(account: { email: string; password: string }) {
     await this.email.fill(account.email);
     await this.password.fill(account.password);
-    const answered = this.page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname === "/admin/login");
+    const answered = this.page.waitForResponse(
+      (response) => response.request().method() === "POST" && new URL(response.url()).pathname === "/admin/login",
+    );
     await this.submit.click();
     await answered;
   }

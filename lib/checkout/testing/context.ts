@@ -9,7 +9,10 @@ import type { CreateSessionInput } from "../booking";
 export const DEMO_SECRET = "test_partner_secret_0123456789";
 
 /** A checkout context on an in-memory PGlite, talking to the partner API at `baseUrl`. */
-export async function testContext(baseUrl: string, options: { appUrl?: string; fetch?: typeof fetch } = {}): Promise<{
+export async function testContext(
+  baseUrl: string,
+  options: { appUrl?: string; fetch?: typeof fetch } = {},
+): Promise<{
   ctx: CheckoutContext;
   database: Database;
   partner: Partner;

@@ -48,7 +48,8 @@ function schemaObjects(node: unknown, pointer: string): [string, object][] {
     if (typeof child !== "object" || child === null) continue;
     if (key === "schema") found.push([at, child]);
     if (pointer === "#/components" && key === "schemas") {
-      for (const [name, schema] of Object.entries(child)) if (typeof schema === "object" && schema !== null) found.push([`${at}/${name}`, schema]);
+      for (const [name, schema] of Object.entries(child))
+        if (typeof schema === "object" && schema !== null) found.push([`${at}/${name}`, schema]);
     }
     found.push(...schemaObjects(child, at));
   }

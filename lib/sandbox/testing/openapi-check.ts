@@ -93,7 +93,10 @@ function headerValue(headers: ResponseToCheck["headers"], name: string): string 
 
 function formatErrors(errors: ErrorObject[] | null | undefined, subject: string): string {
   return (errors ?? [])
-    .map((e) => `${subject}${e.instancePath || ""} ${e.message ?? "is invalid"}${Object.keys(e.params).length > 0 ? ` ${JSON.stringify(e.params)}` : ""}`)
+    .map(
+      (e) =>
+        `${subject}${e.instancePath || ""} ${e.message ?? "is invalid"}${Object.keys(e.params).length > 0 ? ` ${JSON.stringify(e.params)}` : ""}`,
+    )
     .join("; ");
 }
 
@@ -142,7 +145,11 @@ export function createOpenApiChecker(document: object): OpenApiChecker {
   const validatorAt = (pointer: string): ValidateFunction => {
     let validate = validators.get(pointer);
     if (!validate) {
-      const fragment = pointer.slice(1).split("/").map((token) => encodeURIComponent(token)).join("/");
+      const fragment = pointer
+        .slice(1)
+        .split("/")
+        .map((token) => encodeURIComponent(token))
+        .join("/");
       validate = ajv.getSchema(`${DOC_ID}#${fragment}`);
       if (!validate) throw new Error(`No schema at ${pointer}`);
       validators.set(pointer, validate);

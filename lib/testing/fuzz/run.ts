@@ -36,10 +36,15 @@ export async function send(origin: string, request: FuzzRequest, timeoutMs = 20_
     const klass = classOf(response.status);
     // Every answer with a body carries the security headers, refusals included. (Next's own 308s,
     // which normalise `//` and trailing slashes before our proxy runs, have no body to protect.)
-    const missing = klass === "3xx" ? [] : ["x-content-type-options", "content-security-policy"].filter((name) => !response.headers.has(name));
+    const missing =
+      klass === "3xx" ? [] : ["x-content-type-options", "content-security-policy"].filter((name) => !response.headers.has(name));
     return { request, status: response.status, klass, ...(missing.length > 0 ? { problem: `missing ${missing.join(", ")}` } : {}) };
   } catch (error) {
-    return { request, klass: "dropped", problem: error instanceof Error ? `${error.name}: ${error.message}${causeOf(error)}` : String(error) };
+    return {
+      request,
+      klass: "dropped",
+      problem: error instanceof Error ? `${error.name}: ${error.message}${causeOf(error)}` : String(error),
+    };
   }
 }
 
@@ -47,7 +52,12 @@ function causeOf(error: Error): string {
   return error.cause instanceof Error ? ` (${error.cause.message})` : "";
 }
 
-export async function sendAll(origin: string, requests: FuzzRequest[], concurrency = 6, onAnswer?: (answer: Answer, done: number) => void): Promise<Answer[]> {
+export async function sendAll(
+  origin: string,
+  requests: FuzzRequest[],
+  concurrency = 6,
+  onAnswer?: (answer: Answer, done: number) => void,
+): Promise<Answer[]> {
   const answers: Answer[] = new Array<Answer>(requests.length);
   let next = 0;
   let done = 0;
@@ -94,12 +104,26 @@ export async function prepareTarget(options: SetupOptions): Promise<FuzzTarget> 
   const created = await fetch(`${options.origin}/api/checkout-sessions`, {
     method: "POST",
     headers: { Authorization: `Bearer ${options.partnerSecret}`, "Content-Type": "application/json" },
-    body: JSON.stringify({ ...validSessionBody, returnUrl: options.returnUrl, booking: { ...validSessionBody.booking, bookingReference: `FUZZ-${Date.now()}` } }),
+    body: JSON.stringify({
+      ...validSessionBody,
+      returnUrl: options.returnUrl,
+      booking: { ...validSessionBody.booking, bookingReference: `FUZZ-${Date.now()}` },
+    }),
   });
-  if (created.status !== 201 && created.status !== 200) throw new Error(`Could not open a checkout session: HTTP ${created.status} ${await created.text()}`);
+  if (created.status !== 201 && created.status !== 200)
+    throw new Error(`Could not open a checkout session: HTTP ${created.status} ${await created.text()}`);
   const { id } = (await created.json()) as { id: string };
-  const pages = await Promise.all(["/", `/checkout/${id}`, "/admin/login"].map(async (path) => (await fetch(`${options.origin}${path}`)).text()));
-  return { origin: options.origin, partnerSecret: options.partnerSecret, webhookToken: options.webhookToken, sandboxKey: options.sandboxKey, sessionId: id, actionIds: [...new Set(pages.flatMap(actionIdsIn))] };
+  const pages = await Promise.all(
+    ["/", `/checkout/${id}`, "/admin/login"].map(async (path) => (await fetch(`${options.origin}${path}`)).text()),
+  );
+  return {
+    origin: options.origin,
+    partnerSecret: options.partnerSecret,
+    webhookToken: options.webhookToken,
+    sandboxKey: options.sandboxKey,
+    sessionId: id,
+    actionIds: [...new Set(pages.flatMap(actionIdsIn))],
+  };
 }
 
 export interface StateSnapshot {

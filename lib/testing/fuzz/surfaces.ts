@@ -60,7 +60,15 @@ export const validSessionBody = {
     hotels: [{ name: "Hotel", city: "Lisboa", checkInDate: "2027-05-01", checkOutDate: "2027-05-05" }],
     services: [{ description: "Transfer", type: "transfer" }],
   },
-  customer: { firstName: "Ana", lastName: "García", email: "ana@example.com", phone: "612345678", documentId: "12345678Z", birthDate: "1990-07-04", address: "Calle Mayor 1" },
+  customer: {
+    firstName: "Ana",
+    lastName: "García",
+    email: "ana@example.com",
+    phone: "612345678",
+    documentId: "12345678Z",
+    birthDate: "1990-07-04",
+    address: "Calle Mayor 1",
+  },
   returnUrl: "https://shop.example.com/back",
   locale: "es",
 };
@@ -120,11 +128,31 @@ function request(surface: SurfaceName, method: string, path: string, headers: Re
 /** A multipart body, as a browser sends a form (the boundary is fixed). */
 export function multipart(fields: [string, string][]): { contentType: string; body: string } {
   const boundary = "----fuzzboundary7MA4YWxkTrZu0gW";
-  const body = fields.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join("") + `--${boundary}--\r\n`;
+  const body =
+    fields.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join("") +
+    `--${boundary}--\r\n`;
   return { contentType: `multipart/form-data; boundary=${boundary}`, body };
 }
 
-const CUSTOMER_FORM_FIELDS = ["firstName", "lastName", "email", "prefix", "phone", "documentId", "birthDate", "address", "city", "postalCode", "returnTo", "locale", "reason", "brand", "password", "next", "offerId"];
+const CUSTOMER_FORM_FIELDS = [
+  "firstName",
+  "lastName",
+  "email",
+  "prefix",
+  "phone",
+  "documentId",
+  "birthDate",
+  "address",
+  "city",
+  "postalCode",
+  "returnTo",
+  "locale",
+  "reason",
+  "brand",
+  "password",
+  "next",
+  "offerId",
+];
 
 export function surfaceArbitraries(target: FuzzTarget): Record<SurfaceName, fc.Arbitrary<FuzzRequest>> {
   const auth = { Authorization: `Bearer ${target.partnerSecret}` };
@@ -132,16 +160,22 @@ export function surfaceArbitraries(target: FuzzTarget): Record<SurfaceName, fc.A
   const segment = hostileSegment;
 
   const checkoutSessions = fc.oneof(
-    hostileJsonBody(validSessionBody, 64 * 1024).map((body) => request("checkout-sessions", "POST", "/api/checkout-sessions", { ...auth, ...json }, body)),
+    hostileJsonBody(validSessionBody, 64 * 1024).map((body) =>
+      request("checkout-sessions", "POST", "/api/checkout-sessions", { ...auth, ...json }, body),
+    ),
     fc
       .tuple(fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"), notJson)
       .map(([type, body]) => request("checkout-sessions", "POST", "/api/checkout-sessions", { ...auth, "Content-Type": type }, body)),
     segment.map((id) => request("checkout-sessions", "GET", `/api/checkout-sessions/${id}`, auth)),
-    fc.tuple(fc.constantFrom("PUT", "DELETE", "PATCH"), segment).map(([method, id]) => request("checkout-sessions", method, `/api/checkout-sessions/${id}`, auth, "{}")),
+    fc
+      .tuple(fc.constantFrom("PUT", "DELETE", "PATCH"), segment)
+      .map(([method, id]) => request("checkout-sessions", method, `/api/checkout-sessions/${id}`, auth, "{}")),
   );
 
   const webhook = fc.oneof(
-    hostileJsonBody(validWebhookEvent, 4 * 1024).map((body) => request("webhook", "POST", `/api/webhooks/financing/${target.webhookToken}`, json, body)),
+    hostileJsonBody(validWebhookEvent, 4 * 1024).map((body) =>
+      request("webhook", "POST", `/api/webhooks/financing/${target.webhookToken}`, json, body),
+    ),
     segment.map((token) => request("webhook", "POST", `/api/webhooks/financing/${token}`, json, JSON.stringify(validWebhookEvent))),
   );
 
@@ -149,18 +183,29 @@ export function surfaceArbitraries(target: FuzzTarget): Record<SurfaceName, fc.A
 
   const checkoutPages = fc.oneof(
     fc
-      .tuple(segment, fc.constantFrom("", "/offers", "/status", "/status/data", "/return/success", "/return/error", "/return/x"), fc.option(hostileQuery(["notice", "embed", "lang", "operationId", "status"])))
+      .tuple(
+        segment,
+        fc.constantFrom("", "/offers", "/status", "/status/data", "/return/success", "/return/error", "/return/x"),
+        fc.option(hostileQuery(["notice", "embed", "lang", "operationId", "status"])),
+      )
       .map(([id, page, query]) => request("checkout-pages", "GET", `/checkout/${id}${page}${query ?? ""}`)),
     fc
       // Not the return routes: on a real session they ask the API for news, by design.
-      .tuple(fc.constantFrom("/offers", "/status", "/status/data", ""), hostileQuery(["notice", "embed", "lang", "handoff", "operationId", "status", "externalId"]))
+      .tuple(
+        fc.constantFrom("/offers", "/status", "/status/data", ""),
+        hostileQuery(["notice", "embed", "lang", "handoff", "operationId", "status", "externalId"]),
+      )
       .map(([page, query]) => request("checkout-pages", "GET", `/checkout/${target.sessionId}${page}${query}`)),
-    fc.tuple(fc.constantFrom("", "/about", "/favicon.ico"), segment).map(([page, tail]) => request("checkout-pages", "GET", `${page}/${tail}`)),
+    fc
+      .tuple(fc.constantFrom("", "/about", "/favicon.ico"), segment)
+      .map(([page, tail]) => request("checkout-pages", "GET", `${page}/${tail}`)),
   );
 
   const embed = fc.oneof(
     segment.map((id) => request("embed", "GET", `/embed/${id}/continue`)),
-    hostileQuery(["partner", "v", "preview", "brand", "ink", "font", "radius", "logoUrl"]).map((query) => request("embed", "GET", `/embed/theme.css${query}`)),
+    hostileQuery(["partner", "v", "preview", "brand", "ink", "font", "radius", "logoUrl"]).map((query) =>
+      request("embed", "GET", `/embed/theme.css${query}`),
+    ),
   );
 
   // Server actions: the ids the pages carry, and made-up ones; bodies that are no form, React replies
@@ -176,42 +221,67 @@ export function surfaceArbitraries(target: FuzzTarget): Record<SurfaceName, fc.A
     .array(fc.tuple(fc.constantFrom(...CUSTOMER_FORM_FIELDS), hostileString), { minLength: 1, maxLength: 5 })
     .map((fields) => [["sessionId", target.sessionId], ...fields] as [string, string][]);
   const actionBody = fc.oneof(
-    fc.tuple(fc.constantFrom("application/json", "text/plain;charset=UTF-8"), fc.oneof(nonObjectJson, notJson, fc.constant('["$K1"]'))).map(([type, body]) => ({ type, body })),
+    fc
+      .tuple(fc.constantFrom("application/json", "text/plain;charset=UTF-8"), fc.oneof(nonObjectJson, notJson, fc.constant('["$K1"]')))
+      .map(([type, body]) => ({ type, body })),
     fc.constantFrom('["$@1"]', '["$F1"]', '["$Q1"]', "not json", "[]", '[null,"$K1","$K1","$K1","$K1"]').map((root) => {
       const form = multipart([["0", root]]);
       return { type: form.contentType, body: form.body };
     }),
-    fc.tuple(fc.constantFrom('["$K1"]', '[null,"$K1"]', '[{"submission":1},"$K1"]', '["x",1]', "[1]"), hostileForm).map(([root, fields]) => {
-      const form = multipart([["0", root], ...fields.map(([name, value]) => [`1_${name}`, value] as [string, string])]);
-      return { type: form.contentType, body: form.body };
-    }),
+    fc
+      .tuple(fc.constantFrom('["$K1"]', '[null,"$K1"]', '[{"submission":1},"$K1"]', '["x",1]', "[1]"), hostileForm)
+      .map(([root, fields]) => {
+        const form = multipart([["0", root], ...fields.map(([name, value]) => [`1_${name}`, value] as [string, string])]);
+        return { type: form.contentType, body: form.body };
+      }),
     fc.constantFrom({ type: "multipart/form-data; boundary=xx", body: "garbage" }, { type: "multipart/form-data", body: "--x\r\n" }),
   );
   const serverActions = fc.oneof(
     fc
       .tuple(page, actionId, actionBody)
-      .map(([path, id, body]) => request("server-actions", "POST", path, { ...sameOrigin, "Next-Action": id, "Content-Type": body.type }, body.body)),
+      .map(([path, id, body]) =>
+        request("server-actions", "POST", path, { ...sameOrigin, "Next-Action": id, "Content-Type": body.type }, body.body),
+      ),
     // Without JavaScript: a multipart form naming an action, with hostile fields, or garbage.
     fc.tuple(page, actionId, hostileForm).map(([path, id, fields]) => {
       const form = multipart([[`$ACTION_ID_${id}`, ""], ...fields]);
       return request("server-actions", "POST", path, { ...sameOrigin, "Content-Type": form.contentType }, form.body);
     }),
-    page.map((path) => request("server-actions", "POST", path, { ...sameOrigin, "Content-Type": "multipart/form-data; boundary=xx" }, "garbage")),
+    page.map((path) =>
+      request("server-actions", "POST", path, { ...sameOrigin, "Content-Type": "multipart/form-data; boundary=xx" }, "garbage"),
+    ),
   );
 
   const admin = fc.oneof(
     fc
-      .tuple(fc.constantFrom("/admin", "/admin/operations", "/admin/simulator", "/admin/theme", "/admin/login", "/admin/operations/export"), hostileQuery(["page", "size", "status", "from", "to", "next", "amount", "preview", "brand", "notice"]))
+      .tuple(
+        fc.constantFrom("/admin", "/admin/operations", "/admin/simulator", "/admin/theme", "/admin/login", "/admin/operations/export"),
+        hostileQuery(["page", "size", "status", "from", "to", "next", "amount", "preview", "brand", "notice"]),
+      )
       .map(([path, query]) => request("admin", "GET", `${path}${query}`)),
     fc.tuple(segment, fc.constantFrom("", "/refund")).map(([id, tail]) => request("admin", "GET", `/admin/operations/${id}${tail}`)),
   );
 
   const sandboxApi = fc.oneof(
-    hostileJsonBody(validCreateOperationBody, 64 * 1024).map((body) => request("sandbox-api", "POST", "/sandbox/v1/operations", { ...key, ...json }, body)),
-    hostileJsonBody({ operationIdentifier: "op_fuzz", financialOfferId: 1 }, 64 * 1024).map((body) => request("sandbox-api", "POST", "/sandbox/v1/financing", { ...key, ...json }, body)),
-    hostileJsonBody(validWebhookEvent, 64 * 1024).map((body) => request("sandbox-api", "PUT", "/sandbox/v1/operations/webhook-events/ack", { ...key, ...json }, body)),
+    hostileJsonBody(validCreateOperationBody, 64 * 1024).map((body) =>
+      request("sandbox-api", "POST", "/sandbox/v1/operations", { ...key, ...json }, body),
+    ),
+    hostileJsonBody({ operationIdentifier: "op_fuzz", financialOfferId: 1 }, 64 * 1024).map((body) =>
+      request("sandbox-api", "POST", "/sandbox/v1/financing", { ...key, ...json }, body),
+    ),
+    hostileJsonBody(validWebhookEvent, 64 * 1024).map((body) =>
+      request("sandbox-api", "PUT", "/sandbox/v1/operations/webhook-events/ack", { ...key, ...json }, body),
+    ),
     fc
-      .tuple(segment, fc.constantFrom("cancel", "refund"), fc.oneof(nonObjectJson, notJson, mutated({ reason: "x", agencyCancellationFee: 1, providerCancellationFee: 1 }).map((v) => JSON.stringify(v))))
+      .tuple(
+        segment,
+        fc.constantFrom("cancel", "refund"),
+        fc.oneof(
+          nonObjectJson,
+          notJson,
+          mutated({ reason: "x", agencyCancellationFee: 1, providerCancellationFee: 1 }).map((v) => JSON.stringify(v)),
+        ),
+      )
       .map(([id, action, body]) => request("sandbox-api", "POST", `/sandbox/v1/operations/${id}/${action}`, { ...key, ...json }, body)),
     fc
       .tuple(
@@ -220,27 +290,77 @@ export function surfaceArbitraries(target: FuzzTarget): Record<SurfaceName, fc.A
       )
       .map(([amount, query]) => request("sandbox-api", "GET", `/sandbox/v1/financing/simulate/${amount}${query ?? ""}`, key)),
     fc
-      .tuple(segment, fc.constantFrom("/status", "/refund/details", ""), fc.constantFrom("/sandbox/v1/operations/", "/sandbox/v1/financing/", "/sandbox/v1/operations/by-external-id/"))
+      .tuple(
+        segment,
+        fc.constantFrom("/status", "/refund/details", ""),
+        fc.constantFrom("/sandbox/v1/operations/", "/sandbox/v1/financing/", "/sandbox/v1/operations/by-external-id/"),
+      )
       .map(([id, tail, base]) => request("sandbox-api", "GET", `${base}${id}${base.endsWith("operations/") ? tail : ""}`, key)),
-    hostileQuery(["page", "size", "status", "from", "to"]).map((query) => request("sandbox-api", "GET", `/sandbox/v1/operations${query}`, key)),
-    fc.tuple(hostileString, segment).map(([badKey, tail]) => request("sandbox-api", "GET", `/sandbox/v1/health/${tail}`, { "X-Service-API-Key": encodeURIComponent(badKey.replace(/[\ud800-\udfff]/g, "\u0000")) })),
+    hostileQuery(["page", "size", "status", "from", "to"]).map((query) =>
+      request("sandbox-api", "GET", `/sandbox/v1/operations${query}`, key),
+    ),
+    fc.tuple(hostileString, segment).map(([badKey, tail]) =>
+      request("sandbox-api", "GET", `/sandbox/v1/health/${tail}`, {
+        "X-Service-API-Key": encodeURIComponent(badKey.replace(/[\ud800-\udfff]/g, "\u0000")),
+      }),
+    ),
   );
 
   const sandboxPages = fc.oneof(
-    fc.tuple(fc.constantFrom("/sandbox/pay/financing", "/sandbox/pay/result"), hostileQuery(["operation", "token"])).map(([path, query]) => request("sandbox-pages", "GET", `${path}${query}`)),
-    fc.tuple(hostileQuery(["operation", "token"]), fc.oneof(notJson, hostileString)).map(([query, body]) => request("sandbox-pages", "POST", `/sandbox/pay/financing${query}`, { "Content-Type": "application/x-www-form-urlencoded" }, `offerId=${encodeURIComponent(body.replace(/[\ud800-\udfff]/g, ""))}`)),
-    fc.tuple(segment, fc.constantFrom("", "/sign", "/decline"), fc.constantFrom("GET", "POST")).map(([token, action, method]) => request("sandbox-pages", method, `/sandbox/provider/checkout/${token}${action}`)),
+    fc
+      .tuple(fc.constantFrom("/sandbox/pay/financing", "/sandbox/pay/result"), hostileQuery(["operation", "token"]))
+      .map(([path, query]) => request("sandbox-pages", "GET", `${path}${query}`)),
+    fc
+      .tuple(hostileQuery(["operation", "token"]), fc.oneof(notJson, hostileString))
+      .map(([query, body]) =>
+        request(
+          "sandbox-pages",
+          "POST",
+          `/sandbox/pay/financing${query}`,
+          { "Content-Type": "application/x-www-form-urlencoded" },
+          `offerId=${encodeURIComponent(body.replace(/[\ud800-\udfff]/g, ""))}`,
+        ),
+      ),
+    fc
+      .tuple(segment, fc.constantFrom("", "/sign", "/decline"), fc.constantFrom("GET", "POST"))
+      .map(([token, action, method]) => request("sandbox-pages", method, `/sandbox/provider/checkout/${token}${action}`)),
     segment.map((tail) => request("sandbox-pages", "GET", `/sandbox/pay/${tail}`)),
   );
 
   // Never a valid body: a valid fault or clock move would change the sandbox, by design.
   const sandboxControl = fc.oneof(
     fc
-      .tuple(fc.constantFrom("/clock/advance", "/faults"), fc.oneof(nonObjectJson, notJson, mutated({ seconds: 60 }).map((v) => JSON.stringify(v)), mutated({ fault: "500", rate: 1 }).map((v) => JSON.stringify(v))))
-      .map(([path, body]) => request("sandbox-control", path === "/faults" ? "PUT" : "POST", `/sandbox/_control${path}`, { ...key, ...json }, body)),
+      .tuple(
+        fc.constantFrom("/clock/advance", "/faults"),
+        fc.oneof(
+          nonObjectJson,
+          notJson,
+          mutated({ seconds: 60 }).map((v) => JSON.stringify(v)),
+          mutated({ fault: "500", rate: 1 }).map((v) => JSON.stringify(v)),
+        ),
+      )
+      .map(([path, body]) =>
+        request("sandbox-control", path === "/faults" ? "PUT" : "POST", `/sandbox/_control${path}`, { ...key, ...json }, body),
+      ),
     fc
-      .tuple(segment, fc.constantFrom("/decision", "/webhooks", ""), fc.oneof(nonObjectJson, notJson, mutated({ decision: "approve" }).map((v) => JSON.stringify(v))))
-      .map(([id, tail, body]) => request("sandbox-control", tail === "/decision" ? "POST" : "GET", `/sandbox/_control/operations/${id}${tail}`, { ...key, ...json, "X-Service-Agency": "101" }, tail === "/decision" ? body : undefined)),
+      .tuple(
+        segment,
+        fc.constantFrom("/decision", "/webhooks", ""),
+        fc.oneof(
+          nonObjectJson,
+          notJson,
+          mutated({ decision: "approve" }).map((v) => JSON.stringify(v)),
+        ),
+      )
+      .map(([id, tail, body]) =>
+        request(
+          "sandbox-control",
+          tail === "/decision" ? "POST" : "GET",
+          `/sandbox/_control/operations/${id}${tail}`,
+          { ...key, ...json, "X-Service-Agency": "101" },
+          tail === "/decision" ? body : undefined,
+        ),
+      ),
   );
 
   return {
@@ -259,14 +379,23 @@ export function surfaceArbitraries(target: FuzzTarget): Record<SurfaceName, fc.A
 
 /** Server action ids in a page's HTML (forms carry them, for posts without JavaScript). */
 export function actionIdsIn(html: string): string[] {
-  return [...new Set([...html.matchAll(/\$ACTION_ID_([0-9a-f]{40,42})|&quot;id&quot;:&quot;([0-9a-f]{40,42})&quot;|"id":"([0-9a-f]{40,42})"/g)].map((m) => m[1] ?? m[2] ?? m[3]!))];
+  return [
+    ...new Set(
+      [...html.matchAll(/\$ACTION_ID_([0-9a-f]{40,42})|&quot;id&quot;:&quot;([0-9a-f]{40,42})&quot;|"id":"([0-9a-f]{40,42})"/g)].map(
+        (m) => m[1] ?? m[2] ?? m[3]!,
+      ),
+    ),
+  ];
 }
 
 /** A deterministic list of hostile requests, `count` of them, spread over the surfaces. */
-export function sampleRequests(target: FuzzTarget, count: number, options: { seed?: number; surfaces?: readonly SurfaceName[] } = {}): FuzzRequest[] {
+export function sampleRequests(
+  target: FuzzTarget,
+  count: number,
+  options: { seed?: number; surfaces?: readonly SurfaceName[] } = {},
+): FuzzRequest[] {
   const arbitraries = surfaceArbitraries(target);
   const surfaces = options.surfaces ?? SURFACES;
   const all = fc.oneof(...surfaces.map((surface) => arbitraries[surface]));
   return fc.sample(all, { numRuns: count, seed: options.seed ?? 12 });
 }
-

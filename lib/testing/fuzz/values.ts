@@ -30,7 +30,14 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 
 /** JSON that is not an object: what every body of ours and of the sandbox refuses. */
 export const nonObjectJson: fc.Arbitrary<string> = fc
-  .oneof(fc.constant(null), fc.integer(), hostileNumber, fc.string({ maxLength: 20 }), fc.array(fc.integer(), { maxLength: 3 }), fc.boolean())
+  .oneof(
+    fc.constant(null),
+    fc.integer(),
+    hostileNumber,
+    fc.string({ maxLength: 20 }),
+    fc.array(fc.integer(), { maxLength: 3 }),
+    fc.boolean(),
+  )
   .map((value) => JSON.stringify(value));
 
 /** Bodies that are not JSON at all. */
@@ -61,7 +68,9 @@ export function withValueAt(value: unknown, path: (string | number)[], replaceme
   const [head, ...rest] = path;
   if (Array.isArray(value)) return value.map((item, i) => (i === head ? withValueAt(item, rest, replacement) : item));
   if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, key === head ? withValueAt(item, rest, replacement) : item]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, key === head ? withValueAt(item, rest, replacement) : item]),
+    );
   }
   return value;
 }

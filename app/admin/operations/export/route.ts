@@ -31,11 +31,17 @@ export async function GET(request: Request): Promise<Response> {
   const url = new URL(request.url);
   const staff = await staffForRequest();
   if (!staff) {
-    return new Response(null, { status: 303, headers: { Location: `/admin/login?next=${encodeURIComponent(`/admin/operations${url.search}`)}`, ...noStore } });
+    return new Response(null, {
+      status: 303,
+      headers: { Location: `/admin/login?next=${encodeURIComponent(`/admin/operations${url.search}`)}`, ...noStore },
+    });
   }
   const parsed = parseOperationFilters(Object.fromEntries(url.searchParams));
   if (!parsed.ok) {
-    return new Response(`Invalid filters: ${parsed.problems.join(", ")}\n`, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8", ...noStore } });
+    return new Response(`Invalid filters: ${parsed.problems.join(", ")}\n`, {
+      status: 400,
+      headers: { "Content-Type": "text/plain; charset=utf-8", ...noStore },
+    });
   }
   let rows;
   try {

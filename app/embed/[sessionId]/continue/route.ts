@@ -16,7 +16,11 @@ export async function GET(_request: Request, { params }: { params: Promise<{ ses
   const { sessionId } = await params;
   const ctx = await getAppContext();
   const session = /^cs_[\w-]{10,64}$/.test(sessionId) ? await getSession(ctx.db, sessionId) : undefined;
-  if (!session) return new Response("This checkout does not exist.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+  if (!session)
+    return new Response("This checkout does not exist.", {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
 
   const atProvider = sessionState(session) === "pending" && session.financingStatus === "REQUESTED" && session.paymentUrl;
   const target = atProvider ? session.paymentUrl! : `/checkout/${session.id}/status`;

@@ -57,7 +57,12 @@ export default async function RefundPage({ params, searchParams }: Props) {
       initial = { step: "failed", submission: 0, reason: "not_refundable", status: status ?? null };
     } else {
       const problem = apiProblem(error, "reading a refund breakdown");
-      initial = { step: "failed", submission: 0, reason: problem === "not_found" || problem === "forbidden" ? "not_found" : "unavailable", status: null };
+      initial = {
+        step: "failed",
+        submission: 0,
+        reason: problem === "not_found" || problem === "forbidden" ? "not_found" : "unavailable",
+        status: null,
+      };
     }
   }
 
