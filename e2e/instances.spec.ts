@@ -62,7 +62,12 @@ test.beforeAll(async () => {
   databaseUrl = url.toString();
   sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
 
-  sandbox = startProcess("sandbox", ["--import", "tsx", "scripts/sandbox.ts", "--port", String(PORTS.sandbox)], {}, PORTS.sandbox);
+  sandbox = startProcess(
+    "sandbox",
+    ["--import", "tsx", "--import", "./scripts/server-only-stub.mjs", "scripts/sandbox.ts", "--port", String(PORTS.sandbox)],
+    {},
+    PORTS.sandbox,
+  );
   instances = [];
   balancer = await startLoadBalancer(() => instances.filter((i) => i.child.exitCode === null && i.child.signalCode === null));
   base = `http://127.0.0.1:${balancer.port}`;

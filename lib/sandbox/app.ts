@@ -4,6 +4,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { API_KEY_HEADER, partnerApi, SANDBOX_BODY_MAX_BYTES } from "./api";
 import { findKey } from "./accounts";
 import { DEFAULT_QA_TOKEN } from "./config";
+import { checkUrl, refusalResponse } from "@/lib/security/request-guard";
 import { controlApi } from "./control";
 import { openSandboxDatabase, type SandboxDatabase } from "./db/connection";
 import { SandboxEngine, type SandboxEngineOptions } from "./engine";
@@ -45,6 +46,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const faults = new Faults(database, options.random);
   const app = new Hono().basePath("/sandbox");
 
+  // A path or query that does not decode to safe text never reaches a route (nor the database,
+  // which refuses a NUL): the app's proxy does the same in front of it, but the sandbox also runs alone.
+  app.use("*", async (c, next) => {
+    const url = new URL(c.req.url);
+    const refusal = checkUrl(url.pathname, url.search);
+    if (refusal) return refusalResponse(url.pathname, refusal);
+    await next();
+  });
   app.use(
     "*",
     bodyLimit({

@@ -106,9 +106,9 @@ export const validCreateOperationBody = {
 const validWebhookEvent = { operationIdentifier: "op_fuzz", operationStatus: "CONFIRMED", eventId: 42 };
 
 /** A JSON body that is invalid: one value made hostile, not an object, not JSON, or too large. */
-function hostileJsonBody(valid: object, limit: number): fc.Arbitrary<string> {
+function hostileJsonBody(valid: object, limit: number, freeFormLists: readonly string[] = []): fc.Arbitrary<string> {
   return fc.oneof(
-    { weight: 6, arbitrary: mutated(valid).map((value) => JSON.stringify(value)) },
+    { weight: 6, arbitrary: mutated(valid, freeFormLists).map((value) => JSON.stringify(value)) },
     { weight: 2, arbitrary: nonObjectJson },
     { weight: 2, arbitrary: notJson },
     { weight: 1, arbitrary: fc.constant(tooLarge(valid, limit)) },
@@ -263,7 +263,7 @@ export function surfaceArbitraries(target: FuzzTarget): Record<SurfaceName, fc.A
   );
 
   const sandboxApi = fc.oneof(
-    hostileJsonBody(validCreateOperationBody, 64 * 1024).map((body) =>
+    hostileJsonBody(validCreateOperationBody, 64 * 1024, ["flights", "hotels", "services"]).map((body) =>
       request("sandbox-api", "POST", "/sandbox/v1/operations", { ...key, ...json }, body),
     ),
     hostileJsonBody({ operationIdentifier: "op_fuzz", financialOfferId: 1 }, 64 * 1024).map((body) =>

@@ -75,9 +75,13 @@ export function withValueAt(value: unknown, path: (string | number)[], replaceme
   return value;
 }
 
-/** A valid body with one of its values (leaf or branch) replaced by a hostile one: invalid, always. */
-export function mutated(valid: object): fc.Arbitrary<unknown> {
-  const paths = pathsOf(valid);
+/**
+ * A valid body with one of its values (leaf or branch) replaced by a hostile one: invalid, always.
+ * `freeFormLists` names lists of free-form objects (the sandbox's flights, hotels and services: any
+ * JSON object is an item), inside which a value is never invalid by its type, so it is not chosen.
+ */
+export function mutated(valid: object, freeFormLists: readonly string[] = []): fc.Arbitrary<unknown> {
+  const paths = pathsOf(valid).filter((path) => !(path.length > 2 && freeFormLists.includes(String(path[0]))));
   return fc.tuple(fc.constantFrom(...paths), hostileValue).map(([path, replacement]) => withValueAt(valid, path, replacement));
 }
 
