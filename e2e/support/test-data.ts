@@ -1,13 +1,11 @@
 import { randomUUID } from "node:crypto";
+import type { ClientData } from "@/lib/financing/types";
 
 /*
  * The one test customer and the one test booking every spec uses, in the app's own terms (dates
  * yyyy-MM-dd, countries by their ISO 3166-1 alpha-3 code). The clients of the checkout sessions API
  * (checkout-sessions.ts) and of the financing API's sandbox (sandbox.ts) put them into their wire
  * formats; the details form's page object types them in.
- *
- * (lib/financing/testing/samples.ts holds the unit tests' sample, in the financing module's types;
- * it imports lib/financing/money, which is server-only, so it cannot be loaded here.)
  */
 
 /** A day `years` years (and `days` days) away from today (UTC), as yyyy-MM-dd. */
@@ -17,23 +15,7 @@ export function isoDayFromToday({ years = 0, days = 0 }: { years?: number; days?
 }
 
 /** The customer's details as the form takes them (and as the checkout sessions API prefills them). */
-export interface CustomerDetails {
-  firstName: string;
-  lastName: string;
-  email: string;
-  prefix: string;
-  phone: string;
-  documentType: "DNI" | "NIE" | "PASSPORT";
-  documentId: string;
-  documentValidityDate: string;
-  gender: "FEMALE" | "MALE";
-  birthDate: string;
-  nationality: string;
-  address: string;
-  city: string;
-  postalCode: string;
-  countryCode: string;
-}
+export type CustomerDetails = ClientData & { documentType: "DNI" | "NIE" | "PASSPORT" };
 
 /**
  * The test customer: an adult Spanish customer with a valid DNI, everything the form asks for.

@@ -1,25 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { ageOn, dniLetter, guessDocumentType, toClientData, validateCustomer, type CustomerDraft } from "./customer";
+import { customerDraft } from "./testing/context";
 
 const TODAY = "2026-11-22";
 
-const valid: CustomerDraft = {
-  firstName: "Ana",
-  lastName: "García",
-  email: "ana@example.com",
-  prefix: "+34",
-  phone: "612 345 678",
-  documentType: "DNI",
-  documentId: "12345678Z",
-  documentValidityDate: "2030-01-31",
-  gender: "FEMALE",
-  birthDate: "1990-07-04",
-  nationality: "ESP",
-  address: "Calle Mayor 1",
-  city: "Madrid",
-  postalCode: "28013",
-  countryCode: "ESP",
-};
+const valid: CustomerDraft = { ...customerDraft("ana@example.com"), phone: "612 345 678" };
 
 function errorsOf(overrides: CustomerDraft) {
   const result = validateCustomer({ ...valid, ...overrides }, TODAY);

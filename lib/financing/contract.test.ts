@@ -11,43 +11,38 @@ import {
 
 describe("the contract", () => {
   it("lists every status of the spec, FINISHED included, and the six webhook statuses", () => {
-    expect([...OPERATION_STATUSES].sort()).toEqual(
-      [
-        "GENERATED",
-        "PENDING",
-        "CLIENT_REQUESTED",
-        "PENDING_RESPONSE",
-        "FAVORABLE",
-        "CONFIRMED",
-        "REFUSED",
-        "REFUNDED",
-        "CANCELLED",
-        "EXPIRED",
-        "ERROR",
-        "FINISHED",
-      ].sort(),
-    );
+    // The spec's status table, in its order.
+    const specStatuses =
+      "GENERATED PENDING CLIENT_REQUESTED PENDING_RESPONSE FAVORABLE CONFIRMED REFUSED REFUNDED CANCELLED EXPIRED ERROR FINISHED";
+    expect([...OPERATION_STATUSES].sort()).toEqual(specStatuses.split(" ").sort());
     expect([...WEBHOOK_STATUSES].sort()).toEqual(["CANCELLED", "CONFIRMED", "ERROR", "EXPIRED", "REFUNDED", "REFUSED"]);
   });
 
   it("names every error code of the spec with its HTTP status", () => {
-    expect(ERROR_CODES).toEqual({
-      VALIDATION_ERROR: [400],
-      NO_FINANCIAL_COMPANIES_CONFIGURED: [422],
-      DATA_INTEGRITY_ERROR: [422],
-      INTERNAL_ERROR: [500],
-      OPERATION_NOT_FOUND: [404],
-      NOT_ELIGIBLE_FOR_FINANCING: [422],
-      NOT_ACTIVE_OPERATION: [409],
-      NOT_ELIGIBLE_FINANCIAL_OFFER: [422],
-      OPERATION_NOT_CANCELLABLE: [400],
-      OPERATION_NOT_REFUNDABLE: [400, 422],
-      OPERATION_ACCESS_DENIED: [403],
-      WEBHOOK_EVENT_OPERATION_MISMATCH: [403],
-      WEBHOOK_EVENT_NOT_FOUND: [404],
-      WEBHOOK_EVENT_STATUS_MISMATCH: [409],
-      WEBHOOK_EVENT_NOT_ACKNOWLEDGEABLE: [409],
-    });
+    // The spec's "Named error codes" table, copied as it is written there (code | status | where).
+    const SPEC_TABLE = `
+      | VALIDATION_ERROR | 400 | simulation (amount not above zero), POST /financing |
+      | NO_FINANCIAL_COMPANIES_CONFIGURED | 422 | simulation |
+      | DATA_INTEGRITY_ERROR | 422 | simulation, health (conflict with existing data) |
+      | INTERNAL_ERROR | 500 | health, simulation (unexpected error) |
+      | OPERATION_NOT_FOUND | 404 | GET /financing/{operationIdentifier}, acknowledgement |
+      | NOT_ELIGIBLE_FOR_FINANCING | 422 | GET /financing/{operationIdentifier} |
+      | NOT_ACTIVE_OPERATION | 409 | POST /financing |
+      | NOT_ELIGIBLE_FINANCIAL_OFFER | 422 | POST /financing |
+      | OPERATION_NOT_CANCELLABLE | 400 | cancel of CLIENT_REQUESTED or CONFIRMED |
+      | OPERATION_NOT_REFUNDABLE | 400 | refund or refund details when not CONFIRMED |
+      | OPERATION_NOT_REFUNDABLE | 422 | refund rejected by the provider |
+      | OPERATION_ACCESS_DENIED | 403 | acknowledgement |
+      | WEBHOOK_EVENT_OPERATION_MISMATCH | 403 | acknowledgement |
+      | WEBHOOK_EVENT_NOT_FOUND | 404 | acknowledgement |
+      | WEBHOOK_EVENT_STATUS_MISMATCH | 409 | acknowledgement |
+      | WEBHOOK_EVENT_NOT_ACKNOWLEDGEABLE | 409 | acknowledgement |`;
+    const expected: Record<string, number[]> = {};
+    for (const [, code, status] of SPEC_TABLE.matchAll(/\|\s*([A-Z_]+)\s*\|\s*(\d{3})\s*\|/g)) {
+      (expected[code!] ??= []).push(Number(status));
+    }
+    expect(Object.keys(expected)).toHaveLength(15);
+    expect(ERROR_CODES).toEqual(expected);
   });
 
   it("keeps an offer's unknown fields", () => {

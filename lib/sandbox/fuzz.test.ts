@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_SURFACES, surfaceArbitraries, type FuzzRequest, type FuzzTarget } from "@/lib/testing/fuzz/surfaces";
 import { createSandbox, type Sandbox } from "./app";
+import { SAMPLE_WIRE_CLIENT } from "@/lib/financing/testing/samples";
 
 const ORIGIN = "http://sandbox.test";
 const KEY = "fk_test_sandbox_agency_101";
@@ -49,22 +50,7 @@ beforeAll(async () => {
         packageTravel: true,
         travelersNumber: 1,
         totalPrice: 800,
-        client: {
-          firstName: "Ana",
-          lastName: "García",
-          email: "ana@example.com",
-          prefix: "+34",
-          phone: "612345678",
-          documentId: "12345678Z",
-          documentValidityDate: "31-01-2030",
-          gender: "FEMALE",
-          birthDate: "04-07-1990",
-          nationality: "ESP",
-          address: "Calle Mayor 1",
-          city: "Madrid",
-          postalCode: "28013",
-          countryCode: "ESP",
-        },
+        client: SAMPLE_WIRE_CLIENT,
         services: [{ description: "Trip" }],
       }),
     }),

@@ -17,6 +17,7 @@ import { EXPIRY_SECONDS, travelEndDate } from "./engine";
 import { buildOpenApiDocument } from "./openapi";
 import { createOpenApiChecker } from "./testing/openapi-check";
 import { startSandboxServer, startWebhookListener } from "./testing/servers";
+import { SAMPLE_WIRE_CLIENT } from "@/lib/financing/testing/samples";
 
 const AGENCY_101 = "fk_test_sandbox_agency_101";
 const AGENCY_201 = "fk_test_sandbox_agency_201";
@@ -57,22 +58,7 @@ function createBody(overrides: Record<string, unknown> = {}): Record<string, unk
     packageTravel: true,
     travelersNumber: 2,
     totalPrice: 1234.5,
-    client: {
-      firstName: "Ana",
-      lastName: "García",
-      email: "ana@example.com",
-      prefix: "+34",
-      phone: "600123123",
-      documentId: "12345678Z",
-      documentValidityDate: "31-01-2030",
-      gender: "FEMALE",
-      birthDate: "04-07-1990",
-      nationality: "ESP",
-      address: "Calle Mayor 1",
-      city: "Madrid",
-      postalCode: "28013",
-      countryCode: "ESP",
-    },
+    client: SAMPLE_WIRE_CLIENT,
     flights: [{ origin: "MAD", destination: "LIS", departureDate: "01-05-2027", returnDate: "05-05-2027" }],
     ...overrides,
   };

@@ -1,5 +1,6 @@
 import { createFinancingClient } from "@/lib/financing/client";
 import { createDatabaseStatusCache } from "@/lib/financing/db-status-cache";
+import { SAMPLE_CLIENT } from "@/lib/financing/testing/samples";
 import { openDatabase, type Database } from "@/lib/db";
 import { DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
 import { partnerById, type Partner } from "@/lib/partners/partners";
@@ -55,22 +56,7 @@ export function sessionInput(overrides: Partial<CreateSessionInput> = {}, appUrl
   };
 }
 
+/** The sample customer as the checkout form posts it (SAMPLE_CLIENT, with the document type). */
 export function customerDraft(email = "ana@example.com") {
-  return {
-    firstName: "Ana",
-    lastName: "García",
-    email,
-    prefix: "+34",
-    phone: "612345678",
-    documentType: "DNI",
-    documentId: "12345678Z",
-    documentValidityDate: "2030-01-31",
-    gender: "FEMALE",
-    birthDate: "1990-07-04",
-    nationality: "ESP",
-    address: "Calle Mayor 1",
-    city: "Madrid",
-    postalCode: "28013",
-    countryCode: "ESP",
-  };
+  return { ...SAMPLE_CLIENT, email, phone: "612345678", documentType: "DNI" };
 }

@@ -19,6 +19,13 @@ export const SAMPLE_CLIENT: ClientData = {
   countryCode: "ESP",
 };
 
+/** SAMPLE_CLIENT as it travels on the wire (body dates dd-MM-yyyy): for tests that post raw JSON. */
+export const SAMPLE_WIRE_CLIENT = {
+  ...SAMPLE_CLIENT,
+  documentValidityDate: "31-01-2030",
+  birthDate: "04-07-1990",
+} as const;
+
 /** A trip of 1,234.50 EUR with a flight, ready for createOperation. */
 export function sampleBooking(overrides: Partial<CreateOperationInput> = {}): CreateOperationInput {
   return {

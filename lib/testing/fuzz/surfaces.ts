@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { hostileQuery, hostileSegment, hostileString, mutated, nonObjectJson, notJson, pathsOf, withValueAt } from "./values";
+import { SAMPLE_WIRE_CLIENT } from "@/lib/financing/testing/samples";
 
 /**
  * Hostile requests for every input surface of the app and of its sandbox, as plain data: the fuzz
@@ -82,22 +83,7 @@ export const validCreateOperationBody = {
   successRedirectUrl: "https://shop.example.com/ok",
   errorRedirectUrl: "https://shop.example.com/ko",
   webhookUrl: "https://shop.example.com/hook",
-  client: {
-    firstName: "Ana",
-    lastName: "García",
-    email: "ana@example.com",
-    prefix: "+34",
-    phone: "612345678",
-    documentId: "12345678Z",
-    documentValidityDate: "31-01-2030",
-    gender: "FEMALE",
-    birthDate: "04-07-1990",
-    nationality: "ESP",
-    address: "Calle Mayor 1",
-    city: "Madrid",
-    postalCode: "28013",
-    countryCode: "ESP",
-  },
+  client: SAMPLE_WIRE_CLIENT,
   flights: [{ origin: "MAD", destination: "LIS", departureDate: "01-05-2027", carrier: "TP" }],
   hotels: [{ name: "Hotel", city: "Lisboa", checkInDate: "01-05-2027", checkOutDate: "05-05-2027" }],
   services: [{ description: "Transfer", type: "transfer" }],
