@@ -1,3 +1,4 @@
+import "server-only";
 import { and, asc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { SandboxDatabase, SandboxDb } from "./db/connection";
