@@ -77,29 +77,27 @@ export interface DocumentOptions {
 /** A whole page: the sandbox badge first, so nobody mistakes it for a real provider or shop. */
 export function documentPage({ title, body, providerName }: DocumentOptions): Html {
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex, nofollow" />
-        <meta name="color-scheme" content="light" />
-        <title>${title} · Sandbox</title>
-        <style>
-          ${raw(STYLES)}
-        </style>
-      </head>
-      <body>
-        <div class="sandbox-bar" role="note" aria-label="Sandbox">
-          <p><span class="badge">Sandbox</span> Test environment of the financing partner: no real provider, no real money.</p>
-        </div>
-        ${
-          providerName === undefined
-            ? ""
-            : html`<header class="provider-bar">
-                <p>${providerName}<small>Provider checkout (simulated)</small></p>
-              </header>`
-        }
-        <main>${body}</main>
-      </body>
-    </html>`;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<meta name="color-scheme" content="light">
+<title>${title} · Sandbox</title>
+<style>${raw(STYLES)}</style>
+</head>
+<body>
+<div class="sandbox-bar" role="note" aria-label="Sandbox">
+<p><span class="badge">Sandbox</span> Test environment of the financing partner: no real provider, no real money.</p>
+</div>
+${
+  providerName === undefined
+    ? ""
+    : html`<header class="provider-bar"><p>${providerName}<small>Provider checkout (simulated)</small></p></header>`
+}
+<main>
+${body}
+</main>
+</body>
+</html>`;
 }

@@ -79,42 +79,32 @@ export function financingView({ operation, offers, alert }: FinancingViewOptions
   return documentPage({
     title: "Choose your installment plan",
     body: html`<h1>Choose your installment plan</h1>
-      ${tripCard(operation)} ${alert === undefined ? "" : html`<div class="alert" role="alert">${alert}</div>`}
-      <form method="post">
-        <fieldset>
-          <legend>Installment plans</legend>
-          ${offers.map(offerOption)}
-        </fieldset>
-        <p class="small muted">
-          TIN: nominal interest rate. TAE: annual percentage rate, fees included. Borrowing money costs money: check that you can afford the
-          installments. The provider you choose reviews your request next.
-        </p>
-        <div class="actions"><button class="button button-primary" type="submit">Continue to the provider</button></div>
-      </form>`,
+${tripCard(operation)}
+${alert === undefined ? "" : html`<div class="alert" role="alert">${alert}</div>`}
+<form method="post">
+<fieldset>
+<legend>Installment plans</legend>
+${offers.map(offerOption)}
+</fieldset>
+<p class="small muted">TIN: nominal interest rate. TAE: annual percentage rate, fees included. Borrowing money costs money:
+check that you can afford the installments. The provider you choose reviews your request next.</p>
+<div class="actions"><button class="button button-primary" type="submit">Continue to the provider</button></div>
+</form>`,
   });
 }
 
 function tripCard(operation: SandboxOperation): Html {
   const { travelersNumber, client } = operation.request;
   return html`<section class="card" aria-labelledby="trip-heading">
-    <h2 id="trip-heading">Your trip</h2>
-    <dl class="facts facts-text">
-      <dt>Trip</dt>
-      <dd class="text">${tripName(operation)}</dd>
-      <dt>Price</dt>
-      <dd class="text">${formatMoney(operation.totalPriceCents)}</dd>
-      <dt>Travellers</dt>
-      <dd class="text">${travelersNumber}</dd>
-      <dt>Customer</dt>
-      <dd class="text">${client.firstName} ${client.lastName}</dd>
-      ${
-        operation.externalId === null
-          ? ""
-          : html`<dt>Booking</dt>
-              <dd class="text">${operation.externalId}</dd>`
-      }
-    </dl>
-  </section>`;
+<h2 id="trip-heading">Your trip</h2>
+<dl class="facts facts-text">
+<dt>Trip</dt><dd class="text">${tripName(operation)}</dd>
+<dt>Price</dt><dd class="text">${formatMoney(operation.totalPriceCents)}</dd>
+<dt>Travellers</dt><dd class="text">${travelersNumber}</dd>
+<dt>Customer</dt><dd class="text">${client.firstName} ${client.lastName}</dd>
+${operation.externalId === null ? "" : html`<dt>Booking</dt><dd class="text">${operation.externalId}</dd>`}
+</dl>
+</section>`;
 }
 
 function tripName(operation: SandboxOperation): string {
@@ -125,12 +115,14 @@ function offerOption(offer: SandboxOffer): Html {
   const id = `offer-${offer.id}`;
   // The label is the short name a customer (or a role-based test) picks by; the figures describe it.
   return html`<div class="offer">
-    <label class="offer-choice" for="${id}">
-      <input type="radio" name="offerId" id="${id}" value="${offer.id}" required aria-describedby="${id}-details" />
-      <span>${offer.companyName}: ${installmentsLabel(offer.installments)} of ${formatMoney(offer.commonQuotaCents)}</span>
-    </label>
-    <dl class="facts" id="${id}-details">${offerFacts(offer)}</dl>
-  </div>`;
+<label class="offer-choice" for="${id}">
+<input type="radio" name="offerId" id="${id}" value="${offer.id}" required aria-describedby="${id}-details">
+<span>${offer.companyName}: ${installmentsLabel(offer.installments)} of ${formatMoney(offer.commonQuotaCents)}</span>
+</label>
+<dl class="facts" id="${id}-details">
+${offerFacts(offer)}
+</dl>
+</div>`;
 }
 
 function differs(offer: SandboxOffer): boolean {
@@ -138,30 +130,18 @@ function differs(offer: SandboxOffer): boolean {
 }
 
 function offerFacts(offer: SandboxOffer): Html {
-  return html`<dt>Regular installment</dt>
-    <dd>${formatMoney(offer.commonQuotaCents)}</dd>
-    ${
-      differs(offer)
-        ? html`<dt>${offer.differentialIsFirst ? "First" : "Last"} installment (differs)</dt>
-            <dd>${formatMoney(offer.differentialQuotaCents)}</dd>`
-        : ""
-    }
-    <dt>TIN</dt>
-    <dd>${formatPercent(offer.tin)}</dd>
-    <dt>TAE</dt>
-    <dd>${formatPercent(offer.tae)}</dd>
-    <dt>Total financed</dt>
-    <dd>${formatMoney(offer.totalFinancedCents)}</dd>
-    <dt>Interest</dt>
-    <dd>${formatMoney(offer.totalInterestPaidCents)}</dd>
-    ${
-      offer.openingFeeCents > 0
-        ? html`<dt>Opening fee</dt>
-            <dd>${formatMoney(offer.openingFeeCents)}</dd>`
-        : ""
-    }
-    <dt class="total">Total owed</dt>
-    <dd class="total">${formatMoney(offer.totalOwedCents)}</dd>`;
+  return html`<dt>Regular installment</dt><dd>${formatMoney(offer.commonQuotaCents)}</dd>
+${
+  differs(offer)
+    ? html`<dt>${offer.differentialIsFirst ? "First" : "Last"} installment (differs)</dt><dd>${formatMoney(offer.differentialQuotaCents)}</dd>`
+    : ""
+}
+<dt>TIN</dt><dd>${formatPercent(offer.tin)}</dd>
+<dt>TAE</dt><dd>${formatPercent(offer.tae)}</dd>
+<dt>Total financed</dt><dd>${formatMoney(offer.totalFinancedCents)}</dd>
+<dt>Interest</dt><dd>${formatMoney(offer.totalInterestPaidCents)}</dd>
+${offer.openingFeeCents > 0 ? html`<dt>Opening fee</dt><dd>${formatMoney(offer.openingFeeCents)}</dd>` : ""}
+<dt class="total">Total owed</dt><dd class="total">${formatMoney(offer.totalOwedCents)}</dd>`;
 }
 
 export function notEligibleView(operation: SandboxOperation, reason: "not_eligible" | "no_offers", next: Link): Html {
@@ -172,12 +152,9 @@ export function notEligibleView(operation: SandboxOperation, reason: "not_eligib
   return documentPage({
     title: "Financing not available",
     body: html`<h1>Financing not available</h1>
-      <div class="card outcome outcome-failure">
-        <p>${explanation}</p>
-        <p>You can pay for the trip another way at the shop.</p>
-      </div>
-      ${tripCard(operation)}
-      <div class="actions"><a class="button button-primary" href="${next.href}">${next.text}</a></div>`,
+<div class="card outcome outcome-failure"><p>${explanation}</p><p>You can pay for the trip another way at the shop.</p></div>
+${tripCard(operation)}
+<div class="actions"><a class="button button-primary" href="${next.href}">${next.text}</a></div>`,
   });
 }
 
@@ -199,73 +176,51 @@ export function checkoutView({ operation, financing, signAction, declineAction }
     title: `Review and sign: ${offer.companyName}`,
     providerName: offer.companyName,
     body: html`<h1>Review and sign your plan</h1>
-      ${
-        refusedNames.length === 0
-          ? ""
-          : html`<div class="notice" role="status">
-              ${refusedNames.join(", ")} could not approve your request. ${offer.companyName} accepted it for the same ${offer.installments}
-              installments, on its own terms: review them below before signing.
-            </div>`
-      }
-      <section class="card" aria-labelledby="plan-heading">
-        <h2 id="plan-heading">${installmentsLabel(offer.installments)} of ${formatMoney(offer.commonQuotaCents)}</h2>
-        <dl class="facts facts-text">
-          <dt>Applicant</dt>
-          <dd class="text">${client.firstName} ${client.lastName}</dd>
-          <dt>Trip</dt>
-          <dd class="text">${tripName(operation)}</dd>
-        </dl>
-        <dl class="facts">
-          <dt>Installments</dt>
-          <dd>${offer.installments}</dd>
-          ${offerFacts(offer)}
-        </dl>
-      </section>
-      <section class="card">${scheduleTable(offer)}</section>
-      <form method="post" action="${signAction}" class="card">
-        <p>By signing you accept the plan above with ${offer.companyName}. Borrowing money costs money.</p>
-        <div class="actions actions-2">
-          <button class="button button-primary" type="submit">Sign and accept</button>
-          <button class="button button-secondary" type="submit" formaction="${declineAction}">Decline</button>
-        </div>
-      </form>`,
+${
+  refusedNames.length === 0
+    ? ""
+    : html`<div class="notice" role="status">${refusedNames.join(", ")} could not approve your request. ${offer.companyName} accepted it for the same ${offer.installments} installments, on its own terms: review them below before signing.</div>`
+}
+<section class="card" aria-labelledby="plan-heading">
+<h2 id="plan-heading">${installmentsLabel(offer.installments)} of ${formatMoney(offer.commonQuotaCents)}</h2>
+<dl class="facts facts-text">
+<dt>Applicant</dt><dd class="text">${client.firstName} ${client.lastName}</dd>
+<dt>Trip</dt><dd class="text">${tripName(operation)}</dd>
+</dl>
+<dl class="facts">
+<dt>Installments</dt><dd>${offer.installments}</dd>
+${offerFacts(offer)}
+</dl>
+</section>
+<section class="card">
+${scheduleTable(offer)}
+</section>
+<form method="post" action="${signAction}" class="card">
+<p>By signing you accept the plan above with ${offer.companyName}. Borrowing money costs money.</p>
+<div class="actions actions-2">
+<button class="button button-primary" type="submit">Sign and accept</button>
+<button class="button button-secondary" type="submit" formaction="${declineAction}">Decline</button>
+</div>
+</form>`,
   });
 }
 
 function scheduleTable(offer: SandboxOffer): Html {
   const differing = differs(offer) ? (offer.differentialIsFirst ? 1 : offer.installments) : undefined;
   return html`<table>
-      <caption>
-        Payment schedule
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Month</th>
-          <th scope="col" class="num">Amount</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${offer.schedule.map((cents, index) => {
-          const month = index + 1;
-          return month === differing
-            ? html`<tr class="differs">
-                <th scope="row">Month ${month} <span class="tag">differs</span></th>
-                <td class="num"><strong>${formatMoney(cents)}</strong></td>
-              </tr>`
-            : html`<tr>
-                <th scope="row">Month ${month}</th>
-                <td class="num">${formatMoney(cents)}</td>
-              </tr>`;
-        })}
-      </tbody>
-      <tfoot>
-        <tr>
-          <th scope="row">Total owed</th>
-          <td class="num"><strong>${formatMoney(offer.totalOwedCents)}</strong></td>
-        </tr>
-      </tfoot>
-    </table>
-    ${differing === undefined ? "" : html`<p class="small muted">${whyMonthDiffers(offer, differing)}</p>`}`;
+<caption>Payment schedule</caption>
+<thead><tr><th scope="col">Month</th><th scope="col" class="num">Amount</th></tr></thead>
+<tbody>
+${offer.schedule.map((cents, index) => {
+  const month = index + 1;
+  return month === differing
+    ? html`<tr class="differs"><th scope="row">Month ${month} <span class="tag">differs</span></th><td class="num"><strong>${formatMoney(cents)}</strong></td></tr>`
+    : html`<tr><th scope="row">Month ${month}</th><td class="num">${formatMoney(cents)}</td></tr>`;
+})}
+</tbody>
+<tfoot><tr><th scope="row">Total owed</th><td class="num"><strong>${formatMoney(offer.totalOwedCents)}</strong></td></tr></tfoot>
+</table>
+${differing === undefined ? "" : html`<p class="small muted">${whyMonthDiffers(offer, differing)}</p>`}`;
 }
 
 function whyMonthDiffers(offer: SandboxOffer, month: number): string {
@@ -298,36 +253,25 @@ export function statusView({ operation, next, heading, explanation }: StatusView
   return documentPage({
     title,
     body: html`<h1>${title}</h1>
-      <div class="card outcome outcome-${text.tone}">
-        <p>${explanation ?? text.explanation}</p>
-        <p class="small">Status: <span class="status">${operation.status}</span>${lastNote ? html` · ${lastNote}` : ""}</p>
-      </div>
-      <section class="card" aria-labelledby="summary-heading">
-        <h2 id="summary-heading">Summary</h2>
-        <dl class="facts facts-text">
-          <dt>Trip</dt>
-          <dd class="text">${tripName(operation)}</dd>
-          <dt>Price</dt>
-          <dd class="text">${formatMoney(operation.totalPriceCents)}</dd>
-          ${
-            operation.externalId === null
-              ? ""
-              : html`<dt>Booking</dt>
-                  <dd class="text">${operation.externalId}</dd>`
-          }
-          <dt>Operation</dt>
-          <dd class="text">${operation.id}</dd>
-          ${
-            offer === undefined
-              ? ""
-              : html`<dt>Plan</dt>
-                  <dd class="text">
-                    ${offer.companyName}: ${installmentsLabel(offer.installments)} of ${formatMoney(offer.commonQuotaCents)}
-                  </dd>`
-          }
-        </dl>
-      </section>
-      ${next === undefined ? "" : html`<div class="actions"><a class="button button-primary" href="${next.href}">${next.text}</a></div>`}`,
+<div class="card outcome outcome-${text.tone}">
+<p>${explanation ?? text.explanation}</p>
+<p class="small">Status: <span class="status">${operation.status}</span>${lastNote ? html` · ${lastNote}` : ""}</p>
+</div>
+<section class="card" aria-labelledby="summary-heading">
+<h2 id="summary-heading">Summary</h2>
+<dl class="facts facts-text">
+<dt>Trip</dt><dd class="text">${tripName(operation)}</dd>
+<dt>Price</dt><dd class="text">${formatMoney(operation.totalPriceCents)}</dd>
+${operation.externalId === null ? "" : html`<dt>Booking</dt><dd class="text">${operation.externalId}</dd>`}
+<dt>Operation</dt><dd class="text">${operation.id}</dd>
+${
+  offer === undefined
+    ? ""
+    : html`<dt>Plan</dt><dd class="text">${offer.companyName}: ${installmentsLabel(offer.installments)} of ${formatMoney(offer.commonQuotaCents)}</dd>`
+}
+</dl>
+</section>
+${next === undefined ? "" : html`<div class="actions"><a class="button button-primary" href="${next.href}">${next.text}</a></div>`}`,
   });
 }
 
@@ -337,11 +281,11 @@ export function messageView(options: { title: string; message: string; detail?: 
   return documentPage({
     title,
     body: html`<h1>${title}</h1>
-      <div class="card outcome outcome-failure">
-        <p>${message}</p>
-        ${detail === undefined ? "" : html`<p class="small muted wrap">${detail}</p>`}
-      </div>
-      ${next === undefined ? "" : html`<div class="actions"><a class="button button-primary" href="${next.href}">${next.text}</a></div>`}`,
+<div class="card outcome outcome-failure">
+<p>${message}</p>
+${detail === undefined ? "" : html`<p class="small muted wrap">${detail}</p>`}
+</div>
+${next === undefined ? "" : html`<div class="actions"><a class="button button-primary" href="${next.href}">${next.text}</a></div>`}`,
   });
 }
 
