@@ -52,7 +52,7 @@ export default defineConfig({
     url: `${baseURL}/api/health`,
     reuseExistingServer: !isCI,
     // `next build` on a 2-core CI machine is slow.
-    timeout: 5 * 60_000,
+    timeout: 12 * 60_000,
     stdout: "pipe",
     stderr: "pipe",
     env: {
