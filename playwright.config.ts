@@ -16,6 +16,27 @@ const baseURL = `http://127.0.0.1:${port}`;
 // a fresh one under the OS temp directory.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), "travel-checkout-e2e-"));
 
+// The README's QA guide (e2e/qa-guide.spec.ts) moves the sandbox's test clock, as a QA team does on
+// a deployment of its own. It gets one: the same build on another port, with its own data (so its
+// own sandbox), and the app the other specs share never sees its clock move.
+const qaGuidePort = port + 20;
+
+const chromium = {
+  ...devices["Desktop Chrome"],
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-quic",
+      "--no-first-run",
+    ],
+  },
+};
+
 export default defineConfig({
   testDir: "e2e",
   forbidOnly: isCI,
@@ -27,41 +48,38 @@ export default defineConfig({
     trace: "retain-on-failure",
   },
   projects: [
+    { name: "chromium", testIgnore: /qa-guide\.spec\.ts$/, use: chromium },
+    // As a QA team runs it: its baseURL is the app's own URL (APP_URL's default, localhost).
+    { name: "qa-guide", testMatch: /qa-guide\.spec\.ts$/, use: { ...chromium, baseURL: `http://localhost:${qaGuidePort}` } },
+  ],
+  webServer: [
     {
-      name: "chromium",
-      use: {
-        ...devices["Desktop Chrome"],
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
-          args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--disable-quic",
-            "--no-first-run",
-          ],
-        },
+      // PORT (not --port) so the app's default sandbox base URL points at this same server.
+      command: "npm run build && npm run serve",
+      url: `${baseURL}/api/health`,
+      reuseExistingServer: !isCI,
+      // `next build` on a 2-core CI machine is slow.
+      timeout: 12 * 60_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        PORT: String(port),
+        // The test partner site (e2e/support/partner-site.ts) runs on another loopback origin, which
+        // the demo partners must allow to frame the checkout and to show the badge.
+        DEMO_PARTNER_EXTRA_ORIGINS: `http://127.0.0.1:${port + 11}`,
+        DATA_DIR: process.env.E2E_DATA_DIR,
+        NEXT_TELEMETRY_DISABLED: "1",
       },
     },
-  ],
-  webServer: {
-    // PORT (not --port) so the app's default sandbox base URL points at this same server.
-    command: "npm run build && npm run serve",
-    url: `${baseURL}/api/health`,
-    reuseExistingServer: !isCI,
-    // `next build` on a 2-core CI machine is slow.
-    timeout: 12 * 60_000,
-    stdout: "pipe",
-    stderr: "pipe",
-    env: {
-      PORT: String(port),
-      // The test partner site (e2e/support/partner-site.ts) runs on another loopback origin, which
-      // the demo partners must allow to frame the checkout and to show the badge.
-      DEMO_PARTNER_EXTRA_ORIGINS: `http://127.0.0.1:${port + 11}`,
-      DATA_DIR: process.env.E2E_DATA_DIR,
-      NEXT_TELEMETRY_DISABLED: "1",
+    {
+      // Started after the first, so the build is there.
+      command: "npm run serve",
+      url: `http://127.0.0.1:${qaGuidePort}/api/health`,
+      reuseExistingServer: !isCI,
+      timeout: 60_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { PORT: String(qaGuidePort), DATA_DIR: path.join(process.env.E2E_DATA_DIR, "qa-guide"), NEXT_TELEMETRY_DISABLED: "1" },
     },
-  },
+  ],
 });

@@ -60,6 +60,14 @@ test.describe("configuration refusals at start", () => {
     expect(code).toBe(1);
     expect(output).toContain("FINANCING_TIMEOUT_MS");
   });
+
+  test("a bad sandbox setting, while the sandbox is served", async () => {
+    const { code, output } = await startServer({ SANDBOX_RETENTION_DAYS: "0", SANDBOX_QA_TOKEN: "qa-short-tok" }, 3196);
+    expect(code).toBe(1);
+    expect(output).toContain("SANDBOX_RETENTION_DAYS: must be at least 1");
+    expect(output).toContain("SANDBOX_QA_TOKEN: must be 16 to 256 printable characters");
+    expect(output).not.toContain("qa-short-tok");
+  });
 });
 
 test.describe("SANDBOX_ENABLED", () => {

@@ -1,19 +1,24 @@
 import "server-only";
 import { getDatabase, type Database } from "@/lib/db";
 import { ConfigError, getEnv, type AppEnv } from "@/lib/env";
+import { SandboxConfigError, sandboxConfigFromEnv } from "@/lib/sandbox/config";
 
 /**
  * What the server does once, before it takes a request (called from `instrumentation.ts`): the
- * configuration is validated and the database opened and migrated, so a bad setting stops the
- * server at once with a message naming the variable instead of failing a customer's request; the
- * sandbox's demo data is seeded; then the background work starts.
+ * configuration (the sandbox's too, when it is served) is validated and the database opened and
+ * migrated, so a bad setting stops the server at once with a message naming the variable instead
+ * of failing a customer's request; the sandbox's demo data is seeded; then the background work
+ * starts.
  */
 export async function startServer(): Promise<void> {
   let env: AppEnv;
   try {
     env = getEnv();
+    // The sandbox reads its own variables when it is first served: check them now, so a bad one
+    // stops the server at start, named, rather than the first request to /sandbox.
+    if (env.SANDBOX_ENABLED) sandboxConfigFromEnv();
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
+    if (!(error instanceof ConfigError) && !(error instanceof SandboxConfigError)) throw error;
     console.error(`The server cannot start. ${error.message}`);
     process.exit(1);
   }

@@ -85,7 +85,7 @@ async function run(label: string, database: Database): Promise<void> {
         fetch: async (request) => {
           const result = await receiveWebhook(ctx, TOKEN, request);
           if (result.status !== 200) return new Response(null, { status: result.status });
-          if (result.process) processing.push(processWebhookEvent(ctx, result.eventId));
+          if (result.process) processing.push(processWebhookEvent(ctx, result));
           return Response.json({ received: true });
         },
       },

@@ -1,8 +1,9 @@
 /**
  * `node --import ./scripts/server-only-stub.mjs`: for a script that runs server modules outside
- * Next (`npm run sandbox`, `npm run bench:webhooks`). Modules with a connection or I/O start with
- * `import "server-only"`, which throws anywhere but in React Server Components; here, as under
- * Vitest (vitest.config.ts), it resolves to an empty module instead: a script is server code.
+ * Next (`npm run bench:webhooks`, `npm run sandbox`: the sandbox's engine and database modules hold
+ * a connection). Those modules start with `import "server-only"`, which throws anywhere but in
+ * React Server Components; here, as under Vitest (vitest.config.ts), it resolves to an empty module
+ * instead.
  */
 import { register } from "node:module";
 

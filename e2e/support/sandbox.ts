@@ -37,7 +37,11 @@ export interface SandboxRefundDetails {
 
 export interface SandboxWebhookEvent {
   eventId: number;
+  status: string;
+  /** Origin and path shape only: the sandbox never shows a webhook URL's secret path. */
   url: string;
+  /** Deliveries made so far. */
+  attempts: number;
   acknowledged: boolean;
 }
 

@@ -41,7 +41,7 @@ beforeAll(async () => {
           const token = new URL(request.url).pathname.split("/").at(-1) ?? "";
           const result = await receiveWebhook(ctx, token, request);
           if (result.status !== 200) return new Response(null, { status: result.status });
-          if (result.process && processingEnabled) processing.push(processWebhookEvent(ctx, result.eventId));
+          if (result.process && processingEnabled) processing.push(processWebhookEvent(ctx, result));
           return Response.json({ received: true, duplicate: result.duplicate });
         },
       },
@@ -112,7 +112,7 @@ describe("receiving", () => {
       "wrong-token-000000000000000",
     );
     expect(response.status).toBe(404);
-    expect(await webhookEvent(ctx, 900001)).toBeUndefined();
+    expect(await webhookEvent(ctx, { eventId: 900001, operationId: "op_x" })).toBeUndefined();
   });
 
   it("an oversized or malformed body is refused and stores nothing", async () => {
@@ -121,15 +121,15 @@ describe("receiving", () => {
     expect((await deliver("{not json")).status).toBe(400);
     expect((await deliver({ operationIdentifier: "op_x", operationStatus: "PENDING", eventId: 900003 })).status).toBe(400);
     expect((await deliver({ operationIdentifier: "op_x", operationStatus: "CONFIRMED", eventId: "x" })).status).toBe(400);
-    expect(await webhookEvent(ctx, 900002)).toBeUndefined();
-    expect(await webhookEvent(ctx, 900003)).toBeUndefined();
+    expect(await webhookEvent(ctx, { eventId: 900002, operationId: "x".repeat(WEBHOOK_BODY_MAX_BYTES) })).toBeUndefined();
+    expect(await webhookEvent(ctx, { eventId: 900003, operationId: "op_x" })).toBeUndefined();
   });
 
   it("an unknown operation is rejected, without acknowledging anything", async () => {
     processingEnabled = true;
     expect((await deliver({ operationIdentifier: "op_not_ours", operationStatus: "CONFIRMED", eventId: 900004 })).status).toBe(200);
     await settle();
-    expect(await webhookEvent(ctx, 900004)).toMatchObject({ result: "rejected" });
+    expect(await webhookEvent(ctx, { eventId: 900004, operationId: "op_not_ours" })).toMatchObject({ result: "rejected" });
   });
 });
 
@@ -141,7 +141,10 @@ describe("an outcome through the webhook alone", () => {
     expect(sessionState(await requireSession(ctx.db, session.id))).toBe("confirmed");
     const [event] = await sandboxEvents(session.operationId!);
     expect(event).toMatchObject({ status: "CONFIRMED", acknowledged: true, attempts: 1 });
-    expect(await webhookEvent(ctx, event!.eventId)).toMatchObject({ result: "acknowledged", deliveries: 1 });
+    expect(await webhookEvent(ctx, { eventId: event!.eventId, operationId: session.operationId! })).toMatchObject({
+      result: "acknowledged",
+      deliveries: 1,
+    });
     await control("POST", "/clock/advance", { seconds: 7 * 24 * 3600 });
     await control("POST", "/webhooks/redeliver");
     expect((await sandboxEvents(session.operationId!))[0]?.attempts).toBe(1);
@@ -156,7 +159,10 @@ describe("an outcome through the webhook alone", () => {
     await settle();
     const [event] = await sandboxEvents(session.operationId!);
     expect(event).toMatchObject({ status: "REFUSED", acknowledged: false });
-    expect(await webhookEvent(ctx, event!.eventId)).toMatchObject({ processedAt: null, lastError: expect.stringContaining("503") });
+    expect(await webhookEvent(ctx, { eventId: event!.eventId, operationId: session.operationId! })).toMatchObject({
+      processedAt: null,
+      lastError: expect.stringContaining("503"),
+    });
     expect(sessionState(await requireSession(ctx.db, session.id))).toBe("pending");
 
     await control("POST", "/webhooks/redeliver");
@@ -197,11 +203,16 @@ describe("an outcome through the webhook alone", () => {
     await deliver({ operationIdentifier: session.operationId, operationStatus: "REFUSED", eventId: event!.eventId + 0 });
     await settle();
     expect(sessionState(await requireSession(ctx.db, session.id))).toBe("confirmed");
-    expect(await webhookEvent(ctx, event!.eventId)).toMatchObject({ result: "status_mismatch" });
+    expect(await webhookEvent(ctx, { eventId: event!.eventId, operationId: session.operationId! })).toMatchObject({
+      result: "status_mismatch",
+    });
     // The sandbox redelivers the genuine event: it is processed again and acknowledged.
     await control("POST", "/webhooks/redeliver");
     await settle();
-    expect(await webhookEvent(ctx, event!.eventId)).toMatchObject({ result: "acknowledged", claimedStatus: "CONFIRMED" });
+    expect(await webhookEvent(ctx, { eventId: event!.eventId, operationId: session.operationId! })).toMatchObject({
+      result: "acknowledged",
+      claimedStatus: "CONFIRMED",
+    });
     expect((await sandboxEvents(session.operationId!))[0]?.acknowledged).toBe(true);
   });
 
@@ -225,7 +236,9 @@ describe("an outcome through the webhook alone", () => {
     await deliver({ operationIdentifier: session.operationId, operationStatus: "CONFIRMED", eventId: confirmed!.eventId });
     await settle();
     expect(sessionState(await requireSession(ctx.db, session.id))).toBe("refunded");
-    expect(await webhookEvent(ctx, confirmed!.eventId)).toMatchObject({ result: "superseded" });
+    expect(await webhookEvent(ctx, { eventId: confirmed!.eventId, operationId: session.operationId! })).toMatchObject({
+      result: "superseded",
+    });
   });
 });
 
@@ -253,8 +266,11 @@ describe("each ack error code", () => {
     );
     const eventId = 800000 + cases.findIndex((c) => c[0] === code);
     await ctx.db.insert(webhookEvents).values({ eventId, operationId: session.operationId!, claimedStatus: "CONFIRMED" });
-    expect(await processWebhookEvent(stub, eventId)).toBe("processed");
-    expect(await webhookEvent(ctx, eventId)).toMatchObject({ processedAt: expect.any(Date), result });
+    expect(await processWebhookEvent(stub, { eventId, operationId: session.operationId! })).toBe("processed");
+    expect(await webhookEvent(ctx, { eventId, operationId: session.operationId! })).toMatchObject({
+      processedAt: expect.any(Date),
+      result,
+    });
     expect(double.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       `GET /operations/${session.operationId}/status`,
       "PUT /operations/webhook-events/ack",
@@ -274,9 +290,150 @@ describe("each ack error code", () => {
       json(500, { errorCode: "INTERNAL_ERROR", message: "boom" }),
     );
     await ctx.db.insert(webhookEvents).values({ eventId: 800100, operationId: session.operationId!, claimedStatus: "CONFIRMED" });
-    expect(await processWebhookEvent(stub, 800100)).toBe("retry");
-    const row = await webhookEvent(ctx, 800100);
+    expect(await processWebhookEvent(stub, { eventId: 800100, operationId: session.operationId! })).toBe("retry");
+    const row = await webhookEvent(ctx, { eventId: 800100, operationId: session.operationId! });
     expect(row).toMatchObject({ processedAt: null, lockedUntil: null, lastError: expect.stringContaining("INTERNAL_ERROR") });
     expect(row!.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
+  });
+});
+
+describe("a forged delivery never pre-empts the genuine event", () => {
+  /** The eventId the sandbox will use next: one more than the event of an operation decided now. */
+  async function nextSandboxEventId(): Promise<number> {
+    const other = await atProvider();
+    await control("POST", `/operations/${other.operationId}/decision`, { decision: "approve" });
+    await settle();
+    const [event] = await sandboxEvents(other.operationId!);
+    return event!.eventId + 1;
+  }
+
+  it("an eventId posted first with a made-up operation: the genuine event is applied and acknowledged at its first delivery", async () => {
+    const session = await atProvider();
+    const next = await nextSandboxEventId();
+    expect((await deliver({ operationIdentifier: "op_made_up", operationStatus: "CONFIRMED", eventId: next })).status).toBe(200);
+    await settle();
+    expect(await webhookEvent(ctx, { eventId: next, operationId: "op_made_up" })).toMatchObject({ result: "rejected" });
+
+    await control("POST", `/operations/${session.operationId}/decision`, { decision: "approve" });
+    await settle();
+    const [event] = await sandboxEvents(session.operationId!);
+    expect(event).toMatchObject({ eventId: next, status: "CONFIRMED", acknowledged: true, attempts: 1 });
+    expect(sessionState(await requireSession(ctx.db, session.id))).toBe("confirmed");
+    expect(await webhookEvent(ctx, { eventId: next, operationId: session.operationId! })).toMatchObject({
+      result: "acknowledged",
+      deliveries: 1,
+    });
+  });
+
+  it.each([
+    ["a status the API will not send", "REFUSED"],
+    ["the very status the API will send", "CONFIRMED"],
+  ] as const)(
+    "an eventId posted first with the real operation and %s: the genuine event is applied and acknowledged at its first delivery",
+    async (_, forgedStatus) => {
+      const session = await atProvider();
+      const before = sessionState(await requireSession(ctx.db, session.id));
+      const next = await nextSandboxEventId();
+      const key = { eventId: next, operationId: session.operationId! };
+      await deliver({ operationIdentifier: session.operationId, operationStatus: forgedStatus, eventId: next });
+      await settle();
+      // The API does not know the event yet: nothing acknowledged, and the session is as it was.
+      expect(await webhookEvent(ctx, key)).toMatchObject({ result: "rejected", claimedStatus: forgedStatus });
+      expect(sessionState(await requireSession(ctx.db, session.id))).toBe(before);
+
+      await control("POST", `/operations/${session.operationId}/decision`, { decision: "approve" });
+      await settle();
+      const [event] = await sandboxEvents(session.operationId!);
+      expect(event).toMatchObject({ eventId: next, status: "CONFIRMED", acknowledged: true, attempts: 1 });
+      expect(sessionState(await requireSession(ctx.db, session.id))).toBe("confirmed");
+      expect(await webhookEvent(ctx, key)).toMatchObject({ result: "acknowledged", claimedStatus: "CONFIRMED", deliveries: 2 });
+      const history = await ctx.db.select().from(sessionStatusHistory).where(eq(sessionStatusHistory.sessionId, session.id));
+      expect(history.filter((h) => h.status === "CONFIRMED").map((h) => h.source)).toEqual(["webhook"]);
+    },
+  );
+
+  it("the genuine delivery arriving while the forged one is processed is not lost: another pass acknowledges it", async () => {
+    const session = await atProvider();
+    const key = { eventId: 800200, operationId: session.operationId! };
+    const double = createFetchDouble("/sandbox/v1");
+    const stub: CheckoutContext = {
+      ...ctx,
+      clientFor: () =>
+        createFinancingClient({ baseUrl: sandbox.baseUrl, apiKey: KEY, fetch: double.fetch, sleep: async () => {}, maxAttempts: 1 }),
+    };
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const status = () => json(200, { operationId: session.operationId, status: "CONFIRMED", updatedAt: new Date().toISOString() });
+    double.answer(
+      // The forged delivery's pass: the status is read while the genuine delivery comes in...
+      async () => {
+        await gate;
+        return status();
+      },
+      // ...and its ack is refused: the API did not know the event then.
+      json(404, { errorCode: "WEBHOOK_EVENT_NOT_FOUND", message: "Webhook event not found" }),
+      // The second pass, for the delivery that came meanwhile.
+      status(),
+      new Response(null, { status: 204 }),
+    );
+    const forged = { operationIdentifier: session.operationId, operationStatus: "CONFIRMED", eventId: key.eventId };
+    const post = (body: unknown) =>
+      new Request("http://127.0.0.1/api/webhooks/financing/t", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect(await receiveWebhook(stub, ctx.webhookToken, post(forged))).toMatchObject({ status: 200, process: true });
+    const first = processWebhookEvent(stub, key);
+    await expect.poll(() => double.requests.length).toBe(1);
+    const genuine = await receiveWebhook(stub, ctx.webhookToken, post(forged));
+    expect(genuine).toMatchObject({ status: 200, duplicate: true, process: true });
+    // The event is held by the first processor: this delivery's own processing finds it taken.
+    expect(await processWebhookEvent(stub, key)).toBe("skipped");
+    release();
+    expect(await first).toBe("processed");
+    expect(double.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /operations/${session.operationId}/status`,
+      "PUT /operations/webhook-events/ack",
+      `GET /operations/${session.operationId}/status`,
+      "PUT /operations/webhook-events/ack",
+    ]);
+    expect(await webhookEvent(ctx, key)).toMatchObject({ result: "acknowledged", deliveries: 2, processedAt: expect.any(Date) });
+  });
+
+  it("an eventId seen before for another operation (the API reset, or another deployment of it) is a new event", async () => {
+    const first = await atProvider();
+    await control("POST", `/operations/${first.operationId}/decision`, { decision: "approve" });
+    await settle();
+    const [old] = await sandboxEvents(first.operationId!);
+    expect(await webhookEvent(ctx, { eventId: old!.eventId, operationId: first.operationId! })).toMatchObject({ result: "acknowledged" });
+
+    // The same eventId, now the API's event for another operation: it is stored, applied and acknowledged.
+    const second = await atProvider();
+    const double = createFetchDouble("/sandbox/v1");
+    const stub: CheckoutContext = {
+      ...ctx,
+      clientFor: () =>
+        createFinancingClient({ baseUrl: sandbox.baseUrl, apiKey: KEY, fetch: double.fetch, sleep: async () => {}, maxAttempts: 1 }),
+    };
+    // Later than the operation's last report, on the sandbox's clock (an earlier test moved it).
+    const { now } = (await control("GET", "/clock")) as { now: string };
+    double.answer(
+      json(200, { operationId: second.operationId, status: "CONFIRMED", updatedAt: new Date(Date.parse(now) + 60_000).toISOString() }),
+      new Response(null, { status: 204 }),
+    );
+    const received = await receiveWebhook(
+      stub,
+      ctx.webhookToken,
+      new Request("http://127.0.0.1/api/webhooks/financing/t", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ operationIdentifier: second.operationId, operationStatus: "CONFIRMED", eventId: old!.eventId }),
+      }),
+    );
+    expect(received).toMatchObject({ status: 200, duplicate: false, process: true });
+    expect(await processWebhookEvent(stub, { eventId: old!.eventId, operationId: second.operationId! })).toBe("processed");
+    expect(sessionState(await requireSession(ctx.db, second.id))).toBe("confirmed");
+    expect(await webhookEvent(ctx, { eventId: old!.eventId, operationId: second.operationId! })).toMatchObject({ result: "acknowledged" });
   });
 });

@@ -12,9 +12,19 @@ import { getSessionByOperation, recordOperationStatus } from "./sessions";
 
 /**
  * Webhooks from the partner API. They are unsigned, redelivered until acknowledged, and may come
- * twice or out of order, so: the URL carries a secret token; each eventId is stored once (primary
- * key); the answer comes at once and the work happens after it; the body is only a hint — the
- * status is read from the API, applied forward only, and only then is the event acknowledged.
+ * twice or out of order, so: the URL carries a secret token; each (eventId, operation) is stored
+ * once (primary key); the answer comes at once and the work happens after it; the body is only a
+ * hint — the status is read from the API, applied forward only, and only then is the event
+ * acknowledged.
+ *
+ * An event is what the API vouches for, never what was posted first. Anyone holding the URL may
+ * post an eventId before the API uses it: with an operation id of their own (another key, so it
+ * never meets the genuine event), or with a real operation and a status the API will not vouch for
+ * (the same key: its processing ends `rejected` or `status_mismatch`, and a later delivery of that
+ * key reopens it, so the genuine event is applied and acknowledged at once). A delivery that comes
+ * while the event is being processed is not lost either: the processor sees it and takes another
+ * pass. And after a reset of the API (or another deployment of it), an eventId may come again for
+ * another operation: another key.
  */
 
 export const WEBHOOK_BODY_MAX_BYTES = 4 * 1024;
@@ -49,12 +59,24 @@ function sameToken(given: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
+/** A stored event's key: an eventId names an event only together with its operation. */
+export interface WebhookEventKey {
+  eventId: number;
+  operationId: string;
+}
+
 export type ReceiveResult =
-  { status: 404 } | { status: 400 | 413; message: string } | { status: 200; eventId: number; duplicate: boolean; process: boolean };
+  | { status: 404 }
+  | { status: 400 | 413; message: string }
+  | { status: 200; eventId: number; operationId: string; duplicate: boolean; process: boolean };
+
+const byKey = (key: WebhookEventKey) => and(eq(webhookEvents.eventId, key.eventId), eq(webhookEvents.operationId, key.operationId));
 
 /**
  * Checks and stores one delivery. Nothing is stored for a wrong token or a bad body. A duplicate
- * is answered 2xx and changes nothing, but an event not yet processed is processed again.
+ * is answered 2xx; it is processed (again) when its event is not done, when the API rejected what
+ * was stored under its key (a forgery that came first), or when it claims another status than an
+ * event not acknowledged.
  */
 export async function receiveWebhook(ctx: CheckoutContext, token: string, request: Request): Promise<ReceiveResult> {
   if (!sameToken(token, ctx.webhookToken)) return { status: 404 };
@@ -74,45 +96,73 @@ export async function receiveWebhook(ctx: CheckoutContext, token: string, reques
   }
   const event = parsed.data;
 
+  const key = { eventId: event.eventId, operationId: event.operationIdentifier };
   const inserted = await ctx.db
     .insert(webhookEvents)
-    .values({ eventId: event.eventId, operationId: event.operationIdentifier, claimedStatus: event.operationStatus })
+    .values({ ...key, claimedStatus: event.operationStatus })
     .onConflictDoNothing()
     .returning({ eventId: webhookEvents.eventId });
-  if (inserted.length > 0) return { status: 200, eventId: event.eventId, duplicate: false, process: true };
+  if (inserted.length > 0) return { status: 200, ...key, duplicate: false, process: true };
 
+  // One statement, so that a processor finishing at the same moment sees this delivery (the count)
+  // or finishes before it (and the event is reopened). Reopened: what was stored under this key
+  // was rejected by the API (a forgery that came first: this may be the genuine event), or its
+  // claim was not acknowledged and this delivery claims another status (a forged or garbled body
+  // under the genuine key): this delivery's claim is taken, and the event is processed again now.
+  const reopen = sql`(${webhookEvents.result} is distinct from 'acknowledged' and (${webhookEvents.result} = 'rejected' or ${webhookEvents.claimedStatus} <> ${event.operationStatus}))`;
   const [existing] = await ctx.db
     .update(webhookEvents)
-    .set({ deliveries: sql`${webhookEvents.deliveries} + 1` })
-    .where(eq(webhookEvents.eventId, event.eventId))
-    .returning();
-  if (existing && existing.claimedStatus !== event.operationStatus && existing.result !== "acknowledged") {
-    // The first delivery's claim could not be acknowledged (a forged or garbled body under a real
-    // eventId): take this delivery's claim and process the event again.
-    await ctx.db
-      .update(webhookEvents)
-      .set({ claimedStatus: event.operationStatus, processedAt: null, result: null, detail: null, nextAttemptAt: new Date() })
-      .where(eq(webhookEvents.eventId, event.eventId));
-    return { status: 200, eventId: event.eventId, duplicate: true, process: true };
-  }
-  return { status: 200, eventId: event.eventId, duplicate: true, process: existing !== undefined && existing.processedAt === null };
+    .set({
+      deliveries: sql`${webhookEvents.deliveries} + 1`,
+      claimedStatus: sql`case when ${reopen} then ${event.operationStatus} else ${webhookEvents.claimedStatus} end`,
+      processedAt: sql`case when ${reopen} then null else ${webhookEvents.processedAt} end`,
+      result: sql`case when ${reopen} then null else ${webhookEvents.result} end`,
+      detail: sql`case when ${reopen} then null else ${webhookEvents.detail} end`,
+      nextAttemptAt: sql`case when ${reopen} then now() else ${webhookEvents.nextAttemptAt} end`,
+    })
+    .where(byKey(key))
+    .returning({ processedAt: webhookEvents.processedAt });
+  return { status: 200, ...key, duplicate: true, process: existing !== undefined && existing.processedAt === null };
 }
 
 /** Takes the event for this processor, unless it is done or another processor holds it. */
-async function claim(ctx: CheckoutContext, eventId: number, now: Date): Promise<WebhookEventRow | undefined> {
+async function claim(ctx: CheckoutContext, key: WebhookEventKey, now: Date): Promise<WebhookEventRow | undefined> {
   const [row] = await ctx.db
     .update(webhookEvents)
     .set(work.claim(now))
-    .where(and(eq(webhookEvents.eventId, eventId), work.claimable(now)))
+    .where(and(byKey(key), work.claimable(now)))
     .returning();
   return row;
 }
 
-async function finish(ctx: CheckoutContext, eventId: number, result: WebhookEventResult, detail: string | null = null): Promise<void> {
-  await ctx.db
+/**
+ * Ends processing. Acknowledged is final (the API vouched for the event as claimed). Any other end
+ * is final only if no delivery came while processing ran: one that did may be the genuine event
+ * (or bring the claim the API vouches for), so the event is unlocked, due now, and "again" says
+ * to take another pass.
+ */
+async function finish(
+  ctx: CheckoutContext,
+  row: WebhookEventRow,
+  result: WebhookEventResult,
+  detail: string | null = null,
+): Promise<"processed" | "again"> {
+  const done = { processedAt: new Date(), result, detail, ...work.done() };
+  if (result === "acknowledged") {
+    await ctx.db
+      .update(webhookEvents)
+      .set({ ...done, claimedStatus: row.claimedStatus })
+      .where(byKey(row));
+    return "processed";
+  }
+  const finished = await ctx.db
     .update(webhookEvents)
-    .set({ processedAt: new Date(), result, detail, ...work.done() })
-    .where(eq(webhookEvents.eventId, eventId));
+    .set(done)
+    .where(and(byKey(row), eq(webhookEvents.deliveries, row.deliveries), eq(webhookEvents.claimedStatus, row.claimedStatus)))
+    .returning({ eventId: webhookEvents.eventId });
+  if (finished.length > 0) return "processed";
+  await ctx.db.update(webhookEvents).set({ lockedUntil: null, nextAttemptAt: new Date() }).where(byKey(row));
+  return "again";
 }
 
 async function postpone(ctx: CheckoutContext, row: WebhookEventRow, error: unknown, now: Date): Promise<void> {
@@ -120,7 +170,7 @@ async function postpone(ctx: CheckoutContext, row: WebhookEventRow, error: unkno
   await ctx.db
     .update(webhookEvents)
     .set(work.postpone(row.attempts, message, now))
-    .where(eq(webhookEvents.eventId, row.eventId));
+    .where(byKey(row));
 }
 
 /** Ack errors that end the event (with the reason); anything else is retried. */
@@ -137,20 +187,32 @@ const FINAL_ACK_ERRORS: Partial<Record<string, { result: WebhookEventResult; det
 
 export type ProcessResult = "processed" | "skipped" | "retry";
 
+/** Passes in a row for one call (deliveries that keep coming meanwhile): the rest is left to the worker, due now. */
+const MAX_PASSES = 5;
+
 /**
  * Processes one stored event: reads the operation's status from the partner API (never the body's),
  * applies it to its session forward only, and acknowledges the event. A failure leaves the event
  * unacknowledged (the API redelivers it) and schedules our own retry.
  */
-export async function processWebhookEvent(ctx: CheckoutContext, eventId: number, now = new Date()): Promise<ProcessResult> {
-  const row = await claim(ctx, eventId, now);
+export async function processWebhookEvent(ctx: CheckoutContext, key: WebhookEventKey, now = new Date()): Promise<ProcessResult> {
+  let result: ProcessResult = "skipped";
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const outcome = await processOnce(ctx, key, pass === 0 ? now : new Date());
+    if (outcome !== "again") return outcome;
+    result = "processed";
+  }
+  return result;
+}
+
+async function processOnce(ctx: CheckoutContext, key: WebhookEventKey, now: Date): Promise<ProcessResult | "again"> {
+  const row = await claim(ctx, key, now);
   if (!row) return "skipped";
   try {
     const session = await getSessionByOperation(ctx.db, row.operationId);
     if (!session) {
       // Not one of ours (or a forged id): nothing to apply, and nothing to acknowledge for someone else.
-      await finish(ctx, eventId, "rejected", "no checkout session has this operation");
-      return "processed";
+      return await finish(ctx, row, "rejected", "no checkout session has this operation");
     }
     const partner = await partnerById(ctx.db, session.partnerId);
     if (!partner) throw new Error("the session's partner is missing");
@@ -161,8 +223,7 @@ export async function processWebhookEvent(ctx: CheckoutContext, eventId: number,
       read = await client.getStatus(row.operationId);
     } catch (error) {
       if (isFinancingApiError(error) && (error.status === 404 || error.status === 403)) {
-        await finish(ctx, eventId, "rejected", "the API does not show this operation to us");
-        return "processed";
+        return await finish(ctx, row, "rejected", "the API does not show this operation to us");
       }
       throw error;
     }
@@ -177,11 +238,9 @@ export async function processWebhookEvent(ctx: CheckoutContext, eventId: number,
     } catch (error) {
       const end = isFinancingApiError(error) && error.errorCode ? FINAL_ACK_ERRORS[error.errorCode] : undefined;
       if (!end) throw error;
-      await finish(ctx, eventId, end.result, end.detail);
-      return "processed";
+      return await finish(ctx, row, end.result, end.detail);
     }
-    await finish(ctx, eventId, "acknowledged");
-    return "processed";
+    return await finish(ctx, row, "acknowledged");
   } catch (error) {
     console.error("webhooks: processing failed; it will be retried", isFinancingApiError(error) ? error.toJSON() : String(error));
     await postpone(ctx, row, error, now);
@@ -190,17 +249,16 @@ export async function processWebhookEvent(ctx: CheckoutContext, eventId: number,
 }
 
 /** Events whose processing is due again (failed earlier, or lost with a killed instance). */
-export async function dueWebhookEvents(ctx: CheckoutContext, now = new Date(), limit = 50): Promise<number[]> {
-  const rows = await ctx.db
-    .select({ eventId: webhookEvents.eventId })
+export async function dueWebhookEvents(ctx: CheckoutContext, now = new Date(), limit = 50): Promise<WebhookEventKey[]> {
+  return ctx.db
+    .select({ eventId: webhookEvents.eventId, operationId: webhookEvents.operationId })
     .from(webhookEvents)
     .where(work.due(now))
-    .orderBy(asc(webhookEvents.eventId))
+    .orderBy(asc(webhookEvents.eventId), asc(webhookEvents.operationId))
     .limit(limit);
-  return rows.map((r) => r.eventId);
 }
 
-export async function webhookEvent(ctx: CheckoutContext, eventId: number): Promise<WebhookEventRow | undefined> {
-  const [row] = await ctx.db.select().from(webhookEvents).where(eq(webhookEvents.eventId, eventId)).limit(1);
+export async function webhookEvent(ctx: CheckoutContext, key: WebhookEventKey): Promise<WebhookEventRow | undefined> {
+  const [row] = await ctx.db.select().from(webhookEvents).where(byKey(key)).limit(1);
   return row;
 }

@@ -27,7 +27,7 @@ export function startBackgroundWork(ctx: CheckoutContext, intervalMs = 5_000): (
 }
 
 export async function runOnce(ctx: CheckoutContext): Promise<void> {
-  for (const eventId of await dueWebhookEvents(ctx)) await processWebhookEvent(ctx, eventId);
+  for (const key of await dueWebhookEvents(ctx)) await processWebhookEvent(ctx, key);
   await deliverDueNotifications(ctx);
   await reconcile(ctx);
 }

@@ -1,4 +1,4 @@
-import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { Booking } from "@/lib/checkout/booking";
 import type { CustomerDraft } from "@/lib/checkout/customer";
 import type { NotificationPayload, SessionFinancingStatus, SessionState, StatusSource } from "@/lib/checkout/sessions";
@@ -128,13 +128,16 @@ export const sessionStatusHistory = pgTable(
 // Webhooks from the partner API (issue: outcomes that are never lost)
 
 /**
- * Every webhook event received, once per eventId (the primary key is the deduplication). The body
- * is only a hint: processing reads the status from the partner API, applies it, then acknowledges.
+ * Every webhook event received, once per (eventId, operation): the primary key is the
+ * deduplication. An eventId alone is not enough: anyone holding the URL may post an id before the
+ * API uses it, and a reset sandbox (or another deployment of the API) numbers from 1 again, so an
+ * id names an event only together with its operation. The body is only a hint: processing reads
+ * the status from the partner API, applies it, then acknowledges.
  */
 export const webhookEvents = pgTable(
   "webhook_events",
   {
-    eventId: bigint("event_id", { mode: "number" }).primaryKey(),
+    eventId: bigint("event_id", { mode: "number" }).notNull(),
     operationId: text("operation_id").notNull(),
     /** The status the body claimed: kept for the ack, never applied as such. */
     claimedStatus: text("claimed_status").$type<WebhookStatus>().notNull(),
@@ -151,7 +154,10 @@ export const webhookEvents = pgTable(
     lockedUntil: timestamp("locked_until", { withTimezone: true }),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("webhook_events_pending_idx").on(table.processedAt, table.nextAttemptAt)],
+  (table) => [
+    primaryKey({ name: "webhook_events_pkey", columns: [table.eventId, table.operationId] }),
+    index("webhook_events_pending_idx").on(table.processedAt, table.nextAttemptAt),
+  ],
 );
 
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;

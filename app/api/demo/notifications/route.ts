@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { demoSigningSecret } from "@/lib/demo/seed";
 import { getEnv } from "@/lib/env";
@@ -7,9 +8,22 @@ export const dynamic = "force-dynamic";
 /**
  * The demo partner's backend: where the checkout tells it of outcomes. It does what a partner's
  * endpoint should: verify the Standard Webhooks signature on the raw body (and the timestamp's
- * freshness), deduplicate on `webhook-id`, answer 2xx quickly. Here it only logs.
+ * freshness), deduplicate on `webhook-id`, answer 2xx quickly. Here it only logs, and keeps what it
+ * received so that a QA test can read it back (GET, on the sandbox only).
  */
 const seen = new Set<string>();
+
+interface ReceivedNotification {
+  /** The `webhook-id`. */
+  id: string;
+  receivedAt: string;
+  type: string;
+  data: { id: string; state: string };
+}
+
+/** The latest verified notifications, oldest first: in this process's memory, bounded (a demo, not a store). */
+const received: ReceivedNotification[] = [];
+const KEEP = 1_000;
 
 export async function POST(request: Request) {
   const secret = getEnv().DEMO_PARTNER_SECRET;
@@ -25,6 +39,33 @@ export async function POST(request: Request) {
   if (!seen.has(id)) {
     seen.add(id);
     console.log(`demo partner: ${event.type} for ${event.data.id}`);
+    received.push({ id, receivedAt: new Date().toISOString(), type: event.type, data: event.data });
+    if (received.length > KEEP) seen.delete(received.shift()!.id);
   }
   return new Response(null, { status: 204 });
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  // Hashed first: timingSafeEqual needs equal lengths, and the length must not leak either.
+  return timingSafeEqual(createHash("sha256").update(given).digest(), createHash("sha256").update(expected).digest());
+}
+
+/**
+ * What the demo partner's backend received, for QA tests: `GET /api/demo/notifications?session=cs_…`
+ * with the demo partner's secret as a bearer token (the one its backend opens sessions with). On the
+ * sandbox only; this process's notifications only (with several instances, ask each).
+ */
+export function GET(request: Request) {
+  const env = getEnv();
+  const secret = env.DEMO_PARTNER_SECRET;
+  if (!secret || env.financing.environment !== "sandbox") return new Response(null, { status: 404 });
+  const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+  if (token === undefined || !sameSecret(token, secret)) {
+    return Response.json({ error: { code: "unauthorized", message: "Send the demo partner's secret as a bearer token" } }, { status: 401 });
+  }
+  const session = new URL(request.url).searchParams.get("session");
+  return Response.json(
+    { notifications: session === null ? received : received.filter((n) => n.data.id === session) },
+    { headers: { "Cache-Control": "no-store" } },
+  );
 }

@@ -5,7 +5,7 @@ import { processWebhookEvent, receiveWebhook } from "@/lib/checkout/webhooks";
 export const dynamic = "force-dynamic";
 
 /**
- * The partner API's webhooks. Stored once per eventId and answered at once; the status is then
+ * The partner API's webhooks. Stored once per (eventId, operation) and answered at once; the status is then
  * read from the API, applied and acknowledged after the response (`after`). A wrong token is a
  * 404 (the URL does not exist for a guesser); a bad body is a 400. Neither stores anything.
  */
@@ -17,9 +17,9 @@ export async function POST(request: Request, { params }: { params: Promise<{ tok
     return Response.json({ error: { code: "validation_failed", message: result.message } }, { status: result.status });
   }
   if (result.process) {
-    const { eventId } = result;
+    const { eventId, operationId } = result;
     after(async () => {
-      await processWebhookEvent(ctx, eventId);
+      await processWebhookEvent(ctx, { eventId, operationId });
     });
   }
   return Response.json({ received: true, duplicate: result.duplicate });

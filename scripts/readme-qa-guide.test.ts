@@ -1,0 +1,29 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The README's QA guide shows e2e/qa-guide.spec.ts, one of the project's own browser tests, so that
+ * what QA teams copy is what passes here: the two never drift.
+ */
+const root = new URL("..", import.meta.url);
+const read = (file: string) => readFileSync(new URL(file, root), "utf8");
+
+/** The first ```ts block after the heading. */
+function codeBlockAfter(markdown: string, heading: string): string | undefined {
+  const start = markdown.indexOf(`\n${heading}\n`);
+  if (start < 0) return undefined;
+  return /\n```ts\n([\s\S]*?)\n```\n/.exec(markdown.slice(start))?.[1];
+}
+
+describe("the README's QA guide", () => {
+  it("is e2e/qa-guide.spec.ts, as it is", () => {
+    const shown = codeBlockAfter(read("README.md"), "### A QA guide: a Playwright spec to copy");
+    expect(shown, "no ```ts block under the QA guide's heading").toBeDefined();
+    expect(shown).toBe(read("e2e/qa-guide.spec.ts").replace(/\n$/, ""));
+  });
+
+  it("imports nothing but Playwright, so it can be copied into another project", () => {
+    const imports = [...read("e2e/qa-guide.spec.ts").matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
+    expect(imports).toEqual(["@playwright/test"]);
+  });
+});
