@@ -9,6 +9,9 @@ import { bodyProblemMessage, readJsonBody } from "@/lib/http/body";
 import type { CheckoutContext } from "./flow";
 import { partnerById } from "@/lib/partners/partners";
 import { getSessionByOperation, recordOperationStatus } from "./sessions";
+import { logError, loggerFor } from "@/lib/logger";
+
+const log = loggerFor("webhooks");
 
 /**
  * Webhooks from the partner API. They are unsigned, redelivered until acknowledged, and may come
@@ -57,7 +60,11 @@ export type ReceiveResult =
  * is answered 2xx and changes nothing, but an event not yet processed is processed again.
  */
 export async function receiveWebhook(ctx: CheckoutContext, token: string, request: Request): Promise<ReceiveResult> {
-  if (!sameToken(token, ctx.webhookToken)) return { status: 404 };
+  if (!sameToken(token, ctx.webhookToken)) {
+    // The token is never logged, the one sent no more than the right one.
+    log.warn("webhooks: a delivery with a wrong token was refused");
+    return { status: 404 };
+  }
 
   // Refused by its declared length before anything is read, else as soon as it passes the cap.
   const body = await readJsonBody(request, WEBHOOK_BODY_MAX_BYTES);
@@ -113,6 +120,7 @@ async function finish(ctx: CheckoutContext, eventId: number, result: WebhookEven
     .update(webhookEvents)
     .set({ processedAt: new Date(), result, detail, ...work.done() })
     .where(eq(webhookEvents.eventId, eventId));
+  log.info({ eventId, result }, "webhooks: event processed");
 }
 
 async function postpone(ctx: CheckoutContext, row: WebhookEventRow, error: unknown, now: Date): Promise<void> {
@@ -183,7 +191,7 @@ export async function processWebhookEvent(ctx: CheckoutContext, eventId: number,
     await finish(ctx, eventId, "acknowledged");
     return "processed";
   } catch (error) {
-    console.error("webhooks: processing failed; it will be retried", isFinancingApiError(error) ? error.toJSON() : String(error));
+    logError(log, "webhooks: processing failed; it will be retried", error, { eventId, operationId: row.operationId });
     await postpone(ctx, row, error, now);
     return "retry";
   }

@@ -1,6 +1,8 @@
 import { Webhook } from "standardwebhooks";
 import { demoSigningSecret } from "@/lib/demo/seed";
 import { getEnv } from "@/lib/env";
+import { loggerFor } from "@/lib/logger";
+import { routeHandler } from "@/lib/http/request-scope";
 
 export const dynamic = "force-dynamic";
 
@@ -11,7 +13,7 @@ export const dynamic = "force-dynamic";
  */
 const seen = new Set<string>();
 
-export async function POST(request: Request) {
+async function post(request: Request) {
   const secret = getEnv().DEMO_PARTNER_SECRET;
   if (!secret) return new Response(null, { status: 404 });
   const body = await request.text();
@@ -24,7 +26,9 @@ export async function POST(request: Request) {
   const id = request.headers.get("webhook-id") ?? "";
   if (!seen.has(id)) {
     seen.add(id);
-    console.log(`demo partner: ${event.type} for ${event.data.id}`);
+    loggerFor("demo-partner").info({ type: event.type, sessionId: event.data.id }, "demo partner: notification received");
   }
   return new Response(null, { status: 204 });
 }
+
+export const POST = routeHandler("POST /api/demo/notifications", post);
