@@ -88,7 +88,7 @@ async function deliverOne(ctx: CheckoutContext, id: string, doFetch: typeof fetc
           .update(partnerNotifications)
           .set({ deliveredAt: new Date(), ...work.done() })
           .where(eq(partnerNotifications.id, row.id));
-        log.info({ notificationId: row.id, partnerId: row.partnerId, attempts: row.attempts + 1 }, "partner notified");
+        log.info({ notificationId: row.id, partnerId: row.partnerId, attempts: row.attempts }, "partner notified");
         return true;
       }
       failure = `HTTP ${response.status}`;
@@ -101,7 +101,7 @@ async function deliverOne(ctx: CheckoutContext, id: string, doFetch: typeof fetc
     {
       notificationId: row.id,
       partnerId: row.partnerId,
-      attempts: row.attempts + 1,
+      attempts: row.attempts,
       failure: failure.startsWith("HTTP ") ? failure : "no answer or not configured",
     },
     "partner notification failed; it will be retried",

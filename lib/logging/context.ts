@@ -11,7 +11,10 @@ export interface LogContext {
   [key: string]: string | undefined;
 }
 
-const storage = new AsyncLocalStorage<LogContext>();
+// One per process: Next bundles this module into several chunks (instrumentation, each route), and
+// the logger made by the first must see what a route handler puts here.
+const globalForContext = globalThis as unknown as { __logContextStorage?: AsyncLocalStorage<LogContext> };
+const storage = (globalForContext.__logContextStorage ??= new AsyncLocalStorage<LogContext>());
 
 export function withLogContext<T>(context: LogContext, fn: () => T): T {
   return storage.run({ ...storage.getStore(), ...context }, fn);
