@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getEnv } from "@/lib/env";
+import { REQUEST_ID_HEADER, requestIdFrom } from "@/lib/logging/request-id";
 import { newNonce, pageCsp, sandboxCsp } from "@/lib/security/csp";
 import { CHECKOUT_PATH, frameAncestorsOf } from "@/lib/security/frame-ancestors";
 import { refusesCrossOriginPost } from "@/lib/security/origin";
@@ -14,6 +15,15 @@ import { refuseHostileRequest } from "@/lib/security/request-guard";
  * next.config.mjs, which also covers the static files this proxy skips.
  */
 export async function proxy(request: NextRequest) {
+  // Every request's id (a well-formed incoming X-Request-Id, else a new one): on the request for the
+  // route, action or page to log with and send upstream, and on the response for support to quote.
+  const requestId = requestIdFrom(request.headers.get(REQUEST_ID_HEADER));
+  const response = await answer(request, requestId);
+  response.headers.set("X-Request-Id", requestId);
+  return response;
+}
+
+async function answer(request: NextRequest, requestId: string): Promise<NextResponse | Response> {
   const env = getEnv();
   const { pathname } = request.nextUrl;
 
@@ -39,7 +49,9 @@ export async function proxy(request: NextRequest) {
 
   if (pathname === "/sandbox" || pathname.startsWith("/sandbox/")) {
     // Another system's pages: their own stylesheet, no nonce, never framed.
-    const response = NextResponse.next();
+    const sandboxHeaders = new Headers(request.headers);
+    sandboxHeaders.set(REQUEST_ID_HEADER, requestId);
+    const response = NextResponse.next({ request: { headers: sandboxHeaders } });
     response.headers.set("Content-Security-Policy", sandboxCsp());
     response.headers.set("X-Frame-Options", "DENY");
     // Its hosted pages send `no-referrer` themselves (their URLs carry tokens), which a header set
@@ -63,6 +75,7 @@ export async function proxy(request: NextRequest) {
 
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
+  requestHeaders.set(REQUEST_ID_HEADER, requestId);
   requestHeaders.set("Content-Security-Policy", policy);
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("Content-Security-Policy", policy);

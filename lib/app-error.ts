@@ -1,3 +1,5 @@
+import { logError, loggerFor } from "@/lib/logger";
+
 /**
  * The app's one error type: a code that maps to an HTTP status and to a message safe to show.
  * Details (causes, identifiers) are for logs, never for the response.
@@ -36,8 +38,13 @@ export class AppError extends Error {
 
 /** A JSON error response; an unexpected error is logged and answered as `internal`. */
 export function errorResponse(error: unknown, headers?: HeadersInit): Response {
-  if (error instanceof AppError) return Response.json(error.toBody(), { status: error.status, headers });
-  console.error("unexpected error", error);
+  if (error instanceof AppError) {
+    // A refusal is worth a line (which code, which fields), never what was sent.
+    if (error.status < 500) loggerFor("http").info({ err: error }, "request refused");
+    else logError(loggerFor("http"), "request failed", error);
+    return Response.json(error.toBody(), { status: error.status, headers });
+  }
+  logError(loggerFor("http"), "unexpected error", error);
   const internal = new AppError("internal", "Something went wrong on our side. Please try again.");
   return Response.json(internal.toBody(), { status: internal.status, headers });
 }

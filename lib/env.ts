@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { LOG_LEVELS } from "@/lib/logging/levels";
 
 /**
  * The app's configuration, read from the environment and validated once (at server start, from
@@ -51,6 +52,8 @@ const rawEnvSchema = z.object({
     .transform((value) => value.split(/[\s,]+/).filter(Boolean))
     .refine((values) => values.every(isOrigin), "must be origins like https://agency.example, separated by commas")
     .optional(),
+  // Read by lib/logger.ts (which falls back to info on a bad value); refused here, naming the variable.
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).optional(),
 });
 
 /** `http(s)://host[:port]`, exactly as URL.origin writes it. */

@@ -2,6 +2,9 @@ import "server-only";
 import { getDatabase, type Database } from "@/lib/db";
 import { ConfigError, getEnv, type AppEnv } from "@/lib/env";
 import { SandboxConfigError, sandboxConfigFromEnv } from "@/lib/sandbox/config";
+import { logError, loggerFor, routeConsoleToLogger } from "@/lib/logger";
+
+const log = loggerFor("startup");
 
 /**
  * What the server does once, before it takes a request (called from `instrumentation.ts`): the
@@ -11,6 +14,9 @@ import { SandboxConfigError, sandboxConfigFromEnv } from "@/lib/sandbox/config";
  * starts.
  */
 export async function startServer(): Promise<void> {
+  // In production, what Next itself prints (an error a page threw, a warning) goes through the
+  // logger too: JSON lines, errors by their safe shape. Development keeps Next's readable output.
+  if (process.env.NODE_ENV === "production") routeConsoleToLogger();
   let env: AppEnv;
   try {
     env = getEnv();
@@ -19,14 +25,15 @@ export async function startServer(): Promise<void> {
     if (env.SANDBOX_ENABLED) sandboxConfigFromEnv();
   } catch (error) {
     if (!(error instanceof ConfigError) && !(error instanceof SandboxConfigError)) throw error;
-    console.error(`The server cannot start. ${error.message}`);
+    // The message names the variables and never echoes a value.
+    log.fatal({ variables: error.problems.map((problem) => problem.variable) }, `The server cannot start. ${error.message}`);
     process.exit(1);
   }
   let database: Database;
   try {
     database = await getDatabase();
   } catch (error) {
-    console.error("The server cannot start: the database could not be opened or migrated.", error);
+    logError(log, "The server cannot start: the database could not be opened or migrated.", error);
     process.exit(1);
   }
   // The demo partners and staff (seedDemo says when), before the first request can need them.
@@ -35,4 +42,5 @@ export async function startServer(): Promise<void> {
   const { getAppContext } = await import("@/lib/app-context");
   const { startBackgroundWork } = await import("@/lib/checkout/worker");
   startBackgroundWork(await getAppContext());
+  log.info({ database: env.DATABASE_URL === undefined ? "pglite" : "postgresql", sandbox: env.SANDBOX_ENABLED }, "server ready");
 }

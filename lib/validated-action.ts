@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { inActionScope } from "@/lib/http/request-scope";
 
 /**
  * The one wrapper every server action goes through (nextjs/saas-starter's `validatedAction`): the
@@ -11,7 +12,11 @@ export function validatedAction<S extends z.ZodType, T, P = unknown>(
   schema: S,
   action: (input: z.output<S>, formData: FormData, previous: P) => Promise<T>,
 ) {
-  return async (previous: P, formData: FormData): Promise<ActionResult<T>> => {
+  // With the request's id on its log lines; an unexpected error is logged safely, never by Next.
+  return (previous: P, formData: FormData): Promise<ActionResult<T>> =>
+    inActionScope(action.name || "action", () => run(previous, formData));
+
+  async function run(previous: P, formData: FormData): Promise<ActionResult<T>> {
     // Anyone can post an action with other arguments than a form (a hand-made request): refused.
     if (!isForm(formData)) return { ok: false, invalid: [{ field: "(form)", message: "is not a form" }] };
     const parsed = schema.safeParse(Object.fromEntries(formData));
@@ -22,7 +27,7 @@ export function validatedAction<S extends z.ZodType, T, P = unknown>(
       };
     }
     return action(parsed.data, formData, previous);
-  };
+  }
 }
 
 export function isForm(value: unknown): value is FormData {

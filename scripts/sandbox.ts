@@ -12,6 +12,9 @@ import { serve } from "@hono/node-server";
 import { createSandbox } from "../lib/sandbox/app";
 import { sandboxConfigFromEnv } from "../lib/sandbox/config";
 import { openSandboxDatabase } from "../lib/sandbox/db/connection";
+import { logError, loggerFor } from "../lib/logger";
+
+const log = loggerFor("sandbox");
 
 const { values } = parseArgs({
   options: {
@@ -46,12 +49,12 @@ const sandbox = createSandbox({
 try {
   await sandbox.ready;
 } catch (error) {
-  console.error("sandbox: cannot open its database", error);
+  logError(log, "sandbox: cannot open its database", error);
   process.exit(1);
 }
 
 const server = serve({ fetch: sandbox.fetch, port, hostname: values.host }, (info) => {
-  console.log(`Partner API sandbox listening: http://${values.host}:${info.port}/sandbox/v1`);
+  log.info({ url: `http://${values.host}:${info.port}/sandbox/v1` }, "Partner API sandbox listening");
 });
 
 async function stop() {

@@ -15,6 +15,9 @@ import { isFinancingApiError } from "@/lib/financing/errors";
 import { money } from "@/lib/financing/money";
 import { validatedAction } from "@/lib/validated-action";
 import { safeText } from "@/lib/validation/text";
+import { logError, loggerFor } from "@/lib/logger";
+
+const log = loggerFor("backoffice");
 
 /*
  * The back-office's server actions. Each goes through validatedAction (zod first); every one but
@@ -83,7 +86,7 @@ const switchAgencyValidated = staffAction(
       if (agencies.some((agency) => agency.id === agencyId)) await setStaffSessionAgency(staff.db, staff.token, agencyId);
     } catch (error) {
       if (!isFinancingApiError(error)) throw error;
-      console.error("backoffice: listing agencies for a switch failed", error.toJSON());
+      logError(log, "backoffice: listing agencies for a switch failed", error);
     }
     return { ok: true as const, back };
   },
@@ -107,7 +110,7 @@ const cancelValidated = staffAction(z.object({ operationId, reason: reasonText }
     return { kind: "redirect", to: `${page}?notice=cancelled` };
   } catch (error) {
     if (!isFinancingApiError(error)) throw error;
-    console.error("backoffice: cancel failed", error.toJSON());
+    logError(log, "backoffice: cancel failed", error);
     if (error.is("OPERATION_NOT_CANCELLABLE")) {
       const status = error.operationStatus;
       return { kind: "redirect", to: `${page}?notice=not_cancellable${status ? `&was=${encodeURIComponent(status)}` : ""}` };
@@ -147,7 +150,7 @@ async function currentStatus(staff: StaffContext, id: string): Promise<string | 
     return (await staff.client.getStatus(id)).status.status;
   } catch (error) {
     if (!isFinancingApiError(error)) throw error;
-    console.error("backoffice: reading the status after a refund failed", error.toJSON());
+    logError(log, "backoffice: reading the status after a refund failed", error);
     return null;
   }
 }
@@ -164,7 +167,7 @@ const refundValidated = staffAction(refundSchema, async (staff, input): Promise<
     base = refundBaseOf(await staff.client.getRefundDetails(input.operationId));
   } catch (error) {
     if (!isFinancingApiError(error)) throw error;
-    console.error("backoffice: reading the refund breakdown failed", error.toJSON());
+    logError(log, "backoffice: reading the refund breakdown failed", error);
     if (error.is("OPERATION_NOT_REFUNDABLE")) {
       return { step: "failed", reason: "not_refundable", status: error.operationStatus ?? (await currentStatus(staff, input.operationId)) };
     }
@@ -191,7 +194,7 @@ const refundValidated = staffAction(refundSchema, async (staff, input): Promise<
     });
   } catch (error) {
     if (!isFinancingApiError(error)) throw error;
-    console.error("backoffice: refund failed", error.toJSON());
+    logError(log, "backoffice: refund failed", error);
     if (error.is("OPERATION_NOT_REFUNDABLE") && error.status === 422) {
       return { step: "rejected", status: await currentStatus(staff, input.operationId) };
     }

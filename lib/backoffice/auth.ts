@@ -5,6 +5,7 @@ import type { Db } from "@/lib/db";
 import { partners, staffSessions, staffUsers, type PartnerRow } from "@/lib/db/schema";
 import { dummyPasswordHash, verifyPassword } from "./passwords";
 import { clearFailures, emailKey, ipKey, LOGIN_LIMITS, lockedUntil, normalizeEmail, recordFailure } from "./rate-limit";
+import { loggerFor } from "@/lib/logger";
 
 /**
  * Staff sign-in and sessions, on the database alone (the cookie is the app layer's business, in
@@ -88,10 +89,14 @@ export async function signIn(db: Db, input: { email: string; password: string; i
     // One after the other: PGlite runs one transaction at a time anyway.
     const emailLocked = await recordFailure(db, keys.email, LOGIN_LIMITS.perEmail, now);
     const ipLocked = await recordFailure(db, keys.ip, LOGIN_LIMITS.perIp, now);
-    return { ok: false, reason: emailLocked || ipLocked ? "locked" : "invalid" };
+    const reason = emailLocked || ipLocked ? "locked" : "invalid";
+    // Neither the e-mail nor the password: whether the account exists is no log reader's business either.
+    loggerFor("backoffice").info({ reason }, "backoffice: a sign-in failed");
+    return { ok: false, reason };
   }
 
   await clearFailures(db, keys.email);
   await deleteExpiredStaffSessions(db, now);
+  loggerFor("backoffice").info({ userId: user.id }, "backoffice: signed in");
   return { ok: true, token: await createStaffSession(db, user.id, now), userId: user.id };
 }

@@ -1,4 +1,7 @@
 import { isFinancingApiError } from "@/lib/financing/errors";
+import { logError, loggerFor } from "@/lib/logger";
+
+const log = loggerFor("backoffice");
 
 /**
  * What staff are told when a partner API call fails, beyond the named business errors each page
@@ -8,8 +11,7 @@ export type ApiProblem = "unavailable" | "auth" | "forbidden" | "not_found";
 
 export function apiProblem(error: unknown, context: string): ApiProblem {
   if (!isFinancingApiError(error)) throw error;
-  // The error type is safe to log: no key, no body, no customer data.
-  console.error(`backoffice: ${context} failed`, error.toJSON());
+  logError(log, `backoffice: ${context} failed`, error);
   if (error.status === 401) return "auth";
   if (error.status === 403) return "forbidden";
   if (error.status === 404) return "not_found";

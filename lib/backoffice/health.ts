@@ -6,6 +6,7 @@ import { OPEN_STATUSES } from "@/lib/financing/contract";
 import type { Health } from "@/lib/financing/types";
 import { apiProblem, type ApiProblem } from "./errors";
 import type { StaffContext } from "./staff";
+import { logError, loggerFor } from "@/lib/logger";
 
 export interface IntegrationHealth {
   api: { ok: true; health: Health; clockDifferenceMs: number } | { ok: false; problem: ApiProblem };
@@ -27,7 +28,7 @@ export async function integrationHealth(staff: StaffContext): Promise<Integratio
     apiHealth(staff),
     getDatabase().then(checkDatabase, (error: unknown) => ({ ok: false as const, error })),
   ]);
-  if (!database.ok) console.error("backoffice: database check failed", database.error);
+  if (!database.ok) logError(loggerFor("backoffice"), "backoffice: database check failed", database.error);
   return { api, database: database.ok, counts: database.ok ? await counts(staff) : undefined };
 }
 

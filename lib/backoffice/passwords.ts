@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { logError, loggerFor } from "@/lib/logger";
 
 /**
  * Staff passwords, kept only as scrypt hashes (Node's built-in, memory-hard): N=16384, r=8, p=1, a
@@ -42,7 +43,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   try {
     actual = await derive(password, salt, expected.length, { N, r, p });
   } catch (error) {
-    console.error("backoffice: a stored password hash could not be checked", error instanceof Error ? error.message : error);
+    logError(loggerFor("backoffice"), "backoffice: a stored password hash could not be checked", error);
     return false;
   }
   return timingSafeEqual(actual, expected);

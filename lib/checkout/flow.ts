@@ -22,6 +22,9 @@ import {
   type SessionState,
   type StatusSource,
 } from "./sessions";
+import { logError, loggerFor } from "@/lib/logger";
+
+const log = loggerFor("checkout");
 
 /**
  * The advanced flow of design.md §3, step by step. Pages and route handlers call these; each reads
@@ -97,7 +100,7 @@ export async function submitCustomer(ctx: CheckoutContext, sessionId: string, dr
     return { ok: true };
   } catch (error) {
     // Logged without the body: the error type carries no customer data.
-    console.error("checkout: creating the operation failed", isFinancingApiError(error) ? error.toJSON() : error);
+    logError(log, "checkout: creating the operation failed", error, { sessionId });
     return { ok: false, failure: "unavailable", draft };
   }
 }
@@ -116,7 +119,7 @@ export async function loadOffers(ctx: CheckoutContext, session: CheckoutSession)
     return offers.length === 0 ? { kind: "none" } : { kind: "offers", offers: sortOffers(offers) };
   } catch (error) {
     if (isFinancingApiError(error, "NOT_ELIGIBLE_FOR_FINANCING")) return { kind: "not_eligible" };
-    console.error("checkout: loading offers failed", isFinancingApiError(error) ? error.toJSON() : error);
+    logError(log, "checkout: loading offers failed", error, { sessionId: session.id });
     return { kind: "unavailable" };
   }
 }
@@ -169,7 +172,7 @@ export async function chooseOffer(ctx: CheckoutContext, sessionId: string, offer
     // Not retried (a repeat could start a second request at a provider): the customer can choose
     // again. A NOT_ACTIVE_OPERATION means it moved on; the status page tells where.
     await updateSession(ctx.db, session.id, { financingStatus: null });
-    console.error("checkout: starting financing failed", isFinancingApiError(error) ? error.toJSON() : error);
+    logError(log, "checkout: starting financing failed", error, { sessionId });
     if (isFinancingApiError(error, "NOT_ACTIVE_OPERATION")) return { kind: "redirect", url: `/checkout/${session.id}/status` };
     if (isFinancingApiError(error, "NOT_ELIGIBLE_FINANCIAL_OFFER")) return { kind: "offer_gone" };
     return { kind: "unavailable" };
@@ -211,7 +214,7 @@ export async function refreshStatus(ctx: CheckoutContext, sessionId: string, sou
     const changed = await recordOperationStatus(ctx.db, session.id, read.status, source);
     return changed ? await requireSession(ctx.db, sessionId) : session;
   } catch (error) {
-    console.error("checkout: reading the status failed", isFinancingApiError(error) ? error.toJSON() : error);
+    logError(log, "checkout: reading the status failed", error, { sessionId });
     return session;
   }
 }

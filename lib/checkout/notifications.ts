@@ -5,6 +5,9 @@ import { Webhook } from "standardwebhooks";
 import { durableWork } from "@/lib/db/durable-work";
 import { partnerNotifications, partners } from "@/lib/db/schema";
 import type { CheckoutContext } from "./flow";
+import { loggerFor } from "@/lib/logger";
+
+const log = loggerFor("notifications");
 
 /**
  * Partner notifications: when a session's state changes, the partner's backend is told with a POST
@@ -85,6 +88,7 @@ async function deliverOne(ctx: CheckoutContext, id: string, doFetch: typeof fetc
           .update(partnerNotifications)
           .set({ deliveredAt: new Date(), ...work.done() })
           .where(eq(partnerNotifications.id, row.id));
+        log.info({ notificationId: row.id, partnerId: row.partnerId, attempts: row.attempts }, "partner notified");
         return true;
       }
       failure = `HTTP ${response.status}`;
@@ -92,6 +96,16 @@ async function deliverOne(ctx: CheckoutContext, id: string, doFetch: typeof fetc
       failure = error instanceof Error ? error.message : String(error);
     }
   }
+  // The reason by its kind (HTTP status, network) only: the partner's URL and answer stay out of the log.
+  log.warn(
+    {
+      notificationId: row.id,
+      partnerId: row.partnerId,
+      attempts: row.attempts,
+      failure: failure.startsWith("HTTP ") ? failure : "no answer or not configured",
+    },
+    "partner notification failed; it will be retried",
+  );
   await ctx.db
     .update(partnerNotifications)
     .set(work.postpone(row.attempts, failure, now))

@@ -5,6 +5,10 @@ import { checkoutSessions, leases } from "@/lib/db/schema";
 import type { Db } from "@/lib/db";
 import { isOpenStatus, OPEN_STATUSES } from "@/lib/financing/contract";
 import { refreshStatus, type CheckoutContext } from "./flow";
+import { loggerFor } from "@/lib/logger";
+import { withLogContext } from "@/lib/logging/context";
+
+const log = loggerFor("reconciler");
 
 /**
  * Reconciliation: sessions whose outcome is still open a few minutes after they last changed are
@@ -56,8 +60,9 @@ export async function reconcile(
     )
     .orderBy(asc(checkoutSessions.updatedAt))
     .limit(options.limit ?? 50);
+  if (due.length > 0) log.info({ sessions: due.length }, "reconciler: re-checking open outcomes");
   for (const { id } of due) {
-    const before = await refreshStatus(ctx, id, "reconcile");
+    const before = await withLogContext({ sessionId: id }, () => refreshStatus(ctx, id, "reconcile"));
     // Unchanged: touch it, so the next round checks the others first and this one a few minutes later.
     if (isOpenStatus(before.operationStatus)) {
       await ctx.db.update(checkoutSessions).set({ updatedAt: now }).where(eq(checkoutSessions.id, id));

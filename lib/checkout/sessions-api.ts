@@ -6,6 +6,7 @@ import { bodyProblemMessage, readJsonBody } from "@/lib/http/body";
 import { createSessionSchema } from "./booking";
 import { checkoutUrls, statusView, type CheckoutContext } from "./flow";
 import { createSession, getSession, type CheckoutSession } from "./sessions";
+import { loggerFor } from "@/lib/logger";
 
 /**
  * The checkout sessions API (`/api/checkout-sessions`), our own API for partners' backends (not the
@@ -61,6 +62,7 @@ export async function handleCreateSession(request: Request): Promise<{ status: n
     });
   }
   const { session, created } = await createSession(ctx.db, partner, parsed.data);
+  loggerFor("checkout").info({ partnerId: partner.id, sessionId: session.id, created }, "checkout session opened");
   return { status: created ? 201 : 200, body: sessionResource(ctx, session) };
 }
 

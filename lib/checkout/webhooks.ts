@@ -9,6 +9,9 @@ import { bodyProblemMessage, readJsonBody } from "@/lib/http/body";
 import type { CheckoutContext } from "./flow";
 import { partnerById } from "@/lib/partners/partners";
 import { getSessionByOperation, recordOperationStatus } from "./sessions";
+import { logError, loggerFor } from "@/lib/logger";
+
+const log = loggerFor("webhooks");
 
 /**
  * Webhooks from the partner API. They are unsigned, redelivered until acknowledged, and may come
@@ -79,7 +82,11 @@ const byKey = (key: WebhookEventKey) => and(eq(webhookEvents.eventId, key.eventI
  * event not acknowledged.
  */
 export async function receiveWebhook(ctx: CheckoutContext, token: string, request: Request): Promise<ReceiveResult> {
-  if (!sameToken(token, ctx.webhookToken)) return { status: 404 };
+  if (!sameToken(token, ctx.webhookToken)) {
+    // The token is never logged, the one sent no more than the right one.
+    log.warn("webhooks: a delivery with a wrong token was refused");
+    return { status: 404 };
+  }
 
   // Refused by its declared length before anything is read, else as soon as it passes the cap.
   const body = await readJsonBody(request, WEBHOOK_BODY_MAX_BYTES);
@@ -153,6 +160,7 @@ async function finish(
       .update(webhookEvents)
       .set({ ...done, claimedStatus: row.claimedStatus })
       .where(byKey(row));
+    log.info({ eventId: row.eventId, operationId: row.operationId, result }, "webhooks: event processed");
     return "processed";
   }
   const finished = await ctx.db
@@ -160,7 +168,10 @@ async function finish(
     .set(done)
     .where(and(byKey(row), eq(webhookEvents.deliveries, row.deliveries), eq(webhookEvents.claimedStatus, row.claimedStatus)))
     .returning({ eventId: webhookEvents.eventId });
-  if (finished.length > 0) return "processed";
+  if (finished.length > 0) {
+    log.info({ eventId: row.eventId, operationId: row.operationId, result }, "webhooks: event processed");
+    return "processed";
+  }
   await ctx.db.update(webhookEvents).set({ lockedUntil: null, nextAttemptAt: new Date() }).where(byKey(row));
   return "again";
 }
@@ -242,7 +253,7 @@ async function processOnce(ctx: CheckoutContext, key: WebhookEventKey, now: Date
     }
     return await finish(ctx, row, "acknowledged");
   } catch (error) {
-    console.error("webhooks: processing failed; it will be retried", isFinancingApiError(error) ? error.toJSON() : String(error));
+    logError(log, "webhooks: processing failed; it will be retried", error, { eventId: row.eventId, operationId: row.operationId });
     await postpone(ctx, row, error, now);
     return "retry";
   }

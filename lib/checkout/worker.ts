@@ -3,6 +3,10 @@ import type { CheckoutContext } from "./flow";
 import { deliverDueNotifications } from "./notifications";
 import { reconcile } from "./reconciler";
 import { dueWebhookEvents, processWebhookEvent } from "./webhooks";
+import { logError, loggerFor } from "@/lib/logger";
+import { withLogContext } from "@/lib/logging/context";
+
+const log = loggerFor("worker");
 
 /**
  * The server's background work, every few seconds: webhook events whose processing failed or was
@@ -16,7 +20,7 @@ export function startBackgroundWork(ctx: CheckoutContext, intervalMs = 5_000): (
     if (running) return;
     running = true;
     void runOnce(ctx)
-      .catch((error: unknown) => console.error("worker: a round failed", error))
+      .catch((error: unknown) => logError(log, "worker: a round failed", error))
       .finally(() => {
         running = false;
       });
@@ -27,7 +31,9 @@ export function startBackgroundWork(ctx: CheckoutContext, intervalMs = 5_000): (
 }
 
 export async function runOnce(ctx: CheckoutContext): Promise<void> {
-  for (const key of await dueWebhookEvents(ctx)) await processWebhookEvent(ctx, key);
+  for (const key of await dueWebhookEvents(ctx)) {
+    await withLogContext({ eventId: String(key.eventId) }, () => processWebhookEvent(ctx, key));
+  }
   await deliverDueNotifications(ctx);
   await reconcile(ctx);
 }

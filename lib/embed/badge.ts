@@ -1,6 +1,7 @@
 import { LRUCache } from "lru-cache";
 import { representativeExample, type RepresentativeExample } from "@/lib/financing/offers";
 import type { FinancialOffer, Money } from "@/lib/financing/types";
+import { logError, loggerFor } from "@/lib/logger";
 
 /**
  * The installment badge of a partner's product page ("from 24 × €56.94 per month"): computed from
@@ -118,7 +119,7 @@ export function createBadgeQuotes(options: BadgeQuotesOptions = {}) {
           return { visible: false, reason: "no_offer" } as const;
         }
         entry.expires = now() + errorTtl;
-        console.error("badge: the simulation failed", error instanceof Error ? error.message : error);
+        logError(loggerFor("badge"), "badge: the simulation failed", error);
         return { visible: false, reason: "unavailable" } as const;
       },
     );

@@ -45,6 +45,10 @@ import {
   type StartFinancingResult,
   type WebhookEvent,
 } from "./types";
+import { currentRequestId } from "@/lib/logging/context";
+import { loggerFor } from "@/lib/logger";
+
+const log = loggerFor("financing");
 
 export interface FinancingClientOptions {
   /** Includes the version segment, e.g. `https://api.example/v1`. */
@@ -115,7 +119,8 @@ export function createFinancingClient(options: FinancingClientOptions) {
   const doFetch = options.fetch ?? globalThis.fetch;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const random = options.random ?? Math.random;
-  const newRequestId = options.requestId ?? (() => crypto.randomUUID());
+  // Within a request, the request's own id (so its lines and the partner's match); else one per call.
+  const newRequestId = options.requestId ?? (() => currentRequestId() ?? crypto.randomUUID());
   const secrets = [options.apiKey];
 
   function fail(init: Omit<ConstructorParameters<typeof FinancingApiError>[0], "message"> & { message: string }): never {
@@ -174,6 +179,7 @@ export function createFinancingClient(options: FinancingClientOptions) {
         });
         // Read inside the try: the timeout also covers a body that never finishes.
         text = await response.text();
+        log.debug({ endpoint, status: response.status, attempt, requestId }, "partner API answered");
       } catch (error) {
         const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
         if (!last) {

@@ -12,6 +12,11 @@ import { SandboxEngine, type SandboxEngineOptions } from "./engine";
 import { generalError, SandboxError } from "./errors";
 import { Faults } from "./faults";
 import { hostedPages } from "./pages";
+import { logError, loggerFor } from "@/lib/logger";
+import { withRequestId } from "@/lib/logging/context";
+import { REQUEST_ID_HEADER } from "@/lib/logging/request-id";
+
+const log = loggerFor("sandbox");
 
 export interface SandboxOptions extends SandboxEngineOptions {
   /** How often (real time) redeliveries, expirations and the retention purge run; 0: never. */
@@ -46,6 +51,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const engine = new SandboxEngine(database, options);
   const faults = new Faults(database, options.random);
   const app = new Hono().basePath("/sandbox");
+  // Each request's lines carry its id: the X-Request-Id the caller sent (our client sends one per call,
+  // the app's proxy sets it in the app), else a new one.
+  app.use((c, next) => withRequestId(c.req.header(REQUEST_ID_HEADER), next));
 
   // A path or query that does not decode to safe text never reaches a route (nor the database,
   // which refuses a NUL): the app's proxy does the same in front of it, but the sandbox also runs alone.
@@ -84,7 +92,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     if (error instanceof SandboxError) {
       return c.json(error.body, error.status as ContentfulStatusCode, error.headers);
     }
-    console.error("sandbox: unexpected error", error);
+    logError(log, "sandbox: unexpected error", error, { method: c.req.method, route: c.req.routePath });
     const internal = generalError(500, "Internal Server Error", "Unexpected sandbox error", Date.now());
     return c.json(internal.body, 500);
   });

@@ -7,6 +7,7 @@ import { SandboxError } from "./errors";
 import type { SandboxOffer } from "./offers";
 import type { Html } from "./pages/layout";
 import { checkoutView, financingView, invalidLinkView, messageView, notEligibleView, statusView, type Link } from "./pages/views";
+import { logError, loggerFor } from "@/lib/logger";
 
 /**
  * The hosted pages the partner API links to, which customers (and QA's Playwright flows) click
@@ -158,7 +159,7 @@ export function hostedPages(engine: SandboxEngine) {
         }),
       );
     }
-    console.error("sandbox pages: unexpected error", error);
+    logError(loggerFor("sandbox"), "sandbox pages: unexpected error", error, { route: c.req.routePath });
     return render(
       c,
       500,

@@ -4,6 +4,7 @@ import { LRUCache } from "lru-cache";
 import { getDatabase } from "@/lib/db";
 import { checkoutSessions, partners } from "@/lib/db/schema";
 import { sanitizeOrigins } from "./csp";
+import { logError, loggerFor } from "@/lib/logger";
 
 /**
  * Who may frame a checkout page: its session's partner's allowed origins (the same list the return
@@ -62,7 +63,7 @@ export async function frameAncestorsOf(sessionId: string, options: { lookup?: Or
   try {
     found = await (options.lookup ?? databaseLookup)(sessionId);
   } catch (error) {
-    console.error("security: looking up who may frame a checkout failed; answering none", error);
+    logError(loggerFor("security"), "security: looking up who may frame a checkout failed; answering none", error);
     return [];
   }
   const entry: Entry = {

@@ -1,14 +1,17 @@
 import { errorResponse } from "@/lib/app-error";
 import { getAppContext } from "@/lib/app-context";
 import { badgeResponse } from "@/lib/embed/badge-response";
+import { routeHandler } from "@/lib/http/request-scope";
 
 export const dynamic = "force-dynamic";
 
 /** GET /api/badge: the installment badge's figures for a partner's price (see lib/embed/badge-response.ts). */
-export async function GET(request: Request) {
+async function get(request: Request) {
   try {
     return await badgeResponse(await getAppContext(), request);
   } catch (error) {
     return errorResponse(error, { "Cache-Control": "no-store" });
   }
 }
+
+export const GET = routeHandler("GET /api/badge", get);

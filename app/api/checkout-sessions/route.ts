@@ -1,10 +1,11 @@
 import { errorResponse } from "@/lib/app-error";
 import { handleCreateSession } from "@/lib/checkout/sessions-api";
+import { routeHandler } from "@/lib/http/request-scope";
 
 export const dynamic = "force-dynamic";
 
 /** POST /api/checkout-sessions: a partner's backend opens a checkout for a booking. */
-export async function POST(request: Request) {
+async function post(request: Request) {
   try {
     const { status, body } = await handleCreateSession(request);
     return Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
@@ -12,3 +13,5 @@ export async function POST(request: Request) {
     return errorResponse(error, { "Cache-Control": "no-store" });
   }
 }
+
+export const POST = routeHandler("POST /api/checkout-sessions", post);

@@ -2,6 +2,7 @@ import { getAppContext } from "@/lib/app-context";
 import { partnerById } from "@/lib/partners/partners";
 import { partnerTheme } from "@/lib/theme/store";
 import { themeCss, themeSchema, themeVersion } from "@/lib/theme/theme";
+import { routeHandler } from "@/lib/http/request-scope";
 
 export const dynamic = "force-dynamic";
 
@@ -15,7 +16,7 @@ export const dynamic = "force-dynamic";
  * Values are validated (colours #rrggbb, fonts from a list, radius a number), so nothing but them
  * reaches the CSS.
  */
-export async function GET(request: Request) {
+async function get(request: Request) {
   const query = new URL(request.url).searchParams;
 
   if (query.has("preview")) {
@@ -37,3 +38,5 @@ export async function GET(request: Request) {
 function css(body: string, status: number, cacheControl: string): Response {
   return new Response(body, { status, headers: { "Content-Type": "text/css; charset=utf-8", "Cache-Control": cacheControl } });
 }
+
+export const GET = routeHandler("GET /embed/theme.css", get);

@@ -4,6 +4,7 @@ import { parseOperationFilters } from "@/lib/backoffice/filters";
 import { apiProblem } from "@/lib/backoffice/errors";
 import { staffForRequest } from "@/lib/backoffice/staff";
 import { amountFromCents } from "@/lib/financing/money";
+import { routeHandler } from "@/lib/http/request-scope";
 
 export const dynamic = "force-dynamic";
 
@@ -27,7 +28,7 @@ const noStore = { "Cache-Control": "no-store" };
  * The operations list's current filters as CSV (every page of them, not only the one shown).
  * Staff only: without a session, the way to the sign-in page; nothing else.
  */
-export async function GET(request: Request): Promise<Response> {
+async function get(request: Request): Promise<Response> {
   const url = new URL(request.url);
   const staff = await staffForRequest();
   if (!staff) {
@@ -78,3 +79,5 @@ export async function GET(request: Request): Promise<Response> {
     },
   });
 }
+
+export const GET = routeHandler("GET /admin/operations/export", get);

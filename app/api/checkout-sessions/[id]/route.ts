@@ -1,13 +1,16 @@
 import { errorResponse } from "@/lib/app-error";
 import { handleGetSession } from "@/lib/checkout/sessions-api";
+import { routeHandler } from "@/lib/http/request-scope";
 
 export const dynamic = "force-dynamic";
 
 /** GET /api/checkout-sessions/{id}: the partner reads where its customer's checkout stands. */
-export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+async function get(request: Request, { params }: { params: Promise<{ id: string }> }) {
   try {
     return Response.json(await handleGetSession(request, (await params).id), { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     return errorResponse(error, { "Cache-Control": "no-store" });
   }
 }
+
+export const GET = routeHandler("GET /api/checkout-sessions/[id]", get);

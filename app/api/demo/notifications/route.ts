@@ -2,6 +2,8 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { demoSigningSecret } from "@/lib/demo/seed";
 import { getEnv } from "@/lib/env";
+import { loggerFor } from "@/lib/logger";
+import { routeHandler } from "@/lib/http/request-scope";
 
 export const dynamic = "force-dynamic";
 
@@ -25,7 +27,7 @@ interface ReceivedNotification {
 const received: ReceivedNotification[] = [];
 const KEEP = 1_000;
 
-export async function POST(request: Request) {
+async function post(request: Request) {
   const secret = getEnv().DEMO_PARTNER_SECRET;
   if (!secret) return new Response(null, { status: 404 });
   const body = await request.text();
@@ -38,7 +40,7 @@ export async function POST(request: Request) {
   const id = request.headers.get("webhook-id") ?? "";
   if (!seen.has(id)) {
     seen.add(id);
-    console.log(`demo partner: ${event.type} for ${event.data.id}`);
+    loggerFor("demo-partner").info({ type: event.type, sessionId: event.data.id }, "demo partner: notification received");
     received.push({ id, receivedAt: new Date().toISOString(), type: event.type, data: event.data });
     if (received.length > KEEP) seen.delete(received.shift()!.id);
   }
@@ -55,7 +57,7 @@ function sameSecret(given: string, expected: string): boolean {
  * with the demo partner's secret as a bearer token (the one its backend opens sessions with). On the
  * sandbox only; this process's notifications only (with several instances, ask each).
  */
-export function GET(request: Request) {
+async function get(request: Request): Promise<Response> {
   const env = getEnv();
   const secret = env.DEMO_PARTNER_SECRET;
   if (!secret || env.financing.environment !== "sandbox") return new Response(null, { status: 404 });
@@ -69,3 +71,6 @@ export function GET(request: Request) {
     { headers: { "Cache-Control": "no-store" } },
   );
 }
+
+export const POST = routeHandler("POST /api/demo/notifications", post);
+export const GET = routeHandler("GET /api/demo/notifications", get);

@@ -12,6 +12,7 @@ import type { FinancialOffer } from "@/lib/financing/types";
 import { formatAmount } from "@/lib/i18n/format";
 import { chooseOfferAction } from "../actions";
 import { checkoutMetadata, loadCheckout, type CheckoutPageProps } from "../load-checkout";
+import { inRequestScope } from "@/lib/http/request-scope";
 
 /**
  * Step 3 (design.md §3): the plans the customer can choose, read from the partner API on every
@@ -49,7 +50,8 @@ export default async function OffersPage(props: CheckoutPageProps) {
   const { ctx, session, query, state, embed, locale, m, partnerName } = page;
   const notice = noticeOf(query.notice);
   const refused = session.financingStatus === "REFUSED" && session.hasAlternatives === true;
-  const view = await loadOffers(ctx, session);
+  // With the request id on its log lines and sent upstream.
+  const view = await inRequestScope(() => loadOffers(ctx, session));
   const cashPrice = { cents: bookingTotalCents(session.booking), currency: session.booking.totalPrice.currency };
   const backToPartner = (
     <div>

@@ -10,6 +10,7 @@ import { pollStatus } from "@/lib/checkout/flow";
 import type { SessionState } from "@/lib/checkout/sessions";
 import { EMBED_RETURN_COOKIE, HANDOFF_PARAM } from "@/lib/embed/context";
 import { checkoutMetadata, loadCheckout, type CheckoutPageProps } from "../load-checkout";
+import { inRequestScope } from "@/lib/http/request-scope";
 
 /**
  * Step 5 (design.md §3): what happened, in words, and what comes next. Rendering asks the partner
@@ -58,7 +59,8 @@ export default async function StatusPage(props: CheckoutPageProps) {
   // Any state may be shown here: no step to send the customer to first.
   const page = await loadCheckout(props, "status");
   const { ctx, session, query, embed, locale, m, partnerName } = page;
-  const view = await pollStatus(ctx, session.id);
+  // With the request id on its log lines and sent upstream.
+  const view = await inRequestScope(() => pollStatus(ctx, session.id));
   // Back from the provider at the top level after an embedded checkout: on to the partner's page.
   if (!embed && view.final && (await cookies()).get(EMBED_RETURN_COOKIE)?.value === session.id) redirect(view.returnUrl);
 

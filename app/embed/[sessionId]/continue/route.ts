@@ -1,6 +1,7 @@
 import { getAppContext } from "@/lib/app-context";
 import { getSession, SESSION_TTL_MS, sessionState } from "@/lib/checkout/sessions";
 import { EMBED_RETURN_COOKIE } from "@/lib/embed/context";
+import { routeHandler } from "@/lib/http/request-scope";
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +13,7 @@ export const dynamic = "force-dynamic";
  * to the partner's page (see the status page); then goes to the provider (the paymentUrl the
  * partner API gave, never one from the request). Nothing to go to: the status page.
  */
-export async function GET(_request: Request, { params }: { params: Promise<{ sessionId: string }> }) {
+async function get(_request: Request, { params }: { params: Promise<{ sessionId: string }> }) {
   const { sessionId } = await params;
   const ctx = await getAppContext();
   const session = /^cs_[\w-]{10,64}$/.test(sessionId) ? await getSession(ctx.db, sessionId) : undefined;
@@ -36,3 +37,5 @@ export async function GET(_request: Request, { params }: { params: Promise<{ ses
   ].join("; ");
   return new Response(null, { status: 303, headers: { Location: target, "Set-Cookie": cookie, "Cache-Control": "no-store" } });
 }
+
+export const GET = routeHandler("GET /embed/[sessionId]/continue", get);

@@ -2,6 +2,7 @@ import { notFound, redirect } from "next/navigation";
 import { getAppContext } from "@/lib/app-context";
 import { refreshStatus } from "@/lib/checkout/flow";
 import { getSession } from "@/lib/checkout/sessions";
+import { routeHandler } from "@/lib/http/request-scope";
 
 export const dynamic = "force-dynamic";
 
@@ -10,7 +11,7 @@ export const dynamic = "force-dynamic";
  * query says what happened, but it is only a hint: the status is asked of the partner API and
  * recorded, then the customer sees the status page.
  */
-export async function GET(_request: Request, { params }: { params: Promise<{ sessionId: string; kind: string }> }) {
+async function get(_request: Request, { params }: { params: Promise<{ sessionId: string; kind: string }> }): Promise<Response> {
   const { sessionId, kind } = await params;
   if (kind !== "success" && kind !== "error") notFound();
   const ctx = await getAppContext();
@@ -18,3 +19,5 @@ export async function GET(_request: Request, { params }: { params: Promise<{ ses
   await refreshStatus(ctx, sessionId, "return");
   redirect(`/checkout/${sessionId}/status`);
 }
+
+export const GET = routeHandler("GET /checkout/[sessionId]/return/[kind]", get);

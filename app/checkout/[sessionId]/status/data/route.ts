@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { errorResponse } from "@/lib/app-error";
 import { getAppContext } from "@/lib/app-context";
 import { pollStatus } from "@/lib/checkout/flow";
+import { routeHandler } from "@/lib/http/request-scope";
 
 export const dynamic = "force-dynamic";
 
@@ -10,7 +11,7 @@ export const dynamic = "force-dynamic";
  * (If-None-Match upstream) and answers with an ETag of its own, so an unchanged status costs a 304
  * at both ends.
  */
-export async function GET(request: Request, { params }: { params: Promise<{ sessionId: string }> }) {
+async function get(request: Request, { params }: { params: Promise<{ sessionId: string }> }) {
   try {
     const ctx = await getAppContext();
     const view = await pollStatus(ctx, (await params).sessionId);
@@ -23,3 +24,5 @@ export async function GET(request: Request, { params }: { params: Promise<{ sess
     return errorResponse(error, { "Cache-Control": "no-store" });
   }
 }
+
+export const GET = routeHandler("GET /checkout/[sessionId]/status/data", get);

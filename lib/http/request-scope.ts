@@ -1,0 +1,67 @@
+import "server-only";
+import { headers } from "next/headers";
+import { unstable_rethrow } from "next/navigation";
+import { AppError } from "@/lib/app-error";
+import { withRequestId } from "@/lib/logging/context";
+import { REQUEST_ID_HEADER } from "@/lib/logging/request-id";
+import { logError, loggerFor } from "@/lib/logger";
+
+/*
+ * How a request's id reaches its log lines: proxy.ts puts it on the request (`x-request-id`, the
+ * incoming one when well-formed), and each route handler, server action and page runs inside
+ * `withRequestId` with it, so every line logged for it carries it, and the partner API client sends
+ * it upstream.
+ */
+
+const log = loggerFor("http");
+
+/**
+ * A server action's or page's work, run with the request's id (read from the request headers).
+ * Outside a request (a unit test calling an action) it runs with a new id.
+ */
+export async function inRequestScope<T>(fn: () => Promise<T>): Promise<T> {
+  let id: string | null = null;
+  try {
+    id = (await headers()).get(REQUEST_ID_HEADER);
+  } catch (error) {
+    // Next's own signals (a page rendered statically) must reach Next; "outside a request" is ours.
+    unstable_rethrow(error);
+  }
+  return withRequestId(id, fn);
+}
+
+/**
+ * A server action's work: run with the request's id, and an error it did not expect logged by its
+ * safe shape and replaced by one that holds nothing (what Next prints and the client is told).
+ */
+export function inActionScope<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  return inRequestScope(async () => {
+    try {
+      return await fn();
+    } catch (error) {
+      unstable_rethrow(error);
+      logError(log, "a server action failed", error, { action: name });
+      throw new AppError("internal", "Something went wrong on our side. Please try again.");
+    }
+  });
+}
+
+/**
+ * A route handler, run with the request's id; an error it did not expect is logged by its safe
+ * shape and answered 500 in our error format, never left for Next to print (a database error's
+ * message holds the query's parameters). Next's own signals (redirect, notFound) pass through.
+ * `route` names it as a template (`POST /api/webhooks/financing/[token]`): a path may hold a token.
+ */
+export function routeHandler<A extends unknown[]>(route: string, handler: (request: Request, ...rest: A) => Promise<Response>) {
+  return (request: Request, ...rest: A): Promise<Response> =>
+    withRequestId(request.headers.get(REQUEST_ID_HEADER), async () => {
+      try {
+        return await handler(request, ...rest);
+      } catch (error) {
+        unstable_rethrow(error);
+        logError(log, "a route handler failed", error, { route });
+        const internal = new AppError("internal", "Something went wrong on our side. Please try again.");
+        return Response.json(internal.toBody(), { status: internal.status, headers: { "Cache-Control": "no-store" } });
+      }
+    });
+}
