@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import { DEMO_PARTNER_DEFAULT_SECRET } from "@/lib/env";
+import { DEMO_PARTNERS } from "./support/app";
 import { health, prepareTarget, sendAll, snapshot, tally } from "@/lib/testing/fuzz/run";
 import { SURFACES, sampleRequests, type SurfaceName } from "@/lib/testing/fuzz/surfaces";
 
@@ -23,7 +23,7 @@ test("every surface answers hostile input with a 4xx, or a page, never a 5xx, an
   const port = new URL(origin).port;
   const target = await prepareTarget({
     origin,
-    partnerSecret: DEMO_PARTNER_DEFAULT_SECRET,
+    partnerSecret: DEMO_PARTNERS.demo.secret,
     webhookToken: WEBHOOK_TOKEN,
     sandboxKey: "fk_test_sandbox_agency_101",
     returnUrl: `http://localhost:${port}/`,
