@@ -13,7 +13,8 @@ describe("npm run sandbox", () => {
     const child = spawn("npm", ["run", "--silent", "sandbox", "--", "--port", String(port)], {
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
+      // LOG_LEVEL: the script says where it listens in its log, which tests (NODE_ENV=test) silence by default.
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "info" },
     });
     try {
       let output = "";
