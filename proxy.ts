@@ -47,6 +47,14 @@ async function answer(request: NextRequest, requestId: string): Promise<NextResp
   );
   if (hostile) return hostile;
 
+  if ((pathname === "/sandbox" || pathname.startsWith("/sandbox/")) && !env.SANDBOX_ENABLED) {
+    // Not served (always so with the production API, lib/env.ts): every URL under it is a 404,
+    // the API, the control API and the hosted pages alike, whatever the route behind would do.
+    return Response.json(
+      { error: "Not Found", timestamp: new Date().toISOString() },
+      { status: 404, headers: { "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'", "Cache-Control": "no-store" } },
+    );
+  }
   if (pathname === "/sandbox" || pathname.startsWith("/sandbox/")) {
     // Another system's pages: their own stylesheet, no nonce, never framed.
     const sandboxHeaders = new Headers(request.headers);

@@ -6,6 +6,7 @@ import { Notice } from "@/components/ui/notice";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { getAppContext } from "@/lib/app-context";
 import { DEMO_PARTNER_ID } from "@/lib/demo/seed";
+import { getEnv } from "@/lib/env";
 import { partnerById } from "@/lib/partners/partners";
 import { formatAmount, formatDate } from "@/lib/i18n/format";
 import type { Messages } from "@/lib/i18n/messages";
@@ -33,7 +34,8 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const m = getMessages(locale);
   const trip = sampleTrip(locale);
   const ctx = await getAppContext();
-  const demoAvailable = Boolean(await partnerById(ctx.db, DEMO_PARTNER_ID));
+  // The demo exists on the sandbox only (app/actions/demo.ts refuses it with the production API).
+  const demoAvailable = getEnv().financing.environment === "sandbox" && Boolean(await partnerById(ctx.db, DEMO_PARTNER_ID));
 
   // The customer coming back from the checkout. The outcome in the query is only a hint, fine to
   // show in a demo: a real partner re-checks it with GET /api/checkout-sessions/{id} before it

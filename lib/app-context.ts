@@ -6,6 +6,7 @@ import { createFinancingClient, type FinancingClient } from "@/lib/financing/cli
 import { createDatabaseStatusCache } from "@/lib/financing/db-status-cache";
 import { financingCredential, type FinancingCredential } from "@/lib/partners/credential";
 import type { Partner } from "@/lib/partners/partners";
+import { openPartnerSecret } from "@/lib/partners/secrets";
 
 /**
  * The app's composition, in one place (design.md §7): the database, the partner API clients, and
@@ -36,8 +37,13 @@ export function createAppContext(db: Db, env: Pick<AppEnv, "APP_URL" | "WEBHOOK_
   // One client per (partner, key, agency): a partner's key may change, and a group key's staff
   // move between agencies. The key is in the map's key only as a fingerprint.
   const clients = new Map<string, FinancingClient>();
+  // The partner's own key is stored sealed (lib/partners/secrets.ts): opened here, where it is used.
   const credentialFor = (partner: Partner, chosenAgencyId: number | null = null) =>
-    financingCredential(partner, env.financing, chosenAgencyId);
+    financingCredential(
+      { financingApiKey: openPartnerSecret(partner, "financingApiKey"), financingAgencyId: partner.financingAgencyId },
+      env.financing,
+      chosenAgencyId,
+    );
   return {
     db,
     appUrl: env.APP_URL,

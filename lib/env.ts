@@ -2,6 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { LOG_LEVELS } from "@/lib/logging/levels";
+import { KeyringError, parseKeyring, SANDBOX_SECRETS_KEY_BASE64, sandboxKeyring, type Keyring } from "@/lib/security/secret-box";
 
 /**
  * The app's configuration, read from the environment and validated once (at server start, from
@@ -40,7 +41,8 @@ const rawEnvSchema = z.object({
   FINANCING_AGENCY_HEADER: headerName.default("X-Service-Agency"),
   FINANCING_TIMEOUT_MS: positiveInt(120_000).default(10_000),
   FINANCING_MAX_ATTEMPTS: positiveInt(3).default(3),
-  SANDBOX_ENABLED: booleanFlag.default(true),
+  // No default here: unset, it follows the API's environment (parseEnv).
+  SANDBOX_ENABLED: booleanFlag.optional(),
   APP_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
   WEBHOOK_TOKEN: z
     .string()
@@ -52,6 +54,8 @@ const rawEnvSchema = z.object({
     .transform((value) => value.split(/[\s,]+/).filter(Boolean))
     .refine((values) => values.every(isOrigin), "must be origins like https://agency.example, separated by commas")
     .optional(),
+  // Parsed below (lib/security/secret-box.ts), where its messages never echo a key.
+  SECRETS_KEYS: z.string().optional(),
   // Read by lib/logger.ts (which falls back to info on a bad value); refused here, naming the variable.
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).optional(),
 });
@@ -72,8 +76,13 @@ export interface AppEnv {
   PORT: number;
   DATA_DIR: string;
   DATABASE_URL: string | undefined;
-  /** Whether this app serves the partner API sandbox under /sandbox. */
+  /** Whether this app serves the partner API sandbox under /sandbox: on the sandbox only. */
   SANDBOX_ENABLED: boolean;
+  /**
+   * The keys partners' API keys and signing secrets are sealed with at rest (lib/security/secrets.ts),
+   * the sealing one first. On the sandbox without SECRETS_KEYS, the published sandbox key.
+   */
+  SECRETS_KEYS: Keyring;
   /** The app's public base URL: return and webhook URLs given to the partner API start with it. */
   APP_URL: string;
   /** The secret path segment of our webhook URL. */
@@ -160,18 +169,57 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
     problems.push({ variable: "FINANCING_API_BASE_URL", message: "the production partner API is only reached over https" });
   }
 
-  if (problems.length > 0 || apiKey === undefined) throw new ConfigError(problems);
+  // The sandbox is a test double that POSTs to any URL, redirects anywhere from our origin and
+  // holds operations in memory, under published keys: never beside the production API.
+  const sandboxEnabled = raw.SANDBOX_ENABLED ?? environment === "sandbox";
+  if (raw.SANDBOX_ENABLED === true && (environment === "production" || apiKey?.startsWith(PRODUCTION_KEY_PREFIX))) {
+    problems.push({
+      variable: "SANDBOX_ENABLED",
+      message: "the sandbox cannot be served with the production partner API (leave SANDBOX_ENABLED unset or set it to false)",
+    });
+  }
+
+  // The demo partner's secret is published with the demo: in production it would open real sessions.
+  if (environment === "production" && raw.DEMO_PARTNER_SECRET !== undefined) {
+    problems.push({
+      variable: "DEMO_PARTNER_SECRET",
+      message: "there is no demo partner with the production partner API: unset it",
+    });
+  }
+
+  let secretsKeys: Keyring | undefined;
+  if (raw.SECRETS_KEYS !== undefined) {
+    try {
+      secretsKeys = parseKeyring(raw.SECRETS_KEYS);
+    } catch (error) {
+      if (!(error instanceof KeyringError)) throw error;
+      problems.push({ variable: "SECRETS_KEYS", message: error.message });
+    }
+  } else if (environment === "production") {
+    problems.push({
+      variable: "SECRETS_KEYS",
+      message: "is required with the production partner API: partners' keys and secrets are encrypted with it (<id>:<openssl rand -base64 32>)",
+    });
+  } else {
+    secretsKeys = sandboxKeyring();
+  }
+  if (environment === "production" && secretsKeys?.[0].key.equals(Buffer.from(SANDBOX_SECRETS_KEY_BASE64, "base64"))) {
+    problems.push({ variable: "SECRETS_KEYS", message: "its first key is the published sandbox key: generate one (openssl rand -base64 32)" });
+  }
+
+  if (problems.length > 0 || apiKey === undefined || secretsKeys === undefined) throw new ConfigError(problems);
 
   return {
     PORT: raw.PORT,
     DATA_DIR: raw.DATA_DIR,
     DATABASE_URL: raw.DATABASE_URL,
-    SANDBOX_ENABLED: raw.SANDBOX_ENABLED,
+    SANDBOX_ENABLED: sandboxEnabled,
+    SECRETS_KEYS: secretsKeys,
     APP_URL: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ""),
     // Derived from the API key when not set: stable across instances and restarts, and as hard to
     // guess as the key itself, so a deployment needs no extra setting.
     WEBHOOK_TOKEN: raw.WEBHOOK_TOKEN ?? createHash("sha256").update(`webhook-token:${apiKey}`).digest("base64url").slice(0, 32),
-    DEMO_PARTNER_SECRET: environment === "sandbox" ? (raw.DEMO_PARTNER_SECRET ?? DEMO_PARTNER_DEFAULT_SECRET) : raw.DEMO_PARTNER_SECRET,
+    DEMO_PARTNER_SECRET: environment === "sandbox" ? (raw.DEMO_PARTNER_SECRET ?? DEMO_PARTNER_DEFAULT_SECRET) : undefined,
     DEMO_PARTNER_EXTRA_ORIGINS: raw.DEMO_PARTNER_EXTRA_ORIGINS ?? [],
     financing: {
       baseUrl,

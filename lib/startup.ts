@@ -2,6 +2,7 @@ import "server-only";
 import { getDatabase, type Database } from "@/lib/db";
 import { ConfigError, getEnv, type AppEnv } from "@/lib/env";
 import { SandboxConfigError, sandboxConfigFromEnv } from "@/lib/sandbox/config";
+import { SecretOpenError } from "@/lib/security/secret-box";
 import { logError, loggerFor, routeConsoleToLogger } from "@/lib/logger";
 
 const log = loggerFor("startup");
@@ -10,8 +11,9 @@ const log = loggerFor("startup");
  * What the server does once, before it takes a request (called from `instrumentation.ts`): the
  * configuration (the sandbox's too, when it is served) is validated and the database opened and
  * migrated, so a bad setting stops the server at once with a message naming the variable instead
- * of failing a customer's request; the sandbox's demo data is seeded; then the background work
- * starts.
+ * of failing a customer's request; with the production API, a database holding the demo data is
+ * refused; partners' secrets are sealed under the current key; the sandbox's demo data is seeded;
+ * then the background work starts.
  */
 export async function startServer(): Promise<void> {
   // In production, what Next itself prints (an error a page threw, a warning) goes through the
@@ -36,7 +38,39 @@ export async function startServer(): Promise<void> {
     logError(log, "The server cannot start: the database could not be opened or migrated.", error);
     process.exit(1);
   }
-  // The demo partners and staff (seedDemo says when), before the first request can need them.
+  if (env.financing.environment === "production") {
+    // Demo rows carry published credentials (the README lists them): with the production API they
+    // would open real checkout sessions and sign in to the back-office. Refused, with the fix.
+    const { findDemoData } = await import("@/lib/demo/remove");
+    const demo = await findDemoData(database.db);
+    if (demo.partners > 0 || demo.staff > 0) {
+      log.fatal(
+        { demoPartners: demo.partners, demoStaff: demo.staff },
+        "The server cannot start: this database holds the sandbox's demo data " +
+          `(${demo.partners} demo partners, ${demo.staff} demo staff accounts), whose credentials are published, ` +
+          "and the partner API is production. Stop the server and run `npm run demo:remove` with the same DATA_DIR or " +
+          "DATABASE_URL, then start again.",
+      );
+      process.exit(1);
+    }
+  }
+  // Partners' keys and signing secrets still in plaintext, or sealed under an older key, are
+  // sealed under the current one (the first of SECRETS_KEYS) before anything reads them.
+  const { resealPartnerSecrets } = await import("@/lib/partners/secrets");
+  try {
+    const resealed = await resealPartnerSecrets(database.db, env.SECRETS_KEYS);
+    if (resealed > 0) log.info({ resealed }, "partner secrets sealed under the current key");
+  } catch (error) {
+    if (!(error instanceof SecretOpenError)) throw error;
+    // The message names a key id at most, never a key or a secret.
+    log.fatal(
+      { variables: ["SECRETS_KEYS"] },
+      `The server cannot start. SECRETS_KEYS: ${error.message}. A key that sealed stored secrets stays listed, ` +
+        "after the current one, until the server has started once with the new key first.",
+    );
+    process.exit(1);
+  }
+  // The demo partners and staff (on the sandbox only), before the first request can need them.
   const { seedDemo } = await import("@/lib/demo/seed");
   await seedDemo(database.db, env);
   const { getAppContext } = await import("@/lib/app-context");

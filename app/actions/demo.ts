@@ -7,6 +7,7 @@ import { AppError } from "@/lib/app-error";
 import { createSessionSchema } from "@/lib/checkout/booking";
 import { getAppContext } from "@/lib/app-context";
 import { DEMO_PARTNER_ID } from "@/lib/demo/seed";
+import { getEnv } from "@/lib/env";
 import { partnerById } from "@/lib/partners/partners";
 import { createSession } from "@/lib/checkout/sessions";
 import { getLocale } from "@/lib/i18n/server";
@@ -18,6 +19,9 @@ import { sampleTrip } from "./demo-trip";
  * partner's backend does (design.md §3, step 1), but in-process, for the seeded demo partner.
  */
 const startDemoValidated = validatedAction(z.object({}), async () => {
+  // Unauthenticated by design (a demo): never with the production API, where it would open real
+  // operations. The demo partner is not there either (lib/startup.ts); this does not rely on it.
+  if (getEnv().financing.environment !== "sandbox") throw new AppError("not_found", "There is no demo with the production API");
   const ctx = await getAppContext();
   const partner = await partnerById(ctx.db, DEMO_PARTNER_ID);
   if (!partner) throw new AppError("not_found", "The demo partner is not configured");

@@ -4,6 +4,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { durableWork } from "@/lib/db/durable-work";
 import { partnerNotifications, partners } from "@/lib/db/schema";
+import { openPartnerSecret } from "@/lib/partners/secrets";
 import type { CheckoutContext } from "./flow";
 import { loggerFor } from "@/lib/logger";
 
@@ -77,7 +78,11 @@ async function deliverOne(ctx: CheckoutContext, id: string, doFetch: typeof fetc
     try {
       const response = await doFetch(partner.notificationUrl, {
         method: "POST",
-        headers: { "Content-Type": "application/json", ...signNotification(partner.signingSecret, row.id, new Date(), body) },
+        headers: {
+          "Content-Type": "application/json",
+          // Stored sealed (lib/partners/secrets.ts): opened only to sign.
+          ...signNotification(openPartnerSecret(partner, "signingSecret")!, row.id, new Date(), body),
+        },
         body,
         signal: AbortSignal.timeout(TIMEOUT_MS),
         redirect: "manual",

@@ -6,6 +6,7 @@ import type { Db } from "@/lib/db";
 import { partners, staffUsers } from "@/lib/db/schema";
 import type { AppEnv } from "@/lib/env";
 import { hashSecret } from "@/lib/partners/partners";
+import { sealPartnerSecret } from "@/lib/partners/secrets";
 import { DEMO_BLUE_THEME, DEMO_THEME } from "@/lib/theme/demo";
 import { storedTheme } from "@/lib/theme/theme";
 
@@ -22,24 +23,23 @@ export const DEMO_BLUE_PARTNER_ID = "demo-blue";
 export const DEMO_BLUE_PARTNER_SECRET = "demo_blue_partner_secret_sandbox";
 
 /**
- * Everything above, under the same conditions as ever: the demo partners when a demo secret is set
- * (env.ts sets one by default on the sandbox only), and the second partner and the staff accounts
- * only when the API is the sandbox.
+ * Everything above, on the sandbox only (env.ts sets a demo secret by default there, and refuses
+ * one in production): the demo partners and the staff accounts.
  */
 export async function seedDemo(
   db: Db,
   env: Pick<AppEnv, "APP_URL" | "DEMO_PARTNER_SECRET" | "DEMO_PARTNER_EXTRA_ORIGINS" | "financing">,
 ): Promise<void> {
-  if (!env.DEMO_PARTNER_SECRET) return;
-  const sandbox = env.financing.environment === "sandbox";
+  // Never with the production API: lib/env.ts refuses DEMO_PARTNER_SECRET there, and this says it again.
+  if (!env.DEMO_PARTNER_SECRET || env.financing.environment !== "sandbox") return;
   await seedDemoPartner(db, {
     secret: env.DEMO_PARTNER_SECRET,
     appUrl: env.APP_URL,
     extraOrigins: env.DEMO_PARTNER_EXTRA_ORIGINS,
-    secondPartner: sandbox,
+    secondPartner: true,
   });
-  // The back-office's published demo accounts: on the sandbox only, never with a production API.
-  if (sandbox) await seedDemoStaff(db, { appUrl: env.APP_URL });
+  // The back-office's published demo accounts.
+  await seedDemoStaff(db, { appUrl: env.APP_URL });
 }
 
 /**
@@ -63,7 +63,7 @@ export async function seedDemoPartner(
     financingAgencyId: null,
     // The demo shop's own backend endpoint (app/api/demo/notifications), which verifies the signature.
     notificationUrl: `${options.appUrl}/api/demo/notifications`,
-    signingSecret: demoSigningSecret(options.secret),
+    signingSecret: sealPartnerSecret(DEMO_PARTNER_ID, "signingSecret", demoSigningSecret(options.secret)),
   };
   await db
     .insert(partners)
@@ -144,7 +144,7 @@ export async function seedDemoStaff(db: Db, options: { appUrl: string }): Promis
     // Its own secret is never used here (it opens no checkout sessions in the demo): a random one.
     secretHash: hashSecret(randomBytes(32).toString("base64url")),
     allowedOrigins: [new URL(options.appUrl).origin],
-    financingApiKey: "fk_test_sandbox_group_1",
+    financingApiKey: sealPartnerSecret(DEMO_GROUP_PARTNER_ID, "financingApiKey", "fk_test_sandbox_group_1"),
     financingAgencyId: 101,
   };
   await db

@@ -6,11 +6,9 @@ import { getSandbox } from "@/lib/sandbox/instance";
 export const dynamic = "force-dynamic";
 
 async function handle(request: Request): Promise<Response> {
+  // proxy.ts answers 404 first; this stays so the route never serves on its own.
   if (!getEnv().SANDBOX_ENABLED) {
-    return Response.json(
-      { error: "Not Found", message: "The sandbox is disabled (SANDBOX_ENABLED=false)", timestamp: new Date().toISOString() },
-      { status: 404 },
-    );
+    return Response.json({ error: "Not Found", timestamp: new Date().toISOString() }, { status: 404 });
   }
   return getSandbox().fetch(request);
 }
