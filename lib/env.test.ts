@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, environmentOfBaseUrl, parseEnv, SANDBOX_DEFAULT_API_KEY } from "./env";
+import { SANDBOX_SECRETS_KEY_BASE64, SANDBOX_SECRETS_KEY_ID } from "./security/secret-box";
+
+const KEY_1 = Buffer.alloc(32, 1).toString("base64");
+const KEY_2 = Buffer.alloc(32, 2).toString("base64");
+const KEYS = `k2:${KEY_2},k1:${KEY_1}`;
+/** A production configuration that starts. */
+const PRODUCTION = { FINANCING_API_BASE_URL: "https://api.financing.example/v1", FINANCING_API_KEY: "fk_live_abc123", SECRETS_KEYS: KEYS };
 
 function refusal(source: Record<string, string>): ConfigError {
   try {
@@ -50,6 +57,7 @@ describe("parseEnv", () => {
       FINANCING_TIMEOUT_MS: "2500",
       FINANCING_MAX_ATTEMPTS: "2",
       DATABASE_URL: "postgres://u@db:5432/app",
+      SECRETS_KEYS: KEYS,
     });
     expect(env.financing).toMatchObject({
       baseUrl: "https://api.financer.example/v1",
@@ -144,5 +152,80 @@ describe("environmentOfBaseUrl", () => {
     ["https://sandboxed-not.financer.example/v1", "production"],
   ])("%s is %s", (url, expected) => {
     expect(environmentOfBaseUrl(url)).toBe(expected);
+  });
+});
+
+describe("production-safe by construction", () => {
+  it("serves the sandbox by default on the sandbox only", () => {
+    expect(parseEnv({}).SANDBOX_ENABLED).toBe(true);
+    expect(parseEnv(PRODUCTION).SANDBOX_ENABLED).toBe(false);
+    expect(parseEnv({ ...PRODUCTION, SANDBOX_ENABLED: "false" }).SANDBOX_ENABLED).toBe(false);
+  });
+
+  it("refuses SANDBOX_ENABLED=true with a production base URL, naming SANDBOX_ENABLED", () => {
+    const error = refusal({ ...PRODUCTION, SANDBOX_ENABLED: "true" });
+    expect(error.problems.map((p) => p.variable)).toEqual(["SANDBOX_ENABLED"]);
+    expect(error.message).toMatch(/SANDBOX_ENABLED: the sandbox cannot be served with the production partner API/);
+  });
+
+  it("refuses SANDBOX_ENABLED=true with a production environment or a fk_live_ key", () => {
+    const named = refusal({
+      FINANCING_API_BASE_URL: "https://sandbox.financing.example/v1",
+      FINANCING_API_ENVIRONMENT: "production",
+      FINANCING_API_KEY: "fk_live_abc123",
+      SECRETS_KEYS: KEYS,
+      SANDBOX_ENABLED: "yes",
+    });
+    expect(named.problems.map((p) => p.variable)).toEqual(["SANDBOX_ENABLED"]);
+    // A live key on the sandbox URL is refused for itself; SANDBOX_ENABLED is named too.
+    const live = refusal({ FINANCING_API_KEY: "fk_live_abc123", SANDBOX_ENABLED: "true" });
+    expect(live.problems.map((p) => p.variable).sort()).toEqual(["FINANCING_API_KEY", "SANDBOX_ENABLED"]);
+    expect(live.message).not.toContain("abc123");
+  });
+
+  it("refuses DEMO_PARTNER_SECRET in production, naming it without echoing it, and has no demo secret there", () => {
+    const error = refusal({ ...PRODUCTION, DEMO_PARTNER_SECRET: "a-published-demo-secret" });
+    expect(error.problems.map((p) => p.variable)).toEqual(["DEMO_PARTNER_SECRET"]);
+    expect(error.message).not.toContain("a-published-demo-secret");
+    expect(parseEnv(PRODUCTION).DEMO_PARTNER_SECRET).toBeUndefined();
+    expect(parseEnv({}).DEMO_PARTNER_SECRET).toBe("demo_partner_secret_sandbox_only");
+  });
+
+  it("requires SECRETS_KEYS in production, naming it", () => {
+    const error = refusal({ FINANCING_API_BASE_URL: PRODUCTION.FINANCING_API_BASE_URL, FINANCING_API_KEY: PRODUCTION.FINANCING_API_KEY });
+    expect(error.problems.map((p) => p.variable)).toEqual(["SECRETS_KEYS"]);
+    expect(error.message).toMatch(/SECRETS_KEYS: is required with the production partner API/);
+  });
+
+  it("reads SECRETS_KEYS as a keyring, the first key sealing, and uses the published sandbox key on the sandbox only", () => {
+    const keys = parseEnv(PRODUCTION).SECRETS_KEYS;
+    expect(keys.map((k) => k.id)).toEqual(["k2", "k1"]);
+    expect(keys[0].key.equals(Buffer.alloc(32, 2))).toBe(true);
+    const sandbox = parseEnv({}).SECRETS_KEYS;
+    expect(sandbox.map((k) => k.id)).toEqual([SANDBOX_SECRETS_KEY_ID]);
+    expect(sandbox[0].key.toString("base64")).toBe(SANDBOX_SECRETS_KEY_BASE64);
+  });
+
+  it("refuses the published sandbox key as production's sealing key, naming SECRETS_KEYS without echoing it", () => {
+    const error = refusal({ ...PRODUCTION, SECRETS_KEYS: `dev:${SANDBOX_SECRETS_KEY_BASE64}` });
+    expect(error.problems.map((p) => p.variable)).toEqual(["SECRETS_KEYS"]);
+    expect(error.message).not.toContain(SANDBOX_SECRETS_KEY_BASE64);
+    // As an older key, kept to open what it sealed on the way to production, it is accepted.
+    expect(parseEnv({ ...PRODUCTION, SECRETS_KEYS: `k1:${KEY_1},sandbox:${SANDBOX_SECRETS_KEY_BASE64}` }).SECRETS_KEYS).toHaveLength(2);
+  });
+
+  it.each([
+    ["k1", "no colon"],
+    ["k1:c2hvcnQ=", "a short key"],
+    [`k 1:${KEY_1}`, "a bad id"],
+    [`k1:${KEY_1},k1:${KEY_2}`, "an id twice"],
+    [`k1:${KEY_1.slice(0, -2)}!=`, "not base64"],
+    [",", "no key"],
+  ])("names SECRETS_KEYS for %s (%s) and never echoes a key", (value) => {
+    const error = refusal({ ...PRODUCTION, SECRETS_KEYS: value });
+    expect(error.problems.map((p) => p.variable)).toEqual(["SECRETS_KEYS"]);
+    expect(error.message).not.toContain(KEY_1);
+    expect(error.message).not.toContain(KEY_2);
+    expect(error.message).not.toContain("c2hvcnQ");
   });
 });

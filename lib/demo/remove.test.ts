@@ -1,0 +1,113 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createSession, notificationPayload } from "@/lib/checkout/sessions";
+import { sessionInput } from "@/lib/checkout/testing/context";
+import { openDatabase, type Database, type Db } from "@/lib/db";
+import { checkoutSessions, customerData, partnerNotifications, partners, staffSessions, staffUsers, webhookEvents } from "@/lib/db/schema";
+import { parseEnv } from "@/lib/env";
+import { hashSecret, partnerById } from "@/lib/partners/partners";
+import { findDemoData, removeDemoData } from "./remove";
+import { DEMO_PARTNER_ID, DEMO_STAFF, seedDemo } from "./seed";
+
+const APP_URL = "http://127.0.0.1:3999";
+const PRODUCTION = {
+  FINANCING_API_BASE_URL: "https://api.financing.example/v1",
+  FINANCING_API_KEY: "fk_live_abc123",
+  SECRETS_KEYS: `k1:${Buffer.alloc(32, 1).toString("base64")}`,
+};
+
+/** The sandbox's demo rows, a session of the demo partner with what hangs from it, and a real partner's. */
+async function seedBoth(db: Db) {
+  await seedDemo(db, parseEnv({ APP_URL }));
+  const demo = (await partnerById(db, DEMO_PARTNER_ID))!;
+  const { session } = await createSession(db, demo, sessionInput({}, APP_URL));
+  await db.update(checkoutSessions).set({ operationId: "op_demo_1" }).where(eq(checkoutSessions.id, session.id));
+  await db.insert(customerData).values({ sessionId: session.id, data: {} });
+  await db
+    .insert(partnerNotifications)
+    .values({ id: "msg_demo_1", sessionId: session.id, partnerId: DEMO_PARTNER_ID, state: "choosing", payload: notificationPayload(session, "choosing") })
+    .onConflictDoNothing();
+  await db.insert(webhookEvents).values({ eventId: 1, operationId: "op_demo_1", claimedStatus: "PENDING" });
+  await db.insert(staffSessions).values({ tokenHash: "demo-session", userId: DEMO_STAFF[0].id, expiresAt: new Date(Date.now() + 60_000) });
+
+  await db.insert(partners).values({ id: "real", name: "Real agency", secretHash: hashSecret("real_partner_secret_0123"), allowedOrigins: [APP_URL] });
+  const real = (await partnerById(db, "real"))!;
+  const { session: realSession } = await createSession(db, real, sessionInput({}, APP_URL));
+  await db.update(checkoutSessions).set({ operationId: "op_real_1" }).where(eq(checkoutSessions.id, realSession.id));
+  await db.insert(webhookEvents).values({ eventId: 1, operationId: "op_real_1", claimedStatus: "PENDING" });
+  await db.insert(staffUsers).values({ id: "staff_real", partnerId: "real", email: "ops@real.example", name: "Ops", passwordHash: "x" });
+  return { demoSession: session.id, realSession: realSession.id };
+}
+
+describe("the demo data", () => {
+  let database: Database;
+  beforeEach(async () => {
+    database = await openDatabase({ dataDir: "memory://" });
+  });
+  afterEach(async () => {
+    await database.close();
+  });
+
+  it("is not seeded with the production partner API", async () => {
+    await seedDemo(database.db, parseEnv(PRODUCTION));
+    expect(await findDemoData(database.db)).toEqual({ partners: 0, staff: 0 });
+    expect(await database.db.select().from(partners)).toEqual([]);
+  });
+
+  it("is found by its fixed ids and e-mails, and removed with everything that references it, leaving other partners alone", async () => {
+    const db = database.db;
+    const { demoSession, realSession } = await seedBoth(db);
+    expect(await db.select().from(partnerNotifications).where(eq(partnerNotifications.partnerId, DEMO_PARTNER_ID))).not.toEqual([]);
+    expect(await findDemoData(db)).toEqual({ partners: 3, staff: 2 });
+
+    expect(await removeDemoData(db)).toEqual({ partners: 3, staff: 2, sessions: 1 });
+    expect(await findDemoData(db)).toEqual({ partners: 0, staff: 0 });
+    expect((await db.select({ id: partners.id }).from(partners)).map((p) => p.id)).toEqual(["real"]);
+    expect((await db.select({ id: checkoutSessions.id }).from(checkoutSessions)).map((s) => s.id)).toEqual([realSession]);
+    expect(await db.select().from(customerData).where(eq(customerData.sessionId, demoSession))).toEqual([]);
+    expect(await db.select().from(partnerNotifications).where(eq(partnerNotifications.partnerId, DEMO_PARTNER_ID))).toEqual([]);
+    expect((await db.select({ op: webhookEvents.operationId }).from(webhookEvents)).map((e) => e.op)).toEqual(["op_real_1"]);
+    expect(await db.select().from(staffSessions)).toEqual([]);
+    expect((await db.select({ id: staffUsers.id }).from(staffUsers)).map((u) => u.id)).toEqual(["staff_real"]);
+    // Again: nothing left to remove.
+    expect(await removeDemoData(db)).toEqual({ partners: 0, staff: 0, sessions: 0 });
+  });
+});
+
+describe("npm run demo:remove", () => {
+  it("removes the demo data from the PGlite database under DATA_DIR, and closes it", { timeout: 180_000 }, async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "demo-remove-"));
+    try {
+      const before = await openDatabase({ dataDir: path.join(dataDir, "pglite") });
+      await seedBoth(before.db);
+      await before.close();
+
+      const child = spawn("npm", ["run", "--silent", "demo:remove"], {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "info" },
+      });
+      let output = "";
+      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      const [code] = (await once(child, "exit")) as [number | null];
+      expect(code, output).toBe(0);
+      expect(output).toContain("the demo data is removed");
+
+      // The script closed the folder: it opens again, without the demo.
+      const after = await openDatabase({ dataDir: path.join(dataDir, "pglite") });
+      try {
+        expect(await findDemoData(after.db)).toEqual({ partners: 0, staff: 0 });
+        expect((await after.db.select({ id: partners.id }).from(partners)).map((p) => p.id)).toEqual(["real"]);
+      } finally {
+        await after.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
