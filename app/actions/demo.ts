@@ -21,7 +21,8 @@ import { sampleTrip } from "./demo-trip";
 const startDemoValidated = validatedAction(z.object({}), async () => {
   // Unauthenticated by design (a demo): never with the production API, where it would open real
   // operations. The demo partner is not there either (lib/startup.ts); this does not rely on it.
-  if (getEnv().financing.environment !== "sandbox") throw new AppError("not_found", "There is no demo with the production API");
+  // Refused quietly (back to the home page, which offers no demo there): a probe is not an error.
+  if (getEnv().financing.environment !== "sandbox") return { ok: false as const, invalid: [] };
   const ctx = await getAppContext();
   const partner = await partnerById(ctx.db, DEMO_PARTNER_ID);
   if (!partner) throw new AppError("not_found", "The demo partner is not configured");
