@@ -123,7 +123,9 @@ test.describe("a production configuration on fresh data", () => {
       expect(response.status, partner.slug).toBe(401);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
     }
-    const demoBackend = await fetch(`${origin}/api/demo/notifications`, { headers: { Authorization: `Bearer ${DEMO_PARTNERS.demo.secret}` } });
+    const demoBackend = await fetch(`${origin}/api/demo/notifications`, {
+      headers: { Authorization: `Bearer ${DEMO_PARTNERS.demo.secret}` },
+    });
     expect(demoBackend.status).toBe(404);
   });
 

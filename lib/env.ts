@@ -198,13 +198,17 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
   } else if (environment === "production") {
     problems.push({
       variable: "SECRETS_KEYS",
-      message: "is required with the production partner API: partners' keys and secrets are encrypted with it (<id>:<openssl rand -base64 32>)",
+      message:
+        "is required with the production partner API: partners' keys and secrets are encrypted with it (<id>:<openssl rand -base64 32>)",
     });
   } else {
     secretsKeys = sandboxKeyring();
   }
   if (environment === "production" && secretsKeys?.[0].key.equals(Buffer.from(SANDBOX_SECRETS_KEY_BASE64, "base64"))) {
-    problems.push({ variable: "SECRETS_KEYS", message: "its first key is the published sandbox key: generate one (openssl rand -base64 32)" });
+    problems.push({
+      variable: "SECRETS_KEYS",
+      message: "its first key is the published sandbox key: generate one (openssl rand -base64 32)",
+    });
   }
 
   if (problems.length > 0 || apiKey === undefined || secretsKeys === undefined) throw new ConfigError(problems);

@@ -13,6 +13,7 @@ import {
   STAFF_SESSION_TTL_MS,
 } from "./auth";
 import { clientIp } from "./rate-limit";
+import { openPartnerSecret } from "@/lib/partners/secrets";
 
 const APP_URL = "http://127.0.0.1:3999";
 const AURORA = DEMO_STAFF[0];
@@ -50,12 +51,10 @@ describe("the seed", () => {
     ]);
     for (const user of users) expect(user.passwordHash).toMatch(/^scrypt\$/);
     const [group] = await db().select().from(partners).where(eq(partners.id, DEMO_GROUP_PARTNER_ID));
-    expect(group).toMatchObject({
-      name: "Grupo Demo",
-      financingApiKey: "fk_test_sandbox_group_1",
-      financingAgencyId: 101,
-      allowedOrigins: [APP_URL],
-    });
+    expect(group).toMatchObject({ name: "Grupo Demo", financingAgencyId: 101, allowedOrigins: [APP_URL] });
+    // Its own key is stored sealed (lib/partners/secrets.ts), and opens to the sandbox's group key.
+    expect(group!.financingApiKey).toMatch(/^enc:v1:/);
+    expect(openPartnerSecret(group!, "financingApiKey")).toBe("fk_test_sandbox_group_1");
   });
 
   it("can run again (every start) without touching the accounts", async () => {

@@ -72,7 +72,9 @@ describe("partner secrets at rest", () => {
       const { session } = await createSession(ctx.db, partner, sessionInput());
       await ctx.db.delete(partnerNotifications);
       const payload = notificationPayload(session, "choosing");
-      await ctx.db.insert(partnerNotifications).values({ id: "msg_sealed_1", sessionId: session.id, partnerId: partner.id, state: "choosing", payload });
+      await ctx.db
+        .insert(partnerNotifications)
+        .values({ id: "msg_sealed_1", sessionId: session.id, partnerId: partner.id, state: "choosing", payload });
       const sent: { headers: Record<string, string>; body: string }[] = [];
       const fetchDouble = (async (_url: string, init: RequestInit) => {
         sent.push({ headers: init.headers as Record<string, string>, body: String(init.body) });
@@ -110,7 +112,10 @@ describe("partner secrets at rest", () => {
   });
 
   it("refuses to re-seal what no listed key opens, and changes nothing", async () => {
-    await insertPartner("agency-a", { financingApiKey: sealPartnerSecret("agency-a", "financingApiKey", API_KEY, K1), signingSecret: null });
+    await insertPartner("agency-a", {
+      financingApiKey: sealPartnerSecret("agency-a", "financingApiKey", API_KEY, K1),
+      signingSecret: null,
+    });
     const before = await stored("agency-a");
     await expect(resealPartnerSecrets(database.db, K2)).rejects.toThrow(SecretOpenError);
     await expect(resealPartnerSecrets(database.db, K2)).rejects.toThrow(/"k1", which SECRETS_KEYS does not list/);
