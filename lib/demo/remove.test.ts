@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import postgres from "postgres";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createSession, notificationPayload } from "@/lib/checkout/sessions";
 import { sessionInput } from "@/lib/checkout/testing/context";
 import { openDatabase, type Database, type Db } from "@/lib/db";
@@ -87,35 +88,74 @@ describe("the demo data", () => {
   });
 });
 
+/** Runs `npm run demo:remove` with these variables; answers its exit code and output. */
+async function runDemoRemove(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn("npm", ["run", "--silent", "demo:remove"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, LOG_LEVEL: "info", ...env },
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const [code] = (await once(child, "exit")) as [number | null];
+  return { code, output };
+}
+
+/** Seeds a database, runs the script on it, and checks what is left once the script has closed it. */
+async function removesWithTheScript(open: () => Promise<Database>, env: Record<string, string>) {
+  const before = await open();
+  await seedBoth(before.db);
+  await before.close();
+
+  const { code, output } = await runDemoRemove(env);
+  expect(code, output).toBe(0);
+  expect(output).toContain("the demo data is removed");
+
+  const after = await open();
+  try {
+    expect(await findDemoData(after.db)).toEqual({ partners: 0, staff: 0 });
+    expect((await after.db.select({ id: partners.id }).from(partners)).map((p) => p.id)).toEqual(["real"]);
+  } finally {
+    await after.close();
+  }
+}
+
 describe("npm run demo:remove", () => {
   it("removes the demo data from the PGlite database under DATA_DIR, and closes it", { timeout: 180_000 }, async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "demo-remove-"));
     try {
-      const before = await openDatabase({ dataDir: path.join(dataDir, "pglite") });
-      await seedBoth(before.db);
-      await before.close();
-
-      const child = spawn("npm", ["run", "--silent", "demo:remove"], {
-        stdio: ["ignore", "pipe", "pipe"],
-        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "info" },
-      });
-      let output = "";
-      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      const [code] = (await once(child, "exit")) as [number | null];
-      expect(code, output).toBe(0);
-      expect(output).toContain("the demo data is removed");
-
-      // The script closed the folder: it opens again, without the demo.
-      const after = await openDatabase({ dataDir: path.join(dataDir, "pglite") });
-      try {
-        expect(await findDemoData(after.db)).toEqual({ partners: 0, staff: 0 });
-        expect((await after.db.select({ id: partners.id }).from(partners)).map((p) => p.id)).toEqual(["real"]);
-      } finally {
-        await after.close();
-      }
+      // The script closed the folder: it opens again (PGlite allows one process at a time).
+      await removesWithTheScript(() => openDatabase({ dataDir: path.join(dataDir, "pglite") }), { DATA_DIR: dataDir, DATABASE_URL: "" });
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+const testDatabaseUrl = process.env.TEST_DATABASE_URL;
+
+// Without TEST_DATABASE_URL there is no server to test against (CI sets it).
+describe.runIf(testDatabaseUrl)("npm run demo:remove on PostgreSQL", () => {
+  const url = new URL(testDatabaseUrl ?? "postgres://unused");
+  const name = `demo_remove_test_${process.pid}_${Date.now()}`;
+  const throwaway = new URL(url);
+  throwaway.pathname = `/${name}`;
+  let admin: postgres.Sql;
+
+  beforeAll(async () => {
+    admin = postgres(url.href, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database "${name}"`);
+  });
+  afterAll(async () => {
+    if (!admin) return;
+    try {
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+    } finally {
+      await admin.end({ timeout: 5 });
+    }
+  });
+
+  it("removes the demo data from the database at DATABASE_URL", { timeout: 180_000 }, async () => {
+    await removesWithTheScript(() => openDatabase({ databaseUrl: throwaway.href, dataDir: "unused" }), { DATABASE_URL: throwaway.href });
   });
 });
