@@ -36,6 +36,7 @@ const rawEnvSchema = z.object({
   FINANCING_API_KEY: z.string().min(1).optional(),
   FINANCING_API_ENVIRONMENT: z.enum(["sandbox", "production"], { error: "must be sandbox or production" }).optional(),
   FINANCING_AGENCY_ID: positiveInt(Number.MAX_SAFE_INTEGER).optional(),
+  FINANCING_KEY_AGENCY_ID: positiveInt(Number.MAX_SAFE_INTEGER).optional(),
   FINANCING_API_KEY_HEADER: headerName.default("X-Service-API-Key"),
   FINANCING_AGENCY_HEADER: headerName.default("X-Service-Agency"),
   FINANCING_TIMEOUT_MS: positiveInt(120_000).default(10_000),
@@ -88,6 +89,11 @@ export interface AppEnv {
     environment: FinancingEnvironment;
     /** Set for a management group key: the agency every call (but GET /agencies) acts for. */
     agencyId: number | undefined;
+    /**
+     * With an agency key (no agencyId): the id of the key's own agency, which no call names. Only
+     * the back-office's ownership rule reads it (lib/backoffice/ownership.ts).
+     */
+    keyAgencyId?: number | undefined;
     apiKeyHeader: string;
     agencyHeader: string;
     timeoutMs: number;
@@ -178,6 +184,7 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
       apiKey,
       environment,
       agencyId: raw.FINANCING_AGENCY_ID,
+      keyAgencyId: raw.FINANCING_KEY_AGENCY_ID,
       apiKeyHeader: raw.FINANCING_API_KEY_HEADER,
       agencyHeader: raw.FINANCING_AGENCY_HEADER,
       timeoutMs: raw.FINANCING_TIMEOUT_MS,
