@@ -42,6 +42,8 @@ const rawEnvSchema = z.object({
   FINANCING_TIMEOUT_MS: positiveInt(120_000).default(10_000),
   FINANCING_MAX_ATTEMPTS: positiveInt(3).default(3),
   SANDBOX_ENABLED: booleanFlag.default(true),
+  BADGE_UPSTREAM_PER_MINUTE_PARTNER: positiveInt(100_000).default(60),
+  BADGE_UPSTREAM_PER_MINUTE_IP: positiveInt(100_000).default(20),
   APP_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
   WEBHOOK_TOKEN: z
     .string()
@@ -83,6 +85,11 @@ export interface AppEnv {
   DEMO_PARTNER_SECRET: string | undefined;
   /** More origins the demo partners may frame the checkout from and return to (tests' partner pages). */
   DEMO_PARTNER_EXTRA_ORIGINS: string[];
+  /**
+   * The badge's budget of partner API calls (cache misses), as token buckets: per partner and per
+   * client IP, each this many a minute with a burst of as many.
+   */
+  badgeBudget: { perPartnerPerMinute: number; perIpPerMinute: number };
   financing: {
     baseUrl: string;
     apiKey: string;
@@ -179,6 +186,7 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
     WEBHOOK_TOKEN: raw.WEBHOOK_TOKEN ?? createHash("sha256").update(`webhook-token:${apiKey}`).digest("base64url").slice(0, 32),
     DEMO_PARTNER_SECRET: environment === "sandbox" ? (raw.DEMO_PARTNER_SECRET ?? DEMO_PARTNER_DEFAULT_SECRET) : raw.DEMO_PARTNER_SECRET,
     DEMO_PARTNER_EXTRA_ORIGINS: raw.DEMO_PARTNER_EXTRA_ORIGINS ?? [],
+    badgeBudget: { perPartnerPerMinute: raw.BADGE_UPSTREAM_PER_MINUTE_PARTNER, perIpPerMinute: raw.BADGE_UPSTREAM_PER_MINUTE_IP },
     financing: {
       baseUrl,
       apiKey,
