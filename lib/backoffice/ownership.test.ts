@@ -5,7 +5,6 @@ import { checkoutSessions } from "@/lib/db/schema";
 import { DEMO_BLUE_PARTNER_ID, DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID, seedDemoPartner, seedDemoStaff } from "@/lib/demo/seed";
 import type { FinancingClient } from "@/lib/financing/client";
 import type { Operation, Page } from "@/lib/financing/types";
-import { partnerById } from "@/lib/partners/partners";
 import { allOperations, listOperationsPage, operationDetail } from "./operations";
 import { actingAgencyId, agencyOfSandboxKey, ownsByAgency } from "./ownership-rule";
 import { assignAgencies, ownedOperationIds, ownsOperation, requireOwnedOperation, type OwnershipSubject } from "./ownership";

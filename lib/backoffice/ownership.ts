@@ -28,7 +28,10 @@ export interface OwnershipSubject {
 
 /** The agencies assigned to a partner. */
 export async function assignedAgencies(db: Db, partnerId: string): Promise<number[]> {
-  const rows = await db.select({ agencyId: partnerAgencies.agencyId }).from(partnerAgencies).where(eq(partnerAgencies.partnerId, partnerId));
+  const rows = await db
+    .select({ agencyId: partnerAgencies.agencyId })
+    .from(partnerAgencies)
+    .where(eq(partnerAgencies.partnerId, partnerId));
   return rows.map((row) => row.agencyId);
 }
 

@@ -122,7 +122,6 @@ export function demoSigningSecret(secret: string): string {
  * 101, which its group key reaches yet belongs to Viajes Aurora.
  */
 
-
 export const DEMO_GROUP_PARTNER_ID = "demo-group";
 
 /** The demo partners' agencies (`partner_agencies`): what makes an agency's operations theirs. */

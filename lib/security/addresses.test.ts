@@ -59,7 +59,10 @@ describe("the address policy", () => {
   });
 
   it("production: https only, public addresses only, every resolved address checked", () => {
-    expect(checkDestinationUrl("http://hooks.partner.example/n", production)).toMatchObject({ ok: false, reason: expect.stringContaining("https") });
+    expect(checkDestinationUrl("http://hooks.partner.example/n", production)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("https"),
+    });
     expect(checkDestinationUrl("https://hooks.partner.example/n", production).ok).toBe(true);
     expect(checkDestinationUrl("ftp://hooks.partner.example/n", production).ok).toBe(false);
     expect(checkDestinationUrl("https://user:pw@hooks.partner.example/n", production).ok).toBe(false);

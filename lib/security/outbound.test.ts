@@ -33,7 +33,8 @@ describe("a POST to a URL a partner chose", () => {
   it("connects to the address that was checked, not to whatever the name resolves to later (DNS rebinding)", async () => {
     let lookups = 0;
     // First answer: loopback (allowed on the sandbox); any later answer would be the metadata service.
-    const rebinding: Resolve = async () => (lookups++ === 0 ? [{ address: "127.0.0.1", family: 4 }] : [{ address: "169.254.169.254", family: 4 }]);
+    const rebinding: Resolve = async () =>
+      lookups++ === 0 ? [{ address: "127.0.0.1", family: 4 }] : [{ address: "169.254.169.254", family: 4 }];
     const result = await send(`http://partner-hooks.test:${port}/n`, rebinding);
     expect(result.status).toBe(204);
     expect(lookups).toBe(1);
@@ -64,7 +65,10 @@ describe("a POST to a URL a partner chose", () => {
       `https://[::1]:${port}/`,
       `http://hooks.partner.example/`,
     ]) {
-      await expect(send(url, async () => [{ address: "203.0.113.10", family: 4 }], production), url).rejects.toBeInstanceOf(DestinationRefused);
+      await expect(
+        send(url, async () => [{ address: "203.0.113.10", family: 4 }], production),
+        url,
+      ).rejects.toBeInstanceOf(DestinationRefused);
     }
     await expect(send(`https://localhost:${port}/`, async () => [{ address: "127.0.0.1", family: 4 }], production)).rejects.toBeInstanceOf(
       DestinationRefused,

@@ -40,10 +40,32 @@ describe("token buckets", () => {
     const time = clock();
     const partner = createTokenBuckets({ capacity: 5, perMinute: 5, now: time.now });
     const ip = createTokenBuckets({ capacity: 1, perMinute: 1, now: time.now });
-    expect(takeAll([[partner, "p"], [ip, "1"]]).ok).toBe(true);
+    expect(
+      takeAll([
+        [partner, "p"],
+        [ip, "1"],
+      ]).ok,
+    ).toBe(true);
     // The IP is out: the partner's budget is not touched by the refusals.
-    for (let i = 0; i < 10; i++) expect(takeAll([[partner, "p"], [ip, "1"]])).toEqual({ ok: false, retryAfterMs: 60_000 });
-    for (let i = 0; i < 4; i++) expect(takeAll([[partner, "p"], [ip, `other-${i}`]]).ok).toBe(true);
-    expect(takeAll([[partner, "p"], [ip, "fresh"]])).toEqual({ ok: false, retryAfterMs: 12_000 });
+    for (let i = 0; i < 10; i++)
+      expect(
+        takeAll([
+          [partner, "p"],
+          [ip, "1"],
+        ]),
+      ).toEqual({ ok: false, retryAfterMs: 60_000 });
+    for (let i = 0; i < 4; i++)
+      expect(
+        takeAll([
+          [partner, "p"],
+          [ip, `other-${i}`],
+        ]).ok,
+      ).toBe(true);
+    expect(
+      takeAll([
+        [partner, "p"],
+        [ip, "fresh"],
+      ]),
+    ).toEqual({ ok: false, retryAfterMs: 12_000 });
   });
 });
