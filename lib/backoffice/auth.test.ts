@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID, DEMO_STAFF, seedDemoPartner, seedDemoStaff } from "@/lib/demo/seed";
 import { openDatabase, type Database } from "@/lib/db";
-import { loginAttempts, partners, staffSessions, staffUsers } from "@/lib/db/schema";
+import { loginAttempts, partnerAgencies, partners, staffSessions, staffUsers } from "@/lib/db/schema";
 import {
   createStaffSession,
   deleteStaffSession,
@@ -42,7 +42,7 @@ function at(base: Date, ms: number): Date {
 }
 
 describe("the seed", () => {
-  it("gives the demo partner and Grupo Demo (its own group key, agency 101) one staff member each, hashed", async () => {
+  it("gives the demo partner and Grupo Demo (its own group key, agency 102) one staff member each, hashed", async () => {
     const users = await db().select().from(staffUsers);
     expect(users.map((u) => [u.email, u.partnerId]).sort()).toEqual([
       [GROUP.email, DEMO_GROUP_PARTNER_ID],
@@ -53,9 +53,16 @@ describe("the seed", () => {
     expect(group).toMatchObject({
       name: "Grupo Demo",
       financingApiKey: "fk_test_sandbox_group_1",
-      financingAgencyId: 101,
+      financingAgencyId: 102,
       allowedOrigins: [APP_URL],
     });
+    // Each its own agencies: 101 (reached by Grupo Demo's key too) is Viajes Aurora's only.
+    const assigned = await db().select().from(partnerAgencies);
+    expect(assigned.map((row) => [row.partnerId, row.agencyId]).sort()).toEqual([
+      [DEMO_PARTNER_ID, 101],
+      [DEMO_GROUP_PARTNER_ID, 102],
+      [DEMO_GROUP_PARTNER_ID, 103],
+    ]);
   });
 
   it("can run again (every start) without touching the accounts", async () => {
