@@ -11,7 +11,7 @@ import { aBookingReference } from "./support/test-data";
  * cancel or refund an operation of Viajes Aurora; forged forms change nothing either.
  */
 
-test.describe.configure({ mode: "serial" });
+test.use({ baseURL: APP_URL, locale: "en-GB" });
 
 /** A signed-in back-office in a browser context of its own. */
 async function signedIn(browser: Browser, account: StaffAccount): Promise<{ page: Page; admin: Backoffice; close: () => Promise<void> }> {
