@@ -37,12 +37,15 @@ const rawEnvSchema = z.object({
   FINANCING_API_KEY: z.string().min(1).optional(),
   FINANCING_API_ENVIRONMENT: z.enum(["sandbox", "production"], { error: "must be sandbox or production" }).optional(),
   FINANCING_AGENCY_ID: positiveInt(Number.MAX_SAFE_INTEGER).optional(),
+  FINANCING_KEY_AGENCY_ID: positiveInt(Number.MAX_SAFE_INTEGER).optional(),
   FINANCING_API_KEY_HEADER: headerName.default("X-Service-API-Key"),
   FINANCING_AGENCY_HEADER: headerName.default("X-Service-Agency"),
   FINANCING_TIMEOUT_MS: positiveInt(120_000).default(10_000),
   FINANCING_MAX_ATTEMPTS: positiveInt(3).default(3),
   // No default here: unset, it follows the API's environment (parseEnv).
   SANDBOX_ENABLED: booleanFlag.optional(),
+  BADGE_UPSTREAM_PER_MINUTE_PARTNER: positiveInt(100_000).default(60),
+  BADGE_UPSTREAM_PER_MINUTE_IP: positiveInt(100_000).default(20),
   APP_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
   WEBHOOK_TOKEN: z
     .string()
@@ -91,12 +94,22 @@ export interface AppEnv {
   DEMO_PARTNER_SECRET: string | undefined;
   /** More origins the demo partners may frame the checkout from and return to (tests' partner pages). */
   DEMO_PARTNER_EXTRA_ORIGINS: string[];
+  /**
+   * The badge's budget of partner API calls (cache misses), as token buckets: per partner and per
+   * client IP, each this many a minute with a burst of as many.
+   */
+  badgeBudget: { perPartnerPerMinute: number; perIpPerMinute: number };
   financing: {
     baseUrl: string;
     apiKey: string;
     environment: FinancingEnvironment;
     /** Set for a management group key: the agency every call (but GET /agencies) acts for. */
     agencyId: number | undefined;
+    /**
+     * With an agency key (no agencyId): the id of the key's own agency, which no call names. Only
+     * the back-office's ownership rule reads it (lib/backoffice/ownership.ts).
+     */
+    keyAgencyId?: number | undefined;
     apiKeyHeader: string;
     agencyHeader: string;
     timeoutMs: number;
@@ -225,11 +238,13 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
     WEBHOOK_TOKEN: raw.WEBHOOK_TOKEN ?? createHash("sha256").update(`webhook-token:${apiKey}`).digest("base64url").slice(0, 32),
     DEMO_PARTNER_SECRET: environment === "sandbox" ? (raw.DEMO_PARTNER_SECRET ?? DEMO_PARTNER_DEFAULT_SECRET) : undefined,
     DEMO_PARTNER_EXTRA_ORIGINS: raw.DEMO_PARTNER_EXTRA_ORIGINS ?? [],
+    badgeBudget: { perPartnerPerMinute: raw.BADGE_UPSTREAM_PER_MINUTE_PARTNER, perIpPerMinute: raw.BADGE_UPSTREAM_PER_MINUTE_IP },
     financing: {
       baseUrl,
       apiKey,
       environment,
       agencyId: raw.FINANCING_AGENCY_ID,
+      keyAgencyId: raw.FINANCING_KEY_AGENCY_ID,
       apiKeyHeader: raw.FINANCING_API_KEY_HEADER,
       agencyHeader: raw.FINANCING_AGENCY_HEADER,
       timeoutMs: raw.FINANCING_TIMEOUT_MS,

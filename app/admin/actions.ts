@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { CancelState, LoginState, RefundComputation, RefundState } from "@/components/admin/form-states";
 import { staffAction } from "@/lib/backoffice/actions";
 import { deleteStaffSession, setStaffSessionAgency, signIn } from "@/lib/backoffice/auth";
+import { ownsOperation } from "@/lib/backoffice/ownership";
 import { clientIp } from "@/lib/backoffice/rate-limit";
 import { refundBaseOf, reviewRefund, type RefundBase, type RefundValues } from "@/lib/backoffice/refund";
 import { clearStaffCookie, isAdminPath, setStaffCookie, type StaffContext } from "@/lib/backoffice/staff";
@@ -105,6 +106,8 @@ type CancelOutcome = { kind: "state"; state: Omit<CancelState, "submission"> } |
 const cancelValidated = staffAction(z.object({ operationId, reason: reasonText }), async (staff, input): Promise<CancelOutcome> => {
   const page = `/admin/operations/${encodeURIComponent(input.operationId)}`;
   if (input.reason.length > REASON_MAX_LENGTH) return { kind: "state", state: { error: "too_long", reason: input.reason } };
+  // Someone else's operation (a forged id): nothing is asked of the API; its page says "not found".
+  if (!(await ownsOperation(staff, input.operationId))) return { kind: "redirect", to: page };
   try {
     await staff.client.cancelOperation(input.operationId, { reason: input.reason.trim() || undefined });
     return { kind: "redirect", to: `${page}?notice=cancelled` };
@@ -161,6 +164,8 @@ type RefundOutcome = RefundState extends infer S ? (S extends RefundState ? Omit
 const refundValidated = staffAction(refundSchema, async (staff, input): Promise<RefundOutcome> => {
   const values: RefundValues = { agencyFee: input.agencyFee, providerFee: input.providerFee, reason: input.reason };
   if (input.intent === "edit") return { step: "edit", values };
+  // Someone else's operation (a forged id): "not found", and nothing is asked of the API.
+  if (!(await ownsOperation(staff, input.operationId))) return { step: "failed", reason: "not_found", status: null };
 
   let base: RefundBase;
   try {

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID, DEMO_STAFF, seedDemoPartner, seedDemoStaff } from "@/lib/demo/seed";
 import { openDatabase, type Database } from "@/lib/db";
-import { loginAttempts, partners, staffSessions, staffUsers } from "@/lib/db/schema";
+import { loginAttempts, partnerAgencies, partners, staffSessions, staffUsers } from "@/lib/db/schema";
 import {
   createStaffSession,
   deleteStaffSession,
@@ -43,7 +43,7 @@ function at(base: Date, ms: number): Date {
 }
 
 describe("the seed", () => {
-  it("gives the demo partner and Grupo Demo (its own group key, agency 101) one staff member each, hashed", async () => {
+  it("gives the demo partner and Grupo Demo (its own group key, agency 102) one staff member each, hashed", async () => {
     const users = await db().select().from(staffUsers);
     expect(users.map((u) => [u.email, u.partnerId]).sort()).toEqual([
       [GROUP.email, DEMO_GROUP_PARTNER_ID],
@@ -51,10 +51,17 @@ describe("the seed", () => {
     ]);
     for (const user of users) expect(user.passwordHash).toMatch(/^scrypt\$/);
     const [group] = await db().select().from(partners).where(eq(partners.id, DEMO_GROUP_PARTNER_ID));
-    expect(group).toMatchObject({ name: "Grupo Demo", financingAgencyId: 101, allowedOrigins: [APP_URL] });
+    expect(group).toMatchObject({ name: "Grupo Demo", financingAgencyId: 102, allowedOrigins: [APP_URL] });
     // Its own key is stored sealed (lib/partners/secrets.ts), and opens to the sandbox's group key.
     expect(group!.financingApiKey).toMatch(/^enc:v1:/);
     expect(openPartnerSecret(group!, "financingApiKey")).toBe("fk_test_sandbox_group_1");
+    // Each its own agencies: 101 (reached by Grupo Demo's key too) is Viajes Aurora's only.
+    const assigned = await db().select().from(partnerAgencies);
+    expect(assigned.map((row) => [row.partnerId, row.agencyId]).sort()).toEqual([
+      [DEMO_PARTNER_ID, 101],
+      [DEMO_GROUP_PARTNER_ID, 102],
+      [DEMO_GROUP_PARTNER_ID, 103],
+    ]);
   });
 
   it("can run again (every start) without touching the accounts", async () => {

@@ -8,6 +8,7 @@ import { isFinancingApiError } from "@/lib/financing/errors";
 import type { FinancialOffer, Operation, Page } from "@/lib/financing/types";
 import { apiProblem, type ApiProblem } from "./errors";
 import { toListInput, type OperationFilters } from "./filters";
+import { ownedOperationIds, ownsOperation } from "./ownership";
 import type { StaffContext } from "./staff";
 
 /**
@@ -74,13 +75,28 @@ export function operationHref(operation: { id: string; externalId: string | null
 
 /** One page of `GET /operations` for these filters, joined with our sessions. Throws FinancingApiError. */
 export async function listOperationsPage(staff: StaffContext, filters: OperationFilters): Promise<Page<ListedOperation>> {
-  const page = await staff.client.listOperations(toListInput(filters));
+  const page = await ownedPage(staff, await staff.client.listOperations(toListInput(filters)));
   const sessions = await sessionsByOperation(
     staff.db,
     staff.partner.id,
     page.content.map((op) => op.id),
   );
   return { ...page, content: page.content.map((operation) => ({ operation, session: sessions.get(operation.id) })) };
+}
+
+/**
+ * Only the partner's own operations of a page (ownership.ts). When some were left out (an agency
+ * that is not the partner's), the counts are those of what is shown: how many others exist is
+ * not the partner's to know.
+ */
+async function ownedPage(staff: StaffContext, page: Page<Operation>): Promise<Page<Operation>> {
+  const owned = await ownedOperationIds(
+    staff,
+    page.content.map((op) => op.id),
+  );
+  if (owned.size === page.content.length) return page;
+  const content = page.content.filter((op) => owned.has(op.id));
+  return { ...page, content, totalElements: content.length, totalPages: content.length === 0 ? 0 : 1 };
 }
 
 /** The most rows an export gathers: 100 pages of 100. */
@@ -103,12 +119,17 @@ export async function allOperations(staff: StaffContext, filters: OperationFilte
     }
     if (result.last || result.content.length === 0) break;
   }
+  const owned = await ownedOperationIds(
+    staff,
+    operations.map((op) => op.id),
+  );
+  const ownOperations = operations.filter((op) => owned.has(op.id));
   const sessions = await sessionsByOperation(
     staff.db,
     staff.partner.id,
-    operations.map((op) => op.id),
+    ownOperations.map((op) => op.id),
   );
-  return operations.map((operation) => ({ operation, session: sessions.get(operation.id) }));
+  return ownOperations.map((operation) => ({ operation, session: sessions.get(operation.id) }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -133,9 +154,10 @@ export interface OperationDetail {
 }
 
 /**
- * Everything the operation page shows. The status call comes first and decides access: the API
- * answers 404 or 403 for an operation this credential and agency may not see, and then nothing of
- * ours is shown either. `referenceHint` (the list's link carries the booking reference) is only a
+ * Everything the operation page shows. Ownership comes first (ownership.ts): someone else's
+ * operation is "not found" before any partner API call. Then the status call: the API answers 404
+ * or 403 for an operation this credential and agency may not see, and then nothing of ours (its
+ * webhook events included) is shown either. `referenceHint` (the list's link carries the booking reference) is only a
  * hint: the operation it finds must have this id.
  */
 export async function operationDetail(
@@ -143,6 +165,7 @@ export async function operationDetail(
   operationId: string,
   referenceHint: string | undefined,
 ): Promise<OperationDetail | { kind: "problem"; problem: ApiProblem }> {
+  if (!(await ownsOperation(staff, operationId))) return { kind: "problem", problem: "not_found" };
   let status: StatusRead;
   try {
     status = await staff.client.getStatus(operationId);

@@ -9,6 +9,7 @@ import type { FinancingClient } from "@/lib/financing/client";
 import type { AgencyScope } from "@/lib/partners/credential";
 import type { Partner } from "@/lib/partners/partners";
 import { findStaffSession, STAFF_SESSION_TTL_MS, type StaffSession } from "./auth";
+import { actingAgencyId } from "./ownership-rule";
 import { isAdminPath } from "./scope";
 
 export { isAdminPath, type AgencyScope };
@@ -27,6 +28,8 @@ export interface StaffContext {
   user: StaffSession["user"];
   partner: Partner;
   agency: AgencyScope;
+  /** The agency the calls act for, when known: what the ownership rule checks (ownership.ts). */
+  actingAgencyId: number | undefined;
   /** The partner API, with the partner's credential and the agency above. */
   client: FinancingClient;
 }
@@ -39,8 +42,16 @@ const currentStaff = cache(async (): Promise<StaffContext | undefined> => {
   const found = await findStaffSession(ctx.db, token);
   if (!found) return undefined;
   const { partner } = found;
-  const agency = ctx.credentialFor(partner, found.session.agencyId).agency;
-  return { db: ctx.db, token, user: found.user, partner, agency, client: ctx.clientFor(partner, found.session.agencyId) };
+  const credential = ctx.credentialFor(partner, found.session.agencyId);
+  return {
+    db: ctx.db,
+    token,
+    user: found.user,
+    partner,
+    agency: credential.agency,
+    actingAgencyId: actingAgencyId(credential, getEnv().financing),
+    client: ctx.clientFor(partner, found.session.agencyId),
+  };
 });
 
 /** For pages and route handlers: the staff member, or a redirect to the sign-in page. */

@@ -56,6 +56,24 @@ export const partners = pgTable(
 
 export type PartnerRow = typeof partners.$inferSelect;
 
+/**
+ * The agencies whose operations a partner's staff may see and act on, besides the operations of the
+ * partner's own checkout sessions (lib/backoffice/ownership.ts). A credential reaching an agency is
+ * not enough: a management group key reaches every agency of its group, and one agency can be
+ * reached by several partners' keys. Two partners sharing an agency is two rows, written on purpose.
+ */
+export const partnerAgencies = pgTable(
+  "partner_agencies",
+  {
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id, { onDelete: "cascade" }),
+    agencyId: integer("agency_id").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.partnerId, table.agencyId] })],
+);
+
 /** One customer's checkout of one booking. */
 export const checkoutSessions = pgTable(
   "checkout_sessions",

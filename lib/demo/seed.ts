@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
+import { assignAgencies } from "@/lib/backoffice/ownership";
 import { hashPassword } from "@/lib/backoffice/passwords";
 import type { Db } from "@/lib/db";
 import { partners, staffUsers } from "@/lib/db/schema";
@@ -116,9 +117,18 @@ export function demoSigningSecret(secret: string): string {
  *   agency 101 on the sandbox): an agency key, so no agency switcher.
  * - `staff@grupo-demo.example` / `grupo-staff-demo`: "Grupo Demo", a partner with its own
  *   management group key (`fk_test_sandbox_group_1`, agencies 101 and 102), so the switcher shows.
+ * Which operations each one's staff may see is the partners' agency assignments
+ * (lib/backoffice/ownership.ts): Viajes Aurora has agency 101; Grupo Demo has 102 and 103 but not
+ * 101, which its group key reaches yet belongs to Viajes Aurora.
  */
 
 export const DEMO_GROUP_PARTNER_ID = "demo-group";
+
+/** The demo partners' agencies (`partner_agencies`): what makes an agency's operations theirs. */
+export const DEMO_AGENCY_ASSIGNMENTS: Readonly<Record<string, readonly number[]>> = {
+  [DEMO_PARTNER_ID]: [101],
+  [DEMO_GROUP_PARTNER_ID]: [102, 103],
+};
 
 export const DEMO_STAFF = [
   {
@@ -145,7 +155,8 @@ export async function seedDemoStaff(db: Db, options: { appUrl: string }): Promis
     secretHash: hashSecret(randomBytes(32).toString("base64url")),
     allowedOrigins: [new URL(options.appUrl).origin],
     financingApiKey: sealPartnerSecret(DEMO_GROUP_PARTNER_ID, "financingApiKey", "fk_test_sandbox_group_1"),
-    financingAgencyId: 101,
+    // Its own agency: 101 is reached by its key but is Viajes Aurora's.
+    financingAgencyId: 102,
   };
   await db
     .insert(partners)
@@ -159,6 +170,8 @@ export async function seedDemoStaff(db: Db, options: { appUrl: string }): Promis
         financingAgencyId: group.financingAgencyId,
       },
     });
+
+  for (const [partnerId, agencyIds] of Object.entries(DEMO_AGENCY_ASSIGNMENTS)) await assignAgencies(db, partnerId, agencyIds);
 
   for (const staff of DEMO_STAFF) {
     // Hashed only when missing: scrypt is slow on purpose, and an existing account is left alone.

@@ -1,11 +1,15 @@
 import "server-only";
+import countries from "i18n-iso-countries";
 import { z } from "zod";
 import type { AppContext } from "@/lib/app-context";
+import { getEnv } from "@/lib/env";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import { formatAmount, formatPercent } from "@/lib/i18n/format";
 import { resolveLocale, type Locale } from "@/lib/i18n/locales";
 import { getMessages } from "@/lib/i18n/server";
+import { loggerFor } from "@/lib/logger";
 import { partnerById } from "@/lib/partners/partners";
+import { createTokenBuckets, takeAll, type TokenBuckets } from "@/lib/security/token-bucket";
 import { createBadgeQuotes, parseAmountCents, type BadgeQuote } from "./badge";
 
 /**
@@ -14,7 +18,40 @@ import { createBadgeQuotes, parseAmountCents, type BadgeQuote } from "./badge";
  * read cross-origin by the partner's allowed origins only (CORS), cacheable for five minutes.
  */
 
-const quotes = createBadgeQuotes();
+/** The badge's cache and its budget of partner API calls (cache misses), per partner and per client IP. */
+export interface BadgeDeps {
+  quotes: ReturnType<typeof createBadgeQuotes>;
+  perPartner: TokenBuckets;
+  perIp: TokenBuckets;
+}
+
+let defaults: BadgeDeps | undefined;
+
+function defaultDeps(): BadgeDeps {
+  if (!defaults) {
+    const { perPartnerPerMinute, perIpPerMinute } = getEnv().badgeBudget;
+    defaults = {
+      quotes: createBadgeQuotes(),
+      perPartner: createTokenBuckets({ capacity: perPartnerPerMinute, perMinute: perPartnerPerMinute }),
+      perIp: createTokenBuckets({ capacity: perIpPerMinute, perMinute: perIpPerMinute }),
+    };
+  }
+  return defaults;
+}
+
+/**
+ * The client's address for the per-IP budget: the right-most `X-Forwarded-For` entry, the one the
+ * nearest proxy wrote (Next.js writes the socket's address there when no proxy sent the header).
+ * MERGE: use lib/security/client-ip.ts (TRUSTED_PROXY_HOPS) once it lands.
+ */
+export function badgeClientIp(request: Request): string {
+  const entries = (request.headers.get("x-forwarded-for") ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const last = entries.at(-1);
+  return last && last.length <= 100 ? last : "unknown";
+}
 
 const querySchema = z.object({
   partner: z.string().regex(/^[\w-]{1,64}$/, "must be a partner id"),
@@ -22,13 +59,19 @@ const querySchema = z.object({
   country: z
     .string()
     .regex(/^[A-Z]{3}$/, "must be an ISO 3166-1 alpha-3 code like ESP")
+    // A made-up code would be one more partner API call (and cache entry) per request.
+    .refine((code) => countries.isValid(code), "must be an ISO 3166-1 alpha-3 code like ESP")
     .default("ESP"),
   lang: z.string().optional(),
 });
 
 const money = (value: { cents: number; currency: string }) => ({ amount: value.cents / 100, currency: value.currency });
 
-export async function badgeResponse(ctx: Pick<AppContext, "db" | "clientFor">, request: Request): Promise<Response> {
+export async function badgeResponse(
+  ctx: Pick<AppContext, "db" | "clientFor">,
+  request: Request,
+  deps: BadgeDeps = defaultDeps(),
+): Promise<Response> {
   const url = new URL(request.url);
   const parsed = querySchema.safeParse(Object.fromEntries(url.searchParams));
   if (!parsed.success) {
@@ -48,13 +91,34 @@ export async function badgeResponse(ctx: Pick<AppContext, "db" | "clientFor">, r
   if (origin && partner.allowedOrigins.includes(origin)) headers["Access-Control-Allow-Origin"] = origin;
 
   const price = { cents: parseAmountCents(query.amount)!, currency: "EUR" };
-  const quote = await quotes.quote(
+  const ip = badgeClientIp(request);
+  const quote = await deps.quotes.quote(
     partner.id,
     price,
     query.country,
     async () => (await ctx.clientFor(partner).simulate(price, { countryCode: query.country })).offers,
     (error) => isFinancingApiError(error, "NO_FINANCIAL_COMPANIES_CONFIGURED"),
+    () =>
+      takeAll([
+        [deps.perPartner, partner.id],
+        [deps.perIp, ip],
+      ]),
   );
+  if (!quote.visible && quote.reason === "rate_limited") {
+    const retryAfter = Math.max(1, Math.ceil(quote.retryAfterMs / 1000));
+    loggerFor("badge").info({ partnerId: partner.id, retryAfter }, "badge: upstream budget spent, answered 429");
+    return Response.json(
+      { error: { code: "rate_limited", message: "Too many badge requests for new prices. Try again later." } },
+      {
+        status: 429,
+        headers: {
+          "Cache-Control": "no-store",
+          "Retry-After": String(retryAfter),
+          ...(headers["Access-Control-Allow-Origin"] ? { "Access-Control-Allow-Origin": headers["Access-Control-Allow-Origin"] } : {}),
+        },
+      },
+    );
+  }
   if (!quote.visible) return Response.json({ visible: false }, { headers });
 
   // The page's language (badge.js sends it), else the browser's.

@@ -31,7 +31,12 @@ export type BadgeQuote =
       /** The example's plan's one differing installment, when it differs. */
       exampleDiffering?: { amount: Money; first: boolean };
     }
-  | { visible: false; reason: HiddenReason };
+  | { visible: false; reason: HiddenReason }
+  /** A miss that would have called the partner API, over budget: not cached, ask again after the wait. */
+  | { visible: false; reason: "rate_limited"; retryAfterMs: number };
+
+/** Asked on a cache miss, before the partner API is called: whether the call is within budget. */
+export type SpendBudget = () => { ok: true } | { ok: false; retryAfterMs: number };
 
 export function inRange(price: Money): boolean {
   return price.currency === "EUR" && price.cents >= BADGE_MIN_CENTS && price.cents <= BADGE_MAX_CENTS;
@@ -85,7 +90,7 @@ interface Entry {
 
 /**
  * Quotes per (partner, price, market), cached (the least recently used go first when full);
- * concurrent misses for one key share one call. Prices outside the range are answered at once,
+ * concurrent misses for one key share one call, and a miss spends the caller's budget first. Prices outside the range are answered at once,
  * without a call. Each entry carries its own expiry, since it depends on how the call ended.
  */
 export function createBadgeQuotes(options: BadgeQuotesOptions = {}) {
@@ -101,11 +106,16 @@ export function createBadgeQuotes(options: BadgeQuotesOptions = {}) {
     countryCode: string,
     simulate: Simulate,
     isNoOffer: IsNoOffer = () => false,
+    spend: SpendBudget = () => ({ ok: true }),
   ): Promise<BadgeQuote> {
     if (!inRange(price)) return Promise.resolve({ visible: false, reason: "out_of_range" });
     const key = `${partnerId}|${price.cents}|${price.currency}|${countryCode}`;
     const hit = entries.get(key);
     if (hit && hit.expires > now()) return hit.quote;
+    // Only a call to the partner API spends the budget: cached answers (and a call already under
+    // way for this key) are served whatever it holds.
+    const budget = spend();
+    if (!budget.ok) return Promise.resolve({ visible: false, reason: "rate_limited", retryAfterMs: budget.retryAfterMs });
 
     const entry: Entry = { quote: Promise.resolve({ visible: false, reason: "unavailable" }), expires: Number.POSITIVE_INFINITY };
     entry.quote = simulate().then(

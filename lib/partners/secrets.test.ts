@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -75,12 +77,25 @@ describe("partner secrets at rest", () => {
       await ctx.db
         .insert(partnerNotifications)
         .values({ id: "msg_sealed_1", sessionId: session.id, partnerId: partner.id, state: "choosing", payload });
+      // The partner's endpoint, on loopback (allowed on the sandbox): it records what it was sent.
       const sent: { headers: Record<string, string>; body: string }[] = [];
-      const fetchDouble = (async (_url: string, init: RequestInit) => {
-        sent.push({ headers: init.headers as Record<string, string>, body: String(init.body) });
-        return new Response(null, { status: 204 });
-      }) as unknown as typeof fetch;
-      expect(await deliverDueNotifications(ctx, { fetch: fetchDouble })).toBe(1);
+      const endpoint = createServer((request, response) => {
+        const chunks: Buffer[] = [];
+        request.on("data", (chunk: Buffer) => chunks.push(chunk));
+        request.on("end", () => {
+          sent.push({ headers: request.headers as Record<string, string>, body: Buffer.concat(chunks).toString() });
+          response.writeHead(204).end();
+        });
+      });
+      await new Promise<void>((resolve) => endpoint.listen(0, "127.0.0.1", resolve));
+      const { port } = endpoint.address() as AddressInfo;
+      await ctx.db.update(partners).set({ notificationUrl: `http://127.0.0.1:${port}/notify` }).where(eq(partners.id, partner.id));
+      try {
+        expect(await deliverDueNotifications(ctx, { environment: "sandbox" })).toBe(1);
+      } finally {
+        endpoint.closeAllConnections();
+        await new Promise((resolve) => endpoint.close(resolve));
+      }
       // The partner's side verifies with the plaintext secret it was given.
       const verified = new Webhook(demoSigningSecret(DEMO_SECRET)).verify(sent[0]!.body, sent[0]!.headers) as { data: { id: string } };
       expect(verified.data.id).toBe(session.id);

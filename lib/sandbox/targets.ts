@@ -1,5 +1,6 @@
 import "server-only";
 import { BlockList, isIP } from "node:net";
+import { classifyAddress, METADATA_HOSTS, type AddressKind } from "@/lib/security/addresses";
 
 /**
  * Where the sandbox may send a webhook. Anyone with a key chooses `webhookUrl`, so a delivery must
@@ -12,7 +13,7 @@ import { BlockList, isIP } from "node:net";
  * (DNS rebinding) within the same second.
  */
 
-export type AddressKind = "public" | "loopback" | "private" | "link-local";
+export type { AddressKind };
 
 export interface AllowList {
   hosts: ReadonlySet<string>;
@@ -29,88 +30,9 @@ export type TargetCheck = { ok: true } | { ok: false; reason: string };
 
 export type Lookup = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
-/** Never reachable, whatever the configuration: link-local (metadata services live there). */
-const LINK_LOCAL = new BlockList();
-LINK_LOCAL.addSubnet("169.254.0.0", 16, "ipv4");
-LINK_LOCAL.addSubnet("fe80::", 10, "ipv6");
-// AWS's IPv6 metadata address (inside fc00::/7, but never allowed).
-LINK_LOCAL.addAddress("fd00:ec2::254", "ipv6");
-
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
-LOOPBACK.addAddress("::1", "ipv6");
-
-/** Private, shared, reserved, multicast and "this network" ranges. */
-const NOT_PUBLIC = new BlockList();
-for (const [network, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const) {
-  NOT_PUBLIC.addSubnet(network, prefix, "ipv4");
-}
-for (const [network, prefix] of [
-  ["::", 96], // unspecified and IPv4-compatible
-  ["64:ff9b::", 96], // NAT64: may reach anything behind the gateway
-  ["fc00::", 7],
-  ["ff00::", 8],
-] as const) {
-  NOT_PUBLIC.addSubnet(network, prefix, "ipv6");
-}
-
-const METADATA_HOSTS = new Set(["metadata", "metadata.google.internal", "instance-data", "instance-data.ec2.internal"]);
-
-/** What kind of address this is; an IPv4-mapped IPv6 address is judged as its IPv4 address. */
-export function classifyAddress(address: string): AddressKind {
-  let ip = address;
-  let family = isIP(ip);
-  if (family === 6) {
-    const mapped = mappedIpv4(ip);
-    if (mapped !== undefined) {
-      ip = mapped;
-      family = 4;
-    }
-  }
-  const type = family === 4 ? "ipv4" : "ipv6";
-  if (family === 0) return "private";
-  if (LINK_LOCAL.check(ip, type)) return "link-local";
-  if (LOOPBACK.check(ip, type)) return "loopback";
-  if (NOT_PUBLIC.check(ip, type)) return "private";
-  return "public";
-}
-
-/** `::ffff:a.b.c.d` (written either way) -> `a.b.c.d`. */
-function mappedIpv4(ipv6: string): string | undefined {
-  const groups = expandIpv6(ipv6);
-  if (groups === undefined) return undefined;
-  if (groups.slice(0, 5).some((g) => g !== 0) || groups[5] !== 0xffff) return undefined;
-  const [hi, lo] = [groups[6]!, groups[7]!];
-  return [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff].join(".");
-}
-
-function expandIpv6(ip: string): number[] | undefined {
-  let text = ip.toLowerCase();
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const parts = dotted[1]!.split(".").map(Number);
-    text =
-      text.slice(0, -dotted[1]!.length) + `${((parts[0]! << 8) | parts[1]!).toString(16)}:${((parts[2]! << 8) | parts[3]!).toString(16)}`;
-  }
-  const [head, tail] = text.split("::", 2) as [string, string | undefined];
-  const parse = (s: string) => (s === "" ? [] : s.split(":").map((g) => Number.parseInt(g, 16)));
-  const left = parse(head);
-  const right = tail === undefined ? [] : parse(tail);
-  const missing = 8 - left.length - right.length;
-  if (missing < 0 || (tail === undefined && missing !== 0)) return undefined;
-  const groups = [...left, ...Array<number>(missing).fill(0), ...right];
-  return groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : undefined;
-}
+// The address classification is the app's one policy (lib/security/addresses.ts), shared with the
+// partner notifications; the sandbox adds its local mode and allow-list on top.
+export { classifyAddress };
 
 /** `partner.internal, 10.0.0.5, 192.168.0.0/16` -> an allow-list; or the entry it cannot read. */
 export function parseAllowList(text: string): { ok: true; list: AllowList } | { ok: false; entry: string } {

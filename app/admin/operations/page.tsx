@@ -9,6 +9,7 @@ import { TEXT_LINK, TextLink } from "@/components/ui/text-link";
 import { apiProblem, type ApiProblem } from "@/lib/backoffice/errors";
 import { filtersQuery, PAGE_SIZES, parseOperationFilters, type FilterField, type OperationFilters } from "@/lib/backoffice/filters";
 import { formatDateTime } from "@/lib/backoffice/format";
+import { ownsOperation } from "@/lib/backoffice/ownership";
 import { listOperationsPage, operationHref, type ListedOperation } from "@/lib/backoffice/operations";
 import { requireStaff } from "@/lib/backoffice/staff";
 import { OPERATION_STATUSES } from "@/lib/financing/contract";
@@ -53,7 +54,9 @@ export default async function OperationsPage({ searchParams }: Props) {
   if (refValue) {
     try {
       const operation = await staff.client.getOperationByExternalId(refValue);
-      found = operationHref(operation);
+      // Someone else's operation is answered as an unknown reference (ownership.ts).
+      if (await ownsOperation(staff, operation.id)) found = operationHref(operation);
+      else refNotFound = true;
     } catch (error) {
       if (isFinancingApiError(error) && error.status === 404) refNotFound = true;
       else refProblem = apiProblem(error, "finding an operation by its booking reference");

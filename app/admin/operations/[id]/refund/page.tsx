@@ -3,7 +3,9 @@ import { AdminPage } from "@/app/admin/admin-page";
 import { RefundFlow } from "@/components/admin/refund-flow";
 import { reasonSettings, type RefundState } from "@/components/admin/form-states";
 import { TextLink } from "@/components/ui/text-link";
+import { AppError } from "@/lib/app-error";
 import { apiProblem } from "@/lib/backoffice/errors";
+import { requireOwnedOperation } from "@/lib/backoffice/ownership";
 import { refundBaseOf, type RefundBase } from "@/lib/backoffice/refund";
 import { requireStaff } from "@/lib/backoffice/staff";
 import { isFinancingApiError } from "@/lib/financing/errors";
@@ -42,10 +44,14 @@ export default async function RefundPage({ params, searchParams }: Props) {
   let base: RefundBase | undefined;
   let initial: RefundState;
   try {
+    // Someone else's operation: "not found", before any partner API call (ownership.ts).
+    await requireOwnedOperation(staff, id);
     base = refundBaseOf(await staff.client.getRefundDetails(id));
     initial = { step: "edit", submission: 0, base };
   } catch (error) {
-    if (isFinancingApiError(error, "OPERATION_NOT_REFUNDABLE")) {
+    if (error instanceof AppError && error.code === "not_found") {
+      initial = { step: "failed", submission: 0, reason: "not_found", status: null };
+    } else if (isFinancingApiError(error, "OPERATION_NOT_REFUNDABLE")) {
       let status = error.operationStatus;
       if (!status) {
         try {

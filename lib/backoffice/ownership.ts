@@ -1,0 +1,75 @@
+import "server-only";
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { checkoutSessions, partnerAgencies } from "@/lib/db/schema";
+import { AppError } from "@/lib/app-error";
+import { ownsByAgency } from "./ownership-rule";
+
+export { actingAgencyId, ownsByAgency } from "./ownership-rule";
+
+/**
+ * Which operations a partner's staff may see and act on, decided here and nowhere else, on the
+ * server, before any partner API call about the operation. An operation belongs to a partner when
+ * - one of the partner's own checkout sessions opened it, or
+ * - the agency the calls act for is assigned to the partner (`partner_agencies`).
+ * What the partner API lets the credential reach is not enough: a management group key reaches
+ * every agency of its group, and the deployment's key is shared by every partner without one.
+ * Someone else's operation answers exactly as an unknown one ("not found"): its existence is not
+ * told either.
+ */
+
+/** Who is asking, as far as ownership goes (a StaffContext has all of it). */
+export interface OwnershipSubject {
+  db: Db;
+  partner: { id: string };
+  /** The agency the partner API calls act for, when known (ownership-rule.ts, actingAgencyId). */
+  actingAgencyId: number | undefined;
+}
+
+/** The agencies assigned to a partner. */
+export async function assignedAgencies(db: Db, partnerId: string): Promise<number[]> {
+  const rows = await db
+    .select({ agencyId: partnerAgencies.agencyId })
+    .from(partnerAgencies)
+    .where(eq(partnerAgencies.partnerId, partnerId));
+  return rows.map((row) => row.agencyId);
+}
+
+/** Whether every operation the calls reach belongs to the partner (its agency is assigned to it). */
+export async function ownsActingAgency(subject: OwnershipSubject): Promise<boolean> {
+  return ownsByAgency(subject.actingAgencyId, await assignedAgencies(subject.db, subject.partner.id));
+}
+
+/** Of these operation ids, the ones the partner owns. */
+export async function ownedOperationIds(subject: OwnershipSubject, operationIds: readonly string[]): Promise<Set<string>> {
+  if (operationIds.length === 0) return new Set();
+  if (await ownsActingAgency(subject)) return new Set(operationIds);
+  const rows = await subject.db
+    .select({ operationId: checkoutSessions.operationId })
+    .from(checkoutSessions)
+    .where(and(eq(checkoutSessions.partnerId, subject.partner.id), inArray(checkoutSessions.operationId, [...operationIds])));
+  return new Set(rows.map((row) => row.operationId).filter((id): id is string => id !== null));
+}
+
+export async function ownsOperation(subject: OwnershipSubject, operationId: string): Promise<boolean> {
+  return (await ownedOperationIds(subject, [operationId])).has(operationId);
+}
+
+/** The answer for someone else's operation: the same as for one that does not exist. */
+export function operationNotFound(): AppError {
+  return new AppError("not_found", "No such operation.");
+}
+
+/** Throws `not_found` (AppError) unless the partner owns the operation. */
+export async function requireOwnedOperation(subject: OwnershipSubject, operationId: string): Promise<void> {
+  if (!(await ownsOperation(subject, operationId))) throw operationNotFound();
+}
+
+/** Assigns agencies to a partner (the seed, tests, an operator's script); already assigned: kept. */
+export async function assignAgencies(db: Db, partnerId: string, agencyIds: readonly number[]): Promise<void> {
+  if (agencyIds.length === 0) return;
+  await db
+    .insert(partnerAgencies)
+    .values(agencyIds.map((agencyId) => ({ partnerId, agencyId })))
+    .onConflictDoNothing();
+}

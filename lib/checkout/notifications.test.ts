@@ -1,0 +1,144 @@
+/**
+ * Partner notifications against real local HTTP servers: one partner's hanging endpoint delays
+ * only that partner; each partner's notifications still go in order; a refused destination is
+ * never connected to and is retried like any failure.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "@/lib/db";
+import { checkoutSessions, partnerNotifications, partners } from "@/lib/db/schema";
+import { hashSecret } from "@/lib/partners/partners";
+import type { CheckoutContext } from "./flow";
+import { deliverDueNotifications, newSigningSecret } from "./notifications";
+import { testContext } from "./testing/context";
+
+let database: Database;
+let ctx: CheckoutContext;
+const servers: Server[] = [];
+
+interface Endpoint {
+  url: string;
+  received: { id: string; at: number }[];
+}
+
+/** A partner backend: answers 200 at once, or never (`hang`). */
+async function endpoint(hang: boolean): Promise<Endpoint> {
+  const received: Endpoint["received"] = [];
+  const server = createServer((request, response) => {
+    request.resume();
+    received.push({ id: String(request.headers["webhook-id"]), at: Date.now() });
+    if (!hang) response.writeHead(200).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  servers.push(server);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/notifications`, received };
+}
+
+let sessionCounter = 0;
+async function partnerWith(id: string, notificationUrl: string): Promise<void> {
+  await ctx.db.insert(partners).values({
+    id,
+    name: id,
+    secretHash: hashSecret(`secret-${id}-0123456789`),
+    allowedOrigins: ["http://127.0.0.1:3999"],
+    notificationUrl,
+    signingSecret: newSigningSecret(),
+  });
+}
+
+/** A notification due now, for a session of this partner; created in order. */
+async function notification(partnerId: string, createdAt: Date): Promise<string> {
+  sessionCounter++;
+  const sessionId = `cs_note_${sessionCounter}`;
+  await ctx.db.insert(checkoutSessions).values({
+    id: sessionId,
+    partnerId,
+    bookingReference: `BK-NOTE-${sessionCounter}`,
+    booking: {
+      bookingReference: `BK-NOTE-${sessionCounter}`,
+      packageName: "Lisboa",
+      packageTravel: true,
+      travellers: 1,
+      totalPrice: { amount: 100, currency: "EUR" },
+      flights: [],
+      hotels: [],
+      services: [],
+    },
+    bookingHash: "h",
+    returnUrl: "http://127.0.0.1:3999/",
+    expiresAt: new Date(Date.now() + 3_600_000),
+  });
+  const id = `msg_note_${sessionCounter}`;
+  await ctx.db.insert(partnerNotifications).values({
+    id,
+    sessionId,
+    partnerId,
+    state: "confirmed",
+    payload: { type: "checkout.session.confirmed" } as never,
+    createdAt,
+    nextAttemptAt: createdAt,
+  });
+  return id;
+}
+
+beforeAll(async () => {
+  ({ ctx, database } = await testContext("http://127.0.0.1:9/sandbox/v1"));
+});
+
+afterAll(async () => {
+  for (const server of servers) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  await database?.close();
+});
+
+describe("partner notifications are sent per partner, concurrently", () => {
+  it("a partner endpoint that hangs does not delay another partner's delivery, and each partner's go in order", async () => {
+    const slow = await endpoint(true);
+    const fast = await endpoint(false);
+    await partnerWith("partner_x_hangs", slow.url);
+    await partnerWith("partner_y", fast.url);
+    const t0 = new Date(Date.now() - 60_000);
+    const at = (ms: number) => new Date(t0.getTime() + ms);
+    // X's are older: with one delivery at a time, Y would wait for X's two timeouts.
+    const x1 = await notification("partner_x_hangs", at(0));
+    const x2 = await notification("partner_x_hangs", at(1));
+    const y1 = await notification("partner_y", at(2));
+    const y2 = await notification("partner_y", at(3));
+
+    const started = Date.now();
+    const run = deliverDueNotifications(ctx);
+    // Y is told well before X's first attempt could have timed out (5 s).
+    await expect.poll(() => fast.received.length, { timeout: 4_000, interval: 20 }).toBe(2);
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(fast.received.map((r) => r.id)).toEqual([y1, y2]);
+    expect(slow.received.map((r) => r.id)).toEqual([x1]);
+
+    expect(await run).toBe(2);
+    // X's first timed out; its second was tried after it, in order, and timed out too.
+    expect(slow.received.map((r) => r.id)).toEqual([x1, x2]);
+    const rows = await ctx.db.select().from(partnerNotifications).where(eq(partnerNotifications.partnerId, "partner_x_hangs"));
+    expect(rows.map((row) => ({ delivered: row.deliveredAt !== null, attempts: row.attempts }))).toEqual([
+      { delivered: false, attempts: 1 },
+      { delivered: false, attempts: 1 },
+    ]);
+    await ctx.db.delete(partnerNotifications).where(eq(partnerNotifications.partnerId, "partner_x_hangs"));
+  }, 20_000);
+
+  it("in production a plain-http or loopback notification URL is refused, never connected to, and retried later", async () => {
+    const local = await endpoint(false);
+    await partnerWith("partner_loopback", local.url);
+    const id = await notification("partner_loopback", new Date(Date.now() - 1_000));
+    expect(await deliverDueNotifications(ctx, { environment: "production" })).toBe(0);
+    expect(local.received).toEqual([]);
+    const [row] = await ctx.db.select().from(partnerNotifications).where(eq(partnerNotifications.id, id));
+    expect(row).toMatchObject({ deliveredAt: null, attempts: 1, lastError: expect.stringContaining("destination refused") });
+
+    // The same URL on the sandbox (where the e2e partner site is on 127.0.0.1): delivered.
+    expect(await deliverDueNotifications(ctx, { environment: "sandbox", now: new Date(Date.now() + 60_000) })).toBe(1);
+    expect(local.received.map((r) => r.id)).toEqual([id]);
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * The badge is public: nobody may spend a partner's API quota through it at will. A made-up
+ * country is refused before any call; cache misses (new prices) are limited per partner and per
+ * client IP; what is cached is still served.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AppContext } from "@/lib/app-context";
+import { openDatabase, type Database } from "@/lib/db";
+import { DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
+import type { FinancingClient } from "@/lib/financing/client";
+import type { FinancialOffer, Money } from "@/lib/financing/types";
+import { createTokenBuckets } from "@/lib/security/token-bucket";
+import { createBadgeQuotes } from "./badge";
+import { badgeResponse, type BadgeDeps } from "./badge-response";
+
+let database: Database;
+let calls: { cents: number; country: string | undefined }[] = [];
+let time = 1_000_000;
+
+function offerFor(price: Money): FinancialOffer {
+  const monthly = Math.round(price.cents / 12);
+  return {
+    id: 1,
+    companyName: "Financiera Olivo",
+    tae: 0,
+    tin: 0,
+    installments: 12,
+    commonQuota: { cents: monthly, currency: "EUR" },
+    differentialQuota: { cents: monthly, currency: "EUR" },
+    differentialIsFirst: false,
+    totalInterestPaid: { cents: 0, currency: "EUR" },
+    totalFinanced: price,
+    extra: {},
+  };
+}
+
+const client = {
+  async simulate(price: Money, params: { countryCode?: string } = {}) {
+    calls.push({ cents: price.cents, country: params.countryCode });
+    return { currency: "EUR", offers: [offerFor(price)] };
+  },
+} as unknown as FinancingClient;
+
+let ctx: Pick<AppContext, "db" | "clientFor">;
+
+function deps(perPartner: number, perIp: number): BadgeDeps {
+  const now = () => time;
+  return {
+    quotes: createBadgeQuotes({ now }),
+    perPartner: createTokenBuckets({ capacity: perPartner, perMinute: perPartner, now }),
+    perIp: createTokenBuckets({ capacity: perIp, perMinute: perIp, now }),
+  };
+}
+
+function get(query: string, ip = "198.51.100.7", d?: BadgeDeps) {
+  return badgeResponse(ctx, new Request(`http://127.0.0.1:3999/api/badge?${query}`, { headers: { "X-Forwarded-For": ip } }), d);
+}
+
+beforeAll(async () => {
+  database = await openDatabase({ dataDir: "memory://" });
+  await seedDemoPartner(database.db, { secret: "test_partner_secret_0123456789", appUrl: "http://127.0.0.1:3999" });
+  ctx = { db: database.db, clientFor: () => client };
+});
+
+afterAll(async () => {
+  await database?.close();
+});
+
+describe("the badge's budget of partner API calls", () => {
+  it("refuses a made-up country with a 400 naming the field, and calls nobody", async () => {
+    calls = [];
+    const d = deps(100, 100);
+    for (const country of ["XYZ", "AAA", "ZZZ", "QQQ"]) {
+      const response = await get(`partner=${DEMO_PARTNER_ID}&amount=1234.50&country=${country}`, undefined, d);
+      expect(response.status, country).toBe(400);
+      expect(await response.json()).toMatchObject({ error: { code: "validation_failed", fields: [{ field: "country" }] } });
+    }
+    expect(calls).toEqual([]);
+    const real = await get(`partner=${DEMO_PARTNER_ID}&amount=1234.50&country=PRT`, undefined, d);
+    expect(real.status).toBe(200);
+    expect(calls).toEqual([{ cents: 123450, country: "PRT" }]);
+  });
+
+  it("one client asking for many new amounts gets 429 with Retry-After once its budget is spent; cached amounts are still served", async () => {
+    calls = [];
+    const d = deps(1_000, 5);
+    for (let i = 0; i < 5; i++) expect((await get(`partner=${DEMO_PARTNER_ID}&amount=${100 + i}`, "203.0.113.9", d)).status).toBe(200);
+    const refused = await get(`partner=${DEMO_PARTNER_ID}&amount=999.99`, "203.0.113.9", d);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(refused.headers.get("cache-control")).toBe("no-store");
+    expect(await refused.json()).toEqual({ error: { code: "rate_limited", message: expect.any(String) } });
+    for (let i = 0; i < 20; i++) expect((await get(`partner=${DEMO_PARTNER_ID}&amount=${2000 + i}`, "203.0.113.9", d)).status).toBe(429);
+    expect(calls).toHaveLength(5);
+
+    // Amounts already asked for: served from the cache, no call, whatever the budget.
+    const cached = await get(`partner=${DEMO_PARTNER_ID}&amount=102`, "203.0.113.9", d);
+    expect(cached.status).toBe(200);
+    expect(await cached.json()).toMatchObject({ visible: true, installments: 12 });
+    // Out of range: answered without a call, never limited.
+    expect((await get(`partner=${DEMO_PARTNER_ID}&amount=6000`, "203.0.113.9", d)).status).toBe(200);
+    expect(calls).toHaveLength(5);
+
+    // Another client is not held back by this one; after the wait, this one gets a new price again.
+    expect((await get(`partner=${DEMO_PARTNER_ID}&amount=999.99`, "203.0.113.10", d)).status).toBe(200);
+    time += Number(refused.headers.get("retry-after")) * 1000;
+    expect((await get(`partner=${DEMO_PARTNER_ID}&amount=1999.99`, "203.0.113.9", d)).status).toBe(200);
+  });
+
+  it("many clients together cannot spend more than the partner's budget", async () => {
+    calls = [];
+    const d = deps(10, 3);
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) statuses.push((await get(`partner=${DEMO_PARTNER_ID}&amount=${300 + i}`, `192.0.2.${i}`, d)).status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30);
+    expect(calls).toHaveLength(10);
+  });
+});

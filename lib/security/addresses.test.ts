@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { checkDestinationUrl, checkResolvedAddresses, classifyAddress, notificationPolicy } from "./addresses";
+
+const production = notificationPolicy("production");
+const sandbox = notificationPolicy("sandbox");
+
+/** The host an attacker's URL really names, once the URL parser has read it (numeric forms included). */
+function hostOf(url: string): string {
+  const checked = checkDestinationUrl(url, sandbox);
+  if (!checked.ok) throw new Error(checked.reason);
+  return checked.value.host;
+}
+
+describe("the address policy", () => {
+  it.each([
+    ["169.254.169.254", "link-local"], // cloud metadata
+    ["169.254.0.1", "link-local"],
+    ["fe80::1", "link-local"],
+    ["fe80::1%eth0", "link-local"],
+    ["fd00:ec2::254", "link-local"], // AWS metadata over IPv6
+    ["::ffff:169.254.169.254", "link-local"],
+    ["127.0.0.1", "loopback"],
+    ["127.255.255.254", "loopback"],
+    ["::1", "loopback"],
+    ["[::1]", "loopback"],
+    ["::ffff:127.0.0.1", "loopback"], // IPv4-mapped IPv6
+    ["::ffff:7f00:1", "loopback"], // the same, in hex groups
+    ["0:0:0:0:0:ffff:127.0.0.1", "loopback"],
+    ["10.0.0.1", "private"],
+    ["172.16.5.4", "private"],
+    ["192.168.0.1", "private"],
+    ["100.64.0.1", "private"], // carrier-grade NAT
+    ["0.0.0.0", "private"],
+    ["::", "private"],
+    ["::ffff:10.1.2.3", "private"],
+    ["fc00::1", "private"],
+    ["fd12:3456::1", "private"],
+    ["64:ff9b::a9fe:a9fe", "private"], // NAT64 of the metadata address
+    ["ff02::1", "private"],
+    ["224.0.0.1", "private"],
+    ["not-an-ip", "private"],
+    ["93.184.216.34", "public"],
+    ["2606:4700::1111", "public"],
+  ])("%s is %s", (address, kind) => {
+    expect(classifyAddress(address)).toBe(kind);
+  });
+
+  it("reads decimal, hex, octal and short IPv4 forms as the address they name", () => {
+    expect(hostOf("http://2130706433/")).toBe("127.0.0.1");
+    expect(hostOf("http://0x7f000001/")).toBe("127.0.0.1");
+    expect(hostOf("http://0x7f.1/")).toBe("127.0.0.1");
+    expect(hostOf("http://017700000001/")).toBe("127.0.0.1");
+    expect(hostOf("http://127.1/")).toBe("127.0.0.1");
+    expect(hostOf("http://2852039166/")).toBe("169.254.169.254");
+    expect(hostOf("http://[::ffff:127.0.0.1]/")).toBe("::ffff:7f00:1");
+    for (const url of ["http://2130706433/", "http://0x7f.1/", "http://[::ffff:127.0.0.1]/", "http://2852039166/"]) {
+      expect(checkResolvedAddresses([hostOf(url)], production).ok, url).toBe(false);
+    }
+  });
+
+  it("production: https only, public addresses only, every resolved address checked", () => {
+    expect(checkDestinationUrl("http://hooks.partner.example/n", production)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("https"),
+    });
+    expect(checkDestinationUrl("https://hooks.partner.example/n", production).ok).toBe(true);
+    expect(checkDestinationUrl("ftp://hooks.partner.example/n", production).ok).toBe(false);
+    expect(checkDestinationUrl("https://user:pw@hooks.partner.example/n", production).ok).toBe(false);
+    expect(checkDestinationUrl("https://metadata.google.internal/", production).ok).toBe(false);
+    expect(checkResolvedAddresses(["203.0.113.10"], production).ok).toBe(true);
+    expect(checkResolvedAddresses(["203.0.113.10", "10.0.0.7"], production).ok).toBe(false);
+    expect(checkResolvedAddresses(["127.0.0.1"], production).ok).toBe(false);
+    expect(checkResolvedAddresses([], production).ok).toBe(false);
+  });
+
+  it("the sandbox: http and loopback allowed (the test partner site is on 127.0.0.1), never private or link-local", () => {
+    expect(checkDestinationUrl("http://127.0.0.1:3311/n", sandbox).ok).toBe(true);
+    expect(checkResolvedAddresses(["127.0.0.1", "::1"], sandbox).ok).toBe(true);
+    expect(checkResolvedAddresses(["10.0.0.7"], sandbox).ok).toBe(false);
+    expect(checkResolvedAddresses(["169.254.169.254"], sandbox).ok).toBe(false);
+    expect(checkResolvedAddresses(["::ffff:169.254.169.254"], sandbox).ok).toBe(false);
+  });
+});
