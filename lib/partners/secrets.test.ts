@@ -89,7 +89,10 @@ describe("partner secrets at rest", () => {
       });
       await new Promise<void>((resolve) => endpoint.listen(0, "127.0.0.1", resolve));
       const { port } = endpoint.address() as AddressInfo;
-      await ctx.db.update(partners).set({ notificationUrl: `http://127.0.0.1:${port}/notify` }).where(eq(partners.id, partner.id));
+      await ctx.db
+        .update(partners)
+        .set({ notificationUrl: `http://127.0.0.1:${port}/notify` })
+        .where(eq(partners.id, partner.id));
       try {
         expect(await deliverDueNotifications(ctx, { environment: "sandbox" })).toBe(1);
       } finally {
