@@ -52,6 +52,11 @@ const rawEnvSchema = z.object({
     .transform((value) => value.split(/[\s,]+/).filter(Boolean))
     .refine((values) => values.every(isOrigin), "must be origins like https://agency.example, separated by commas")
     .optional(),
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9._~+/=-]{24,256}$/, "must be 24 to 256 letters, digits or -._~+/=")
+    .optional(),
+  SHUTDOWN_GRACE_MS: positiveInt(120_000).default(10_000),
   // Read by lib/logger.ts (which falls back to info on a bad value); refused here, naming the variable.
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).optional(),
 });
@@ -80,6 +85,10 @@ export interface AppEnv {
   WEBHOOK_TOKEN: string;
   /** The seeded demo partner's secret (sandbox only); undefined: no demo partner. */
   DEMO_PARTNER_SECRET: string | undefined;
+  /** The bearer token `/api/metrics` asks for; undefined: the metrics are not served (404). */
+  METRICS_TOKEN: string | undefined;
+  /** On SIGTERM, how long the work under way may take before what is left is handed back. */
+  SHUTDOWN_GRACE_MS: number;
   /** More origins the demo partners may frame the checkout from and return to (tests' partner pages). */
   DEMO_PARTNER_EXTRA_ORIGINS: string[];
   financing: {
@@ -173,6 +182,8 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
     WEBHOOK_TOKEN: raw.WEBHOOK_TOKEN ?? createHash("sha256").update(`webhook-token:${apiKey}`).digest("base64url").slice(0, 32),
     DEMO_PARTNER_SECRET: environment === "sandbox" ? (raw.DEMO_PARTNER_SECRET ?? DEMO_PARTNER_DEFAULT_SECRET) : raw.DEMO_PARTNER_SECRET,
     DEMO_PARTNER_EXTRA_ORIGINS: raw.DEMO_PARTNER_EXTRA_ORIGINS ?? [],
+    METRICS_TOKEN: raw.METRICS_TOKEN,
+    SHUTDOWN_GRACE_MS: raw.SHUTDOWN_GRACE_MS,
     financing: {
       baseUrl,
       apiKey,

@@ -4,6 +4,8 @@ import { processWebhookEvent, receiveWebhook } from "@/lib/checkout/webhooks";
 import { routeHandler } from "@/lib/http/request-scope";
 import { loggerFor } from "@/lib/logger";
 import { currentRequestId, withLogContext } from "@/lib/logging/context";
+import { trackWork } from "@/lib/ops/lifecycle";
+import { metrics } from "@/lib/ops/metrics";
 
 const log = loggerFor("webhooks");
 
@@ -17,6 +19,7 @@ export const dynamic = "force-dynamic";
 async function post(request: Request, { params }: { params: Promise<{ token: string }> }) {
   const ctx = await getAppContext();
   const result = await receiveWebhook(ctx, (await params).token, request);
+  metrics().webhooksReceived.inc({ outcome: result.status !== 200 ? "refused" : result.duplicate ? "duplicate" : "stored" });
   if (result.status === 404) return Response.json({ error: { code: "not_found", message: "Not found" } }, { status: 404 });
   if (result.status !== 200) {
     log.info({ status: result.status }, "webhooks: a delivery was refused");
@@ -27,7 +30,11 @@ async function post(request: Request, { params }: { params: Promise<{ token: str
     const { eventId, operationId } = result;
     // After the answer, still with this request's id (and the event's) on its lines.
     const requestId = currentRequestId();
-    after(() => withLogContext({ requestId, eventId: String(eventId) }, () => processWebhookEvent(ctx, { eventId, operationId })));
+    // Tracked, so a shutdown waits for it; while draining it is not started (the event stays due
+    // for another instance, and the API redelivers it until it is acknowledged).
+    after(() =>
+      trackWork(() => withLogContext({ requestId, eventId: String(eventId) }, () => processWebhookEvent(ctx, { eventId, operationId }))),
+    );
   }
   return Response.json({ received: true, duplicate: result.duplicate });
 }
