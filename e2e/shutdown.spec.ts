@@ -25,6 +25,7 @@ const PORTS = { sandbox: APP_PORT + 71, app: APP_PORT + 72 };
 const SANDBOX_ORIGIN = `http://127.0.0.1:${PORTS.sandbox}`;
 const BASE = `http://127.0.0.1:${PORTS.app}`;
 const WEBHOOK_TOKEN = "shutdown_spec_webhook_token_0123456789";
+const METRICS_TOKEN = "shutdown_spec_metrics_token_0123456789";
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "travel-checkout-shutdown-"));
 
 let sandboxProcess: Instance | undefined;
@@ -43,6 +44,7 @@ async function startApp(graceMs: number): Promise<Instance> {
       APP_URL: BASE,
       WEBHOOK_TOKEN,
       SHUTDOWN_GRACE_MS: String(graceMs),
+      METRICS_TOKEN,
     },
     PORTS.app,
   );
@@ -103,7 +105,26 @@ test("SIGTERM while an event is processed: it is finished and acknowledged, then
   const [delivered] = await sandbox.webhooks(operationId);
   expect(delivered).toMatchObject({ acknowledged: false, attempts: 1 });
 
-  const stopped = await terminate(app);
+  // Ready, and counted, before the signal.
+  expect((await request.get(`${BASE}/api/ready`)).status()).toBe(200);
+  expect((await request.get(`${BASE}/api/metrics`)).status()).toBe(401);
+  const scraped = await request.get(`${BASE}/api/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+  expect(scraped.status()).toBe(200);
+  const metrics = await scraped.text();
+  expect(metrics).toContain('partner_api_requests_total{endpoint="POST /operations",outcome="201"}');
+  expect(metrics).toMatch(/http_requests_total\{method="GET",route="\/checkout\/\[sessionId\]",status="200"\} \d+/);
+  expect(metrics).toContain('webhook_events_received_total{outcome="stored"} 1');
+  expect(metrics).not.toContain(sessionId);
+
+  const stopping = terminate(app);
+  // While it finishes the event, it tells the load balancer it is going.
+  await expect
+    .poll(async () => {
+      const ready = await request.get(`${BASE}/api/ready`).catch(() => undefined);
+      return ready ? ((await ready.json()) as { checks: { instance: string } }).checks.instance : "gone";
+    })
+    .toBe("draining");
+  const stopped = await stopping;
   expect(stopped.code).toBe(0);
   expect(app.output.join("")).toContain("shutdown: complete");
   // Acknowledged by the stopping process itself, at the first delivery.
