@@ -14,6 +14,8 @@ export interface HeldEvent {
 
 interface Lifecycle {
   draining: boolean;
+  /** The background worker's "there is work now" (set at start-up; absent in a unit test). */
+  wake?: () => void;
   work: Set<Promise<unknown>>;
   held: Map<string, HeldEvent>;
 }
@@ -63,6 +65,15 @@ export async function workSettled(ms: number): Promise<boolean> {
     clearTimeout(timer);
   }
   return true;
+}
+
+/** Tells the background worker that webhook events are due now (from the receiver, after its insert). */
+export function wakeWorker(): void {
+  lifecycle().wake?.();
+}
+
+export function onWake(wake: (() => void) | undefined): void {
+  lifecycle().wake = wake;
 }
 
 const heldKey = (event: HeldEvent) => `${event.eventId}|${event.operationId}`;

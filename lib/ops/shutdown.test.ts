@@ -7,7 +7,8 @@
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/lib/db";
-import { checkoutSessions, leases, webhookEvents } from "@/lib/db/schema";
+import { leases, webhookEvents } from "@/lib/db/schema";
+import { insertSessionAtProvider } from "@/lib/checkout/testing/context";
 import type { CheckoutContext } from "@/lib/checkout/flow";
 import { acquireLease, INSTANCE_ID } from "@/lib/checkout/reconciler";
 import { processWebhookEvent } from "@/lib/checkout/webhooks";
@@ -46,28 +47,7 @@ beforeEach(async () => {
   await seedDemoPartner(database.db, { secret: "shutdown_test_partner_secret", appUrl: "http://127.0.0.1" });
   const client = createFinancingClient({ baseUrl: "http://api.double/v1", apiKey: "fk_test_double", fetch: api, sleep: async () => {} });
   ctx = { db: database.db, appUrl: "http://127.0.0.1", webhookToken: "t".repeat(32), today: () => "2026-11-22", clientFor: () => client };
-  await database.db.insert(checkoutSessions).values({
-    id: "cs_shutdown_test_0001",
-    partnerId: DEMO_PARTNER_ID,
-    bookingReference: "SHUTDOWN-1",
-    booking: {
-      bookingReference: "SHUTDOWN-1",
-      packageName: "Trip",
-      packageTravel: false,
-      travellers: 1,
-      totalPrice: { amount: 1000, currency: "EUR" },
-      flights: [],
-      hotels: [],
-      services: [{ description: "Trip" }],
-    },
-    bookingHash: "h",
-    returnUrl: "http://127.0.0.1/",
-    locale: "es",
-    operationId: "op_shutdown_1",
-    operationStatus: "CLIENT_REQUESTED",
-    operationUpdatedAt: new Date("2026-11-22T09:00:00Z"),
-    expiresAt: new Date(Date.now() + 86_400_000),
-  });
+  await insertSessionAtProvider(database.db, "shutdown_1");
   await database.db.insert(webhookEvents).values({ eventId: 1, operationId: "op_shutdown_1", claimedStatus: "CONFIRMED" });
 });
 
