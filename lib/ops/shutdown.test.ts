@@ -13,7 +13,7 @@ import type { CheckoutContext } from "@/lib/checkout/flow";
 import { acquireLease, INSTANCE_ID } from "@/lib/checkout/reconciler";
 import { processWebhookEvent } from "@/lib/checkout/webhooks";
 import { startBackgroundWork } from "@/lib/checkout/worker";
-import { DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
+import { seedDemoPartner } from "@/lib/demo/seed";
 import { createFinancingClient } from "@/lib/financing/client";
 import { isDraining, resetLifecycle, trackWork } from "./lifecycle";
 import { shutdown } from "./shutdown";

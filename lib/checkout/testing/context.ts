@@ -6,7 +6,7 @@ import { checkoutSessions } from "@/lib/db/schema";
 import { DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
 import { partnerById, type Partner } from "@/lib/partners/partners";
 import type { CheckoutContext } from "../flow";
-import type { CreateSessionInput } from "../booking";
+import type { Booking, CreateSessionInput } from "../booking";
 
 export const DEMO_SECRET = "test_partner_secret_0123456789";
 
@@ -68,7 +68,7 @@ export function customerDraft(email = "ana@example.com") {
  */
 export async function insertSessionAtProvider(db: Database["db"], name: string): Promise<string> {
   const operationId = `op_${name}`;
-  const booking = {
+  const booking: Booking = {
     bookingReference: `REF-${name}`,
     packageName: "Trip",
     packageTravel: false,
