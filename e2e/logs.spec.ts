@@ -237,9 +237,9 @@ test("a full checkout, then a bad day: the log holds no personal data and no sec
     expect(found.length, `no "${msg}" line`).toBeGreaterThan(0);
     for (const line of found) expect(line.requestId, `"${msg}" without a request id`).toMatch(/^[\w.:-]{8,128}$/);
   }
-  // The webhook's processing (after the answer) logs with the delivery's id, and sends it upstream.
-  const deliveries = new Set(linesWith("webhooks: event received").map((line) => line.requestId));
-  expect(linesWith("partner API answered").some((line) => deliveries.has(line.requestId))).toBe(true);
+  // The webhook's processing (the background worker's, woken by the delivery) logs with the event's id.
+  const received = new Set(linesWith("webhooks: event received").map((line) => String(line.eventId)));
+  expect(linesWith("partner API answered").some((line) => received.has(String(line.eventId)))).toBe(true);
 
   // The refusals by the database are logged by their SQLSTATE and table, and nothing else of them.
   const refusals = all.filter((line) => JSON.stringify(line.err ?? {}).includes('"code":"23514"'));

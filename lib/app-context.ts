@@ -4,6 +4,7 @@ import { getDatabase, type Db } from "@/lib/db";
 import { getEnv, type AppEnv } from "@/lib/env";
 import { createFinancingClient, type FinancingClient } from "@/lib/financing/client";
 import { createDatabaseStatusCache } from "@/lib/financing/db-status-cache";
+import { observePartnerCall } from "@/lib/ops/metrics";
 import { financingCredential, type FinancingCredential } from "@/lib/partners/credential";
 import type { Partner } from "@/lib/partners/partners";
 import { openPartnerSecret } from "@/lib/partners/secrets";
@@ -56,7 +57,7 @@ export function createAppContext(db: Db, env: Pick<AppEnv, "APP_URL" | "WEBHOOK_
       const cacheKey = `${partner.id}|${keyFingerprint}|${agency.id ?? "-"}`;
       let client = clients.get(cacheKey);
       if (!client) {
-        client = createFinancingClient({ ...env.financing, apiKey, agencyId: agency.id, statusCache });
+        client = createFinancingClient({ ...env.financing, apiKey, agencyId: agency.id, statusCache, observe: observePartnerCall });
         clients.set(cacheKey, client);
       }
       return client;

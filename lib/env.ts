@@ -59,6 +59,11 @@ const rawEnvSchema = z.object({
     .optional(),
   // Parsed below (lib/security/secret-box.ts), where its messages never echo a key.
   SECRETS_KEYS: z.string().optional(),
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[A-Za-z0-9._~+/=-]{24,256}$/, "must be 24 to 256 letters, digits or -._~+/=")
+    .optional(),
+  SHUTDOWN_GRACE_MS: positiveInt(120_000).default(10_000),
   // Read by lib/logger.ts (which falls back to info on a bad value); refused here, naming the variable.
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).optional(),
 });
@@ -92,6 +97,10 @@ export interface AppEnv {
   WEBHOOK_TOKEN: string;
   /** The seeded demo partner's secret (sandbox only); undefined: no demo partner. */
   DEMO_PARTNER_SECRET: string | undefined;
+  /** The bearer token `/api/metrics` asks for; undefined: the metrics are not served (404). */
+  METRICS_TOKEN: string | undefined;
+  /** On SIGTERM, how long the work under way may take before what is left is handed back. */
+  SHUTDOWN_GRACE_MS: number;
   /** More origins the demo partners may frame the checkout from and return to (tests' partner pages). */
   DEMO_PARTNER_EXTRA_ORIGINS: string[];
   /**
@@ -239,6 +248,8 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
     DEMO_PARTNER_SECRET: environment === "sandbox" ? (raw.DEMO_PARTNER_SECRET ?? DEMO_PARTNER_DEFAULT_SECRET) : undefined,
     DEMO_PARTNER_EXTRA_ORIGINS: raw.DEMO_PARTNER_EXTRA_ORIGINS ?? [],
     badgeBudget: { perPartnerPerMinute: raw.BADGE_UPSTREAM_PER_MINUTE_PARTNER, perIpPerMinute: raw.BADGE_UPSTREAM_PER_MINUTE_IP },
+    METRICS_TOKEN: raw.METRICS_TOKEN,
+    SHUTDOWN_GRACE_MS: raw.SHUTDOWN_GRACE_MS,
     financing: {
       baseUrl,
       apiKey,

@@ -1,5 +1,5 @@
 import "server-only";
-import { getDatabase, type Database } from "@/lib/db";
+import { closeDatabase, getDatabase, type Database } from "@/lib/db";
 import { ConfigError, getEnv, type AppEnv } from "@/lib/env";
 import { SandboxConfigError, sandboxConfigFromEnv } from "@/lib/sandbox/config";
 import { SecretOpenError } from "@/lib/security/secret-box";
@@ -75,6 +75,12 @@ export async function startServer(): Promise<void> {
   await seedDemo(database.db, env);
   const { getAppContext } = await import("@/lib/app-context");
   const { startBackgroundWork } = await import("@/lib/checkout/worker");
-  startBackgroundWork(await getAppContext());
+  const { observeHttpServers } = await import("@/lib/ops/http-server");
+  const { installShutdown } = await import("@/lib/ops/shutdown");
+  const { countRowsIn } = await import("@/lib/ops/metrics");
+  observeHttpServers();
+  countRowsIn(async () => (await getDatabase()).db);
+  const worker = startBackgroundWork(await getAppContext());
+  installShutdown({ db: database.db, worker, closeDatabase, graceMs: env.SHUTDOWN_GRACE_MS });
   log.info({ database: env.DATABASE_URL === undefined ? "pglite" : "postgresql", sandbox: env.SANDBOX_ENABLED }, "server ready");
 }

@@ -41,6 +41,15 @@ export async function acquireLease(db: Db, name: string, holder: string, now = n
   return rows.length > 0;
 }
 
+/** Gives up a lease this holder has (at shutdown), so another instance takes it at once. */
+export async function releaseLease(db: Db, name: string, holder: string): Promise<boolean> {
+  const rows = await db
+    .delete(leases)
+    .where(and(eq(leases.name, name), eq(leases.holder, holder)))
+    .returning({ name: leases.name });
+  return rows.length > 0;
+}
+
 /** Re-checks the open sessions that are due; returns how many were checked, or null without the lease. */
 export async function reconcile(
   ctx: CheckoutContext,

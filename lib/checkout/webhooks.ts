@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { durableWork } from "@/lib/db/durable-work";
 import { webhookEvents, type WebhookEventRow } from "@/lib/db/schema";
 import { webhookEventSchema } from "@/lib/financing/contract";
@@ -10,6 +10,8 @@ import type { CheckoutContext } from "./flow";
 import { partnerById } from "@/lib/partners/partners";
 import { getSessionByOperation, recordOperationStatus } from "./sessions";
 import { logError, loggerFor } from "@/lib/logger";
+import { holdEvent, releaseEvent } from "@/lib/ops/lifecycle";
+import { metrics } from "@/lib/ops/metrics";
 
 const log = loggerFor("webhooks");
 
@@ -155,6 +157,7 @@ async function finish(
   detail: string | null = null,
 ): Promise<"processed" | "again"> {
   const done = { processedAt: new Date(), result, detail, ...work.done() };
+  metrics().webhooksProcessed.inc({ result });
   if (result === "acknowledged") {
     await ctx.db
       .update(webhookEvents)
@@ -178,6 +181,7 @@ async function finish(
 
 async function postpone(ctx: CheckoutContext, row: WebhookEventRow, error: unknown, now: Date): Promise<void> {
   const message = isFinancingApiError(error) ? `${error.kind} ${error.status ?? ""} ${error.errorCode ?? ""}`.trim() : String(error);
+  metrics().webhooksProcessed.inc({ result: "retry" });
   await ctx.db
     .update(webhookEvents)
     .set(work.postpone(row.attempts, message, now))
@@ -219,6 +223,8 @@ export async function processWebhookEvent(ctx: CheckoutContext, key: WebhookEven
 async function processOnce(ctx: CheckoutContext, key: WebhookEventKey, now: Date): Promise<ProcessResult | "again"> {
   const row = await claim(ctx, key, now);
   if (!row) return "skipped";
+  // Held until it ends: a shutdown that cannot wait for it hands it back (releaseHeldEvents).
+  holdEvent(key);
   try {
     const session = await getSessionByOperation(ctx.db, row.operationId);
     if (!session) {
@@ -256,7 +262,27 @@ async function processOnce(ctx: CheckoutContext, key: WebhookEventKey, now: Date
     logError(log, "webhooks: processing failed; it will be retried", error, { eventId: row.eventId, operationId: row.operationId });
     await postpone(ctx, row, error, now);
     return "retry";
+  } finally {
+    releaseEvent(key);
   }
+}
+
+/**
+ * Hands back events this process claimed and did not finish (a shutdown that could not wait): their
+ * lock is lifted and they are due now, so another instance (or this one restarted) takes them at
+ * once instead of after the lock's 30 s. One that finished meanwhile is left alone.
+ */
+export async function releaseClaims(ctx: Pick<CheckoutContext, "db">, keys: WebhookEventKey[]): Promise<number> {
+  let released = 0;
+  for (const key of keys) {
+    const rows = await ctx.db
+      .update(webhookEvents)
+      .set({ lockedUntil: null, nextAttemptAt: new Date() })
+      .where(and(byKey(key), isNull(webhookEvents.processedAt)))
+      .returning({ eventId: webhookEvents.eventId });
+    released += rows.length;
+  }
+  return released;
 }
 
 /** Events whose processing is due again (failed earlier, or lost with a killed instance). */

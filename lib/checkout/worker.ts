@@ -5,35 +5,119 @@ import { reconcile } from "./reconciler";
 import { dueWebhookEvents, processWebhookEvent } from "./webhooks";
 import { logError, loggerFor } from "@/lib/logger";
 import { withLogContext } from "@/lib/logging/context";
+import { onWake, trackWork } from "@/lib/ops/lifecycle";
+import { metrics } from "@/lib/ops/metrics";
 
 const log = loggerFor("worker");
 
+export interface BackgroundWork {
+  /** Stops the rounds; resolves when the round under way (if any) has ended. */
+  stop(): Promise<void>;
+}
+
+/** Events processed at once by one instance: enough to overlap partner API latency, few enough for its pool. */
+const WEBHOOK_CONCURRENCY = 8;
+
+export interface WebhookPump {
+  /** Due events exist: process them now (a call while a pass runs makes it look again). */
+  wake(): void;
+  /** Resolves when no pass is running. */
+  idle(): Promise<void>;
+}
+
 /**
- * The server's background work, every few seconds: webhook events whose processing failed or was
- * cut short by a stopped instance (its lock runs out) are taken up again; due partner
- * notifications are sent; open outcomes are reconciled (by one instance at a time, the lease
- * holder). Every instance runs it; the database decides who does what.
+ * The webhook events' processing, off the request path: the receiver stores a delivery and wakes
+ * the pump, which takes the due events in batches and processes up to 8 at a time (the database
+ * claim decides which instance takes each), until none is due. Each one is tracked, so a shutdown
+ * waits for it, and none starts once the process is draining.
  */
-export function startBackgroundWork(ctx: CheckoutContext, intervalMs = 5_000): () => void {
-  let running = false;
+export function createWebhookPump(ctx: CheckoutContext, concurrency = WEBHOOK_CONCURRENCY): WebhookPump {
+  let running: Promise<void> | undefined;
+  let again = false;
+
+  async function pass(): Promise<void> {
+    do {
+      again = false;
+      for (;;) {
+        const due = await dueWebhookEvents(ctx, new Date(), 100);
+        if (due.length === 0) break;
+        let next = 0;
+        let started = 0;
+        await Promise.all(
+          Array.from({ length: Math.min(concurrency, due.length) }, async () => {
+            while (next < due.length) {
+              const key = due[next++]!;
+              const work = trackWork(() => withLogContext({ eventId: String(key.eventId) }, () => processWebhookEvent(ctx, key)));
+              if (!work) return;
+              started += 1;
+              await work;
+            }
+          }),
+        );
+        // Draining, or every due event was held elsewhere (another instance, a retry later): stop here.
+        if (started === 0 || due.length < 100) break;
+      }
+    } while (again);
+  }
+
+  return {
+    wake() {
+      if (running) {
+        again = true;
+        return;
+      }
+      running = pass()
+        .catch((error: unknown) => logError(log, "worker: processing webhook events failed", error))
+        .finally(() => {
+          running = undefined;
+        });
+    },
+    async idle() {
+      while (running) await running;
+    },
+  };
+}
+
+/**
+ * The server's background work. Webhook events are processed as soon as the receiver stores them
+ * (the pump); every few seconds, a round also takes up events whose processing failed or was cut
+ * short by a stopped instance (its lock runs out), sends due partner notifications, and reconciles
+ * open outcomes (by one instance at a time, the lease holder). Every instance runs it; the
+ * database decides who does what.
+ */
+export function startBackgroundWork(ctx: CheckoutContext, intervalMs = 5_000): BackgroundWork {
+  const pump = createWebhookPump(ctx);
+  onWake(() => pump.wake());
+  let current: Promise<void> | undefined;
   const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    void runOnce(ctx)
+    if (current) return;
+    pump.wake();
+    current = runRound(ctx)
       .catch((error: unknown) => logError(log, "worker: a round failed", error))
       .finally(() => {
-        running = false;
+        current = undefined;
       });
   }, intervalMs);
   // Background work must not keep a process alive on its own.
   timer.unref?.();
-  return () => clearInterval(timer);
+  // Events stored before this start (a restart) are due now, not at the first tick.
+  pump.wake();
+  return {
+    async stop() {
+      clearInterval(timer);
+      onWake(undefined);
+      await Promise.all([current, pump.idle()]);
+    },
+  };
 }
 
-export async function runOnce(ctx: CheckoutContext): Promise<void> {
-  for (const key of await dueWebhookEvents(ctx)) {
-    await withLogContext({ eventId: String(key.eventId) }, () => processWebhookEvent(ctx, key));
-  }
+async function runRound(ctx: CheckoutContext): Promise<void> {
   await deliverDueNotifications(ctx);
-  await reconcile(ctx);
+  try {
+    const checked = await reconcile(ctx);
+    metrics().reconcilerRuns.inc({ outcome: checked === null ? "not_leader" : "ran" });
+  } catch (error) {
+    metrics().reconcilerRuns.inc({ outcome: "failed" });
+    throw error;
+  }
 }

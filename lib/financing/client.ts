@@ -65,6 +65,8 @@ export interface FinancingClientOptions {
   /** Where the ETags of status reads are kept; in memory by default. */
   statusCache?: StatusCache;
   fetch?: typeof fetch;
+  /** Told of every attempt's outcome (metrics): the endpoint as a template, never a path with an id. */
+  observe?: (attempt: PartnerCallObservation) => void;
   /** For tests: the backoff's sleep and randomness. */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
@@ -109,6 +111,13 @@ type CallResult<T> = { kind: "body"; data: T; headers: Headers } | { kind: "not-
 export type FinancingClient = ReturnType<typeof createFinancingClient>;
 
 /** A typed client for the partner API: one method per endpoint of `partner-api-spec.md`. */
+/** One attempt of a call: its HTTP status, or how it failed without one. */
+export interface PartnerCallObservation {
+  endpoint: string;
+  outcome: number | "timeout" | "network";
+  durationMs: number;
+}
+
 export function createFinancingClient(options: FinancingClientOptions) {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const apiKeyHeader = options.apiKeyHeader ?? "X-Service-API-Key";
@@ -168,6 +177,7 @@ export function createFinancingClient(options: FinancingClientOptions) {
       const last = attempt >= attempts;
       let response: Response;
       let text: string;
+      const started = performance.now();
       try {
         response = await doFetch(url, {
           method: spec.method,
@@ -179,9 +189,11 @@ export function createFinancingClient(options: FinancingClientOptions) {
         });
         // Read inside the try: the timeout also covers a body that never finishes.
         text = await response.text();
+        options.observe?.({ endpoint, outcome: response.status, durationMs: performance.now() - started });
         log.debug({ endpoint, status: response.status, attempt, requestId }, "partner API answered");
       } catch (error) {
         const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+        options.observe?.({ endpoint, outcome: timedOut ? "timeout" : "network", durationMs: performance.now() - started });
         if (!last) {
           await sleep(backoffMs(attempt));
           continue;

@@ -2,10 +2,11 @@ import { createFinancingClient } from "@/lib/financing/client";
 import { createDatabaseStatusCache } from "@/lib/financing/db-status-cache";
 import { SAMPLE_CLIENT } from "@/lib/financing/testing/samples";
 import { openDatabase, type Database } from "@/lib/db";
+import { checkoutSessions } from "@/lib/db/schema";
 import { DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
 import { partnerById, type Partner } from "@/lib/partners/partners";
 import type { CheckoutContext } from "../flow";
-import type { CreateSessionInput } from "../booking";
+import type { Booking, CreateSessionInput } from "../booking";
 
 export const DEMO_SECRET = "test_partner_secret_0123456789";
 
@@ -59,4 +60,36 @@ export function sessionInput(overrides: Partial<CreateSessionInput> = {}, appUrl
 /** The sample customer as the checkout form posts it (SAMPLE_CLIENT, with the document type). */
 export function customerDraft(email = "ana@example.com") {
   return { ...SAMPLE_CLIENT, email, phone: "612345678", documentType: "DNI" };
+}
+
+/**
+ * A session of the demo partner whose customer is at the provider (operation `op_<name>`,
+ * CLIENT_REQUESTED), inserted as it is stored: for tests of what comes after (webhooks, shutdown).
+ */
+export async function insertSessionAtProvider(db: Database["db"], name: string): Promise<string> {
+  const operationId = `op_${name}`;
+  const booking: Booking = {
+    bookingReference: `REF-${name}`,
+    packageName: "Trip",
+    packageTravel: false,
+    travellers: 1,
+    totalPrice: { amount: 1000, currency: "EUR" },
+    flights: [],
+    hotels: [],
+    services: [{ description: "Trip" }],
+  };
+  await db.insert(checkoutSessions).values({
+    id: `cs_${name}_0000000000`,
+    partnerId: DEMO_PARTNER_ID,
+    bookingReference: booking.bookingReference,
+    booking,
+    bookingHash: name,
+    returnUrl: "http://127.0.0.1/",
+    locale: "es",
+    operationId,
+    operationStatus: "CLIENT_REQUESTED",
+    operationUpdatedAt: new Date("2026-11-22T09:00:00Z"),
+    expiresAt: new Date(Date.now() + 86_400_000),
+  });
+  return operationId;
 }

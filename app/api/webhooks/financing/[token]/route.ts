@@ -1,34 +1,33 @@
-import { after } from "next/server";
 import { getAppContext } from "@/lib/app-context";
-import { processWebhookEvent, receiveWebhook } from "@/lib/checkout/webhooks";
+import { receiveWebhook } from "@/lib/checkout/webhooks";
 import { routeHandler } from "@/lib/http/request-scope";
 import { loggerFor } from "@/lib/logger";
-import { currentRequestId, withLogContext } from "@/lib/logging/context";
+import { wakeWorker } from "@/lib/ops/lifecycle";
+import { metrics } from "@/lib/ops/metrics";
 
 const log = loggerFor("webhooks");
 
 export const dynamic = "force-dynamic";
 
 /**
- * The partner API's webhooks. Stored once per (eventId, operation) and answered at once; the status is then
- * read from the API, applied and acknowledged after the response (`after`). A wrong token is a
- * 404 (the URL does not exist for a guesser); a bad body is a 400. Neither stores anything.
+ * The partner API's webhooks. The request path is: check the token and the body, store the
+ * delivery (one statement: an insert, or for a duplicate one update), answer. Processing (the
+ * status read from the API, applied, acknowledged) is the background worker's, woken at once
+ * (lib/checkout/worker.ts), so the API's delivery never waits for our call back to it. A wrong
+ * token is a 404 (the URL does not exist for a guesser); a bad body is a 400. Neither stores anything.
  */
 async function post(request: Request, { params }: { params: Promise<{ token: string }> }) {
   const ctx = await getAppContext();
   const result = await receiveWebhook(ctx, (await params).token, request);
+  metrics().webhooksReceived.inc({ outcome: result.status !== 200 ? "refused" : result.duplicate ? "duplicate" : "stored" });
   if (result.status === 404) return Response.json({ error: { code: "not_found", message: "Not found" } }, { status: 404 });
   if (result.status !== 200) {
     log.info({ status: result.status }, "webhooks: a delivery was refused");
     return Response.json({ error: { code: "validation_failed", message: result.message } }, { status: result.status });
   }
   log.info({ eventId: result.eventId, duplicate: result.duplicate }, "webhooks: event received");
-  if (result.process) {
-    const { eventId, operationId } = result;
-    // After the answer, still with this request's id (and the event's) on its lines.
-    const requestId = currentRequestId();
-    after(() => withLogContext({ requestId, eventId: String(eventId) }, () => processWebhookEvent(ctx, { eventId, operationId })));
-  }
+  // While draining, the worker takes nothing new: the event stays due for another instance.
+  if (result.process) wakeWorker();
   return Response.json({ received: true, duplicate: result.duplicate });
 }
 

@@ -1,0 +1,88 @@
+/**
+ * The webhook pump: events stored by the receiver are processed at once when it is woken (no timer
+ * tick), a few at a time, each once; nothing new starts once the process is draining.
+ */
+import { isNull } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "@/lib/db";
+import { webhookEvents } from "@/lib/db/schema";
+import { seedDemoPartner } from "@/lib/demo/seed";
+import { createFinancingClient } from "@/lib/financing/client";
+import { resetLifecycle, startDraining } from "@/lib/ops/lifecycle";
+import type { CheckoutContext } from "./flow";
+import { insertSessionAtProvider } from "./testing/context";
+import { createWebhookPump } from "./worker";
+
+let database: Database;
+let ctx: CheckoutContext;
+let inFlight = 0;
+let maxInFlight = 0;
+let statusCalls = 0;
+
+beforeEach(async () => {
+  resetLifecycle();
+  inFlight = maxInFlight = statusCalls = 0;
+  const api: typeof fetch = async (input) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const match = /\/operations\/([^/]+)\/status$/.exec(url.pathname);
+    if (!match) return Response.json({ acknowledged: true });
+    statusCalls += 1;
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    inFlight -= 1;
+    return Response.json({ operationId: match[1], status: "CONFIRMED", updatedAt: "2026-11-22T10:00:00Z" });
+  };
+  database = await openDatabase({ dataDir: "memory://" });
+  await seedDemoPartner(database.db, { secret: "worker_test_partner_secret_0", appUrl: "http://127.0.0.1" });
+  const client = createFinancingClient({ baseUrl: "http://api.double/v1", apiKey: "fk_test_double", fetch: api, sleep: async () => {} });
+  ctx = { db: database.db, appUrl: "http://127.0.0.1", webhookToken: "t".repeat(32), today: () => "2026-11-22", clientFor: () => client };
+});
+
+afterEach(async () => {
+  resetLifecycle();
+  await database.close();
+});
+
+async function storeEvents(from: number, count: number): Promise<void> {
+  for (let i = from; i < from + count; i++) {
+    const operationId = await insertSessionAtProvider(database.db, `pump_${i}`);
+    await database.db.insert(webhookEvents).values({ eventId: i, operationId, claimedStatus: "CONFIRMED" });
+  }
+}
+
+const unprocessed = async () => (await database.db.select().from(webhookEvents).where(isNull(webhookEvents.processedAt))).length;
+
+describe("the webhook pump", () => {
+  it("processes every due event when woken, several at a time but at most 8, each once", async () => {
+    await storeEvents(1, 30);
+    const pump = createWebhookPump(ctx);
+    pump.wake();
+    await pump.idle();
+    expect(await unprocessed()).toBe(0);
+    expect(statusCalls).toBe(30);
+    expect(maxInFlight).toBeGreaterThan(1);
+    expect(maxInFlight).toBeLessThanOrEqual(8);
+  });
+
+  it("a wake during a pass makes it look again, so an event stored meanwhile is not left for the timer", async () => {
+    await storeEvents(1, 10);
+    const pump = createWebhookPump(ctx);
+    pump.wake();
+    await storeEvents(100, 5);
+    pump.wake();
+    await pump.idle();
+    expect(await unprocessed()).toBe(0);
+    expect(statusCalls).toBe(15);
+  });
+
+  it("starts nothing while the process is draining", async () => {
+    await storeEvents(1, 3);
+    startDraining();
+    const pump = createWebhookPump(ctx);
+    pump.wake();
+    await pump.idle();
+    expect(await unprocessed()).toBe(3);
+    expect(statusCalls).toBe(0);
+  });
+});

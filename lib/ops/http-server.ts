@@ -1,0 +1,68 @@
+import "server-only";
+import { Server, type IncomingMessage, type ServerResponse } from "node:http";
+import { metrics } from "./metrics";
+import { routeLabel } from "./route-label";
+
+/**
+ * Next creates and owns the HTTP server (`next start`), and route handlers never see the socket or
+ * the response as sent. Two things need them: the HTTP metrics (every page, action, route and static
+ * file, with the status actually sent) and a graceful shutdown (which must stop the server taking
+ * connections before it closes the database). So the server's `request` event is observed, once per
+ * process, and the servers that emit it are remembered.
+ */
+
+const globalForServers = globalThis as typeof globalThis & { __travelCheckoutServers?: Set<Server> };
+
+export function observeHttpServers(): void {
+  if (globalForServers.__travelCheckoutServers) return;
+  const servers = new Set<Server>();
+  globalForServers.__travelCheckoutServers = servers;
+  // EventEmitter's emit, as Server inherits it: (event, ...args) => boolean.
+  const emit = Server.prototype.emit as (this: Server, event: string, ...args: unknown[]) => boolean;
+  Server.prototype.emit = function (this: Server, event: string, ...args: unknown[]): boolean {
+    if (event === "request") {
+      servers.add(this);
+      countRequest(args[0] as IncomingMessage, args[1] as ServerResponse);
+    }
+    return emit.call(this, event, ...args);
+  };
+}
+
+function countRequest(request: IncomingMessage, response: ServerResponse): void {
+  const started = performance.now();
+  const method = METHODS.has(request.method ?? "") ? request.method! : "OTHER";
+  const route = routeLabel(request.url);
+  response.once("finish", () => {
+    const m = metrics();
+    m.httpRequests.inc({ method, route, status: String(response.statusCode) });
+    m.httpDuration.observe({ method, route }, (performance.now() - started) / 1000);
+  });
+}
+
+// A made-up method must not make a new series either.
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/**
+ * Stops the servers taking connections and waits for the requests under way (idle keep-alive
+ * connections are closed at once), for at most `ms`; then the rest are cut.
+ */
+export async function closeHttpServers(ms: number): Promise<void> {
+  const servers = [...(globalForServers.__travelCheckoutServers ?? [])];
+  await Promise.all(
+    servers.map(
+      (server) =>
+        new Promise<void>((resolve) => {
+          const timer = setTimeout(() => {
+            server.closeAllConnections();
+            resolve();
+          }, ms);
+          timer.unref();
+          server.close(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+          server.closeIdleConnections();
+        }),
+    ),
+  );
+}

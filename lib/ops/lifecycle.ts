@@ -1,0 +1,96 @@
+import "server-only";
+
+/**
+ * This process's lifecycle, shared by the start-up code and the route handlers (Next bundles them
+ * apart, hence globalThis): whether it is draining (SIGTERM received: readiness goes red, no new
+ * background work starts), the background work still running (so shutdown can wait for it), and the
+ * webhook events this process holds (so shutdown can hand back the ones it could not finish).
+ */
+
+export interface HeldEvent {
+  eventId: number;
+  operationId: string;
+}
+
+interface Lifecycle {
+  draining: boolean;
+  /** The background worker's "there is work now" (set at start-up; absent in a unit test). */
+  wake?: () => void;
+  work: Set<Promise<unknown>>;
+  held: Map<string, HeldEvent>;
+}
+
+const globalForLifecycle = globalThis as typeof globalThis & { __travelCheckoutLifecycle?: Lifecycle };
+
+function lifecycle(): Lifecycle {
+  globalForLifecycle.__travelCheckoutLifecycle ??= { draining: false, work: new Set(), held: new Map() };
+  return globalForLifecycle.__travelCheckoutLifecycle;
+}
+
+export function isDraining(): boolean {
+  return lifecycle().draining;
+}
+
+export function startDraining(): void {
+  lifecycle().draining = true;
+}
+
+/** Runs background work and keeps it in view until it settles; refused (undefined) while draining. */
+export function trackWork<T>(start: () => Promise<T>): Promise<T> | undefined {
+  const state = lifecycle();
+  if (state.draining) return undefined;
+  const running = start();
+  state.work.add(running);
+  void running.then(
+    () => state.work.delete(running),
+    () => state.work.delete(running),
+  );
+  return running;
+}
+
+/** Settles when every tracked piece of work has, or after `ms`; true when all settled. */
+export async function workSettled(ms: number): Promise<boolean> {
+  const state = lifecycle();
+  const deadline = Date.now() + ms;
+  while (state.work.size > 0) {
+    const left = deadline - Date.now();
+    if (left <= 0) return false;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...state.work]),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, left);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+  return true;
+}
+
+/** Tells the background worker that webhook events are due now (from the receiver, after its insert). */
+export function wakeWorker(): void {
+  lifecycle().wake?.();
+}
+
+export function onWake(wake: (() => void) | undefined): void {
+  lifecycle().wake = wake;
+}
+
+const heldKey = (event: HeldEvent) => `${event.eventId}|${event.operationId}`;
+
+export function holdEvent(event: HeldEvent): void {
+  lifecycle().held.set(heldKey(event), event);
+}
+
+export function releaseEvent(event: HeldEvent): void {
+  lifecycle().held.delete(heldKey(event));
+}
+
+export function heldEvents(): HeldEvent[] {
+  return [...lifecycle().held.values()];
+}
+
+/** For tests: back to a fresh process's state. */
+export function resetLifecycle(): void {
+  delete globalForLifecycle.__travelCheckoutLifecycle;
+}

@@ -1,0 +1,133 @@
+import "server-only";
+import { count, isNotNull, isNull, and } from "drizzle-orm";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { Db } from "@/lib/db";
+import { partnerNotifications, webhookEvents } from "@/lib/db/schema";
+import type { PartnerCallObservation } from "@/lib/financing/client";
+
+/**
+ * The Prometheus metrics of this process (prom-client), served by `/api/metrics`. Next bundles the
+ * start-up code (instrumentation) and the route handlers separately, so the registry is kept on
+ * globalThis: both must count into the same one. Labels hold templates and codes only, never an
+ * id, a token or personal data (lib/ops/route-label.ts bounds the routes).
+ */
+
+function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  return {
+    registry,
+    httpRequests: new Counter({
+      name: "http_requests_total",
+      help: "HTTP requests answered, by method, route template and status code.",
+      labelNames: ["method", "route", "status"] as const,
+      registers,
+    }),
+    httpDuration: new Histogram({
+      name: "http_request_duration_seconds",
+      help: "Time to answer an HTTP request, by method and route template.",
+      labelNames: ["method", "route"] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    partnerCalls: new Counter({
+      name: "partner_api_requests_total",
+      help: "Attempts of calls to the partner API, by endpoint template and outcome (HTTP status, timeout or network).",
+      labelNames: ["endpoint", "outcome"] as const,
+      registers,
+    }),
+    partnerDuration: new Histogram({
+      name: "partner_api_request_duration_seconds",
+      help: "Time of one attempt of a partner API call, by endpoint template.",
+      labelNames: ["endpoint"] as const,
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    webhooksReceived: new Counter({
+      name: "webhook_events_received_total",
+      help: "Webhook deliveries from the partner API, by outcome: stored, duplicate, refused.",
+      labelNames: ["outcome"] as const,
+      registers,
+    }),
+    webhooksProcessed: new Counter({
+      name: "webhook_events_processed_total",
+      help: "Webhook events processed, by result (acknowledged, rejected, status_mismatch, superseded, retry).",
+      labelNames: ["result"] as const,
+      registers,
+    }),
+    reconcilerRuns: new Counter({
+      name: "reconciler_runs_total",
+      help: "Rounds of the reconciler, by outcome: ran, not_leader (another instance holds the lease), failed.",
+      labelNames: ["outcome"] as const,
+      registers,
+    }),
+    // Read from the database when scraped: the figures of every instance, not only this one's.
+    webhooksPending: new Gauge({
+      name: "webhook_events_pending",
+      help: "Webhook events stored and not processed yet (all instances).",
+      registers,
+      async collect() {
+        this.set(await countRows("webhooks"));
+      },
+    }),
+    notificationsPending: new Gauge({
+      name: "partner_notifications_pending",
+      help: "Partner notifications not delivered yet (all instances).",
+      registers,
+      async collect() {
+        this.set(await countRows("notifications_pending"));
+      },
+    }),
+    notificationsFailed: new Gauge({
+      name: "partner_notifications_failing",
+      help: "Partner notifications not delivered whose last attempt failed (all instances).",
+      registers,
+      async collect() {
+        this.set(await countRows("notifications_failing"));
+      },
+    }),
+  };
+}
+
+async function countRows(what: "webhooks" | "notifications_pending" | "notifications_failing"): Promise<number> {
+  const source = globalForMetrics.__travelCheckoutMetricsDb;
+  // Before start-up has said where the database is (a unit test), there is nothing to count.
+  if (!source) return 0;
+  const db = await source();
+  const [row] =
+    what === "webhooks"
+      ? await db.select({ n: count() }).from(webhookEvents).where(isNull(webhookEvents.processedAt))
+      : await db
+          .select({ n: count() })
+          .from(partnerNotifications)
+          .where(
+            what === "notifications_pending"
+              ? isNull(partnerNotifications.deliveredAt)
+              : and(isNull(partnerNotifications.deliveredAt), isNotNull(partnerNotifications.lastError)),
+          );
+  return row?.n ?? 0;
+}
+
+type Metrics = ReturnType<typeof createMetrics>;
+const globalForMetrics = globalThis as typeof globalThis & {
+  __travelCheckoutMetrics?: Metrics;
+  __travelCheckoutMetricsDb?: () => Promise<Db>;
+};
+
+/** Where the gauges that count rows read them (set at start-up). */
+export function countRowsIn(db: () => Promise<Db>): void {
+  globalForMetrics.__travelCheckoutMetricsDb = db;
+}
+
+export function metrics(): Metrics {
+  globalForMetrics.__travelCheckoutMetrics ??= createMetrics();
+  return globalForMetrics.__travelCheckoutMetrics;
+}
+
+/** The financing client's `observe` hook. */
+export function observePartnerCall({ endpoint, outcome, durationMs }: PartnerCallObservation): void {
+  const m = metrics();
+  m.partnerCalls.inc({ endpoint, outcome: String(outcome) });
+  m.partnerDuration.observe({ endpoint }, durationMs / 1000);
+}

@@ -1,0 +1,139 @@
+/**
+ * Graceful shutdown on the real processing path (PGlite, a partner API double whose status call is
+ * held until the test lets it answer): what is under way finishes when the grace allows it, and is
+ * handed back when it does not; nothing new is started once draining; the lease is given up; the
+ * database is closed. The signal wiring itself is proven on a running server (e2e/shutdown.spec.ts).
+ */
+import { eq } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "@/lib/db";
+import { leases, webhookEvents } from "@/lib/db/schema";
+import { insertSessionAtProvider } from "@/lib/checkout/testing/context";
+import type { CheckoutContext } from "@/lib/checkout/flow";
+import { acquireLease, INSTANCE_ID } from "@/lib/checkout/reconciler";
+import { processWebhookEvent } from "@/lib/checkout/webhooks";
+import { startBackgroundWork } from "@/lib/checkout/worker";
+import { seedDemoPartner } from "@/lib/demo/seed";
+import { createFinancingClient } from "@/lib/financing/client";
+import { isDraining, resetLifecycle, trackWork } from "./lifecycle";
+import { shutdown } from "./shutdown";
+
+let database: Database;
+let ctx: CheckoutContext;
+let release: () => void;
+let statusCalls = 0;
+let acks = 0;
+
+beforeEach(async () => {
+  resetLifecycle();
+  statusCalls = 0;
+  acks = 0;
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  release = open;
+  // The status call waits for the gate: the event is "mid-processing" until the test opens it.
+  const api: typeof fetch = async (input) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const match = /\/operations\/([^/]+)\/status$/.exec(url.pathname);
+    if (match) {
+      statusCalls += 1;
+      await gate;
+      return Response.json({ operationId: match[1], status: "CONFIRMED", updatedAt: "2026-11-22T10:00:00Z" });
+    }
+    acks += 1;
+    return Response.json({ acknowledged: true });
+  };
+  database = await openDatabase({ dataDir: "memory://" });
+  await seedDemoPartner(database.db, { secret: "shutdown_test_partner_secret", appUrl: "http://127.0.0.1" });
+  const client = createFinancingClient({ baseUrl: "http://api.double/v1", apiKey: "fk_test_double", fetch: api, sleep: async () => {} });
+  ctx = { db: database.db, appUrl: "http://127.0.0.1", webhookToken: "t".repeat(32), today: () => "2026-11-22", clientFor: () => client };
+  await insertSessionAtProvider(database.db, "shutdown_1");
+  await database.db.insert(webhookEvents).values({ eventId: 1, operationId: "op_shutdown_1", claimedStatus: "CONFIRMED" });
+});
+
+afterEach(async () => {
+  release();
+  resetLifecycle();
+  await database.close().catch(() => {});
+});
+
+async function eventRow() {
+  const [row] = await database.db.select().from(webhookEvents).where(eq(webhookEvents.eventId, 1));
+  return row!;
+}
+
+/** Starts processing the event as the webhook route does, and waits until it is at the API. */
+async function midProcessing() {
+  const processing = trackWork(() => processWebhookEvent(ctx, { eventId: 1, operationId: "op_shutdown_1" }));
+  expect(processing).toBeDefined();
+  await expect.poll(() => statusCalls).toBe(1);
+  expect((await eventRow()).lockedUntil).not.toBeNull();
+  // In an object: an async function returning the promise itself would wait for it.
+  return { processing: processing! };
+}
+
+describe("shutdown", () => {
+  it("lets the event under way finish within the grace, then closes the database", async () => {
+    const { processing } = await midProcessing();
+    let closed = false;
+    const stopping = shutdown({
+      db: database.db,
+      worker: startBackgroundWork(ctx, 60_000),
+      graceMs: 10_000,
+      closeServers: async () => {},
+      closeDatabase: async () => {
+        // Closed only after the event was done with.
+        expect((await eventRow()).processedAt).not.toBeNull();
+        closed = true;
+      },
+    });
+    expect(isDraining()).toBe(true);
+    release();
+    const report = await stopping;
+    expect(await processing).toBe("processed");
+    expect(report).toMatchObject({ finished: true, releasedEvents: 0 });
+    expect(closed).toBe(true);
+    const row = await eventRow();
+    expect(row.result).toBe("acknowledged");
+    expect(acks).toBe(1);
+  });
+
+  it("hands back an event it cannot finish in time: unlocked and due at once, not acknowledged", async () => {
+    await midProcessing();
+    const report = await shutdown({
+      db: database.db,
+      worker: startBackgroundWork(ctx, 60_000),
+      graceMs: 200,
+      closeServers: async () => {},
+      closeDatabase: async () => {},
+    });
+    expect(report).toMatchObject({ finished: false, releasedEvents: 1 });
+    const row = await eventRow();
+    expect(row.processedAt).toBeNull();
+    expect(row.lockedUntil).toBeNull();
+    expect(row.nextAttemptAt.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(acks).toBe(0);
+
+    // Another instance (a fresh processor here) takes it at once, and it is applied once.
+    resetLifecycle();
+    release();
+    expect(await processWebhookEvent(ctx, { eventId: 1, operationId: "op_shutdown_1" })).toBe("processed");
+    expect((await eventRow()).result).toBe("acknowledged");
+  });
+
+  it("starts nothing new once draining, and gives up the reconciler's lease", async () => {
+    expect(await acquireLease(database.db, "reconciler", INSTANCE_ID)).toBe(true);
+    const report = await shutdown({
+      db: database.db,
+      worker: startBackgroundWork(ctx, 60_000),
+      graceMs: 1_000,
+      closeServers: async () => {},
+      closeDatabase: async () => {},
+    });
+    expect(report.releasedLease).toBe(true);
+    expect(await database.db.select().from(leases)).toEqual([]);
+    // A delivery arriving now is stored by the route but not processed here.
+    expect(trackWork(() => processWebhookEvent(ctx, { eventId: 1, operationId: "op_shutdown_1" }))).toBeUndefined();
+    expect(statusCalls).toBe(0);
+  });
+});

@@ -1,0 +1,81 @@
+import "server-only";
+import type { Db } from "@/lib/db";
+import { INSTANCE_ID, releaseLease } from "@/lib/checkout/reconciler";
+import { releaseClaims } from "@/lib/checkout/webhooks";
+import type { BackgroundWork } from "@/lib/checkout/worker";
+import { logError, loggerFor } from "@/lib/logger";
+import { closeHttpServers } from "./http-server";
+import { heldEvents, startDraining, workSettled } from "./lifecycle";
+
+const log = loggerFor("shutdown");
+
+export interface ShutdownDeps {
+  db: Db;
+  worker: BackgroundWork;
+  closeDatabase(): Promise<void>;
+  /** How long the work under way may take to finish before what is left is handed back. */
+  graceMs: number;
+  /** Stops the HTTP servers (after the work, so in-process calls it makes are still served). */
+  closeServers?(ms: number): Promise<void>;
+}
+
+export interface ShutdownReport {
+  finished: boolean;
+  releasedEvents: number;
+  releasedLease: boolean;
+}
+
+/**
+ * A graceful stop: nothing new is taken (readiness goes red, the worker stops, deliveries are
+ * stored but left for another instance), the work under way gets `graceMs` to finish, what did not
+ * finish is handed back (the events' locks and the reconciler's lease, so another instance takes
+ * them at once), then the servers stop and the database is closed. Nothing is lost either way: an
+ * event not acknowledged is redelivered by the API and taken up by any instance.
+ */
+export async function shutdown(deps: ShutdownDeps): Promise<ShutdownReport> {
+  startDraining();
+  log.info({ graceMs: deps.graceMs }, "shutdown: draining");
+  const deadline = Date.now() + deps.graceMs;
+  let finished = false;
+  let releasedEvents = 0;
+  let releasedLease = false;
+  try {
+    await Promise.race([deps.worker.stop(), new Promise((resolve) => setTimeout(resolve, deps.graceMs).unref())]);
+    finished = await workSettled(Math.max(0, deadline - Date.now()));
+    const held = heldEvents();
+    if (held.length > 0) releasedEvents = await releaseClaims({ db: deps.db }, held);
+    releasedLease = await releaseLease(deps.db, "reconciler", INSTANCE_ID);
+  } catch (error) {
+    logError(log, "shutdown: handing back work failed (its locks run out instead)", error);
+  }
+  log.info({ finished, releasedEvents, releasedLease }, "shutdown: work finished or handed back");
+  await (deps.closeServers ?? closeHttpServers)(5_000);
+  try {
+    await deps.closeDatabase();
+  } catch (error) {
+    logError(log, "shutdown: closing the database failed", error);
+  }
+  log.info("shutdown: complete");
+  return { finished, releasedEvents, releasedLease };
+}
+
+/**
+ * Takes SIGTERM and SIGINT over from `next start` (whose own handler would exit as soon as its
+ * server closed, cutting our work short): the first signal starts `shutdown`, the process exits 0
+ * when it is done; a second signal exits at once.
+ */
+export function installShutdown(deps: Omit<ShutdownDeps, "graceMs"> & { graceMs: number }): void {
+  let stopping = false;
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => {
+      if (stopping) {
+        log.warn({ signal }, "shutdown: second signal, exiting now");
+        process.exit(1);
+      }
+      stopping = true;
+      log.info({ signal }, "shutdown: signal received");
+      void shutdown(deps).finally(() => process.exit(0));
+    });
+  }
+}
