@@ -2,6 +2,7 @@ import { expect, test } from "./fixtures";
 import { APP_URL } from "./support/app";
 import { expectNoAxeViolations } from "./support/axe";
 import { aCustomer } from "./support/test-data";
+import type { CheckoutPages } from "./pages/checkout-pages";
 
 /*
  * The offers page as a customer meets it on a phone (390 × 844), installments first (issue 15):
@@ -85,6 +86,41 @@ test.describe("the offers page on a phone", () => {
       await offers.goto(sessionId, 7);
       await expect(offers.selectedCount).toHaveText(/^12 × /);
       await expect(offers.group(12)).toBeVisible();
+    });
+  });
+});
+
+/** From the plans to the form ("Correct my details"), a new first name, then to the provider with it. */
+async function correctAndReachProvider(checkout: CheckoutPages, { axe }: { axe: boolean }) {
+  const { page, m, details, offers, provider } = checkout;
+  const sessionId = await checkout.startWithDetails(aCustomer());
+
+  await offers.editDetails.click();
+  await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}?edit=1`);
+  await expect(details.heading).toHaveText(m.form.title);
+  await expect(page.getByText(m.form.correctionNotice)).toBeVisible();
+  await expect(details.field("firstName")).toHaveValue("Ana");
+  if (axe) await expectNoAxeViolations(page, "the details form, correcting");
+
+  await details.fill({ firstName: "Anabel" });
+  await details.submit();
+  await expect(offers.heading).toHaveText(m.offers.title);
+  await checkout.chooseAndReachProvider(12, "Financiera Olivo");
+  // The provider's checkout shows the applicant as corrected, not as first sent.
+  await expect(provider.heading).toBeVisible();
+  await expect(page.getByText("Anabel García López")).toBeVisible();
+}
+
+test.describe("corrected details", () => {
+  test("a correction after the plans reaches the provider", async ({ checkout }) => {
+    await correctAndReachProvider(checkout, { axe: true });
+  });
+
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+
+    test("a correction after the plans reaches the provider", async ({ checkout }) => {
+      await correctAndReachProvider(checkout, { axe: false });
     });
   });
 });

@@ -14,6 +14,8 @@ export class OffersPage extends OfferList {
   readonly warning: Locator;
   /** The installment counts on offer. */
   readonly counts: Locator;
+  /** "Correct my details": the details form again, whose changes replace the operation. */
+  readonly editDetails: Locator;
 
   /** @param within the checkout's frame, for a checkout embedded in a partner's page. */
   constructor(
@@ -27,6 +29,7 @@ export class OffersPage extends OfferList {
     this.refusedNotice = root.getByRole("alert").filter({ hasText: m.offers.refusedNotice });
     this.warning = root.getByRole("main").getByText(m.offers.warning, { exact: true }).first();
     this.counts = root.getByRole("navigation", { name: m.offers.countsHeading });
+    this.editDetails = root.getByRole("link", { name: m.offers.editDetails, exact: true });
   }
 
   async goto(sessionId: string, installments?: number) {

@@ -191,6 +191,8 @@ const es = {
       },
       postal_code: "Escribe un código postal válido: en España, 5 cifras",
     } satisfies CustomerErrorMessages,
+    correctionNotice:
+      "Ya enviamos estos datos a la entidad financiera. Si los cambias, anularemos esa solicitud y enviaremos una nueva con los datos corregidos; después elegirás el plan.",
     expiredTitle: "Este pago ha caducado",
     expiredBody: "Ha pasado el tiempo para completar el pago a plazos. Vuelve a la agencia para empezar de nuevo o pagar de otra forma.",
   },
@@ -221,6 +223,7 @@ const es = {
     firstInstallment: "Primera cuota",
     lastInstallment: "Última cuota",
     cheapest: "El más barato",
+    editDetails: "Corregir mis datos",
     choosing: "Enviando…",
     refusedNotice: "La entidad no ha podido aprobar el plan que elegiste. Puedes elegir uno de estos otros planes.",
     offerGoneNotice: "El plan que elegiste ya no está disponible. Elige otro.",
@@ -479,6 +482,8 @@ const en: Messages = {
       },
       postal_code: "Enter a valid postcode: in Spain, 5 digits",
     },
+    correctionNotice:
+      "We have already sent these details to the finance provider. If you change them, we will cancel that request and send a new one with the corrected details; then you choose the plan.",
     expiredTitle: "This payment has expired",
     expiredBody: "The time to complete the installment payment has passed. Go back to the agency to start again or to pay another way.",
   },
@@ -507,6 +512,7 @@ const en: Messages = {
     firstInstallment: "First installment",
     lastInstallment: "Last installment",
     cheapest: "Cheapest",
+    editDetails: "Correct my details",
     choosing: "Sending…",
     refusedNotice: "The provider could not approve the plan you chose. You can choose one of these other plans.",
     offerGoneNotice: "The plan you chose is no longer available. Please choose another.",

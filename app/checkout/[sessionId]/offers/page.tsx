@@ -5,6 +5,7 @@ import { PlanComparison } from "@/components/checkout/plan-comparison";
 import { RepresentativeExample } from "@/components/checkout/representative-example";
 import { LinkButton } from "@/components/ui/link-button";
 import { Notice } from "@/components/ui/notice";
+import { TextLink } from "@/components/ui/text-link";
 import { bookingTotalCents } from "@/lib/checkout/booking";
 import { loadOffers, returnUrlFor } from "@/lib/checkout/flow";
 import { defaultInstallments, installmentChoices, plansFor, representativeExample } from "@/lib/financing/offers";
@@ -100,7 +101,10 @@ export default async function OffersPage(props: CheckoutPageProps) {
               {m.offers.unavailableNotice}
             </Notice>
           ) : null}
-          <p>{m.offers.intro(formatAmount(cashPrice, locale))}</p>
+          <p>
+            {m.offers.intro(formatAmount(cashPrice, locale))}{" "}
+            <TextLink href={embedHref(`/checkout/${session.id}`, embed, { edit: "1" })}>{m.offers.editDetails}</TextLink>
+          </p>
           <p className="rounded-md border-2 border-warning bg-warning-soft px-3 py-2 font-bold">{m.offers.warning}</p>
         </div>
         <InstallmentChoiceNav
