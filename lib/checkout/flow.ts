@@ -167,9 +167,10 @@ async function cancelForCorrection(ctx: CheckoutContext, session: CheckoutSessio
 export type OffersView =
   { kind: "offers"; offers: FinancialOffer[] } | { kind: "not_eligible" } | { kind: "none" } | { kind: "unavailable" };
 
-export async function loadOffers(ctx: CheckoutContext, session: CheckoutSession): Promise<OffersView> {
+/** @param known the session's partner when the caller has already read it (the page has): one read less. */
+export async function loadOffers(ctx: CheckoutContext, session: CheckoutSession, known?: Partner): Promise<OffersView> {
   if (!session.operationId) throw new AppError("conflict", "The customer's data has not been sent yet");
-  const partner = await partnerOf(ctx, session);
+  const partner = known?.id === session.partnerId ? known : await partnerOf(ctx, session);
   try {
     const { offers } = await ctx.clientFor(partner).getOffers(session.operationId);
     return offers.length === 0 ? { kind: "none" } : { kind: "offers", offers: sortOffers(offers) };

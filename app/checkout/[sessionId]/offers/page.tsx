@@ -48,7 +48,7 @@ export default async function OffersPage(props: CheckoutPageProps) {
   const notice = noticeOf(query.notice);
   const refused = session.financingStatus === "REFUSED" && session.hasAlternatives === true;
   // With the request id on its log lines and sent upstream.
-  const view = await inRequestScope(() => loadOffers(ctx, session));
+  const view = await inRequestScope(() => loadOffers(ctx, session, page.partner));
   const cashPrice = { cents: bookingTotalCents(session.booking), currency: session.booking.totalPrice.currency };
   const backToPartner = (
     <div>
