@@ -36,6 +36,9 @@ export default defineConfig([
     ".data/**",
     "node_modules/**",
     "next-env.d.ts",
+    // The bench's empty page (scripts/bench-checkout.ts) builds into its own folder.
+    "scripts/bench/empty-app/.next/**",
+    "scripts/bench/empty-app/next-env.d.ts",
     "test-results/**",
     "playwright-report/**",
     "lib/db/migrations/**",

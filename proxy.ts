@@ -1,8 +1,9 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getEnv } from "@/lib/env";
+import { CHECKOUT_PAGE_HEADER } from "@/lib/http/checkout-page";
 import { REQUEST_ID_HEADER, requestIdFrom } from "@/lib/logging/request-id";
 import { newNonce, pageCsp, sandboxCsp } from "@/lib/security/csp";
-import { CHECKOUT_PATH, frameAncestorsOf } from "@/lib/security/frame-ancestors";
+import { CHECKOUT_PATH, frameAncestorsOf, isUnknownCheckoutSession } from "@/lib/security/frame-ancestors";
 import { refusesCrossOriginPost } from "@/lib/security/origin";
 import { refuseHostileRequest } from "@/lib/security/request-guard";
 
@@ -85,12 +86,26 @@ async function answer(request: NextRequest, requestId: string): Promise<NextResp
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set(REQUEST_ID_HEADER, requestId);
   requestHeaders.set("Content-Security-Policy", policy);
-  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  requestHeaders.delete(CHECKOUT_PAGE_HEADER);
+  if (CHECKOUT_PAGE_PATH.test(pathname)) requestHeaders.set(CHECKOUT_PAGE_HEADER, `${pathname}${request.nextUrl.search}`);
+  // A checkout page of a session that does not exist (a typo, a guess): rendered as an unmatched
+  // URL, whose 404 Next renders in the HTML itself. A page's own notFound() gives a 404 whose body
+  // is empty until JavaScript runs (vercel/next.js#98954); the pages keep it as a second net.
+  const unknownPage =
+    (request.method === "GET" || request.method === "HEAD") &&
+    CHECKOUT_PAGE_PATH.test(pathname) &&
+    (!session || isUnknownCheckoutSession(session[1]!));
+  const response = unknownPage
+    ? NextResponse.rewrite(new URL("/checkout-not-found", request.url), { request: { headers: requestHeaders } })
+    : NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("Content-Security-Policy", policy);
   // For browsers older than frame-ancestors; left out where a partner may frame the page.
   if (frameAncestors.length === 0) response.headers.set("X-Frame-Options", "DENY");
   return response;
 }
+
+/** The checkout's pages (not its route handlers: return, status data), whatever the session id looks like. */
+const CHECKOUT_PAGE_PATH = /^\/checkout\/[^/]+(?:\/offers|\/status)?\/?$/;
 
 /** The path and query as sent, still percent-encoded (nextUrl re-encodes the query it parsed). */
 function rawPathAndQuery(url: string): { pathname: string; search: string } {

@@ -1,9 +1,10 @@
 import type { Metadata, Viewport } from "next";
 import { getLocale, getMessages } from "@/lib/i18n/server";
+import { checkoutPageLocale } from "./checkout/[sessionId]/load-checkout";
 import "./globals.css";
 
 export async function generateMetadata(): Promise<Metadata> {
-  const m = getMessages(await getLocale());
+  const m = getMessages((await checkoutPageLocale()) ?? (await getLocale()));
   return {
     title: { default: m.meta.appName, template: `%s · ${m.meta.appName}` },
     description: m.meta.description,
@@ -17,13 +18,13 @@ export const viewport: Viewport = {
 };
 
 /*
- * The locale here is the cookie's or the browser's: a layout cannot see the checkout session. A
- * checkout page whose session asks for another language marks its own content with `lang` and
- * corrects <html lang> in the browser (components/html-lang.tsx); the customer's choice in the
- * switcher sets the cookie, after which both agree.
+ * The locale here is the checkout page's (its session's, or the embedding partner's; proxy.ts hands
+ * the layout the page's path and query), else the cookie's or the browser's. The checkout's content
+ * also carries its own `lang`, and components/html-lang.tsx keeps <html lang> in step after
+ * client-side navigations.
  */
 export default async function RootLayout({ children }: Readonly<{ children: React.ReactNode }>) {
-  const locale = await getLocale();
+  const locale = (await checkoutPageLocale()) ?? (await getLocale());
   const m = getMessages(locale);
   return (
     <html lang={locale}>

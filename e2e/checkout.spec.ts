@@ -41,18 +41,19 @@ test.describe("checkout", () => {
     await details.fill(rest);
     await details.submit();
 
-    // The plans, grouped by installments, each with its figures, and the representative example.
+    // The plans, installments first, each with its figures, and the representative example.
     await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}/offers`);
     await expect(offers.heading).toHaveText(m.offers.title);
     await expect(
       page.getByRole("main").getByText(new RegExp(literally(m.offers.intro("CASH")).source.replace("CASH", CASH_PRICE_ES.source))),
     ).toBeVisible();
     await expect(offers.warning).toBeVisible();
-    for (const installments of [3, 6, 9, 12, 18, 24]) await expect(offers.group(installments)).toBeVisible();
-    const olivo12 = offers.plan(12, "Financiera Olivo");
-    await expect(olivo12).toContainText(m.offers.tin);
-    await expect(olivo12).toContainText("9,95 %");
-    await expect(olivo12).toContainText(m.offers.totalOwed);
+    // Installments first: every count on offer, 12 preselected, its plans side by side.
+    for (const installments of [3, 6, 9, 12, 18, 24]) await expect(offers.countOption(installments)).toBeVisible();
+    await expect(offers.selectedCount).toHaveText(/^12 × /);
+    await expect(offers.group(12)).toBeVisible();
+    await expect(await offers.figure(12, "Financiera Olivo", m.offers.tin)).toHaveText("9,95 %");
+    await expect(offers.comparison(12)).toContainText(m.offers.totalOwed);
 
     const example = offers.representativeExample;
     await expect(example).toBeVisible();
@@ -121,9 +122,9 @@ test.describe("checkout", () => {
     // Still on the offers: the refusal in plain words, and the 12 installments gone.
     await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}/offers`);
     await expect(offers.refusedNotice).toBeVisible();
-    await expect(offers.group(12)).toHaveCount(0);
+    await expect(offers.countOption(12)).toHaveCount(0);
     await expect(offers.chooseButton(12, "Crédito Levante")).toHaveCount(0);
-    for (const installments of [3, 6, 9, 18, 24]) await expect(offers.group(installments)).toBeVisible();
+    for (const installments of [3, 6, 9, 18, 24]) await expect(offers.countOption(installments)).toBeVisible();
     await expect(offers.representativeExample).toBeVisible();
 
     await checkout.chooseAndReachProvider(6, "Crédito Levante");

@@ -4,46 +4,10 @@ import { costOfCredit, totalOwed } from "@/lib/financing/offers";
 import { formatAmount, formatPercent } from "@/lib/i18n/format";
 import type { Locale } from "@/lib/i18n/locales";
 import type { Messages } from "@/lib/i18n/messages";
-import { HiddenFields } from "@/components/ui/hidden-fields";
-import { SubmitButton } from "@/components/ui/submit-button";
 
 /**
- * One installment plan, with everything the customer needs to compare it, and its own form to
- * choose it: the form sends only the offer's id; the server looks the offer up again.
- */
-export function OfferCard({
-  offer,
-  sessionId,
-  action,
-  locale,
-  messages,
-  hiddenFields = {},
-}: {
-  offer: FinancialOffer;
-  sessionId: string;
-  action: (formData: FormData) => Promise<void>;
-  locale: Locale;
-  messages: Messages;
-  /** Sent with the choice (the embedded mode, so the action knows where to lead). */
-  hiddenFields?: Record<string, string>;
-}) {
-  const m = messages.offers;
-  return (
-    <OfferArticle offer={offer} locale={locale} messages={messages}>
-      <form action={action}>
-        <HiddenFields fields={{ sessionId, offerId: offer.id, ...hiddenFields }} />
-        <SubmitButton pendingLabel={m.choosing}>
-          {m.choose}
-          <span className="sr-only">{m.chooseContext(offer.installments, offer.companyName)}</span>
-        </SubmitButton>
-      </form>
-    </OfferArticle>
-  );
-}
-
-/**
- * A plan on its card. `compact` for the back-office's simulator, where plans sit side by side
- * under the quote's heading: staff quote exactly what the customer sees, without the form to choose.
+ * A plan on its card, for the back-office's simulator (`compact`, plans side by side under the
+ * quote's heading), with the same figures as the checkout's comparison (plan-comparison.tsx).
  */
 export function OfferArticle({
   offer,

@@ -107,12 +107,28 @@ export function bookingTotalCents(booking: Booking): number {
   return centsFromAmount(booking.totalPrice.amount);
 }
 
-/** The booking's part of the create-operation request. */
+/**
+ * The externalId of a session's operation: the booking reference for the first, and
+ * `{reference}~{n}` for the n-th replacement (the customer corrected their details after the
+ * operation existed; creation is idempotent per externalId, so a corrected operation needs its own).
+ * `~` is not allowed in a booking reference, so a derived id never names another booking.
+ */
+export function operationExternalId(bookingReference: string, attempt: number): string {
+  return attempt === 0 ? bookingReference : `${bookingReference}~${attempt}`;
+}
+
+/** A stable fingerprint of the customer data an operation is created with: a correction changes it. */
+export function clientDataHash(client: unknown): string {
+  return createHash("sha256").update(canonicalJson(client)).digest("hex");
+}
+
+/** The booking's part of the create-operation request (the `attempt`-th operation of its session). */
 export function operationBooking(
   booking: Booking,
+  attempt = 0,
 ): Omit<CreateOperationInput, "client" | "successRedirectUrl" | "errorRedirectUrl" | "webhookUrl"> {
   return {
-    externalId: booking.bookingReference,
+    externalId: operationExternalId(booking.bookingReference, attempt),
     packageName: booking.packageName,
     packageTravel: booking.packageTravel,
     travelersNumber: booking.travellers,

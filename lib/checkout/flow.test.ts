@@ -139,6 +139,50 @@ describe("the customer's data", () => {
     expect((await requireSession(ctx.db, session.id)).operationId).toBe(session.operationId);
   });
 
+  it("a correction after Back reaches the provider: the operation is cancelled, a new one is created as {reference}~1 with the new data", async () => {
+    const session = await sessionWithOperation();
+    const first = session.operationId!;
+    const corrected = { ...customerDraft(), firstName: "Anabel", documentId: "87654321X" };
+    calls.length = 0;
+    expect(await submitCustomer(ctx, session.id, corrected)).toEqual({ ok: true });
+    expect(calls).toEqual([`POST /operations/${first}/cancel`, "POST /operations"]);
+
+    const after = await requireSession(ctx.db, session.id);
+    expect(after.operationId).toMatch(/^op_/);
+    expect(after.operationId).not.toBe(first);
+    expect(after.operationAttempt).toBe(1);
+    expect(sessionState(after)).toBe("choosing");
+    const caller = server.sandbox.engine.authenticate("fk_test_sandbox_agency_101", null);
+    const old = await server.sandbox.engine.getOperation(caller, first);
+    expect(old.status).toBe("CANCELLED");
+    const replacement = await server.sandbox.engine.getOperation(caller, after.operationId!);
+    expect(replacement.externalId).toBe(`${session.bookingReference}~1`);
+    expect(replacement.request.client).toMatchObject({ firstName: "Anabel", documentId: "87654321X" });
+    expect((await getCustomerDraft(ctx.db, session.id))?.draft).toMatchObject({ firstName: "Anabel" });
+
+    // The same corrected data again (a double submit): nothing more is sent.
+    calls.length = 0;
+    expect(await submitCustomer(ctx, session.id, corrected)).toEqual({ ok: true });
+    expect(calls).toEqual([]);
+    // A second correction gets the next derived id.
+    expect(await submitCustomer(ctx, session.id, { ...corrected, firstName: "Ana" })).toEqual({ ok: true });
+    const third = await requireSession(ctx.db, session.id);
+    expect((await server.sandbox.engine.getOperation(caller, third.operationId!)).externalId).toBe(`${session.bookingReference}~2`);
+  });
+
+  it("a correction once a plan is requested at the provider is refused, never accepted and dropped", async () => {
+    const session = await sessionWithOperation();
+    const offers = await loadOffers(ctx, session);
+    if (offers.kind !== "offers") throw new Error("expected offers");
+    expect(await chooseOffer(ctx, session.id, offers.offers[0]!.id)).toMatchObject({ kind: "redirect" });
+
+    const corrected = { ...customerDraft(), firstName: "Anabel" };
+    expect(await submitCustomer(ctx, session.id, corrected)).toMatchObject({ ok: false, failure: "closed" });
+    const after = await requireSession(ctx.db, session.id);
+    expect(after.operationId).toBe(session.operationId);
+    expect((await getCustomerDraft(ctx.db, session.id))?.draft).toMatchObject({ firstName: "Ana" });
+  });
+
   it("when the partner API is down, the data is kept and the customer can try again", async () => {
     const { session } = await createSession(ctx.db, partner, sessionInput());
     await fetch(`${server.origin}/sandbox/_control/faults`, {

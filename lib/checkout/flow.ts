@@ -5,12 +5,13 @@ import type { FinancingClient } from "@/lib/financing/client";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import type { FinancialOffer, StartFinancingResult } from "@/lib/financing/types";
 import { partnerById, type Partner } from "@/lib/partners/partners";
-import { operationBooking } from "./booking";
+import { clientDataHash, operationBooking } from "./booking";
 import { toClientData, validateCustomer, type CustomerDraft, type CustomerErrors } from "./customer";
 import { sortOffers } from "@/lib/financing/offers";
 import {
   attachOperation,
   claimFinancingStart,
+  detachOperation,
   getCustomerDraft,
   isFinal,
   recordOperationStatus,
@@ -66,31 +67,53 @@ export type SubmitCustomerResult =
 
 /**
  * Validates and stores the customer's data, then creates the operation (externalId = the booking
- * reference). A repeat (double submit, back button) finds the operation already there; creation
- * is idempotent at the partner API too.
+ * reference). A repeat (double submit, back button) with the same data finds the operation already
+ * there; creation is idempotent at the partner API too.
+ *
+ * A correction (the customer went Back from the plans and changed their details) must reach the
+ * provider: the operation was created with the old data, and creating again under the same
+ * externalId would only return it. So the operation, while no plan has been requested
+ * (GENERATED, PENDING or ERROR at the partner API), is cancelled and a new one is created under a
+ * derived externalId (`{reference}~{n}`, booking.ts). Once it cannot be cancelled, the change is
+ * refused ("closed": the form says the payment can no longer be changed and links to its status),
+ * never accepted and dropped.
  */
 export async function submitCustomer(ctx: CheckoutContext, sessionId: string, draft: CustomerDraft): Promise<SubmitCustomerResult> {
-  const session = await requireSession(ctx.db, sessionId);
+  let session = await requireSession(ctx.db, sessionId);
   const state = sessionState(session);
   if (state === "expired") return { ok: false, failure: "expired", draft };
   if (state !== "open" && state !== "choosing") return { ok: false, failure: "closed", draft };
 
   const result = validateCustomer(draft, ctx.today());
   if (!result.ok) return { ok: false, errors: result.errors, draft };
+  const client = toClientData(result.customer);
+  const clientHash = clientDataHash(client);
+
+  if (session.operationId) {
+    const sentWith = session.operationClientHash ?? (await submittedClientHash(ctx, session.id));
+    if (sentWith === clientHash) {
+      // The same data for the provider (a repeat, or a change it never sees): kept, nothing to resend.
+      await saveCustomerData(ctx.db, session.id, { ...result.customer });
+      return { ok: true };
+    }
+    const replaced = await cancelForCorrection(ctx, session);
+    if (replaced !== "cancelled") return { ok: false, failure: replaced, draft };
+    session = await requireSession(ctx.db, sessionId);
+    if (session.operationId) return { ok: false, failure: "unavailable", draft };
+  }
   await saveCustomerData(ctx.db, session.id, { ...result.customer });
-  if (session.operationId) return { ok: true };
 
   const partner = await partnerOf(ctx, session);
   const urls = checkoutUrls(ctx, session.id);
   try {
     const operation = await ctx.clientFor(partner).createOperation({
-      ...operationBooking(session.booking),
-      client: toClientData(result.customer),
+      ...operationBooking(session.booking, session.operationAttempt),
+      client,
       successRedirectUrl: urls.success,
       errorRedirectUrl: urls.error,
       webhookUrl: urls.webhook,
     });
-    await attachOperation(ctx.db, session.id, operation.id);
+    await attachOperation(ctx.db, session.id, operation.id, clientHash);
     await recordOperationStatus(
       ctx.db,
       session.id,
@@ -105,15 +128,49 @@ export async function submitCustomer(ctx: CheckoutContext, sessionId: string, dr
   }
 }
 
+/** The fingerprint of the data last submitted, for an operation created before fingerprints were kept. */
+async function submittedClientHash(ctx: CheckoutContext, sessionId: string): Promise<string | undefined> {
+  const stored = await getCustomerDraft(ctx.db, sessionId);
+  if (!stored?.submitted) return undefined;
+  const valid = validateCustomer(stored.draft, ctx.today());
+  return valid.ok ? clientDataHash(toClientData(valid.customer)) : undefined;
+}
+
+/**
+ * Cancels the session's operation so that corrected details can go in a new one, and unlinks it.
+ * "closed" when the partner API says it can no longer be cancelled (a plan was requested), or when
+ * the customer already chose a plan here.
+ */
+async function cancelForCorrection(ctx: CheckoutContext, session: CheckoutSession): Promise<"cancelled" | "closed" | "unavailable"> {
+  const operationId = session.operationId!;
+  if (session.financingStatus === "REQUESTED") return "closed";
+  try {
+    await ctx.clientFor(await partnerOf(ctx, session)).cancelOperation(operationId, {
+      reason: "The customer corrected their details; a new operation replaces this one.",
+    });
+  } catch (error) {
+    if (isFinancingApiError(error, "OPERATION_NOT_CANCELLABLE")) {
+      await refreshStatus(ctx, session.id, "action");
+      return "closed";
+    }
+    logError(log, "checkout: cancelling the operation for a correction failed", error, { sessionId: session.id });
+    return "unavailable";
+  }
+  log.info({ sessionId: session.id, operationId }, "checkout: operation cancelled for the customer's corrected details");
+  await detachOperation(ctx.db, session.id, operationId);
+  return "cancelled";
+}
+
 // ---------------------------------------------------------------------------------------------
 // Step 3: offers
 
 export type OffersView =
   { kind: "offers"; offers: FinancialOffer[] } | { kind: "not_eligible" } | { kind: "none" } | { kind: "unavailable" };
 
-export async function loadOffers(ctx: CheckoutContext, session: CheckoutSession): Promise<OffersView> {
+/** @param known the session's partner when the caller has already read it (the page has): one read less. */
+export async function loadOffers(ctx: CheckoutContext, session: CheckoutSession, known?: Partner): Promise<OffersView> {
   if (!session.operationId) throw new AppError("conflict", "The customer's data has not been sent yet");
-  const partner = await partnerOf(ctx, session);
+  const partner = known?.id === session.partnerId ? known : await partnerOf(ctx, session);
   try {
     const { offers } = await ctx.clientFor(partner).getOffers(session.operationId);
     return offers.length === 0 ? { kind: "none" } : { kind: "offers", offers: sortOffers(offers) };

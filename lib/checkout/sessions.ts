@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { AppError } from "@/lib/app-error";
 import type { Db } from "@/lib/db";
 import {
@@ -177,11 +177,37 @@ export async function saveCustomerData(db: Db, sessionId: string, data: Customer
 }
 
 /** Links the operation to the session, once: a second, concurrent submit finds it set. */
-export async function attachOperation(db: Db, sessionId: string, operationId: string): Promise<void> {
+export async function attachOperation(db: Db, sessionId: string, operationId: string, clientHash?: string): Promise<void> {
   await db
     .update(checkoutSessions)
-    .set({ operationId, updatedAt: new Date() })
+    .set({ operationId, operationClientHash: clientHash ?? null, updatedAt: new Date() })
     .where(and(eq(checkoutSessions.id, sessionId), isNull(checkoutSessions.operationId)));
+}
+
+/**
+ * Unlinks a cancelled operation (the customer corrected their details) so that the next one can be
+ * attached, and counts it: the next operation's externalId is derived from the count. Only if the
+ * session still has that operation (a concurrent correction did not get there first). The session
+ * is open again until the new operation exists; its history keeps the old operation's statuses.
+ */
+export async function detachOperation(db: Db, sessionId: string, operationId: string): Promise<boolean> {
+  const updated = await db
+    .update(checkoutSessions)
+    .set({
+      operationId: null,
+      operationClientHash: null,
+      operationAttempt: sql`${checkoutSessions.operationAttempt} + 1`,
+      operationStatus: null,
+      operationUpdatedAt: null,
+      paymentUrl: null,
+      chosenOfferId: null,
+      financingStatus: null,
+      hasAlternatives: null,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.operationId, operationId)))
+    .returning({ id: checkoutSessions.id });
+  return updated.length > 0;
 }
 
 export async function updateSession(

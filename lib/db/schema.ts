@@ -91,6 +91,13 @@ export const checkoutSessions = pgTable(
     /** The language the partner asked for; null: the customer's browser decides. */
     locale: text("locale").$type<Locale>(),
     operationId: text("operation_id"),
+    /**
+     * How many operations this session replaced because the customer corrected their details (0: the
+     * first, whose externalId is the booking reference; n: `{reference}~{n}`, see operationExternalId).
+     */
+    operationAttempt: integer("operation_attempt").notNull().default(0),
+    /** The fingerprint of the customer data the current operation was created with (clientDataHash). */
+    operationClientHash: text("operation_client_hash"),
     /** The partner API's status of the operation, and its updatedAt: statuses apply forward only. */
     operationStatus: text("operation_status").$type<OperationStatus>(),
     operationUpdatedAt: timestamp("operation_updated_at", { withTimezone: true }),

@@ -75,6 +75,15 @@ export async function frameAncestorsOf(sessionId: string, options: { lookup?: Or
   return entry.origins;
 }
 
+/**
+ * Whether the last lookup of `sessionId` (by frameAncestorsOf, just before) found no such session.
+ * False when it is known, or when the lookup failed (the page then decides, with its own read).
+ */
+export function isUnknownCheckoutSession(sessionId: string, now = Date.now()): boolean {
+  const entry = cache().get(sessionId);
+  return entry !== undefined && entry.expires > now && entry.partnerId === undefined;
+}
+
 /** Call after changing a partner's allowed origins (or with no argument, to forget everything). */
 export function forgetFrameAncestors(partnerId?: string): void {
   const entries = cache();

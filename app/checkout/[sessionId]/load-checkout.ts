@@ -6,6 +6,9 @@ import { getAppContext } from "@/lib/app-context";
 import { partnerById } from "@/lib/partners/partners";
 import { getSession, sessionState, type CheckoutSession, type SessionState } from "@/lib/checkout/sessions";
 import { embedContext, embedHref, embedLocaleHint } from "@/lib/embed/context";
+import { headers } from "next/headers";
+import { CHECKOUT_PAGE_HEADER } from "@/lib/http/checkout-page";
+import type { Locale } from "@/lib/i18n/locales";
 import type { Messages } from "@/lib/i18n/messages";
 import { getLocale, getMessages } from "@/lib/i18n/server";
 import { partnerTheme } from "@/lib/theme/store";
@@ -30,11 +33,36 @@ function stepPath(sessionId: string, step: CheckoutStep): string {
   return `/checkout/${sessionId}${STEP_PATHS[step]}`;
 }
 
-/** One read of the session per request, shared by generateMetadata and the page. */
+/** One read of the session (and of its partner) per request, shared by the root layout, generateMetadata and the page. */
 const loadSession = cache(async (sessionId: string) => {
   const ctx = await getAppContext();
-  return { ctx, session: await getSession(ctx.db, sessionId) };
+  const session = await getSession(ctx.db, sessionId);
+  const partner = session ? await partnerById(ctx.db, session.partnerId) : undefined;
+  return { ctx, session, partner };
 });
+
+/**
+ * The language of the checkout page being rendered, for the root layout's <html lang> (which
+ * cannot see the page's params or query): the same rule as loadCheckout's, from the path and query
+ * proxy.ts hands over. Undefined outside a checkout page, or when the session cannot be read (the
+ * layout then uses the request's own language).
+ */
+export async function checkoutPageLocale(): Promise<Locale | undefined> {
+  const page = (await headers()).get(CHECKOUT_PAGE_HEADER);
+  const url = page ? new URL(page, "http://app.invalid") : undefined;
+  const sessionId = url && /^\/checkout\/([^/]+)/.exec(url.pathname)?.[1];
+  if (!url || !sessionId) return undefined;
+  let loaded: Awaited<ReturnType<typeof loadSession>>;
+  try {
+    loaded = await loadSession(sessionId);
+  } catch {
+    // The page itself reads the session again and reports the failure.
+    return undefined;
+  }
+  if (!loaded.session) return undefined;
+  const embed = loaded.partner ? embedContext(Object.fromEntries(url.searchParams), loaded.partner.allowedOrigins) : undefined;
+  return embed?.locale ?? (await getLocale(loaded.session.locale));
+}
 
 /** A checkout page's title, in the language the page will speak; never indexed. */
 export async function checkoutMetadata({ params, searchParams }: CheckoutPageProps, title: keyof Messages["meta"]): Promise<Metadata> {
@@ -52,11 +80,10 @@ export async function loadCheckout(
   step: CheckoutStep,
   belongsIn?: (state: SessionState, session: CheckoutSession) => CheckoutStep | undefined,
 ) {
-  const { ctx, session } = await loadSession((await params).sessionId);
+  const { ctx, session, partner } = await loadSession((await params).sessionId);
   if (!session) notFound();
 
   const query = await searchParams;
-  const partner = await partnerById(ctx.db, session.partnerId);
   const embed = partner ? embedContext(query, partner.allowedOrigins) : undefined;
   const state = sessionState(session);
   const elsewhere = belongsIn?.(state, session);

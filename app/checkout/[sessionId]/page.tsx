@@ -24,12 +24,16 @@ export async function generateMetadata(props: CheckoutPageProps): Promise<Metada
 }
 
 export default async function CustomerPage(props: CheckoutPageProps) {
+  // `?edit=1` (the offers page's "Correct my details"): the form again while the plans are shown;
+  // a correction replaces the operation (lib/checkout/flow.ts, submitCustomer).
+  const editing = (await props.searchParams).edit === "1";
   const page = await loadCheckout(props, "details", (state) =>
-    state === "choosing" ? "offers" : state !== "open" && state !== "expired" ? "status" : undefined,
+    state === "choosing" && !editing ? "offers" : state !== "open" && state !== "expired" && state !== "choosing" ? "status" : undefined,
   );
   const { ctx, session, state, embed, locale, m, partnerName, path } = page;
+  const correcting = state === "choosing";
   // The partner's prefill, or what the customer sent last (the data stays on the server).
-  const prefill = state === "open" ? ((await getCustomerDraft(ctx.db, session.id))?.draft ?? {}) : {};
+  const prefill = state === "open" || correcting ? ((await getCustomerDraft(ctx.db, session.id))?.draft ?? {}) : {};
 
   return (
     <CheckoutShell page={page} step={1} bridge={{ step: "details", state, final: state === "expired" }}>
@@ -49,10 +53,11 @@ export default async function CustomerPage(props: CheckoutPageProps) {
             <h1 className="text-3xl font-bold">{m.form.title}</h1>
             <p className="text-muted">{m.form.intro}</p>
           </div>
+          {correcting ? <Notice tone="info">{m.form.correctionNotice}</Notice> : null}
           <CustomerForm
             action={submitCustomerForm}
             sessionId={session.id}
-            permalink={embedHref(path, embed)}
+            permalink={embedHref(path, embed, correcting ? { edit: "1" } : {})}
             prefill={prefill}
             // Most customers are Spanish: with no number yet, DNI (guessDocumentType would say passport).
             documentType={prefill.documentId ? guessDocumentType(prefill.documentId) : "DNI"}

@@ -1,14 +1,15 @@
 import type { Metadata } from "next";
 import { CheckoutShell } from "@/components/checkout/checkout-shell";
-import { OfferCard } from "@/components/checkout/offer-card";
+import { InstallmentChoiceNav } from "@/components/checkout/installment-choice";
+import { PlanComparison } from "@/components/checkout/plan-comparison";
 import { RepresentativeExample } from "@/components/checkout/representative-example";
 import { LinkButton } from "@/components/ui/link-button";
 import { Notice } from "@/components/ui/notice";
+import { TextLink } from "@/components/ui/text-link";
 import { bookingTotalCents } from "@/lib/checkout/booking";
 import { loadOffers, returnUrlFor } from "@/lib/checkout/flow";
-import { representativeExample } from "@/lib/financing/offers";
-import { embedFields } from "@/lib/embed/context";
-import type { FinancialOffer } from "@/lib/financing/types";
+import { defaultInstallments, installmentChoices, plansFor, representativeExample } from "@/lib/financing/offers";
+import { embedFields, embedHref } from "@/lib/embed/context";
 import { formatAmount } from "@/lib/i18n/format";
 import { chooseOfferAction } from "../actions";
 import { checkoutMetadata, loadCheckout, type CheckoutPageProps } from "../load-checkout";
@@ -16,7 +17,9 @@ import { inRequestScope } from "@/lib/http/request-scope";
 
 /**
  * Step 3 (design.md §3): the plans the customer can choose, read from the partner API on every
- * render, with the representative example credit law asks for. A refusal with alternatives is
+ * render, installments first: the counts on offer (`?n=` picks one; 12, or the nearest, by
+ * default), then that count's plans side by side, with the warning above and the representative
+ * example credit law asks for right below, within two screens of a phone. A refusal with alternatives is
  * read from the session in the database, never from the URL.
  */
 
@@ -32,15 +35,9 @@ export async function generateMetadata(props: CheckoutPageProps): Promise<Metada
   return checkoutMetadata(props, "offersTitle");
 }
 
-/** Plans grouped by their number of installments, in the order sortOffers gave. */
-function groupByInstallments(offers: readonly FinancialOffer[]): { installments: number; offers: FinancialOffer[] }[] {
-  const groups: { installments: number; offers: FinancialOffer[] }[] = [];
-  for (const offer of offers) {
-    const last = groups.at(-1);
-    if (last && last.installments === offer.installments) last.offers.push(offer);
-    else groups.push({ installments: offer.installments, offers: [offer] });
-  }
-  return groups;
+/** `?n=` as an installment count, when it is one. */
+function requestedCount(value: unknown): number | undefined {
+  return typeof value === "string" && /^\d{1,3}$/.test(value) ? Number(value) : undefined;
 }
 
 export default async function OffersPage(props: CheckoutPageProps) {
@@ -51,7 +48,7 @@ export default async function OffersPage(props: CheckoutPageProps) {
   const notice = noticeOf(query.notice);
   const refused = session.financingStatus === "REFUSED" && session.hasAlternatives === true;
   // With the request id on its log lines and sent upstream.
-  const view = await inRequestScope(() => loadOffers(ctx, session));
+  const view = await inRequestScope(() => loadOffers(ctx, session, page.partner));
   const cashPrice = { cents: bookingTotalCents(session.booking), currency: session.booking.totalPrice.currency };
   const backToPartner = (
     <div>
@@ -82,6 +79,9 @@ export default async function OffersPage(props: CheckoutPageProps) {
     );
   } else {
     const example = representativeExample(view.offers, cashPrice);
+    const choices = installmentChoices(view.offers);
+    // Never undefined here: "offers" has at least one plan.
+    const selected = defaultInstallments(choices, requestedCount(query.n)) ?? choices[0]!.installments;
     content = (
       <>
         <div className="flex flex-col gap-3">
@@ -101,30 +101,28 @@ export default async function OffersPage(props: CheckoutPageProps) {
               {m.offers.unavailableNotice}
             </Notice>
           ) : null}
-          <p>{m.offers.intro(formatAmount(cashPrice, locale))}</p>
+          <p>
+            {m.offers.intro(formatAmount(cashPrice, locale))}{" "}
+            <TextLink href={embedHref(`/checkout/${session.id}`, embed, { edit: "1" })}>{m.offers.editDetails}</TextLink>
+          </p>
           <p className="rounded-md border-2 border-warning bg-warning-soft px-3 py-2 font-bold">{m.offers.warning}</p>
         </div>
-        {groupByInstallments(view.offers).map((group) => (
-          <section key={group.installments} aria-labelledby={`group-${group.installments}`} className="flex flex-col gap-3">
-            <h2 id={`group-${group.installments}`} className="text-xl font-bold">
-              {m.offers.groupHeading(group.installments)}
-            </h2>
-            <ul className="flex flex-col gap-3">
-              {group.offers.map((offer) => (
-                <li key={offer.id}>
-                  <OfferCard
-                    offer={offer}
-                    sessionId={session.id}
-                    action={chooseOfferAction}
-                    locale={locale}
-                    messages={m}
-                    hiddenFields={embedFields(embed)}
-                  />
-                </li>
-              ))}
-            </ul>
-          </section>
-        ))}
+        <InstallmentChoiceNav
+          choices={choices}
+          selected={selected}
+          hrefFor={(n) => embedHref(page.path, embed, { n: String(n) })}
+          locale={locale}
+          messages={m}
+        />
+        <PlanComparison
+          installments={selected}
+          plans={plansFor(view.offers, selected)}
+          sessionId={session.id}
+          action={chooseOfferAction}
+          locale={locale}
+          messages={m}
+          hiddenFields={embedFields(embed)}
+        />
         {example ? (
           <RepresentativeExample
             example={example}

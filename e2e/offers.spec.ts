@@ -1,0 +1,149 @@
+import { expect, test } from "./fixtures";
+import { APP_URL } from "./support/app";
+import { expectNoAxeViolations } from "./support/axe";
+import { aCustomer } from "./support/test-data";
+import type { CheckoutPages } from "./pages/checkout-pages";
+
+/*
+ * The offers page as a customer meets it on a phone (390 × 844), installments first (issue 15):
+ * the counts on offer, each with its lowest monthly installment; 12 preselected; that count's plans
+ * side by side with the cheapest marked; the warning and the representative example within two
+ * screens; the choice working with JavaScript (in place) and without (a link, a new page).
+ */
+
+test.use({ baseURL: APP_URL, locale: "es-ES", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+const PHONE_HEIGHT = 844;
+
+test.describe("the offers page on a phone", () => {
+  test("12 installments preselected, the plans side by side, the disclosure within two screens; another count switches in place", async ({
+    checkout,
+  }) => {
+    const { page, m, offers } = checkout;
+    const sessionId = await checkout.startWithDetails(aCustomer());
+
+    // The counts, each with its lowest monthly installment, 12 preselected.
+    await expect(offers.countOption(12)).toHaveText(/^12 × \d+,\d{2}\s€$/);
+    await expect(offers.selectedCount).toHaveCount(1);
+    await expect(offers.selectedCount).toHaveText(/^12 × /);
+    // Its plans, one column each, the cheapest marked once; every plan's figures above its button.
+    const table = offers.comparison(12);
+    // The sandbox offers 12 installments with two providers (lib/sandbox/offers.ts).
+    await expect(table.locator("thead th")).toHaveCount(2);
+    await expect(table.getByText(m.offers.cheapest, { exact: true })).toHaveCount(1);
+    for (const row of [m.offers.monthly, m.offers.tin, m.offers.tae, m.offers.totalInterest, m.offers.totalOwed])
+      await expect(table.getByRole("rowheader", { name: row, exact: true })).toBeVisible();
+    await expect(offers.chooseButtons).toHaveCount(2);
+    await expect(offers.chooseButton(12, "Financiera Olivo")).toBeVisible();
+
+    // The warning and the representative example, without scrolling past other plans: the whole
+    // page fits in two screens of the phone.
+    await expect(offers.warning).toBeVisible();
+    await expect(offers.representativeExample).toBeVisible();
+    await expect(offers.representativeExample).toContainText(m.offers.warning);
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    expect(height, "the offers page's height").toBeLessThanOrEqual(2 * PHONE_HEIGHT);
+    await expectNoAxeViolations(page, "the offers page on a phone, 12 installments");
+
+    // With JavaScript, another count replaces the plans in place: no new document.
+    await page.evaluate(() => Object.assign(window, { __samePage: true }));
+    await offers.countOption(6).click();
+    await expect(offers.group(6)).toBeVisible();
+    await expect(offers.group(12)).toHaveCount(0);
+    await expect(offers.selectedCount).toHaveText(/^6 × /);
+    await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}/offers?n=6`);
+    expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true);
+    await expectNoAxeViolations(page, "the offers page on a phone, 6 installments");
+
+    // Choosing sends the plan chosen to the provider.
+    await checkout.chooseAndReachProvider(6, "Crédito Levante");
+    await expect(checkout.provider.provider).toContainText("Crédito Levante");
+    await expect(checkout.provider.months()).toHaveCount(6);
+  });
+
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+
+    test("the count is a link to the same page with its plans; choosing one reaches the provider", async ({ checkout }) => {
+      const { page, offers, provider } = checkout;
+      const sessionId = await checkout.startWithDetails(aCustomer());
+      await expect(offers.selectedCount).toHaveText(/^12 × /);
+
+      await offers.countOption(18).click();
+      await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}/offers?n=18`);
+      await expect(offers.selectedCount).toHaveText(/^18 × /);
+      await expect(offers.group(18)).toBeVisible();
+      await expect(offers.group(12)).toHaveCount(0);
+      await expect(offers.representativeExample).toBeVisible();
+
+      await checkout.chooseAndReachProvider(18, "Financiera Olivo");
+      await expect(provider.months()).toHaveCount(18);
+    });
+
+    test("a count not on offer in the URL falls back to the default", async ({ checkout }) => {
+      const { offers } = checkout;
+      const sessionId = await checkout.startWithDetails(aCustomer());
+      await offers.goto(sessionId, 7);
+      await expect(offers.selectedCount).toHaveText(/^12 × /);
+      await expect(offers.group(12)).toBeVisible();
+    });
+  });
+});
+
+/** From the plans to the form ("Correct my details"), a new first name, then to the provider with it. */
+async function correctAndReachProvider(checkout: CheckoutPages, { axe }: { axe: boolean }) {
+  const { page, m, details, offers, provider } = checkout;
+  const sessionId = await checkout.startWithDetails(aCustomer());
+
+  await offers.editDetails.click();
+  await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}?edit=1`);
+  await expect(details.heading).toHaveText(m.form.title);
+  await expect(page.getByText(m.form.correctionNotice)).toBeVisible();
+  await expect(details.field("firstName")).toHaveValue("Ana");
+  if (axe) await expectNoAxeViolations(page, "the details form, correcting");
+
+  await details.fill({ firstName: "Anabel" });
+  await details.submit();
+  await expect(offers.heading).toHaveText(m.offers.title);
+  await checkout.chooseAndReachProvider(12, "Financiera Olivo");
+  // The provider's checkout shows the applicant as corrected, not as first sent.
+  await expect(provider.heading).toBeVisible();
+  await expect(page.getByText("Anabel García López")).toBeVisible();
+}
+
+test.describe("corrected details", () => {
+  test("a correction after the plans reaches the provider", async ({ checkout }) => {
+    await correctAndReachProvider(checkout, { axe: true });
+  });
+
+  test.describe("without JavaScript", () => {
+    test.use({ javaScriptEnabled: false });
+
+    test("a correction after the plans reaches the provider", async ({ checkout }) => {
+      await correctAndReachProvider(checkout, { axe: false });
+    });
+  });
+});
+
+test.describe("without JavaScript, the pages that end the way", () => {
+  test.use({ javaScriptEnabled: false });
+
+  for (const path of ["/checkout/cs_made_up_session_0000", "/checkout/cs_made_up_session_0000/offers", "/checkout/not-a-session/status"]) {
+    test(`a made-up checkout link (${path}) answers 404 with the message and a way back in the HTML`, async ({ checkout }) => {
+      const { page, m } = checkout;
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(404);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(m.notFound.title);
+      await expect(page.getByRole("link", { name: m.notFound.home })).toHaveAttribute("href", "/");
+      await expect(page.locator("html")).toHaveAttribute("lang", "es");
+    });
+  }
+
+  test("<html lang> is the partner's language for the session, not the browser's", async ({ checkout, checkoutSessions }) => {
+    const { page } = checkout;
+    const { url } = await checkoutSessions.open({ locale: "en", customer: null });
+    await page.goto(url);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your details");
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  });
+});

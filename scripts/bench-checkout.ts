@@ -1,0 +1,357 @@
+/**
+ * `npm run bench:checkout`: what the customer checkout costs, measured side by side in one run
+ * (README, "Checkout performance"). Not part of `npm test`: timings depend on the machine.
+ *
+ * 1. Builds the app and an empty dynamic App Router page (scripts/bench/empty-app, same Next).
+ * 2. Starts both (`next start`), the app on its own data folder (PGlite, or PostgreSQL when
+ *    DATABASE_URL is set), and injects 150 ms of latency on the sandbox's GET /financing/{id}.
+ * 3. Latency: the offers page against its one upstream call, the bare GET /financing/{id}
+ *    (p50/p90, sequential requests), and the page's own work (the difference).
+ * 4. Size: each checkout page's HTML and its first-load JavaScript (gzip), as e2e/budget.spec.ts.
+ * 5. Lighthouse (mobile preset, system Chromium): performance and accessibility of each page.
+ * 6. Load: autocannon, 10 connections, on the empty page, the demo shop and each checkout page
+ *    (upstream latency removed: this measures our cost per request); requests/s as a ratio to the
+ *    empty page, and each server's resident memory (RSS) after the run.
+ *
+ * Options (environment): BENCH_PORT (default 3540; the empty page uses +1), BENCH_SKIP_BUILD=1,
+ * BENCH_SECONDS (load duration per page, default 10), BENCH_REQUESTS (sequential samples, default 60),
+ * BENCH_LIGHTHOUSE=0 to skip Lighthouse, CHROMIUM_PATH (default /usr/bin/chromium).
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import autocannon from "autocannon";
+
+const ROOT = process.cwd();
+const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
+const EMPTY_APP = path.join(ROOT, "scripts/bench/empty-app");
+const PORT = Number(process.env.BENCH_PORT ?? 3540);
+const EMPTY_PORT = PORT + 1;
+const APP = `http://localhost:${PORT}`;
+const EMPTY = `http://localhost:${EMPTY_PORT}`;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SAMPLES = Number(process.env.BENCH_REQUESTS ?? 60);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const UPSTREAM_LATENCY_MS = 150;
+
+/** Published sandbox credentials (README): the demo partner's secret, the sandbox agency's key. */
+const PARTNER_SECRET = "demo_partner_secret_sandbox_only";
+const SANDBOX_KEY = "fk_test_sandbox_agency_101";
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+function run(command: string, args: string[], cwd = ROOT): void {
+  const result = spawnSync(command, args, { cwd, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed`);
+}
+
+function start(args: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, [NEXT_BIN, "start", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },
+    stdio: "ignore",
+  });
+  return child;
+}
+
+async function waitFor(url: string): Promise<void> {
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+/** Resident memory of a process and its children, in MB (Linux /proc). */
+function rssMb(pid: number): number {
+  const pids = [pid];
+  for (let i = 0; i < pids.length; i++) {
+    try {
+      const children = readFileSync(`/proc/${pids[i]}/task/${pids[i]}/children`, "utf8").trim();
+      if (children) pids.push(...children.split(/\s+/).map(Number));
+    } catch {
+      // gone
+    }
+  }
+  let kb = 0;
+  for (const p of pids) {
+    try {
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      // gone
+    }
+  }
+  return kb / 1024;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function timed(url: string, init?: RequestInit): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(url, init);
+  await response.arrayBuffer();
+  if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
+  return performance.now() - started;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The sessions the pages are measured on
+
+function sessionBody(reference: string) {
+  return {
+    booking: {
+      bookingReference: reference,
+      packageName: "Lisboa, 4 noches",
+      travellers: 2,
+      totalPrice: { amount: 1234.5, currency: "EUR" },
+      flights: [{ origin: "MAD", destination: "LIS", departureDate: "2027-05-01", returnDate: "2027-05-05" }],
+    },
+    customer: { firstName: "Ana", lastName: "García López" },
+    returnUrl: `${APP}/`,
+    locale: "es",
+  };
+}
+
+async function openSession(reference: string): Promise<string> {
+  const response = await fetch(`${APP}/api/checkout-sessions`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${PARTNER_SECRET}`, "Content-Type": "application/json" },
+    body: JSON.stringify(sessionBody(reference)),
+  });
+  if (response.status !== 201) throw new Error(`opening a session: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { id: string }).id;
+}
+
+/** The hidden fields of the page's n-th form (Next's action id and bound state among them), as a browser without JavaScript sends them. */
+function hiddenFields(html: string, formIndex = 0): [string, string][] {
+  const form = html.split("<form").slice(1)[formIndex]?.split("</form>")[0] ?? "";
+  const decode = (value: string) =>
+    value.replaceAll("&quot;", '"').replaceAll("&#x27;", "'").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
+  return [...form.matchAll(/<input type="hidden" name="([^"]+)"(?: value="([^"]*)")?/g)].map((m) => [decode(m[1]!), decode(m[2] ?? "")]);
+}
+
+async function postForm(pagePath: string, fields: [string, string][]): Promise<Response> {
+  const body = new FormData();
+  for (const [name, value] of fields) body.append(name, value);
+  return fetch(`${APP}${pagePath}`, { method: "POST", body, redirect: "manual", headers: { Origin: APP } });
+}
+
+function inYears(years: number): string {
+  const date = new Date();
+  date.setUTCFullYear(date.getUTCFullYear() + years);
+  return date.toISOString().slice(0, 10);
+}
+
+/** Sends the details form (without JavaScript): the operation is created, the offers page is next. */
+async function sendDetails(sessionId: string): Promise<void> {
+  const html = await (await fetch(`${APP}/checkout/${sessionId}`)).text();
+  const formIndex = html.split("<form").findIndex((part, i) => i > 0 && part.includes('name="documentId"')) - 1;
+  const fields: [string, string][] = [
+    ...hiddenFields(html, formIndex).filter(([name]) => name.startsWith("$") || name === "sessionId"),
+    ["firstName", "Ana"],
+    ["lastName", "García López"],
+    ["email", "ana@example.com"],
+    ["prefix", "+34"],
+    ["phone", "612345678"],
+    ["documentType", "DNI"],
+    ["documentId", "12345678Z"],
+    ["documentValidityDate", inYears(5)],
+    ["gender", "FEMALE"],
+    ["birthDate", "1990-07-04"],
+    ["nationality", "ESP"],
+    ["address", "Calle Mayor 1"],
+    ["city", "Madrid"],
+    ["postalCode", "28013"],
+    ["countryCode", "ESP"],
+  ];
+  const response = await postForm(`/checkout/${sessionId}`, fields);
+  const location = response.headers.get("location") ?? "";
+  if (!location.includes("/offers")) throw new Error(`sending the details: ${response.status} ${location}`);
+}
+
+/** Chooses the first plan shown (without JavaScript): the session is then pending at the provider. */
+async function choosePlan(sessionId: string): Promise<void> {
+  const html = await (await fetch(`${APP}/checkout/${sessionId}/offers`)).text();
+  const formIndex = html.split("<form").findIndex((part, i) => i > 0 && part.includes('name="offerId"')) - 1;
+  const response = await postForm(`/checkout/${sessionId}/offers`, hiddenFields(html, formIndex));
+  if (response.status !== 303) throw new Error(`choosing a plan: ${response.status}`);
+}
+
+async function operationOf(sessionId: string): Promise<string> {
+  const response = await fetch(`${APP}/api/checkout-sessions/${sessionId}`, { headers: { Authorization: `Bearer ${PARTNER_SECRET}` } });
+  return ((await response.json()) as { operation: { id: string } }).operation.id;
+}
+
+async function setUpstreamLatency(ms: number): Promise<void> {
+  const response = await fetch(`${APP}/sandbox/_control/faults`, {
+    method: "PUT",
+    headers: { "X-Service-API-Key": SANDBOX_KEY, "Content-Type": "application/json" },
+    body: JSON.stringify(ms > 0 ? { route: "GET /financing/*", fault: "latency", latencyMs: ms } : { faults: [] }),
+  });
+  if (!response.ok) throw new Error(`setting the sandbox's latency: ${response.status}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measures
+
+async function firstLoadJs(url: string): Promise<{ html: number; htmlGzip: number; jsGzip: number }> {
+  const html = await (await fetch(url)).text();
+  const sources = new Set([...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]!.replaceAll("&amp;", "&")));
+  let jsGzip = 0;
+  for (const src of sources) jsGzip += gzipSync(Buffer.from(await (await fetch(new URL(src, url))).arrayBuffer())).length;
+  return { html: Buffer.byteLength(html), htmlGzip: gzipSync(html).length, jsGzip };
+}
+
+async function lighthouse(url: string): Promise<{ performance: number; accessibility: number; tbt: number }> {
+  const { launch } = await import("chrome-launcher");
+  const { default: run } = await import("lighthouse");
+  const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
+  try {
+    const result = await run(url, {
+      port: chrome.port,
+      onlyCategories: ["performance", "accessibility"],
+      output: "json",
+      logLevel: "error",
+    });
+    const lhr = result!.lhr;
+    return {
+      performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+      accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
+      tbt: Math.round(lhr.audits["total-blocking-time"]?.numericValue ?? 0),
+    };
+  } finally {
+    chrome.kill();
+  }
+}
+
+async function load(url: string): Promise<{ rps: number; p50: number; errors: number }> {
+  const result = await autocannon({ url, connections: 10, duration: SECONDS });
+  return { rps: result.requests.average, p50: result.latency.p50, errors: result.errors + result.non2xx };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  if (process.env.BENCH_SKIP_BUILD !== "1") {
+    say("Building the app and the empty page…");
+    run(process.execPath, [NEXT_BIN, "build"]);
+    run(process.execPath, [NEXT_BIN, "build", EMPTY_APP]);
+  }
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-checkout-"));
+  const app = start([], { PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: "warn" });
+  const empty = start([EMPTY_APP, "-p", String(EMPTY_PORT)], {});
+  const stop = () => {
+    app.kill();
+    empty.kill();
+  };
+  process.on("exit", stop);
+  try {
+    await Promise.all([waitFor(`${APP}/api/health`), waitFor(EMPTY)]);
+    say(
+      `Machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
+    );
+    say(`Database: ${process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : "PGlite (embedded)"}`);
+
+    // Sessions: one on the details form, one on the offers, one at the provider (status page).
+    const stamp = Date.now().toString(36);
+    const detailsId = await openSession(`BENCH-D-${stamp}`);
+    const offersId = await openSession(`BENCH-O-${stamp}`);
+    await sendDetails(offersId);
+    const statusId = await openSession(`BENCH-S-${stamp}`);
+    await sendDetails(statusId);
+    await choosePlan(statusId);
+    const pages: [string, string][] = [
+      ["details", `${APP}/checkout/${detailsId}`],
+      ["offers", `${APP}/checkout/${offersId}/offers`],
+      ["status", `${APP}/checkout/${statusId}/status`],
+    ];
+
+    // 3. Latency of the offers page against its one upstream call.
+    await setUpstreamLatency(UPSTREAM_LATENCY_MS);
+    const operationId = await operationOf(offersId);
+    const upstreamUrl = `${APP}/sandbox/v1/financing/${operationId}`;
+    const upstreamInit = { headers: { "X-Service-API-Key": SANDBOX_KEY } };
+    for (let i = 0; i < 5; i++) {
+      await timed(pages[1]![1]);
+      await timed(upstreamUrl, upstreamInit);
+    }
+    const offersTimes: number[] = [];
+    const upstreamTimes: number[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      // Interleaved, so that both see the same moment of a shared machine.
+      offersTimes.push(await timed(pages[1]![1]));
+      upstreamTimes.push(await timed(upstreamUrl, upstreamInit));
+    }
+    const [o50, o90, u50, u90] = [
+      percentile(offersTimes, 50),
+      percentile(offersTimes, 90),
+      percentile(upstreamTimes, 50),
+      percentile(upstreamTimes, 90),
+    ];
+    say("");
+    say(`Latency (${SAMPLES} sequential requests each, ${UPSTREAM_LATENCY_MS} ms upstream latency injected)`);
+    say(`  offers page              p50 ${o50.toFixed(1)} ms   p90 ${o90.toFixed(1)} ms`);
+    say(`  GET /financing/{id}      p50 ${u50.toFixed(1)} ms   p90 ${u90.toFixed(1)} ms`);
+    say(`  page's own work (p50)    ${(o50 - u50).toFixed(1)} ms   ratio ${(o50 / u50).toFixed(3)} ×`);
+    await setUpstreamLatency(0);
+
+    // 4. Sizes.
+    say("");
+    say("Size (HTML as sent; first-load JavaScript gzip, as e2e/budget.spec.ts)");
+    const floor = await firstLoadJs(`${APP}/this-page-does-not-exist`);
+    say(`  empty page (not-found)   JS ${(floor.jsGzip / 1024).toFixed(1)} KB`);
+    for (const [name, url] of pages) {
+      const size = await firstLoadJs(url);
+      say(
+        `  ${name.padEnd(8)}                 HTML ${(size.html / 1024).toFixed(1)} KB (${(size.htmlGzip / 1024).toFixed(1)} KB gzip)   JS ${(size.jsGzip / 1024).toFixed(1)} KB (floor + ${((size.jsGzip - floor.jsGzip) / 1024).toFixed(1)} KB)`,
+      );
+    }
+
+    // 5. Lighthouse.
+    if (process.env.BENCH_LIGHTHOUSE !== "0") {
+      say("");
+      say("Lighthouse (mobile preset, simulated throttling)");
+      for (const [name, url] of pages) {
+        const score = await lighthouse(url);
+        say(
+          `  ${name.padEnd(8)}                 performance ${score.performance}   accessibility ${score.accessibility}   TBT ${score.tbt} ms`,
+        );
+      }
+    }
+
+    // 6. Load.
+    say("");
+    say(`Load (autocannon, 10 connections, ${SECONDS} s each; no upstream latency)`);
+    const baseline = await load(EMPTY);
+    const emptyRss = rssMb(empty.pid!);
+    say(`  empty dynamic page       ${baseline.rps.toFixed(1)} req/s   p50 ${baseline.p50} ms   RSS ${emptyRss.toFixed(0)} MB`);
+    for (const [name, url] of [["demo shop", `${APP}/`], ...pages] as [string, string][]) {
+      const result = await load(url);
+      say(
+        `  ${name.padEnd(24)} ${result.rps.toFixed(1)} req/s   ${(result.rps / baseline.rps).toFixed(2)} ×   p50 ${result.p50} ms   errors ${result.errors}   RSS ${rssMb(app.pid!).toFixed(0)} MB (${(rssMb(app.pid!) / emptyRss).toFixed(2)} × the empty page's)`,
+      );
+    }
+  } finally {
+    stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench:checkout failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);
