@@ -54,6 +54,8 @@ const rawEnvSchema = z.object({
     .optional(),
   // Read by lib/logger.ts (which falls back to info on a bad value); refused here, naming the variable.
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).optional(),
+  // How many proxies in front of the app append to X-Forwarded-For (lib/security/client-ip.ts).
+  TRUSTED_PROXY_HOPS: z.coerce.number().int("must be a whole number").min(0, "must be 0 or more").max(10, "must be 10 or less").default(0),
 });
 
 /** `http(s)://host[:port]`, exactly as URL.origin writes it. */
@@ -82,6 +84,8 @@ export interface AppEnv {
   DEMO_PARTNER_SECRET: string | undefined;
   /** More origins the demo partners may frame the checkout from and return to (tests' partner pages). */
   DEMO_PARTNER_EXTRA_ORIGINS: string[];
+  /** Proxies in front of the app that append the client's address to X-Forwarded-For; 0: none (the socket's address). */
+  TRUSTED_PROXY_HOPS: number;
   financing: {
     baseUrl: string;
     apiKey: string;
@@ -173,6 +177,7 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
     WEBHOOK_TOKEN: raw.WEBHOOK_TOKEN ?? createHash("sha256").update(`webhook-token:${apiKey}`).digest("base64url").slice(0, 32),
     DEMO_PARTNER_SECRET: environment === "sandbox" ? (raw.DEMO_PARTNER_SECRET ?? DEMO_PARTNER_DEFAULT_SECRET) : raw.DEMO_PARTNER_SECRET,
     DEMO_PARTNER_EXTRA_ORIGINS: raw.DEMO_PARTNER_EXTRA_ORIGINS ?? [],
+    TRUSTED_PROXY_HOPS: raw.TRUSTED_PROXY_HOPS,
     financing: {
       baseUrl,
       apiKey,
