@@ -217,7 +217,8 @@ export type SecondFactorResult = { ok: true; method: "totp" | "recovery" } | { o
 
 /**
  * The second step of a sign-in: a code on a session that waits for it. A wrong code counts on the
- * session; the 5th ends it, so guessing needs the password again (and its limit).
+ * session; the 5th ends it, so guessing needs the password again (and its limit). 5 guesses at 3
+ * valid codes in a million each: a chance of 1.5 in 100,000 per password.
  */
 export async function completeSecondFactor(
   db: Db,
@@ -228,6 +229,12 @@ export async function completeSecondFactor(
 ): Promise<SecondFactorResult> {
   const who = { partnerId: found.partner.id, staff: { id: found.user.id, name: found.user.name }, ip };
   const check = await checkSecondFactor(db, found.user.id, code, now);
+  // A replayed code is a valid code used twice (a second tab, a double submit), not a guess: it is
+  // refused without counting towards ending the session.
+  if (!check.ok && check.reason === "replayed") {
+    await recordAudit(db, { kind: "second_factor_failed", result: "refused", ...who, details: { reason: "replayed" } }, now);
+    return { ok: false, reason: "replayed" };
+  }
   if (!check.ok) {
     const [row] = await db
       .update(staffSessions)
@@ -237,9 +244,10 @@ export async function completeSecondFactor(
     const ended = !row || row.failures >= MAX_CODE_FAILURES;
     if (ended) await db.delete(staffSessions).where(eq(staffSessions.tokenHash, found.session.tokenHash));
     await recordAudit(db, { kind: "second_factor_failed", result: "failed", ...who, details: { reason: check.reason, ended } }, now);
-    return { ok: false, reason: ended ? "ended" : check.reason === "replayed" ? "replayed" : "invalid" };
+    return { ok: false, reason: ended ? "ended" : "invalid" };
   }
   await db.update(staffSessions).set({ secondFactorAt: now, codeFailures: 0 }).where(eq(staffSessions.tokenHash, found.session.tokenHash));
+  loggerFor("backoffice").info({ userId: found.user.id }, "backoffice: signed in");
   await recordAudit(db, { kind: check.method === "recovery" ? "recovery_code_used" : "second_factor", result: "ok", ...who }, now);
   return check;
 }
