@@ -67,12 +67,17 @@ export class AdminSignInPage {
     await this.code.fill(code);
     const answered = this.page.waitForResponse(
       (response) => response.request().method() === "POST" && new URL(response.url()).pathname === "/admin/login/code",
+      { timeout: 30_000 },
     );
     await this.verify.click();
-    const response = await answered;
-    const moved = Boolean(response.headers()["x-action-redirect"]) || response.status() === 303;
-    if (moved) await this.page.waitForURL((url) => !CODE_PAGE.test(url.pathname + url.search));
-    return moved;
+    await answered;
+    // Accepted: the browser leaves the step. Refused: the form comes back with an empty field
+    // (it is remounted for each answer), on the same page.
+    const onStep = () => CODE_PAGE.test(new URL(this.page.url()).pathname);
+    await expect
+      .poll(async () => !onStep() || (await this.code.inputValue({ timeout: 1000 }).catch(() => code)) === "", { timeout: 20_000 })
+      .toBe(true);
+    return !onStep();
   }
 
   /**
