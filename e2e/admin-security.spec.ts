@@ -54,7 +54,12 @@ test("sign-in asks for the TOTP code after the password: a wrong code and a used
   }
 });
 
-test("a refund needs the second factor: without it the refund page leads away and nothing moves", async ({ page, admin, sandbox, browser }) => {
+test("a refund needs the second factor: without it the refund page leads away and nothing moves", async ({
+  page,
+  admin,
+  sandbox,
+  browser,
+}) => {
   test.setTimeout(120_000);
   const op = await sandbox.createOperation();
   await sandbox.confirm(op.id);

@@ -118,7 +118,10 @@ test.describe("access", () => {
     await admin.login.expectShown();
   });
 
-  test("sign-in: a wrong password and an unknown e-mail get the same answer; five failures lock the e-mail from this address", async ({ page, admin }) => {
+  test("sign-in: a wrong password and an unknown e-mail get the same answer; five failures lock the e-mail from this address", async ({
+    page,
+    admin,
+  }) => {
     const { login, m } = admin;
     await login.goto();
     await login.signIn({ email: STAFF.aurora.email, password: "not-the-password" });

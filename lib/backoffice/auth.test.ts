@@ -53,7 +53,12 @@ describe("the seed", () => {
     ]);
     for (const user of users) expect(user.passwordHash).toMatch(/^scrypt\$131072\$8\$1\$/);
     // Pre-enrolled with the published TOTP secret, but for the account that shows enrolment.
-    expect(users.filter((u) => u.totpEnabledAt).map((u) => u.email).sort()).toEqual([SECURITY.email, GROUP.email, AURORA.email].sort());
+    expect(
+      users
+        .filter((u) => u.totpEnabledAt)
+        .map((u) => u.email)
+        .sort(),
+    ).toEqual([SECURITY.email, GROUP.email, AURORA.email].sort());
     expect(users.find((u) => u.email === NEW.email)?.totpSecret).toBeNull();
     const [group] = await db().select().from(partners).where(eq(partners.id, DEMO_GROUP_PARTNER_ID));
     expect(group).toMatchObject({

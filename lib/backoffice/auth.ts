@@ -74,8 +74,7 @@ export async function createStaffSession(
 /** "Firefox 132 on Windows": enough to recognise a session, not a fingerprint. */
 export function shortUserAgent(ua: string | null | undefined): string | null {
   if (!ua) return null;
-  const browser =
-    /(Edg|OPR|Firefox|Chrome|Safari)\/(\d+)/.exec(ua.replace(/Version\/(\d+).*Safari/, "Safari/$1")) ?? undefined;
+  const browser = /(Edg|OPR|Firefox|Chrome|Safari)\/(\d+)/.exec(ua.replace(/Version\/(\d+).*Safari/, "Safari/$1")) ?? undefined;
   const os = /Windows|Mac OS X|Android|iPhone|iPad|Linux|CrOS/.exec(ua)?.[0];
   const name = browser ? `${{ Edg: "Edge", OPR: "Opera" }[browser[1]!] ?? browser[1]} ${browser[2]}` : ua.slice(0, 40);
   return (os ? `${name} · ${os.replace("Mac OS X", "macOS")}` : name).slice(0, 80);
@@ -156,8 +155,7 @@ export async function setStaffSessionAgency(db: Db, token: string, agencyId: num
 }
 
 export type SignInResult =
-  | { ok: true; token: string; userId: string; stage: Exclude<SessionStage, "full"> }
-  | { ok: false; reason: "invalid" | "locked" };
+  { ok: true; token: string; userId: string; stage: Exclude<SessionStage, "full"> } | { ok: false; reason: "invalid" | "locked" };
 
 /**
  * Checks the e-mail and password, under the rate limit (lib/backoffice/rate-limit.ts): the attempt
@@ -183,7 +181,11 @@ export async function signIn(
   if (!pair.allowed || !ip?.allowed) {
     if (pair.allowed) await releaseAttempt(db, keys.pair);
     log.info({ reason: "locked" }, "backoffice: a sign-in was refused by its limit");
-    await recordAudit(db, { kind: "sign_in_locked", result: "refused", ...who, ip: input.ip, details: { by: pair.allowed ? "ip" : "account_and_ip" } }, now);
+    await recordAudit(
+      db,
+      { kind: "sign_in_locked", result: "refused", ...who, ip: input.ip, details: { by: pair.allowed ? "ip" : "account_and_ip" } },
+      now,
+    );
     return { ok: false, reason: "locked" };
   }
 
@@ -208,7 +210,11 @@ export async function signIn(
   await deleteExpiredStaffSessions(db, now);
   const enrolled = Boolean(user.totpSecret && user.totpEnabledAt);
   log.info({ userId: user.id }, "backoffice: password accepted");
-  await recordAudit(db, { kind: "sign_in", result: "ok", ...who, ip: input.ip, details: { next: enrolled ? "second_factor" : "enrolment" } }, now);
+  await recordAudit(
+    db,
+    { kind: "sign_in", result: "ok", ...who, ip: input.ip, details: { next: enrolled ? "second_factor" : "enrolment" } },
+    now,
+  );
   const token = await createStaffSession(db, user.id, now, { ip: input.ip, userAgent: input.userAgent });
   return { ok: true, token, userId: user.id, stage: enrolled ? "code" : "enrol" };
 }
@@ -252,7 +258,8 @@ export async function completeSecondFactor(
   return check;
 }
 
-export type PasswordChangeResult = { ok: true; endedSessions: number } | { ok: false; reason: "wrong_current" | "too_short" | "mismatch" | "same" };
+export type PasswordChangeResult =
+  { ok: true; endedSessions: number } | { ok: false; reason: "wrong_current" | "too_short" | "mismatch" | "same" };
 
 export const PASSWORD_MIN_LENGTH = 12;
 

@@ -90,7 +90,11 @@ function signInSuite(name: string, open: () => Promise<Database>) {
         await signIn(db(), { email: VICTIM.email, password: VICTIM.password, ip: "192.0.2.66" }, new Date(now.getTime() + 20_000)),
       ).toEqual({ ok: false, reason: "locked" });
       // …the victim, from theirs, signs in.
-      const victim = await signIn(db(), { email: VICTIM.email, password: VICTIM.password, ip: "203.0.113.10" }, new Date(now.getTime() + 21_000));
+      const victim = await signIn(
+        db(),
+        { email: VICTIM.email, password: VICTIM.password, ip: "203.0.113.10" },
+        new Date(now.getTime() + 21_000),
+      );
       expect(victim.ok).toBe(true);
     });
   });
@@ -175,11 +179,16 @@ describe("locks by (e-mail, IP)", () => {
       expect((await wrong("192.0.2.50", new Date(t0.getTime() + i * 100), `guess${i}@example.com`)).ok).toBe(false);
     }
     expect(await wrong("192.0.2.50", new Date(t0.getTime() + 6000), "last@example.com")).toEqual({ ok: false, reason: "locked" });
-    expect(await signIn(db(), { email: OTHER.email, password: OTHER.password, ip: "192.0.2.50" }, new Date(t0.getTime() + 7000), { verify })).toEqual({
+    expect(
+      await signIn(db(), { email: OTHER.email, password: OTHER.password, ip: "192.0.2.50" }, new Date(t0.getTime() + 7000), { verify }),
+    ).toEqual({
       ok: false,
       reason: "locked",
     });
-    expect((await signIn(db(), { email: OTHER.email, password: OTHER.password, ip: "192.0.2.51" }, new Date(t0.getTime() + 8000), { verify })).ok).toBe(true);
+    expect(
+      (await signIn(db(), { email: OTHER.email, password: OTHER.password, ip: "192.0.2.51" }, new Date(t0.getTime() + 8000), { verify }))
+        .ok,
+    ).toBe(true);
   });
 });
 
@@ -233,7 +242,13 @@ describe("passwords, sessions and the second factor", () => {
     expect(pending.session.secondFactorAt).toBeNull();
     expect(await completeSecondFactor(db(), pending, "000000", "203.0.113.2", now)).toEqual({ ok: false, reason: "invalid" });
     expect((await sessionOf(result.token, now)).session.secondFactorAt).toBeNull();
-    const ok = await completeSecondFactor(db(), await sessionOf(result.token, now), await codeAt(DEMO_TOTP_SECRET, now), "203.0.113.2", now);
+    const ok = await completeSecondFactor(
+      db(),
+      await sessionOf(result.token, now),
+      await codeAt(DEMO_TOTP_SECRET, now),
+      "203.0.113.2",
+      now,
+    );
     expect(ok).toEqual({ ok: true, method: "totp" });
     expect((await sessionOf(result.token, now)).session.secondFactorAt).not.toBeNull();
   });
@@ -257,7 +272,10 @@ describe("passwords, sessions and the second factor", () => {
     for (let i = 0; i < 4; i++) {
       expect((await completeSecondFactor(db(), await sessionOf(token, now), "12345" + i, "203.0.113.3", now)).ok).toBe(false);
     }
-    expect(await completeSecondFactor(db(), await sessionOf(token, now), "123459", "203.0.113.3", now)).toEqual({ ok: false, reason: "ended" });
+    expect(await completeSecondFactor(db(), await sessionOf(token, now), "123459", "203.0.113.3", now)).toEqual({
+      ok: false,
+      reason: "ended",
+    });
     expect(await findStaffSession(db(), token, now)).toBeUndefined();
   });
 
@@ -292,7 +310,14 @@ describe("the audit log", () => {
   });
 
   it("refuses UPDATE and DELETE (and TRUNCATE): it is append-only", async () => {
-    await recordAudit(db(), { kind: "operation_refunded", result: "ok", partnerId: DEMO_PARTNER_ID, staff: { id: OTHER.id, name: OTHER.name }, operationId: "op_1", details: { totalToRefundCents: 100 } });
+    await recordAudit(db(), {
+      kind: "operation_refunded",
+      result: "ok",
+      partnerId: DEMO_PARTNER_ID,
+      staff: { id: OTHER.id, name: OTHER.name },
+      operationId: "op_1",
+      details: { totalToRefundCents: 100 },
+    });
     const [row] = await db().select().from(auditEvents);
     expect(row).toMatchObject({ kind: "operation_refunded", operationId: "op_1" });
     await expect(db().update(auditEvents).set({ operationId: "op_2" })).rejects.toThrow();

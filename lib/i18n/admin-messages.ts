@@ -135,7 +135,9 @@ const es = {
     signOutOthers: "Cerrar las demás sesiones",
     othersEnded: (n: number) => (n === 1 ? "Se ha cerrado 1 sesión." : `Se han cerrado ${n} sesiones.`),
     passwordChanged: (n: number) =>
-      n === 0 ? "Contraseña cambiada." : `Contraseña cambiada. ${n === 1 ? "Se ha cerrado 1 sesión" : `Se han cerrado ${n} sesiones`} abiertas en otros sitios.`,
+      n === 0
+        ? "Contraseña cambiada."
+        : `Contraseña cambiada. ${n === 1 ? "Se ha cerrado 1 sesión" : `Se han cerrado ${n} sesiones`} abiertas en otros sitios.`,
     disableRefused: "La contraseña no es correcta: la verificación en dos pasos sigue activada.",
     enrolTitle: "Configura la verificación en dos pasos",
     enrolRequired: "Para ver y mover pagos (cancelar, devolver) necesitas un segundo paso al entrar. Configúralo ahora para continuar.",
@@ -174,7 +176,8 @@ const es = {
   },
   audit: {
     title: "Registro de auditoría",
-    intro: "Quién hizo qué y cuándo en el back-office de este socio: entradas, cambios de seguridad, cancelaciones, devoluciones y cambios del tema.",
+    intro:
+      "Quién hizo qué y cuándo en el back-office de este socio: entradas, cambios de seguridad, cancelaciones, devoluciones y cambios del tema.",
     kind: "Tipo",
     anyKind: "Todos los tipos",
     staff: "Persona",
@@ -185,7 +188,15 @@ const es = {
     clear: "Quitar filtros",
     invalidDate: "Las fechas tienen que ser fechas reales (aaaa-mm-dd).",
     caption: "Eventos, del más reciente al más antiguo",
-    columns: { at: "Fecha y hora", kind: "Evento", who: "Quién", operation: "Operación", ip: "Dirección IP", result: "Resultado", details: "Detalles" },
+    columns: {
+      at: "Fecha y hora",
+      kind: "Evento",
+      who: "Quién",
+      operation: "Operación",
+      ip: "Dirección IP",
+      result: "Resultado",
+      details: "Detalles",
+    },
     none: "Ningún evento coincide con estos filtros.",
     limited: (n: number) => `Se muestran los ${n} más recientes.`,
     kinds: {
@@ -566,7 +577,9 @@ const en: AdminMessages = {
     signOutOthers: "Sign out everywhere else",
     othersEnded: (n: number) => (n === 1 ? "1 session was signed out." : `${n} sessions were signed out.`),
     passwordChanged: (n: number) =>
-      n === 0 ? "Password changed." : `Password changed. ${n === 1 ? "1 session" : `${n} sessions`} open elsewhere ${n === 1 ? "was" : "were"} signed out.`,
+      n === 0
+        ? "Password changed."
+        : `Password changed. ${n === 1 ? "1 session" : `${n} sessions`} open elsewhere ${n === 1 ? "was" : "were"} signed out.`,
     disableRefused: "The password is not right: two-step verification is still on.",
     enrolTitle: "Set up two-step verification",
     enrolRequired: "To see and move payments (cancel, refund) you need a second step when signing in. Set it up now to continue.",
@@ -615,7 +628,15 @@ const en: AdminMessages = {
     clear: "Clear filters",
     invalidDate: "Dates must be real dates (yyyy-mm-dd).",
     caption: "Events, newest first",
-    columns: { at: "Date and time", kind: "Event", who: "Who", operation: "Operation", ip: "IP address", result: "Result", details: "Details" },
+    columns: {
+      at: "Date and time",
+      kind: "Event",
+      who: "Who",
+      operation: "Operation",
+      ip: "IP address",
+      result: "Result",
+      details: "Details",
+    },
     none: "No event matches these filters.",
     limited: (n: number) => `Showing the ${n} most recent.`,
     kinds: {

@@ -135,7 +135,10 @@ function detailsText(event: AuditEventRow, t: AdminMessages["audit"], locale: Lo
   const d = event.details ?? {};
   if (event.kind === "operation_refunded" && typeof d.totalToRefundCents === "number" && typeof d.chargesCents === "number") {
     const currency = typeof d.currency === "string" ? d.currency : "EUR";
-    return t.refundDetails(formatAmount(money(d.totalToRefundCents, currency), locale), formatAmount(money(d.chargesCents, currency), locale));
+    return t.refundDetails(
+      formatAmount(money(d.totalToRefundCents, currency), locale),
+      formatAmount(money(d.chargesCents, currency), locale),
+    );
   }
   if (typeof d.endedSessions === "number") return t.endedSessions(d.endedSessions);
   return "";

@@ -118,7 +118,12 @@ const signOutOthersValidated = validatedAction(z.object({}), async () => {
   const staff = await staffForAction();
   if (!staff) return "/admin/login";
   const ended = await deleteOtherStaffSessions(staff.db, staff.user.id, staff.token);
-  await recordAudit(staff.db, { kind: "sessions_revoked", result: "ok", ...who(staff, await requestIp()), details: { endedSessions: ended } });
+  await recordAudit(staff.db, {
+    kind: "sessions_revoked",
+    result: "ok",
+    ...who(staff, await requestIp()),
+    details: { endedSessions: ended },
+  });
   return `/admin/security?ended=${ended}`;
 });
 
@@ -136,7 +141,12 @@ const disableValidated = validatedAction(z.object({ password }), async (input) =
   const ip = await requestIp();
   const [user] = await staff.db.select().from(staffUsers).where(eq(staffUsers.id, staff.user.id)).limit(1);
   if (!user || !(await verifyPassword(input.password, user.passwordHash))) {
-    await recordAudit(staff.db, { kind: "two_factor_disabled", result: "refused", ...who(staff, ip), details: { reason: "wrong_password" } });
+    await recordAudit(staff.db, {
+      kind: "two_factor_disabled",
+      result: "refused",
+      ...who(staff, ip),
+      details: { reason: "wrong_password" },
+    });
     return "/admin/security?disable=refused";
   }
   await disableTwoFactor(staff.db, staff.user.id);

@@ -49,7 +49,14 @@ export default async function EnrolPage() {
             action={enrolAction}
             page={PATH}
             fields={[
-              { name: "code", label: m.secondFactor.code, hint: m.secondFactor.codeHint, type: "text", autoComplete: "one-time-code", code: true },
+              {
+                name: "code",
+                label: m.secondFactor.code,
+                hint: m.secondFactor.codeHint,
+                type: "text",
+                autoComplete: "one-time-code",
+                code: true,
+              },
             ]}
             text={t.enrolForm}
           />
