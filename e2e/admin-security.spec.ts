@@ -4,6 +4,7 @@ import { Backoffice } from "./pages/admin/backoffice";
 import { AuditPage, SecurityPages } from "./pages/admin/security-pages";
 import { codeAt } from "./pages/admin/sign-in-page";
 import { APP_URL, STAFF } from "./support/app";
+import { expectNoAxeViolations } from "./support/axe";
 import { cents } from "./support/text";
 
 /*
@@ -28,8 +29,10 @@ test("sign-in asks for the TOTP code after the password: a wrong code and a used
   await page.goto("/admin/operations");
   await expect(page).toHaveURL(/\/admin\/login\/code/);
 
+  await expectNoAxeViolations(page, "the second step");
   expect(await login.sendCode("000000")).toBe(false);
   await expect(login.codeError).toContainText(m.secondFactor.errors.invalid);
+  await expectNoAxeViolations(page, "the second step with an error");
   // The code of the next step (accepted, one step ahead for a slow clock), so that it is still
   // inside the window when it is replayed below; if that step was used already, the next one.
   let used = "";
@@ -71,6 +74,7 @@ test("a refund needs the second factor: without it the refund page leads away an
   await expect(page).toHaveURL(/\/admin\/security\/two-factor$/);
   await expect(page.getByText(admin.m.security.enrolRequired)).toBeVisible();
   await expect(page.getByRole("img", { name: admin.m.security.qrLabel })).toBeVisible();
+  await expectNoAxeViolations(page, "enrolment");
   for (const path of [refundPage, `/admin/operations/${op.id}`, "/admin/operations"]) {
     await page.goto(path);
     await expect(page, path).toHaveURL(/\/admin\/security\/two-factor$/);
@@ -135,6 +139,8 @@ test("a password change ends the sessions of other browsers", async ({ page, adm
 
     const security = new SecurityPages(page, admin.m);
     const changed = `changed-${randomUUID()}`;
+    await page.goto("/admin/security/password");
+    await expectNoAxeViolations(page, "the password change");
     await security.changePassword(STAFF.security.password, changed);
     await expect(page).toHaveURL(/\/admin\/security\?password=changed/);
     // Every other session of the account ended (this spec's earlier tests leave some open too).
@@ -159,6 +165,7 @@ test("sign out everywhere else ends the other sessions and keeps this one", asyn
     await admin.signIn(STAFF.security);
     const security = new SecurityPages(page, admin.m);
     await security.goto();
+    await expectNoAxeViolations(page, "the security page");
     // The header, this session, the other browser's (and any an earlier test left open).
     expect(await security.sessions.getByRole("row").count()).toBeGreaterThanOrEqual(3);
     await expect(security.sessions).toContainText(admin.m.security.thisSession);
@@ -199,6 +206,7 @@ test("the audit log shows the cancel and the refund: who, which operation, how m
 
   const audit = new AuditPage(page, admin.m);
   await audit.goto({ kind: "operation_refunded" });
+  await expectNoAxeViolations(page, "the audit log");
   const refundRow = audit.rowsWith(refunded.id);
   await expect(refundRow).toHaveCount(1);
   await expect(refundRow).toContainText(STAFF.security.name);

@@ -70,6 +70,9 @@ export function SecurityForm({
     );
   }
 
+  // A form kept only to show an answer (the codes after an enrolment, without JavaScript): no fields, nothing to show.
+  if (fields.length === 0) return null;
+
   return (
     <form action={formAction} className="flex flex-col gap-4">
       {Object.entries(hidden).map(([name, value]) => (

@@ -3,6 +3,7 @@ import { redirect } from "next/navigation";
 import { PlainFrame } from "@/components/admin/plain-frame";
 import { SecurityForm } from "@/components/admin/security/security-form";
 import { Notice } from "@/components/ui/notice";
+import { TextLink } from "@/components/ui/text-link";
 import { codePath, requireStaffSession } from "@/lib/backoffice/staff";
 import { enrolmentSecret, totpQrSvg, totpUri } from "@/lib/backoffice/two-factor";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
@@ -62,7 +63,12 @@ export default async function EnrolPage() {
           />
         </section>
       ) : (
-        <SecurityForm action={enrolAction} page={PATH} fields={[]} text={t.enrolForm} continueHref="/admin/security" />
+        <>
+          <SecurityForm action={enrolAction} page={PATH} fields={[]} text={t.enrolForm} continueHref="/admin/security" />
+          <p>
+            <TextLink href="/admin/security">{t.back}</TextLink>
+          </p>
+        </>
       )}
     </PlainFrame>
   );
