@@ -219,12 +219,18 @@ export async function signIn(
   return { ok: true, token, userId: user.id, stage: enrolled ? "code" : "enrol" };
 }
 
-export type SecondFactorResult = { ok: true; method: "totp" | "recovery" } | { ok: false; reason: "invalid" | "replayed" | "ended" };
+export type SecondFactorResult =
+  { ok: true; method: "totp" | "recovery" } | { ok: false; reason: "invalid" | "replayed" | "ended" | "locked" };
+
+/** The rate-limit key of an account's second-factor codes (5, then locks of 1 minute doubling up to 1 hour). */
+export function secondFactorKey(userId: string): string {
+  return `code:${userId}`;
+}
 
 /**
  * The second step of a sign-in: a code on a session that waits for it. A wrong code counts on the
- * session; the 5th ends it, so guessing needs the password again (and its limit). 5 guesses at 3
- * valid codes in a million each: a chance of 1.5 in 100,000 per password.
+ * session; the 5th ends it, so guessing needs the password again (and its limit). Codes are also
+ * limited per account whatever the session: 5, then locks of 1 minute doubling up to 1 hour.
  */
 export async function completeSecondFactor(
   db: Db,
@@ -234,10 +240,19 @@ export async function completeSecondFactor(
   now = new Date(),
 ): Promise<SecondFactorResult> {
   const who = { partnerId: found.partner.id, staff: { id: found.user.id, name: found.user.name }, ip };
+  // Per account, across sessions and addresses: without it, someone holding the password could
+  // sign in again and again for 5 more guesses each time.
+  const codeKey = secondFactorKey(found.user.id);
+  const reservation = await reserveAttempt(db, codeKey, LOGIN_LIMITS.perPair, now);
+  if (!reservation.allowed) {
+    await recordAudit(db, { kind: "second_factor_failed", result: "refused", ...who, details: { reason: "locked" } }, now);
+    return { ok: false, reason: "locked" };
+  }
   const check = await checkSecondFactor(db, found.user.id, code, now);
   // A replayed code is a valid code used twice (a second tab, a double submit), not a guess: it is
   // refused without counting towards ending the session.
   if (!check.ok && check.reason === "replayed") {
+    await releaseAttempt(db, codeKey);
     await recordAudit(db, { kind: "second_factor_failed", result: "refused", ...who, details: { reason: "replayed" } }, now);
     return { ok: false, reason: "replayed" };
   }
@@ -252,6 +267,7 @@ export async function completeSecondFactor(
     await recordAudit(db, { kind: "second_factor_failed", result: "failed", ...who, details: { reason: check.reason, ended } }, now);
     return { ok: false, reason: ended ? "ended" : "invalid" };
   }
+  await forgetKey(db, codeKey);
   await db.update(staffSessions).set({ secondFactorAt: now, codeFailures: 0 }).where(eq(staffSessions.tokenHash, found.session.tokenHash));
   loggerFor("backoffice").info({ userId: found.user.id }, "backoffice: signed in");
   await recordAudit(db, { kind: check.method === "recovery" ? "recovery_code_used" : "second_factor", result: "ok", ...who }, now);

@@ -279,6 +279,34 @@ describe("passwords, sessions and the second factor", () => {
     expect(await findStaffSession(db(), token, now)).toBeUndefined();
   });
 
+  it("code guesses are limited per account, across sessions: signing in again gives no fresh guesses", async () => {
+    await db().delete(loginThrottles);
+    const now = new Date(Date.now() + 20 * MINUTE);
+    const wrongCode = (token: string) =>
+      sessionOf(token, now).then((found) => completeSecondFactor(db(), found, "999999", "203.0.113.4", now));
+    const first = await createStaffSession(db(), OTHER.id, now);
+    for (let i = 0; i < 4; i++) expect((await wrongCode(first)).ok).toBe(false);
+    // A new session (the password again): the 5th guess still counts, then the account's codes lock.
+    const second = await createStaffSession(db(), OTHER.id, now);
+    expect(await wrongCode(second)).toEqual({ ok: false, reason: "invalid" });
+    const right = await codeAt(DEMO_TOTP_SECRET, new Date(now.getTime() + 30_000));
+    expect(await completeSecondFactor(db(), await sessionOf(second, now), right, "203.0.113.4", now)).toEqual({
+      ok: false,
+      reason: "locked",
+    });
+    // After the lock (a minute), the right code is accepted.
+    const later = new Date(now.getTime() + MINUTE + 1000);
+    const third = await createStaffSession(db(), OTHER.id, later);
+    const ok = await completeSecondFactor(
+      db(),
+      await sessionOf(third, later),
+      await codeAt(DEMO_TOTP_SECRET, new Date(later.getTime() + 30_000)),
+      "203.0.113.4",
+      later,
+    );
+    expect(ok).toEqual({ ok: true, method: "totp" });
+  });
+
   it("enrolment: the first code confirms the secret and gives 10 recovery codes, stored only hashed, each single-use", async () => {
     const now = new Date();
     const secret = await enrolmentSecret(db(), VICTIM.id);
