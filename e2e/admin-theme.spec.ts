@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures";
+import { AuditPage } from "./pages/admin/security-pages";
 import { APP_URL, STAFF } from "./support/app";
 import { expectNoAxeViolations } from "./support/axe";
 
@@ -10,7 +11,6 @@ test.use({ baseURL: APP_URL, locale: "en-GB" });
  */
 test("a partner previews its theme, a failing one is refused, a good one is saved", async ({ page, admin }) => {
   const { login, theme } = admin;
-  await login.useOwnAddress();
   await login.goto("/admin/theme");
   await login.signIn(STAFF.group);
   await expect(theme.heading).toBeVisible();
@@ -43,6 +43,13 @@ test("a partner previews its theme, a failing one is refused, a good one is save
   await brand.fill(before);
   await theme.saveButton.click();
   await expect(theme.savedNotice).toBeVisible();
+
+  // The audit log (issue 14) has the refused save and the two saved ones, by this staff member.
+  const audit = new AuditPage(page, admin.m);
+  await audit.goto({ kind: "theme_changed" });
+  const mine = audit.rowsWith(STAFF.group.name);
+  await expect(mine.filter({ hasText: admin.m.audit.results.refused }).first()).toBeVisible();
+  expect(await mine.filter({ hasText: admin.m.audit.results.ok }).count()).toBeGreaterThanOrEqual(2);
 });
 
 test("the theme page and its save action refuse anyone not signed in", async ({ page, admin, request }) => {

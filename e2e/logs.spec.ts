@@ -190,7 +190,6 @@ test("a full checkout, then a bad day: the log holds no personal data and no sec
   expect(unknownOperation.status()).toBe(200);
 
   const signIn = new AdminSignInPage(page, ADMIN_MESSAGES.es);
-  await signIn.useOwnAddress();
   await signIn.goto();
   await signIn.signIn({ email: STAFF_ACCOUNT.email, password: WRONG_PASSWORD });
   await expect(signIn.error).toBeVisible();

@@ -134,7 +134,6 @@ test.describe("a production configuration on fresh data", () => {
     try {
       const admin = new Backoffice(await context.newPage(), "en");
       for (const account of Object.values(STAFF)) {
-        await admin.login.useOwnAddress();
         await admin.login.goto();
         await admin.login.signIn(account);
         await expect(admin.login.error).toContainText(admin.m.loginForm.invalid);

@@ -66,6 +66,8 @@ const rawEnvSchema = z.object({
   SHUTDOWN_GRACE_MS: positiveInt(120_000).default(10_000),
   // Read by lib/logger.ts (which falls back to info on a bad value); refused here, naming the variable.
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).optional(),
+  // How many proxies in front of the app append to X-Forwarded-For (lib/security/client-ip.ts).
+  TRUSTED_PROXY_HOPS: z.coerce.number().int("must be a whole number").min(0, "must be 0 or more").max(10, "must be 10 or less").default(0),
 });
 
 /** `http(s)://host[:port]`, exactly as URL.origin writes it. */
@@ -108,6 +110,8 @@ export interface AppEnv {
    * client IP, each this many a minute with a burst of as many.
    */
   badgeBudget: { perPartnerPerMinute: number; perIpPerMinute: number };
+  /** Proxies in front of the app that append the client's address to X-Forwarded-For; 0: none (the socket's address). */
+  TRUSTED_PROXY_HOPS: number;
   financing: {
     baseUrl: string;
     apiKey: string;
@@ -250,6 +254,7 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
     badgeBudget: { perPartnerPerMinute: raw.BADGE_UPSTREAM_PER_MINUTE_PARTNER, perIpPerMinute: raw.BADGE_UPSTREAM_PER_MINUTE_IP },
     METRICS_TOKEN: raw.METRICS_TOKEN,
     SHUTDOWN_GRACE_MS: raw.SHUTDOWN_GRACE_MS,
+    TRUSTED_PROXY_HOPS: raw.TRUSTED_PROXY_HOPS,
     financing: {
       baseUrl,
       apiKey,

@@ -1,15 +1,24 @@
 "use server";
 
-import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { CancelState, LoginState, RefundComputation, RefundState } from "@/components/admin/form-states";
 import { staffAction } from "@/lib/backoffice/actions";
+import { recordAudit } from "@/lib/backoffice/audit";
 import { deleteStaffSession, setStaffSessionAgency, signIn } from "@/lib/backoffice/auth";
 import { ownsOperation } from "@/lib/backoffice/ownership";
-import { clientIp } from "@/lib/backoffice/rate-limit";
 import { refundBaseOf, reviewRefund, type RefundBase, type RefundValues } from "@/lib/backoffice/refund";
-import { clearStaffCookie, isAdminPath, setStaffCookie, type StaffContext } from "@/lib/backoffice/staff";
+import {
+  anyStaffSessionForAction,
+  clearStaffCookie,
+  codePath,
+  ENROL_PATH,
+  isAdminPath,
+  requestIp,
+  requestUserAgent,
+  setStaffCookie,
+  type StaffContext,
+} from "@/lib/backoffice/staff";
 import { getAppContext } from "@/lib/app-context";
 import { REASON_MAX_LENGTH } from "@/lib/financing/contract";
 import { isFinancingApiError } from "@/lib/financing/errors";
@@ -47,11 +56,12 @@ const signInSchema = z.object({
 const signInValidated = validatedAction(signInSchema, async ({ email, password, next }) => {
   if (email.trim() === "" || password === "") return { ok: false as const, error: "missing" as const, email };
   const { db } = await getAppContext();
-  const ip = clientIp((await headers()).get("x-forwarded-for"));
-  const result = await signIn(db, { email, password, ip });
+  const result = await signIn(db, { email, password, ip: await requestIp(), userAgent: await requestUserAgent() });
   if (!result.ok) return { ok: false as const, error: result.reason, email };
   await setStaffCookie(result.token);
-  return { ok: true as const, next: isAdminPath(next) ? next : "/admin" };
+  // A password alone opens nothing: the second factor next (or, not enrolled yet, enrolment).
+  const target = isAdminPath(next) ? next : "/admin";
+  return { ok: true as const, next: result.stage === "code" ? codePath(target) : ENROL_PATH };
 });
 
 export async function signInAction(previous: LoginState, formData: FormData): Promise<LoginState> {
@@ -62,8 +72,10 @@ export async function signInAction(previous: LoginState, formData: FormData): Pr
   redirect(outcome.next);
 }
 
-const signOutValidated = staffAction(z.object({}), async (staff) => {
-  await deleteStaffSession(staff.db, staff.token);
+const signOutValidated = validatedAction(z.object({}), async () => {
+  // Any session, also one still waiting for its second factor.
+  const staff = await anyStaffSessionForAction();
+  if (staff) await deleteStaffSession(staff.db, staff.token);
   return { ok: true as const };
 });
 
@@ -110,10 +122,12 @@ const cancelValidated = staffAction(z.object({ operationId, reason: reasonText }
   if (!(await ownsOperation(staff, input.operationId))) return { kind: "redirect", to: page };
   try {
     await staff.client.cancelOperation(input.operationId, { reason: input.reason.trim() || undefined });
+    await auditMoney(staff, "operation_cancelled", input.operationId, "ok"); // audit (issue 14)
     return { kind: "redirect", to: `${page}?notice=cancelled` };
   } catch (error) {
     if (!isFinancingApiError(error)) throw error;
     logError(log, "backoffice: cancel failed", error);
+    await auditMoney(staff, "operation_cancelled", input.operationId, "failed", { status: error.status ?? 0 }); // audit (issue 14)
     if (error.is("OPERATION_NOT_CANCELLABLE")) {
       const status = error.operationStatus;
       return { kind: "redirect", to: `${page}?notice=not_cancellable${status ? `&was=${encodeURIComponent(status)}` : ""}` };
@@ -191,6 +205,14 @@ const refundValidated = staffAction(refundSchema, async (staff, input): Promise<
   // The breakdown moved since the staff member looked (it is read again now): show the new one.
   if (input.expectedTotal !== String(computed.totalToRefundCents)) return { step: "confirm", values, base, computed, changed: true };
 
+  // audit (issue 14): the amounts the refund was asked for, in cents.
+  const amounts = {
+    currency: base.currency,
+    agencyFeeCents: computed.agencyFeeCents,
+    providerFeeCents: computed.providerFeeCents,
+    chargesCents: computed.chargesCents,
+    totalToRefundCents: computed.totalToRefundCents,
+  };
   try {
     await staff.client.refund(input.operationId, {
       agencyCancellationFee: money(computed.agencyFeeCents, base.currency),
@@ -200,6 +222,7 @@ const refundValidated = staffAction(refundSchema, async (staff, input): Promise<
   } catch (error) {
     if (!isFinancingApiError(error)) throw error;
     logError(log, "backoffice: refund failed", error);
+    await auditMoney(staff, "operation_refunded", input.operationId, "failed", { ...amounts, status: error.status ?? 0 }); // audit (issue 14)
     if (error.is("OPERATION_NOT_REFUNDABLE") && error.status === 422) {
       return { step: "rejected", status: await currentStatus(staff, input.operationId) };
     }
@@ -210,6 +233,7 @@ const refundValidated = staffAction(refundSchema, async (staff, input): Promise<
     // Not retried (money moves): whether it happened is for the status to tell.
     return { step: "failed", reason: "unavailable", status: null };
   }
+  await auditMoney(staff, "operation_refunded", input.operationId, "ok", amounts); // audit (issue 14)
   return { step: "done", values, base, computed, status: await currentStatus(staff, input.operationId) };
 });
 
@@ -218,4 +242,25 @@ export async function refundAction(previous: RefundState, formData: FormData): P
   const outcome = await refundValidated(previous, formData);
   if ("invalid" in outcome) return { step: "edit", submission };
   return { ...outcome, submission };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Audit (issue 14): who cancelled or refunded what, from where, with what result
+
+async function auditMoney(
+  staff: StaffContext,
+  kind: "operation_cancelled" | "operation_refunded",
+  operationId: string,
+  result: "ok" | "failed",
+  details?: Record<string, string | number>,
+): Promise<void> {
+  await recordAudit(staff.db, {
+    kind,
+    result,
+    partnerId: staff.partner.id,
+    staff: { id: staff.user.id, name: staff.user.name },
+    operationId,
+    ip: await requestIp(),
+    details,
+  });
 }

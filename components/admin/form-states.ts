@@ -52,3 +52,12 @@ export interface ReasonSettings {
 export function reasonSettings(m: AdminMessages): ReasonSettings {
   return { label: m.common.reasonLabel, hint: m.common.reasonHint, counter: m.counter, max: REASON_MAX_LENGTH };
 }
+
+/** The back-office's security forms (second factor, enrolment, password): an error key, or the recovery codes to show once. */
+export interface SecurityFormState {
+  submission: number;
+  error?: string;
+  recoveryCodes?: string[];
+}
+
+export const INITIAL_SECURITY_FORM_STATE: SecurityFormState = { submission: 0 };

@@ -25,9 +25,47 @@ export type DemoPartner = (typeof DEMO_PARTNERS)[keyof typeof DEMO_PARTNERS];
 /** The demo partner's name, as its checkout header and its "Back to …" links say it. */
 export const DEMO_PARTNER_NAME = DEMO_PARTNERS.demo.name;
 
-/** The published demo staff accounts of the back-office. */
+/** The demo staff accounts' TOTP secret, published with them (README, lib/demo/seed.ts). */
+export const DEMO_TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+
+/**
+ * The published demo staff accounts of the back-office. `security` is for tests that change a
+ * password or sign out everywhere (so they never end another test's session); `unenrolled` has no
+ * second factor (and tests must leave it so).
+ */
 export const STAFF = {
-  aurora: { email: "staff@viajes-aurora.example", password: "aurora-staff-demo", name: "Lucía Ortega", partner: "Viajes Aurora (demo)" },
-  group: { email: "staff@grupo-demo.example", password: "grupo-staff-demo", name: "Marcos Vidal", partner: "Grupo Demo" },
+  aurora: {
+    email: "staff@viajes-aurora.example",
+    password: "aurora-staff-demo",
+    name: "Lucía Ortega",
+    partner: "Viajes Aurora (demo)",
+    totpSecret: DEMO_TOTP_SECRET,
+    reuseSession: true,
+  },
+  // Not reused: the agency a group key's staff member switches to is kept with the session.
+  group: {
+    email: "staff@grupo-demo.example",
+    password: "grupo-staff-demo",
+    name: "Marcos Vidal",
+    partner: "Grupo Demo",
+    totpSecret: DEMO_TOTP_SECRET,
+    reuseSession: false,
+  },
+  security: {
+    email: "seguridad@viajes-aurora.example",
+    password: "aurora-security-demo",
+    name: "Ana Ruiz",
+    partner: "Viajes Aurora (demo)",
+    totpSecret: DEMO_TOTP_SECRET,
+    reuseSession: false,
+  },
+  unenrolled: {
+    email: "nuevo@viajes-aurora.example",
+    password: "aurora-new-demo",
+    name: "Pablo Nuevo",
+    partner: "Viajes Aurora (demo)",
+    totpSecret: undefined,
+    reuseSession: false,
+  },
 } as const;
 export type StaffAccount = (typeof STAFF)[keyof typeof STAFF];

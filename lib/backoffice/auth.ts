@@ -1,46 +1,89 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, lte } from "drizzle-orm";
+import { and, desc, eq, gt, lte, ne, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { partners, staffSessions, staffUsers, type PartnerRow } from "@/lib/db/schema";
-import { dummyPasswordHash, verifyPassword } from "./passwords";
-import { clearFailures, emailKey, ipKey, LOGIN_LIMITS, lockedUntil, normalizeEmail, recordFailure } from "./rate-limit";
+import { recordAudit } from "./audit";
+import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from "./passwords";
+import { forgetKey, ipKey, LOGIN_LIMITS, normalizeEmail, pairKey, releaseAttempt, reserveAttempt } from "./rate-limit";
+import { checkSecondFactor } from "./two-factor";
 import { loggerFor } from "@/lib/logger";
 
 /**
  * Staff sign-in and sessions, on the database alone (the cookie is the app layer's business, in
  * `staff.ts`). The cookie carries a random 32-byte token; the table keeps only its SHA-256, so a
- * leaked table opens no session. Sessions last 8 hours; signing out deletes the row.
+ * leaked table opens no session. A session lasts 8 hours at most and ends after 30 minutes without
+ * a request; signing out deletes the row. A password opens a session that waits for the second
+ * factor (or, for someone not enrolled yet, leads only to enrolment): see {@link sessionStage}.
  */
 
 export const STAFF_SESSION_TTL_MS = 8 * 60 * 60 * 1000;
+export const STAFF_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
+/** last_seen_at is written at most once a minute per session, not on every request. */
+const TOUCH_EVERY_MS = 60_000;
+/** Wrong second-factor codes on one session before it ends (the password is asked again, under its limit). */
+export const MAX_CODE_FAILURES = 5;
 
 export type StaffUser = typeof staffUsers.$inferSelect;
 export type StaffSessionRow = typeof staffSessions.$inferSelect;
 
 export interface StaffSession {
   session: StaffSessionRow;
-  user: Pick<StaffUser, "id" | "email" | "name" | "partnerId">;
+  user: Pick<StaffUser, "id" | "email" | "name" | "partnerId"> & { twoFactor: boolean };
   partner: PartnerRow;
+}
+
+/** full: everything; code: waiting for the second factor; enrol: no second factor yet, only enrolment. */
+export type SessionStage = "full" | "code" | "enrol";
+
+export function sessionStage(found: Pick<StaffSession, "session" | "user">): SessionStage {
+  if (!found.user.twoFactor) return "enrol";
+  return found.session.secondFactorAt ? "full" : "code";
 }
 
 export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
+export interface SessionOrigin {
+  ip?: string;
+  userAgent?: string | null;
+}
+
 /** Opens a session for the user; returns the token for the cookie (never stored as such). */
-export async function createStaffSession(db: Db, userId: string, now = new Date()): Promise<string> {
+export async function createStaffSession(
+  db: Db,
+  userId: string,
+  now = new Date(),
+  options: SessionOrigin & { secondFactor?: boolean } = {},
+): Promise<string> {
   const token = randomBytes(32).toString("base64url");
   await db.insert(staffSessions).values({
     tokenHash: hashToken(token),
     userId,
     expiresAt: new Date(now.getTime() + STAFF_SESSION_TTL_MS),
     createdAt: now,
+    lastSeenAt: now,
+    secondFactorAt: options.secondFactor ? now : null,
+    ip: options.ip ?? null,
+    userAgent: shortUserAgent(options.userAgent),
   });
   return token;
 }
 
-/** The live session of this token with its user and partner; undefined when unknown or expired. */
+/** "Firefox 132 on Windows": enough to recognise a session, not a fingerprint. */
+export function shortUserAgent(ua: string | null | undefined): string | null {
+  if (!ua) return null;
+  const browser = /(Edg|OPR|Firefox|Chrome|Safari)\/(\d+)/.exec(ua.replace(/Version\/(\d+).*Safari/, "Safari/$1")) ?? undefined;
+  const os = /Windows|Mac OS X|Android|iPhone|iPad|Linux|CrOS/.exec(ua)?.[0];
+  const name = browser ? `${{ Edg: "Edge", OPR: "Opera" }[browser[1]!] ?? browser[1]} ${browser[2]}` : ua.slice(0, 40);
+  return (os ? `${name} · ${os.replace("Mac OS X", "macOS")}` : name).slice(0, 80);
+}
+
+/**
+ * The live session of this token with its user and partner; undefined when unknown, past its 8
+ * hours or idle for 30 minutes. Seeing it counts as activity.
+ */
 export async function findStaffSession(db: Db, token: string | undefined, now = new Date()): Promise<StaffSession | undefined> {
   if (!token || token.length < 20 || token.length > 200) return undefined;
   const [row] = await db
@@ -48,20 +91,59 @@ export async function findStaffSession(db: Db, token: string | undefined, now = 
     .from(staffSessions)
     .innerJoin(staffUsers, eq(staffUsers.id, staffSessions.userId))
     .innerJoin(partners, eq(partners.id, staffUsers.partnerId))
-    .where(and(eq(staffSessions.tokenHash, hashToken(token)), gt(staffSessions.expiresAt, now)))
+    .where(
+      and(
+        eq(staffSessions.tokenHash, hashToken(token)),
+        gt(staffSessions.expiresAt, now),
+        gt(staffSessions.lastSeenAt, new Date(now.getTime() - STAFF_IDLE_TIMEOUT_MS)),
+      ),
+    )
     .limit(1);
   if (!row) return undefined;
+  if (now.getTime() - row.session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
+    await db.update(staffSessions).set({ lastSeenAt: now }).where(eq(staffSessions.tokenHash, row.session.tokenHash));
+  }
   const { id, email, name, partnerId } = row.user;
-  return { session: row.session, user: { id, email, name, partnerId }, partner: row.partner };
+  return {
+    session: row.session,
+    user: { id, email, name, partnerId, twoFactor: Boolean(row.user.totpSecret && row.user.totpEnabledAt) },
+    partner: row.partner,
+  };
 }
 
 export async function deleteStaffSession(db: Db, token: string): Promise<void> {
   await db.delete(staffSessions).where(eq(staffSessions.tokenHash, hashToken(token)));
 }
 
-/** Expired sessions are useless; they are cleared when someone signs in. */
+/** Ends every session of the user but the one with this token; returns how many ended. */
+export async function deleteOtherStaffSessions(db: Db, userId: string, keepToken: string): Promise<number> {
+  const gone = await db
+    .delete(staffSessions)
+    .where(and(eq(staffSessions.userId, userId), ne(staffSessions.tokenHash, hashToken(keepToken))))
+    .returning({ tokenHash: staffSessions.tokenHash });
+  return gone.length;
+}
+
+/** The user's live sessions, newest first (for the sessions page). */
+export async function listStaffSessions(db: Db, userId: string, now = new Date()): Promise<StaffSessionRow[]> {
+  return db
+    .select()
+    .from(staffSessions)
+    .where(
+      and(
+        eq(staffSessions.userId, userId),
+        gt(staffSessions.expiresAt, now),
+        gt(staffSessions.lastSeenAt, new Date(now.getTime() - STAFF_IDLE_TIMEOUT_MS)),
+      ),
+    )
+    .orderBy(desc(staffSessions.createdAt));
+}
+
+/** Expired and idle sessions are useless; they are cleared when someone signs in. */
 export async function deleteExpiredStaffSessions(db: Db, now = new Date()): Promise<void> {
-  await db.delete(staffSessions).where(lte(staffSessions.expiresAt, now));
+  await db
+    .delete(staffSessions)
+    .where(or(lte(staffSessions.expiresAt, now), lte(staffSessions.lastSeenAt, new Date(now.getTime() - STAFF_IDLE_TIMEOUT_MS))));
 }
 
 /** The agency a group key's staff member works on, kept with the session. */
@@ -72,31 +154,153 @@ export async function setStaffSessionAgency(db: Db, token: string, agencyId: num
     .where(eq(staffSessions.tokenHash, hashToken(token)));
 }
 
-export type SignInResult = { ok: true; token: string; userId: string } | { ok: false; reason: "invalid" | "locked" };
+export type SignInResult =
+  { ok: true; token: string; userId: string; stage: Exclude<SessionStage, "full"> } | { ok: false; reason: "invalid" | "locked" };
 
 /**
- * Checks the e-mail and password, under the rate limit. The answer never says whether the e-mail
- * exists: an unknown e-mail is checked against a dummy hash (same time) and counted like any other.
+ * Checks the e-mail and password, under the rate limit (lib/backoffice/rate-limit.ts): the attempt
+ * is reserved first, so parallel guesses cannot get more checks than the limit. The answer never
+ * says whether the e-mail exists: an unknown e-mail is checked against a dummy hash (same time)
+ * and counted like any other. A success opens a session that still needs the second factor.
  */
-export async function signIn(db: Db, input: { email: string; password: string; ip: string }, now = new Date()): Promise<SignInResult> {
+export async function signIn(
+  db: Db,
+  input: { email: string; password: string; ip: string; userAgent?: string | null },
+  now = new Date(),
+  hooks: { verify?: typeof verifyPassword } = {},
+): Promise<SignInResult> {
+  const verify = hooks.verify ?? verifyPassword;
   const email = normalizeEmail(input.email);
-  const keys = { email: emailKey(email), ip: ipKey(input.ip) };
-  if (await lockedUntil(db, [keys.email, keys.ip], now)) return { ok: false, reason: "locked" };
-
+  const keys = { pair: pairKey(email, input.ip), ip: ipKey(input.ip) };
+  const log = loggerFor("backoffice");
   const [user] = await db.select().from(staffUsers).where(eq(staffUsers.email, email)).limit(1);
-  const matches = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash()));
+  const who = user ? { partnerId: user.partnerId, staff: { id: user.id, name: user.name } } : {};
+
+  const pair = await reserveAttempt(db, keys.pair, LOGIN_LIMITS.perPair, now);
+  const ip = pair.allowed ? await reserveAttempt(db, keys.ip, LOGIN_LIMITS.perIp, now) : undefined;
+  if (!pair.allowed || !ip?.allowed) {
+    if (pair.allowed) await releaseAttempt(db, keys.pair);
+    log.info({ reason: "locked" }, "backoffice: a sign-in was refused by its limit");
+    await recordAudit(
+      db,
+      { kind: "sign_in_locked", result: "refused", ...who, ip: input.ip, details: { by: pair.allowed ? "ip" : "account_and_ip" } },
+      now,
+    );
+    return { ok: false, reason: "locked" };
+  }
+
+  const matches = await verify(input.password, user?.passwordHash ?? (await dummyPasswordHash()));
   if (!user || !matches) {
-    // One after the other: PGlite runs one transaction at a time anyway.
-    const emailLocked = await recordFailure(db, keys.email, LOGIN_LIMITS.perEmail, now);
-    const ipLocked = await recordFailure(db, keys.ip, LOGIN_LIMITS.perIp, now);
-    const reason = emailLocked || ipLocked ? "locked" : "invalid";
+    const reason = pair.last || ip.last ? "locked" : "invalid";
     // Neither the e-mail nor the password: whether the account exists is no log reader's business either.
-    loggerFor("backoffice").info({ reason }, "backoffice: a sign-in failed");
+    log.info({ reason }, "backoffice: a sign-in failed");
+    await recordAudit(db, { kind: reason === "locked" ? "sign_in_locked" : "sign_in_failed", result: "failed", ...who, ip: input.ip }, now);
     return { ok: false, reason };
   }
 
-  await clearFailures(db, keys.email);
+  await forgetKey(db, keys.pair);
+  await releaseAttempt(db, keys.ip);
+  if (needsRehash(user.passwordHash)) {
+    // The password is known right now, and only now: the moment to move an old hash to today's cost.
+    await db
+      .update(staffUsers)
+      .set({ passwordHash: await hashPassword(input.password) })
+      .where(eq(staffUsers.id, user.id));
+  }
   await deleteExpiredStaffSessions(db, now);
-  loggerFor("backoffice").info({ userId: user.id }, "backoffice: signed in");
-  return { ok: true, token: await createStaffSession(db, user.id, now), userId: user.id };
+  const enrolled = Boolean(user.totpSecret && user.totpEnabledAt);
+  log.info({ userId: user.id }, "backoffice: password accepted");
+  await recordAudit(
+    db,
+    { kind: "sign_in", result: "ok", ...who, ip: input.ip, details: { next: enrolled ? "second_factor" : "enrolment" } },
+    now,
+  );
+  const token = await createStaffSession(db, user.id, now, { ip: input.ip, userAgent: input.userAgent });
+  return { ok: true, token, userId: user.id, stage: enrolled ? "code" : "enrol" };
+}
+
+export type SecondFactorResult =
+  { ok: true; method: "totp" | "recovery" } | { ok: false; reason: "invalid" | "replayed" | "ended" | "locked" };
+
+/** The rate-limit key of an account's second-factor codes (5, then locks of 1 minute doubling up to 1 hour). */
+export function secondFactorKey(userId: string): string {
+  return `code:${userId}`;
+}
+
+/**
+ * The second step of a sign-in: a code on a session that waits for it. A wrong code counts on the
+ * session; the 5th ends it, so guessing needs the password again (and its limit). Codes are also
+ * limited per account whatever the session: 5, then locks of 1 minute doubling up to 1 hour.
+ */
+export async function completeSecondFactor(
+  db: Db,
+  found: Pick<StaffSession, "session" | "user" | "partner">,
+  code: string,
+  ip: string,
+  now = new Date(),
+): Promise<SecondFactorResult> {
+  const who = { partnerId: found.partner.id, staff: { id: found.user.id, name: found.user.name }, ip };
+  // Per account, across sessions and addresses: without it, someone holding the password could
+  // sign in again and again for 5 more guesses each time.
+  const codeKey = secondFactorKey(found.user.id);
+  const reservation = await reserveAttempt(db, codeKey, LOGIN_LIMITS.perPair, now);
+  if (!reservation.allowed) {
+    await recordAudit(db, { kind: "second_factor_failed", result: "refused", ...who, details: { reason: "locked" } }, now);
+    return { ok: false, reason: "locked" };
+  }
+  const check = await checkSecondFactor(db, found.user.id, code, now);
+  // A replayed code is a valid code used twice (a second tab, a double submit), not a guess: it is
+  // refused without counting towards ending the session.
+  if (!check.ok && check.reason === "replayed") {
+    await releaseAttempt(db, codeKey);
+    await recordAudit(db, { kind: "second_factor_failed", result: "refused", ...who, details: { reason: "replayed" } }, now);
+    return { ok: false, reason: "replayed" };
+  }
+  if (!check.ok) {
+    const [row] = await db
+      .update(staffSessions)
+      .set({ codeFailures: found.session.codeFailures + 1 })
+      .where(eq(staffSessions.tokenHash, found.session.tokenHash))
+      .returning({ failures: staffSessions.codeFailures });
+    const ended = !row || row.failures >= MAX_CODE_FAILURES;
+    if (ended) await db.delete(staffSessions).where(eq(staffSessions.tokenHash, found.session.tokenHash));
+    await recordAudit(db, { kind: "second_factor_failed", result: "failed", ...who, details: { reason: check.reason, ended } }, now);
+    return { ok: false, reason: ended ? "ended" : "invalid" };
+  }
+  await forgetKey(db, codeKey);
+  await db.update(staffSessions).set({ secondFactorAt: now, codeFailures: 0 }).where(eq(staffSessions.tokenHash, found.session.tokenHash));
+  loggerFor("backoffice").info({ userId: found.user.id }, "backoffice: signed in");
+  await recordAudit(db, { kind: check.method === "recovery" ? "recovery_code_used" : "second_factor", result: "ok", ...who }, now);
+  return check;
+}
+
+export type PasswordChangeResult =
+  { ok: true; endedSessions: number } | { ok: false; reason: "wrong_current" | "too_short" | "mismatch" | "same" };
+
+export const PASSWORD_MIN_LENGTH = 12;
+
+/** Changes the password (the current one first) and ends every other session of the user. */
+export async function changePassword(
+  db: Db,
+  found: { token: string; user: { id: string; name: string; partnerId: string } },
+  input: { current: string; next: string; confirm: string },
+  ip: string,
+  now = new Date(),
+): Promise<PasswordChangeResult> {
+  const [user] = await db.select().from(staffUsers).where(eq(staffUsers.id, found.user.id)).limit(1);
+  const who = { partnerId: found.user.partnerId, staff: { id: found.user.id, name: found.user.name }, ip };
+  if (!user || !(await verifyPassword(input.current, user.passwordHash))) {
+    await recordAudit(db, { kind: "password_changed", result: "refused", ...who, details: { reason: "wrong_current" } }, now);
+    return { ok: false, reason: "wrong_current" };
+  }
+  if ([...input.next].length < PASSWORD_MIN_LENGTH) return { ok: false, reason: "too_short" };
+  if (input.next !== input.confirm) return { ok: false, reason: "mismatch" };
+  if (input.next === input.current) return { ok: false, reason: "same" };
+  await db
+    .update(staffUsers)
+    .set({ passwordHash: await hashPassword(input.next), passwordChangedAt: now })
+    .where(eq(staffUsers.id, user.id));
+  const endedSessions = await deleteOtherStaffSessions(db, user.id, found.token);
+  await recordAudit(db, { kind: "password_changed", result: "ok", ...who, details: { endedSessions } }, now);
+  return { ok: true, endedSessions };
 }

@@ -2,15 +2,20 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:c
 import { logError, loggerFor } from "@/lib/logger";
 
 /**
- * Staff passwords, kept only as scrypt hashes (Node's built-in, memory-hard): N=16384, r=8, p=1, a
- * 16-byte random salt, stored as `scrypt$N$r$p$saltB64$hashB64` so the cost can rise later while
- * old hashes still verify. Compared in constant time.
+ * Staff passwords, kept only as scrypt hashes (Node's built-in, memory-hard): N=2^17, r=8, p=1
+ * (OWASP's minimum for scrypt), a 16-byte random salt, stored as `scrypt$N$r$p$saltB64$hashB64`
+ * so the cost can rise while old hashes still verify; an old hash is replaced at the next
+ * successful sign-in ({@link needsRehash}). Compared in constant time.
  */
 
-const COST = { N: 16_384, r: 8, p: 1 } as const;
+export const PASSWORD_COST = { N: 131_072, r: 8, p: 1 } as const;
+const COST = PASSWORD_COST;
 const SALT_BYTES = 16;
 const KEY_BYTES = 32;
-/** Room for N up to 2^17 at r=8 (128·N·r bytes); a stored hash asking for more is refused. */
+/**
+ * Node refuses scrypt above `maxmem` (32 MiB by default, less than the 128 MiB that 128·N·r takes
+ * at N=2^17, r=8): room for that and a little over; a stored hash asking for more is refused.
+ */
 const MAX_MEMORY = 256 * 1024 * 1024;
 
 function derive(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
@@ -47,6 +52,13 @@ export async function verifyPassword(password: string, stored: string): Promise<
     return false;
   }
   return timingSafeEqual(actual, expected);
+}
+
+/** Whether a stored hash is weaker than today's cost, and should be replaced once the password is known. */
+export function needsRehash(stored: string): boolean {
+  const match = STORED.exec(stored);
+  if (!match) return false;
+  return Number(match[1]) < COST.N || Number(match[2]) < COST.r || Number(match[3]) < COST.p;
 }
 
 let dummy: Promise<string> | undefined;

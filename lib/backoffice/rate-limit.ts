@@ -1,79 +1,105 @@
 import "server-only";
-import { eq, inArray } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { loginAttempts } from "@/lib/db/schema";
+import { loginThrottles } from "@/lib/db/schema";
 
 /**
- * Failed sign-ins, counted in the database (so every instance shares the count) per e-mail and per
- * client IP: 5 failures within 15 minutes for one e-mail, or 20 from one IP, lock that key for 15
- * minutes. Unknown e-mails are counted like known ones, so a lock never tells whether an account
- * exists.
+ * Sign-in limits that hold under parallel guessing and cannot be turned against someone else:
+ * - Each attempt is RESERVED before its password is checked, in one atomic statement (INSERT …
+ *   ON CONFLICT DO UPDATE … RETURNING): 40 guesses sent at once get at most {@link LOGIN_LIMITS}
+ *   `perPair` password checks, whatever the number of instances.
+ * - The tight limit is keyed by e-mail AND client address: guessing from one address locks that
+ *   address out of that account only, so nobody elsewhere can lock the owner out. Each lock lasts
+ *   twice the one before, from 1 minute up to 1 hour, and all is forgotten after a day of calm or
+ *   a successful sign-in.
+ * - A looser limit per address alone slows down one address trying many accounts.
+ * A success gives its reservations back. Unknown e-mails are counted like known ones, so a lock
+ * never tells whether an account exists.
  */
 
 export const LOGIN_LIMITS = {
+  /** Attempts per (e-mail, address) before a lock. */
+  perPair: 5,
+  /** Attempts per address, over all e-mails, before a lock. */
+  perIp: 50,
+  /** Attempts older than this no longer count. */
   windowMs: 15 * 60_000,
-  lockMs: 15 * 60_000,
-  perEmail: 5,
-  perIp: 20,
+  firstLockMs: 60_000,
+  maxLockMs: 60 * 60_000,
+  /** After this long without an attempt, the lock history is forgotten too. */
+  forgetMs: 24 * 60 * 60_000,
 } as const;
 
-export function emailKey(email: string): string {
-  return `email:${normalizeEmail(email)}`;
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function pairKey(email: string, ip: string): string {
+  return `pair:${ip}:${normalizeEmail(email)}`;
 }
 
 export function ipKey(ip: string): string {
   return `ip:${ip}`;
 }
 
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
-/** The client's IP: the first entry of X-Forwarded-For (set by the proxy in front), else "unknown". */
-export function clientIp(forwardedFor: string | null | undefined): string {
-  const first = forwardedFor?.split(",")[0]?.trim();
-  return first && first.length <= 100 ? first : "unknown";
-}
-
-/** When the first of these keys that is locked stops being locked; undefined when none is. */
-export async function lockedUntil(db: Db, keys: readonly string[], now = new Date()): Promise<Date | undefined> {
-  const rows = await db
-    .select()
-    .from(loginAttempts)
-    .where(inArray(loginAttempts.key, [...keys]));
-  const locks = rows.flatMap((row) => (row.lockedUntil && row.lockedUntil > now ? [row.lockedUntil] : []));
-  return locks.sort((a, b) => b.getTime() - a.getTime())[0];
+export interface Reservation {
+  allowed: boolean;
+  /** When the key's current lock ends (set by this attempt when it was the last one allowed). */
+  lockedUntil: Date | undefined;
+  /** This attempt used up the key's allowance: the next one is refused until `lockedUntil`. */
+  last: boolean;
 }
 
 /**
- * Counts one failure for `key`; at `limit` failures in the window the key is locked. A window that
- * has passed (and so a lock that has lapsed) starts the count again. Row-locked, so failures arriving
- * together on several instances are all counted.
- *
- * @returns whether the key is now locked.
+ * Reserves one attempt on `key` (counted as a failure until {@link releaseAttempt} gives it back).
+ * One statement, so concurrent reservations are serialised by the row lock and each sees the
+ * others' counts: locked: refused, unchanged; the limit reached: allowed one last time and locked
+ * for 1 min · 2^(locks so far), at most 1 hour. `limit` is 2 or more (the first attempt never locks).
  */
-export async function recordFailure(db: Db, key: string, limit: number, now = new Date()): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    await tx.insert(loginAttempts).values({ key, failures: 0, windowStart: now }).onConflictDoNothing();
-    const [row] = await tx.select().from(loginAttempts).where(eq(loginAttempts.key, key)).for("update");
-    if (!row) throw new Error("login attempt row missing after its insert");
-    // A lock starts inside its window and lasts as long as one, so once it lapses the window is over too.
-    const fresh = row.windowStart.getTime() <= now.getTime() - LOGIN_LIMITS.windowMs;
-    const failures = fresh ? 1 : row.failures + 1;
-    const locked = failures >= limit;
-    await tx
-      .update(loginAttempts)
-      .set({
-        failures,
-        windowStart: fresh ? now : row.windowStart,
-        lockedUntil: locked ? new Date(now.getTime() + LOGIN_LIMITS.lockMs) : fresh ? null : row.lockedUntil,
-      })
-      .where(eq(loginAttempts.key, key));
-    return locked;
-  });
+export async function reserveAttempt(db: Db, key: string, limit: number, now = new Date()): Promise<Reservation> {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const windowStart = sql`${new Date(now.getTime() - LOGIN_LIMITS.windowMs).toISOString()}::timestamptz`;
+  const forgetBefore = sql`${new Date(now.getTime() - LOGIN_LIMITS.forgetMs).toISOString()}::timestamptz`;
+  const locked = sql`(t.locked_until is not null and t.locked_until > ${at})`;
+  const forgotten = sql`(t.updated_at <= ${forgetBefore})`;
+  // Attempts before this one that still count (none once the window has passed).
+  const previous = sql`(case when t.updated_at <= ${windowStart} then 0 else t.failures end)`;
+  const lockCount = sql`(case when ${forgotten} then 0 else t.lock_count end)`;
+  const reachesLimit = sql`(${previous} + 1 >= ${limit})`;
+  const lockFor = sql`make_interval(secs => least(${LOGIN_LIMITS.firstLockMs / 1000} * power(2, ${lockCount}), ${LOGIN_LIMITS.maxLockMs / 1000}))`;
+
+  const result = await db.execute(sql`
+    insert into login_throttles as t (key, failures, lock_count, locked_until, last_allowed, updated_at)
+    values (${key}, 1, 0, null, true, ${at})
+    on conflict (key) do update set
+      failures = case when ${locked} then t.failures when ${reachesLimit} then 0 else ${previous} + 1 end,
+      lock_count = case when ${locked} then t.lock_count when ${reachesLimit} then ${lockCount} + 1 else ${lockCount} end,
+      locked_until = case when ${locked} then t.locked_until when ${reachesLimit} then ${at} + ${lockFor} else null end,
+      last_allowed = not ${locked},
+      updated_at = case when ${locked} then t.updated_at else ${at} end
+    returning failures, locked_until, last_allowed
+  `);
+  const row = rowsOf<{ locked_until: string | Date | null; last_allowed: boolean }>(result)[0];
+  if (!row) throw new Error("login throttle reservation returned no row");
+  const lockedUntil = row.locked_until === null ? undefined : new Date(row.locked_until);
+  return { allowed: row.last_allowed, lockedUntil, last: row.last_allowed && lockedUntil !== undefined };
 }
 
-/** A successful sign-in forgets the e-mail's failures (not the IP's: one good account must not reset them). */
-export async function clearFailures(db: Db, key: string): Promise<void> {
-  await db.delete(loginAttempts).where(eq(loginAttempts.key, key));
+/** Gives a reservation back (the attempt succeeded): the count goes down by one, a lock stays. */
+export async function releaseAttempt(db: Db, key: string): Promise<void> {
+  await db
+    .update(loginThrottles)
+    .set({ failures: sql`greatest(${loginThrottles.failures} - 1, 0)` })
+    .where(eq(loginThrottles.key, key));
+}
+
+/** A successful sign-in forgets the (e-mail, address) pair's history, its lock included. */
+export async function forgetKey(db: Db, key: string): Promise<void> {
+  await db.delete(loginThrottles).where(eq(loginThrottles.key, key));
+}
+
+// postgres.js returns the rows as an array, PGlite as `{ rows }`.
+function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getAppContext } from "@/lib/app-context";
@@ -8,7 +8,8 @@ import { getEnv } from "@/lib/env";
 import type { FinancingClient } from "@/lib/financing/client";
 import type { AgencyScope } from "@/lib/partners/credential";
 import type { Partner } from "@/lib/partners/partners";
-import { findStaffSession, STAFF_SESSION_TTL_MS, type StaffSession } from "./auth";
+import { clientIpFrom } from "@/lib/security/client-ip";
+import { findStaffSession, sessionStage, STAFF_SESSION_TTL_MS, type SessionStage, type StaffSession } from "./auth";
 import { actingAgencyId } from "./ownership-rule";
 import { isAdminPath } from "./scope";
 
@@ -20,11 +21,40 @@ export { isAdminPath, type AgencyScope };
  * credential and agency. Pages without a session go to the sign-in page; actions are refused.
  */
 
+/**
+ * The session cookie's name. Over https it is `__Host-staff_session`: the browser then insists on
+ * Secure, Path=/ and no Domain, so no sibling subdomain (or plain-http page) can set or overwrite
+ * it. Browsers refuse a `__Host-` cookie without Secure, so on plain http (local runs, the e2e
+ * tests) it is `staff_session`.
+ */
 export const STAFF_COOKIE = "staff_session";
+export const STAFF_COOKIE_SECURE = "__Host-staff_session";
+
+/** Whether this request reached us over https: APP_URL says so, or the request's own protocol. */
+export async function servedOverHttps(): Promise<boolean> {
+  if (getEnv().APP_URL.startsWith("https:")) return true;
+  return (await headers()).get("x-forwarded-proto") === "https";
+}
+
+export async function staffCookieName(): Promise<string> {
+  return (await servedOverHttps()) ? STAFF_COOKIE_SECURE : STAFF_COOKIE;
+}
+
+/** The client's address as the rate limits and the audit log see it (lib/security/client-ip.ts). */
+export async function requestIp(): Promise<string> {
+  return clientIpFrom(await headers(), getEnv().TRUSTED_PROXY_HOPS);
+}
+
+export async function requestUserAgent(): Promise<string | null> {
+  return (await headers()).get("user-agent");
+}
 
 export interface StaffContext {
   db: Db;
   token: string;
+  /** full: signed in with both factors; code: the second factor is awaited; enrol: not enrolled yet. */
+  stage: SessionStage;
+  session: StaffSession["session"];
   user: StaffSession["user"];
   partner: Partner;
   agency: AgencyScope;
@@ -36,7 +66,7 @@ export interface StaffContext {
 
 /** The request's staff member, once per request (pages, their metadata and actions share it). */
 const currentStaff = cache(async (): Promise<StaffContext | undefined> => {
-  const token = (await cookies()).get(STAFF_COOKIE)?.value;
+  const token = (await cookies()).get(await staffCookieName())?.value;
   if (!token) return undefined;
   const ctx = await getAppContext();
   const found = await findStaffSession(ctx.db, token);
@@ -46,6 +76,8 @@ const currentStaff = cache(async (): Promise<StaffContext | undefined> => {
   return {
     db: ctx.db,
     token,
+    stage: sessionStage(found),
+    session: found.session,
     user: found.user,
     partner,
     agency: credential.agency,
@@ -54,15 +86,40 @@ const currentStaff = cache(async (): Promise<StaffContext | undefined> => {
   };
 });
 
-/** For pages and route handlers: the staff member, or a redirect to the sign-in page. */
+/**
+ * For pages and route handlers: the staff member signed in with both factors; otherwise a redirect
+ * to the sign-in, to the second-factor step, or (not enrolled yet) to enrolment. Every page that
+ * moves money goes through here, so none is reached with a password alone.
+ */
 export async function requireStaff(returnTo?: string): Promise<StaffContext> {
+  const staff = await currentStaff();
+  if (!staff) redirect(loginPath(returnTo));
+  if (staff.stage === "code") redirect(codePath(returnTo));
+  if (staff.stage === "enrol") redirect(ENROL_PATH);
+  return staff;
+}
+
+/** For the second-factor step and enrolment pages: any session, whatever its stage. */
+export async function requireStaffSession(returnTo?: string): Promise<StaffContext> {
   const staff = await currentStaff();
   if (!staff) redirect(loginPath(returnTo));
   return staff;
 }
 
-/** For server actions: the staff member, or undefined (the action must refuse and do nothing). */
+export const ENROL_PATH = "/admin/security/two-factor";
+
+export function codePath(returnTo?: string): string {
+  return isAdminPath(returnTo) ? `/admin/login/code?next=${encodeURIComponent(returnTo)}` : "/admin/login/code";
+}
+
+/** For server actions: the staff member signed in with both factors, or undefined (refuse, do nothing). */
 export async function staffForAction(): Promise<StaffContext | undefined> {
+  const staff = await currentStaff();
+  return staff?.stage === "full" ? staff : undefined;
+}
+
+/** For the actions of the sign-in's second step, enrolment and sign-out: any session. */
+export async function anyStaffSessionForAction(): Promise<StaffContext | undefined> {
   return currentStaff();
 }
 
@@ -73,21 +130,24 @@ export function loginPath(returnTo?: string): string {
   return isAdminPath(returnTo) ? `/admin/login?next=${encodeURIComponent(returnTo)}` : "/admin/login";
 }
 
+// Path=/ and no Domain always (what __Host- requires); Secure whenever served over https.
 export async function setStaffCookie(token: string): Promise<void> {
-  (await cookies()).set(STAFF_COOKIE, token, {
+  const secure = await servedOverHttps();
+  (await cookies()).set(secure ? STAFF_COOKIE_SECURE : STAFF_COOKIE, token, {
     httpOnly: true,
     sameSite: "lax",
-    secure: getEnv().APP_URL.startsWith("https:"),
+    secure,
     path: "/",
     maxAge: STAFF_SESSION_TTL_MS / 1000,
   });
 }
 
 export async function clearStaffCookie(): Promise<void> {
-  (await cookies()).set(STAFF_COOKIE, "", {
+  const secure = await servedOverHttps();
+  (await cookies()).set(secure ? STAFF_COOKIE_SECURE : STAFF_COOKIE, "", {
     httpOnly: true,
     sameSite: "lax",
-    secure: getEnv().APP_URL.startsWith("https:"),
+    secure,
     path: "/",
     maxAge: 0,
   });

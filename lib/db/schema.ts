@@ -233,7 +233,30 @@ export const staffUsers = pgTable("staff_users", {
   name: text("name").notNull(),
   passwordHash: text("password_hash").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  /** The TOTP secret of the second factor, once enrolled (through lib/backoffice/totp-secret-store.ts). */
+  totpSecret: text("totp_secret"),
+  /** A secret shown for enrolment and not yet confirmed with a code. */
+  totpPendingSecret: text("totp_pending_secret"),
+  totpEnabledAt: timestamp("totp_enabled_at", { withTimezone: true }),
+  /** The time step of the last code accepted: a code of that step or an earlier one is a replay. */
+  totpLastStep: bigint("totp_last_step", { mode: "number" }),
+  passwordChangedAt: timestamp("password_changed_at", { withTimezone: true }),
 });
+
+/** Single-use recovery codes of the second factor, kept only as SHA-256 hashes (they are random, 60 bits). */
+export const staffRecoveryCodes = pgTable(
+  "staff_recovery_codes",
+  {
+    id: serial("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex("staff_recovery_codes_user_code").on(table.userId, table.codeHash)],
+);
 
 /** A signed-in staff member: the cookie carries a random token, the table only its hash. */
 export const staffSessions = pgTable("staff_sessions", {
@@ -245,12 +268,71 @@ export const staffSessions = pgTable("staff_sessions", {
   agencyId: integer("agency_id"),
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  /** The last request seen: a session idle for 30 minutes is over. */
+  lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+  /** When the second factor was given; null while the session waits for it (password only). */
+  secondFactorAt: timestamp("second_factor_at", { withTimezone: true }),
+  /** Wrong codes given on this session: a few of them end it (the password is asked again). */
+  codeFailures: integer("code_failures").notNull().default(0),
+  /** For the staff member's list of sessions: the address and a shortened user agent. */
+  ip: text("ip"),
+  userAgent: text("user_agent"),
 });
 
-/** Failed sign-ins per key (an e-mail, an IP address), to slow down guessing. */
-export const loginAttempts = pgTable("login_attempts", {
+/**
+ * Sign-in attempts per key (an e-mail with an IP address, or an IP address), reserved atomically
+ * before the password is checked (lib/backoffice/rate-limit.ts).
+ */
+export const loginThrottles = pgTable("login_throttles", {
   key: text("key").primaryKey(),
+  /** Attempts since the last lock (or window), each counted before its password is checked. */
   failures: integer("failures").notNull().default(0),
-  windowStart: timestamp("window_start", { withTimezone: true }).notNull().defaultNow(),
+  /** Locks so far: each lasts twice the one before (1 minute up to 1 hour). */
+  lockCount: integer("lock_count").notNull().default(0),
   lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  /** Whether the last reservation went ahead (the statement's answer; RETURNING sees new values only). */
+  lastAllowed: boolean("last_allowed").notNull().default(true),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Audit log (append-only: a trigger refuses UPDATE, DELETE and TRUNCATE, migration *_audit_sql)
+
+export const AUDIT_KINDS = [
+  "sign_in",
+  "sign_in_failed",
+  "sign_in_locked",
+  "second_factor",
+  "second_factor_failed",
+  "two_factor_enrolled",
+  "two_factor_disabled",
+  "recovery_code_used",
+  "password_changed",
+  "sessions_revoked",
+  "operation_cancelled",
+  "operation_refunded",
+  "theme_changed",
+] as const;
+export type AuditKind = (typeof AUDIT_KINDS)[number];
+export type AuditResult = "ok" | "refused" | "failed";
+
+/** Who did what: security and money events. Never a password, a code or a secret in it. */
+export const auditEvents = pgTable(
+  "audit_events",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    kind: text("kind").$type<AuditKind>().notNull(),
+    result: text("result").$type<AuditResult>().notNull(),
+    /** Null for an attempt on an unknown account: no partner sees it. */
+    partnerId: text("partner_id"),
+    staffUserId: text("staff_user_id"),
+    /** The staff member's name at the time (the log outlives accounts and renames). */
+    staffName: text("staff_name"),
+    operationId: text("operation_id"),
+    ip: text("ip"),
+    /** Amounts in cents and currency, a reason code: never free text typed by someone. */
+    details: jsonb("details").$type<Record<string, string | number | boolean | null>>(),
+  },
+  (table) => [index("audit_events_partner_at").on(table.partnerId, table.at)],
+);

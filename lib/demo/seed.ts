@@ -3,6 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { assignAgencies } from "@/lib/backoffice/ownership";
 import { hashPassword } from "@/lib/backoffice/passwords";
+import { enrolWithSecret } from "@/lib/backoffice/two-factor";
 import type { Db } from "@/lib/db";
 import { partners, staffUsers } from "@/lib/db/schema";
 import type { AppEnv } from "@/lib/env";
@@ -120,7 +121,17 @@ export function demoSigningSecret(secret: string): string {
  * Which operations each one's staff may see is the partners' agency assignments
  * (lib/backoffice/ownership.ts): Viajes Aurora has agency 101; Grupo Demo has 102 and 103 but not
  * 101, which its group key reaches yet belongs to Viajes Aurora.
+ * - `seguridad@viajes-aurora.example` / `aurora-security-demo`: a second staff member of the demo
+ *   partner, for trying (and testing) password changes and "sign out everywhere" without
+ *   disturbing the first.
+ * - `nuevo@viajes-aurora.example` / `aurora-new-demo`: a staff member without a second factor:
+ *   signing in leads to enrolment, and to nothing else until it is done.
+ * The second factor of all but the last is enrolled with the published TOTP secret
+ * {@link DEMO_TOTP_SECRET} (any authenticator app, or `otplib`, gives the codes).
  */
+
+/** Published, like the passwords above: the demo accounts' TOTP secret (base32), sandbox only. */
+export const DEMO_TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 
 export const DEMO_GROUP_PARTNER_ID = "demo-group";
 
@@ -137,6 +148,7 @@ export const DEMO_STAFF = [
     email: "staff@viajes-aurora.example",
     name: "Lucía Ortega",
     password: "aurora-staff-demo",
+    twoFactor: true,
   },
   {
     id: "staff_demo_grupo",
@@ -144,6 +156,23 @@ export const DEMO_STAFF = [
     email: "staff@grupo-demo.example",
     name: "Marcos Vidal",
     password: "grupo-staff-demo",
+    twoFactor: true,
+  },
+  {
+    id: "staff_demo_aurora_security",
+    partnerId: DEMO_PARTNER_ID,
+    email: "seguridad@viajes-aurora.example",
+    name: "Ana Ruiz",
+    password: "aurora-security-demo",
+    twoFactor: true,
+  },
+  {
+    id: "staff_demo_aurora_new",
+    partnerId: DEMO_PARTNER_ID,
+    email: "nuevo@viajes-aurora.example",
+    name: "Pablo Nuevo",
+    password: "aurora-new-demo",
+    twoFactor: false,
   },
 ] as const;
 
@@ -174,9 +203,17 @@ export async function seedDemoStaff(db: Db, options: { appUrl: string }): Promis
   for (const [partnerId, agencyIds] of Object.entries(DEMO_AGENCY_ASSIGNMENTS)) await assignAgencies(db, partnerId, agencyIds);
 
   for (const staff of DEMO_STAFF) {
-    // Hashed only when missing: scrypt is slow on purpose, and an existing account is left alone.
-    const [exists] = await db.select({ id: staffUsers.id }).from(staffUsers).where(eq(staffUsers.id, staff.id)).limit(1);
-    if (exists) continue;
+    // Hashed only when missing: scrypt is slow on purpose, and an existing account is left alone,
+    // but for the published second factor of an account from before there was one.
+    const [exists] = await db
+      .select({ id: staffUsers.id, totpEnabledAt: staffUsers.totpEnabledAt })
+      .from(staffUsers)
+      .where(eq(staffUsers.id, staff.id))
+      .limit(1);
+    if (exists) {
+      if (staff.twoFactor && !exists.totpEnabledAt) await enrolWithSecret(db, staff.id, DEMO_TOTP_SECRET, []);
+      continue;
+    }
     await db
       .insert(staffUsers)
       .values({
@@ -187,5 +224,6 @@ export async function seedDemoStaff(db: Db, options: { appUrl: string }): Promis
         passwordHash: await hashPassword(staff.password),
       })
       .onConflictDoNothing();
+    if (staff.twoFactor) await enrolWithSecret(db, staff.id, DEMO_TOTP_SECRET, []);
   }
 }

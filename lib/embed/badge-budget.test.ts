@@ -10,6 +10,7 @@ import { DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
 import type { FinancingClient } from "@/lib/financing/client";
 import type { FinancialOffer, Money } from "@/lib/financing/types";
 import { createTokenBuckets } from "@/lib/security/token-bucket";
+import { SOCKET_ADDRESS_HEADER } from "@/lib/security/client-ip";
 import { createBadgeQuotes } from "./badge";
 import { badgeResponse, type BadgeDeps } from "./badge-response";
 
@@ -52,8 +53,13 @@ function deps(perPartner: number, perIp: number): BadgeDeps {
   };
 }
 
-function get(query: string, ip = "198.51.100.7", d?: BadgeDeps) {
-  return badgeResponse(ctx, new Request(`http://127.0.0.1:3999/api/badge?${query}`, { headers: { "X-Forwarded-For": ip } }), d);
+/** A request from `ip` (the socket's address, as the server stamps it), with any headers the client adds. */
+function get(query: string, ip = "198.51.100.7", d?: BadgeDeps, headers: Record<string, string> = {}) {
+  return badgeResponse(
+    ctx,
+    new Request(`http://127.0.0.1:3999/api/badge?${query}`, { headers: { ...headers, [SOCKET_ADDRESS_HEADER]: ip } }),
+    d,
+  );
 }
 
 beforeAll(async () => {
@@ -79,6 +85,18 @@ describe("the badge's budget of partner API calls", () => {
     const real = await get(`partner=${DEMO_PARTNER_ID}&amount=1234.50&country=PRT`, undefined, d);
     expect(real.status).toBe(200);
     expect(calls).toEqual([{ cents: 123450, country: "PRT" }]);
+  });
+
+  it("a client writing a new X-Forwarded-For on every request does not get a new budget", async () => {
+    calls = [];
+    const d = deps(1_000, 3);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const forged = { "X-Forwarded-For": `10.9.${i}.1` };
+      statuses.push((await get(`partner=${DEMO_PARTNER_ID}&amount=${3000 + i}`, "203.0.113.77", d, forged)).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
+    expect(calls).toHaveLength(3);
   });
 
   it("one client asking for many new amounts gets 429 with Retry-After once its budget is spent; cached amounts are still served", async () => {

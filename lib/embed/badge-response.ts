@@ -2,6 +2,7 @@ import "server-only";
 import countries from "i18n-iso-countries";
 import { z } from "zod";
 import type { AppContext } from "@/lib/app-context";
+import { clientIpFrom } from "@/lib/security/client-ip";
 import { getEnv } from "@/lib/env";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import { formatAmount, formatPercent } from "@/lib/i18n/format";
@@ -40,17 +41,11 @@ function defaultDeps(): BadgeDeps {
 }
 
 /**
- * The client's address for the per-IP budget: the right-most `X-Forwarded-For` entry, the one the
- * nearest proxy wrote (Next.js writes the socket's address there when no proxy sent the header).
- * MERGE: use lib/security/client-ip.ts (TRUSTED_PROXY_HOPS) once it lands.
+ * The client's address for the per-IP budget: the socket's, or the configured proxy hop's
+ * (lib/security/client-ip.ts, TRUSTED_PROXY_HOPS); never an address the client wrote itself.
  */
-export function badgeClientIp(request: Request): string {
-  const entries = (request.headers.get("x-forwarded-for") ?? "")
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-  const last = entries.at(-1);
-  return last && last.length <= 100 ? last : "unknown";
+export function badgeClientIp(request: Request, trustedProxyHops = getEnv().TRUSTED_PROXY_HOPS): string {
+  return clientIpFrom(request.headers, trustedProxyHops);
 }
 
 const querySchema = z.object({

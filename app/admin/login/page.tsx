@@ -5,7 +5,7 @@ import { LoginForm } from "@/components/admin/login-form";
 import { LanguageSwitcher } from "@/components/ui/language-switcher";
 import { switchLocale } from "@/lib/i18n/actions";
 import { Notice } from "@/components/ui/notice";
-import { isAdminPath, STAFF_COOKIE, staffForAction } from "@/lib/backoffice/staff";
+import { anyStaffSessionForAction, codePath, ENROL_PATH, isAdminPath, staffCookieName } from "@/lib/backoffice/staff";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
 import { signInAction } from "../actions";
@@ -20,9 +20,11 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function LoginPage({ searchParams }: Props) {
   const query = await searchParams;
   const next = isAdminPath(query.next) ? query.next : undefined;
-  if (await staffForAction()) redirect(next ?? "/admin");
-  // A cookie that no longer opens a session: it expired, or was signed out elsewhere.
-  const expired = Boolean((await cookies()).get(STAFF_COOKIE)?.value) && query.signedOut !== "1";
+  const staff = await anyStaffSessionForAction();
+  if (staff) redirect(staff.stage === "full" ? (next ?? "/admin") : staff.stage === "code" ? codePath(next) : ENROL_PATH);
+  // A cookie that no longer opens a session: it expired, went idle, or was signed out elsewhere.
+  const codesEnded = query.codes === "ended";
+  const expired = Boolean((await cookies()).get(await staffCookieName())?.value) && query.signedOut !== "1" && !codesEnded;
 
   const locale = await getLocale();
   const m = getAdminMessages(locale);
@@ -42,6 +44,7 @@ export default async function LoginPage({ searchParams }: Props) {
         </div>
         {query.signedOut === "1" ? <Notice tone="success">{m.login.signedOut}</Notice> : null}
         {expired ? <Notice tone="info">{m.login.expired}</Notice> : null}
+        {codesEnded ? <Notice tone="warning">{m.secondFactor.ended}</Notice> : null}
         <section aria-label={m.login.title} className="rounded-card bg-surface p-5 shadow-sm">
           <LoginForm action={signInAction} text={m.loginForm} next={next} />
         </section>

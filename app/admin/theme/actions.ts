@@ -3,6 +3,8 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { staffAction } from "@/lib/backoffice/actions";
+import { recordAudit } from "@/lib/backoffice/audit";
+import { requestIp } from "@/lib/backoffice/staff";
 import { savePartnerTheme, themeFromForm } from "@/lib/theme/store";
 import { formOf } from "@/lib/validated-action";
 import { safeText } from "@/lib/validation/text";
@@ -20,9 +22,18 @@ const themeForm = z.object({
   logoUrl: field,
 });
 
-const saveTheme = staffAction(themeForm, async (staff, _input, formData) =>
-  savePartnerTheme(staff.db, staff.partner.id, themeFromForm(formData)),
-);
+const saveTheme = staffAction(themeForm, async (staff, _input, formData) => {
+  const result = await savePartnerTheme(staff.db, staff.partner.id, themeFromForm(formData));
+  // audit (issue 14): who changed the partner's look, and whether it was saved.
+  await recordAudit(staff.db, {
+    kind: "theme_changed",
+    result: result.ok ? "ok" : "refused",
+    partnerId: staff.partner.id,
+    staff: { id: staff.user.id, name: staff.user.name },
+    ip: await requestIp(),
+  });
+  return result;
+});
 
 /** Saves the partner's theme if it passes validation (contrast included); otherwise shows why. */
 export async function saveThemeAction(formData: FormData): Promise<void> {

@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type Cookie, type Page } from "@playwright/test";
 import { ADMIN_MESSAGES, type AdminMessages } from "@/lib/i18n/admin-messages";
 import { MESSAGES, type Messages } from "@/lib/i18n/messages";
 import type { StaffAccount } from "../../support/app";
@@ -11,6 +11,13 @@ import { AdminShell } from "./shell";
 import { AdminSignInPage } from "./sign-in-page";
 import { SimulatorPage } from "./simulator-page";
 import { ThemePage } from "./theme-page";
+
+/**
+ * Sessions signed in with both factors, per account, for this worker's later tests. A TOTP code is
+ * accepted once per account and 30-second step, so signing in afresh for each of dozens of tests
+ * would mostly wait for the next code; tests that are about the sign-in itself use the sign-in page.
+ */
+const signedIn = new Map<string, Cookie>();
 
 /**
  * The partner back-office (`/admin`) in one language: its pages, found by roles and the UI's own
@@ -45,12 +52,33 @@ export class Backoffice {
     this.theme = new ThemePage(page, this.m);
   }
 
-  /** Signs in from the sign-in page and lands on the health page (or `next`). */
+  /**
+   * Signs in and lands on the health page (or `next`): with a session this worker already signed
+   * in for the account when it is still open (`reuseSession`), else from the sign-in page, the
+   * second factor included.
+   */
   async signIn(account: StaffAccount, next?: string) {
+    const cached = account.reuseSession ? signedIn.get(account.email) : undefined;
+    if (cached) {
+      await this.page.context().addCookies([cached]);
+      await this.page.goto(next ?? "/admin");
+      if (!new URL(this.page.url()).pathname.startsWith("/admin/login")) {
+        await expect(this.shell.signOutButton).toBeVisible();
+        await expect(this.shell.banner).toContainText(account.partner);
+        return;
+      }
+      // Signed out, expired or idle since: a real sign-in.
+      signedIn.delete(account.email);
+      await this.page.context().clearCookies({ name: cached.name });
+    }
     await this.login.goto(next);
     await this.login.signIn(account);
     await expect(this.shell.signOutButton).toBeVisible();
     await expect(this.shell.banner).toContainText(account.partner);
+    if (account.reuseSession) {
+      const cookie = (await this.page.context().cookies()).find((c) => /staff_session$/.test(c.name));
+      if (cookie) signedIn.set(account.email, cookie);
+    }
   }
 
   /** An operation's page, reached the way staff do: by its booking reference. */

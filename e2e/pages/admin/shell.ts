@@ -30,7 +30,9 @@ export class AdminShell {
     await expect(this.agency).toHaveValue(String(id));
   }
 
+  /** Signs out and waits for the sign-in page (the answer clears the cookie: nothing may be set before it lands). */
   async signOut() {
     await this.signOutButton.click();
+    await this.page.waitForURL(/\/admin\/login(\?|$)/);
   }
 }

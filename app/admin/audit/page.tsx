@@ -1,0 +1,145 @@
+import type { Metadata } from "next";
+import { eq } from "drizzle-orm";
+import { AdminPage } from "@/app/admin/admin-page";
+import { Button } from "@/components/ui/button";
+import { ErrorSummary } from "@/components/ui/error-summary";
+import { SelectField, TextField } from "@/components/ui/field";
+import { Cell, Row, ScrollTable } from "@/components/ui/table";
+import { TextLink } from "@/components/ui/text-link";
+import { isAuditKind, listAuditEvents, type AuditEventRow, type AuditFilters } from "@/lib/backoffice/audit";
+import { formatDateTime } from "@/lib/backoffice/format";
+import { requireStaff } from "@/lib/backoffice/staff";
+import { AUDIT_KINDS, staffUsers } from "@/lib/db/schema";
+import { money } from "@/lib/financing/money";
+import { getAdminMessages, type AdminMessages } from "@/lib/i18n/admin-messages";
+import { formatAmount } from "@/lib/i18n/format";
+import type { Locale } from "@/lib/i18n/locales";
+import { getLocale } from "@/lib/i18n/server";
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+const PATH = "/admin/audit";
+const LIMIT = 200;
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: getAdminMessages(await getLocale()).meta.audit };
+}
+
+/** yyyy-mm-dd as a UTC midnight, or undefined; `invalid` when it is set but not a real date. */
+function dayOf(value: unknown): { date?: Date; invalid?: boolean } {
+  if (typeof value !== "string" || value === "") return {};
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return { invalid: true };
+  const date = new Date(`${value}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value ? { invalid: true } : { date };
+}
+
+/**
+ * The partner's audit log, read-only: who signed in, changed their security, cancelled, refunded
+ * or changed the theme, from where and with what result. Filters are a GET form (shareable, no
+ * JavaScript). Only this partner's events: the query is scoped by the session's partner.
+ */
+export default async function AuditPage({ searchParams }: Props) {
+  const query = await searchParams;
+  const staff = await requireStaff(PATH);
+  const locale = await getLocale();
+  const m = getAdminMessages(locale);
+  const t = m.audit;
+
+  const people = await staff.db
+    .select({ id: staffUsers.id, name: staffUsers.name })
+    .from(staffUsers)
+    .where(eq(staffUsers.partnerId, staff.partner.id))
+    .orderBy(staffUsers.name);
+  const from = dayOf(query.from);
+  const to = dayOf(query.to);
+  const filters: AuditFilters = {
+    kind: isAuditKind(query.kind) ? query.kind : undefined,
+    staffUserId: people.some((p) => p.id === query.staff) ? (query.staff as string) : undefined,
+    from: from.date,
+    // "To" is the whole day.
+    to: to.date ? new Date(to.date.getTime() + 24 * 60 * 60 * 1000) : undefined,
+  };
+  const events = await listAuditEvents(staff.db, staff.partner.id, filters, LIMIT);
+  const value = (key: string) => (typeof query[key] === "string" ? (query[key] as string) : "");
+
+  return (
+    <AdminPage staff={staff} locale={locale} m={m} path={PATH} section="audit">
+      <div className="flex flex-col gap-6">
+        <h1 className="text-3xl font-bold">{t.title}</h1>
+        <p>{t.intro}</p>
+        {from.invalid || to.invalid ? (
+          <ErrorSummary titleId="audit-errors" title={t.invalidDate}>
+            <p className="mt-1">{t.invalidDate}</p>
+          </ErrorSummary>
+        ) : null}
+        <form method="get" action={PATH} className="flex flex-wrap items-end gap-3 rounded-card bg-surface p-4 shadow-sm">
+          <SelectField
+            name="kind"
+            id="audit-kind"
+            label={t.kind}
+            defaultValue={filters.kind ?? ""}
+            options={[{ value: "", label: t.anyKind }, ...AUDIT_KINDS.map((kind) => ({ value: kind, label: t.kinds[kind] }))]}
+          />
+          <SelectField
+            name="staff"
+            id="audit-staff"
+            label={t.staff}
+            defaultValue={filters.staffUserId ?? ""}
+            options={[{ value: "", label: t.anyStaff }, ...people.map((p) => ({ value: p.id, label: p.name }))]}
+          />
+          <TextField name="from" id="audit-from" label={t.from} type="date" defaultValue={value("from")} />
+          <TextField name="to" id="audit-to" label={t.to} type="date" defaultValue={value("to")} />
+          <Button stretch={false}>{t.apply}</Button>
+          <TextLink href={PATH}>{t.clear}</TextLink>
+        </form>
+        {events.length === 0 ? (
+          <p>{t.none}</p>
+        ) : (
+          <>
+            <ScrollTable
+              label={t.title}
+              caption={t.caption}
+              wide
+              columns={[
+                { key: "at", label: t.columns.at },
+                { key: "kind", label: t.columns.kind },
+                { key: "who", label: t.columns.who },
+                { key: "operation", label: t.columns.operation },
+                { key: "ip", label: t.columns.ip },
+                { key: "result", label: t.columns.result },
+                { key: "details", label: t.columns.details },
+              ]}
+            >
+              {events.map((event) => (
+                <Row key={event.id}>
+                  <Cell header>{formatDateTime(event.at, locale)}</Cell>
+                  <Cell>{t.kinds[event.kind] ?? event.kind}</Cell>
+                  <Cell>{event.staffName ?? m.common.notAvailable}</Cell>
+                  <Cell>{event.operationId ?? m.common.notAvailable}</Cell>
+                  <Cell>{event.ip ?? m.common.notAvailable}</Cell>
+                  <Cell>{t.results[event.result] ?? event.result}</Cell>
+                  <Cell>{detailsText(event, t, locale)}</Cell>
+                </Row>
+              ))}
+            </ScrollTable>
+            {events.length === LIMIT ? <p className="text-sm text-muted">{t.limited(LIMIT)}</p> : null}
+          </>
+        )}
+      </div>
+    </AdminPage>
+  );
+}
+
+/** The few details staff need: a refund's amounts, how many sessions ended. */
+function detailsText(event: AuditEventRow, t: AdminMessages["audit"], locale: Locale): string {
+  const d = event.details ?? {};
+  if (event.kind === "operation_refunded" && typeof d.totalToRefundCents === "number" && typeof d.chargesCents === "number") {
+    const currency = typeof d.currency === "string" ? d.currency : "EUR";
+    return t.refundDetails(
+      formatAmount(money(d.totalToRefundCents, currency), locale),
+      formatAmount(money(d.chargesCents, currency), locale),
+    );
+  }
+  if (typeof d.endedSessions === "number") return t.endedSessions(d.endedSessions);
+  return "";
+}

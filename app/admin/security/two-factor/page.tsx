@@ -1,0 +1,75 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { PlainFrame } from "@/components/admin/plain-frame";
+import { SecurityForm } from "@/components/admin/security/security-form";
+import { Notice } from "@/components/ui/notice";
+import { TextLink } from "@/components/ui/text-link";
+import { codePath, requireStaffSession } from "@/lib/backoffice/staff";
+import { enrolmentSecret, totpQrSvg, totpUri } from "@/lib/backoffice/two-factor";
+import { getAdminMessages } from "@/lib/i18n/admin-messages";
+import { getLocale } from "@/lib/i18n/server";
+import { signOutAction } from "../../actions";
+import { enrolAction } from "../actions";
+
+const PATH = "/admin/security/two-factor";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: getAdminMessages(await getLocale()).meta.enrol };
+}
+
+/**
+ * Enrolment in two-step verification, required before any page that moves money: a QR code drawn
+ * on the server (SVG, no script), the key in text for typing, and the first code to confirm. The
+ * recovery codes are shown once, in the form's answer.
+ */
+export default async function EnrolPage() {
+  const staff = await requireStaffSession(PATH);
+  if (staff.stage === "code") redirect(codePath("/admin/security"));
+  const locale = await getLocale();
+  const m = getAdminMessages(locale);
+  const t = m.security;
+  const enrolling = staff.stage === "enrol";
+  // Already enrolled (and signed in with it): the page has nothing to set up; the form below only
+  // shows the codes right after the confirmation that made the stage "full".
+  const secret = enrolling ? await enrolmentSecret(staff.db, staff.user.id) : undefined;
+  const svg = secret ? await totpQrSvg(totpUri(secret, staff.user.email)) : undefined;
+  return (
+    <PlainFrame m={m} locale={locale} path={PATH} signOut={signOutAction}>
+      <h1 className="text-3xl font-bold">{t.enrolTitle}</h1>
+      {enrolling ? <Notice tone="warning">{t.enrolRequired}</Notice> : null}
+      {secret && svg ? (
+        <section aria-label={t.enrolTitle} className="flex flex-col gap-4 rounded-card bg-surface p-5 shadow-sm">
+          <p>{t.scan}</p>
+          {/* Our own SVG, made by the qrcode package from the otpauth URI: paths only, no script. */}
+          <div role="img" aria-label={t.qrLabel} className="mx-auto w-56 bg-white" dangerouslySetInnerHTML={{ __html: svg }} />
+          <p>{t.manual}</p>
+          <p className="font-mono text-lg break-all" data-testid="totp-secret">
+            {secret.match(/.{1,4}/g)?.join(" ")}
+          </p>
+          <SecurityForm
+            action={enrolAction}
+            page={PATH}
+            fields={[
+              {
+                name: "code",
+                label: m.secondFactor.code,
+                hint: m.secondFactor.codeHint,
+                type: "text",
+                autoComplete: "one-time-code",
+                code: true,
+              },
+            ]}
+            text={t.enrolForm}
+          />
+        </section>
+      ) : (
+        <>
+          <SecurityForm action={enrolAction} page={PATH} fields={[]} text={t.enrolForm} continueHref="/admin/security" />
+          <p>
+            <TextLink href="/admin/security">{t.back}</TextLink>
+          </p>
+        </>
+      )}
+    </PlainFrame>
+  );
+}
