@@ -72,9 +72,9 @@ describe("the demo data", () => {
     const db = database.db;
     const { demoSession, realSession } = await seedBoth(db);
     expect(await db.select().from(partnerNotifications).where(eq(partnerNotifications.partnerId, DEMO_PARTNER_ID))).not.toEqual([]);
-    expect(await findDemoData(db)).toEqual({ partners: 3, staff: 2 });
+    expect(await findDemoData(db)).toEqual({ partners: 3, staff: DEMO_STAFF.length });
 
-    expect(await removeDemoData(db)).toEqual({ partners: 3, staff: 2, sessions: 1 });
+    expect(await removeDemoData(db)).toEqual({ partners: 3, staff: DEMO_STAFF.length, sessions: 1 });
     expect(await findDemoData(db)).toEqual({ partners: 0, staff: 0 });
     expect((await db.select({ id: partners.id }).from(partners)).map((p) => p.id)).toEqual(["real"]);
     expect((await db.select({ id: checkoutSessions.id }).from(checkoutSessions)).map((s) => s.id)).toEqual([realSession]);
