@@ -5,7 +5,7 @@ import { checkoutApiTypes, TYPES_FILE } from "./openapi-types";
 
 describe("examples/checkout-api.d.ts", () => {
   it("is what openapi-typescript generates from the document (else: npm run openapi:types)", async () => {
-    expect(await readFile(TYPES_FILE, "utf8")).toBe(await checkoutApiTypes());
+    expect(await readFile(TYPES_FILE, "utf8")).toBe(await checkoutApiTypes(buildCheckoutApiDocument()));
   });
 
   it("changes when the document does (the comparison can fail)", async () => {

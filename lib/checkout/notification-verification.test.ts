@@ -56,7 +56,7 @@ describe("the header-object pitfall", () => {
 
   it("by hand, one of several space-separated signatures is enough (a secret being rotated)", () => {
     const headers = signed();
-    const other = signNotification(newSigningSecret(), "msg_1", new Date(), rawBody)["webhook-signature"];
+    const other = signNotification(newSigningSecret(), "msg_1", new Date(), rawBody)["webhook-signature"]!;
     headers.set("webhook-signature", `${other} ${headers.get("webhook-signature")}`);
     expect(verifyNotificationByHand(secret, rawBody, headers)).toEqual(payload);
     headers.set("webhook-signature", other);

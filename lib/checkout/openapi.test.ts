@@ -1,4 +1,4 @@
-import Ajv2020 from "ajv/dist/2020";
+import Ajv2020 from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { APP_ERROR_STATUS } from "@/lib/app-error";
 import type { CheckoutSessionRow } from "@/lib/db/schema";
