@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import type { APIRequestContext, APIResponse } from "@playwright/test";
 import { checkoutApi, openCheckout, readCheckout } from "../examples/checkout-client";
 import { checkoutApiTypes, TYPES_FILE } from "../scripts/openapi-types";
 import { openApi31Problems } from "../lib/openapi/testing/validate";
@@ -17,7 +18,7 @@ const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
  * (/docs) that renders it and the sandbox's.
  */
 
-async function servedDocument(request: import("@playwright/test").APIRequestContext) {
+async function servedDocument(request: APIRequestContext) {
   const response = await request.get("/api/openapi.json");
   expect(response.status()).toBe(200);
   expect(response.headers()["content-type"]).toContain("application/json");
@@ -30,7 +31,7 @@ test("/api/openapi.json is valid OpenAPI 3.1, and every answer of the API matche
   expect(document.servers[0]!.url).toBe(`${APP_URL}/api`);
 
   const checker = createOpenApiChecker(document);
-  const expectDocumented = async (method: string, path: string, response: import("@playwright/test").APIResponse) => {
+  const expectDocumented = async (method: string, path: string, response: APIResponse) => {
     const body = await response.json();
     const result = checker.check({ method, path, status: response.status(), body, headers: response.headers() });
     expect(result, `${method} ${path} ${response.status()}: ${JSON.stringify(body)}`).toEqual({ ok: true });
