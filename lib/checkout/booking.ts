@@ -19,22 +19,22 @@ const plain = () => z.string().check(safeText());
 const text = (max: number) => plain().trim().min(1, "is required").max(max, `must be at most ${max} characters`);
 const isoDate = queryDateSchema;
 
-const flightSchema = z.object({
+export const flightSchema = z.object({
   origin: text(100),
   destination: text(100),
   departureDate: isoDate,
   returnDate: isoDate.optional(),
   carrier: plain().trim().max(100).optional(),
 });
-const hotelSchema = z.object({
+export const hotelSchema = z.object({
   name: text(200),
   city: plain().trim().max(100).optional(),
   checkInDate: isoDate,
   checkOutDate: isoDate,
 });
-const serviceSchema = z.object({ description: text(200), type: plain().trim().max(50).optional() });
+export const serviceSchema = z.object({ description: text(200), type: plain().trim().max(50).optional() });
 
-const moneySchema = z.object({
+export const moneySchema = z.object({
   amount: z
     .number()
     .positive("must be greater than zero")

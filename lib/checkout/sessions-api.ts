@@ -3,6 +3,7 @@ import { AppError } from "@/lib/app-error";
 import { getAppContext } from "@/lib/app-context";
 import { partnerBySecret, type Partner } from "@/lib/partners/partners";
 import { bodyProblemMessage, readJsonBody } from "@/lib/http/body";
+import type { CheckoutSessionResource } from "./api-schemas";
 import { createSessionSchema } from "./booking";
 import { checkoutUrls, statusView, type CheckoutContext } from "./flow";
 import { createSession, getSession, type CheckoutSession } from "./sessions";
@@ -34,7 +35,7 @@ async function readJson(request: Request): Promise<unknown> {
 }
 
 /** What the partner sees of a session: its state, never the customer's data. */
-export function sessionResource(ctx: CheckoutContext, session: CheckoutSession) {
+export function sessionResource(ctx: CheckoutContext, session: CheckoutSession): CheckoutSessionResource {
   const view = statusView(session);
   return {
     id: session.id,
@@ -51,7 +52,7 @@ export function sessionResource(ctx: CheckoutContext, session: CheckoutSession) 
   };
 }
 
-export async function handleCreateSession(request: Request): Promise<{ status: number; body: unknown }> {
+export async function handleCreateSession(request: Request): Promise<{ status: 200 | 201; body: CheckoutSessionResource }> {
   const ctx = await getAppContext();
   const partner = await authenticatePartner(ctx, request);
   const parsed = createSessionSchema.safeParse(await readJson(request));
@@ -66,7 +67,7 @@ export async function handleCreateSession(request: Request): Promise<{ status: n
   return { status: created ? 201 : 200, body: sessionResource(ctx, session) };
 }
 
-export async function handleGetSession(request: Request, id: string): Promise<unknown> {
+export async function handleGetSession(request: Request, id: string): Promise<CheckoutSessionResource> {
   const ctx = await getAppContext();
   const partner = await authenticatePartner(ctx, request);
   const session = await getSession(ctx.db, id);

@@ -13,6 +13,7 @@ import {
 } from "@/lib/db/schema";
 import type { FinancingStatus, OperationStatus } from "@/lib/financing/contract";
 import type { Locale } from "@/lib/i18n/locales";
+import type { NotificationPayload } from "./api-schemas";
 import { bookingHash, type CreateSessionInput } from "./booking";
 import type { CustomerDraft } from "./customer";
 import { isAllowedReturnUrl, type Partner } from "@/lib/partners/partners";
@@ -298,17 +299,8 @@ async function enqueueNotification(tx: Pick<Db, "select" | "insert">, session: C
 }
 
 /** What the partner receives: the session's new state, never the customer's data. */
-export interface NotificationPayload {
-  type: `checkout.session.${SessionState}`;
-  timestamp: string;
-  data: {
-    id: string;
-    bookingReference: string;
-    state: SessionState;
-    final: boolean;
-    operation: { id: string; status: OperationStatus | null; updatedAt: string | null } | null;
-  };
-}
+/** The body of a partner notification: its schema (and documentation) is `api-schemas.ts`. */
+export type { NotificationPayload };
 
 export function notificationPayload(session: CheckoutSession, state: SessionState): NotificationPayload {
   return {

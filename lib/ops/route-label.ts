@@ -33,6 +33,7 @@ const FIXED = new Set([
   "/api/checkout-sessions",
   "/api/openapi.json",
   "/docs",
+  "/docs/scalar.js",
   "/admin",
   "/admin/login",
   "/admin/operations",

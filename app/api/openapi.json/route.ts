@@ -1,0 +1,18 @@
+import { buildCheckoutApiDocument } from "@/lib/checkout/openapi";
+import { getEnv } from "@/lib/env";
+import { routeHandler } from "@/lib/http/request-scope";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * GET /api/openapi.json: the checkout sessions API as OpenAPI 3.1 (shown at /docs), with this
+ * deployment's public URL as its server. Public and the same for everyone: cacheable, and
+ * readable from any origin (partners' API tools fetch it from their own).
+ */
+async function get() {
+  return Response.json(buildCheckoutApiDocument({ serverUrl: `${getEnv().APP_URL}/api` }), {
+    headers: { "Cache-Control": "public, max-age=300", "Access-Control-Allow-Origin": "*" },
+  });
+}
+
+export const GET = routeHandler("GET /api/openapi.json", get);

@@ -1,0 +1,149 @@
+import { z } from "zod";
+import { operationStatusSchema } from "@/lib/financing/contract";
+import { APP_ERROR_STATUS } from "@/lib/app-error";
+import { LOCALES } from "@/lib/i18n/locales";
+import { bookingSchema, createSessionSchema, flightSchema, hotelSchema, moneySchema, serviceSchema } from "./booking";
+import type { SessionState } from "./sessions";
+
+/**
+ * The wire shapes of the checkout sessions API that `booking.ts` does not hold: what a partner
+ * reads (a session), what it is told (a notification and its headers), the error format. Pure, so
+ * the handlers type their answers with them and `openapi.ts` documents exactly these. The request
+ * schemas of `booking.ts` get their documentation ids here (zod's global registry, as the partner
+ * API's contract does), so validation and documentation stay one definition.
+ */
+
+export const SESSION_STATES = [
+  "open",
+  "choosing",
+  "pending",
+  "approved",
+  "confirmed",
+  "refused",
+  "error",
+  "cancelled",
+  "expired",
+  "refunded",
+] as const satisfies readonly SessionState[];
+// Both ways: a state added to `SessionState` and not here fails the type check.
+type MissingState = Exclude<SessionState, (typeof SESSION_STATES)[number]>;
+const noMissingState: [MissingState] extends [never] ? true : MissingState = true;
+void noMissingState;
+
+export const sessionStateSchema = z.enum(SESSION_STATES).meta({
+  id: "CheckoutSessionState",
+  description: [
+    "Where the session stands:",
+    "- `open`: the customer has not sent their data yet;",
+    "- `choosing`: the customer is choosing an installment plan;",
+    "- `pending`: the customer is at the provider, or the provider is deciding;",
+    "- `approved`: the provider approved the financing (FAVORABLE): issue the trip;",
+    "- `confirmed`: the financing is active;",
+    "- `refused`, `error`, `cancelled`, `expired`, `refunded`: it ended otherwise.",
+  ].join("\n"),
+});
+
+const dateTime = () => z.iso.datetime();
+
+export const sessionOperationSchema = z
+  .object({
+    id: z.string().meta({ description: "The financing operation's id at the partner API." }),
+    status: operationStatusSchema.nullable(),
+    updatedAt: dateTime().nullable().meta({ description: "When the financing partner last changed the operation." }),
+  })
+  .meta({ id: "CheckoutSessionOperation", description: "The financing operation behind the session, once the customer sent their data." });
+
+export const checkoutSessionSchema = z
+  .object({
+    id: z.string().meta({ examples: ["cs_3q8Zb1nX2m"] }),
+    url: z.url().meta({ description: "Where to send the customer: the checkout page of this session." }),
+    bookingReference: z.string(),
+    state: sessionStateSchema,
+    final: z.boolean().meta({ description: "Whether the state can no longer change for the customer." }),
+    operation: sessionOperationSchema.nullable(),
+    expiresAt: dateTime().meta({ description: "24 hours after it was opened: after that, an unfinished session is `expired`." }),
+    createdAt: dateTime(),
+    updatedAt: dateTime(),
+  })
+  .meta({ id: "CheckoutSession", description: "A session as its partner sees it: its state, never the customer's data." });
+export type CheckoutSessionResource = z.output<typeof checkoutSessionSchema>;
+
+export const API_ERROR_CODES = Object.keys(APP_ERROR_STATUS) as (keyof typeof APP_ERROR_STATUS)[];
+
+export const apiErrorSchema = z
+  .object({
+    error: z.object({
+      code: z.enum(API_ERROR_CODES as [keyof typeof APP_ERROR_STATUS, ...(keyof typeof APP_ERROR_STATUS)[]]),
+      message: z.string().meta({ description: "For a developer; may change: branch on `code`." }),
+      fields: z
+        .array(
+          z.object({
+            field: z.string().meta({
+              description: "A dotted path in the body (`booking.flights.0.departureDate`), or `(body)` for the body as a whole.",
+            }),
+            message: z.string(),
+          }),
+        )
+        .optional()
+        .meta({ description: "With `validation_failed`: every field that was refused." }),
+    }),
+  })
+  .meta({ id: "CheckoutApiError", description: "Every error of the checkout sessions API." });
+
+export const notificationPayloadSchema = z
+  .object({
+    type: z.templateLiteral(["checkout.session.", sessionStateSchema]).meta({ examples: ["checkout.session.confirmed"] }),
+    timestamp: dateTime().meta({ description: "When the notification was written (the state change)." }),
+    data: z.object({
+      id: z.string(),
+      bookingReference: z.string(),
+      state: sessionStateSchema,
+      final: z.boolean(),
+      operation: sessionOperationSchema.nullable(),
+    }),
+  })
+  .meta({
+    id: "CheckoutSessionNotification",
+    description: "The state a session reached. A hint: `GET /checkout-sessions/{id}` is the reference.",
+  });
+export type NotificationPayload = z.output<typeof notificationPayloadSchema>;
+
+/** The Standard Webhooks headers of a notification. */
+export const notificationHeadersSchema = z.object({
+  "webhook-id": z
+    .string()
+    .meta({ description: "Unique per notification, the same on every retry of it: deduplicate on it.", examples: ["msg_2b7f…"] }),
+  "webhook-timestamp": z
+    .string()
+    .regex(/^[0-9]+$/)
+    .meta({ description: "Unix seconds of this attempt. Refuse one more than 5 minutes off your clock." }),
+  "webhook-signature": z.string().meta({
+    description:
+      "Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of your `whsec_…` secret after the prefix.",
+  }),
+});
+
+/** The request's schemas, named for the document. */
+const describe = (schema: z.ZodType, meta: z.GlobalMeta) => z.globalRegistry.add(schema, meta);
+describe(createSessionSchema, {
+  id: "CreateCheckoutSessionRequest",
+  description: "The booking, optionally what you know of the customer (prefilled; they still check it), the return URL and a locale.",
+});
+describe(bookingSchema, {
+  id: "CheckoutBooking",
+  description: "At least one flight, hotel or service. Dates are yyyy-MM-dd.",
+  anyOf: ["flights", "hotels", "services"].map((list) => ({ required: [list], properties: { [list]: { minItems: 1 } } })),
+});
+describe(moneySchema, { id: "CheckoutMoney", description: "An amount in EUR with at most two decimals." });
+describe(flightSchema, { id: "CheckoutFlight" });
+describe(hotelSchema, { id: "CheckoutHotel" });
+describe(serviceSchema, { id: "CheckoutService" });
+describe(createSessionSchema.shape.customer, {
+  description:
+    "What you know of the customer, to prefill the form: any of these fields. `documentType` is DNI, NIE or PASSPORT, `gender` MALE or FEMALE, dates yyyy-MM-dd, `countryCode` and `nationality` ISO 3166-1 alpha-3.",
+});
+describe(createSessionSchema.shape.returnUrl, {
+  description:
+    "Where the customer goes back to when the outcome is final, with `checkoutSession` and `outcome` added to the query (a hint: read the session). Must be on one of your allowed origins.",
+});
+describe(createSessionSchema.shape.locale, { description: `The checkout's language (${LOCALES.join(", ")}) unless the customer chooses.` });

@@ -1,0 +1,92 @@
+import Ajv2020 from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import { APP_ERROR_STATUS } from "@/lib/app-error";
+import type { CheckoutSessionRow } from "@/lib/db/schema";
+import { openApi31Problems } from "@/lib/openapi/testing/validate";
+import { createOpenApiChecker } from "@/lib/sandbox/testing/openapi-check";
+import { SESSION_STATES } from "./api-schemas";
+import { buildCheckoutApiDocument } from "./openapi";
+import { notificationPayload } from "./sessions";
+
+const doc = buildCheckoutApiDocument({ serverUrl: "https://checkout.example.com/api" });
+
+/** A schema of the document, with its components, as Ajv checks it. */
+function schemaOf(ref: string) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+  return ajv.compile({ $ref: ref, components: doc.components });
+}
+
+const session = (overrides: Partial<CheckoutSessionRow> = {}): CheckoutSessionRow =>
+  ({
+    id: "cs_1",
+    partnerId: "p_1",
+    bookingReference: "BK-2027-0001",
+    operationId: null,
+    operationStatus: null,
+    operationUpdatedAt: null,
+    expiresAt: new Date(Date.now() + 3_600_000),
+    createdAt: new Date(),
+    updatedAt: new Date(),
+    ...overrides,
+  }) as CheckoutSessionRow;
+
+describe("the checkout sessions API's OpenAPI document", () => {
+  it("is valid OpenAPI 3.1, every Schema Object valid JSON Schema 2020-12", () => {
+    expect(doc.openapi).toBe("3.1.0");
+    expect(openApi31Problems(doc)).toEqual([]);
+  });
+
+  it("documents the two operations, authenticated with the partner's bearer secret, on the given server", () => {
+    expect(Object.keys(doc.paths).sort()).toEqual(["/checkout-sessions", "/checkout-sessions/{id}"]);
+    expect(Object.keys(doc.paths["/checkout-sessions"]!)).toEqual(["post"]);
+    expect(Object.keys(doc.paths["/checkout-sessions/{id}"]!)).toEqual(["get"]);
+    expect(doc.servers).toEqual([{ url: "https://checkout.example.com/api", description: "This deployment" }]);
+    expect(doc.security).toEqual([{ PartnerSecret: [] }]);
+    expect(doc.components.securitySchemes.PartnerSecret).toMatchObject({ type: "http", scheme: "bearer" });
+  });
+
+  it("lists every status each handler answers, each error in the API's format with codes of that status", () => {
+    const post = doc.paths["/checkout-sessions"]!.post!;
+    const get = doc.paths["/checkout-sessions/{id}"]!.get!;
+    expect(Object.keys(post.responses as object).sort()).toEqual(["200", "201", "400", "401", "409", "413", "500"]);
+    expect(Object.keys(get.responses as object).sort()).toEqual(["200", "401", "404", "500"]);
+
+    const checker = createOpenApiChecker(doc);
+    for (const [status, code] of Object.entries({ 400: "validation_failed", 409: "conflict", 413: "payload_too_large" })) {
+      expect(APP_ERROR_STATUS[code as keyof typeof APP_ERROR_STATUS]).toBe(Number(status));
+      const body = {
+        error: { code, message: "m", ...(code === "validation_failed" ? { fields: [{ field: "booking", message: "is required" }] } : {}) },
+      };
+      expect(checker.check({ method: "POST", path: "/checkout-sessions", status: Number(status), body })).toEqual({ ok: true });
+    }
+    // The error format is closed: a body in another format is not what the document promises.
+    expect(checker.check({ method: "GET", path: "/checkout-sessions/x", status: 404, body: { message: "nope" } }).ok).toBe(false);
+    expect(
+      checker.check({ method: "GET", path: "/checkout-sessions/x", status: 401, body: { error: { code: "unauthorized", message: "m" } } }),
+    ).toEqual({
+      ok: true,
+    });
+  });
+
+  it("describes the notification, its Standard Webhooks headers and a payload as the app writes it", () => {
+    const notification = doc.webhooks.checkoutSessionNotification!.post!;
+    const headers = (notification.parameters as { in: string; name: string; required?: boolean }[]).filter((p) => p.in === "header");
+    expect(headers.map((header) => [header.name, header.required])).toEqual([
+      ["webhook-id", true],
+      ["webhook-timestamp", true],
+      ["webhook-signature", true],
+    ]);
+
+    const validate = schemaOf("#/components/schemas/CheckoutSessionNotification");
+    const opened = notificationPayload(session(), "open");
+    const confirmed = notificationPayload(
+      session({ operationId: "op_1", operationStatus: "CONFIRMED", operationUpdatedAt: new Date() }),
+      "confirmed",
+    );
+    for (const payload of [opened, confirmed]) expect(validate(payload), JSON.stringify(validate.errors)).toBe(true);
+    // Every state may be notified, and nothing else.
+    for (const state of SESSION_STATES) expect(validate({ ...opened, type: `checkout.session.${state}` })).toBe(true);
+    expect(validate({ ...opened, type: "checkout.session.paid" })).toBe(false);
+    expect(validate({ ...opened, data: { ...opened.data, state: "paid" } })).toBe(false);
+  });
+});

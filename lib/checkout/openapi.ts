@@ -1,0 +1,158 @@
+import { z } from "zod";
+import type { ZodOpenApiResponseObject } from "zod-openapi";
+import { APP_ERROR_STATUS, type AppErrorCode } from "@/lib/app-error";
+import { generateDocument, jsonContent, routesToPaths, type OpenApiDocument, type Route } from "@/lib/openapi/document";
+import { createSessionSchema } from "./booking";
+import { apiErrorSchema, checkoutSessionSchema, notificationHeadersSchema, notificationPayloadSchema } from "./api-schemas";
+
+/**
+ * Our checkout sessions API (`/api/checkout-sessions`) as an OpenAPI 3.1 document, generated with
+ * zod-openapi from the schemas its handlers validate and answer with (booking.ts, api-schemas.ts),
+ * served at `/api/openapi.json` and shown at `/docs`. What is written here is what the schemas
+ * cannot say: the routes, which answers each one gives and why, and the notifications we send
+ * (as `webhooks`).
+ */
+
+export const CHECKOUT_API_VERSION = "1.0.0";
+
+const DESCRIPTION = `The API a travel agency's backend uses to open a checkout for a booking and follow it.
+
+1. \`POST /checkout-sessions\` with the booking: send your customer to the \`url\` it answers.
+2. When the outcome is final the customer comes back to your \`returnUrl\`; meanwhile you receive a signed **notification** (see *Webhooks*) at each state the session reaches.
+3. \`GET /checkout-sessions/{id}\` is the reference: read it whenever a notification or a return tells you something changed.
+
+Authentication: your partner secret as a bearer token (on the sandbox, the demo partner's is \`demo_partner_secret_sandbox_only\`).
+
+Errors are always \`{ "error": { "code", "message", "fields"? } }\`: branch on \`code\`.`;
+
+/** An error answer in the API's one format; the codes it can carry are listed (and checked against the app's table). */
+function errorResponse(status: number, description: string, codes: AppErrorCode[]): ZodOpenApiResponseObject {
+  for (const code of codes) {
+    if (APP_ERROR_STATUS[code] !== status) throw new Error(`Error code ${code} is not a ${status}`);
+  }
+  return {
+    description: `${description}\n\n${codes.map((code) => `- \`${code}\``).join("\n")}`,
+    "x-error-codes": codes,
+    content: jsonContent(apiErrorSchema),
+  };
+}
+
+const noStore = z.object({
+  "Cache-Control": z.literal("no-store").meta({ header: { id: "NoStore", description: "Answers are never cached." } }),
+});
+
+const COMMON: Record<string, ZodOpenApiResponseObject> = {
+  "401": {
+    ...errorResponse(401, "No `Authorization: Bearer <secret>` header, or not a partner's secret.", ["unauthorized"]),
+    id: "Unauthorized",
+  },
+  "500": {
+    ...errorResponse(500, "Something failed on our side: retry later (opening a session again is safe: it is idempotent).", ["internal"]),
+    id: "InternalError",
+  },
+};
+
+const sessionIdParam = checkoutSessionSchema.shape.id.meta({ param: { description: "The session's `id`." } });
+
+function routes(): Route[] {
+  return [
+    {
+      method: "post",
+      path: "/checkout-sessions",
+      operation: {
+        operationId: "createCheckoutSession",
+        summary: "Open a checkout session",
+        description:
+          "Opens a checkout for a booking. Idempotent per `bookingReference`: the same request again answers 200 with the same session; the same reference with a different booking is a 409. The body is read as JSON whatever its `Content-Type`, up to 64 KB.",
+        tags: ["Checkout sessions"],
+        requestBody: { required: true, content: jsonContent(createSessionSchema) },
+        responses: {
+          "201": { description: "Opened: send the customer to `url`.", headers: noStore, content: jsonContent(checkoutSessionSchema) },
+          "200": {
+            description: "This booking already has a session: the same one.",
+            headers: noStore,
+            content: jsonContent(checkoutSessionSchema),
+          },
+          "400": errorResponse(
+            400,
+            "The body is not valid JSON or not UTF-8, or fields are invalid: `fields` names every one (`(body)` for the body as a whole).",
+            ["validation_failed"],
+          ),
+          "409": errorResponse(409, "A session with this `bookingReference` exists for a different booking.", ["conflict"]),
+          "413": errorResponse(413, "The body is larger than 64 KB; nothing was read.", ["payload_too_large"]),
+          ...COMMON,
+        },
+      },
+    },
+    {
+      method: "get",
+      path: "/checkout-sessions/{id}",
+      operation: {
+        operationId: "getCheckoutSession",
+        summary: "Read a checkout session",
+        description:
+          "Where your customer's checkout stands. The reference for the outcome: notifications and the return's query are hints.",
+        tags: ["Checkout sessions"],
+        requestParams: { path: z.object({ id: sessionIdParam }) },
+        responses: {
+          "200": { description: "The session.", headers: noStore, content: jsonContent(checkoutSessionSchema) },
+          "404": errorResponse(404, "No session with this id among yours (another partner's session is not found either).", ["not_found"]),
+          ...COMMON,
+        },
+      },
+    },
+  ];
+}
+
+export interface CheckoutApiDocumentOptions {
+  /** The API's base URL: the app's public URL followed by `/api`. */
+  serverUrl?: string;
+}
+
+export function buildCheckoutApiDocument(options: CheckoutApiDocumentOptions = {}): OpenApiDocument {
+  return generateDocument({
+    openapi: "3.1.0",
+    info: { title: "Checkout sessions API", version: CHECKOUT_API_VERSION, description: DESCRIPTION },
+    servers: [{ url: options.serverUrl ?? "http://localhost:3000/api", description: "This deployment" }],
+    security: [{ PartnerSecret: [] }],
+    tags: [
+      { name: "Checkout sessions", description: "Open a checkout for a booking, and read where it stands." },
+      { name: "Notifications", description: "What we POST to your notification URL." },
+    ],
+    paths: routesToPaths(routes()),
+    webhooks: {
+      checkoutSessionNotification: {
+        post: {
+          operationId: "checkoutSessionNotification",
+          summary: "A session reached a state",
+          description: [
+            "POSTed to your notification URL at each state a session reaches, in the [Standard Webhooks](https://www.standardwebhooks.com/) format, signed with your `whsec_…` signing secret.",
+            "",
+            "- Verify the signature on the **raw** body (the bytes received, before any JSON parsing), with the three headers.",
+            "- Delivery is at least once: deduplicate on `webhook-id`.",
+            "- Answer 2xx within 5 seconds; anything else is retried after 10 s, 1 min, 5 min, 30 min, 2 h, then every 6 h.",
+            "- Act on the session you read with `GET /checkout-sessions/{id}`: the payload is a hint.",
+          ].join("\n"),
+          tags: ["Notifications"],
+          // Signed, not authenticated with a credential of yours.
+          security: [],
+          requestParams: { header: notificationHeadersSchema },
+          requestBody: { required: true, content: jsonContent(notificationPayloadSchema) },
+          responses: {
+            "2XX": { description: "Received: not sent again." },
+            default: { description: "Anything else (or no answer within 5 seconds): sent again later." },
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        PartnerSecret: {
+          type: "http",
+          scheme: "bearer",
+          description: "Your partner secret (not the financing key). On the sandbox: `demo_partner_secret_sandbox_only`.",
+        },
+      },
+    },
+  });
+}
