@@ -17,10 +17,11 @@ import postgres from "postgres";
 import { openDatabase, type Database } from "../lib/db";
 import { checkoutSessions, webhookEvents } from "../lib/db/schema";
 import type { CheckoutContext } from "../lib/checkout/flow";
-import { DEMO_PARTNER_ID, seedDemoPartner } from "../lib/demo/seed";
+import { seedDemoPartner } from "../lib/demo/seed";
 import { receiveWebhook } from "../lib/checkout/webhooks";
 import { createWebhookPump } from "../lib/checkout/worker";
 import { createFinancingClient } from "../lib/financing/client";
+import { storedSession } from "../lib/checkout/testing/context";
 
 const { values } = parseArgs({
   options: {
@@ -54,28 +55,13 @@ async function run(label: string, database: Database): Promise<void> {
 
   // One session per event, each with its operation, as real traffic would have.
   const run = Date.now().toString(36);
-  const sessions = Array.from({ length: EVENTS }, (_, i): typeof checkoutSessions.$inferInsert => ({
-    id: `cs_bench${run}${String(i).padStart(8, "0")}`,
-    partnerId: DEMO_PARTNER_ID,
-    bookingReference: `BENCH-${run}-${i}`,
-    booking: {
-      bookingReference: `BENCH-${run}-${i}`,
-      packageName: "Bench",
-      packageTravel: false,
-      travellers: 1,
-      totalPrice: { amount: 1000, currency: "EUR" },
-      flights: [],
-      hotels: [],
-      services: [{ description: "Bench" }],
-    },
-    bookingHash: "bench",
-    returnUrl: "http://127.0.0.1/",
-    locale: "es",
-    operationId: `op_bench_${run}_${i}`,
-    operationStatus: "CLIENT_REQUESTED",
-    operationUpdatedAt: new Date("2026-11-22T09:00:00Z"),
-    expiresAt: new Date(Date.now() + 86_400_000),
-  }));
+  const sessions = Array.from({ length: EVENTS }, (_, i) =>
+    storedSession({
+      id: `cs_bench${run}${String(i).padStart(8, "0")}`,
+      reference: `BENCH-${run}-${i}`,
+      operationId: `op_bench_${run}_${i}`,
+    }),
+  );
   for (let i = 0; i < sessions.length; i += 500) await db.insert(checkoutSessions).values(sessions.slice(i, i + 500));
 
   const pump = createWebhookPump(ctx);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@/lib/app-error";
 import { openDatabase, type Database } from "@/lib/db";
 import { checkoutSessions } from "@/lib/db/schema";
+import { storedSession } from "@/lib/checkout/testing/context";
 import { DEMO_BLUE_PARTNER_ID, DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID, seedDemoPartner, seedDemoStaff } from "@/lib/demo/seed";
 import type { FinancingClient } from "@/lib/financing/client";
 import type { Operation, Page } from "@/lib/financing/types";
@@ -18,25 +19,9 @@ const BLUE_OP = "op_blue_from_checkout";
 const OTHER_OP = "op_nobodys_session";
 
 async function addSession(partnerId: string, operationId: string) {
-  await database.db.insert(checkoutSessions).values({
-    id: `cs_${operationId}`,
-    partnerId,
-    bookingReference: `BK-${operationId}`,
-    booking: {
-      bookingReference: `BK-${operationId}`,
-      packageName: "Lisboa",
-      packageTravel: true,
-      travellers: 1,
-      totalPrice: { amount: 100, currency: "EUR" },
-      flights: [],
-      hotels: [],
-      services: [],
-    },
-    bookingHash: "h",
-    returnUrl: `${APP_URL}/`,
-    operationId,
-    expiresAt: new Date(Date.now() + 3_600_000),
-  });
+  await database.db
+    .insert(checkoutSessions)
+    .values(storedSession({ id: `cs_${operationId}`, reference: `BK-${operationId}`, partnerId, operationId, returnUrl: `${APP_URL}/` }));
 }
 
 beforeAll(async () => {

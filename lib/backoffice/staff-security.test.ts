@@ -1,8 +1,8 @@
 import { randomBytes, scryptSync } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import postgres from "postgres";
 import { generate } from "otplib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { throwawayDatabase } from "@/lib/db/testing/throwaway";
 import { openDatabase, type Database } from "@/lib/db";
 import { auditEvents, loginThrottles, staffRecoveryCodes, staffSessions, staffUsers } from "@/lib/db/schema";
 import { DEMO_PARTNER_ID, DEMO_TOTP_SECRET, seedDemoPartner } from "@/lib/demo/seed";
@@ -105,24 +105,8 @@ signInSuite("PGlite", () => openDatabase({ dataDir: "memory://" }));
 const testDatabaseUrl = process.env.TEST_DATABASE_URL;
 // Without TEST_DATABASE_URL there is no server: skipping is expected on a laptop; CI sets it.
 describe.runIf(testDatabaseUrl)("on PostgreSQL", () => {
-  const url = new URL(testDatabaseUrl ?? "postgres://unused");
-  const name = `staff_security_test_${process.pid}_${Date.now()}`;
-  const throwaway = new URL(url);
-  throwaway.pathname = `/${name}`;
-  let admin: postgres.Sql;
-  beforeAll(async () => {
-    admin = postgres(url.href, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database "${name}"`);
-  });
-  afterAll(async () => {
-    if (!admin) return;
-    try {
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    } finally {
-      await admin.end({ timeout: 5 });
-    }
-  });
-  signInSuite("PostgreSQL", () => openDatabase({ databaseUrl: throwaway.href, dataDir: "unused" }));
+  const throwaway = throwawayDatabase("staff_security_test");
+  signInSuite("PostgreSQL", () => openDatabase({ databaseUrl: throwaway.url, dataDir: "unused" }));
 });
 
 describe("locks by (e-mail, IP)", () => {

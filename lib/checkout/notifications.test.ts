@@ -12,7 +12,7 @@ import { checkoutSessions, partnerNotifications, partners } from "@/lib/db/schem
 import { hashSecret } from "@/lib/partners/partners";
 import type { CheckoutContext } from "./flow";
 import { deliverDueNotifications, newSigningSecret } from "./notifications";
-import { testContext } from "./testing/context";
+import { storedSession, testContext } from "./testing/context";
 
 let database: Database;
 let ctx: CheckoutContext;
@@ -52,24 +52,9 @@ async function partnerWith(id: string, notificationUrl: string): Promise<void> {
 async function notification(partnerId: string, createdAt: Date): Promise<string> {
   sessionCounter++;
   const sessionId = `cs_note_${sessionCounter}`;
-  await ctx.db.insert(checkoutSessions).values({
-    id: sessionId,
-    partnerId,
-    bookingReference: `BK-NOTE-${sessionCounter}`,
-    booking: {
-      bookingReference: `BK-NOTE-${sessionCounter}`,
-      packageName: "Lisboa",
-      packageTravel: true,
-      travellers: 1,
-      totalPrice: { amount: 100, currency: "EUR" },
-      flights: [],
-      hotels: [],
-      services: [],
-    },
-    bookingHash: "h",
-    returnUrl: "http://127.0.0.1:3999/",
-    expiresAt: new Date(Date.now() + 3_600_000),
-  });
+  await ctx.db
+    .insert(checkoutSessions)
+    .values(storedSession({ id: sessionId, reference: `BK-NOTE-${sessionCounter}`, partnerId, returnUrl: "http://127.0.0.1:3999/" }));
   const id = `msg_note_${sessionCounter}`;
   await ctx.db.insert(partnerNotifications).values({
     id,

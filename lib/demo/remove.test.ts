@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import postgres from "postgres";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSession, notificationPayload } from "@/lib/checkout/sessions";
 import { sessionInput } from "@/lib/checkout/testing/context";
+import { throwawayDatabase } from "@/lib/db/testing/throwaway";
 import { openDatabase, type Database, type Db } from "@/lib/db";
 import { checkoutSessions, customerData, partnerNotifications, partners, staffSessions, staffUsers, webhookEvents } from "@/lib/db/schema";
 import { parseEnv } from "@/lib/env";
@@ -136,26 +136,9 @@ const testDatabaseUrl = process.env.TEST_DATABASE_URL;
 
 // Without TEST_DATABASE_URL there is no server to test against (CI sets it).
 describe.runIf(testDatabaseUrl)("npm run demo:remove on PostgreSQL", () => {
-  const url = new URL(testDatabaseUrl ?? "postgres://unused");
-  const name = `demo_remove_test_${process.pid}_${Date.now()}`;
-  const throwaway = new URL(url);
-  throwaway.pathname = `/${name}`;
-  let admin: postgres.Sql;
-
-  beforeAll(async () => {
-    admin = postgres(url.href, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database "${name}"`);
-  });
-  afterAll(async () => {
-    if (!admin) return;
-    try {
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    } finally {
-      await admin.end({ timeout: 5 });
-    }
-  });
+  const throwaway = throwawayDatabase("demo_remove_test");
 
   it("removes the demo data from the database at DATABASE_URL", { timeout: 180_000 }, async () => {
-    await removesWithTheScript(() => openDatabase({ databaseUrl: throwaway.href, dataDir: "unused" }), { DATABASE_URL: throwaway.href });
+    await removesWithTheScript(() => openDatabase({ databaseUrl: throwaway.url, dataDir: "unused" }), { DATABASE_URL: throwaway.url });
   });
 });

@@ -63,13 +63,19 @@ export function customerDraft(email = "ana@example.com") {
 }
 
 /**
- * A session of the demo partner whose customer is at the provider (operation `op_<name>`,
- * CLIENT_REQUESTED), inserted as it is stored: for tests of what comes after (webhooks, shutdown).
+ * A checkout session as it is stored, for tests (and the webhook bench) that start after the
+ * customer's steps: a small booking, the demo partner's unless said, with an operation at the
+ * provider (CLIENT_REQUESTED) when `operationId` is given.
  */
-export async function insertSessionAtProvider(db: Database["db"], name: string): Promise<string> {
-  const operationId = `op_${name}`;
+export function storedSession(options: {
+  id: string;
+  reference: string;
+  partnerId?: string;
+  operationId?: string;
+  returnUrl?: string;
+}): typeof checkoutSessions.$inferInsert {
   const booking: Booking = {
-    bookingReference: `REF-${name}`,
+    bookingReference: options.reference,
     packageName: "Trip",
     packageTravel: false,
     travellers: 1,
@@ -78,18 +84,31 @@ export async function insertSessionAtProvider(db: Database["db"], name: string):
     hotels: [],
     services: [{ description: "Trip" }],
   };
-  await db.insert(checkoutSessions).values({
-    id: `cs_${name}_0000000000`,
-    partnerId: DEMO_PARTNER_ID,
-    bookingReference: booking.bookingReference,
+  return {
+    id: options.id,
+    partnerId: options.partnerId ?? DEMO_PARTNER_ID,
+    bookingReference: options.reference,
     booking,
-    bookingHash: name,
-    returnUrl: "http://127.0.0.1/",
+    bookingHash: options.reference,
+    returnUrl: options.returnUrl ?? "http://127.0.0.1/",
     locale: "es",
-    operationId,
-    operationStatus: "CLIENT_REQUESTED",
-    operationUpdatedAt: new Date("2026-11-22T09:00:00Z"),
+    ...(options.operationId
+      ? {
+          operationId: options.operationId,
+          operationStatus: "CLIENT_REQUESTED" as const,
+          operationUpdatedAt: new Date("2026-11-22T09:00:00Z"),
+        }
+      : {}),
     expiresAt: new Date(Date.now() + 86_400_000),
-  });
+  };
+}
+
+/**
+ * A session of the demo partner whose customer is at the provider (operation `op_<name>`),
+ * inserted as it is stored: for tests of what comes after (webhooks, shutdown).
+ */
+export async function insertSessionAtProvider(db: Database["db"], name: string): Promise<string> {
+  const operationId = `op_${name}`;
+  await db.insert(checkoutSessions).values(storedSession({ id: `cs_${name}_0000000000`, reference: `REF-${name}`, operationId }));
   return operationId;
 }
