@@ -79,7 +79,7 @@ export async function startServer(): Promise<void> {
   const { installShutdown } = await import("@/lib/ops/shutdown");
   const { countRowsIn } = await import("@/lib/ops/metrics");
   observeHttpServers();
-  countRowsIn(async () => (await getDatabase()).db);
+  countRowsIn(async () => database.db);
   const worker = startBackgroundWork(await getAppContext());
   installShutdown({ db: database.db, worker, closeDatabase, graceMs: env.SHUTDOWN_GRACE_MS });
   log.info({ database: env.DATABASE_URL === undefined ? "pglite" : "postgresql", sandbox: env.SANDBOX_ENABLED }, "server ready");

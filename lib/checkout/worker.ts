@@ -17,6 +17,8 @@ export interface BackgroundWork {
 
 /** Events processed at once by one instance: enough to overlap partner API latency, few enough for its pool. */
 const WEBHOOK_CONCURRENCY = 8;
+/** Due events read per query. */
+const WEBHOOK_BATCH = 100;
 
 export interface WebhookPump {
   /** Due events exist: process them now (a call while a pass runs makes it look again). */
@@ -39,7 +41,7 @@ export function createWebhookPump(ctx: CheckoutContext, concurrency = WEBHOOK_CO
     do {
       again = false;
       for (;;) {
-        const due = await dueWebhookEvents(ctx, new Date(), 100);
+        const due = await dueWebhookEvents(ctx, new Date(), WEBHOOK_BATCH);
         if (due.length === 0) break;
         let next = 0;
         let started = 0;
@@ -55,7 +57,7 @@ export function createWebhookPump(ctx: CheckoutContext, concurrency = WEBHOOK_CO
           }),
         );
         // Draining, or every due event was held elsewhere (another instance, a retry later): stop here.
-        if (started === 0 || due.length < 100) break;
+        if (started === 0 || due.length < WEBHOOK_BATCH) break;
       }
     } while (again);
   }

@@ -1,5 +1,5 @@
 import "server-only";
-import { count, isNotNull, isNull, and } from "drizzle-orm";
+import { and, count, isNotNull, isNull, type SQL } from "drizzle-orm";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { Db } from "@/lib/db";
 import { partnerNotifications, webhookEvents } from "@/lib/db/schema";
@@ -68,7 +68,7 @@ function createMetrics() {
       help: "Webhook events stored and not processed yet (all instances).",
       registers,
       async collect() {
-        this.set(await countRows("webhooks"));
+        this.set(await countRows(webhookEvents, isNull(webhookEvents.processedAt)));
       },
     }),
     notificationsPending: new Gauge({
@@ -76,7 +76,7 @@ function createMetrics() {
       help: "Partner notifications not delivered yet (all instances).",
       registers,
       async collect() {
-        this.set(await countRows("notifications_pending"));
+        this.set(await countRows(partnerNotifications, isNull(partnerNotifications.deliveredAt)));
       },
     }),
     notificationsFailed: new Gauge({
@@ -84,28 +84,19 @@ function createMetrics() {
       help: "Partner notifications not delivered whose last attempt failed (all instances).",
       registers,
       async collect() {
-        this.set(await countRows("notifications_failing"));
+        this.set(
+          await countRows(partnerNotifications, and(isNull(partnerNotifications.deliveredAt), isNotNull(partnerNotifications.lastError))),
+        );
       },
     }),
   };
 }
 
-async function countRows(what: "webhooks" | "notifications_pending" | "notifications_failing"): Promise<number> {
+/** Rows of `table` matching `where`, in the database start-up named; 0 before it has (a unit test). */
+async function countRows(table: typeof webhookEvents | typeof partnerNotifications, where: SQL | undefined): Promise<number> {
   const source = globalForMetrics.__travelCheckoutMetricsDb;
-  // Before start-up has said where the database is (a unit test), there is nothing to count.
   if (!source) return 0;
-  const db = await source();
-  const [row] =
-    what === "webhooks"
-      ? await db.select({ n: count() }).from(webhookEvents).where(isNull(webhookEvents.processedAt))
-      : await db
-          .select({ n: count() })
-          .from(partnerNotifications)
-          .where(
-            what === "notifications_pending"
-              ? isNull(partnerNotifications.deliveredAt)
-              : and(isNull(partnerNotifications.deliveredAt), isNotNull(partnerNotifications.lastError)),
-          );
+  const [row] = await (await source()).select({ n: count() }).from(table).where(where);
   return row?.n ?? 0;
 }
 

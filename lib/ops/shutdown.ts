@@ -64,7 +64,7 @@ export async function shutdown(deps: ShutdownDeps): Promise<ShutdownReport> {
  * server closed, cutting our work short): the first signal starts `shutdown`, the process exits 0
  * when it is done; a second signal exits at once.
  */
-export function installShutdown(deps: Omit<ShutdownDeps, "graceMs"> & { graceMs: number }): void {
+export function installShutdown(deps: ShutdownDeps): void {
   let stopping = false;
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.removeAllListeners(signal);
