@@ -1,12 +1,15 @@
 import type { Metadata } from "next";
 import { AdminPage } from "@/app/admin/admin-page";
+import { OverviewDaily, OverviewFunnel } from "@/components/admin/overview-charts";
 import { Card } from "@/components/ui/card";
 import { Notice } from "@/components/ui/notice";
 import { groupAgencies } from "@/lib/backoffice/agencies";
 import { formatDateTime, formatSignedSeconds } from "@/lib/backoffice/format";
 import { integrationHealth } from "@/lib/backoffice/health";
+import { staffOverview } from "@/lib/backoffice/overview";
 import { requireStaff } from "@/lib/backoffice/staff";
 import { getAdminMessages, type AdminMessages } from "@/lib/i18n/admin-messages";
+import { formatDate } from "@/lib/i18n/format";
 import { getLocale } from "@/lib/i18n/server";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -26,12 +29,16 @@ function problemText(m: AdminMessages, problem: "unavailable" | "auth" | "forbid
   return problem === "auth" ? m.common.apiAuth : problem === "forbidden" ? m.common.apiForbidden : m.common.apiUnavailable;
 }
 
-/** Integration health: the partner API (GET /health), its clock against ours, our database and queues. */
+/**
+ * The back-office home: the last 30 days of the partner's checkout sessions (a funnel and daily
+ * volumes, drawn on the server), then the integration's health: the partner API (GET /health), its
+ * clock against ours, our database and queues.
+ */
 export default async function HealthPage() {
   const staff = await requireStaff("/admin");
   const locale = await getLocale();
   const m = getAdminMessages(locale);
-  const [health, agencies] = await Promise.all([integrationHealth(staff), groupAgencies(staff)]);
+  const [health, agencies, overview] = await Promise.all([integrationHealth(staff), groupAgencies(staff), staffOverview(staff)]);
   const agencyName =
     agencies?.ok && agencies.current ? m.common.agencyOption(agencies.current.tradeName, agencies.current.id) : staff.agency.id?.toString();
 
@@ -41,6 +48,32 @@ export default async function HealthPage() {
         <h1 className="text-3xl font-bold">{m.health.title}</h1>
         <p className="text-muted">{m.health.intro}</p>
       </div>
+      <section aria-labelledby="overview-heading" className="flex flex-col gap-4 rounded-card bg-surface p-5 shadow-sm">
+        <div className="flex flex-col gap-1">
+          <h2 id="overview-heading" className="text-xl font-semibold">
+            {m.overview.title}
+          </h2>
+          {overview ? (
+            <p className="text-sm text-muted">
+              {m.overview.intro(formatDate(overview.firstDay, locale), formatDate(overview.lastDay, locale))}
+            </p>
+          ) : null}
+        </div>
+        {overview ? (
+          <div className="grid gap-6 xl:grid-cols-2">
+            <div className="flex flex-col gap-2">
+              <h3 className="font-semibold">{m.overview.funnelHeading}</h3>
+              <OverviewFunnel overview={overview} m={m.overview} locale={locale} />
+            </div>
+            <div className="flex flex-col gap-2">
+              <h3 className="font-semibold">{m.overview.dailyHeading}</h3>
+              <OverviewDaily overview={overview} m={m.overview} locale={locale} />
+            </div>
+          </div>
+        ) : (
+          <Notice tone="error">{m.overview.unavailable}</Notice>
+        )}
+      </section>
       <div className="grid gap-6 lg:grid-cols-2">
         <Card title={m.health.apiHeading} id="api-heading">
           {health.api.ok ? (

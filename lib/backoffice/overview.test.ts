@@ -84,7 +84,12 @@ function overviewSuite(label: string, open: () => Promise<Database>) {
         },
         // Only the final status seen (a webhook after the provider's decision): it implies every step before.
         { name: "confirmed", operationStatus: "CONFIRMED", history: ["CONFIRMED"] },
-        { name: "signedrefused", submitted: true, operationStatus: "REFUSED", history: ["CLIENT_REQUESTED", "PENDING_RESPONSE", "REFUSED"] },
+        {
+          name: "signedrefused",
+          submitted: true,
+          operationStatus: "REFUSED",
+          history: ["CLIENT_REQUESTED", "PENDING_RESPONSE", "REFUSED"],
+        },
         { name: "declined", submitted: true, operationStatus: "REFUSED", history: ["CLIENT_REQUESTED", "REFUSED"] },
         { name: "lapsed", expiresAt: new Date(NOW.getTime() - 1000) },
         { name: "opexpired", submitted: true, operationStatus: "EXPIRED", history: ["GENERATED", "EXPIRED"] },

@@ -2,7 +2,11 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import type { OperationStatus } from "@/lib/financing/contract";
+import { logError, loggerFor } from "@/lib/logger";
 import { ADMIN_TIME_ZONE } from "./format";
+import type { FunnelCounts } from "./overview-steps";
+
+export { FUNNEL_STEPS, type FunnelCounts, type FunnelStep } from "./overview-steps";
 
 /**
  * The back-office home's overview: the last 30 days of one partner's checkout sessions as a funnel
@@ -32,24 +36,19 @@ import { ADMIN_TIME_ZONE } from "./format";
 export const OVERVIEW_DAYS = 30;
 
 /** Statuses an operation reports only once the customer chose a plan (POST /financing went through). */
-const CHOSEN: readonly OperationStatus[] = ["CLIENT_REQUESTED", "PENDING_RESPONSE", "FAVORABLE", "CONFIRMED", "FINISHED", "REFUSED", "REFUNDED"];
+const CHOSEN: readonly OperationStatus[] = [
+  "CLIENT_REQUESTED",
+  "PENDING_RESPONSE",
+  "FAVORABLE",
+  "CONFIRMED",
+  "FINISHED",
+  "REFUSED",
+  "REFUNDED",
+];
 /** Statuses an operation reports only once the customer signed at the provider. */
 const SIGNED: readonly OperationStatus[] = ["PENDING_RESPONSE", "FAVORABLE", "CONFIRMED", "FINISHED", "REFUNDED"];
 /** Financing confirmed (a refund undoes it later, but the sale was confirmed). */
 const CONFIRMED: readonly OperationStatus[] = ["CONFIRMED", "FINISHED", "REFUNDED"];
-
-export interface FunnelCounts {
-  opened: number;
-  detailsGiven: number;
-  planChosen: number;
-  signed: number;
-  confirmed: number;
-  refused: number;
-  expired: number;
-}
-
-export const FUNNEL_STEPS = ["opened", "detailsGiven", "planChosen", "signed", "confirmed", "refused", "expired"] as const satisfies readonly (keyof FunnelCounts)[];
-export type FunnelStep = (typeof FUNNEL_STEPS)[number];
 
 export interface OverviewDay {
   /** The calendar day in Europe/Madrid, `YYYY-MM-DD`. */
@@ -164,4 +163,14 @@ export async function partnerOverview(db: Db, partnerId: string, now = new Date(
 function rowsOf<T>(result: unknown): T[] {
   if (Array.isArray(result)) return result as T[];
   return ((result as { rows?: T[] }).rows ?? []) as T[];
+}
+
+/** The staff member's partner's overview; undefined (logged) when the database does not answer. */
+export async function staffOverview(staff: { db: Db; partner: { id: string } }, now = new Date()): Promise<Overview | undefined> {
+  try {
+    return await partnerOverview(staff.db, staff.partner.id, now);
+  } catch (error) {
+    logError(loggerFor("backoffice"), "backoffice: reading the overview failed", error);
+    return undefined;
+  }
 }

@@ -6,6 +6,7 @@ import { euros, type UiLanguage } from "../../support/text";
 import { HealthPage } from "./health-page";
 import { OperationPage } from "./operation-page";
 import { OperationsPage } from "./operations-page";
+import { OverviewSection } from "./overview";
 import { RefundPage } from "./refund-page";
 import { AdminShell } from "./shell";
 import { AdminSignInPage } from "./sign-in-page";
@@ -30,6 +31,8 @@ export class Backoffice {
   readonly login: AdminSignInPage;
   readonly shell: AdminShell;
   readonly health: HealthPage;
+  /** The home's overview (the funnel and the daily volumes), above the health figures. */
+  readonly overview: OverviewSection;
   readonly simulator: SimulatorPage;
   readonly operations: OperationsPage;
   readonly operation: OperationPage;
@@ -45,6 +48,7 @@ export class Backoffice {
     this.login = new AdminSignInPage(page, this.m);
     this.shell = new AdminShell(page, this.m);
     this.health = new HealthPage(page, this.m);
+    this.overview = new OverviewSection(page, this.m);
     this.simulator = new SimulatorPage(page, this.m, this.customer);
     this.operations = new OperationsPage(page, this.m);
     this.operation = new OperationPage(page, this.m);
