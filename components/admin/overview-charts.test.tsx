@@ -23,7 +23,7 @@ describe("the overview's charts", () => {
     expect(html).toMatch(/<svg role="img" aria-labelledby="overview-funnel-title" aria-describedby="overview-funnel-desc"/);
     expect(html).toContain('<title id="overview-funnel-title">Funnel of the last 30 days</title>');
     expect(html).toContain("Sessions opened 1,236, Details given 600, Plan chosen 20, Signed 5, Confirmed 3, Refused 2, Expired 1.");
-    expect(html).toContain('<table class="sr-only"><caption>Funnel of the last 30 days: sessions by step reached</caption>');
+    expect(html).toContain('<div class="sr-only"><table><caption>Funnel of the last 30 days: sessions by step reached</caption>');
     expect(html).toContain('<tr data-step="signed"><th scope="row">Signed</th><td>5</td><td>0%</td></tr>');
     expect(html).toContain('<tr data-step="confirmed"><th scope="row">Outcome: Confirmed</th><td>3</td><td>0%</td></tr>');
     expect(html).toContain('<tr data-step="detailsGiven"><th scope="row">Details given</th><td>600</td><td>49%</td></tr>');

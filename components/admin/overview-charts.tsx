@@ -88,25 +88,28 @@ export function OverviewFunnel({ overview, m, locale }: { overview: Overview; m:
           {m.outcomes}
         </text>
       </svg>
-      <table className="sr-only">
-        <caption>{m.funnelCaption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{m.stepColumn}</th>
-            <th scope="col">{m.countColumn}</th>
-            <th scope="col">{m.shareColumn}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {[...STEPS, ...OUTCOMES].map((step) => (
-            <tr key={step} data-step={step}>
-              <th scope="row">{OUTCOMES.includes(step) ? `${m.outcomes}: ${m.steps[step]}` : m.steps[step]}</th>
-              <td>{f.number(funnel[step])}</td>
-              <td>{f.share(funnel[step], funnel.opened)}</td>
+      {/* The wrapper is what is hidden: a table does not shrink to sr-only's 1 px. */}
+      <div className="sr-only">
+        <table>
+          <caption>{m.funnelCaption}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{m.stepColumn}</th>
+              <th scope="col">{m.countColumn}</th>
+              <th scope="col">{m.shareColumn}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {[...STEPS, ...OUTCOMES].map((step) => (
+              <tr key={step} data-step={step}>
+                <th scope="row">{OUTCOMES.includes(step) ? `${m.outcomes}: ${m.steps[step]}` : m.steps[step]}</th>
+                <td>{f.number(funnel[step])}</td>
+                <td>{f.share(funnel[step], funnel.opened)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }
@@ -198,27 +201,30 @@ export function OverviewDaily({ overview, m, locale }: { overview: Overview; m: 
           </text>
         </g>
       </svg>
-      <table className="sr-only">
-        <caption>{m.dailyCaption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{m.dayColumn}</th>
-            <th scope="col">{m.openedColumn}</th>
-            <th scope="col">{m.confirmedColumn}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {days.map((day) => (
-            <tr key={day.day} data-day={day.day}>
-              <th scope="row">
-                <time dateTime={day.day}>{f.longDay(day.day)}</time>
-              </th>
-              <td>{f.number(day.opened)}</td>
-              <td>{f.number(day.confirmed)}</td>
+      {/* The wrapper is what is hidden: a table does not shrink to sr-only's 1 px. */}
+      <div className="sr-only">
+        <table>
+          <caption>{m.dailyCaption}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{m.dayColumn}</th>
+              <th scope="col">{m.openedColumn}</th>
+              <th scope="col">{m.confirmedColumn}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {days.map((day) => (
+              <tr key={day.day} data-day={day.day}>
+                <th scope="row">
+                  <time dateTime={day.day}>{f.longDay(day.day)}</time>
+                </th>
+                <td>{f.number(day.opened)}</td>
+                <td>{f.number(day.confirmed)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }
