@@ -145,7 +145,8 @@ export function OverviewDaily({ overview, m, locale }: { overview: Overview; m: 
   const barWidth = Math.max(slot - 4, 1);
   const topValue = scaleTop(Math.max(0, ...days.map((d) => d.opened)));
   const barHeight = (n: number) => (n / topValue) * plotHeight;
-  const gridlines = topValue === 1 ? [0, 1] : [0, topValue / 2, topValue];
+  // Whole numbers only: the middle line when the top is even.
+  const gridlines = topValue % 2 === 0 ? [0, topValue / 2, topValue] : [0, topValue];
   // A date under the first day, then every 7th, and under the last day.
   const labelled = new Set([0, 7, 14, 21, days.length - 1]);
 
@@ -183,7 +184,12 @@ export function OverviewDaily({ overview, m, locale }: { overview: Overview; m: 
               ) : null}
               {day.confirmed > 0 ? <rect x={x} y={bottom - confirmed} width={barWidth} height={confirmed} className="fill-brand" /> : null}
               {labelled.has(index) ? (
-                <text x={x + barWidth / 2} y={bottom + 16} textAnchor="middle" className="fill-muted text-[12px]">
+                <text
+                  x={index === 0 ? x : index === days.length - 1 ? x + barWidth : x + barWidth / 2}
+                  y={bottom + 16}
+                  textAnchor={index === 0 ? "start" : index === days.length - 1 ? "end" : "middle"}
+                  className="fill-muted text-[12px]"
+                >
                   {f.shortDay(day.day)}
                 </text>
               ) : null}
