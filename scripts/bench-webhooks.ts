@@ -1,5 +1,5 @@
 /**
- * `npm run bench:webhooks [-- --events 2000 --duplicates 0.3 --concurrency 32]`
+ * `npm run bench:webhooks [-- --events 2000 --duplicates 0.3 --concurrency 32 --drivers pglite,postgres]`
  *
  * Webhook deliveries per second accepted by our receiver over loopback HTTP, with p50 and p99
  * latency, on PGlite and (when BENCH_DATABASE_URL or TEST_DATABASE_URL is set) on PostgreSQL, with
@@ -28,11 +28,14 @@ const { values } = parseArgs({
     events: { type: "string", default: "2000" },
     duplicates: { type: "string", default: "0.3" },
     concurrency: { type: "string", default: "32" },
+    // Which databases to run on (PostgreSQL only when a server URL is set too).
+    drivers: { type: "string", default: "pglite,postgres" },
   },
 });
 const EVENTS = Number(values.events);
 const DUPLICATE_SHARE = Number(values.duplicates);
 const CONCURRENCY = Number(values.concurrency);
+const DRIVERS = new Set(values.drivers.split(","));
 const TOKEN = "bench-webhook-token-000000000000";
 
 /** The partner API, answering at once: the status is CONFIRMED, every ack succeeds. */
@@ -121,15 +124,17 @@ async function run(label: string, database: Database): Promise<void> {
   if (processed !== EVENTS) process.exitCode = 1;
 }
 
-const pglite = await openDatabase({ dataDir: "memory://" });
-try {
-  await run("PGlite (embedded)", pglite);
-} finally {
-  await pglite.close();
+if (DRIVERS.has("pglite")) {
+  const pglite = await openDatabase({ dataDir: "memory://" });
+  try {
+    await run("PGlite (embedded)", pglite);
+  } finally {
+    await pglite.close();
+  }
 }
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-if (serverUrl) {
+if (DRIVERS.has("postgres") && serverUrl) {
   // A throwaway database, dropped afterwards.
   const name = `bench_webhooks_${Date.now()}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
@@ -144,6 +149,6 @@ if (serverUrl) {
     await admin.unsafe(`drop database ${name} with (force)`);
     await admin.end();
   }
-} else {
+} else if (DRIVERS.has("postgres")) {
   console.log("PostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL to a server)");
 }
