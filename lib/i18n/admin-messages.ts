@@ -516,7 +516,7 @@ const es = {
       action: "Acción",
     },
     resend: "Reenviar",
-    resendLabel: "Reenviar el aviso {id}",
+    resendLabel: "Reenviar {event} de {session}",
     resent: {
       delivered: "Aviso reenviado y entregado (mismo webhook-id: tu sistema lo ve como un reintento).",
       failed: "Aviso reenviado, pero tu sistema no lo aceptó: se reintentará más tarde.",
@@ -1041,7 +1041,7 @@ const en: AdminMessages = {
       action: "Action",
     },
     resend: "Resend",
-    resendLabel: "Resend notification {id}",
+    resendLabel: "Resend {event} of {session}",
     resent: {
       delivered: "Notification sent again and delivered (same webhook-id: your system sees a retry).",
       failed: "Notification sent again, but your system did not accept it: it will be retried later.",
