@@ -122,7 +122,11 @@ export async function sendTestNotification(
   const webhookId = `msg_test_${randomBytes(12).toString("base64url")}`;
   if (!partner) return { webhookId, outcome: { ok: false, failure: "not_configured", status: null, error: "no partner" } };
   const body = JSON.stringify(testNotificationPayload(now));
-  const outcome = await sendSigned(partner, webhookId, body, { policy: notificationPolicy(options.environment), resolve: options.resolve, now });
+  const outcome = await sendSigned(partner, webhookId, body, {
+    policy: notificationPolicy(options.environment),
+    resolve: options.resolve,
+    now,
+  });
   return { webhookId, outcome };
 }
 
@@ -134,7 +138,10 @@ export const NOTIFICATION_URL_MAX_LENGTH = 2_000;
  * `localhost`, that address. A host name is resolved (and checked again) at every send. Empty: no
  * notifications.
  */
-export function checkNotificationUrl(raw: string, environment: FinancingEnvironment): { ok: true; url: string | null } | { ok: false; reason: string } {
+export function checkNotificationUrl(
+  raw: string,
+  environment: FinancingEnvironment,
+): { ok: true; url: string | null } | { ok: false; reason: string } {
   const typed = raw.trim();
   if (typed === "") return { ok: true, url: null };
   if (typed.length > NOTIFICATION_URL_MAX_LENGTH) return { ok: false, reason: `is longer than ${NOTIFICATION_URL_MAX_LENGTH} characters` };

@@ -92,7 +92,12 @@ export interface SendOptions {
  * throws for the destination's behaviour. The error is short and says the kind (the partner's answer
  * is dropped; a refusal names the policy's reason, about the URL, never about a person).
  */
-export async function sendSigned(partner: SigningPartner & Pick<PartnerRow, "notificationUrl">, id: string, body: string, options: SendOptions): Promise<SendOutcome> {
+export async function sendSigned(
+  partner: SigningPartner & Pick<PartnerRow, "notificationUrl">,
+  id: string,
+  body: string,
+  options: SendOptions,
+): Promise<SendOutcome> {
   const now = options.now ?? new Date();
   const secrets = signingSecretsOf(partner, now);
   if (!partner.notificationUrl || secrets.length === 0) {
@@ -166,7 +171,12 @@ export async function deliverNotificationNow(db: Db, id: string, options: Delive
   return deliverOne(db, id, { policy, resolve: options.resolve }, now);
 }
 
-async function deliverOne(db: Db, id: string, send: { policy: DestinationPolicy; resolve: Resolve | undefined }, now: Date): Promise<DeliveryResult> {
+async function deliverOne(
+  db: Db,
+  id: string,
+  send: { policy: DestinationPolicy; resolve: Resolve | undefined },
+  now: Date,
+): Promise<DeliveryResult> {
   // Claimed first, so two instances never send the same notification at the same time.
   const [row] = await db
     .update(partnerNotifications)
@@ -191,7 +201,12 @@ async function deliverOne(db: Db, id: string, send: { policy: DestinationPolicy;
   }
   // The reason by its kind (HTTP status, network) only: the partner's URL and answer stay out of the log.
   log.warn(
-    { notificationId: row.id, partnerId: row.partnerId, attempts: row.attempts, failure: outcome.status ? `HTTP ${outcome.status}` : outcome.failure },
+    {
+      notificationId: row.id,
+      partnerId: row.partnerId,
+      attempts: row.attempts,
+      failure: outcome.status ? `HTTP ${outcome.status}` : outcome.failure,
+    },
     "partner notification failed; it will be retried",
   );
   await db

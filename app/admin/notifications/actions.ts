@@ -2,12 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import type {
-  NotificationUrlError,
-  NotificationUrlState,
-  RotateSecretState,
-  TestNotificationState,
-} from "@/components/admin/form-states";
+import type { NotificationUrlError, NotificationUrlState, RotateSecretState, TestNotificationState } from "@/components/admin/form-states";
 import { staffAction } from "@/lib/backoffice/actions";
 import { recordAudit } from "@/lib/backoffice/audit";
 import { formatDateTime } from "@/lib/backoffice/format";
@@ -79,7 +74,9 @@ export async function testNotificationAction(previous: TestNotificationState, fo
   const submission = (previous?.submission ?? 0) + 1;
   const outcome = await testValidated(previous, formData);
   if (!("failure" in outcome) && !("status" in outcome)) return { submission, ok: false, failure: "network" };
-  return outcome.ok ? { submission, ok: true, status: outcome.status } : { submission, ok: false, status: outcome.status, failure: outcome.failure };
+  return outcome.ok
+    ? { submission, ok: true, status: outcome.status }
+    : { submission, ok: false, status: outcome.status, failure: outcome.failure };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -98,7 +95,13 @@ function urlError(reason: string): NotificationUrlError {
 
 const urlValidated = staffAction(
   // Longer than allowed is said on the field (below), not refused as a malformed form.
-  z.object({ notificationUrl: z.string().check(safeText()).max(NOTIFICATION_URL_MAX_LENGTH * 2).default("") }),
+  z.object({
+    notificationUrl: z
+      .string()
+      .check(safeText())
+      .max(NOTIFICATION_URL_MAX_LENGTH * 2)
+      .default(""),
+  }),
   async (staff, { notificationUrl }) => {
     const result = await setNotificationUrl(staff.db, staff.partner.id, notificationUrl, getEnv().financing.environment);
     await audit(staff, {

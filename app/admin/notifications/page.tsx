@@ -56,7 +56,12 @@ export default async function NotificationsPage({ searchParams }: Props) {
           <h2 id="notification-settings" className="text-xl font-semibold">
             {t.settingsTitle}
           </h2>
-          <NotificationUrlForm action={notificationUrlAction} current={settings.notificationUrl ?? ""} text={t} errorPrefix={m.common.errorPrefix} />
+          <NotificationUrlForm
+            action={notificationUrlAction}
+            current={settings.notificationUrl ?? ""}
+            text={t}
+            errorPrefix={m.common.errorPrefix}
+          />
           <div className="flex flex-col gap-2 border-t border-divider pt-4">
             <h3 className="font-semibold">{t.secretTitle}</h3>
             <p>{settings.hasSigningSecret ? t.secretSet : t.secretNotSet}</p>
@@ -101,7 +106,9 @@ export default async function NotificationsPage({ searchParams }: Props) {
                   </Cell>
                   <Cell>
                     {item.operationId ? (
-                      <TextLink href={`/admin/operations/${encodeURIComponent(item.operationId)}`}>{item.bookingReference ?? item.sessionId}</TextLink>
+                      <TextLink href={`/admin/operations/${encodeURIComponent(item.operationId)}`}>
+                        {item.bookingReference ?? item.sessionId}
+                      </TextLink>
                     ) : (
                       (item.bookingReference ?? item.sessionId)
                     )}
@@ -115,7 +122,13 @@ export default async function NotificationsPage({ searchParams }: Props) {
                   <Cell>
                     <form action={resendNotificationAction}>
                       <input type="hidden" name="notificationId" value={item.id} />
-                      <Button variant="secondary" size="sm" aria-label={t.resendLabel.replace("{event}", item.type).replace("{session}", item.bookingReference ?? item.sessionId)}>
+                      <Button
+                        variant="secondary"
+                        size="sm"
+                        aria-label={t.resendLabel
+                          .replace("{event}", item.type)
+                          .replace("{session}", item.bookingReference ?? item.sessionId)}
+                      >
                         {t.resend}
                       </Button>
                     </form>

@@ -86,11 +86,20 @@ export function RotateSecretForm({
   return (
     <div className="flex flex-col gap-3">
       {state.secret ? (
-        <div ref={resultRef} tabIndex={-1} role="status" className="flex flex-col gap-2 rounded-card border-l-4 border-success bg-success-soft px-4 py-3">
+        <div
+          ref={resultRef}
+          tabIndex={-1}
+          role="status"
+          className="flex flex-col gap-2 rounded-card border-l-4 border-success bg-success-soft px-4 py-3"
+        >
           <h3 className="font-semibold">{text.newSecretTitle}</h3>
           <p>{text.newSecretIntro}</p>
           <div className="flex flex-wrap items-center gap-2">
-            <code id="new-signing-secret" className="rounded-md bg-surface px-2 py-1 font-mono text-sm break-all" aria-label={text.newSecretTitle}>
+            <code
+              id="new-signing-secret"
+              className="rounded-md bg-surface px-2 py-1 font-mono text-sm break-all"
+              aria-label={text.newSecretTitle}
+            >
               {state.secret}
             </code>
             <Button

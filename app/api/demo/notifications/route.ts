@@ -58,8 +58,7 @@ async function post(request: Request) {
   if (!secret) return new Response(null, { status: 404 });
   const body = await request.text();
   const event = verified(await demoSecrets(secret), body, Object.fromEntries(request.headers)) as
-    | { type: string; data: ReceivedNotification["data"] }
-    | undefined;
+    { type: string; data: ReceivedNotification["data"] } | undefined;
   if (!event) return Response.json({ error: { code: "unauthorized", message: "Invalid signature" } }, { status: 401 });
   const id = request.headers.get("webhook-id") ?? "";
   const known = seen.get(id);
