@@ -95,11 +95,7 @@ export function RotateSecretForm({
           <h3 className="font-semibold">{text.newSecretTitle}</h3>
           <p>{text.newSecretIntro}</p>
           <div className="flex flex-wrap items-center gap-2">
-            <code
-              id="new-signing-secret"
-              className="rounded-md bg-surface px-2 py-1 font-mono text-sm break-all"
-              aria-label={text.newSecretTitle}
-            >
+            <code id="new-signing-secret" className="rounded-md bg-surface px-2 py-1 font-mono text-sm break-all">
               {state.secret}
             </code>
             <Button
