@@ -68,6 +68,29 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    testNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test notification
+         * @description Sent when your staff press *Send a test notification* in the back-office (Notifications): the same headers and signatures as every notification, type `notification.test`, about no session.
+         *
+         *     - Sent once, right away, and never retried: the back-office shows your endpoint's status code (or why it got none).
+         *     - Verify it like any notification and answer 2xx; there is nothing to look up.
+         */
+        post: operations["testNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -204,6 +227,20 @@ export interface components {
          * @enum {string}
          */
         OperationStatus: "GENERATED" | "PENDING" | "CLIENT_REQUESTED" | "PENDING_RESPONSE" | "FAVORABLE" | "CONFIRMED" | "REFUSED" | "REFUNDED" | "CANCELLED" | "EXPIRED" | "ERROR" | "FINISHED";
+        /** @description Sent only when your staff ask for it in the back-office: about no session. Verify it, answer 2xx, do nothing else. */
+        TestNotification: {
+            /** @constant */
+            type: "notification.test";
+            /**
+             * Format: date-time
+             * @description When it was sent.
+             */
+            timestamp: string;
+            data: {
+                /** @constant */
+                test: true;
+            };
+        };
         /** @description A session as its partner sees it: its state, never the customer's data. */
         CheckoutSession: {
             /** @example cs_3q8Zb1nX2m */
@@ -413,7 +450,7 @@ export interface operations {
                 "webhook-id": string;
                 /** @description Unix seconds of this attempt. Refuse one more than 5 minutes off your clock. */
                 "webhook-timestamp": string;
-                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of your `whsec_…` secret after the prefix. */
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of your `whsec_…` secret after the prefix. One signature per secret in use: for 24 hours after a rotation of your signing secret there are two (the new secret's and the old one's); accept the notification if any one matches a secret you hold. */
                 "webhook-signature": string;
             };
             path?: never;
@@ -433,6 +470,42 @@ export interface operations {
                 content?: never;
             };
             /** @description Anything else (or no answer within 5 seconds): sent again later. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    testNotification: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unique per notification, the same on every retry of it: deduplicate on it. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt. Refuse one more than 5 minutes off your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of your `whsec_…` secret after the prefix. One signature per secret in use: for 24 hours after a rotation of your signing secret there are two (the new secret's and the old one's); accept the notification if any one matches a secret you hold. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestNotification"];
+            };
+        };
+        responses: {
+            /** @description Received: the back-office says so. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else: the back-office shows it. Not sent again. */
             default: {
                 headers: {
                     [name: string]: unknown;

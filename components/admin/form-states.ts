@@ -61,3 +61,36 @@ export interface SecurityFormState {
 }
 
 export const INITIAL_SECURITY_FORM_STATE: SecurityFormState = { submission: 0 };
+
+/** Why a notification URL was refused (the messages are `notifications.urlErrors`). */
+export type NotificationUrlError = "invalid" | "https_only" | "scheme" | "credentials" | "metadata" | "address" | "too_long";
+
+export interface NotificationUrlState {
+  submission: number;
+  /** What was typed, kept on an error. */
+  url?: string;
+  saved?: boolean;
+  error?: NotificationUrlError;
+}
+
+export const INITIAL_NOTIFICATION_URL_STATE: NotificationUrlState = { submission: 0 };
+
+/** A rotation's answer: the new secret, shown once, and until when the previous one signs (already formatted). */
+export interface RotateSecretState {
+  submission: number;
+  secret?: string;
+  previousValidUntil?: string;
+  error?: "failed";
+}
+
+export const INITIAL_ROTATE_SECRET_STATE: RotateSecretState = { submission: 0 };
+
+/** A test notification's result: the answer's status, or why there was none. */
+export interface TestNotificationState {
+  submission: number;
+  ok?: boolean;
+  status?: number | null;
+  failure?: "not_configured" | "refused" | "timeout" | "connection_refused" | "network" | "http";
+}
+
+export const INITIAL_TEST_NOTIFICATION_STATE: TestNotificationState = { submission: 0 };

@@ -108,6 +108,18 @@ export const notificationPayloadSchema = z
   });
 export type NotificationPayload = z.output<typeof notificationPayloadSchema>;
 
+export const notificationTestPayloadSchema = z
+  .object({
+    type: z.literal("notification.test"),
+    timestamp: dateTime().meta({ description: "When it was sent." }),
+    data: z.object({ test: z.literal(true) }),
+  })
+  .meta({
+    id: "TestNotification",
+    description: "Sent only when your staff ask for it in the back-office: about no session. Verify it, answer 2xx, do nothing else.",
+  });
+export type NotificationTestPayload = z.output<typeof notificationTestPayloadSchema>;
+
 /** The Standard Webhooks headers of a notification. */
 export const notificationHeadersSchema = z.object({
   "webhook-id": z
@@ -119,7 +131,7 @@ export const notificationHeadersSchema = z.object({
     .meta({ description: "Unix seconds of this attempt. Refuse one more than 5 minutes off your clock." }),
   "webhook-signature": z.string().meta({
     description:
-      "Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of your `whsec_…` secret after the prefix.",
+      "Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of your `whsec_…` secret after the prefix. One signature per secret in use: for 24 hours after a rotation of your signing secret there are two (the new secret's and the old one's); accept the notification if any one matches a secret you hold.",
   }),
 });
 

@@ -41,6 +41,16 @@ describe.each(Object.entries(verifiers))("verifying a notification (%s)", (_, ve
     expect(() => verify(secret, rawBody, signed(rawBody, new Date(Date.now() - 10 * 60_000)))).toThrow();
   });
 
+  it("accepts a notification signed during a rotation (two signatures) with the old or the new secret", () => {
+    const next = newSigningSecret();
+    const at = new Date();
+    const headers = new Headers({ "Content-Type": "application/json", ...signNotification([next, secret], "msg_1", at, rawBody) });
+    expect(headers.get("webhook-signature")!.split(" ")).toHaveLength(2);
+    expect(verify(next, rawBody, headers)).toEqual(payload);
+    expect(verify(secret, rawBody, headers)).toEqual(payload);
+    expect(() => verify(newSigningSecret(), rawBody, headers)).toThrow();
+  });
+
   it("refuses a body that was parsed and serialized again (the raw-body pitfall)", () => {
     const reserialized = JSON.stringify(JSON.parse(rawBody), null, 2);
     expect(() => verify(secret, reserialized, signed())).toThrow();

@@ -3,7 +3,8 @@ import { randomBytes } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { durableWork } from "@/lib/db/durable-work";
-import { partnerNotifications, partners } from "@/lib/db/schema";
+import type { Db } from "@/lib/db";
+import { partnerNotifications, partners, type PartnerRow } from "@/lib/db/schema";
 import { openPartnerSecret } from "@/lib/partners/secrets";
 import type { CheckoutContext } from "./flow";
 import { getEnv, type FinancingEnvironment } from "@/lib/env";
@@ -43,12 +44,84 @@ export function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString("base64")}`;
 }
 
-export function signNotification(secret: string, id: string, timestamp: Date, body: string): Record<string, string> {
+/** How long the secret before a rotation still signs: a day to put the new one in place. */
+export const PREVIOUS_SECRET_VALIDITY_MS = 24 * 3_600_000;
+
+export type SigningPartner = Pick<PartnerRow, "id" | "signingSecret" | "previousSigningSecret" | "previousSigningSecretExpiresAt">;
+
+/**
+ * The secrets a partner's notifications are signed with at `now`: the current one, then the one
+ * before the last rotation until it expires. Empty: the partner has no secret (nothing is sent).
+ */
+export function signingSecretsOf(partner: SigningPartner, now: Date): string[] {
+  const current = openPartnerSecret(partner, "signingSecret");
+  if (current === null) return [];
+  const previousValid = partner.previousSigningSecretExpiresAt !== null && partner.previousSigningSecretExpiresAt > now;
+  const previous = previousValid ? openPartnerSecret(partner, "previousSigningSecret") : null;
+  return previous === null || previous === current ? [current] : [current, previous];
+}
+
+/**
+ * The Standard Webhooks headers, with one `v1,…` signature per secret, space-separated: a verifier
+ * holding any one of the secrets accepts it (standardwebhooks' Webhook.verify tries each).
+ */
+export function signNotification(secrets: string | readonly string[], id: string, timestamp: Date, body: string): Record<string, string> {
+  const keys = typeof secrets === "string" ? [secrets] : secrets;
   return {
     "webhook-id": id,
     "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)),
-    "webhook-signature": new Webhook(secret).sign(id, timestamp, body),
+    "webhook-signature": keys.map((key) => new Webhook(key).sign(id, timestamp, body)).join(" "),
   };
+}
+
+/** Why an attempt failed, by kind: what the back-office shows and the outbox keeps (no answer body). */
+export type SendFailure = "not_configured" | "refused" | "timeout" | "connection_refused" | "network" | "http";
+
+/** One attempt's result: the answer's status when there was one. */
+export type SendOutcome = { ok: true; status: number } | { ok: false; failure: SendFailure; status: number | null; error: string };
+
+export interface SendOptions {
+  policy: DestinationPolicy;
+  resolve?: Resolve;
+  /** The `webhook-timestamp` and the moment the previous secret's expiry is judged at. */
+  now?: Date;
+}
+
+/**
+ * One signed POST of `body` to the partner's notification URL, under the address policy; never
+ * throws for the destination's behaviour. The error is short and says the kind (the partner's answer
+ * is dropped; a refusal names the policy's reason, about the URL, never about a person).
+ */
+export async function sendSigned(
+  partner: SigningPartner & Pick<PartnerRow, "notificationUrl">,
+  id: string,
+  body: string,
+  options: SendOptions,
+): Promise<SendOutcome> {
+  const now = options.now ?? new Date();
+  const secrets = signingSecretsOf(partner, now);
+  if (!partner.notificationUrl || secrets.length === 0) {
+    return { ok: false, failure: "not_configured", status: null, error: "no notification URL or signing secret" };
+  }
+  try {
+    const response = await postToCheckedDestination(partner.notificationUrl, {
+      headers: { "Content-Type": "application/json", ...signNotification(secrets, id, now, body) },
+      body,
+      timeoutMs: TIMEOUT_MS,
+      policy: options.policy,
+      resolve: options.resolve,
+    });
+    if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
+    return { ok: false, failure: "http", status: response.status, error: `HTTP ${response.status}` };
+  } catch (error) {
+    if (error instanceof DestinationRefused) return { ok: false, failure: "refused", status: null, error: error.message };
+    const code = (error as NodeJS.ErrnoException).code;
+    if (error instanceof Error && error.message.startsWith("no answer within")) {
+      return { ok: false, failure: "timeout", status: null, error: `timeout: no answer within ${TIMEOUT_MS / 1000} s` };
+    }
+    if (code === "ECONNREFUSED") return { ok: false, failure: "connection_refused", status: null, error: "connection refused" };
+    return { ok: false, failure: "network", status: null, error: `network error${code ? ` (${code})` : ""}` };
+  }
 }
 
 export interface DeliveryOptions {
@@ -64,7 +137,7 @@ export interface DeliveryOptions {
  * concurrently, each one's notifications in order (oldest first): a partner endpoint that hangs
  * delays only its own, and for at most TIMEOUT_MS each.
  */
-export async function deliverDueNotifications(ctx: CheckoutContext, options: DeliveryOptions = {}): Promise<number> {
+export async function deliverDueNotifications(ctx: Pick<CheckoutContext, "db">, options: DeliveryOptions = {}): Promise<number> {
   const now = options.now ?? new Date();
   const policy = notificationPolicy(options.environment ?? getEnv().financing.environment);
   const due = await ctx.db
@@ -78,59 +151,53 @@ export async function deliverDueNotifications(ctx: CheckoutContext, options: Del
   const counts = await Promise.all(
     [...byPartner.values()].map(async (ids) => {
       let delivered = 0;
-      for (const id of ids) if (await deliverOne(ctx, id, { policy, resolve: options.resolve }, now)) delivered++;
+      for (const id of ids) if ((await deliverOne(ctx.db, id, { policy, resolve: options.resolve }, now)) === "delivered") delivered++;
       return delivered;
     }),
   );
   return counts.reduce((sum, count) => sum + count, 0);
 }
 
+/** What one delivery attempt came to: `busy` when another sender holds it (or it is delivered already). */
+export type DeliveryResult = "delivered" | "failed" | "busy";
+
+/**
+ * Sends one notification now, if no sender holds it: what a resend from the back-office does right
+ * away (the worker would take it up at its next round anyway).
+ */
+export async function deliverNotificationNow(db: Db, id: string, options: DeliveryOptions = {}): Promise<DeliveryResult> {
+  const now = options.now ?? new Date();
+  const policy = notificationPolicy(options.environment ?? getEnv().financing.environment);
+  return deliverOne(db, id, { policy, resolve: options.resolve }, now);
+}
+
 async function deliverOne(
-  ctx: CheckoutContext,
+  db: Db,
   id: string,
   send: { policy: DestinationPolicy; resolve: Resolve | undefined },
   now: Date,
-): Promise<boolean> {
+): Promise<DeliveryResult> {
   // Claimed first, so two instances never send the same notification at the same time.
-  const [row] = await ctx.db
+  const [row] = await db
     .update(partnerNotifications)
     .set(work.claim(now))
     .where(and(eq(partnerNotifications.id, id), work.claimable(now)))
     .returning();
-  if (!row) return false;
-  const [partner] = await ctx.db.select().from(partners).where(eq(partners.id, row.partnerId)).limit(1);
+  if (!row) return "busy";
+  const [partner] = await db.select().from(partners).where(eq(partners.id, row.partnerId)).limit(1);
 
-  let failure: string;
-  let refused = false;
-  if (!partner?.notificationUrl || !partner.signingSecret) {
-    failure = "the partner has no notification URL or signing secret";
-  } else {
-    const body = JSON.stringify(row.payload);
-    try {
-      const response = await postToCheckedDestination(partner.notificationUrl, {
-        headers: {
-          "Content-Type": "application/json",
-          // Stored sealed (lib/partners/secrets.ts): opened only to sign.
-          ...signNotification(openPartnerSecret(partner, "signingSecret")!, row.id, new Date(), body),
-        },
-        body,
-        timeoutMs: TIMEOUT_MS,
-        policy: send.policy,
-        resolve: send.resolve,
-      });
-      if (response.status >= 200 && response.status < 300) {
-        await ctx.db
-          .update(partnerNotifications)
-          .set({ deliveredAt: new Date(), ...work.done() })
-          .where(eq(partnerNotifications.id, row.id));
-        log.info({ notificationId: row.id, partnerId: row.partnerId, attempts: row.attempts }, "partner notified");
-        return true;
-      }
-      failure = `HTTP ${response.status}`;
-    } catch (error) {
-      refused = error instanceof DestinationRefused;
-      failure = error instanceof Error ? error.message : String(error);
-    }
+  const attemptAt = new Date();
+  // Stored sealed (lib/partners/secrets.ts): opened only to sign.
+  const outcome: SendOutcome = partner
+    ? await sendSigned(partner, row.id, JSON.stringify(row.payload), { ...send, now: attemptAt })
+    : { ok: false, failure: "not_configured", status: null, error: "no notification URL or signing secret" };
+  if (outcome.ok) {
+    await db
+      .update(partnerNotifications)
+      .set({ deliveredAt: new Date(), lastStatusCode: outcome.status, lastAttemptAt: attemptAt, ...work.done() })
+      .where(eq(partnerNotifications.id, row.id));
+    log.info({ notificationId: row.id, partnerId: row.partnerId, attempts: row.attempts }, "partner notified");
+    return "delivered";
   }
   // The reason by its kind (HTTP status, network) only: the partner's URL and answer stay out of the log.
   log.warn(
@@ -138,13 +205,13 @@ async function deliverOne(
       notificationId: row.id,
       partnerId: row.partnerId,
       attempts: row.attempts,
-      failure: failure.startsWith("HTTP ") ? failure : refused ? "destination refused" : "no answer or not configured",
+      failure: outcome.status ? `HTTP ${outcome.status}` : outcome.failure,
     },
     "partner notification failed; it will be retried",
   );
-  await ctx.db
+  await db
     .update(partnerNotifications)
-    .set(work.postpone(row.attempts, failure, now))
+    .set({ ...work.postpone(row.attempts, outcome.error, now), lastStatusCode: outcome.status, lastAttemptAt: attemptAt })
     .where(eq(partnerNotifications.id, row.id));
-  return false;
+  return "failed";
 }

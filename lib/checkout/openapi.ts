@@ -3,7 +3,13 @@ import type { ZodOpenApiResponseObject } from "zod-openapi";
 import { APP_ERROR_STATUS, type AppErrorCode } from "@/lib/app-error";
 import { generateDocument, jsonContent, routesToPaths, type OpenApiDocument, type Route } from "@/lib/openapi/document";
 import { createSessionSchema } from "./booking";
-import { apiErrorSchema, checkoutSessionSchema, notificationHeadersSchema, notificationPayloadSchema } from "./api-schemas";
+import {
+  apiErrorSchema,
+  checkoutSessionSchema,
+  notificationHeadersSchema,
+  notificationPayloadSchema,
+  notificationTestPayloadSchema,
+} from "./api-schemas";
 
 /**
  * Our checkout sessions API (`/api/checkout-sessions`) as an OpenAPI 3.1 document, generated with
@@ -141,6 +147,26 @@ export function buildCheckoutApiDocument(options: CheckoutApiDocumentOptions = {
           responses: {
             "2XX": { description: "Received: not sent again." },
             default: { description: "Anything else (or no answer within 5 seconds): sent again later." },
+          },
+        },
+      },
+      testNotification: {
+        post: {
+          operationId: "testNotification",
+          summary: "A test notification",
+          description: [
+            "Sent when your staff press *Send a test notification* in the back-office (Notifications): the same headers and signatures as every notification, type `notification.test`, about no session.",
+            "",
+            "- Sent once, right away, and never retried: the back-office shows your endpoint's status code (or why it got none).",
+            "- Verify it like any notification and answer 2xx; there is nothing to look up.",
+          ].join("\n"),
+          tags: ["Notifications"],
+          security: [],
+          requestParams: { header: notificationHeadersSchema },
+          requestBody: { required: true, content: jsonContent(notificationTestPayloadSchema) },
+          responses: {
+            "2XX": { description: "Received: the back-office says so." },
+            default: { description: "Anything else: the back-office shows it. Not sent again." },
           },
         },
       },

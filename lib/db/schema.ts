@@ -45,6 +45,12 @@ export const partners = pgTable(
     notificationUrl: text("notification_url"),
     /** The key those notifications are signed with (`whsec_…`), shared with the partner. */
     signingSecret: text("signing_secret"),
+    /**
+     * The key before the last rotation (sealed like the current one): notifications carry its
+     * signature too until `previousSigningSecretExpiresAt`, so the partner can switch keys calmly.
+     */
+    previousSigningSecret: text("previous_signing_secret"),
+    previousSigningSecretExpiresAt: timestamp("previous_signing_secret_expires_at", { withTimezone: true }),
     /** The partner's own partner API key; null: the deployment's (FINANCING_API_KEY). */
     financingApiKey: text("financing_api_key"),
     /** White-label theme (logo, colours, font, radius), checked for contrast when set. */
@@ -205,7 +211,11 @@ export const partnerNotifications = pgTable(
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
     lockedUntil: timestamp("locked_until", { withTimezone: true }),
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    /** The last attempt's failure, short (`HTTP 500`, `timeout`…): never the partner's answer. */
     lastError: text("last_error"),
+    /** The last attempt's HTTP status (null: no answer), and when it was made: for the back-office. */
+    lastStatusCode: integer("last_status_code"),
+    lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true }),
   },
   (table) => [
     uniqueIndex("partner_notifications_session_state_key").on(table.sessionId, table.state),
@@ -312,6 +322,10 @@ export const AUDIT_KINDS = [
   "operation_cancelled",
   "operation_refunded",
   "theme_changed",
+  "notification_resent",
+  "notification_test_sent",
+  "notification_url_changed",
+  "signing_secret_rotated",
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 export type AuditResult = "ok" | "refused" | "failed";

@@ -78,6 +78,9 @@ export async function seedDemoPartner(
         name: row.name,
         notificationUrl: row.notificationUrl,
         signingSecret: row.signingSecret,
+        // The published secret again, alone: a rotation made in the back-office ends at a restart.
+        previousSigningSecret: null,
+        previousSigningSecretExpiresAt: null,
         theme: sql`coalesce(${partners.theme}, excluded.theme)`,
       },
     });

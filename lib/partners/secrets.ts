@@ -6,21 +6,23 @@ import { getEnv } from "@/lib/env";
 import { needsReseal, openWith, sealWith, type Keyring } from "@/lib/security/secret-box";
 
 /**
- * A partner's secrets at rest: its own partner API key (`financing_api_key`) and the secret its
- * notifications are signed with (`signing_secret`) are stored sealed (lib/security/secrets.ts),
+ * A partner's secrets at rest: its own partner API key (`financing_api_key`) and the secrets its
+ * notifications are signed with (`signing_secret`, and `previous_signing_secret` for a day after a
+ * rotation) are stored sealed (lib/security/secrets.ts),
  * each bound to its column and its partner's id, so a ciphertext copied onto another partner does
  * not open there. Every write goes through `sealPartnerSecret`, every read through
  * `openPartnerSecret`; `resealPartnerSecrets` (at start) seals what is still plaintext and what an
  * older key sealed.
  */
 
-export type PartnerSecretColumn = "financingApiKey" | "signingSecret";
+export type PartnerSecretColumn = "financingApiKey" | "signingSecret" | "previousSigningSecret";
 
 const COLUMN_NAMES: Record<PartnerSecretColumn, string> = {
   financingApiKey: "partners.financing_api_key",
   signingSecret: "partners.signing_secret",
+  previousSigningSecret: "partners.previous_signing_secret",
 };
-const COLUMNS: readonly PartnerSecretColumn[] = ["financingApiKey", "signingSecret"];
+const COLUMNS: readonly PartnerSecretColumn[] = ["financingApiKey", "signingSecret", "previousSigningSecret"];
 
 function context(column: PartnerSecretColumn, partnerId: string): string {
   return `${COLUMN_NAMES[column]}:${partnerId}`;
@@ -31,9 +33,9 @@ export function sealPartnerSecret(partnerId: string, column: PartnerSecretColumn
 }
 
 /** The plaintext of a partner's secret, or null when it has none. */
-export function openPartnerSecret(
-  partner: Pick<PartnerRow, "id" | PartnerSecretColumn>,
-  column: PartnerSecretColumn,
+export function openPartnerSecret<C extends PartnerSecretColumn>(
+  partner: Pick<PartnerRow, "id" | C>,
+  column: C,
   keyring?: Keyring,
 ): string | null {
   const stored = partner[column];
@@ -50,9 +52,14 @@ export function openPartnerSecret(
 export async function resealPartnerSecrets(db: Db, keyring?: Keyring): Promise<number> {
   const ring = keyring ?? getEnv().SECRETS_KEYS;
   const rows = await db
-    .select({ id: partners.id, financingApiKey: partners.financingApiKey, signingSecret: partners.signingSecret })
+    .select({
+      id: partners.id,
+      financingApiKey: partners.financingApiKey,
+      signingSecret: partners.signingSecret,
+      previousSigningSecret: partners.previousSigningSecret,
+    })
     .from(partners)
-    .where(or(isNotNull(partners.financingApiKey), isNotNull(partners.signingSecret)));
+    .where(or(isNotNull(partners.financingApiKey), isNotNull(partners.signingSecret), isNotNull(partners.previousSigningSecret)));
   let resealed = 0;
   for (const row of rows) {
     for (const column of COLUMNS) {

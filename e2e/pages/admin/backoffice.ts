@@ -4,6 +4,7 @@ import { MESSAGES, type Messages } from "@/lib/i18n/messages";
 import type { StaffAccount } from "../../support/app";
 import { euros, type UiLanguage } from "../../support/text";
 import { HealthPage } from "./health-page";
+import { NotificationsPage } from "./notifications-page";
 import { OperationPage } from "./operation-page";
 import { OperationsPage } from "./operations-page";
 import { OverviewSection } from "./overview";
@@ -38,6 +39,7 @@ export class Backoffice {
   readonly operation: OperationPage;
   readonly refund: RefundPage;
   readonly theme: ThemePage;
+  readonly notifications: NotificationsPage;
 
   constructor(
     readonly page: Page,
@@ -54,6 +56,7 @@ export class Backoffice {
     this.operation = new OperationPage(page, this.m);
     this.refund = new RefundPage(page, this.m);
     this.theme = new ThemePage(page, this.m);
+    this.notifications = new NotificationsPage(page, this.m);
   }
 
   /**

@@ -1,0 +1,149 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import type { NotificationUrlError, NotificationUrlState, RotateSecretState, TestNotificationState } from "@/components/admin/form-states";
+import { staffAction } from "@/lib/backoffice/actions";
+import { recordAudit } from "@/lib/backoffice/audit";
+import { formatDateTime } from "@/lib/backoffice/format";
+import {
+  NOTIFICATION_URL_MAX_LENGTH,
+  resendNotification,
+  rotateSigningSecret,
+  sendTestNotification,
+  setNotificationUrl,
+} from "@/lib/backoffice/notifications";
+import { requestIp, type StaffContext } from "@/lib/backoffice/staff";
+import { getEnv } from "@/lib/env";
+import { getLocale } from "@/lib/i18n/server";
+import { safeText } from "@/lib/validation/text";
+
+/*
+ * The notification tools' actions: any staff member of the partner signed in with both factors
+ * (staffAction; the back-office has no roles), on that partner's notifications and settings only.
+ * Each one that sends or changes something records an audit event: ids and status codes, never a
+ * URL's secret parts or a signing secret.
+ */
+
+async function audit(staff: StaffContext, event: Omit<Parameters<typeof recordAudit>[1], "partnerId" | "staff" | "ip">) {
+  await recordAudit(staff.db, {
+    ...event,
+    partnerId: staff.partner.id,
+    staff: { id: staff.user.id, name: staff.user.name },
+    ip: await requestIp(),
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resend
+
+const resendValidated = staffAction(
+  z.object({ notificationId: z.string().check(safeText()).min(1).max(100) }),
+  async (staff, { notificationId }) => {
+    const result = await resendNotification(staff.db, staff.partner.id, notificationId, { environment: getEnv().financing.environment });
+    // Another partner's id is "not found", and recorded as a refusal against the staff member's own partner.
+    await audit(staff, {
+      kind: "notification_resent",
+      result: !result.ok ? "refused" : result.result === "failed" ? "failed" : "ok",
+      details: { notificationId, outcome: result.ok ? result.result : result.reason },
+    });
+    return result.ok ? result.result : result.reason;
+  },
+);
+
+/** Sends a notification again (same webhook-id) and comes back to the list saying how it went. */
+export async function resendNotificationAction(formData: FormData): Promise<void> {
+  const outcome = await resendValidated(undefined, formData);
+  redirect(`/admin/notifications?resent=${typeof outcome === "string" ? outcome : "not_found"}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Test notification
+
+const testValidated = staffAction(z.object({}), async (staff) => {
+  const { webhookId, outcome } = await sendTestNotification(staff.db, staff.partner.id, { environment: getEnv().financing.environment });
+  await audit(staff, {
+    kind: "notification_test_sent",
+    result: outcome.ok ? "ok" : "failed",
+    details: { notificationId: webhookId, statusCode: outcome.status, failure: outcome.ok ? null : outcome.failure },
+  });
+  return outcome;
+});
+
+export async function testNotificationAction(previous: TestNotificationState, formData: FormData): Promise<TestNotificationState> {
+  const submission = (previous?.submission ?? 0) + 1;
+  const outcome = await testValidated(previous, formData);
+  if (!("failure" in outcome) && !("status" in outcome)) return { submission, ok: false, failure: "network" };
+  return outcome.ok
+    ? { submission, ok: true, status: outcome.status }
+    : { submission, ok: false, status: outcome.status, failure: outcome.failure };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Notification URL
+
+/** The address policy's reasons (lib/security/addresses.ts), as the field's messages. */
+function urlError(reason: string): NotificationUrlError {
+  if (reason.startsWith("only https")) return "https_only";
+  if (reason.startsWith("only http")) return "scheme";
+  if (reason.startsWith("credentials")) return "credentials";
+  if (reason.startsWith("cloud metadata")) return "metadata";
+  if (reason.startsWith("the destination resolves")) return "address";
+  if (reason.startsWith("is longer")) return "too_long";
+  return "invalid";
+}
+
+const urlValidated = staffAction(
+  // Longer than allowed is said on the field (below), not refused as a malformed form.
+  z.object({
+    notificationUrl: z
+      .string()
+      .check(safeText())
+      .max(NOTIFICATION_URL_MAX_LENGTH * 2)
+      .default(""),
+  }),
+  async (staff, { notificationUrl }) => {
+    const result = await setNotificationUrl(staff.db, staff.partner.id, notificationUrl, getEnv().financing.environment);
+    await audit(staff, {
+      kind: "notification_url_changed",
+      result: result.ok ? "ok" : "refused",
+      // Whether one is set, not the URL (it may carry a token of the partner's).
+      details: result.ok ? { set: result.url !== null } : { reason: urlError(result.reason) },
+    });
+    return result.ok ? ({ saved: true, url: result.url ?? "" } as const) : ({ error: urlError(result.reason) } as const);
+  },
+);
+
+export async function notificationUrlAction(previous: NotificationUrlState, formData: FormData): Promise<NotificationUrlState> {
+  const submission = (previous?.submission ?? 0) + 1;
+  const typed = formData instanceof FormData ? String(formData.get("notificationUrl") ?? "") : "";
+  const outcome = await urlValidated(previous, formData);
+  if ("invalid" in outcome) return { submission, url: typed.slice(0, NOTIFICATION_URL_MAX_LENGTH * 2), error: "invalid" };
+  if ("error" in outcome) return { submission, url: typed, error: outcome.error };
+  return { submission, saved: true, url: outcome.url };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Signing secret rotation
+
+const rotateValidated = staffAction(z.object({}), async (staff) => {
+  const result = await rotateSigningSecret(staff.db, staff.partner.id);
+  await audit(staff, {
+    kind: "signing_secret_rotated",
+    result: result.ok ? "ok" : "failed",
+    details: result.ok ? { previousValidUntil: result.previousValidUntil?.toISOString() ?? null } : { reason: result.reason },
+  });
+  return result;
+});
+
+export async function rotateSecretAction(previous: RotateSecretState, formData: FormData): Promise<RotateSecretState> {
+  const submission = (previous?.submission ?? 0) + 1;
+  const result = await rotateValidated(previous, formData);
+  if (!("secret" in result)) return { submission, error: "failed" };
+  const locale = await getLocale();
+  return {
+    submission,
+    secret: result.secret,
+    previousValidUntil: result.previousValidUntil ? formatDateTime(result.previousValidUntil, locale) : undefined,
+  };
+}

@@ -1,0 +1,160 @@
+"use client";
+
+import { useActionState, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { TextField } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
+import type { AdminMessages } from "@/lib/i18n/admin-messages";
+import {
+  INITIAL_NOTIFICATION_URL_STATE,
+  INITIAL_ROTATE_SECRET_STATE,
+  INITIAL_TEST_NOTIFICATION_STATE,
+  type NotificationUrlState,
+  type RotateSecretState,
+  type TestNotificationState,
+} from "../form-states";
+
+/*
+ * The notification settings' forms (app/admin/notifications): client components only for
+ * useActionState, so each answer (a field error, the new secret shown once, a test's result) comes
+ * back in place. Without JavaScript the post lands on the page's URL with the action's answer.
+ */
+
+type Text = Omit<AdminMessages["notifications"], never>;
+const fill = (template: string, values: Record<string, string | number>) =>
+  template.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? ""));
+
+export function NotificationUrlForm({
+  action,
+  current,
+  text,
+  errorPrefix,
+}: {
+  action: (state: NotificationUrlState, formData: FormData) => Promise<NotificationUrlState>;
+  current: string;
+  text: Text;
+  errorPrefix: string;
+}) {
+  const [state, formAction] = useActionState(action, INITIAL_NOTIFICATION_URL_STATE, "/admin/notifications");
+  const noticeRef = useFocusAfterSubmit<HTMLDivElement>(state.submission, Boolean(state.saved));
+  return (
+    <form action={formAction} className="flex flex-col gap-3">
+      {state.saved ? (
+        <div ref={noticeRef} tabIndex={-1}>
+          <Notice tone="success" live>
+            {text.urlSaved}
+          </Notice>
+        </div>
+      ) : null}
+      <TextField
+        key={state.submission}
+        name="notificationUrl"
+        id="notification-url"
+        label={text.urlLabel}
+        hint={text.urlHint}
+        type="url"
+        inputMode="url"
+        autoComplete="url"
+        spellCheck={false}
+        maxLength={2000}
+        defaultValue={state.url ?? current}
+        error={state.error ? text.urlErrors[state.error] : undefined}
+        errorPrefix={errorPrefix}
+        autoFocus={Boolean(state.error)}
+      />
+      <div>
+        <SubmitButton variant="secondary" pendingLabel={text.testSending}>
+          {text.urlSave}
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}
+
+export function RotateSecretForm({
+  action,
+  text,
+}: {
+  action: (state: RotateSecretState, formData: FormData) => Promise<RotateSecretState>;
+  text: Text;
+}) {
+  const [state, formAction] = useActionState(action, INITIAL_ROTATE_SECRET_STATE, "/admin/notifications");
+  const [copied, setCopied] = useState(false);
+  const resultRef = useFocusAfterSubmit<HTMLDivElement>(state.submission);
+  return (
+    <div className="flex flex-col gap-3">
+      {state.secret ? (
+        <div
+          ref={resultRef}
+          tabIndex={-1}
+          role="status"
+          className="flex flex-col gap-2 rounded-card border-l-4 border-success bg-success-soft px-4 py-3"
+        >
+          <h3 className="font-semibold">{text.newSecretTitle}</h3>
+          <p>{text.newSecretIntro}</p>
+          <div className="flex flex-wrap items-center gap-2">
+            <code id="new-signing-secret" className="rounded-md bg-surface px-2 py-1 font-mono text-sm break-all">
+              {state.secret}
+            </code>
+            <Button
+              type="button"
+              variant="secondary"
+              size="sm"
+              onClick={() => {
+                void navigator.clipboard?.writeText(state.secret!).then(() => setCopied(true));
+              }}
+            >
+              {copied ? text.copied : text.copy}
+            </Button>
+          </div>
+          {state.previousValidUntil ? <p>{fill(text.newSecretPrevious, { until: state.previousValidUntil })}</p> : null}
+        </div>
+      ) : null}
+      {state.error ? (
+        <Notice tone="error" live>
+          {text.rotateFailed}
+        </Notice>
+      ) : null}
+      <form action={formAction} className="flex flex-col gap-2">
+        <p className="text-sm text-muted">{text.rotateHint}</p>
+        <div>
+          <SubmitButton variant="secondary" pendingLabel={text.rotating}>
+            {text.rotate}
+          </SubmitButton>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+export function TestNotificationForm({
+  action,
+  text,
+}: {
+  action: (state: TestNotificationState, formData: FormData) => Promise<TestNotificationState>;
+  text: Text;
+}) {
+  const [state, formAction] = useActionState(action, INITIAL_TEST_NOTIFICATION_STATE, "/admin/notifications");
+  const answered = state.submission > 0 && state.ok !== undefined;
+  return (
+    <form action={formAction} className="flex flex-col gap-2">
+      <p className="text-sm text-muted">{text.testHint}</p>
+      {answered ? (
+        state.ok ? (
+          <Notice tone="success" live>
+            {fill(text.testOk, { status: state.status ?? "" })}
+          </Notice>
+        ) : (
+          <Notice tone="error" live title={text.testFailed}>
+            {fill(text.failures[state.failure ?? "network"], { status: state.status ?? "" })}
+          </Notice>
+        )
+      ) : null}
+      <div>
+        <SubmitButton pendingLabel={text.testSending}>{text.testSend}</SubmitButton>
+      </div>
+    </form>
+  );
+}
