@@ -62,6 +62,8 @@ export async function seedDemoPartner(
     secretHash: hashSecret(options.secret),
     allowedOrigins,
     theme: storedTheme(DEMO_THEME),
+    // Where a payment link's customer comes back to: the demo shop, as its own checkouts do.
+    defaultReturnUrl: `${options.appUrl}/`,
     financingAgencyId: null,
     // The demo shop's own backend endpoint (app/api/demo/notifications), which verifies the signature.
     notificationUrl: `${options.appUrl}/api/demo/notifications`,
@@ -78,6 +80,7 @@ export async function seedDemoPartner(
         name: row.name,
         notificationUrl: row.notificationUrl,
         signingSecret: row.signingSecret,
+        defaultReturnUrl: row.defaultReturnUrl,
         theme: sql`coalesce(${partners.theme}, excluded.theme)`,
       },
     });
@@ -91,6 +94,7 @@ export async function seedDemoPartner(
     notificationUrl: null,
     signingSecret: null,
     theme: storedTheme(DEMO_BLUE_THEME),
+    defaultReturnUrl: `${options.appUrl}/`,
   };
   await db
     .insert(partners)
@@ -101,6 +105,7 @@ export async function seedDemoPartner(
         secretHash: blue.secretHash,
         allowedOrigins: blue.allowedOrigins,
         name: blue.name,
+        defaultReturnUrl: blue.defaultReturnUrl,
         theme: sql`coalesce(${partners.theme}, excluded.theme)`,
       },
     });
@@ -183,6 +188,7 @@ export async function seedDemoStaff(db: Db, options: { appUrl: string }): Promis
     // Its own secret is never used here (it opens no checkout sessions in the demo): a random one.
     secretHash: hashSecret(randomBytes(32).toString("base64url")),
     allowedOrigins: [new URL(options.appUrl).origin],
+    defaultReturnUrl: `${options.appUrl}/`,
     financingApiKey: sealPartnerSecret(DEMO_GROUP_PARTNER_ID, "financingApiKey", "fk_test_sandbox_group_1"),
     // Its own agency: 101 is reached by its key but is Viajes Aurora's.
     financingAgencyId: 102,
@@ -195,6 +201,7 @@ export async function seedDemoStaff(db: Db, options: { appUrl: string }): Promis
       set: {
         name: group.name,
         allowedOrigins: group.allowedOrigins,
+        defaultReturnUrl: group.defaultReturnUrl,
         financingApiKey: group.financingApiKey,
         financingAgencyId: group.financingAgencyId,
       },

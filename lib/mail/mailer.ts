@@ -24,7 +24,8 @@ export function getMailer(): Mailer | undefined {
 
 export function createMailer(smtp: { url: string; from: string }): Mailer {
   // A mail server that does not answer must not hold a staff member's request for minutes.
-  const transport: Transporter = nodemailer.createTransport(smtp.url, {
+  const transport: Transporter = nodemailer.createTransport({
+    url: smtp.url,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 20_000,
