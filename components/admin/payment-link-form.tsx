@@ -10,7 +10,7 @@ import { INITIAL_PAYMENT_LINK_FORM_STATE, type PaymentLinkFormState } from "@/li
 import type { PaymentLinkMessages } from "@/lib/i18n/payment-link-messages";
 
 /** The strings of the form (functions cannot cross to a client component). */
-export type PaymentLinkFormText = Omit<PaymentLinkMessages, "meta" | "fromQuote" | "qrLabel" | "states"> & {
+export type PaymentLinkFormText = Omit<PaymentLinkMessages, "meta" | "fromQuote" | "fromSimulator" | "qrLabel" | "states"> & {
   errorPrefix: string;
   sending: string;
 };

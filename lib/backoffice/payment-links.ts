@@ -1,11 +1,12 @@
 import "server-only";
-import { and, count, desc, eq, gt, isNotNull, isNull } from "drizzle-orm";
+import { and, count, desc, eq, gt, gte, isNotNull, isNull, lt, type SQL } from "drizzle-orm";
 import { checkoutUrls } from "@/lib/checkout/flow";
 import { createSession, getSession, sessionState, type CheckoutSession, type SessionState } from "@/lib/checkout/sessions";
 import type { CreateSessionInput } from "@/lib/checkout/booking";
 import type { Db } from "@/lib/db";
 import { checkoutSessions, customerData, staffUsers } from "@/lib/db/schema";
 import { formatAmount } from "@/lib/i18n/format";
+import type { OperationStatus } from "@/lib/financing/contract";
 import type { Locale } from "@/lib/i18n/locales";
 import { logError, loggerFor } from "@/lib/logger";
 import { getMailer, type Mailer } from "@/lib/mail/mailer";
@@ -191,14 +192,22 @@ export interface ListedLink {
   creatorName: string | null;
 }
 
-/** The partner's payment links (sessions a staff member opened), newest first, a page at a time (from 1). */
+/**
+ * The partner's payment links (sessions a staff member opened), newest first, a page at a time
+ * (from 1): the operations list's "created by staff" view, with its filters (the operation's last
+ * known status, and the day the link was created, yyyy-MM-dd, UTC).
+ */
 export async function listPaymentLinks(
   db: Db,
   partnerId: string,
-  page: { page: number; size: number },
+  page: { page: number; size: number; status?: OperationStatus; from?: string; to?: string },
   now = new Date(),
 ): Promise<{ links: ListedLink[]; total: number }> {
-  const where = and(eq(checkoutSessions.partnerId, partnerId), isNotNull(checkoutSessions.createdByStaffId));
+  const conditions: SQL[] = [eq(checkoutSessions.partnerId, partnerId), isNotNull(checkoutSessions.createdByStaffId)];
+  if (page.status) conditions.push(eq(checkoutSessions.operationStatus, page.status));
+  if (page.from) conditions.push(gte(checkoutSessions.createdAt, new Date(`${page.from}T00:00:00Z`)));
+  if (page.to) conditions.push(lt(checkoutSessions.createdAt, new Date(new Date(`${page.to}T00:00:00Z`).getTime() + 24 * 60 * 60 * 1000)));
+  const where = and(...conditions);
   const [rows, [totals]] = await Promise.all([
     db
       .select({ session: checkoutSessions, creatorName: staffUsers.name })

@@ -13,6 +13,7 @@ const es = {
   newIntro:
     "Para un cliente al teléfono, por chat o en la tienda: escribe la reserva y lo que sepas del cliente, y le envías el enlace para pagar a plazos. Las mismas reglas que la API de sesiones de pago.",
   fromQuote: (amount: string) => `Desde la simulación de ${amount}: completa la reserva.`,
+  fromSimulator: (amount: string) => `Crear un enlace de pago de ${amount}`,
   noReturnUrl:
     "Este socio no tiene configurada la dirección de vuelta por defecto (default_return_url), así que no se pueden crear enlaces de pago. Pide al equipo técnico que la configure.",
   bookingHeading: "La reserva",
@@ -134,6 +135,7 @@ const en: PaymentLinkMessages = {
   newIntro:
     "For a customer on the phone, in a chat or in the shop: enter the booking and what you know of the customer, then send them the link to pay in installments. The same rules as the checkout sessions API.",
   fromQuote: (amount: string) => `From the quote for ${amount}: complete the booking.`,
+  fromSimulator: (amount: string) => `Create a payment link for ${amount}`,
   noReturnUrl:
     "This partner has no default return URL configured (default_return_url), so no payment links can be created. Ask your technical team to set it.",
   bookingHeading: "The booking",

@@ -31,7 +31,7 @@ export default async function NewPaymentLinkPage({ searchParams }: Props) {
   const locale = await getLocale();
   const m = getAdminMessages(locale);
   const t = getPaymentLinkMessages(locale);
-  const { meta: _meta, fromQuote: _fromQuote, qrLabel: _qrLabel, states: _states, ...strings } = t;
+  const { meta: _meta, fromQuote: _fromQuote, fromSimulator: _fromSimulator, qrLabel: _qrLabel, states: _states, ...strings } = t;
   const text: PaymentLinkFormText = { ...strings, errorPrefix: m.common.errorPrefix, sending: m.common.sending };
   // The total as staff type it in their language (1234,50 or 1234.50).
   const total = quoted ? (quoted / 100).toFixed(2).replace(".", locale === "es" ? "," : ".") : "";
