@@ -26,7 +26,7 @@ import type { StaffContext } from "./staff";
 
 const log = loggerFor("backoffice");
 
-export type StaffSubject = Pick<StaffContext, "db" | "partner" | "user" | "session">;
+export type StaffSubject = Pick<StaffContext, "db" | "partner" | "user">;
 
 export interface PaymentLink {
   session: CheckoutSession;
