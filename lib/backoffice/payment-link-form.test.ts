@@ -45,15 +45,28 @@ describe("parsePaymentLinkForm", () => {
 
   it("takes a hotel or a service instead of a flight, and an unticked package box", () => {
     const parsed = parsePaymentLinkForm(
-      form({ flightOrigin: "", flightDestination: "", flightDepartureDate: "", serviceDescription: "Seguro de viaje", packageTravel: undefined as never }),
+      form({
+        flightOrigin: "",
+        flightDestination: "",
+        flightDepartureDate: "",
+        serviceDescription: "Seguro de viaje",
+        packageTravel: undefined as never,
+      }),
       RETURN_URL,
     );
-    expect(parsed.ok && parsed.input.booking).toMatchObject({ packageTravel: false, flights: [], services: [{ description: "Seguro de viaje" }] });
+    expect(parsed.ok && parsed.input.booking).toMatchObject({
+      packageTravel: false,
+      flights: [],
+      services: [{ description: "Seguro de viaje" }],
+    });
   });
 
   it("names the form's fields with the API's rules: no item, a bad amount, travellers, a reference, a half-filled flight", () => {
     const none = parsePaymentLinkForm(form({ flightOrigin: "", flightDestination: "", flightDepartureDate: "" }), RETURN_URL);
-    expect(none).toEqual({ ok: false, problems: [{ field: "flightOrigin", message: "at least one flight, hotel or service is required" }] });
+    expect(none).toEqual({
+      ok: false,
+      problems: [{ field: "flightOrigin", message: "at least one flight, hotel or service is required" }],
+    });
 
     const bad = parsePaymentLinkForm(
       form({ total: "12,345", travellers: "two", bookingReference: "bad ref!", flightDestination: "", hotelName: "Hotel Sol" }),
@@ -61,7 +74,9 @@ describe("parsePaymentLinkForm", () => {
     );
     expect(bad.ok).toBe(false);
     const fields = !bad.ok ? bad.problems.map((problem) => problem.field).sort() : [];
-    expect(fields).toEqual(["bookingReference", "flightDestination", "hotelCheckInDate", "hotelCheckOutDate", "total", "travellers"].sort());
+    expect(fields).toEqual(
+      ["bookingReference", "flightDestination", "hotelCheckInDate", "hotelCheckOutDate", "total", "travellers"].sort(),
+    );
 
     const zero = parsePaymentLinkForm(form({ total: "" }), RETURN_URL);
     expect(zero).toMatchObject({ ok: false, problems: [{ field: "total", message: "must be greater than zero" }] });

@@ -77,7 +77,11 @@ const optional = (value: string) => (value.trim() === "" ? undefined : value.tri
 /** The request body the API would get for this form (before validation), with the partner's return URL. */
 export function paymentLinkRequest(form: PaymentLinkForm, returnUrl: string): unknown {
   const cents = parseChargeCents(form.total);
-  const travellers = /^\d{1,3}$/.test(form.travellers.trim()) ? Number(form.travellers.trim()) : form.travellers.trim() === "" ? undefined : NaN;
+  const travellers = /^\d{1,3}$/.test(form.travellers.trim())
+    ? Number(form.travellers.trim())
+    : form.travellers.trim() === ""
+      ? undefined
+      : NaN;
   const customer = Object.fromEntries(
     PREFILL_FIELDS.map((name) => [name, optional(form[name])]).filter(([, value]) => value !== undefined),
   ) as Partial<Record<PrefillField, string>>;
@@ -100,7 +104,14 @@ export function paymentLinkRequest(form: PaymentLinkForm, returnUrl: string): un
           ]
         : [],
       hotels: filled(form.hotelName, form.hotelCity, form.hotelCheckInDate, form.hotelCheckOutDate)
-        ? [{ name: form.hotelName, city: optional(form.hotelCity), checkInDate: form.hotelCheckInDate, checkOutDate: form.hotelCheckOutDate }]
+        ? [
+            {
+              name: form.hotelName,
+              city: optional(form.hotelCity),
+              checkInDate: form.hotelCheckInDate,
+              checkOutDate: form.hotelCheckOutDate,
+            },
+          ]
         : [],
       services: filled(form.serviceDescription) ? [{ description: form.serviceDescription }] : [],
     },

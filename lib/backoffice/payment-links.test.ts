@@ -158,16 +158,20 @@ function suite(name: string, open: () => Promise<Database>) {
 
     it("sends nothing without SMTP, nor for a revoked link", async () => {
       const { session } = await createPaymentLink(staffOf(aurora), APP_URL, sessionInput({ returnUrl: aurora.defaultReturnUrl! }));
-      expect(await sendPaymentLink(staffOf(aurora), APP_URL, { sessionId: session.id, to: "a@example.com", locale: "es" }, undefined)).toEqual({
+      expect(
+        await sendPaymentLink(staffOf(aurora), APP_URL, { sessionId: session.id, to: "a@example.com", locale: "es" }, undefined),
+      ).toEqual({
         ok: false,
         reason: "not_configured",
       });
       await revokePaymentLink(staffOf(aurora), session.id);
       const mailer = capturingMailer();
-      expect(await sendPaymentLink(staffOf(aurora), APP_URL, { sessionId: session.id, to: "a@example.com", locale: "es" }, mailer)).toEqual({
-        ok: false,
-        reason: "not_open",
-      });
+      expect(await sendPaymentLink(staffOf(aurora), APP_URL, { sessionId: session.id, to: "a@example.com", locale: "es" }, mailer)).toEqual(
+        {
+          ok: false,
+          reason: "not_open",
+        },
+      );
       expect(mailer.sent).toHaveLength(0);
     });
 

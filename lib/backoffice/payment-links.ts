@@ -45,7 +45,9 @@ function who(staff: StaffSubject) {
 }
 
 export function isRevocable(session: CheckoutSession, now = new Date()): boolean {
-  return session.createdByStaffId !== null && session.operationId === null && session.revokedAt === null && sessionState(session, now) === "open";
+  return (
+    session.createdByStaffId !== null && session.operationId === null && session.revokedAt === null && sessionState(session, now) === "open"
+  );
 }
 
 /**
@@ -70,7 +72,13 @@ export async function createPaymentLink(
 }
 
 /** The partner's session with this id, with its creator; undefined for an unknown or another partner's one. */
-export async function getPaymentLink(db: Db, partnerId: string, appUrl: string, sessionId: string, now = new Date()): Promise<PaymentLink | undefined> {
+export async function getPaymentLink(
+  db: Db,
+  partnerId: string,
+  appUrl: string,
+  sessionId: string,
+  now = new Date(),
+): Promise<PaymentLink | undefined> {
   const session = await getSession(db, sessionId);
   if (!session || session.partnerId !== partnerId) return undefined;
   const creator = session.createdByStaffId ? await staffName(db, partnerId, session.createdByStaffId) : null;
@@ -96,7 +104,11 @@ async function staffName(db: Db, partnerId: string, staffUserId: string): Promis
 }
 
 /** The staff member who opened the session behind an operation, if one did (the operation page). */
-export async function creatorOfOperation(db: Db, partnerId: string, operationId: string): Promise<{ id: string; name: string | null } | null> {
+export async function creatorOfOperation(
+  db: Db,
+  partnerId: string,
+  operationId: string,
+): Promise<{ id: string; name: string | null } | null> {
   const [row] = await db
     .select({ staffId: checkoutSessions.createdByStaffId })
     .from(checkoutSessions)
@@ -168,7 +180,10 @@ export async function sendPaymentLink(
     locale: input.locale,
     partnerName: staff.partner.name,
     packageName: session.booking.packageName,
-    amount: formatAmount({ cents: Math.round(session.booking.totalPrice.amount * 100), currency: session.booking.totalPrice.currency }, input.locale),
+    amount: formatAmount(
+      { cents: Math.round(session.booking.totalPrice.amount * 100), currency: session.booking.totalPrice.currency },
+      input.locale,
+    ),
     link: link.url,
     expiresAt: formatDateTime(session.expiresAt, input.locale),
   });
@@ -176,12 +191,20 @@ export async function sendPaymentLink(
   try {
     const { messageId } = await mailer.send({ ...content, to: input.to, fromName: staff.partner.name });
     log.info({ partnerId: staff.partner.id, sessionId: session.id, locale: input.locale, messageId }, "payment link e-mailed");
-    await recordAudit(staff.db, { ...audit, result: "ok", details: { sessionId: session.id, bookingReference: session.bookingReference, locale: input.locale } });
+    await recordAudit(staff.db, {
+      ...audit,
+      result: "ok",
+      details: { sessionId: session.id, bookingReference: session.bookingReference, locale: input.locale },
+    });
     return { ok: true };
   } catch (error) {
     // nodemailer's errors name the server's answer (a code), not the message; logError keeps it safe.
     logError(log, "backoffice: a payment link e-mail was not sent", error, { sessionId: session.id });
-    await recordAudit(staff.db, { ...audit, result: "failed", details: { sessionId: session.id, bookingReference: session.bookingReference } });
+    await recordAudit(staff.db, {
+      ...audit,
+      result: "failed",
+      details: { sessionId: session.id, bookingReference: session.bookingReference },
+    });
     return { ok: false, reason: "failed" };
   }
 }

@@ -182,7 +182,9 @@ export default async function OperationsPage({ searchParams }: Props) {
       ) : null}
       {result && "problem" in result ? <Notice tone="error">{problemText(m, result.problem)}</Notice> : null}
       {result && "page" in result ? <Results page={result.page} filters={filters} m={m} locale={locale} /> : null}
-      {result && "links" in result ? <StaffLinks links={result.links} total={result.total} filters={filters} m={m} locale={locale} /> : null}
+      {result && "links" in result ? (
+        <StaffLinks links={result.links} total={result.total} filters={filters} m={m} locale={locale} />
+      ) : null}
     </AdminPage>
   );
 }
@@ -388,7 +390,10 @@ function StaffLinks({
                     )}
                   </td>
                   <td className="px-3 py-2 text-right tabular-nums">
-                    {formatAmount({ cents: centsFromAmount(session.booking.totalPrice.amount), currency: session.booking.totalPrice.currency }, locale)}
+                    {formatAmount(
+                      { cents: centsFromAmount(session.booking.totalPrice.amount), currency: session.booking.totalPrice.currency },
+                      locale,
+                    )}
                   </td>
                   <td className="px-3 py-2">{formatDateTime(session.updatedAt, locale)}</td>
                 </tr>

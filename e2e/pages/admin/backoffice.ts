@@ -6,6 +6,7 @@ import { euros, type UiLanguage } from "../../support/text";
 import { HealthPage } from "./health-page";
 import { OperationPage } from "./operation-page";
 import { OperationsPage } from "./operations-page";
+import { PaymentLinkPages } from "./payment-link-pages";
 import { RefundPage } from "./refund-page";
 import { AdminShell } from "./shell";
 import { AdminSignInPage } from "./sign-in-page";
@@ -35,6 +36,7 @@ export class Backoffice {
   readonly operation: OperationPage;
   readonly refund: RefundPage;
   readonly theme: ThemePage;
+  readonly paymentLinks: PaymentLinkPages;
 
   constructor(
     readonly page: Page,
@@ -50,6 +52,7 @@ export class Backoffice {
     this.operation = new OperationPage(page, this.m);
     this.refund = new RefundPage(page, this.m);
     this.theme = new ThemePage(page, this.m);
+    this.paymentLinks = new PaymentLinkPages(page, this.m, language);
   }
 
   /**

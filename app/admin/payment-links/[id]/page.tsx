@@ -28,7 +28,17 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: getPaymentLinkMessages(await getLocale()).meta.link };
 }
 
-const NOTICES = ["created", "existing", "sent", "revoked", "not_revocable", "email_invalid", "email_failed", "email_not_open", "email_not_configured"] as const;
+const NOTICES = [
+  "created",
+  "existing",
+  "sent",
+  "revoked",
+  "not_revocable",
+  "email_invalid",
+  "email_failed",
+  "email_not_open",
+  "email_not_configured",
+] as const;
 type NoticeKey = (typeof NOTICES)[number];
 
 /**
@@ -63,7 +73,10 @@ export default async function PaymentLinkPage({ params, searchParams }: Props) {
   const { session } = link;
   const svg = await qrSvg(link.url);
   const smtp = Boolean(getEnv().smtp);
-  const amount = formatAmount({ cents: centsFromAmount(session.booking.totalPrice.amount), currency: session.booking.totalPrice.currency }, locale);
+  const amount = formatAmount(
+    { cents: centsFromAmount(session.booking.totalPrice.amount), currency: session.booking.totalPrice.currency },
+    locale,
+  );
   const stateText = session.revokedAt ? t.revokedState : t.states[link.state];
   const creator = link.creator ? (link.creator.name ?? t.unknownStaff) : t.createdByApi;
   const noticeText: Record<NoticeKey, { tone: "success" | "info" | "warning" | "error"; text: string }> = {
@@ -95,7 +108,12 @@ export default async function PaymentLinkPage({ params, searchParams }: Props) {
           <CopyLink url={link.url} label={t.linkLabel} text={{ copy: t.copy, copied: t.copied, copyFailed: t.copyFailed }} />
           <div className="flex flex-col items-start gap-2">
             {/* Our own SVG, made by the qrcode package from the link: paths only, no script. */}
-            <div role="img" aria-label={t.qrLabel(session.bookingReference)} className="w-56 bg-white" dangerouslySetInnerHTML={{ __html: svg }} />
+            <div
+              role="img"
+              aria-label={t.qrLabel(session.bookingReference)}
+              className="w-56 bg-white"
+              dangerouslySetInnerHTML={{ __html: svg }}
+            />
             <p className="text-muted">{t.qrHint}</p>
           </div>
         </section>
@@ -118,7 +136,9 @@ export default async function PaymentLinkPage({ params, searchParams }: Props) {
         </dl>
         {session.operationId ? (
           <p className="mt-3">
-            <TextLink href={`/admin/operations/${encodeURIComponent(session.operationId)}?ref=${encodeURIComponent(session.bookingReference)}`}>
+            <TextLink
+              href={`/admin/operations/${encodeURIComponent(session.operationId)}?ref=${encodeURIComponent(session.bookingReference)}`}
+            >
               {t.operationLink}
             </TextLink>
           </p>
@@ -135,7 +155,14 @@ export default async function PaymentLinkPage({ params, searchParams }: Props) {
               <input type="hidden" name="sessionId" value={session.id} />
               <p className="text-muted">{t.emailHint}</p>
               <div className="grid gap-3 sm:grid-cols-2">
-                <TextField name="to" label={t.emailTo} type="email" autoComplete="off" defaultValue={link.prefilledEmail ?? ""} maxLength={254} />
+                <TextField
+                  name="to"
+                  label={t.emailTo}
+                  type="email"
+                  autoComplete="off"
+                  defaultValue={link.prefilledEmail ?? ""}
+                  maxLength={254}
+                />
                 <SelectField
                   name="locale"
                   label={t.emailLocale}
