@@ -229,6 +229,7 @@ const es = {
     results: { ok: "Hecho", refused: "Rechazado", failed: "Fallido" },
     refundDetails: (total: string, charges: string) => `Devuelto ${total} · gastos ${charges}`,
     endedSessions: (n: number) => `${n} sesiones cerradas`,
+    linkDetails: (reference: string, sessionId: string) => `Reserva ${reference} · ${sessionId}`,
   },
   health: {
     title: "Estado de la integración",
@@ -695,6 +696,7 @@ const en: AdminMessages = {
     results: { ok: "Done", refused: "Refused", failed: "Failed" },
     refundDetails: (total: string, charges: string) => `Refunded ${total} · charges ${charges}`,
     endedSessions: (n: number) => `${n} sessions signed out`,
+    linkDetails: (reference: string, sessionId: string) => `Booking ${reference} · ${sessionId}`,
   },
   health: {
     title: "Integration health",

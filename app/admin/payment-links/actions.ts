@@ -5,7 +5,12 @@ import { z } from "zod";
 import { getAppContext } from "@/lib/app-context";
 import { AppError } from "@/lib/app-error";
 import { staffAction } from "@/lib/backoffice/actions";
-import { paymentLinkFormSchema, parsePaymentLinkForm, type PaymentLinkForm } from "@/lib/backoffice/payment-link-form";
+import {
+  paymentLinkFormSchema,
+  parsePaymentLinkForm,
+  type PaymentLinkForm,
+  type PaymentLinkFormField,
+} from "@/lib/backoffice/payment-link-form";
 import type { PaymentLinkFormState } from "@/lib/backoffice/payment-link-state";
 import { createPaymentLink, revokePaymentLink, sendPaymentLink } from "@/lib/backoffice/payment-links";
 import { requestIp } from "@/lib/backoffice/staff";
@@ -46,7 +51,12 @@ export async function createPaymentLinkAction(previous: PaymentLinkFormState, fo
   const submission = (previous?.submission ?? 0) + 1;
   const outcome = await createValidated(previous, formData);
   // Only a field over 1000 characters or a control character gets here: said on the reference.
-  if ("invalid" in outcome) return { submission, values: previous?.values, problems: outcome.invalid.map((i) => i.field as never) };
+  if ("invalid" in outcome) {
+    const known = outcome.invalid
+      .map((i) => i.field)
+      .filter((field): field is PaymentLinkFormField => field in paymentLinkFormSchema.shape);
+    return { submission, values: previous?.values, problems: known.length > 0 ? known : ["bookingReference"] };
+  }
   if ("redirect" in outcome) redirect(outcome.redirect);
   return { submission, ...outcome };
 }
