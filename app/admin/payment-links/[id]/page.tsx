@@ -151,7 +151,8 @@ export default async function PaymentLinkPage({ params, searchParams }: Props) {
             {t.emailHeading}
           </h2>
           {smtp ? (
-            <form action={sendPaymentLinkAction} className="flex flex-col gap-3">
+            // noValidate: the server checks the address and says what is wrong, in the page's language.
+            <form action={sendPaymentLinkAction} noValidate className="flex flex-col gap-3">
               <input type="hidden" name="sessionId" value={session.id} />
               <p className="text-muted">{t.emailHint}</p>
               <div className="grid gap-3 sm:grid-cols-2">
