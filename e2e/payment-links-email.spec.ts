@@ -30,6 +30,8 @@ let smtp: SMTPServer | undefined;
 const received: { envelopeTo: string[]; mail: ParsedMail; raw: string }[] = [];
 
 test.beforeAll(async () => {
+  // `next start` on a busy machine.
+  test.setTimeout(120_000);
   smtp = new SMTPServer({
     // A local test server: no TLS, no login.
     disabledCommands: ["STARTTLS", "AUTH"],
