@@ -122,8 +122,9 @@ test.describe("payment links", () => {
     const { paymentLinks: links } = admin;
     await admin.signIn(STAFF.aurora);
     await links.gotoNew();
+    const reference = aBookingReference("REVOKE");
     const url = await links.createLink({
-      reference: aBookingReference("REVOKE"),
+      reference,
       packageName: "Oporto",
       travellers: 1,
       total: "450",
@@ -153,6 +154,8 @@ test.describe("payment links", () => {
     await expect(links.state).toHaveText(links.t.revokedState);
     await expect(links.revoke).toHaveCount(0);
     await expect(links.linkField).toHaveCount(0);
+    await page.goto("/admin/operations?origin=staff");
+    await expect(page.getByRole("row").filter({ hasText: reference })).toContainText(links.t.revokedState);
 
     // The customer, with JavaScript off: a clear page, no form.
     const noScript = await browser.newContext({ baseURL: APP_URL, locale: "en-GB", javaScriptEnabled: false });
@@ -180,6 +183,9 @@ test.describe("payment links", () => {
   });
 
   test("a password-only session cannot reach the payment link pages", async ({ admin, page }) => {
+    // No session at all: the sign-in, which comes back here.
+    await page.goto("/admin/payment-links/new");
+    await expect(page).toHaveURL(/\/admin\/login\?next=%2Fadmin%2Fpayment-links%2Fnew$/);
     await admin.login.goto();
     await admin.login.signInPasswordOnly(STAFF.security);
     await page.goto("/admin/payment-links/new");

@@ -20,6 +20,7 @@ import { getAdminMessages, type AdminMessages } from "@/lib/i18n/admin-messages"
 import { centsFromAmount } from "@/lib/financing/money";
 import { formatAmount } from "@/lib/i18n/format";
 import type { Locale } from "@/lib/i18n/locales";
+import { getPaymentLinkMessages } from "@/lib/i18n/payment-link-messages";
 import { getLocale } from "@/lib/i18n/server";
 
 type SearchParams = Record<string, string | string[] | undefined>;
@@ -331,7 +332,7 @@ function Results({
 
 /** The "created by staff" view: the partner's payment links, with or without an operation yet. */
 function StaffLinks({
-  links,
+  links: rows,
   total,
   filters,
   m,
@@ -343,15 +344,16 @@ function StaffLinks({
   m: AdminMessages;
   locale: Locale;
 }) {
+  const links = getPaymentLinkMessages(locale);
   const first = (filters.page - 1) * filters.size + 1;
-  const last = first + links.length - 1;
+  const last = first + rows.length - 1;
   const totalPages = Math.max(Math.ceil(total / filters.size), 1);
   return (
     <section aria-labelledby="results-heading" className="flex flex-col gap-3">
       <h2 id="results-heading" className="text-xl font-semibold">
-        {links.length > 0 ? m.operations.staffLinksShowing(first, last, total) : m.operations.staffLinksNone}
+        {rows.length > 0 ? m.operations.staffLinksShowing(first, last, total) : m.operations.staffLinksNone}
       </h2>
-      {links.length > 0 ? (
+      {rows.length > 0 ? (
         <div role="region" aria-label={m.operations.scrollHint} tabIndex={0} className="overflow-x-auto rounded-card bg-surface shadow-sm">
           <table className="w-full min-w-[44rem] border-collapse text-left text-sm">
             <caption className="sr-only">{m.operations.staffLinksCaption}</caption>
@@ -375,7 +377,7 @@ function StaffLinks({
               </tr>
             </thead>
             <tbody>
-              {links.map(({ session, creatorName }) => (
+              {rows.map(({ session, state, creatorName }) => (
                 <tr key={session.id} className="border-t border-divider align-top">
                   <th scope="row" className="px-3 py-2 font-normal whitespace-nowrap">
                     <TextLink href={`/admin/payment-links/${encodeURIComponent(session.id)}`}>{session.bookingReference}</TextLink>
@@ -386,7 +388,9 @@ function StaffLinks({
                     {session.operationStatus ? (
                       <StatusBadge status={session.operationStatus} m={m} />
                     ) : (
-                      <span className="text-muted">{m.operations.noOperationYet}</span>
+                      <span className="text-muted">
+                        {m.operations.noOperationYet} · {session.revokedAt ? links.revokedState : links.states[state]}
+                      </span>
                     )}
                   </td>
                   <td className="px-3 py-2 text-right tabular-nums">
