@@ -126,4 +126,9 @@ test("staff e-mail the link in the customer's language: the trip, the amount and
   const row = page.getByRole("row").filter({ hasText: STAFF.aurora.name }).first();
   await expect(row).toBeVisible();
   await expect(page.getByRole("main")).not.toContainText(prefill.email);
+
+  // The server's log says a link was e-mailed, with ids only: no address, no document, no birth date.
+  const log = app!.output.join("");
+  expect(log).toContain('"msg":"payment link e-mailed"');
+  for (const value of [prefill.email, prefill.documentId, prefill.birthDate, prefill.phone]) expect(log).not.toContain(value);
 });
