@@ -182,14 +182,44 @@ test.describe("payment links", () => {
     }
   });
 
-  test("a password-only session cannot reach the payment link pages", async ({ admin, page }) => {
+  test("a password-only session cannot reach the payment link pages, nor create a link with the form already open", async ({
+    admin,
+    page,
+    browser,
+  }) => {
     // No session at all: the sign-in, which comes back here.
     await page.goto("/admin/payment-links/new");
     await expect(page).toHaveURL(/\/admin\/login\?next=%2Fadmin%2Fpayment-links%2Fnew$/);
-    await admin.login.goto();
-    await admin.login.signInPasswordOnly(STAFF.security);
-    await page.goto("/admin/payment-links/new");
-    await expect(page).toHaveURL(/\/admin\/login\/code\?next=%2Fadmin%2Fpayment-links%2Fnew$/);
-    await expect(admin.paymentLinks.create).toHaveCount(0);
+
+    // A password-only session (another browser): sent to the second step.
+    const passwordOnly = await browser.newContext({ baseURL: APP_URL, locale: "en-GB" });
+    let cookie;
+    try {
+      const other = new Backoffice(await passwordOnly.newPage(), "en");
+      await other.login.goto();
+      await other.login.signInPasswordOnly(STAFF.security);
+      await other.page.goto("/admin/payment-links/new");
+      await expect(other.page).toHaveURL(/\/admin\/login\/code\?next=%2Fadmin%2Fpayment-links%2Fnew$/);
+      await expect(other.paymentLinks.create).toHaveCount(0);
+      cookie = (await passwordOnly.cookies()).find((c) => /staff_session$/.test(c.name));
+    } finally {
+      await passwordOnly.close();
+    }
+    expect(cookie).toBeDefined();
+
+    // The form filled in with both factors, then sent with the password-only session: refused, nothing opened.
+    const { paymentLinks: links } = admin;
+    await admin.signIn(STAFF.aurora);
+    await links.gotoNew();
+    const reference = aBookingReference("NOFACTOR");
+    await links.fill({ reference, packageName: "Oporto", travellers: 1, total: "450", flight: FLIGHT });
+    await page.context().clearCookies();
+    await page.context().addCookies([cookie!]);
+    await links.create.click();
+    await expect(page).toHaveURL(/\/admin\/login/);
+    await page.context().clearCookies();
+    await admin.signIn(STAFF.aurora, "/admin/operations?origin=staff");
+    await expect(page.getByRole("heading", { level: 1, name: admin.m.operations.title })).toBeVisible();
+    await expect(page.getByRole("main")).not.toContainText(reference);
   });
 });
