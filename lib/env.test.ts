@@ -228,4 +228,21 @@ describe("production-safe by construction", () => {
     expect(error.message).not.toContain(KEY_2);
     expect(error.message).not.toContain("c2hvcnQ");
   });
+
+  it("takes SMTP_URL and SMTP_FROM for payment link e-mails, and names a bad one without echoing its password", () => {
+    expect(parseEnv({}).smtp).toBeUndefined();
+    expect(parseEnv({ SMTP_URL: "smtp://127.0.0.1:2525" }).smtp).toEqual({ url: "smtp://127.0.0.1:2525", from: "no-reply@localhost" });
+    expect(parseEnv({ SMTP_URL: "smtps://u:p@mail.example:465", SMTP_FROM: "pagos@agency.example" }).smtp?.from).toBe(
+      "pagos@agency.example",
+    );
+    expect(() => parseEnv({ SMTP_URL: "http://user:s3cret-pass@mail.example" })).toThrow(
+      /SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/,
+    );
+    try {
+      parseEnv({ SMTP_URL: "http://user:s3cret-pass@mail.example", SMTP_FROM: "nope" });
+    } catch (error) {
+      expect((error as ConfigError).problems.map((p) => p.variable).sort()).toEqual(["SMTP_FROM", "SMTP_URL"]);
+      expect((error as Error).message).not.toContain("s3cret-pass");
+    }
+  });
 });

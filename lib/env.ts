@@ -68,7 +68,20 @@ const rawEnvSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).optional(),
   // How many proxies in front of the app append to X-Forwarded-For (lib/security/client-ip.ts).
   TRUSTED_PROXY_HOPS: z.coerce.number().int("must be a whole number").min(0, "must be 0 or more").max(10, "must be 10 or less").default(0),
+  // The SMTP server payment links are e-mailed through (nodemailer's URL form); unset: no e-mail.
+  // Its password may be in it: the messages below never echo the value.
+  SMTP_URL: z.string().refine(isSmtpUrl, "must be an smtp:// or smtps:// URL (smtp://user:password@host:587)").optional(),
+  SMTP_FROM: z.email({ error: "must be an e-mail address (payments@agency.example)" }).optional(),
 });
+
+function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "smtp:" || url.protocol === "smtps:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
 
 /** `http(s)://host[:port]`, exactly as URL.origin writes it. */
 function isOrigin(value: string): boolean {
@@ -112,6 +125,11 @@ export interface AppEnv {
   badgeBudget: { perPartnerPerMinute: number; perIpPerMinute: number };
   /** Proxies in front of the app that append the client's address to X-Forwarded-For; 0: none (the socket's address). */
   TRUSTED_PROXY_HOPS: number;
+  /**
+   * Where payment link e-mails go out (lib/mail/mailer.ts): the SMTP URL and the From address
+   * (SMTP_FROM, else no-reply at APP_URL's host). Undefined: no e-mail, the link is copied or scanned.
+   */
+  smtp: { url: string; from: string } | undefined;
   financing: {
     baseUrl: string;
     apiKey: string;
@@ -255,6 +273,9 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
     METRICS_TOKEN: raw.METRICS_TOKEN,
     SHUTDOWN_GRACE_MS: raw.SHUTDOWN_GRACE_MS,
     TRUSTED_PROXY_HOPS: raw.TRUSTED_PROXY_HOPS,
+    smtp: raw.SMTP_URL
+      ? { url: raw.SMTP_URL, from: raw.SMTP_FROM ?? `no-reply@${new URL(raw.APP_URL ?? "http://localhost").hostname}` }
+      : undefined,
     financing: {
       baseUrl,
       apiKey,

@@ -9,11 +9,12 @@ import type { StaffContext } from "@/lib/backoffice/staff";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";
 import type { Locale } from "@/lib/i18n/locales";
 
-export type AdminSection = "health" | "simulator" | "operations" | "notifications" | "theme" | "security" | "audit";
+export type AdminSection = "health" | "simulator" | "paymentLinks" | "operations" | "notifications" | "theme" | "security" | "audit";
 
 const SECTIONS: { key: AdminSection; href: string }[] = [
   { key: "health", href: "/admin" },
   { key: "simulator", href: "/admin/simulator" },
+  { key: "paymentLinks", href: "/admin/payment-links/new" },
   { key: "operations", href: "/admin/operations" },
   { key: "notifications", href: "/admin/notifications" },
   { key: "theme", href: "/admin/theme" },

@@ -20,9 +20,11 @@ export interface OperationFilters {
   from?: string;
   /** yyyy-MM-dd */
   to?: string;
+  /** "staff": only the payment links staff created, listed from our sessions (lib/backoffice/payment-links.ts). */
+  origin?: "staff";
 }
 
-export type FilterField = "page" | "size" | "status" | "from" | "to" | "range";
+export type FilterField = "page" | "size" | "status" | "from" | "to" | "range" | "origin";
 
 type SearchParams = Record<string, string | string[] | undefined>;
 
@@ -35,6 +37,7 @@ const filtersSchema = z
     status: z.enum(OPERATION_STATUSES).optional(),
     from: queryDateSchema.optional(),
     to: queryDateSchema.optional(),
+    origin: z.literal("staff").optional(),
   })
   .refine((f) => f.from === undefined || f.to === undefined || f.from <= f.to, { path: ["range"] });
 
@@ -54,14 +57,15 @@ export function parseOperationFilters(
     status: single(params, "status"),
     from: single(params, "from"),
     to: single(params, "to"),
+    origin: single(params, "origin"),
   };
   const parsed = filtersSchema.safeParse(raw);
   if (!parsed.success) {
     const problems = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0]) as FilterField))];
     return { ok: false, problems };
   }
-  const { page, size, status, from, to } = parsed.data;
-  return { ok: true, filters: { page: page ?? 1, size: size ?? DEFAULT_PAGE_SIZE, status, from, to } };
+  const { page, size, status, from, to, origin } = parsed.data;
+  return { ok: true, filters: { page: page ?? 1, size: size ?? DEFAULT_PAGE_SIZE, status, from, to, origin } };
 }
 
 /** The filters as a query string (defaults left out), with `overrides` applied: `?status=CONFIRMED&page=2`. */
@@ -71,6 +75,7 @@ export function filtersQuery(filters: OperationFilters, overrides: Partial<Opera
   if (f.status) params.set("status", f.status);
   if (f.from) params.set("from", f.from);
   if (f.to) params.set("to", f.to);
+  if (f.origin) params.set("origin", f.origin);
   if (f.size !== DEFAULT_PAGE_SIZE) params.set("size", String(f.size));
   if (f.page !== 1) params.set("page", String(f.page));
   const query = params.toString();

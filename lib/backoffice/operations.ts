@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { sortOffers } from "@/lib/financing/offers";
 import type { Db } from "@/lib/db";
-import { checkoutSessions, customerData, partnerNotifications, sessionStatusHistory, webhookEvents } from "@/lib/db/schema";
+import { checkoutSessions, customerData, partnerNotifications, sessionStatusHistory, staffUsers, webhookEvents } from "@/lib/db/schema";
 import type { StatusRead } from "@/lib/financing/client";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import type { FinancialOffer, Operation, Page } from "@/lib/financing/types";
@@ -24,6 +24,11 @@ export interface SessionSummary {
   packageName: string;
   /** First and last name, as the customer gave them; undefined before they did. */
   customerName: string | undefined;
+  /**
+   * The staff member who opened it as a payment link (name null: an account gone since); null when
+   * the partner's backend opened it through the API.
+   */
+  createdBy: { staffId: string; name: string | null } | null;
 }
 
 export interface ListedOperation {
@@ -50,9 +55,13 @@ export async function sessionsByOperation(
       bookingReference: checkoutSessions.bookingReference,
       booking: checkoutSessions.booking,
       customer: customerData.data,
+      createdByStaffId: checkoutSessions.createdByStaffId,
+      creatorName: staffUsers.name,
     })
     .from(checkoutSessions)
     .leftJoin(customerData, eq(customerData.sessionId, checkoutSessions.id))
+    // Only the partner's own staff: a name is never read across partners.
+    .leftJoin(staffUsers, and(eq(staffUsers.id, checkoutSessions.createdByStaffId), eq(staffUsers.partnerId, partnerId)))
     .where(and(eq(checkoutSessions.partnerId, partnerId), inArray(checkoutSessions.operationId, [...operationIds])));
   const map = new Map<string, SessionSummary>();
   for (const row of rows) {
@@ -62,6 +71,7 @@ export async function sessionsByOperation(
       bookingReference: row.bookingReference,
       packageName: row.booking.packageName,
       customerName: customerNameOf(row.customer),
+      createdBy: row.createdByStaffId ? { staffId: row.createdByStaffId, name: row.creatorName } : null,
     });
   }
   return map;

@@ -2,9 +2,9 @@ import "server-only";
 import { createHash, randomInt } from "node:crypto";
 import { and, count, eq, isNull, lt, or } from "drizzle-orm";
 import { generateSecret, generateURI, verify } from "otplib";
-import QRCode from "qrcode";
 import type { Db } from "@/lib/db";
 import { staffRecoveryCodes, staffUsers } from "@/lib/db/schema";
+import { qrSvg } from "./qr";
 import { readTotpSecret, storeTotpSecret } from "./totp-secret-store";
 
 /**
@@ -36,7 +36,7 @@ export function totpUri(secret: string, account: string): string {
 
 /** The enrolment QR code, drawn on the server as SVG (no script, no image request). */
 export function totpQrSvg(uri: string): Promise<string> {
-  return QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
+  return qrSvg(uri);
 }
 
 /** The step a valid code belongs to, or undefined; `afterStep` refuses that step and earlier ones. */

@@ -105,6 +105,8 @@ export async function createSession(
   partner: Partner,
   input: CreateSessionInput,
   now = new Date(),
+  /** A payment link: the staff member opening it (lib/backoffice/payment-links.ts). */
+  options: { createdByStaffId?: string } = {},
 ): Promise<{ session: CheckoutSession; created: boolean }> {
   if (!isAllowedReturnUrl(partner, input.returnUrl)) {
     throw new AppError("validation_failed", "returnUrl is not on one of the partner's allowed origins", {
@@ -125,6 +127,7 @@ export async function createSession(
         returnUrl: input.returnUrl,
         locale: input.locale ?? null,
         expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+        createdByStaffId: options.createdByStaffId ?? null,
       })
       .onConflictDoNothing({ target: [checkoutSessions.partnerId, checkoutSessions.bookingReference] })
       .returning();

@@ -55,6 +55,11 @@ export const partners = pgTable(
     financingApiKey: text("financing_api_key"),
     /** White-label theme (logo, colours, font, radius), checked for contrast when set. */
     theme: jsonb("theme").$type<Record<string, string>>(),
+    /**
+     * Where a customer of a payment link goes back to (staff open those, with no return URL of their
+     * own): on one of the allowed origins. Null: the back-office opens no payment links.
+     */
+    defaultReturnUrl: text("default_return_url"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [uniqueIndex("partners_secret_hash_key").on(table.secretHash)],
@@ -113,6 +118,13 @@ export const checkoutSessions = pgTable(
     financingStatus: text("financing_status").$type<SessionFinancingStatus>(),
     hasAlternatives: boolean("has_alternatives"),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /**
+     * The staff member who opened it as a payment link from the back-office; null: the partner's
+     * backend opened it through the checkout sessions API. Kept after the account is gone (no FK).
+     */
+    createdByStaffId: text("created_by_staff_id"),
+    /** When staff revoked the payment link (expiresAt was set to that same moment). */
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -326,6 +338,9 @@ export const AUDIT_KINDS = [
   "notification_test_sent",
   "notification_url_changed",
   "signing_secret_rotated",
+  "payment_link_created",
+  "payment_link_sent",
+  "payment_link_revoked",
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 export type AuditResult = "ok" | "refused" | "failed";

@@ -62,6 +62,8 @@ export async function seedDemoPartner(
     secretHash: hashSecret(options.secret),
     allowedOrigins,
     theme: storedTheme(DEMO_THEME),
+    // Where a payment link's customer comes back to: the demo shop, as its own checkouts do.
+    defaultReturnUrl: `${options.appUrl}/`,
     financingAgencyId: null,
     // The demo shop's own backend endpoint (app/api/demo/notifications), which verifies the signature.
     notificationUrl: `${options.appUrl}/api/demo/notifications`,
@@ -81,6 +83,7 @@ export async function seedDemoPartner(
         // The published secret again, alone: a rotation made in the back-office ends at a restart.
         previousSigningSecret: null,
         previousSigningSecretExpiresAt: null,
+        defaultReturnUrl: row.defaultReturnUrl,
         theme: sql`coalesce(${partners.theme}, excluded.theme)`,
       },
     });
@@ -94,6 +97,7 @@ export async function seedDemoPartner(
     notificationUrl: null,
     signingSecret: null,
     theme: storedTheme(DEMO_BLUE_THEME),
+    defaultReturnUrl: `${options.appUrl}/`,
   };
   await db
     .insert(partners)
@@ -104,6 +108,7 @@ export async function seedDemoPartner(
         secretHash: blue.secretHash,
         allowedOrigins: blue.allowedOrigins,
         name: blue.name,
+        defaultReturnUrl: blue.defaultReturnUrl,
         theme: sql`coalesce(${partners.theme}, excluded.theme)`,
       },
     });
@@ -186,6 +191,7 @@ export async function seedDemoStaff(db: Db, options: { appUrl: string }): Promis
     // Its own secret is never used here (it opens no checkout sessions in the demo): a random one.
     secretHash: hashSecret(randomBytes(32).toString("base64url")),
     allowedOrigins: [new URL(options.appUrl).origin],
+    defaultReturnUrl: `${options.appUrl}/`,
     financingApiKey: sealPartnerSecret(DEMO_GROUP_PARTNER_ID, "financingApiKey", "fk_test_sandbox_group_1"),
     // Its own agency: 101 is reached by its key but is Viajes Aurora's.
     financingAgencyId: 102,
@@ -198,6 +204,7 @@ export async function seedDemoStaff(db: Db, options: { appUrl: string }): Promis
       set: {
         name: group.name,
         allowedOrigins: group.allowedOrigins,
+        defaultReturnUrl: group.defaultReturnUrl,
         financingApiKey: group.financingApiKey,
         financingAgencyId: group.financingAgencyId,
       },

@@ -195,6 +195,8 @@ const es = {
       "Ya enviamos estos datos a la entidad financiera. Si los cambias, anularemos esa solicitud y enviaremos una nueva con los datos corregidos; después elegirás el plan.",
     expiredTitle: "Este pago ha caducado",
     expiredBody: "Ha pasado el tiempo para completar el pago a plazos. Vuelve a la agencia para empezar de nuevo o pagar de otra forma.",
+    revokedTitle: "Este enlace de pago está anulado",
+    revokedBody: "La agencia ha anulado este enlace de pago y ya no sirve. Si quieres pagar a plazos, pide a la agencia un enlace nuevo.",
   },
   offers: {
     title: "Elige cómo pagar",
@@ -486,6 +488,8 @@ const en: Messages = {
       "We have already sent these details to the finance provider. If you change them, we will cancel that request and send a new one with the corrected details; then you choose the plan.",
     expiredTitle: "This payment has expired",
     expiredBody: "The time to complete the installment payment has passed. Go back to the agency to start again or to pay another way.",
+    revokedTitle: "This payment link was revoked",
+    revokedBody: "The agency revoked this payment link and it no longer works. To pay in installments, ask the agency for a new link.",
   },
   offers: {
     title: "Choose how to pay",

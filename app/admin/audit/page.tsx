@@ -141,5 +141,9 @@ function detailsText(event: AuditEventRow, t: AdminMessages["audit"], locale: Lo
     );
   }
   if (typeof d.endedSessions === "number") return t.endedSessions(d.endedSessions);
+  // A payment link: its booking and session (never the address it was sent to: not recorded).
+  if (event.kind.startsWith("payment_link_") && typeof d.bookingReference === "string" && typeof d.sessionId === "string") {
+    return t.linkDetails(d.bookingReference, d.sessionId);
+  }
   return "";
 }

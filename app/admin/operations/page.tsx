@@ -11,13 +11,16 @@ import { filtersQuery, PAGE_SIZES, parseOperationFilters, type FilterField, type
 import { formatDateTime } from "@/lib/backoffice/format";
 import { ownsOperation } from "@/lib/backoffice/ownership";
 import { listOperationsPage, operationHref, type ListedOperation } from "@/lib/backoffice/operations";
+import { listPaymentLinks, type ListedLink } from "@/lib/backoffice/payment-links";
 import { requireStaff } from "@/lib/backoffice/staff";
 import { OPERATION_STATUSES } from "@/lib/financing/contract";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import type { Page } from "@/lib/financing/types";
 import { getAdminMessages, type AdminMessages } from "@/lib/i18n/admin-messages";
+import { centsFromAmount } from "@/lib/financing/money";
 import { formatAmount } from "@/lib/i18n/format";
 import type { Locale } from "@/lib/i18n/locales";
+import { getPaymentLinkMessages } from "@/lib/i18n/payment-link-messages";
 import { getLocale } from "@/lib/i18n/server";
 
 type SearchParams = Record<string, string | string[] | undefined>;
@@ -65,8 +68,11 @@ export default async function OperationsPage({ searchParams }: Props) {
   if (found) redirect(found);
 
   const parsed = parseOperationFilters(query);
-  let result: { page: Page<ListedOperation> } | { problem: ApiProblem } | undefined;
-  if (parsed.ok) {
+  let result: { page: Page<ListedOperation> } | { problem: ApiProblem } | { links: ListedLink[]; total: number } | undefined;
+  if (parsed.ok && parsed.filters.origin === "staff") {
+    // Payment links live in our database (one may have no operation yet): listed from there.
+    result = await listPaymentLinks(staff.db, staff.partner.id, parsed.filters);
+  } else if (parsed.ok) {
     try {
       result = { page: await listOperationsPage(staff, parsed.filters) };
     } catch (error) {
@@ -109,7 +115,7 @@ export default async function OperationsPage({ searchParams }: Props) {
           <form
             method="get"
             action="/admin/operations"
-            className="grid gap-3 sm:grid-cols-2 xl:grid-cols-[minmax(0,1.6fr)_repeat(3,minmax(0,1fr))]"
+            className="grid gap-3 sm:grid-cols-2 xl:grid-cols-[minmax(0,1.6fr)_repeat(2,minmax(0,1fr))_minmax(0,1.6fr)_minmax(0,1fr)]"
           >
             <SelectField
               id="ops-status"
@@ -134,6 +140,16 @@ export default async function OperationsPage({ searchParams }: Props) {
               defaultValue={parsed.ok ? (filters.to ?? "") : shown("to")}
             />
             <SelectField
+              id="ops-origin"
+              name="origin"
+              label={m.operations.origin}
+              defaultValue={parsed.ok ? (filters.origin ?? "") : shown("origin")}
+              options={[
+                { value: "", label: m.operations.anyOrigin },
+                { value: "staff", label: m.operations.staffOrigin },
+              ]}
+            />
+            <SelectField
               id="ops-size"
               name="size"
               label={m.operations.size}
@@ -142,7 +158,7 @@ export default async function OperationsPage({ searchParams }: Props) {
                 .sort((a, b) => a - b)
                 .map((size) => ({ value: String(size), label: String(size) }))}
             />
-            <div className="flex flex-wrap items-center gap-4 sm:col-span-2 xl:col-span-4">
+            <div className="flex flex-wrap items-center gap-4 sm:col-span-2 xl:col-span-5">
               <Button stretch={false}>{m.operations.apply}</Button>
               <TextLink href="/admin/operations">{m.operations.clear}</TextLink>
             </div>
@@ -167,6 +183,9 @@ export default async function OperationsPage({ searchParams }: Props) {
       ) : null}
       {result && "problem" in result ? <Notice tone="error">{problemText(m, result.problem)}</Notice> : null}
       {result && "page" in result ? <Results page={result.page} filters={filters} m={m} locale={locale} /> : null}
+      {result && "links" in result ? (
+        <StaffLinks links={result.links} total={result.total} filters={filters} m={m} locale={locale} />
+      ) : null}
     </AdminPage>
   );
 }
@@ -293,6 +312,101 @@ function Results({
         </div>
       ) : null}
       {page.totalElements > 0 ? (
+        <nav aria-label={m.operations.pagesLabel} className="flex flex-wrap items-center gap-4">
+          {filters.page > 1 ? (
+            <TextLink href={`/admin/operations${filtersQuery(filters, { page: Math.min(filters.page - 1, totalPages) })}`} rel="prev">
+              {m.operations.previous}
+            </TextLink>
+          ) : null}
+          <span aria-current="page">{m.operations.page(filters.page, totalPages)}</span>
+          {filters.page < totalPages ? (
+            <TextLink href={`/admin/operations${filtersQuery(filters, { page: filters.page + 1 })}`} rel="next">
+              {m.operations.next}
+            </TextLink>
+          ) : null}
+        </nav>
+      ) : null}
+    </section>
+  );
+}
+
+/** The "created by staff" view: the partner's payment links, with or without an operation yet. */
+function StaffLinks({
+  links: rows,
+  total,
+  filters,
+  m,
+  locale,
+}: {
+  links: ListedLink[];
+  total: number;
+  filters: OperationFilters;
+  m: AdminMessages;
+  locale: Locale;
+}) {
+  const links = getPaymentLinkMessages(locale);
+  const first = (filters.page - 1) * filters.size + 1;
+  const last = first + rows.length - 1;
+  const totalPages = Math.max(Math.ceil(total / filters.size), 1);
+  return (
+    <section aria-labelledby="results-heading" className="flex flex-col gap-3">
+      <h2 id="results-heading" className="text-xl font-semibold">
+        {rows.length > 0 ? m.operations.staffLinksShowing(first, last, total) : m.operations.staffLinksNone}
+      </h2>
+      {rows.length > 0 ? (
+        <div role="region" aria-label={m.operations.scrollHint} tabIndex={0} className="overflow-x-auto rounded-card bg-surface shadow-sm">
+          <table className="w-full min-w-[44rem] border-collapse text-left text-sm">
+            <caption className="sr-only">{m.operations.staffLinksCaption}</caption>
+            <thead>
+              <tr className="border-b-2 border-divider">
+                <th scope="col" className="px-3 py-2">
+                  {m.operations.columns.reference}
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  {m.operations.createdBy}
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  {m.operations.columns.status}
+                </th>
+                <th scope="col" className="px-3 py-2 text-right">
+                  {m.operations.columns.price}
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  {m.operations.columns.updated}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map(({ session, state, creatorName }) => (
+                <tr key={session.id} className="border-t border-divider align-top">
+                  <th scope="row" className="px-3 py-2 font-normal whitespace-nowrap">
+                    <TextLink href={`/admin/payment-links/${encodeURIComponent(session.id)}`}>{session.bookingReference}</TextLink>
+                    <span className="block text-muted">{session.booking.packageName}</span>
+                  </th>
+                  <td className="px-3 py-2">{creatorName ?? m.operation.formerStaff}</td>
+                  <td className="px-3 py-2">
+                    {session.operationStatus ? (
+                      <StatusBadge status={session.operationStatus} m={m} />
+                    ) : (
+                      <span className="text-muted">
+                        {m.operations.noOperationYet} · {session.revokedAt ? links.revokedState : links.states[state]}
+                      </span>
+                    )}
+                  </td>
+                  <td className="px-3 py-2 text-right tabular-nums">
+                    {formatAmount(
+                      { cents: centsFromAmount(session.booking.totalPrice.amount), currency: session.booking.totalPrice.currency },
+                      locale,
+                    )}
+                  </td>
+                  <td className="px-3 py-2">{formatDateTime(session.updatedAt, locale)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {total > 0 ? (
         <nav aria-label={m.operations.pagesLabel} className="flex flex-wrap items-center gap-4">
           {filters.page > 1 ? (
             <TextLink href={`/admin/operations${filtersQuery(filters, { page: Math.min(filters.page - 1, totalPages) })}`} rel="prev">

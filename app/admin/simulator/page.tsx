@@ -18,6 +18,8 @@ import { formatAmount } from "@/lib/i18n/format";
 import type { Locale } from "@/lib/i18n/locales";
 import type { Messages } from "@/lib/i18n/messages";
 import { getLocale, getMessages } from "@/lib/i18n/server";
+import { getPaymentLinkMessages } from "@/lib/i18n/payment-link-messages";
+import { LinkButton } from "@/components/ui/link-button";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -166,6 +168,12 @@ function SimulationResults({
         {m.simulator.resultsHeading(formatAmount(cash, locale), countryName(result.country, locale))}
       </h2>
       <p className="rounded-md border-2 border-warning bg-warning-soft px-3 py-2 font-bold">{customer.offers.warning}</p>
+      {/* The quote, one step from a payment link for the customer on the phone (issue 17). */}
+      <div>
+        <LinkButton href={`/admin/payment-links/new?amount=${(result.cents / 100).toFixed(2)}`}>
+          {getPaymentLinkMessages(locale).fromSimulator(formatAmount(cash, locale))}
+        </LinkButton>
+      </div>
       {[...groups.entries()].map(([installments, offers]) => (
         <section key={installments} aria-labelledby={`group-${installments}`} className="flex flex-col gap-3">
           <h3 id={`group-${installments}`} className="text-xl font-bold">

@@ -39,8 +39,9 @@ export default async function CustomerPage(props: CheckoutPageProps) {
     <CheckoutShell page={page} step={1} bridge={{ step: "details", state, final: state === "expired" }}>
       {state === "expired" ? (
         <>
-          <h1 className="text-3xl font-bold">{m.form.expiredTitle}</h1>
-          <Notice tone="warning">{m.form.expiredBody}</Notice>
+          {/* A payment link staff revoked expires at once (lib/backoffice/payment-links.ts): said as such. */}
+          <h1 className="text-3xl font-bold">{session.revokedAt ? m.form.revokedTitle : m.form.expiredTitle}</h1>
+          <Notice tone="warning">{session.revokedAt ? m.form.revokedBody : m.form.expiredBody}</Notice>
           <div>
             <LinkButton href={returnUrlFor(session, state)} external target={embed ? "_top" : undefined}>
               {m.common.payAnotherWay(partnerName)}

@@ -13,6 +13,12 @@ export function BookingCard({ detail, m }: Omit<OperationSectionProps, "locale">
           <dd>{detail.session.packageName}</dd>
           <dt className="text-muted">{m.operation.reference}</dt>
           <dd>{detail.session.bookingReference}</dd>
+          <dt className="text-muted">{m.operation.createdBy}</dt>
+          <dd data-testid="operation-created-by">
+            {detail.session.createdBy
+              ? m.operation.createdByStaff(detail.session.createdBy.name ?? m.operation.formerStaff)
+              : m.operation.createdByApi}
+          </dd>
           <dt className="text-muted">{m.operation.checkoutSession}</dt>
           <dd>
             <code className="text-sm break-all">{detail.session.sessionId}</code>

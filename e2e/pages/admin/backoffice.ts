@@ -8,6 +8,7 @@ import { NotificationsPage } from "./notifications-page";
 import { OperationPage } from "./operation-page";
 import { OperationsPage } from "./operations-page";
 import { OverviewSection } from "./overview";
+import { PaymentLinkPages } from "./payment-link-pages";
 import { RefundPage } from "./refund-page";
 import { AdminShell } from "./shell";
 import { AdminSignInPage } from "./sign-in-page";
@@ -40,6 +41,7 @@ export class Backoffice {
   readonly refund: RefundPage;
   readonly theme: ThemePage;
   readonly notifications: NotificationsPage;
+  readonly paymentLinks: PaymentLinkPages;
 
   constructor(
     readonly page: Page,
@@ -57,6 +59,7 @@ export class Backoffice {
     this.refund = new RefundPage(page, this.m);
     this.theme = new ThemePage(page, this.m);
     this.notifications = new NotificationsPage(page, this.m);
+    this.paymentLinks = new PaymentLinkPages(page, this.m, language);
   }
 
   /**

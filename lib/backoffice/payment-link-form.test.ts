@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { paymentLinkFormSchema, parsePaymentLinkForm } from "./payment-link-form";
+
+/** The "New payment link" form goes through the checkout sessions API's own schema (issue 17). */
+
+const RETURN_URL = "https://agency.example/";
+
+function form(values: Record<string, string>) {
+  return paymentLinkFormSchema.parse({
+    bookingReference: "PHONE-1",
+    packageName: "Lisboa, 4 noches",
+    travellers: "2",
+    total: "1234,50",
+    packageTravel: "1",
+    flightOrigin: "MAD",
+    flightDestination: "LIS",
+    flightDepartureDate: "2027-05-01",
+    locale: "es",
+    ...values,
+  });
+}
+
+describe("parsePaymentLinkForm", () => {
+  it("turns the form into what the API takes, with the partner's return URL and the prefill", () => {
+    const parsed = parsePaymentLinkForm(form({ email: "ana@example.com", documentId: "12345678Z", birthDate: "1985-03-14" }), RETURN_URL);
+    expect(parsed).toEqual({
+      ok: true,
+      input: {
+        booking: {
+          bookingReference: "PHONE-1",
+          packageName: "Lisboa, 4 noches",
+          packageTravel: true,
+          travellers: 2,
+          totalPrice: { amount: 1234.5, currency: "EUR" },
+          flights: [{ origin: "MAD", destination: "LIS", departureDate: "2027-05-01" }],
+          hotels: [],
+          services: [],
+        },
+        customer: { email: "ana@example.com", documentId: "12345678Z", birthDate: "1985-03-14" },
+        returnUrl: RETURN_URL,
+        locale: "es",
+      },
+    });
+  });
+
+  it("takes a hotel or a service instead of a flight, and an unticked package box", () => {
+    const parsed = parsePaymentLinkForm(
+      form({
+        flightOrigin: "",
+        flightDestination: "",
+        flightDepartureDate: "",
+        serviceDescription: "Seguro de viaje",
+        packageTravel: undefined as never,
+      }),
+      RETURN_URL,
+    );
+    expect(parsed.ok && parsed.input.booking).toMatchObject({
+      packageTravel: false,
+      flights: [],
+      services: [{ description: "Seguro de viaje" }],
+    });
+  });
+
+  it("names the form's fields with the API's rules: no item, a bad amount, travellers, a reference, a half-filled flight", () => {
+    const none = parsePaymentLinkForm(form({ flightOrigin: "", flightDestination: "", flightDepartureDate: "" }), RETURN_URL);
+    expect(none).toEqual({
+      ok: false,
+      problems: [{ field: "flightOrigin", message: "at least one flight, hotel or service is required" }],
+    });
+
+    const bad = parsePaymentLinkForm(
+      form({ total: "12,345", travellers: "two", bookingReference: "bad ref!", flightDestination: "", hotelName: "Hotel Sol" }),
+      RETURN_URL,
+    );
+    expect(bad.ok).toBe(false);
+    const fields = !bad.ok ? bad.problems.map((problem) => problem.field).sort() : [];
+    expect(fields).toEqual(
+      ["bookingReference", "flightDestination", "hotelCheckInDate", "hotelCheckOutDate", "total", "travellers"].sort(),
+    );
+
+    const zero = parsePaymentLinkForm(form({ total: "" }), RETURN_URL);
+    expect(zero).toMatchObject({ ok: false, problems: [{ field: "total", message: "must be greater than zero" }] });
+  });
+
+  it("refuses a language the checkout does not speak", () => {
+    expect(parsePaymentLinkForm(form({ locale: "fr" }), RETURN_URL)).toMatchObject({ ok: false, problems: [{ field: "locale" }] });
+  });
+});

@@ -1,0 +1,249 @@
+import "server-only";
+import { and, count, desc, eq, gt, gte, isNotNull, isNull, lt, type SQL } from "drizzle-orm";
+import { checkoutUrls } from "@/lib/checkout/flow";
+import { createSession, getSession, sessionState, type CheckoutSession, type SessionState } from "@/lib/checkout/sessions";
+import type { CreateSessionInput } from "@/lib/checkout/booking";
+import type { Db } from "@/lib/db";
+import { checkoutSessions, customerData, staffUsers } from "@/lib/db/schema";
+import { formatAmount } from "@/lib/i18n/format";
+import type { OperationStatus } from "@/lib/financing/contract";
+import type { Locale } from "@/lib/i18n/locales";
+import { logError, loggerFor } from "@/lib/logger";
+import { getMailer, type Mailer } from "@/lib/mail/mailer";
+import { paymentLinkEmail } from "@/lib/mail/payment-link-email";
+import { recordAudit } from "./audit";
+import { formatDateTime } from "./format";
+import type { StaffContext } from "./staff";
+
+/**
+ * Payment links (issue 17): a checkout session opened by a staff member from the back-office for a
+ * customer on the phone, chat or in the shop. It is an ordinary checkout session, created by the
+ * same code as the checkout sessions API's (createSession: the same schema, the same idempotency
+ * per booking reference), with the partner's default return URL, and the staff member recorded
+ * on it. The link is the checkout page's URL: the app's address and the session id, nothing more.
+ * Everything here is scoped to the staff member's partner: another partner's link is "not found".
+ */
+
+const log = loggerFor("backoffice");
+
+export type StaffSubject = Pick<StaffContext, "db" | "partner" | "user">;
+
+export interface PaymentLink {
+  session: CheckoutSession;
+  state: SessionState;
+  url: string;
+  /** The staff member who opened it; null for a session the partner's backend opened. */
+  creator: { id: string; name: string | null } | null;
+  /** The e-mail the partner prefilled, offered as the address to send to (never logged). */
+  prefilledEmail: string | undefined;
+  /** Whether staff may still revoke it: a link of theirs, not expired, that the customer has not used yet. */
+  revocable: boolean;
+}
+
+function who(staff: StaffSubject) {
+  return { partnerId: staff.partner.id, staff: { id: staff.user.id, name: staff.user.name } };
+}
+
+export function isRevocable(session: CheckoutSession, now = new Date()): boolean {
+  return (
+    session.createdByStaffId !== null && session.operationId === null && session.revokedAt === null && sessionState(session, now) === "open"
+  );
+}
+
+/**
+ * Opens the link (or finds the one already open for this booking reference: `created` false). The
+ * return URL is the partner's configured default; without one, nothing is opened.
+ */
+export async function createPaymentLink(
+  staff: StaffSubject & { ip?: string },
+  appUrl: string,
+  input: CreateSessionInput,
+): Promise<{ session: CheckoutSession; created: boolean; url: string }> {
+  const { session, created } = await createSession(staff.db, staff.partner, input, new Date(), { createdByStaffId: staff.user.id });
+  log.info({ partnerId: staff.partner.id, sessionId: session.id, created, staffUserId: staff.user.id }, "payment link opened");
+  await recordAudit(staff.db, {
+    kind: "payment_link_created",
+    result: "ok",
+    ...who(staff),
+    ip: staff.ip,
+    details: { sessionId: session.id, bookingReference: session.bookingReference, created },
+  });
+  return { session, created, url: checkoutUrls({ appUrl, webhookToken: "" }, session.id).page };
+}
+
+/** The partner's session with this id, with its creator; undefined for an unknown or another partner's one. */
+export async function getPaymentLink(
+  db: Db,
+  partnerId: string,
+  appUrl: string,
+  sessionId: string,
+  now = new Date(),
+): Promise<PaymentLink | undefined> {
+  const session = await getSession(db, sessionId);
+  if (!session || session.partnerId !== partnerId) return undefined;
+  const creator = session.createdByStaffId ? await staffName(db, partnerId, session.createdByStaffId) : null;
+  const [prefill] = await db.select({ data: customerData.data }).from(customerData).where(eq(customerData.sessionId, session.id)).limit(1);
+  const email = prefill?.data.email;
+  return {
+    session,
+    state: sessionState(session, now),
+    url: checkoutUrls({ appUrl, webhookToken: "" }, session.id).page,
+    creator,
+    prefilledEmail: typeof email === "string" && email !== "" ? email : undefined,
+    revocable: isRevocable(session, now),
+  };
+}
+
+async function staffName(db: Db, partnerId: string, staffUserId: string): Promise<{ id: string; name: string | null }> {
+  const [row] = await db
+    .select({ name: staffUsers.name })
+    .from(staffUsers)
+    .where(and(eq(staffUsers.id, staffUserId), eq(staffUsers.partnerId, partnerId)))
+    .limit(1);
+  return { id: staffUserId, name: row?.name ?? null };
+}
+
+/** The staff member who opened the session behind an operation, if one did (the operation page). */
+export async function creatorOfOperation(
+  db: Db,
+  partnerId: string,
+  operationId: string,
+): Promise<{ id: string; name: string | null } | null> {
+  const [row] = await db
+    .select({ staffId: checkoutSessions.createdByStaffId })
+    .from(checkoutSessions)
+    .where(and(eq(checkoutSessions.partnerId, partnerId), eq(checkoutSessions.operationId, operationId)))
+    .limit(1);
+  return row?.staffId ? staffName(db, partnerId, row.staffId) : null;
+}
+
+export type RevokeResult = { ok: true } | { ok: false; reason: "not_found" | "not_revocable" };
+
+/**
+ * Revokes a link: the session expires now, so the checkout shows it as revoked and refuses the
+ * customer's data. Only while the customer has not sent it (no operation at the partner API yet):
+ * the update itself says so, so a customer submitting at that moment and a revocation cannot both
+ * win. After that, the operation exists and is cancelled from its page, as any other.
+ */
+export async function revokePaymentLink(staff: StaffSubject & { ip?: string }, sessionId: string, now = new Date()): Promise<RevokeResult> {
+  const session = await getSession(staff.db, sessionId);
+  if (!session || session.partnerId !== staff.partner.id) return { ok: false, reason: "not_found" };
+  const revoked = await staff.db
+    .update(checkoutSessions)
+    .set({ expiresAt: now, revokedAt: now, updatedAt: now })
+    .where(
+      and(
+        eq(checkoutSessions.id, session.id),
+        eq(checkoutSessions.partnerId, staff.partner.id),
+        isNotNull(checkoutSessions.createdByStaffId),
+        isNull(checkoutSessions.operationId),
+        isNull(checkoutSessions.revokedAt),
+        gt(checkoutSessions.expiresAt, now),
+      ),
+    )
+    .returning({ id: checkoutSessions.id });
+  const ok = revoked.length > 0;
+  await recordAudit(
+    staff.db,
+    {
+      kind: "payment_link_revoked",
+      result: ok ? "ok" : "refused",
+      ...who(staff),
+      ip: staff.ip,
+      details: { sessionId: session.id, bookingReference: session.bookingReference },
+    },
+    now,
+  );
+  log.info({ partnerId: staff.partner.id, sessionId: session.id, revoked: ok }, "payment link revocation");
+  return ok ? { ok: true } : { ok: false, reason: "not_revocable" };
+}
+
+export type SendResult = { ok: true } | { ok: false; reason: "not_found" | "not_configured" | "not_open" | "failed" };
+
+/**
+ * E-mails the link in the customer's language: the trip, the amount, the link, its expiry and the
+ * agency's name (paymentLinkEmail takes nothing else). The address is used for the send only:
+ * neither logged nor audited nor stored.
+ */
+export async function sendPaymentLink(
+  staff: StaffSubject & { ip?: string },
+  appUrl: string,
+  input: { sessionId: string; to: string; locale: Locale },
+  mailer: Mailer | undefined = getMailer(),
+): Promise<SendResult> {
+  const link = await getPaymentLink(staff.db, staff.partner.id, appUrl, input.sessionId);
+  if (!link) return { ok: false, reason: "not_found" };
+  if (!mailer) return { ok: false, reason: "not_configured" };
+  if (link.state !== "open") return { ok: false, reason: "not_open" };
+  const { session } = link;
+  const content = paymentLinkEmail({
+    locale: input.locale,
+    partnerName: staff.partner.name,
+    packageName: session.booking.packageName,
+    amount: formatAmount(
+      { cents: Math.round(session.booking.totalPrice.amount * 100), currency: session.booking.totalPrice.currency },
+      input.locale,
+    ),
+    link: link.url,
+    expiresAt: formatDateTime(session.expiresAt, input.locale),
+  });
+  const audit = { kind: "payment_link_sent" as const, ...who(staff), ip: staff.ip };
+  try {
+    const { messageId } = await mailer.send({ ...content, to: input.to, fromName: staff.partner.name });
+    log.info({ partnerId: staff.partner.id, sessionId: session.id, locale: input.locale, messageId }, "payment link e-mailed");
+    await recordAudit(staff.db, {
+      ...audit,
+      result: "ok",
+      details: { sessionId: session.id, bookingReference: session.bookingReference, locale: input.locale },
+    });
+    return { ok: true };
+  } catch (error) {
+    // nodemailer's errors name the server's answer (a code), not the message; logError keeps it safe.
+    logError(log, "backoffice: a payment link e-mail was not sent", error, { sessionId: session.id });
+    await recordAudit(staff.db, {
+      ...audit,
+      result: "failed",
+      details: { sessionId: session.id, bookingReference: session.bookingReference },
+    });
+    return { ok: false, reason: "failed" };
+  }
+}
+
+export interface ListedLink {
+  session: CheckoutSession;
+  state: SessionState;
+  creatorName: string | null;
+}
+
+/**
+ * The partner's payment links (sessions a staff member opened), newest first, a page at a time
+ * (from 1): the operations list's "created by staff" view, with its filters (the operation's last
+ * known status, and the day the link was created, yyyy-MM-dd, UTC).
+ */
+export async function listPaymentLinks(
+  db: Db,
+  partnerId: string,
+  page: { page: number; size: number; status?: OperationStatus; from?: string; to?: string },
+  now = new Date(),
+): Promise<{ links: ListedLink[]; total: number }> {
+  const conditions: SQL[] = [eq(checkoutSessions.partnerId, partnerId), isNotNull(checkoutSessions.createdByStaffId)];
+  if (page.status) conditions.push(eq(checkoutSessions.operationStatus, page.status));
+  if (page.from) conditions.push(gte(checkoutSessions.createdAt, new Date(`${page.from}T00:00:00Z`)));
+  if (page.to) conditions.push(lt(checkoutSessions.createdAt, new Date(new Date(`${page.to}T00:00:00Z`).getTime() + 24 * 60 * 60 * 1000)));
+  const where = and(...conditions);
+  const [rows, [totals]] = await Promise.all([
+    db
+      .select({ session: checkoutSessions, creatorName: staffUsers.name })
+      .from(checkoutSessions)
+      .leftJoin(staffUsers, and(eq(staffUsers.id, checkoutSessions.createdByStaffId), eq(staffUsers.partnerId, partnerId)))
+      .where(where)
+      .orderBy(desc(checkoutSessions.createdAt), desc(checkoutSessions.id))
+      .limit(page.size)
+      .offset((page.page - 1) * page.size),
+    db.select({ total: count() }).from(checkoutSessions).where(where),
+  ]);
+  return {
+    links: rows.map((row) => ({ session: row.session, state: sessionState(row.session, now), creatorName: row.creatorName })),
+    total: totals?.total ?? 0,
+  };
+}
