@@ -122,7 +122,7 @@ export function guardPageResponse(request: IncomingMessage, response: ServerResp
       kind: unavailable ? "unavailable" : "error",
       locale: state?.locale ?? requestLocale(request),
       retryHref: url,
-      stylesheets: appStylesheets(),
+      stylesheets: preloadedStylesheets(res.getHeader("link")) ?? appStylesheets(),
       requestId: headerValue(res.getHeader("x-request-id")),
     });
     const body = Buffer.from(html, "utf8");
@@ -170,16 +170,26 @@ export function requestLocale(request: Pick<IncomingMessage, "url" | "headers">)
   return resolveLocale({ cookie: chosen, acceptLanguage: typeof acceptLanguage === "string" ? acceptLanguage : undefined });
 }
 
+/** The stylesheets Next announced for the failed page (its `Link: <…css>; rel=preload; as="style"` header): the root layout's. */
+function preloadedStylesheets(link: number | string | string[] | undefined): string[] | undefined {
+  const value = Array.isArray(link) ? link.join(", ") : typeof link === "string" ? link : "";
+  const found = [...value.matchAll(/<(\/_next\/static\/[^>]+\.css)>;[^,]*rel=preload[^,]*as="?style/g)].map((match) => match[1]!);
+  return found.length > 0 ? found : undefined;
+}
+
 let stylesheets: string[] | undefined;
 
-/** The build's stylesheets (`.next/static/css`), read once: the app's look, without the page that failed. */
+/**
+ * Else the build's stylesheets (every `.css` under `.next/static`: one, the app's, with Tailwind),
+ * read once.
+ */
 function appStylesheets(): string[] {
   if (stylesheets) return stylesheets;
-  const dir = path.join(process.cwd(), process.env.NEXT_DIST_DIR || ".next", "static", "css");
+  const dir = path.join(process.cwd(), process.env.NEXT_DIST_DIR || ".next", "static");
   try {
     stylesheets = readdirSync(dir, { recursive: true, encoding: "utf8" })
       .filter((file) => file.endsWith(".css"))
-      .map((file) => `/_next/static/css/${file.split(path.sep).join("/")}`);
+      .map((file) => `/_next/static/${file.split(path.sep).join("/")}`);
   } catch {
     stylesheets = [];
   }
