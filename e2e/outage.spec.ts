@@ -81,6 +81,13 @@ test.beforeAll(async () => {
   await waitUntilOk(`${BASE}/api/health`, 90_000);
 });
 
+test.afterEach(async ({}, testInfo) => {
+  // What the app logged, next to a failure's trace.
+  if (testInfo.status !== testInfo.expectedStatus && app) {
+    await testInfo.attach("app output", { body: app.output.join(""), contentType: "text/plain" });
+  }
+});
+
 test.afterAll(async () => {
   await app?.stop("SIGKILL");
   await sandboxProcess?.stop();
@@ -161,7 +168,8 @@ test("a 20 s database outage: 503 pages and receiver, readiness red, then everyt
   expect(html).not.toContain("<script");
 
   // The same in a browser, with JavaScript and without: read in English (the browser's language).
-  for (const page of [checkout.page, noJs.page]) {
+  const reader = await withoutJavaScript(browser);
+  for (const page of [checkout.page, reader.page]) {
     const answer = await page.goto(`${BASE}/checkout/${declinedInOutage.sessionId}/status`);
     expect(answer?.status()).toBe(503);
     const errorPage = new ErrorPage(page, "en");
@@ -169,6 +177,7 @@ test("a 20 s database outage: 503 pages and receiver, readiness red, then everyt
     await expect(errorPage.retryLink).toHaveAttribute("href", `/checkout/${declinedInOutage.sessionId}/status`);
     await expect(errorPage.homeLink).toHaveAttribute("href", "/");
   }
+  await reader.context.close();
 
   // The customer without JavaScript sends the form: the post answers the same page.
   const posted = noJs.page.waitForResponse((response) => response.request().method() === "POST");

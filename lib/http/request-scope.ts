@@ -6,6 +6,7 @@ import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { withRequestId } from "@/lib/logging/context";
 import { REQUEST_ID_HEADER } from "@/lib/logging/request-id";
 import { logError, loggerFor } from "@/lib/logger";
+import { noteRequestError } from "@/lib/ops/error-pages";
 
 /*
  * How a request's id reaches its log lines: proxy.ts puts it on the request (`x-request-id`, the
@@ -43,6 +44,9 @@ export function inActionScope<T>(name: string, fn: () => Promise<T>): Promise<T>
       return await fn();
     } catch (error) {
       unstable_rethrow(error);
+      // For the page a post without JavaScript gets back (Next does not report an action's error to
+      // onRequestError there): 503 "try again in a moment" or 500, readable (lib/ops/error-pages.ts).
+      noteRequestError(error);
       if (isDatabaseUnavailable(error)) {
         logError(log, "a server action failed: the database is unreachable", error, { action: name });
         throw new AppError("database_unavailable", UNAVAILABLE_MESSAGE);

@@ -14,7 +14,7 @@ import { LOCALE_COOKIE, isLocale, resolveLocale, type Locale } from "@/lib/i18n/
  * whose message only its JavaScript renders (App Router error boundaries are client components):
  * without it, a blank page. Next gives a page no other way to set its status, so the answer is
  * replaced here, at the HTTP server (lib/ops/http-server.ts observes every request): an HTML
- * answer of 500 or more becomes our own page (lib/http/error-page.ts) with the message and a way
+ * answer of 500 or more (or Next's bare text one, to a browser) becomes our own page (lib/http/error-page.ts) with the message and a way
  * back in the HTML, in the page's language, and
  * - 503 "try again in a moment", with `Retry-After`, when what failed was the database being
  *   unreachable (lib/db/unavailable.ts), as Next's onRequestError hook reports it for this request;
@@ -70,6 +70,7 @@ export function guardPageResponse(request: IncomingMessage, response: ServerResp
   const url = request.url ?? "/";
   if (url === "/sandbox" || url.startsWith("/sandbox/") || url.startsWith("/sandbox?") || url.startsWith("/_next/")) return;
   const state = storage().getStore();
+  const acceptsHtml = /\btext\/html\b/i.test(String(request.headers.accept ?? ""));
 
   // The wrappers stay in place once decided (Next's compression wraps them in turn: putting the
   // originals back would undo its wrappers); they only pass through.
@@ -84,7 +85,11 @@ export function guardPageResponse(request: IncomingMessage, response: ServerResp
   /** Decided once, when the status and headers are about to go out. */
   function decide(statusCode = response.statusCode, contentType = response.getHeader("content-type")): "pass" | "replace" {
     if (mode !== "undecided") return mode;
-    mode = statusCode >= 500 && /^text\/html\b/i.test(String(contentType ?? "")) && !response.headersSent ? "replace" : "pass";
+    const type = String(contentType ?? "");
+    // Next's HTML document, or its bare "Internal Server Error" (text/plain: a form posted without
+    // JavaScript whose action failed) answered to a browser.
+    const page = /^text\/html\b/i.test(type) || (/^text\/plain\b/i.test(type) && acceptsHtml);
+    mode = statusCode >= 500 && page && !response.headersSent ? "replace" : "pass";
     return mode;
   }
 
