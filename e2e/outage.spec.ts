@@ -196,7 +196,7 @@ test("a 20 s database outage: 503 pages and receiver, readiness red, then everyt
 
   // A partner's backend opening a session: the same, in the API's documented format.
   const reference = aBookingReference("OUTAGE-API");
-  const opening = await api.create({ reference });
+  const opening = await api.create({ reference, customer: null, returnUrl: `${BASE}/` });
   expect(opening.status()).toBe(503);
   expect((await opening.json()).error.code).toBe("database_unavailable");
 
@@ -222,7 +222,7 @@ test("a 20 s database outage: 503 pages and receiver, readiness red, then everyt
   await noJs.checkout.details.submit();
   await expect(noJs.page).toHaveURL(new RegExp(`/checkout/${formSession.id}/offers`));
   await noJs.context.close();
-  expect((await api.create({ reference })).status()).toBe(201);
+  expect((await api.create({ reference, customer: null, returnUrl: `${BASE}/` })).status()).toBe(201);
 
   // The API redelivers what it could not deliver (its schedule says in a minute: the control API
   // says now); the event under way when the database went is taken up again by the worker.
@@ -239,11 +239,13 @@ test("a 20 s database outage: 503 pages and receiver, readiness red, then everyt
   // Nothing lost, nothing twice: one stored event per delivery key, each processed and acknowledged;
   // each status applied once to its session.
   const sessions = [approvedInOutage, declinedInOutage, inFlight];
-  const events = await sql<{ operation_id: string; result: string | null; processed: boolean }[]>`
-    select operation_id, result, processed_at is not null as processed from webhook_events
+  const events = await sql<{ operation_id: string; result: string | null; processed: boolean; attempts: number }[]>`
+    select operation_id, result, processed_at is not null as processed, attempts from webhook_events
     where operation_id in ${sql(sessions.map((s) => s.operationId))}`;
   expect(events).toHaveLength(3);
   expect(events.every((e) => e.processed && e.result === "acknowledged")).toBe(true);
+  // The one under way was cut short by the outage, and taken up again after it.
+  expect(events.find((e) => e.operation_id === inFlight.operationId)!.attempts).toBeGreaterThanOrEqual(2);
   const applied = await sql<{ session_id: string; status: string; times: number }[]>`
     select session_id, status, count(*)::int as times from session_status_history
     where session_id in ${sql(sessions.map((s) => s.sessionId))} group by session_id, status`;
