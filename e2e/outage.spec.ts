@@ -139,9 +139,13 @@ test("a 20 s database outage: 503 pages and receiver, readiness red, then everyt
 
   // A webhook under way: delivered and stored, its processing waiting on the status call when the
   // database goes (the sandbox holds the call 6 s).
-  expect((await sandbox.injectFault({ route: "GET /operations/*/status", fault: "latency", latencyMs: 6_000, count: 1 })).status()).toBe(200);
+  expect((await sandbox.injectFault({ route: "GET /operations/*/status", fault: "latency", latencyMs: 6_000, count: 1 })).status()).toBe(
+    200,
+  );
   expect((await sandbox.decide(inFlight.operationId, "approve")).status()).toBe(200);
-  await expect.poll(async () => (await sandbox.webhooks(inFlight.operationId))[0]?.deliveries.at(-1)?.status, { timeout: 15_000 }).toBe(200);
+  await expect
+    .poll(async () => (await sandbox.webhooks(inFlight.operationId))[0]?.deliveries.at(-1)?.status, { timeout: 15_000 })
+    .toBe(200);
 
   // ---- The cut.
   await proxy.cut();

@@ -7,7 +7,8 @@ const socketError = (code: string) => Object.assign(new Error(`connect ${code} 1
 const driverError = (code: string) => Object.assign(new Error(`write ${code} 127.0.0.1:5432`), { code });
 const postgresError = (code: string) => Object.assign(new Error("server says no"), { name: "PostgresError", code, severity: "FATAL" });
 /** drizzle's DrizzleQueryError: the query, its parameters, the driver's error as cause. */
-const drizzleWrapped = (cause: unknown) => Object.assign(new Error("Failed query: select 1\nparams: "), { query: "select 1", params: [], cause });
+const drizzleWrapped = (cause: unknown) =>
+  Object.assign(new Error("Failed query: select 1\nparams: "), { query: "select 1", params: [], cause });
 
 describe("isDatabaseUnavailable", () => {
   it.each(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EAI_AGAIN", "EPIPE"])("a socket error %s", (code) => {
@@ -19,9 +20,12 @@ describe("isDatabaseUnavailable", () => {
     expect(isDatabaseUnavailable(drizzleWrapped(driverError(code)))).toBe(true);
   });
 
-  it.each(["08006", "08001", "08003", "57P01", "57P03", "53300"])("PostgreSQL's SQLSTATE %s (connection lost, shutting down, full)", (code) => {
-    expect(isDatabaseUnavailable(drizzleWrapped(postgresError(code)))).toBe(true);
-  });
+  it.each(["08006", "08001", "08003", "57P01", "57P03", "53300"])(
+    "PostgreSQL's SQLSTATE %s (connection lost, shutting down, full)",
+    (code) => {
+      expect(isDatabaseUnavailable(drizzleWrapped(postgresError(code)))).toBe(true);
+    },
+  );
 
   it("an address tried over IPv4 and IPv6 (AggregateError), and our own AppError", () => {
     expect(isDatabaseUnavailable(new AggregateError([socketError("ECONNREFUSED"), socketError("ECONNREFUSED")]))).toBe(true);

@@ -82,6 +82,7 @@ export function errorPageHtml(options: ErrorPageOptions): string {
 }
 
 // The look of components/ui/button.tsx's buttonClass (primary, secondary), so the page looks like the app's.
-const BUTTON_BASE = "inline-flex min-h-11 items-center justify-center text-center font-semibold no-underline rounded-lg px-5 py-2 text-base";
+const BUTTON_BASE =
+  "inline-flex min-h-11 items-center justify-center text-center font-semibold no-underline rounded-lg px-5 py-2 text-base";
 const BUTTON = `${BUTTON_BASE} bg-brand text-brand-contrast hover:bg-brand-strong`;
 const LINK = `${BUTTON_BASE} border-2 border-brand bg-surface text-brand hover:bg-brand-soft`;

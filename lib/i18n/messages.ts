@@ -330,8 +330,7 @@ const es = {
   /** The pages the server answers itself when a page fails (lib/http/error-page.ts): no JavaScript needed. */
   errorPage: {
     unavailableTitle: "Vuelve a intentarlo en un momento",
-    unavailableBody:
-      "Ahora mismo no podemos atenderte. Espera unos segundos y vuelve a intentarlo.",
+    unavailableBody: "Ahora mismo no podemos atenderte. Espera unos segundos y vuelve a intentarlo.",
     errorTitle: "Algo ha fallado",
     errorBody: "Ha habido un error por nuestra parte. Vuelve a intentarlo; si sigue fallando, vuelve a la web de tu agencia.",
     retry: "Volver a intentarlo",
