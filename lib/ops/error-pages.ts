@@ -60,10 +60,6 @@ export function noteRequestLocale(locale: Locale): void {
   if (state) state.locale = locale;
 }
 
-export function requestFailure(): RequestFailure | undefined {
-  return storage().getStore()?.failure;
-}
-
 /** A page's answer, seen by the HTTP server: replaced when it turns out to be an HTML 5xx. */
 export function guardPageResponse(request: IncomingMessage, response: ServerResponse): void {
   if (process.env.NODE_ENV !== "production") return; // `next dev` keeps its error overlay.
