@@ -13,3 +13,16 @@ export async function register() {
     await startServer();
   }
 }
+
+/**
+ * Next calls this for every error a page, a server action or a route handler threw (after its own
+ * logging): what failed is noted for the request, so that its error page says "try again in a
+ * moment" (503) when the database was unreachable, and "something went wrong" (500) otherwise
+ * (lib/ops/error-pages.ts).
+ */
+export async function onRequestError(error: unknown) {
+  if (process.env.NEXT_RUNTIME === "nodejs") {
+    const { noteRequestError } = await import("@/lib/ops/error-pages");
+    noteRequestError(error);
+  }
+}

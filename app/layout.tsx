@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import { getLocale, getMessages } from "@/lib/i18n/server";
+import { noteRequestLocale } from "@/lib/ops/error-pages";
 import { checkoutPageLocale } from "./checkout/[sessionId]/load-checkout";
 import "./globals.css";
 
@@ -25,6 +26,8 @@ export const viewport: Viewport = {
  */
 export default async function RootLayout({ children }: Readonly<{ children: React.ReactNode }>) {
   const locale = (await checkoutPageLocale()) ?? (await getLocale());
+  // Should the page fail, its error page (lib/ops/error-pages.ts) speaks the same language.
+  noteRequestLocale(locale);
   const m = getMessages(locale);
   return (
     <html lang={locale}>

@@ -269,7 +269,7 @@ export interface components {
         CheckoutApiError: {
             error: {
                 /** @enum {string} */
-                code: "unauthorized" | "forbidden" | "not_found" | "validation_failed" | "payload_too_large" | "conflict" | "session_expired" | "financing_unavailable" | "internal";
+                code: "unauthorized" | "forbidden" | "not_found" | "validation_failed" | "payload_too_large" | "conflict" | "session_expired" | "financing_unavailable" | "internal" | "database_unavailable";
                 /** @description For a developer; may change: branch on `code`. */
                 message: string;
                 /** @description With `validation_failed`: every field that was refused. */
@@ -316,12 +316,28 @@ export interface components {
                 "application/json": components["schemas"]["CheckoutApiError"];
             };
         };
+        /**
+         * @description Our database cannot be reached for a moment: retry after `Retry-After` seconds (opening a session again is safe: it is idempotent).
+         *
+         *     - `database_unavailable`
+         */
+        DatabaseUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CheckoutApiError"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
     headers: {
         /** @description Answers are never cached. */
         NoStore: "no-store";
+        /** @description Seconds to wait before retrying. */
+        RetryAfter: string;
     };
     pathItems: never;
 }
@@ -401,6 +417,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     getCheckoutSession: {
@@ -440,6 +457,7 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     checkoutSessionNotification: {

@@ -1,3 +1,4 @@
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { logError, loggerFor } from "@/lib/logger";
 
 /**
@@ -14,6 +15,7 @@ export const APP_ERROR_STATUS = {
   session_expired: 410,
   financing_unavailable: 502,
   internal: 500,
+  database_unavailable: 503,
 } as const;
 export type AppErrorCode = keyof typeof APP_ERROR_STATUS;
 
@@ -36,15 +38,36 @@ export class AppError extends Error {
   }
 }
 
-/** A JSON error response; an unexpected error is logged and answered as `internal`. */
+/** Seconds a client is told to wait (`Retry-After`) when the database cannot be reached. */
+export const DATABASE_RETRY_AFTER_S = 10;
+
+export const INTERNAL_MESSAGE = "Something went wrong on our side. Please try again.";
+export const UNAVAILABLE_MESSAGE = "The service is briefly unavailable. Please try again in a moment.";
+
+/**
+ * Any error as the AppError it is answered as, decided here once: an AppError as it is; the
+ * database unreachable (lib/db/unavailable.ts: refused, reset, timed out…) as `database_unavailable`
+ * (503, try again in a moment); anything else as `internal` (500). The original is the cause.
+ */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (isDatabaseUnavailable(error)) return new AppError("database_unavailable", UNAVAILABLE_MESSAGE, { cause: error });
+  return new AppError("internal", INTERNAL_MESSAGE, { cause: error });
+}
+
+/** The headers of an error answer: `Retry-After` when it is worth retrying soon. */
+export function errorHeaders(error: AppError, headers?: HeadersInit): Headers {
+  const all = new Headers(headers);
+  if (error.code === "database_unavailable") all.set("Retry-After", String(DATABASE_RETRY_AFTER_S));
+  return all;
+}
+
+/** A JSON error response; an unexpected error is logged and answered as `internal` (or `database_unavailable`). */
 export function errorResponse(error: unknown, headers?: HeadersInit): Response {
-  if (error instanceof AppError) {
-    // A refusal is worth a line (which code, which fields), never what was sent.
-    if (error.status < 500) loggerFor("http").info({ err: error }, "request refused");
-    else logError(loggerFor("http"), "request failed", error);
-    return Response.json(error.toBody(), { status: error.status, headers });
-  }
-  logError(loggerFor("http"), "unexpected error", error);
-  const internal = new AppError("internal", "Something went wrong on our side. Please try again.");
-  return Response.json(internal.toBody(), { status: internal.status, headers });
+  const answer = toAppError(error);
+  // A refusal is worth a line (which code, which fields), never what was sent.
+  if (answer.status < 500) loggerFor("http").info({ err: answer }, "request refused");
+  else if (answer.code === "database_unavailable") logError(loggerFor("http"), "request failed: the database is unreachable", error);
+  else logError(loggerFor("http"), error instanceof AppError ? "request failed" : "unexpected error", error);
+  return Response.json(answer.toBody(), { status: answer.status, headers: errorHeaders(answer, headers) });
 }

@@ -42,6 +42,8 @@ export interface SandboxWebhookEvent {
   url: string;
   /** Deliveries made so far. */
   attempts: number;
+  /** Each delivery: when, and the HTTP status answered (or the network error). */
+  deliveries: { at: string; status?: number; error?: string }[];
   acknowledged: boolean;
 }
 
@@ -190,6 +192,12 @@ export class Sandbox {
     return (await this.request.get(this.url(`/_control/operations/${id}/webhooks`), { headers: this.headers() })).json() as Promise<
       SandboxWebhookEvent[]
     >;
+  }
+
+  /** Redelivers every unacknowledged event now (control API), as the API does on its schedule (1 min, 5 min…). */
+  async redeliver(): Promise<number> {
+    const response = await this.request.post(this.url("/_control/webhooks/redeliver"), { headers: this.headers() });
+    return (await this.json<{ delivered: number }>(response)).delivered;
   }
 
   /** A fault on one of the partner API's routes (control API), as sent. */

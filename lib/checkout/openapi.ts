@@ -56,6 +56,17 @@ const COMMON: Record<string, ZodOpenApiResponseObject> = {
     ...errorResponse(500, "Something failed on our side: retry later (opening a session again is safe: it is idempotent).", ["internal"]),
     id: "InternalError",
   },
+  "503": {
+    ...errorResponse(
+      503,
+      "Our database cannot be reached for a moment: retry after `Retry-After` seconds (opening a session again is safe: it is idempotent).",
+      ["database_unavailable"],
+    ),
+    headers: z.object({
+      "Retry-After": z.string().meta({ header: { id: "RetryAfter", description: "Seconds to wait before retrying." } }),
+    }),
+    id: "DatabaseUnavailable",
+  },
 };
 
 const sessionIdParam = checkoutSessionSchema.shape.id.meta({ param: { description: "The session's `id`." } });

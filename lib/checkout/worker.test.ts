@@ -11,7 +11,7 @@ import { createFinancingClient } from "@/lib/financing/client";
 import { resetLifecycle, startDraining } from "@/lib/ops/lifecycle";
 import type { CheckoutContext } from "./flow";
 import { insertSessionAtProvider } from "./testing/context";
-import { createWebhookPump } from "./worker";
+import { createWebhookPump, outageBackoff } from "./worker";
 
 let database: Database;
 let ctx: CheckoutContext;
@@ -84,5 +84,30 @@ describe("the webhook pump", () => {
     await pump.idle();
     expect(await unprocessed()).toBe(3);
     expect(statusCalls).toBe(0);
+  });
+});
+
+describe("the rounds through a database outage", () => {
+  const unreachable = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+
+  it("wait 1, 2, 4… intervals (at most 30 s) while the database is unreachable, and go back to every interval once it answers", () => {
+    const backoff = outageBackoff(5_000);
+    const skippedAfterEachFailure: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      backoff.failed(unreachable);
+      let skipped = 0;
+      while (backoff.waiting()) skipped++;
+      skippedAfterEachFailure.push(skipped);
+    }
+    expect(skippedAfterEachFailure).toEqual([0, 1, 3, 5, 5]);
+    backoff.failed(unreachable);
+    backoff.succeeded();
+    expect(backoff.waiting()).toBe(false);
+  });
+
+  it("any other failure does not slow the rounds", () => {
+    const backoff = outageBackoff(5_000);
+    backoff.failed(new Error("a bug"));
+    expect(backoff.waiting()).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import type { CheckoutContext } from "./flow";
 import { deliverDueNotifications } from "./notifications";
 import { reconcile } from "./reconciler";
 import { dueWebhookEvents, processWebhookEvent } from "./webhooks";
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { logError, loggerFor } from "@/lib/logger";
 import { withLogContext } from "@/lib/logging/context";
 import { onWake, trackWork } from "@/lib/ops/lifecycle";
@@ -90,12 +91,13 @@ export function createWebhookPump(ctx: CheckoutContext, concurrency = WEBHOOK_CO
 export function startBackgroundWork(ctx: CheckoutContext, intervalMs = 5_000): BackgroundWork {
   const pump = createWebhookPump(ctx);
   onWake(() => pump.wake());
+  const outage = outageBackoff(intervalMs);
   let current: Promise<void> | undefined;
   const timer = setInterval(() => {
-    if (current) return;
+    if (current || outage.waiting()) return;
     pump.wake();
     current = runRound(ctx)
-      .catch((error: unknown) => logError(log, "worker: a round failed", error))
+      .then(outage.succeeded, outage.failed)
       .finally(() => {
         current = undefined;
       });
@@ -109,6 +111,50 @@ export function startBackgroundWork(ctx: CheckoutContext, intervalMs = 5_000): B
       clearInterval(timer);
       onWake(undefined);
       await Promise.all([current, pump.idle()]);
+    },
+  };
+}
+
+/** The longest wait between rounds while the database is unreachable. */
+export const MAX_OUTAGE_BACKOFF_MS = 30_000;
+
+/**
+ * The rounds through a database outage: a round that fails because the database is unreachable
+ * is logged (with the error's code) and the next ones wait twice as long each time, up to 30 s,
+ * instead of failing every few seconds; the first round that succeeds says the database is back
+ * and the rounds go on at their pace. Any other failure is logged and the next round comes as usual.
+ */
+export function outageBackoff(intervalMs: number, now: () => number = Date.now) {
+  let failures = 0;
+  let since = 0;
+  /** Ticks still to skip. */
+  let skip = 0;
+  return {
+    /** Whether this tick is skipped. */
+    waiting: (): boolean => {
+      if (skip === 0) return false;
+      skip -= 1;
+      return true;
+    },
+    succeeded: (): void => {
+      if (failures > 0) log.info({ failedRounds: failures, downForMs: now() - since }, "worker: the database is reachable again");
+      failures = 0;
+      skip = 0;
+    },
+    failed: (error: unknown): void => {
+      if (!isDatabaseUnavailable(error)) {
+        logError(log, "worker: a round failed", error);
+        return;
+      }
+      if (failures === 0) since = now();
+      failures += 1;
+      // 1, 2, 4… intervals until the next round, at most MAX_OUTAGE_BACKOFF_MS.
+      const ticks = Math.max(1, Math.min(2 ** (failures - 1), Math.floor(MAX_OUTAGE_BACKOFF_MS / intervalMs)));
+      skip = ticks - 1;
+      logError(log, "worker: the database is unreachable; the next round waits", error, {
+        failedRounds: failures,
+        waitMs: ticks * intervalMs,
+      });
     },
   };
 }

@@ -73,9 +73,19 @@ async function openPglite(dataDir: string, migrationsFolder: string): Promise<Da
   }
 }
 
+/**
+ * The pool's behaviour when the database goes away (README, "When the database is unreachable"):
+ * a connection that cannot be made fails within 5 s (postgres.js waits 30 s by default, and every
+ * request would hang that long), a broken one fails its queries at once (CONNECTION_CLOSED) and is
+ * dropped, and the next query opens a new one: the pool comes back by itself when the database
+ * does. Idle connections are closed after a minute, and none is kept for more than 30 minutes, so
+ * a server that restarted or failed over is not left with stale connections.
+ */
+export const POOL_OPTIONS = { max: 10, connect_timeout: 5, idle_timeout: 60, max_lifetime: 30 * 60 } as const;
+
 async function openPostgres(databaseUrl: string, migrationsFolder: string): Promise<Database> {
   await migratePostgresLocked(databaseUrl, migrationsFolder);
-  const client = postgres(databaseUrl, { onnotice: ignoreNotice });
+  const client = postgres(databaseUrl, { ...POOL_OPTIONS, onnotice: ignoreNotice });
   const db = drizzlePostgres({ client, schema });
   return { db, driver: "postgres", close: () => client.end({ timeout: 5 }) };
 }

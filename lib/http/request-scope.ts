@@ -1,10 +1,12 @@
 import "server-only";
 import { headers } from "next/headers";
 import { unstable_rethrow } from "next/navigation";
-import { AppError } from "@/lib/app-error";
+import { AppError, errorHeaders, INTERNAL_MESSAGE, UNAVAILABLE_MESSAGE } from "@/lib/app-error";
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { withRequestId } from "@/lib/logging/context";
 import { REQUEST_ID_HEADER } from "@/lib/logging/request-id";
 import { logError, loggerFor } from "@/lib/logger";
+import { noteRequestError } from "@/lib/ops/error-pages";
 
 /*
  * How a request's id reaches its log lines: proxy.ts puts it on the request (`x-request-id`, the
@@ -32,7 +34,9 @@ export async function inRequestScope<T>(fn: () => Promise<T>): Promise<T> {
 
 /**
  * A server action's work: run with the request's id, and an error it did not expect logged by its
- * safe shape and replaced by one that holds nothing (what Next prints and the client is told).
+ * safe shape and replaced by one that holds nothing (what Next prints and the client is told):
+ * `database_unavailable` when the database cannot be reached (the page then answers 503, "try
+ * again in a moment", lib/ops/error-pages.ts), else `internal`.
  */
 export function inActionScope<T>(name: string, fn: () => Promise<T>): Promise<T> {
   return inRequestScope(async () => {
@@ -40,16 +44,25 @@ export function inActionScope<T>(name: string, fn: () => Promise<T>): Promise<T>
       return await fn();
     } catch (error) {
       unstable_rethrow(error);
+      // For the page a post without JavaScript gets back (Next does not report an action's error to
+      // onRequestError there): 503 "try again in a moment" or 500, readable (lib/ops/error-pages.ts).
+      noteRequestError(error);
+      if (isDatabaseUnavailable(error)) {
+        logError(log, "a server action failed: the database is unreachable", error, { action: name });
+        throw new AppError("database_unavailable", UNAVAILABLE_MESSAGE);
+      }
       logError(log, "a server action failed", error, { action: name });
-      throw new AppError("internal", "Something went wrong on our side. Please try again.");
+      throw new AppError("internal", INTERNAL_MESSAGE);
     }
   });
 }
 
 /**
  * A route handler, run with the request's id; an error it did not expect is logged by its safe
- * shape and answered 500 in our error format, never left for Next to print (a database error's
- * message holds the query's parameters). Next's own signals (redirect, notFound) pass through.
+ * shape and answered in our error format, never left for Next to print (a database error's
+ * message holds the query's parameters): 503 `database_unavailable` with `Retry-After` when the
+ * database cannot be reached (the webhook receiver's answer then makes the API redeliver), else
+ * 500 `internal`. Next's own signals (redirect, notFound) pass through.
  * `route` names it as a template (`POST /api/webhooks/financing/[token]`): a path may hold a token.
  */
 export function routeHandler<A extends unknown[]>(route: string, handler: (request: Request, ...rest: A) => Promise<Response>) {
@@ -59,9 +72,10 @@ export function routeHandler<A extends unknown[]>(route: string, handler: (reque
         return await handler(request, ...rest);
       } catch (error) {
         unstable_rethrow(error);
-        logError(log, "a route handler failed", error, { route });
-        const internal = new AppError("internal", "Something went wrong on our side. Please try again.");
-        return Response.json(internal.toBody(), { status: internal.status, headers: { "Cache-Control": "no-store" } });
+        const unavailable = isDatabaseUnavailable(error);
+        logError(log, unavailable ? "a route handler failed: the database is unreachable" : "a route handler failed", error, { route });
+        const answer = unavailable ? new AppError("database_unavailable", UNAVAILABLE_MESSAGE) : new AppError("internal", INTERNAL_MESSAGE);
+        return Response.json(answer.toBody(), { status: answer.status, headers: errorHeaders(answer, { "Cache-Control": "no-store" }) });
       }
     });
 }

@@ -329,6 +329,16 @@ const es = {
     body: "El enlace puede estar incompleto o ya no es válido. Vuelve a la web de tu agencia y empieza el pago de nuevo.",
     home: "Ir al inicio",
   },
+  /** The pages the server answers itself when a page fails (lib/http/error-page.ts): no JavaScript needed. */
+  errorPage: {
+    unavailableTitle: "Vuelve a intentarlo en un momento",
+    unavailableBody: "Ahora mismo no podemos atenderte. Espera unos segundos y vuelve a intentarlo.",
+    errorTitle: "Algo ha fallado",
+    errorBody: "Ha habido un error por nuestra parte. Vuelve a intentarlo; si sigue fallando, vuelve a la web de tu agencia.",
+    retry: "Volver a intentarlo",
+    home: "Ir al inicio",
+    reference: "Referencia del error:",
+  },
 };
 
 export type Messages = typeof es;
@@ -606,6 +616,15 @@ const en: Messages = {
     title: "We cannot find this payment",
     body: "The link may be incomplete or no longer valid. Go back to your agency's website and start the payment again.",
     home: "Go to the home page",
+  },
+  errorPage: {
+    unavailableTitle: "Please try again in a moment",
+    unavailableBody: "We cannot serve you right now. Wait a few seconds and try again.",
+    errorTitle: "Something went wrong",
+    errorBody: "Something failed on our side. Try again; if it keeps failing, go back to your agency's website.",
+    retry: "Try again",
+    home: "Go to the home page",
+    reference: "Error reference:",
   },
 };
 

@@ -1,14 +1,17 @@
 import "server-only";
 import { Server, type IncomingMessage, type ServerResponse } from "node:http";
+import { guardPageResponse, runWithRequestState } from "./error-pages";
 import { metrics } from "./metrics";
 import { routeLabel } from "./route-label";
 
 /**
  * Next creates and owns the HTTP server (`next start`), and route handlers never see the socket or
- * the response as sent. Two things need them: the HTTP metrics (every page, action, route and static
- * file, with the status actually sent) and a graceful shutdown (which must stop the server taking
- * connections before it closes the database). So the server's `request` event is observed, once per
- * process, and the servers that emit it are remembered.
+ * the response as sent. Three things need them: the HTTP metrics (every page, action, route and static
+ * file, with the status actually sent), a graceful shutdown (which must stop the server taking
+ * connections before it closes the database), and pages' server errors readable without JavaScript
+ * (lib/ops/error-pages.ts: each request runs with its own state, and a page's HTML 5xx is replaced).
+ * So the server's `request` event is observed, once per process, and the servers that emit it are
+ * remembered.
  */
 
 const globalForServers = globalThis as typeof globalThis & { __travelCheckoutServers?: Set<Server> };
@@ -22,7 +25,12 @@ export function observeHttpServers(): void {
   Server.prototype.emit = function (this: Server, event: string, ...args: unknown[]): boolean {
     if (event === "request") {
       servers.add(this);
-      countRequest(args[0] as IncomingMessage, args[1] as ServerResponse);
+      const [request, response] = args as [IncomingMessage, ServerResponse];
+      countRequest(request, response);
+      return runWithRequestState(() => {
+        guardPageResponse(request, response);
+        return emit.call(this, event, ...args);
+      });
     }
     return emit.call(this, event, ...args);
   };

@@ -45,7 +45,7 @@ const loadSession = cache(async (sessionId: string) => {
  * The language of the checkout page being rendered, for the root layout's <html lang> (which
  * cannot see the page's params or query): the same rule as loadCheckout's, from the path and query
  * proxy.ts hands over. Undefined outside a checkout page, or when the session cannot be read (the
- * layout then uses the request's own language).
+ * layout then uses the request's own language) unless the embedding page named its language.
  */
 export async function checkoutPageLocale(): Promise<Locale | undefined> {
   const page = (await headers()).get(CHECKOUT_PAGE_HEADER);
@@ -56,8 +56,9 @@ export async function checkoutPageLocale(): Promise<Locale | undefined> {
   try {
     loaded = await loadSession(sessionId);
   } catch {
-    // The page itself reads the session again and reports the failure.
-    return undefined;
+    // The page itself reads the session again and reports the failure (a 503 page when the
+    // database is down): in the embedding page's language, if it gave one.
+    return embedLocaleHint(Object.fromEntries(url.searchParams));
   }
   if (!loaded.session) return undefined;
   const embed = loaded.partner ? embedContext(Object.fromEntries(url.searchParams), loaded.partner.allowedOrigins) : undefined;
