@@ -23,6 +23,12 @@ export type DatabaseDriver = "pglite" | "postgres";
 
 export interface Database {
   db: Db;
+  /**
+   * For the background work (the worker's webhook processing, notifications, the reconciler): on
+   * PostgreSQL a small pool of its own, so a request (a webhook delivery above all) never waits for
+   * a connection behind it; on PGlite, which has one connection, the same as `db`.
+   */
+  background: Db;
   driver: DatabaseDriver;
   /** PGlite keeps the Node process alive until closed; postgres.js keeps its pool open. */
   close(): Promise<void>;
@@ -66,18 +72,30 @@ async function openPglite(dataDir: string, migrationsFolder: string): Promise<Da
   try {
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
-    return { db, driver: "pglite", close: () => client.close() };
+    return { db, background: db, driver: "pglite", close: () => client.close() };
   } catch (error) {
     await client.close();
     throw error;
   }
 }
 
+/** The requests' pool (postgres.js's default size) and the background work's. */
+const REQUEST_POOL_SIZE = 10;
+const BACKGROUND_POOL_SIZE = 4;
+
 async function openPostgres(databaseUrl: string, migrationsFolder: string): Promise<Database> {
   await migratePostgresLocked(databaseUrl, migrationsFolder);
-  const client = postgres(databaseUrl, { onnotice: ignoreNotice });
-  const db = drizzlePostgres({ client, schema });
-  return { db, driver: "postgres", close: () => client.end({ timeout: 5 }) };
+  // postgres.js opens connections as they are needed, so an idle pool costs nothing.
+  const client = postgres(databaseUrl, { max: REQUEST_POOL_SIZE, onnotice: ignoreNotice });
+  const backgroundClient = postgres(databaseUrl, { max: BACKGROUND_POOL_SIZE, onnotice: ignoreNotice });
+  return {
+    db: drizzlePostgres({ client, schema }),
+    background: drizzlePostgres({ client: backgroundClient, schema }),
+    driver: "postgres",
+    close: async () => {
+      await Promise.all([client.end({ timeout: 5 }), backgroundClient.end({ timeout: 5 })]);
+    },
+  };
 }
 
 // Instances behind a load balancer start together, and drizzle's migrator takes no lock of its
