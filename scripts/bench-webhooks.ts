@@ -67,15 +67,17 @@ async function run(label: string, database: Database): Promise<void> {
   );
   for (let i = 0; i < sessions.length; i += 500) await db.insert(checkoutSessions).values(sessions.slice(i, i + 500));
 
-  // As in the app (lib/startup.ts): processing on the background pool, intake on the requests' pool.
+  // As in the app (lib/startup.ts, the webhook route): processing on the background pool, the
+  // deliveries stored through the intake pool.
   const pump = createWebhookPump({ ...ctx, db: database.background });
+  const intakeCtx = { ...ctx, db: database.intake };
   const server = await new Promise<Server>((resolve) => {
     const s = serve(
       {
         port: 0,
         hostname: "127.0.0.1",
         fetch: async (request) => {
-          const result = await receiveWebhook(ctx, TOKEN, request);
+          const result = await receiveWebhook(intakeCtx, TOKEN, request);
           if (result.status !== 200) return new Response(null, { status: result.status });
           if (result.process) pump.wake();
           return Response.json({ received: true });

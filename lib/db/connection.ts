@@ -29,6 +29,14 @@ export interface Database {
    * a connection behind it; on PGlite, which has one connection, the same as `db`.
    */
   background: Db;
+  /**
+   * For the webhook receiver's one statement: on PostgreSQL a pool whose commits do not wait for
+   * the write-ahead log to reach the disk (`synchronous_commit=off`). That is safe for this write
+   * only: the partner API redelivers an event until we acknowledge it, so a delivery lost in a
+   * crash comes again, and any processing of it commits synchronously on another pool, which
+   * flushes the log up to and past the delivery first. On PGlite, the same as `db`.
+   */
+  intake: Db;
   driver: DatabaseDriver;
   /** PGlite keeps the Node process alive until closed; postgres.js keeps its pool open. */
   close(): Promise<void>;
@@ -72,28 +80,35 @@ async function openPglite(dataDir: string, migrationsFolder: string): Promise<Da
   try {
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
-    return { db, background: db, driver: "pglite", close: () => client.close() };
+    return { db, background: db, intake: db, driver: "pglite", close: () => client.close() };
   } catch (error) {
     await client.close();
     throw error;
   }
 }
 
-/** The requests' pool (postgres.js's default size) and the background work's. */
+/** The requests' pool (postgres.js's default size), the webhook intake's and the background work's. */
 const REQUEST_POOL_SIZE = 10;
+const INTAKE_POOL_SIZE = 6;
 const BACKGROUND_POOL_SIZE = 4;
 
 async function openPostgres(databaseUrl: string, migrationsFolder: string): Promise<Database> {
   await migratePostgresLocked(databaseUrl, migrationsFolder);
   // postgres.js opens connections as they are needed, so an idle pool costs nothing.
   const client = postgres(databaseUrl, { max: REQUEST_POOL_SIZE, onnotice: ignoreNotice });
+  const intakeClient = postgres(databaseUrl, {
+    max: INTAKE_POOL_SIZE,
+    onnotice: ignoreNotice,
+    connection: { synchronous_commit: "off" },
+  });
   const backgroundClient = postgres(databaseUrl, { max: BACKGROUND_POOL_SIZE, onnotice: ignoreNotice });
   return {
     db: drizzlePostgres({ client, schema }),
+    intake: drizzlePostgres({ client: intakeClient, schema }),
     background: drizzlePostgres({ client: backgroundClient, schema }),
     driver: "postgres",
     close: async () => {
-      await Promise.all([client.end({ timeout: 5 }), backgroundClient.end({ timeout: 5 })]);
+      await Promise.all([client.end({ timeout: 5 }), intakeClient.end({ timeout: 5 }), backgroundClient.end({ timeout: 5 })]);
     },
   };
 }
