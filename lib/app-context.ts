@@ -18,6 +18,8 @@ import { openPartnerSecret } from "@/lib/partners/secrets";
 
 export interface AppContext {
   db: Db;
+  /** The webhook receiver's database (lib/db/connection.ts, `intake`): `db` unless given. */
+  webhookIntakeDb: Db;
   /** The app's public base URL: return and webhook URLs given to the partner API start with it. */
   appUrl: string;
   webhookToken: string;
@@ -33,7 +35,11 @@ export interface AppContext {
 }
 
 /** The context over an open database and a validated configuration. */
-export function createAppContext(db: Db, env: Pick<AppEnv, "APP_URL" | "WEBHOOK_TOKEN" | "financing">): AppContext {
+export function createAppContext(
+  db: Db,
+  env: Pick<AppEnv, "APP_URL" | "WEBHOOK_TOKEN" | "financing">,
+  webhookIntakeDb: Db = db,
+): AppContext {
   const statusCache = createDatabaseStatusCache(db);
   // One client per (partner, key, agency): a partner's key may change, and a group key's staff
   // move between agencies. The key is in the map's key only as a fingerprint.
@@ -47,6 +53,7 @@ export function createAppContext(db: Db, env: Pick<AppEnv, "APP_URL" | "WEBHOOK_
     );
   return {
     db,
+    webhookIntakeDb,
     appUrl: env.APP_URL,
     webhookToken: env.WEBHOOK_TOKEN,
     today: () => new Date().toISOString().slice(0, 10),
@@ -69,7 +76,7 @@ let context: Promise<AppContext> | undefined;
 
 /** The process's context, built on first use (the database opened and migrated first). */
 export function getAppContext(): Promise<AppContext> {
-  context ??= getDatabase().then(({ db }) => createAppContext(db, getEnv()));
+  context ??= getDatabase().then(({ db, intake }) => createAppContext(db, getEnv(), intake));
   // A failed start (database down) is not kept: the next call tries again.
   context.catch(() => {
     context = undefined;

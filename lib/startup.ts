@@ -73,14 +73,15 @@ export async function startServer(): Promise<void> {
   // The demo partners and staff (on the sandbox only), before the first request can need them.
   const { seedDemo } = await import("@/lib/demo/seed");
   await seedDemo(database.db, env);
-  const { getAppContext } = await import("@/lib/app-context");
+  const { createAppContext } = await import("@/lib/app-context");
   const { startBackgroundWork } = await import("@/lib/checkout/worker");
   const { observeHttpServers } = await import("@/lib/ops/http-server");
   const { installShutdown } = await import("@/lib/ops/shutdown");
   const { countRowsIn } = await import("@/lib/ops/metrics");
   observeHttpServers();
   countRowsIn(async () => database.db);
-  const worker = startBackgroundWork(await getAppContext());
+  // The background work runs on a pool of its own: webhook deliveries never wait behind processing.
+  const worker = startBackgroundWork(createAppContext(database.background, env));
   installShutdown({ db: database.db, worker, closeDatabase, graceMs: env.SHUTDOWN_GRACE_MS });
   log.info({ database: env.DATABASE_URL === undefined ? "pglite" : "postgresql", sandbox: env.SANDBOX_ENABLED }, "server ready");
 }

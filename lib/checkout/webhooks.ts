@@ -10,7 +10,7 @@ import type { CheckoutContext } from "./flow";
 import { partnerById } from "@/lib/partners/partners";
 import { getSessionByOperation, recordOperationStatus } from "./sessions";
 import { logError, loggerFor } from "@/lib/logger";
-import { holdEvent, releaseEvent } from "@/lib/ops/lifecycle";
+import { duringIntake, holdEvent, releaseEvent } from "@/lib/ops/lifecycle";
 import { metrics } from "@/lib/ops/metrics";
 
 const log = loggerFor("webhooks");
@@ -83,7 +83,12 @@ const byKey = (key: WebhookEventKey) => and(eq(webhookEvents.eventId, key.eventI
  * was stored under its key (a forgery that came first), or when it claims another status than an
  * event not acknowledged.
  */
-export async function receiveWebhook(ctx: CheckoutContext, token: string, request: Request): Promise<ReceiveResult> {
+export function receiveWebhook(ctx: CheckoutContext, token: string, request: Request): Promise<ReceiveResult> {
+  // Counted while it runs: the worker's processing makes way (lib/ops/lifecycle.ts, duringIntake).
+  return duringIntake(() => receive(ctx, token, request));
+}
+
+async function receive(ctx: CheckoutContext, token: string, request: Request): Promise<ReceiveResult> {
   if (!sameToken(token, ctx.webhookToken)) {
     // The token is never logged, the one sent no more than the right one.
     log.warn("webhooks: a delivery with a wrong token was refused");
@@ -106,33 +111,56 @@ export async function receiveWebhook(ctx: CheckoutContext, token: string, reques
   const event = parsed.data;
 
   const key = { eventId: event.eventId, operationId: event.operationIdentifier };
-  const inserted = await ctx.db
-    .insert(webhookEvents)
-    .values({ ...key, claimedStatus: event.operationStatus })
-    .onConflictDoNothing()
-    .returning({ eventId: webhookEvents.eventId });
-  if (inserted.length > 0) return { status: 200, ...key, duplicate: false, process: true };
-
-  // One statement, so that a processor finishing at the same moment sees this delivery (the count)
-  // or finishes before it (and the event is reopened). Reopened: what was stored under this key
-  // was rejected by the API (a forgery that came first: this may be the genuine event), or its
-  // claim was not acknowledged and this delivery claims another status (a forged or garbled body
-  // under the genuine key): this delivery's claim is taken, and the event is processed again now.
-  const reopen = sql`(${webhookEvents.result} is distinct from 'acknowledged' and (${webhookEvents.result} = 'rejected' or ${webhookEvents.claimedStatus} <> ${event.operationStatus}))`;
-  const [existing] = await ctx.db
-    .update(webhookEvents)
-    .set({
-      deliveries: sql`${webhookEvents.deliveries} + 1`,
-      claimedStatus: sql`case when ${reopen} then ${event.operationStatus} else ${webhookEvents.claimedStatus} end`,
-      processedAt: sql`case when ${reopen} then null else ${webhookEvents.processedAt} end`,
-      result: sql`case when ${reopen} then null else ${webhookEvents.result} end`,
-      detail: sql`case when ${reopen} then null else ${webhookEvents.detail} end`,
-      nextAttemptAt: sql`case when ${reopen} then now() else ${webhookEvents.nextAttemptAt} end`,
-    })
-    .where(byKey(key))
-    .returning({ processedAt: webhookEvents.processedAt });
-  return { status: 200, ...key, duplicate: true, process: existing !== undefined && existing.processedAt === null };
+  const [stored] = await storeDelivery(ctx.db).execute({ ...key, claimedStatus: event.operationStatus });
+  const duplicate = stored !== undefined && stored.deliveries > 1;
+  return { status: 200, ...key, duplicate, process: stored !== undefined && stored.processedAt === null };
 }
+
+/**
+ * Stores a delivery, new or duplicate, in one statement (one round trip on the request path), built
+ * once per database and prepared (the query builder's work is not redone for every delivery). A
+ * duplicate counts as a delivery and, under the same row lock, so that a processor finishing at the
+ * same moment sees this delivery (the count) or finishes before it (and the event is reopened), may
+ * reopen the event: when what was stored under this key was rejected by the API (a forgery that
+ * came first: this may be the genuine event), or its claim was not acknowledged and this delivery
+ * claims another status (a forged or garbled body under the genuine key): this delivery's claim is
+ * taken, and the event is processed again now. A new row has 1 delivery, a duplicate more.
+ */
+function storeDelivery(db: CheckoutContext["db"]): StoreDeliveryStatement {
+  let prepared = storeDeliveryStatements.get(db);
+  if (!prepared) {
+    prepared = buildStoreDelivery(db);
+    storeDeliveryStatements.set(db, prepared);
+  }
+  return prepared;
+}
+
+function buildStoreDelivery(db: CheckoutContext["db"]) {
+  const reopen = sql`(${webhookEvents.result} is distinct from 'acknowledged' and (${webhookEvents.result} = 'rejected' or ${webhookEvents.claimedStatus} <> excluded.claimed_status))`;
+  return db
+    .insert(webhookEvents)
+    .values({
+      eventId: sql.placeholder("eventId"),
+      operationId: sql.placeholder("operationId"),
+      claimedStatus: sql.placeholder("claimedStatus"),
+    })
+    .onConflictDoUpdate({
+      target: [webhookEvents.eventId, webhookEvents.operationId],
+      set: {
+        deliveries: sql`${webhookEvents.deliveries} + 1`,
+        claimedStatus: sql`case when ${reopen} then excluded.claimed_status else ${webhookEvents.claimedStatus} end`,
+        processedAt: sql`case when ${reopen} then null else ${webhookEvents.processedAt} end`,
+        result: sql`case when ${reopen} then null else ${webhookEvents.result} end`,
+        detail: sql`case when ${reopen} then null else ${webhookEvents.detail} end`,
+        nextAttemptAt: sql`case when ${reopen} then now() else ${webhookEvents.nextAttemptAt} end`,
+      },
+    })
+    .returning({ deliveries: webhookEvents.deliveries, processedAt: webhookEvents.processedAt })
+    .prepare("webhook_store_delivery");
+}
+
+type StoreDeliveryStatement = ReturnType<typeof buildStoreDelivery>;
+const storeDeliveryStatements = new WeakMap<CheckoutContext["db"], StoreDeliveryStatement>();
 
 /** Takes the event for this processor, unless it is done or another processor holds it. */
 async function claim(ctx: CheckoutContext, key: WebhookEventKey, now: Date): Promise<WebhookEventRow | undefined> {

@@ -1,14 +1,15 @@
 /**
  * The webhook pump: events stored by the receiver are processed at once when it is woken (no timer
- * tick), a few at a time, each once; nothing new starts once the process is draining.
+ * tick), a few at a time (fewer while deliveries are being taken in), each once; nothing new starts
+ * once the process is draining.
  */
 import { isNull } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Database } from "@/lib/db";
 import { webhookEvents } from "@/lib/db/schema";
 import { seedDemoPartner } from "@/lib/demo/seed";
 import { createFinancingClient } from "@/lib/financing/client";
-import { resetLifecycle, startDraining } from "@/lib/ops/lifecycle";
+import { duringIntake, resetLifecycle, startDraining } from "@/lib/ops/lifecycle";
 import type { CheckoutContext } from "./flow";
 import { insertSessionAtProvider } from "./testing/context";
 import { createWebhookPump, outageBackoff } from "./worker";
@@ -74,6 +75,24 @@ describe("the webhook pump", () => {
     await pump.idle();
     expect(await unprocessed()).toBe(0);
     expect(statusCalls).toBe(15);
+  });
+
+  it("makes way while a delivery is being taken in (at most 2 at once), and is back to full concurrency once none is", async () => {
+    await storeEvents(1, 40);
+    const pump = createWebhookPump(ctx);
+    let releaseIntake!: () => void;
+    const intake = duringIntake(() => new Promise<void>((resolve) => (releaseIntake = resolve)));
+    pump.wake();
+    // Processing goes on during the intake, never stops, but two at a time.
+    await vi.waitUntil(() => statusCalls >= 10, { timeout: 10_000 });
+    expect(maxInFlight).toBe(2);
+    releaseIntake();
+    await intake;
+    await pump.idle();
+    expect(await unprocessed()).toBe(0);
+    expect(statusCalls).toBe(40);
+    expect(maxInFlight).toBeGreaterThan(2);
+    expect(maxInFlight).toBeLessThanOrEqual(8);
   });
 
   it("starts nothing while the process is draining", async () => {

@@ -6,7 +6,7 @@ import { dueWebhookEvents, processWebhookEvent } from "./webhooks";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { logError, loggerFor } from "@/lib/logger";
 import { withLogContext } from "@/lib/logging/context";
-import { onWake, trackWork } from "@/lib/ops/lifecycle";
+import { intakeBusy, intakeQuiet, onWake, trackWork } from "@/lib/ops/lifecycle";
 import { metrics } from "@/lib/ops/metrics";
 
 const log = loggerFor("worker");
@@ -18,6 +18,12 @@ export interface BackgroundWork {
 
 /** Events processed at once by one instance: enough to overlap partner API latency, few enough for its pool. */
 const WEBHOOK_CONCURRENCY = 8;
+/**
+ * Events processed at once while webhook deliveries are being taken in: processing makes way for
+ * the request path (the event loop, the database) but never stops, and is back to full
+ * concurrency at the first instant with no delivery in flight.
+ */
+const WEBHOOK_CONCURRENCY_DURING_INTAKE = 2;
 /** Due events read per query. */
 const WEBHOOK_BATCH = 100;
 
@@ -30,8 +36,9 @@ export interface WebhookPump {
 
 /**
  * The webhook events' processing, off the request path: the receiver stores a delivery and wakes
- * the pump, which takes the due events in batches and processes up to 8 at a time (the database
- * claim decides which instance takes each), until none is due. Each one is tracked, so a shutdown
+ * the pump, which takes the due events in batches and processes up to 8 at a time (2 while
+ * deliveries are being taken in; the database claim decides which instance takes each), until none
+ * is due. Each one is tracked, so a shutdown
  * waits for it, and none starts once the process is draining.
  */
 export function createWebhookPump(ctx: CheckoutContext, concurrency = WEBHOOK_CONCURRENCY): WebhookPump {
@@ -47,8 +54,11 @@ export function createWebhookPump(ctx: CheckoutContext, concurrency = WEBHOOK_CO
         let next = 0;
         let started = 0;
         await Promise.all(
-          Array.from({ length: Math.min(concurrency, due.length) }, async () => {
+          Array.from({ length: Math.min(concurrency, due.length) }, async (_, runner) => {
             while (next < due.length) {
+              // The runners past the first few wait while deliveries are being taken in.
+              while (runner >= WEBHOOK_CONCURRENCY_DURING_INTAKE && intakeBusy()) await intakeQuiet();
+              if (next >= due.length) return;
               const key = due[next++]!;
               const work = trackWork(() => withLogContext({ eventId: String(key.eventId) }, () => processWebhookEvent(ctx, key)));
               if (!work) return;

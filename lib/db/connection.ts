@@ -23,6 +23,20 @@ export type DatabaseDriver = "pglite" | "postgres";
 
 export interface Database {
   db: Db;
+  /**
+   * For the background work (the worker's webhook processing, notifications, the reconciler): on
+   * PostgreSQL a small pool of its own, so a request (a webhook delivery above all) never waits for
+   * a connection behind it; on PGlite, which has one connection, the same as `db`.
+   */
+  background: Db;
+  /**
+   * For the webhook receiver's one statement: on PostgreSQL a pool whose commits do not wait for
+   * the write-ahead log to reach the disk (`synchronous_commit=off`). That is safe for this write
+   * only: the partner API redelivers an event until we acknowledge it, so a delivery lost in a
+   * crash comes again, and any processing of it commits synchronously on another pool, which
+   * flushes the log up to and past the delivery first. On PGlite, the same as `db`.
+   */
+  intake: Db;
   driver: DatabaseDriver;
   /** PGlite keeps the Node process alive until closed; postgres.js keeps its pool open. */
   close(): Promise<void>;
@@ -66,7 +80,7 @@ async function openPglite(dataDir: string, migrationsFolder: string): Promise<Da
   try {
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
-    return { db, driver: "pglite", close: () => client.close() };
+    return { db, background: db, intake: db, driver: "pglite", close: () => client.close() };
   } catch (error) {
     await client.close();
     throw error;
@@ -74,20 +88,40 @@ async function openPglite(dataDir: string, migrationsFolder: string): Promise<Da
 }
 
 /**
- * The pool's behaviour when the database goes away (README, "When the database is unreachable"):
+ * Every pool's behaviour when the database goes away (README, "When the database is unreachable"):
  * a connection that cannot be made fails within 5 s (postgres.js waits 30 s by default, and every
  * request would hang that long), a broken one fails its queries at once (CONNECTION_CLOSED) and is
  * dropped, and the next query opens a new one: the pool comes back by itself when the database
  * does. Idle connections are closed after a minute, and none is kept for more than 30 minutes, so
  * a server that restarted or failed over is not left with stale connections.
  */
-export const POOL_OPTIONS = { max: 10, connect_timeout: 5, idle_timeout: 60, max_lifetime: 30 * 60 } as const;
+export const POOL_OPTIONS = { connect_timeout: 5, idle_timeout: 60, max_lifetime: 30 * 60 } as const;
+
+/** The requests' pool (postgres.js's default size), the webhook intake's and the background work's. */
+const REQUEST_POOL_SIZE = 10;
+const INTAKE_POOL_SIZE = 6;
+const BACKGROUND_POOL_SIZE = 4;
 
 async function openPostgres(databaseUrl: string, migrationsFolder: string): Promise<Database> {
   await migratePostgresLocked(databaseUrl, migrationsFolder);
-  const client = postgres(databaseUrl, { ...POOL_OPTIONS, onnotice: ignoreNotice });
-  const db = drizzlePostgres({ client, schema });
-  return { db, driver: "postgres", close: () => client.end({ timeout: 5 }) };
+  // postgres.js opens connections as they are needed, so an idle pool costs nothing.
+  const client = postgres(databaseUrl, { ...POOL_OPTIONS, max: REQUEST_POOL_SIZE, onnotice: ignoreNotice });
+  const intakeClient = postgres(databaseUrl, {
+    ...POOL_OPTIONS,
+    max: INTAKE_POOL_SIZE,
+    onnotice: ignoreNotice,
+    connection: { synchronous_commit: "off" },
+  });
+  const backgroundClient = postgres(databaseUrl, { ...POOL_OPTIONS, max: BACKGROUND_POOL_SIZE, onnotice: ignoreNotice });
+  return {
+    db: drizzlePostgres({ client, schema }),
+    intake: drizzlePostgres({ client: intakeClient, schema }),
+    background: drizzlePostgres({ client: backgroundClient, schema }),
+    driver: "postgres",
+    close: async () => {
+      await Promise.all([client.end({ timeout: 5 }), intakeClient.end({ timeout: 5 }), backgroundClient.end({ timeout: 5 })]);
+    },
+  };
 }
 
 // Instances behind a load balancer start together, and drizzle's migrator takes no lock of its

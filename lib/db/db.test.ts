@@ -276,6 +276,23 @@ describe.runIf(testDatabaseUrl)("PostgreSQL", () => {
     }
   });
 
+  it("has three pools: requests and background work commit to disk; only the webhook intake's commits do not wait for it", async () => {
+    const database = await openDatabase({ databaseUrl: throwaway.href, dataDir: "unused" });
+    const setting = async (db: Database["db"]) => {
+      const result = (await db.execute(sql`show synchronous_commit`)) as unknown as { synchronous_commit: string }[];
+      return result[0]?.synchronous_commit;
+    };
+    try {
+      expect(database.db).not.toBe(database.background);
+      expect(database.db).not.toBe(database.intake);
+      expect(await setting(database.db)).toBe("on");
+      expect(await setting(database.background)).toBe("on");
+      expect(await setting(database.intake)).toBe("off");
+    } finally {
+      await database.close();
+    }
+  });
+
   it("lets instances that start together on an empty database migrate one at a time", async () => {
     const databases = await Promise.all([1, 2, 3, 4].map(() => openDatabase({ databaseUrl: racedOver.href, dataDir: "unused" })));
     try {

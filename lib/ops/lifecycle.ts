@@ -18,12 +18,15 @@ interface Lifecycle {
   wake?: () => void;
   work: Set<Promise<unknown>>;
   held: Map<string, HeldEvent>;
+  /** Webhook deliveries on the request path now, and who waits for there to be none. */
+  intake: number;
+  quiet: (() => void)[];
 }
 
 const globalForLifecycle = globalThis as typeof globalThis & { __travelCheckoutLifecycle?: Lifecycle };
 
 function lifecycle(): Lifecycle {
-  globalForLifecycle.__travelCheckoutLifecycle ??= { draining: false, work: new Set(), held: new Map() };
+  globalForLifecycle.__travelCheckoutLifecycle ??= { draining: false, work: new Set(), held: new Map(), intake: 0, quiet: [] };
   return globalForLifecycle.__travelCheckoutLifecycle;
 }
 
@@ -74,6 +77,34 @@ export function wakeWorker(): void {
 
 export function onWake(wake: (() => void) | undefined): void {
   lifecycle().wake = wake;
+}
+
+/**
+ * Runs one webhook delivery's request path (check, store), counted: while any is, the worker's
+ * processing runs at a lower concurrency, so the deliveries do not queue behind it for the event
+ * loop and the database (lib/checkout/worker.ts).
+ */
+export async function duringIntake<T>(intake: () => Promise<T>): Promise<T> {
+  const state = lifecycle();
+  state.intake += 1;
+  try {
+    return await intake();
+  } finally {
+    state.intake -= 1;
+    if (state.intake === 0) for (const resolve of state.quiet.splice(0)) resolve();
+  }
+}
+
+/** Whether a webhook delivery is being taken in right now. */
+export function intakeBusy(): boolean {
+  return lifecycle().intake > 0;
+}
+
+/** Resolves when no webhook delivery is being taken in (at once if none is). */
+export function intakeQuiet(): Promise<void> {
+  const state = lifecycle();
+  if (state.intake === 0) return Promise.resolve();
+  return new Promise((resolve) => state.quiet.push(resolve));
 }
 
 const heldKey = (event: HeldEvent) => `${event.eventId}|${event.operationId}`;
