@@ -15,7 +15,10 @@
  *
  * Options (environment): BENCH_PORT (default 3540; the empty page uses +1), BENCH_SKIP_BUILD=1,
  * BENCH_SECONDS (load duration per page, default 10), BENCH_REQUESTS (sequential samples, default 60),
- * BENCH_LIGHTHOUSE=0 to skip Lighthouse, CHROMIUM_PATH (default /usr/bin/chromium).
+ * BENCH_LIGHTHOUSE=0 to skip Lighthouse, CHROMIUM_PATH (default /usr/bin/chromium), BENCH_PHASES
+ * (latency,size,lighthouse,load: which measures to take), BENCH_LOAD_PAGES (e.g. "details,offers":
+ * which pages the load phase measures besides the empty page), BENCH_CPU_PROF=<dir> (the app runs
+ * under `node --cpu-prof` and writes its profile there when it stops).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -29,11 +32,17 @@ const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
 const EMPTY_APP = path.join(ROOT, "scripts/bench/empty-app");
 const PORT = Number(process.env.BENCH_PORT ?? 3540);
 const EMPTY_PORT = PORT + 1;
+/** The partner API (the sandbox) in its own server, as in production: the app's CPU and memory are the app's own. */
+const SANDBOX_PORT = PORT + 2;
+const SANDBOX = `http://localhost:${SANDBOX_PORT}`;
 const APP = `http://localhost:${PORT}`;
 const EMPTY = `http://localhost:${EMPTY_PORT}`;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const SAMPLES = Number(process.env.BENCH_REQUESTS ?? 60);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/** `--database-url=postgres://…` (or DATABASE_URL): the app on PostgreSQL instead of its own PGlite. */
+const DATABASE_URL =
+  process.argv.find((arg) => arg.startsWith("--database-url="))?.slice("--database-url=".length) || process.env.DATABASE_URL || undefined;
 const UPSTREAM_LATENCY_MS = 150;
 /** BENCH_PHASES: which measures to take (default all), e.g. `load` alone under a profiler. */
 const PHASES = new Set((process.env.BENCH_PHASES ?? "latency,size,lighthouse,load").split(",").map((p) => p.trim()));
@@ -50,9 +59,11 @@ function run(command: string, args: string[], cwd = ROOT): void {
 }
 
 function start(args: string[], env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
+  // Only the app gets the database URL (given in `env`): the sandbox's server keeps its own PGlite.
+  const { DATABASE_URL: _ignored, ...inherited } = process.env;
   const child = spawn(process.execPath, [...nodeArgs, NEXT_BIN, "start", ...args], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },
+    env: { ...inherited, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },
     stdio: "ignore",
   });
   return child;
@@ -218,7 +229,7 @@ async function operationOf(sessionId: string): Promise<string> {
 }
 
 async function setUpstreamLatency(ms: number): Promise<void> {
-  const response = await fetch(`${APP}/sandbox/_control/faults`, {
+  const response = await fetch(`${SANDBOX}/sandbox/_control/faults`, {
     method: "PUT",
     headers: { "X-Service-API-Key": SANDBOX_KEY, "Content-Type": "application/json" },
     body: JSON.stringify(ms > 0 ? { route: "GET /financing/*", fault: "latency", latencyMs: ms } : { faults: [] }),
@@ -287,22 +298,39 @@ async function main() {
   // BENCH_CPU_PROF=<dir>: the app's server writes a V8 CPU profile there when it stops (open it in
   // Chrome's DevTools, or summarise it with scripts/bench/cpu-profile-summary.ts).
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
-  const app = start([], { PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: "warn" }, profile);
+  const sandbox = start([], {
+    PORT: String(SANDBOX_PORT),
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "bench-sandbox-")),
+    LOG_LEVEL: "warn",
+  });
+  const app = start(
+    [],
+    {
+      PORT: String(PORT),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      FINANCING_API_BASE_URL: `${SANDBOX}/sandbox/v1`,
+      FINANCING_API_KEY: SANDBOX_KEY,
+      ...(DATABASE_URL ? { DATABASE_URL } : {}),
+    },
+    profile,
+  );
   const empty = start([EMPTY_APP, "-p", String(EMPTY_PORT)], {});
   const stop = () => {
     app.kill();
     empty.kill();
+    sandbox.kill();
   };
   process.on("exit", stop);
   try {
-    await Promise.all([waitFor(`${APP}/api/health`), waitFor(EMPTY)]);
+    await Promise.all([waitFor(`${APP}/api/health`), waitFor(EMPTY), waitFor(`${SANDBOX}/api/health`)]);
     say(
       `Machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}, load average ${os
         .loadavg()
         .map((l) => l.toFixed(2))
         .join(" ")}`,
     );
-    say(`Database: ${process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : "PGlite (embedded)"}`);
+    say(`Database: ${DATABASE_URL ? `PostgreSQL (${new URL(DATABASE_URL).pathname.slice(1)})` : "PGlite (embedded)"}`);
 
     // Sessions: one on the details form, one on the offers, one at the provider (status page).
     const stamp = Date.now().toString(36);
@@ -332,7 +360,7 @@ type Page = [name: string, url: string];
 async function measureLatency(offersUrl: string, offersId: string): Promise<void> {
   await setUpstreamLatency(UPSTREAM_LATENCY_MS);
   const operationId = await operationOf(offersId);
-  const upstreamUrl = `${APP}/sandbox/v1/financing/${operationId}`;
+  const upstreamUrl = `${SANDBOX}/sandbox/v1/financing/${operationId}`;
   const upstreamInit = { headers: { "X-Service-API-Key": SANDBOX_KEY } };
   for (let i = 0; i < 5; i++) {
     await timed(offersUrl);
@@ -394,7 +422,9 @@ async function measureLoad(pages: Page[], empty: ChildProcess, app: ChildProcess
   say(
     `  empty dynamic page       ${baseline.rps.toFixed(1)} req/s   p50 ${baseline.p50} ms   CPU ${baseline.cpuPerRequest.toFixed(1)} ms/req   RSS ${emptyRss.toFixed(0)} MB`,
   );
+  const only = process.env.BENCH_LOAD_PAGES?.split(",").map((name) => name.trim());
   for (const [name, url] of [["demo shop", `${APP}/`], ...pages] as Page[]) {
+    if (only && !only.includes(name)) continue;
     const result = await load(url, app);
     const rss = rssMb(app.pid!);
     say(
