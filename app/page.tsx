@@ -7,7 +7,7 @@ import { SubmitButton } from "@/components/ui/submit-button";
 import { getAppContext } from "@/lib/app-context";
 import { DEMO_PARTNER_ID } from "@/lib/demo/seed";
 import { getEnv } from "@/lib/env";
-import { partnerById } from "@/lib/partners/partners";
+import { cachedPartnerById } from "@/lib/partners/cache";
 import { formatAmount, formatDate } from "@/lib/i18n/format";
 import type { Messages } from "@/lib/i18n/messages";
 import { getLocale, getMessages } from "@/lib/i18n/server";
@@ -35,7 +35,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const trip = sampleTrip(locale);
   const ctx = await getAppContext();
   // The demo exists on the sandbox only (app/actions/demo.ts refuses it with the production API).
-  const demoAvailable = getEnv().financing.environment === "sandbox" && Boolean(await partnerById(ctx.db, DEMO_PARTNER_ID));
+  const demoAvailable = getEnv().financing.environment === "sandbox" && Boolean(await cachedPartnerById(ctx.db, DEMO_PARTNER_ID));
 
   // The customer coming back from the checkout. The outcome in the query is only a hint, fine to
   // show in a demo: a real partner re-checks it with GET /api/checkout-sessions/{id} before it

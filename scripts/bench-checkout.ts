@@ -15,7 +15,10 @@
  *
  * Options (environment): BENCH_PORT (default 3540; the empty page uses +1), BENCH_SKIP_BUILD=1,
  * BENCH_SECONDS (load duration per page, default 10), BENCH_REQUESTS (sequential samples, default 60),
- * BENCH_LIGHTHOUSE=0 to skip Lighthouse, CHROMIUM_PATH (default /usr/bin/chromium).
+ * BENCH_LIGHTHOUSE=0 to skip Lighthouse, CHROMIUM_PATH (default /usr/bin/chromium), BENCH_PHASES
+ * (latency,size,lighthouse,load: which measures to take), BENCH_LOAD_PAGES (e.g. "details,offers":
+ * which pages the load phase measures besides the empty page), BENCH_CPU_PROF=<dir> (the app runs
+ * under `node --cpu-prof` and writes its profile there when it stops).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -29,12 +32,20 @@ const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
 const EMPTY_APP = path.join(ROOT, "scripts/bench/empty-app");
 const PORT = Number(process.env.BENCH_PORT ?? 3540);
 const EMPTY_PORT = PORT + 1;
+/** The partner API (the sandbox) in its own server, as in production: the app's CPU and memory are the app's own. */
+const SANDBOX_PORT = PORT + 2;
+const SANDBOX = `http://localhost:${SANDBOX_PORT}`;
 const APP = `http://localhost:${PORT}`;
 const EMPTY = `http://localhost:${EMPTY_PORT}`;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const SAMPLES = Number(process.env.BENCH_REQUESTS ?? 60);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/** `--database-url=postgres://…` (or DATABASE_URL): the app on PostgreSQL instead of its own PGlite. */
+const DATABASE_URL =
+  process.argv.find((arg) => arg.startsWith("--database-url="))?.slice("--database-url=".length) || process.env.DATABASE_URL || undefined;
 const UPSTREAM_LATENCY_MS = 150;
+/** BENCH_PHASES: which measures to take (default all), e.g. `load` alone under a profiler. */
+const PHASES = new Set((process.env.BENCH_PHASES ?? "latency,size,lighthouse,load").split(",").map((p) => p.trim()));
 
 /** Published sandbox credentials (README): the demo partner's secret, the sandbox agency's key. */
 const PARTNER_SECRET = "demo_partner_secret_sandbox_only";
@@ -47,10 +58,12 @@ function run(command: string, args: string[], cwd = ROOT): void {
   if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed`);
 }
 
-function start(args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [NEXT_BIN, "start", ...args], {
+function start(args: string[], env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
+  // Only the app gets the database URL (given in `env`): the sandbox's server keeps its own PGlite.
+  const { DATABASE_URL: _ignored, ...inherited } = process.env;
+  const child = spawn(process.execPath, [...nodeArgs, NEXT_BIN, "start", ...args], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },
+    env: { ...inherited, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },
     stdio: "ignore",
   });
   return child;
@@ -88,6 +101,30 @@ function rssMb(pid: number): number {
     }
   }
   return kb / 1024;
+}
+
+/** CPU time (user + system) of a process and its children so far, in ms (Linux /proc; clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const pids = [pid];
+  for (let i = 0; i < pids.length; i++) {
+    try {
+      const children = readFileSync(`/proc/${pids[i]}/task/${pids[i]}/children`, "utf8").trim();
+      if (children) pids.push(...children.split(/\s+/).map(Number));
+    } catch {
+      // gone
+    }
+  }
+  let ticks = 0;
+  for (const p of pids) {
+    try {
+      // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+      const fields = readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]!.split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone
+    }
+  }
+  return ticks * 10;
 }
 
 function percentile(values: number[], p: number): number {
@@ -192,7 +229,7 @@ async function operationOf(sessionId: string): Promise<string> {
 }
 
 async function setUpstreamLatency(ms: number): Promise<void> {
-  const response = await fetch(`${APP}/sandbox/_control/faults`, {
+  const response = await fetch(`${SANDBOX}/sandbox/_control/faults`, {
     method: "PUT",
     headers: { "X-Service-API-Key": SANDBOX_KEY, "Content-Type": "application/json" },
     body: JSON.stringify(ms > 0 ? { route: "GET /financing/*", fault: "latency", latencyMs: ms } : { faults: [] }),
@@ -233,9 +270,20 @@ async function lighthouse(url: string): Promise<{ performance: number; accessibi
   }
 }
 
-async function load(url: string): Promise<{ rps: number; p50: number; errors: number }> {
+/**
+ * Requests/s under load, and the server's CPU time per request: on a machine shared with other work,
+ * requests/s follow whatever else runs, while CPU time per request is the server's own cost.
+ */
+async function load(url: string, server: ChildProcess): Promise<{ rps: number; p50: number; errors: number; cpuPerRequest: number }> {
+  const cpuBefore = cpuMs(server.pid!);
   const result = await autocannon({ url, connections: 10, duration: SECONDS });
-  return { rps: result.requests.average, p50: result.latency.p50, errors: result.errors + result.non2xx };
+  const cpu = cpuMs(server.pid!) - cpuBefore;
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    errors: result.errors + result.non2xx,
+    cpuPerRequest: cpu / Math.max(1, result.requests.total),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -247,22 +295,42 @@ async function main() {
     run(process.execPath, [NEXT_BIN, "build", EMPTY_APP]);
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-checkout-"));
-  const app = start([], { PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: "warn" });
+  // BENCH_CPU_PROF=<dir>: the app's server writes a V8 CPU profile there when it stops (open it in
+  // Chrome's DevTools, or summarise it with scripts/bench/cpu-profile-summary.ts).
+  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
+  const sandbox = start([], {
+    PORT: String(SANDBOX_PORT),
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "bench-sandbox-")),
+    LOG_LEVEL: "warn",
+  });
+  const app = start(
+    [],
+    {
+      PORT: String(PORT),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      FINANCING_API_BASE_URL: `${SANDBOX}/sandbox/v1`,
+      FINANCING_API_KEY: SANDBOX_KEY,
+      ...(DATABASE_URL ? { DATABASE_URL } : {}),
+    },
+    profile,
+  );
   const empty = start([EMPTY_APP, "-p", String(EMPTY_PORT)], {});
   const stop = () => {
     app.kill();
     empty.kill();
+    sandbox.kill();
   };
   process.on("exit", stop);
   try {
-    await Promise.all([waitFor(`${APP}/api/health`), waitFor(EMPTY)]);
+    await Promise.all([waitFor(`${APP}/api/health`), waitFor(EMPTY), waitFor(`${SANDBOX}/api/health`)]);
     say(
       `Machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}, load average ${os
         .loadavg()
         .map((l) => l.toFixed(2))
         .join(" ")}`,
     );
-    say(`Database: ${process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : "PGlite (embedded)"}`);
+    say(`Database: ${DATABASE_URL ? `PostgreSQL (${new URL(DATABASE_URL).pathname.slice(1)})` : "PGlite (embedded)"}`);
 
     // Sessions: one on the details form, one on the offers, one at the provider (status page).
     const stamp = Date.now().toString(36);
@@ -272,79 +340,96 @@ async function main() {
     const statusId = await openSession(`BENCH-S-${stamp}`);
     await sendDetails(statusId);
     await choosePlan(statusId);
-    const pages: [string, string][] = [
+    const pages: Page[] = [
       ["details", `${APP}/checkout/${detailsId}`],
       ["offers", `${APP}/checkout/${offersId}/offers`],
       ["status", `${APP}/checkout/${statusId}/status`],
     ];
 
-    // 3. Latency of the offers page against its one upstream call.
-    await setUpstreamLatency(UPSTREAM_LATENCY_MS);
-    const operationId = await operationOf(offersId);
-    const upstreamUrl = `${APP}/sandbox/v1/financing/${operationId}`;
-    const upstreamInit = { headers: { "X-Service-API-Key": SANDBOX_KEY } };
-    for (let i = 0; i < 5; i++) {
-      await timed(pages[1]![1]);
-      await timed(upstreamUrl, upstreamInit);
-    }
-    const offersTimes: number[] = [];
-    const upstreamTimes: number[] = [];
-    for (let i = 0; i < SAMPLES; i++) {
-      // Interleaved, so that both see the same moment of a shared machine.
-      offersTimes.push(await timed(pages[1]![1]));
-      upstreamTimes.push(await timed(upstreamUrl, upstreamInit));
-    }
-    const [o50, o90, u50, u90] = [
-      percentile(offersTimes, 50),
-      percentile(offersTimes, 90),
-      percentile(upstreamTimes, 50),
-      percentile(upstreamTimes, 90),
-    ];
-    say("");
-    say(`Latency (${SAMPLES} sequential requests each, ${UPSTREAM_LATENCY_MS} ms upstream latency injected)`);
-    say(`  offers page              p50 ${o50.toFixed(1)} ms   p90 ${o90.toFixed(1)} ms`);
-    say(`  GET /financing/{id}      p50 ${u50.toFixed(1)} ms   p90 ${u90.toFixed(1)} ms`);
-    say(`  page's own work (p50)    ${(o50 - u50).toFixed(1)} ms   ratio ${(o50 / u50).toFixed(3)} ×`);
-    await setUpstreamLatency(0);
-
-    // 4. Sizes.
-    say("");
-    say("Size (HTML as sent; first-load JavaScript gzip, as e2e/budget.spec.ts)");
-    const floor = await firstLoadJs(`${APP}/this-page-does-not-exist`);
-    say(`  empty page (not-found)   JS ${(floor.jsGzip / 1024).toFixed(1)} KB`);
-    for (const [name, url] of pages) {
-      const size = await firstLoadJs(url);
-      say(
-        `  ${name.padEnd(8)}                 HTML ${(size.html / 1024).toFixed(1)} KB (${(size.htmlGzip / 1024).toFixed(1)} KB gzip)   JS ${(size.jsGzip / 1024).toFixed(1)} KB (floor + ${((size.jsGzip - floor.jsGzip) / 1024).toFixed(1)} KB)`,
-      );
-    }
-
-    // 5. Lighthouse.
-    if (process.env.BENCH_LIGHTHOUSE !== "0") {
-      say("");
-      say("Lighthouse (mobile preset, simulated throttling)");
-      for (const [name, url] of pages) {
-        const score = await lighthouse(url);
-        say(
-          `  ${name.padEnd(8)}                 performance ${score.performance}   accessibility ${score.accessibility}   TBT ${score.tbt} ms`,
-        );
-      }
-    }
-
-    // 6. Load.
-    say("");
-    say(`Load (autocannon, 10 connections, ${SECONDS} s each; no upstream latency)`);
-    const baseline = await load(EMPTY);
-    const emptyRss = rssMb(empty.pid!);
-    say(`  empty dynamic page       ${baseline.rps.toFixed(1)} req/s   p50 ${baseline.p50} ms   RSS ${emptyRss.toFixed(0)} MB`);
-    for (const [name, url] of [["demo shop", `${APP}/`], ...pages] as [string, string][]) {
-      const result = await load(url);
-      say(
-        `  ${name.padEnd(24)} ${result.rps.toFixed(1)} req/s   ${(result.rps / baseline.rps).toFixed(2)} ×   p50 ${result.p50} ms   errors ${result.errors}   RSS ${rssMb(app.pid!).toFixed(0)} MB (${(rssMb(app.pid!) / emptyRss).toFixed(2)} × the empty page's)`,
-      );
-    }
+    if (PHASES.has("latency")) await measureLatency(pages[1]![1], offersId);
+    if (PHASES.has("size")) await measureSizes(pages);
+    if (PHASES.has("lighthouse") && process.env.BENCH_LIGHTHOUSE !== "0") await measureLighthouse(pages);
+    if (PHASES.has("load")) await measureLoad(pages, empty, app);
   } finally {
     stop();
+  }
+}
+
+type Page = [name: string, url: string];
+
+async function measureLatency(offersUrl: string, offersId: string): Promise<void> {
+  await setUpstreamLatency(UPSTREAM_LATENCY_MS);
+  const operationId = await operationOf(offersId);
+  const upstreamUrl = `${SANDBOX}/sandbox/v1/financing/${operationId}`;
+  const upstreamInit = { headers: { "X-Service-API-Key": SANDBOX_KEY } };
+  for (let i = 0; i < 5; i++) {
+    await timed(offersUrl);
+    await timed(upstreamUrl, upstreamInit);
+  }
+  const offersTimes: number[] = [];
+  const upstreamTimes: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    // Interleaved, so that both see the same moment of a shared machine.
+    offersTimes.push(await timed(offersUrl));
+    upstreamTimes.push(await timed(upstreamUrl, upstreamInit));
+  }
+  const [o50, o90, u50, u90] = [
+    percentile(offersTimes, 50),
+    percentile(offersTimes, 90),
+    percentile(upstreamTimes, 50),
+    percentile(upstreamTimes, 90),
+  ];
+  say("");
+  say(`Latency (${SAMPLES} sequential requests each, ${UPSTREAM_LATENCY_MS} ms upstream latency injected)`);
+  say(`  offers page              p50 ${o50.toFixed(1)} ms   p90 ${o90.toFixed(1)} ms`);
+  say(`  GET /financing/{id}      p50 ${u50.toFixed(1)} ms   p90 ${u90.toFixed(1)} ms`);
+  say(`  page's own work (p50)    ${(o50 - u50).toFixed(1)} ms   ratio ${(o50 / u50).toFixed(3)} ×`);
+  await setUpstreamLatency(0);
+}
+
+/** 4. Each page's HTML and first-load JavaScript. */
+async function measureSizes(pages: Page[]): Promise<void> {
+  say("");
+  say("Size (HTML as sent; first-load JavaScript gzip, as e2e/budget.spec.ts)");
+  const floor = await firstLoadJs(`${APP}/this-page-does-not-exist`);
+  say(`  empty page (not-found)   JS ${(floor.jsGzip / 1024).toFixed(1)} KB`);
+  for (const [name, url] of pages) {
+    const size = await firstLoadJs(url);
+    say(
+      `  ${name.padEnd(8)}                 HTML ${(size.html / 1024).toFixed(1)} KB (${(size.htmlGzip / 1024).toFixed(1)} KB gzip)   JS ${(size.jsGzip / 1024).toFixed(1)} KB (floor + ${((size.jsGzip - floor.jsGzip) / 1024).toFixed(1)} KB)`,
+    );
+  }
+}
+
+/** 5. Lighthouse scores. */
+async function measureLighthouse(pages: Page[]): Promise<void> {
+  say("");
+  say("Lighthouse (mobile preset, simulated throttling)");
+  for (const [name, url] of pages) {
+    const score = await lighthouse(url);
+    say(
+      `  ${name.padEnd(8)}                 performance ${score.performance}   accessibility ${score.accessibility}   TBT ${score.tbt} ms`,
+    );
+  }
+}
+
+/** 6. Requests/s under load, against the empty page's, and each server's memory. */
+async function measureLoad(pages: Page[], empty: ChildProcess, app: ChildProcess): Promise<void> {
+  say("");
+  say(`Load (autocannon, 10 connections, ${SECONDS} s each; no upstream latency)`);
+  const baseline = await load(EMPTY, empty);
+  const emptyRss = rssMb(empty.pid!);
+  say(
+    `  empty dynamic page       ${baseline.rps.toFixed(1)} req/s   p50 ${baseline.p50} ms   CPU ${baseline.cpuPerRequest.toFixed(1)} ms/req   RSS ${emptyRss.toFixed(0)} MB`,
+  );
+  const only = process.env.BENCH_LOAD_PAGES?.split(",").map((name) => name.trim());
+  for (const [name, url] of [["demo shop", `${APP}/`], ...pages] as Page[]) {
+    if (only && !only.includes(name)) continue;
+    const result = await load(url, app);
+    const rss = rssMb(app.pid!);
+    say(
+      `  ${name.padEnd(24)} ${result.rps.toFixed(1)} req/s   ${(result.rps / baseline.rps).toFixed(2)} ×   p50 ${result.p50} ms   errors ${result.errors}   CPU ${result.cpuPerRequest.toFixed(1)} ms/req (${(baseline.cpuPerRequest / result.cpuPerRequest).toFixed(2)} ×)   RSS ${rss.toFixed(0)} MB (${(rss / emptyRss).toFixed(2)} × the empty page's)`,
+    );
   }
 }
 

@@ -4,6 +4,7 @@ import { useActionState, type MouseEvent, type ReactNode } from "react";
 import type { CustomerDraft, CustomerErrorCode, CustomerField, DocumentType } from "@/lib/checkout/customer";
 import { customerErrorMessage } from "@/lib/i18n/customer-errors";
 import type { FormMessages } from "@/lib/i18n/messages";
+import { countryOptionsHtml } from "@/lib/checkout/country-options";
 import { INITIAL_CUSTOMER_FORM_STATE, type CustomerFormState } from "./customer-form-state";
 import { ErrorSummary } from "@/components/ui/error-summary";
 import { fieldId, RadioGroupField, SelectField, TextField } from "@/components/ui/field";
@@ -17,7 +18,7 @@ import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
  * this same page, rendered with the action's state, so errors show there too.
  *
  * Value imports from lib/checkout are avoided on purpose (they pull zod and every country name
- * into the browser); only types come from there.
+ * into the browser); only types come from there, and lib/checkout/country-options.ts (no data).
  */
 
 const DOCUMENT_TYPE_OPTIONS: readonly DocumentType[] = ["DNI", "NIE", "PASSPORT"];
@@ -56,7 +57,8 @@ export interface CustomerFormProps {
   prefill: CustomerDraft;
   /** The document type preselected (guessed from the document number). */
   documentType: DocumentType;
-  countries: readonly { code: string; name: string }[];
+  /** Every country, in the compact form of lib/checkout/countries.ts (countryList). */
+  countries: string;
   text: FormMessages;
   /** yyyy-MM-dd: bounds for the date pickers (the server still checks). */
   today: string;
@@ -107,7 +109,7 @@ export function CustomerForm({
     control.focus({ preventScroll: true });
   };
 
-  const countryOptions = countries.map((country) => ({ value: country.code, label: country.name }));
+  const countryOptions = countryOptionsHtml(countries, text.chooseCountry);
   const selectedType = DOCUMENT_TYPE_OPTIONS.find((type) => type === values.documentType?.toUpperCase()) ?? documentType;
   const hints: Partial<Record<CustomerField, string>> = text.hints;
   /** What every field takes from the form: its label, hint, value and error. */
@@ -175,12 +177,7 @@ export function CustomerForm({
             options={GENDERS.map((value) => ({ value, label: text.genders[value] }))}
             errorPrefix={text.errorPrefix}
           />
-          <SelectField
-            {...field("nationality")}
-            defaultValue={values.nationality?.toUpperCase()}
-            options={countryOptions}
-            placeholder={text.chooseCountry}
-          />
+          <SelectField {...field("nationality")} defaultValue={values.nationality?.toUpperCase()} optionsHtml={countryOptions} />
         </FieldGroup>
 
         <FieldGroup legend={text.legends.contact}>
@@ -223,8 +220,7 @@ export function CustomerForm({
           <SelectField
             {...field("countryCode")}
             defaultValue={values.countryCode?.toUpperCase() ?? "ESP"}
-            options={countryOptions}
-            placeholder={text.chooseCountry}
+            optionsHtml={countryOptions}
             autoComplete="country"
           />
         </FieldGroup>

@@ -138,33 +138,65 @@ export function SelectField({
   name,
   id = fieldId(name),
   options,
+  optionsHtml,
   placeholder,
   defaultValue,
   autoComplete,
   required,
   ...frame
 }: FieldOf<{
-  options: readonly Option[];
-  /** An empty first option ("Choose a country"), for a select with no answer yet. */
+  /** The options as elements; or */
+  options?: readonly Option[];
+  /**
+   * the options as trusted HTML written once on the server (a long list, the same for every page:
+   * lib/checkout/countries.ts), placeholder included, as `<option value=CODE>` (unquoted values).
+   */
+  optionsHtml?: string;
+  /** An empty first option ("Choose a country"), for a select with no answer yet (with `options`). */
   placeholder?: string;
   defaultValue?: string;
   autoComplete?: string;
   required?: boolean;
 }>) {
+  const value = defaultValue ?? "";
   return (
     <Field id={id} {...frame}>
-      {(control) => (
-        <select {...control} name={name} defaultValue={defaultValue ?? ""} required={required} autoComplete={autoComplete}>
-          {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
-          {options.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      )}
+      {(control) =>
+        optionsHtml !== undefined ? (
+          <select
+            {...control}
+            name={name}
+            defaultValue={value}
+            required={required}
+            autoComplete={autoComplete}
+            // The server's HTML marks the chosen option itself (React marks only option elements).
+            dangerouslySetInnerHTML={{ __html: withSelected(optionsHtml, value) }}
+          />
+        ) : (
+          <select {...control} name={name} defaultValue={value} required={required} autoComplete={autoComplete}>
+            {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
+            {(options ?? []).map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        )
+      }
     </Field>
   );
+}
+
+/**
+ * `html` with the option of `value` marked selected. Only a value written in the list is found
+ * (the search never puts the value into the HTML); none found: the browser shows the first option.
+ */
+export function withSelected(html: string, value: string): string {
+  const tag = value === "" ? '<option value="">' : /^[\w-]+$/.test(value) ? `<option value=${value}>` : undefined;
+  const at = tag ? html.indexOf(tag) : -1;
+  if (!tag || at === -1) return html;
+  const end = at + tag.length - 1;
+  return `${html.slice(0, end)} selected=""${html.slice(end)}`;
 }
 
 /** Radios in a fieldset (role radiogroup, so it can carry aria-invalid); the legend is the label. */

@@ -2,6 +2,7 @@ import countries from "i18n-iso-countries";
 import en from "i18n-iso-countries/langs/en.json";
 import es from "i18n-iso-countries/langs/es.json";
 import type { Locale } from "@/lib/i18n/locales";
+import { COUNTRY_LIST_SEPARATOR } from "./country-options";
 
 /**
  * ISO 3166-1 alpha-3 codes with their names, for the nationality and country selects: the partner
@@ -33,6 +34,26 @@ export function countryOptions(locale: Locale): readonly { code: string; name: s
     OPTIONS.set(locale, options);
   }
   return options;
+}
+
+/** Built once per locale. */
+const LISTS = new Map<Locale, string>();
+
+/**
+ * Every country, sorted by name in the locale, in the compact form the details form takes as a
+ * prop ("AFGAfganistán|ALBAlbania|…": a 3-letter code then the name): the list travels in the page's
+ * RSC payload, where this is a third of the size of `{code, name}` objects and of `<option>`
+ * markup (which the payload escapes). lib/checkout/country-options.ts turns it into the options.
+ */
+export function countryList(locale: Locale): string {
+  let list = LISTS.get(locale);
+  if (list === undefined) {
+    list = countryOptions(locale)
+      .map(({ code, name }) => `${code}${name}`)
+      .join(COUNTRY_LIST_SEPARATOR);
+    LISTS.set(locale, list);
+  }
+  return list;
 }
 
 export function countryName(code: string, locale: Locale): string {

@@ -4,7 +4,8 @@ import type { Db } from "@/lib/db";
 import type { FinancingClient } from "@/lib/financing/client";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import type { FinancialOffer, StartFinancingResult } from "@/lib/financing/types";
-import { partnerById, type Partner } from "@/lib/partners/partners";
+import { cachedPartnerById } from "@/lib/partners/cache";
+import type { Partner } from "@/lib/partners/partners";
 import { clientDataHash, operationBooking } from "./booking";
 import { toClientData, validateCustomer, type CustomerDraft, type CustomerErrors } from "./customer";
 import { sortOffers } from "@/lib/financing/offers";
@@ -42,8 +43,9 @@ export interface CheckoutContext {
   today(): string;
 }
 
+/** The session's partner, from the short-lived partner cache (lib/partners/cache.ts). */
 async function partnerOf(ctx: CheckoutContext, session: CheckoutSession): Promise<Partner> {
-  const partner = await partnerById(ctx.db, session.partnerId);
+  const partner = await cachedPartnerById(ctx.db, session.partnerId);
   if (!partner) throw new AppError("internal", "The session's partner is missing");
   return partner;
 }

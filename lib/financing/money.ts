@@ -56,9 +56,22 @@ export function addMoney(a: Money, b: Money): Money {
   return { cents: a.cents + b.cents, currency: a.currency };
 }
 
+/**
+ * One formatter per locale and currency, kept for the process: building an Intl.NumberFormat costs
+ * tens of microseconds (ICU loads the locale's data), and a plans page formats a hundred amounts.
+ * A handful of entries at most (two locales, the currencies seen).
+ */
+const MONEY_FORMATS = new Map<string, Intl.NumberFormat>();
+
 export function formatMoney(value: Money, locale = "es-ES"): string {
-  // Grouping always: Spanish rules skip it below 10,000 ("1234,50 €"), which reads worse next to "12.345,00 €".
-  return new Intl.NumberFormat(locale, { style: "currency", currency: value.currency, useGrouping: "always" }).format(value.cents / 100);
+  const key = `${locale}|${value.currency}`;
+  let format = MONEY_FORMATS.get(key);
+  if (!format) {
+    // Grouping always: Spanish rules skip it below 10,000 ("1234,50 €"), which reads worse next to "12.345,00 €".
+    format = new Intl.NumberFormat(locale, { style: "currency", currency: value.currency, useGrouping: "always" });
+    MONEY_FORMATS.set(key, format);
+  }
+  return format.format(value.cents / 100);
 }
 
 function assertCents(cents: number): void {

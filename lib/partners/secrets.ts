@@ -3,6 +3,7 @@ import { and, eq, isNotNull, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { partners, type PartnerRow } from "@/lib/db/schema";
 import { getEnv } from "@/lib/env";
+import { forgetPartner } from "./cache";
 import { needsReseal, openWith, sealWith, type Keyring } from "@/lib/security/secret-box";
 
 /**
@@ -74,5 +75,6 @@ export async function resealPartnerSecrets(db: Db, keyring?: Keyring): Promise<n
       resealed += updated.length;
     }
   }
+  if (resealed > 0) forgetPartner();
   return resealed;
 }

@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { getAppContext } from "@/lib/app-context";
-import { partnerById } from "@/lib/partners/partners";
+import { cachedPartnerById } from "@/lib/partners/cache";
 import { getSession, sessionState, type CheckoutSession, type SessionState } from "@/lib/checkout/sessions";
 import { embedContext, embedHref, embedLocaleHint } from "@/lib/embed/context";
 import { headers } from "next/headers";
@@ -33,11 +33,14 @@ function stepPath(sessionId: string, step: CheckoutStep): string {
   return `/checkout/${sessionId}${STEP_PATHS[step]}`;
 }
 
-/** One read of the session (and of its partner) per request, shared by the root layout, generateMetadata and the page. */
+/**
+ * One read of the session per request, shared by the root layout, generateMetadata and the page;
+ * its partner from the short-lived partner cache (lib/partners/cache.ts: at most a few seconds old).
+ */
 const loadSession = cache(async (sessionId: string) => {
   const ctx = await getAppContext();
   const session = await getSession(ctx.db, sessionId);
-  const partner = session ? await partnerById(ctx.db, session.partnerId) : undefined;
+  const partner = session ? await cachedPartnerById(ctx.db, session.partnerId) : undefined;
   return { ctx, session, partner };
 });
 

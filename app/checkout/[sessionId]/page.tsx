@@ -4,7 +4,7 @@ import { CheckoutShell } from "@/components/checkout/checkout-shell";
 import { CustomerForm } from "@/components/checkout/customer-form";
 import { LinkButton } from "@/components/ui/link-button";
 import { Notice } from "@/components/ui/notice";
-import { countryOptions } from "@/lib/checkout/countries";
+import { countryList } from "@/lib/checkout/countries";
 import { guessDocumentType } from "@/lib/checkout/customer";
 import { getCustomerDraft, returnUrlFor } from "@/lib/checkout/flow";
 import { embedFields, embedHref } from "@/lib/embed/context";
@@ -62,7 +62,7 @@ export default async function CustomerPage(props: CheckoutPageProps) {
             prefill={prefill}
             // Most customers are Spanish: with no number yet, DNI (guessDocumentType would say passport).
             documentType={prefill.documentId ? guessDocumentType(prefill.documentId) : "DNI"}
-            countries={countryOptions(locale)}
+            countries={countryList(locale)}
             text={m.form}
             today={ctx.today()}
             statusHref={page.href("status")}

@@ -1,0 +1,78 @@
+/**
+ * Summarises a V8 CPU profile (`node --cpu-prof`, e.g. the app's under `BENCH_CPU_PROF=<dir> npm run
+ * bench:checkout`): where the samples fall, by function (self and total time) and by package or
+ * source file (self time). Usage: `node --import tsx scripts/bench/cpu-profile-summary.ts <file>
+ * [rows] [filter]`, `filter` keeping only stacks through a function or file whose name contains it.
+ */
+import { readFileSync } from "node:fs";
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const [file, rowsArg, filter] = process.argv.slice(2);
+if (!file) throw new Error("usage: cpu-profile-summary.ts <file.cpuprofile> [rows] [filter]");
+const rows = Number(rowsArg ?? 40);
+const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
+
+const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+const parent = new Map<number, number>();
+for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+
+/** Where a frame comes from: a package under node_modules, Next's compiled chunks, Node itself, or a file. */
+function origin(url: string): string {
+  if (!url) return "(native / V8)";
+  if (url.startsWith("node:")) return url;
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg) return pkg[1]!;
+  const chunk = /\.next[^/]*\/(server\/.*)$/.exec(url);
+  return chunk ? `app ${chunk[1]}` : url;
+}
+const label = (node: ProfileNode) =>
+  `${node.callFrame.functionName || "(anonymous)"} ${origin(node.callFrame.url)}:${node.callFrame.lineNumber + 1}`;
+
+const self = new Map<string, number>();
+const total = new Map<string, number>();
+const byOrigin = new Map<string, number>();
+let all = 0;
+let idle = 0;
+profile.samples.forEach((id, i) => {
+  const us = profile.timeDeltas[i] ?? 0;
+  const node = byId.get(id)!;
+  const name = node.callFrame.functionName;
+  if (name === "(idle)" || name === "(program)" || name === "(garbage collector)") {
+    if (name === "(idle)") idle += us;
+    else {
+      self.set(name, (self.get(name) ?? 0) + us);
+      byOrigin.set(name, (byOrigin.get(name) ?? 0) + us);
+      all += us;
+    }
+    return;
+  }
+  const stack: ProfileNode[] = [];
+  for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) stack.push(byId.get(at)!);
+  if (filter && !stack.some((frame) => label(frame).includes(filter))) return;
+  all += us;
+  self.set(label(node), (self.get(label(node)) ?? 0) + us);
+  byOrigin.set(origin(node.callFrame.url), (byOrigin.get(origin(node.callFrame.url)) ?? 0) + us);
+  for (const frame of new Set(stack.map(label))) total.set(frame, (total.get(frame) ?? 0) + us);
+});
+
+const ms = (us: number) => `${(us / 1000).toFixed(0).padStart(7)} ms ${((100 * us) / all).toFixed(1).padStart(5)} %`;
+const top = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1]).slice(0, rows);
+process.stdout.write(
+  `busy ${(all / 1000).toFixed(0)} ms, idle ${(idle / 1000).toFixed(0)} ms${filter ? ` (stacks through "${filter}")` : ""}\n`,
+);
+process.stdout.write("\nSelf time by origin\n");
+for (const [name, us] of top(byOrigin)) process.stdout.write(`${ms(us)}  ${name}\n`);
+process.stdout.write("\nSelf time by function\n");
+for (const [name, us] of top(self)) process.stdout.write(`${ms(us)}  ${name}\n`);
+process.stdout.write("\nTotal time by function\n");
+for (const [name, us] of top(total)) process.stdout.write(`${ms(us)}  ${name}\n`);
