@@ -1,10 +1,10 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { APIRequestContext, Browser, Page } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { expect, test } from "./fixtures";
-import { Backoffice } from "./pages/admin/backoffice";
-import { APP_URL, DEMO_PARTNERS, STAFF, type StaffAccount } from "./support/app";
+import { signedInContext } from "./pages/admin/backoffice";
+import { APP_URL, DEMO_PARTNERS, STAFF } from "./support/app";
 import { expectNoAxeViolations } from "./support/axe";
 import { aBookingReference } from "./support/test-data";
 
@@ -32,15 +32,6 @@ async function demoReceived(request: APIRequestContext, sessionId?: string): Pro
   });
   expect(response.status()).toBe(200);
   return ((await response.json()) as { notifications: DemoReceived[] }).notifications;
-}
-
-/** A signed-in back-office in a browser context of its own. */
-async function signedIn(browser: Browser, account: StaffAccount): Promise<{ page: Page; admin: Backoffice; close: () => Promise<void> }> {
-  const context = await browser.newContext({ baseURL: APP_URL, locale: "en-GB" });
-  const page = await context.newPage();
-  const admin = new Backoffice(page, "en");
-  await admin.signIn(account);
-  return { page, admin, close: () => context.close() };
 }
 
 test("a checkout's notification is listed, resent with the same webhook-id, and a test notification shows its answer; Grupo Demo's staff cannot see or resend it", async ({
@@ -89,7 +80,7 @@ test("a checkout's notification is listed, resent with the same webhook-id, and 
   await expectNoAxeViolations(page, "the notifications page, after a resend and a test notification");
 
   // Grupo Demo's staff: Aurora's notification is not on their page.
-  const grupo = await signedIn(browser, STAFF.group);
+  const grupo = await signedInContext(browser, STAFF.group);
   await grupo.admin.notifications.goto();
   await expect(grupo.page.getByRole("main")).not.toContainText(booking);
   await expect(grupo.page.getByRole("main")).not.toContainText(session.id);

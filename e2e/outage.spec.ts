@@ -99,17 +99,8 @@ test.afterAll(async () => {
 });
 
 /** A customer at the provider's page: the session is pending, its operation CLIENT_REQUESTED. */
-async function atProvider(request: APIRequestContext, checkout: CheckoutPages) {
-  const api = new CheckoutSessionsApi(request, DEMO_PARTNERS.demo, BASE);
-  const session = await api.open({ reference: aBookingReference("OUTAGE"), customer: null, returnUrl: `${BASE}/`, locale: "en" });
-  const { page, details, offers, provider } = checkout.in("en");
-  await page.goto(`${BASE}/checkout/${session.id}`);
-  await details.fill(aCustomer());
-  await details.submit();
-  await offers.chooseButtons.first().click();
-  await expect(provider.signButton).toBeVisible();
-  const { operation } = await api.read(session.id);
-  return { sessionId: session.id, operationId: operation!.id };
+function atProvider(request: APIRequestContext, checkout: CheckoutPages) {
+  return checkout.atProvider(new CheckoutSessionsApi(request, DEMO_PARTNERS.demo, BASE), aBookingReference("OUTAGE"), BASE);
 }
 
 /** A browser page without JavaScript, in English. */

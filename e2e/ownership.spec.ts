@@ -1,7 +1,6 @@
-import type { Browser, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { Backoffice } from "./pages/admin/backoffice";
-import { APP_URL, STAFF, type StaffAccount } from "./support/app";
+import { signedInContext } from "./pages/admin/backoffice";
+import { APP_URL, STAFF } from "./support/app";
 import { aBookingReference } from "./support/test-data";
 
 /*
@@ -12,15 +11,6 @@ import { aBookingReference } from "./support/test-data";
  */
 
 test.use({ baseURL: APP_URL, locale: "en-GB" });
-
-/** A signed-in back-office in a browser context of its own. */
-async function signedIn(browser: Browser, account: StaffAccount): Promise<{ page: Page; admin: Backoffice; close: () => Promise<void> }> {
-  const context = await browser.newContext({ baseURL: APP_URL, locale: "en-GB" });
-  const page = await context.newPage();
-  const admin = new Backoffice(page, "en");
-  await admin.signIn(account);
-  return { page, admin, close: () => context.close() };
-}
 
 test("Grupo Demo's staff cannot list, find, open, export or see the webhook events of Viajes Aurora's operation", async ({
   page,
@@ -105,7 +95,7 @@ test("Grupo Demo's staff cannot cancel or refund Viajes Aurora's operations, eve
   await sandbox.confirm(confirmed.id);
 
   // Grupo Demo's session, working on agency 101 (the worst case: its key reaches Aurora's operations).
-  const grupo = await signedIn(browser, STAFF.group);
+  const grupo = await signedInContext(browser, STAFF.group);
   await grupo.admin.shell.switchAgency("Viajes Aurora", 101);
   const [grupoCookie] = (await grupo.page.context().cookies(APP_URL)).filter((cookie) => cookie.name === "staff_session");
   expect(grupoCookie).toBeDefined();

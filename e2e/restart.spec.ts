@@ -7,7 +7,7 @@ import { APP_PORT, STAFF } from "./support/app";
 import type { CheckoutSessionsApi } from "./support/checkout-sessions";
 import { startProcess, waitUntilOk, type Instance } from "./support/instances";
 import type { Sandbox } from "./support/sandbox";
-import { aBookingReference, aCustomer } from "./support/test-data";
+import { aBookingReference } from "./support/test-data";
 
 /**
  * `npm start` stopped and started again on the same data (issue 13): the app and the sandbox it
@@ -59,16 +59,9 @@ const references: string[] = [];
 async function atProvider(checkoutSessions: CheckoutSessionsApi, checkout: CheckoutPages) {
   const reference = aBookingReference("RESTART");
   references.push(reference);
-  const session = await checkoutSessions.open({ reference, customer: null, returnUrl: `${BASE}/`, locale: "en" });
-  const { page, details, offers, provider } = checkout.in("en");
-  await page.goto(`/checkout/${session.id}`);
-  await details.fill(aCustomer());
-  await details.submit();
-  await offers.chooseButtons.first().click();
-  await expect(provider.signButton).toBeVisible();
-  const { state, operation } = await checkoutSessions.read(session.id);
-  expect(state).toBe("pending");
-  return { sessionId: session.id, operationId: operation!.id, reference };
+  const ids = await checkout.atProvider(checkoutSessions, reference, BASE);
+  expect((await checkoutSessions.read(ids.sessionId)).state).toBe("pending");
+  return { ...ids, reference };
 }
 
 /** The provider approves (control API); the session must become confirmed by the webhook, acknowledged within seconds. */

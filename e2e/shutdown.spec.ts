@@ -8,7 +8,7 @@ import { APP_PORT, DEMO_PARTNERS } from "./support/app";
 import { CheckoutSessionsApi } from "./support/checkout-sessions";
 import { startProcess, waitUntilOk, type Instance } from "./support/instances";
 import { Sandbox, SANDBOX_AGENCY_KEY } from "./support/sandbox";
-import { aBookingReference, aCustomer } from "./support/test-data";
+import { aBookingReference } from "./support/test-data";
 
 /**
  * SIGTERM in the middle of processing a webhook (issue 16): the app is the production build run as
@@ -72,15 +72,7 @@ test.afterAll(async () => {
 /** A customer at the provider's page: the session is pending, its operation CLIENT_REQUESTED. */
 async function atProvider(request: APIRequestContext, checkout: CheckoutPages) {
   const api = new CheckoutSessionsApi(request, DEMO_PARTNERS.demo, BASE);
-  const session = await api.open({ reference: aBookingReference("SIGTERM"), customer: null, returnUrl: `${BASE}/`, locale: "en" });
-  const { page, details, offers, provider } = checkout.in("en");
-  await page.goto(`${BASE}/checkout/${session.id}`);
-  await details.fill(aCustomer());
-  await details.submit();
-  await offers.chooseButtons.first().click();
-  await expect(provider.signButton).toBeVisible();
-  const { operation } = await api.read(session.id);
-  return { api, sessionId: session.id, operationId: operation!.id };
+  return { api, ...(await checkout.atProvider(api, aBookingReference("SIGTERM"), BASE)) };
 }
 
 /** Approves the operation with its status call held `latencyMs`; resolves once the webhook was delivered. */

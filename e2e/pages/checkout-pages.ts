@@ -1,6 +1,7 @@
 import { expect, type FrameLocator, type Page } from "@playwright/test";
 import { MESSAGES, type Messages } from "@/lib/i18n/messages";
-import type { CustomerDetails } from "../support/test-data";
+import type { CheckoutSessionsApi } from "../support/checkout-sessions";
+import { aCustomer, type CustomerDetails } from "../support/test-data";
 import type { UiLanguage } from "../support/text";
 import { CustomerDetailsPage } from "./customer-details-page";
 import { LanguageSwitcher } from "./language-switcher";
@@ -46,6 +47,24 @@ export class CheckoutPages {
   /** The checkout's pages inside a frame of a partner's page. */
   within(frame: FrameLocator): CheckoutPages {
     return new CheckoutPages(this.page, this.language, frame);
+  }
+
+  /**
+   * A session opened through the checkout sessions API (on the app at `origin`) whose customer
+   * sent their details and chose the first plan: the provider's checkout is showing, the operation
+   * CLIENT_REQUESTED. Answers the session's and the operation's ids.
+   */
+  async atProvider(api: CheckoutSessionsApi, reference: string, origin: string): Promise<{ sessionId: string; operationId: string }> {
+    const session = await api.open({ reference, customer: null, returnUrl: `${origin}/`, locale: "en" });
+    const { page, details, offers, provider } = this.in("en");
+    await page.goto(`${origin}/checkout/${session.id}`);
+    await details.fill(aCustomer());
+    await details.submit();
+    await offers.chooseButtons.first().click();
+    await expect(provider.signButton).toBeVisible();
+    const { operation } = await api.read(session.id);
+    expect(operation, "the details created an operation").toBeTruthy();
+    return { sessionId: session.id, operationId: operation!.id };
   }
 
   /** From the shop to the details form of a new session; answers the session's id. */

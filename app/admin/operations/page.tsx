@@ -311,21 +311,7 @@ function Results({
           </table>
         </div>
       ) : null}
-      {page.totalElements > 0 ? (
-        <nav aria-label={m.operations.pagesLabel} className="flex flex-wrap items-center gap-4">
-          {filters.page > 1 ? (
-            <TextLink href={`/admin/operations${filtersQuery(filters, { page: Math.min(filters.page - 1, totalPages) })}`} rel="prev">
-              {m.operations.previous}
-            </TextLink>
-          ) : null}
-          <span aria-current="page">{m.operations.page(filters.page, totalPages)}</span>
-          {filters.page < totalPages ? (
-            <TextLink href={`/admin/operations${filtersQuery(filters, { page: filters.page + 1 })}`} rel="next">
-              {m.operations.next}
-            </TextLink>
-          ) : null}
-        </nav>
-      ) : null}
+      {page.totalElements > 0 ? <Pager filters={filters} totalPages={totalPages} m={m} /> : null}
     </section>
   );
 }
@@ -406,21 +392,26 @@ function StaffLinks({
           </table>
         </div>
       ) : null}
-      {total > 0 ? (
-        <nav aria-label={m.operations.pagesLabel} className="flex flex-wrap items-center gap-4">
-          {filters.page > 1 ? (
-            <TextLink href={`/admin/operations${filtersQuery(filters, { page: Math.min(filters.page - 1, totalPages) })}`} rel="prev">
-              {m.operations.previous}
-            </TextLink>
-          ) : null}
-          <span aria-current="page">{m.operations.page(filters.page, totalPages)}</span>
-          {filters.page < totalPages ? (
-            <TextLink href={`/admin/operations${filtersQuery(filters, { page: filters.page + 1 })}`} rel="next">
-              {m.operations.next}
-            </TextLink>
-          ) : null}
-        </nav>
-      ) : null}
+      {total > 0 ? <Pager filters={filters} totalPages={totalPages} m={m} /> : null}
     </section>
+  );
+}
+
+/** Previous / page n of N / next, keeping the current filters in the links. */
+function Pager({ filters, totalPages, m }: { filters: OperationFilters; totalPages: number; m: AdminMessages }) {
+  return (
+    <nav aria-label={m.operations.pagesLabel} className="flex flex-wrap items-center gap-4">
+      {filters.page > 1 ? (
+        <TextLink href={`/admin/operations${filtersQuery(filters, { page: Math.min(filters.page - 1, totalPages) })}`} rel="prev">
+          {m.operations.previous}
+        </TextLink>
+      ) : null}
+      <span aria-current="page">{m.operations.page(filters.page, totalPages)}</span>
+      {filters.page < totalPages ? (
+        <TextLink href={`/admin/operations${filtersQuery(filters, { page: filters.page + 1 })}`} rel="next">
+          {m.operations.next}
+        </TextLink>
+      ) : null}
+    </nav>
   );
 }

@@ -1,7 +1,7 @@
-import { expect, type Cookie, type Page } from "@playwright/test";
+import { expect, type Browser, type Cookie, type Page } from "@playwright/test";
 import { ADMIN_MESSAGES, type AdminMessages } from "@/lib/i18n/admin-messages";
 import { MESSAGES, type Messages } from "@/lib/i18n/messages";
-import type { StaffAccount } from "../../support/app";
+import { APP_URL, type StaffAccount } from "../../support/app";
 import { euros, type UiLanguage } from "../../support/text";
 import { HealthPage } from "./health-page";
 import { NotificationsPage } from "./notifications-page";
@@ -102,4 +102,16 @@ export class Backoffice {
   money(cents: number): string {
     return euros(cents, this.language);
   }
+}
+
+/** A back-office signed in as `account` in a browser context of its own (English), for tests that need two staff at once. */
+export async function signedInContext(
+  browser: Browser,
+  account: StaffAccount,
+): Promise<{ page: Page; admin: Backoffice; close: () => Promise<void> }> {
+  const context = await browser.newContext({ baseURL: APP_URL, locale: "en-GB" });
+  const page = await context.newPage();
+  const admin = new Backoffice(page, "en");
+  await admin.signIn(account);
+  return { page, admin, close: () => context.close() };
 }
