@@ -31,6 +31,9 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 /** The URL's own query, as it came (for the sign-in's way back and the language switch). */
+/** The query's keys that are filters of the list (`ref` is a search, answered before them). */
+const FILTER_KEYS = ["status", "from", "to", "origin", "size", "page"] as const;
+
 function currentPath(query: SearchParams): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query))
@@ -68,6 +71,9 @@ export default async function OperationsPage({ searchParams }: Props) {
   if (found) redirect(found);
 
   const parsed = parseOperationFilters(query);
+  // The filters form sends its empty choices too (`origin=&status=`): the view's address is the
+  // short one, so a shared or bookmarked link reads as what it shows.
+  if (parsed.ok && FILTER_KEYS.some((key) => query[key] === "")) redirect(`/admin/operations${filtersQuery(parsed.filters)}`);
   let result: { page: Page<ListedOperation> } | { problem: ApiProblem } | { links: ListedLink[]; total: number } | undefined;
   if (parsed.ok && parsed.filters.origin === "staff") {
     // Payment links live in our database (one may have no operation yet): listed from there.
