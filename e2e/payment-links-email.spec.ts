@@ -19,7 +19,7 @@ import { aBookingReference, isoDayFromToday } from "./support/test-data";
  */
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
-const PORT = APP_PORT + 81;
+const PORT = APP_PORT + 91;
 const BASE = `http://localhost:${PORT}`;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "travel-checkout-paylink-"));
 
