@@ -16,12 +16,12 @@
  * Options (environment): BENCH_PORT (default 3540; the empty page uses +1), BENCH_SKIP_BUILD=1,
  * BENCH_SECONDS (load duration per page, default 10), BENCH_REQUESTS (sequential samples, default 60),
  * BENCH_LIGHTHOUSE=0 to skip Lighthouse, CHROMIUM_PATH (default /usr/bin/chromium), BENCH_PHASES
- * (latency,size,lighthouse,load: which measures to take), BENCH_LOAD_PAGES (e.g. "details,offers":
+ * (latency,size,lighthouse,load: which measures to take; hold: keep the servers up until Ctrl-C), BENCH_LOAD_PAGES (e.g. "details,offers":
  * which pages the load phase measures besides the empty page), BENCH_CPU_PROF=<dir> (the app runs
  * under `node --cpu-prof` and writes its profile there when it stops).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -242,6 +242,8 @@ async function setUpstreamLatency(ms: number): Promise<void> {
 
 async function firstLoadJs(url: string): Promise<{ html: number; htmlGzip: number; jsGzip: number }> {
   const html = await (await fetch(url)).text();
+  // BENCH_DUMP_HTML=<dir>: each page's HTML as measured, to see what it is made of.
+  if (process.env.BENCH_DUMP_HTML) writeFileSync(path.join(process.env.BENCH_DUMP_HTML, `${new URL(url).pathname.replaceAll("/", "_")}.html`), html);
   const sources = new Set([...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]!.replaceAll("&amp;", "&")));
   let jsGzip = 0;
   for (const src of sources) jsGzip += gzipSync(Buffer.from(await (await fetch(new URL(src, url))).arrayBuffer())).length;
@@ -346,6 +348,11 @@ async function main() {
       ["status", `${APP}/checkout/${statusId}/status`],
     ];
 
+    if (PHASES.has("hold")) {
+      // BENCH_PHASES=hold: the servers and sessions stay up for measuring by hand, until Ctrl-C.
+      say(`Holding (Ctrl-C to stop): ${pages.map(([name, url]) => `${name} ${url}`).join("  ")}  operation ${await operationOf(offersId)}`);
+      await new Promise((resolve) => process.once("SIGINT", resolve));
+    }
     if (PHASES.has("latency")) await measureLatency(pages[1]![1], offersId);
     if (PHASES.has("size")) await measureSizes(pages);
     if (PHASES.has("lighthouse") && process.env.BENCH_LIGHTHOUSE !== "0") await measureLighthouse(pages);

@@ -1,3 +1,6 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
 import { createFinancingClient, parseRetryAfter, type FinancingClientOptions } from "./client";
 import { ERROR_CODES, OPERATION_STATUSES, type ErrorCode } from "./contract";
@@ -220,6 +223,27 @@ describe("every endpoint: method, path, headers, query and body", () => {
     const offers = await client.getOffers("op_1");
     expect(double.last).toMatchObject({ method: "GET", path: "/financing/op_1" });
     expect(offers.offers).toHaveLength(1);
+  });
+
+  it("asks for uncompressed answers, through the real fetch (which would otherwise ask for gzip)", async () => {
+    const seen: (string | undefined)[] = [];
+    const server = createServer((request, response) => {
+      seen.push(request.headers["accept-encoding"]);
+      const body = JSON.stringify({ currency: "EUR", financialOffers: [wireOffer] });
+      // As a server that compresses when allowed (Next's, the sandbox's host, does).
+      const gzip = /\bgzip\b/.test(request.headers["accept-encoding"] ?? "");
+      response.writeHead(200, { "Content-Type": "application/json", ...(gzip ? { "Content-Encoding": "gzip" } : {}) });
+      response.end(gzip ? gzipSync(body) : body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const client = createFinancingClient({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: "fk_test_key" });
+      await expect(client.getOffers("op_1")).resolves.toMatchObject({ offers: [{ id: wireOffer.id }] });
+      expect(seen).toEqual(["identity"]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("startFinancing: POST /financing; REQUESTED with a paymentUrl", async () => {

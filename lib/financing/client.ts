@@ -164,6 +164,9 @@ export function createFinancingClient(options: FinancingClientOptions) {
     }
     const headers: Record<string, string> = {
       Accept: "application/json",
+      // Uncompressed: the answers are a few KB, and inflating them cost the checkout more CPU than
+      // the bytes saved (under load, ~3 ms per offers page: README, "Checkout performance").
+      "Accept-Encoding": "identity",
       [apiKeyHeader]: options.apiKey,
       "X-Request-Id": requestId,
       ...spec.headers,

@@ -2,7 +2,9 @@
  * Summarises a V8 CPU profile (`node --cpu-prof`, e.g. the app's under `BENCH_CPU_PROF=<dir> npm run
  * bench:checkout`): where the samples fall, by function (self and total time) and by package or
  * source file (self time). Usage: `node --import tsx scripts/bench/cpu-profile-summary.ts <file>
- * [rows] [filter]`, `filter` keeping only stacks through a function or file whose name contains it.
+ * [rows] [filter]`, `filter` keeping only stacks through a function or file whose name contains it;
+ * `PROFILE_LAST_S=<s>` keeps only the profile's last seconds (the load run, without the startup), and
+ * `PROFILE_WINDOW=<from>-<to>` only the samples between those seconds from the profile's start.
  */
 import { readFileSync } from "node:fs";
 
@@ -43,8 +45,15 @@ const total = new Map<string, number>();
 const byOrigin = new Map<string, number>();
 let all = 0;
 let idle = 0;
+const lastUs = Number(process.env.PROFILE_LAST_S ?? 0) * 1e6;
+const endUs = profile.timeDeltas.reduce((sum, delta) => sum + delta, 0);
+let atUs = 0;
+const windowUs = process.env.PROFILE_WINDOW?.split("-").map((s) => Number(s) * 1e6);
 profile.samples.forEach((id, i) => {
   const us = profile.timeDeltas[i] ?? 0;
+  atUs += us;
+  if (lastUs > 0 && atUs < endUs - lastUs) return;
+  if (windowUs && (atUs < windowUs[0] || atUs > windowUs[1])) return;
   const node = byId.get(id)!;
   const name = node.callFrame.functionName;
   if (name === "(idle)" || name === "(program)" || name === "(garbage collector)") {
