@@ -3,7 +3,7 @@
  * sessions (idempotency, conflicts), the customer's data, offers, choosing (double submits,
  * refusals, alternatives), and statuses that only move forward.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AppError } from "@/lib/app-error";
 import type { Database } from "@/lib/db";
 import { startSandboxServer } from "@/lib/sandbox/testing/servers";
@@ -280,5 +280,26 @@ describe("coming back", () => {
     const statusCalls = calls.filter((c) => c.endsWith(`/operations/${session.operationId}/status`)).length;
     await pollStatus(ctx, session.id);
     expect(calls.filter((c) => c.endsWith(`/operations/${session.operationId}/status`)).length).toBe(statusCalls);
+  });
+
+  it("the status page's poll uses the session it was given: nothing new locks nothing, a change on a copy read before it is recorded", async () => {
+    const session = await sessionWithOperation();
+    const view = await loadOffers(ctx, session);
+    if (view.kind !== "offers") throw new Error("expected offers");
+    await chooseOffer(ctx, session.id, view.offers[0]!.id);
+    await pollStatus(ctx, session.id);
+    const current = await requireSession(ctx.db, session.id);
+    const transactions = vi.spyOn(ctx.db, "transaction");
+    try {
+      expect((await pollStatus(ctx, current)).state).toBe("pending");
+      expect(transactions).not.toHaveBeenCalled();
+      await control(`/operations/${session.operationId}/decision`, { decision: "approve" });
+      // `current` was read before the decision: the poll records it all the same.
+      expect(await pollStatus(ctx, current)).toMatchObject({ state: "confirmed", operationStatus: "CONFIRMED" });
+      expect(transactions).toHaveBeenCalledTimes(1);
+      expect((await requireSession(ctx.db, session.id)).operationStatus).toBe("CONFIRMED");
+    } finally {
+      transactions.mockRestore();
+    }
   });
 });

@@ -15,6 +15,7 @@ import {
   detachOperation,
   getCustomerDraft,
   isFinal,
+  isNewerStatus,
   recordOperationStatus,
   requireSession,
   saveCustomerData,
@@ -265,15 +266,21 @@ export interface SessionStatusView {
  * Asks the partner API for the operation's status (conditionally: a 304 costs nothing) and records
  * it. A failure to reach the API leaves the last known status in place.
  */
-export async function refreshStatus(ctx: CheckoutContext, sessionId: string, source: StatusSource): Promise<CheckoutSession> {
-  const session = await requireSession(ctx.db, sessionId);
+export async function refreshStatus(
+  ctx: CheckoutContext,
+  sessionOrId: string | CheckoutSession,
+  source: StatusSource,
+): Promise<CheckoutSession> {
+  const session = typeof sessionOrId === "string" ? await requireSession(ctx.db, sessionOrId) : sessionOrId;
   if (!session.operationId) return session;
   try {
     const read = await ctx.clientFor(await partnerOf(ctx, session)).getStatus(session.operationId);
+    // The usual poll: nothing new since this request read the session, so no locking transaction.
+    if (!isNewerStatus(session, read.status)) return session;
     const changed = await recordOperationStatus(ctx.db, session.id, read.status, source);
-    return changed ? await requireSession(ctx.db, sessionId) : session;
+    return changed ? await requireSession(ctx.db, session.id) : session;
   } catch (error) {
-    logError(log, "checkout: reading the status failed", error, { sessionId });
+    logError(log, "checkout: reading the status failed", error, { sessionId: session.id });
     return session;
   }
 }
@@ -291,12 +298,15 @@ export function returnUrlFor(session: CheckoutSession, state: SessionState): str
   return url.toString();
 }
 
-/** The status page's polling: a fresh read while the outcome is open, the stored one after. */
-export async function pollStatus(ctx: CheckoutContext, sessionId: string): Promise<SessionStatusView> {
-  const session = await requireSession(ctx.db, sessionId);
+/**
+ * The status page's polling: a fresh read while the outcome is open, the stored one after. Given
+ * the session this request has just read (the page's), it is not read again.
+ */
+export async function pollStatus(ctx: CheckoutContext, sessionOrId: string | CheckoutSession): Promise<SessionStatusView> {
+  const session = typeof sessionOrId === "string" ? await requireSession(ctx.db, sessionOrId) : sessionOrId;
   const state = sessionState(session);
   if (isFinal(state) || !session.operationId) return statusView(session);
-  return statusView(await refreshStatus(ctx, sessionId, "poll"));
+  return statusView(await refreshStatus(ctx, session, "poll"));
 }
 
 export { getCustomerDraft };

@@ -249,6 +249,21 @@ const CLAIM_TTL_MS = 60_000;
 export type StatusSource = "return" | "poll" | "webhook" | "action" | "reconcile";
 
 /**
+ * Whether a reported status is ahead of the one a session holds (by the API's updatedAt, then by how
+ * far along the status is). A session's status only ever moves forward, so a report that is not
+ * ahead of any copy of the session read earlier is not ahead of the stored one either.
+ */
+export function isNewerStatus(
+  session: Pick<CheckoutSession, "operationStatus" | "operationUpdatedAt">,
+  report: { status: OperationStatus; updatedAt: string },
+): boolean {
+  if (!session.operationUpdatedAt || !session.operationStatus) return true;
+  const stored = session.operationUpdatedAt.getTime();
+  const incoming = new Date(report.updatedAt).getTime();
+  return incoming > stored || (incoming === stored && STATUS_RANK[report.status] > STATUS_RANK[session.operationStatus]);
+}
+
+/**
  * Records an operation status the partner API reported, forward only: a report older than the one
  * stored (by the API's updatedAt, then by how far along the status is) changes nothing. Row-locked,
  * so a webhook, a return redirect and a poll racing on one session apply it once.
@@ -264,13 +279,7 @@ export async function recordOperationStatus(
   const updatedAt = new Date(report.updatedAt);
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).for("update");
-    if (!row) return false;
-    if (row.operationUpdatedAt && row.operationStatus) {
-      const stored = row.operationUpdatedAt.getTime();
-      const incoming = updatedAt.getTime();
-      const newer = incoming > stored || (incoming === stored && STATUS_RANK[report.status] > STATUS_RANK[row.operationStatus]);
-      if (!newer) return false;
-    }
+    if (!row || !isNewerStatus(row, report)) return false;
     const [updated] = await tx
       .update(checkoutSessions)
       .set({ operationStatus: report.status, operationUpdatedAt: updatedAt, updatedAt: new Date() })

@@ -48,12 +48,12 @@ let idle = 0;
 const lastUs = Number(process.env.PROFILE_LAST_S ?? 0) * 1e6;
 const endUs = profile.timeDeltas.reduce((sum, delta) => sum + delta, 0);
 let atUs = 0;
-const windowUs = process.env.PROFILE_WINDOW?.split("-").map((s) => Number(s) * 1e6);
+const [fromUs, toUs] = (process.env.PROFILE_WINDOW ?? "0-Infinity").split("-").map((s) => Number(s) * 1e6);
 profile.samples.forEach((id, i) => {
   const us = profile.timeDeltas[i] ?? 0;
   atUs += us;
   if (lastUs > 0 && atUs < endUs - lastUs) return;
-  if (windowUs && (atUs < windowUs[0] || atUs > windowUs[1])) return;
+  if (atUs < (fromUs ?? 0) || atUs > (toUs ?? Infinity)) return;
   const node = byId.get(id)!;
   const name = node.callFrame.functionName;
   if (name === "(idle)" || name === "(program)" || name === "(garbage collector)") {

@@ -60,7 +60,7 @@ export default async function StatusPage(props: CheckoutPageProps) {
   const page = await loadCheckout(props, "status");
   const { ctx, session, query, embed, locale, m, partnerName } = page;
   // With the request id on its log lines and sent upstream.
-  const view = await inRequestScope(() => pollStatus(ctx, session.id));
+  const view = await inRequestScope(() => pollStatus(ctx, session));
   // Back from the provider at the top level after an embedded checkout: on to the partner's page.
   if (!embed && view.final && (await cookies()).get(EMBED_RETURN_COOKIE)?.value === session.id) redirect(view.returnUrl);
 
