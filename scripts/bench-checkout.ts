@@ -243,7 +243,8 @@ async function setUpstreamLatency(ms: number): Promise<void> {
 async function firstLoadJs(url: string): Promise<{ html: number; htmlGzip: number; jsGzip: number }> {
   const html = await (await fetch(url)).text();
   // BENCH_DUMP_HTML=<dir>: each page's HTML as measured, to see what it is made of.
-  if (process.env.BENCH_DUMP_HTML) writeFileSync(path.join(process.env.BENCH_DUMP_HTML, `${new URL(url).pathname.replaceAll("/", "_")}.html`), html);
+  if (process.env.BENCH_DUMP_HTML)
+    writeFileSync(path.join(process.env.BENCH_DUMP_HTML, `${new URL(url).pathname.replaceAll("/", "_")}.html`), html);
   const sources = new Set([...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]!.replaceAll("&amp;", "&")));
   let jsGzip = 0;
   for (const src of sources) jsGzip += gzipSync(Buffer.from(await (await fetch(new URL(src, url))).arrayBuffer())).length;
