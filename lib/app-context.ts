@@ -4,6 +4,7 @@ import { getDatabase, type Db } from "@/lib/db";
 import { getEnv, type AppEnv } from "@/lib/env";
 import { createFinancingClient, type FinancingClient } from "@/lib/financing/client";
 import { createDatabaseStatusCache } from "@/lib/financing/db-status-cache";
+import { createLayeredStatusCache, createMemoryStatusCache } from "@/lib/financing/status-cache";
 import { observePartnerCall } from "@/lib/ops/metrics";
 import { financingCredential, type FinancingCredential } from "@/lib/partners/credential";
 import type { Partner } from "@/lib/partners/partners";
@@ -40,7 +41,9 @@ export function createAppContext(
   env: Pick<AppEnv, "APP_URL" | "WEBHOOK_TOKEN" | "financing">,
   webhookIntakeDb: Db = db,
 ): AppContext {
-  const statusCache = createDatabaseStatusCache(db);
+  // The ETags of status reads: shared by the instances (the database), with this process's memory
+  // in front, so a status page view costs no query for them (lib/financing/status-cache.ts).
+  const statusCache = createLayeredStatusCache(createMemoryStatusCache(), createDatabaseStatusCache(db));
   // One client per (partner, key, agency): a partner's key may change, and a group key's staff
   // move between agencies. The key is in the map's key only as a fingerprint.
   const clients = new Map<string, FinancingClient>();

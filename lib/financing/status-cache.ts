@@ -28,3 +28,24 @@ export function createMemoryStatusCache(maxEntries = 1_000): StatusCache {
     },
   };
 }
+
+/**
+ * This process's memory in front of the shared cache: a status page view reads the ETag without a
+ * database query once this instance has seen the operation. Safe however stale the memory is: an
+ * ETag the API no longer has only gets a full answer (200) instead of a 304, and that answer is
+ * kept in both. A 304 means the API's representation is still the one that ETag names.
+ */
+export function createLayeredStatusCache(near: StatusCache, far: StatusCache): StatusCache {
+  return {
+    async get(operationId) {
+      const known = await near.get(operationId);
+      if (known) return known;
+      const shared = await far.get(operationId);
+      if (shared) await near.set(operationId, shared);
+      return shared;
+    },
+    async set(operationId, entry) {
+      await Promise.all([near.set(operationId, entry), far.set(operationId, entry)]);
+    },
+  };
+}
