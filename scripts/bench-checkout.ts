@@ -15,7 +15,7 @@
  *
  * Options (environment): BENCH_PORT (default 3540; the empty page uses +1), BENCH_SKIP_BUILD=1,
  * BENCH_SECONDS (load duration per page, default 10), BENCH_REQUESTS (sequential samples, default 60),
- * BENCH_LIGHTHOUSE=0 to skip Lighthouse, CHROMIUM_PATH (default /usr/bin/chromium), BENCH_PHASES
+ * BENCH_LIGHTHOUSE=0 to skip Lighthouse, CHROMIUM_PATH (else the first Chromium scripts/chromium.mjs finds; none: the bench stops at once, saying so), BENCH_PHASES
  * (latency,size,lighthouse,load: which measures to take; hold: keep the servers up until Ctrl-C), BENCH_LOAD_PAGES (e.g. "details,offers":
  * which pages the load phase measures besides the empty page), BENCH_CPU_PROF=<dir> (the app runs
  * under `node --cpu-prof` and writes its profile there when it stops).
@@ -26,6 +26,7 @@ import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
+import { findChromium, INSTALL_HINT } from "./chromium.mjs";
 
 const ROOT = process.cwd();
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
@@ -39,13 +40,14 @@ const APP = `http://localhost:${PORT}`;
 const EMPTY = `http://localhost:${EMPTY_PORT}`;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const SAMPLES = Number(process.env.BENCH_REQUESTS ?? 60);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 /** `--database-url=postgres://…` (or DATABASE_URL): the app on PostgreSQL instead of its own PGlite. */
 const DATABASE_URL =
   process.argv.find((arg) => arg.startsWith("--database-url="))?.slice("--database-url=".length) || process.env.DATABASE_URL || undefined;
 const UPSTREAM_LATENCY_MS = 150;
 /** BENCH_PHASES: which measures to take (default all), e.g. `load` alone under a profiler. */
 const PHASES = new Set((process.env.BENCH_PHASES ?? "latency,size,lighthouse,load").split(",").map((p) => p.trim()));
+const LIGHTHOUSE = PHASES.has("lighthouse") && process.env.BENCH_LIGHTHOUSE !== "0";
+const chromium = findChromium(process.env);
 
 /** Published sandbox credentials (README): the demo partner's secret, the sandbox agency's key. */
 const PARTNER_SECRET = "demo_partner_secret_sandbox_only";
@@ -254,7 +256,7 @@ async function firstLoadJs(url: string): Promise<{ html: number; htmlGzip: numbe
 async function lighthouse(url: string): Promise<{ performance: number; accessibility: number; tbt: number }> {
   const { launch } = await import("chrome-launcher");
   const { default: run } = await import("lighthouse");
-  const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
+  const chrome = await launch({ chromePath: chromium.path!, chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
   try {
     const result = await run(url, {
       port: chrome.port,
@@ -292,6 +294,11 @@ async function load(url: string, server: ChildProcess): Promise<{ rps: number; p
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
+  if (LIGHTHOUSE && chromium.path === null) {
+    // Said before minutes of building, not after.
+    process.stderr.write(`${chromium.error}\n${INSTALL_HINT}\nOr run without Lighthouse: BENCH_LIGHTHOUSE=0.\n`);
+    process.exit(1);
+  }
   if (process.env.BENCH_SKIP_BUILD !== "1") {
     say("Building the app and the empty page…");
     run(process.execPath, [NEXT_BIN, "build"]);
@@ -356,7 +363,7 @@ async function main() {
     }
     if (PHASES.has("latency")) await measureLatency(pages[1]![1], offersId);
     if (PHASES.has("size")) await measureSizes(pages);
-    if (PHASES.has("lighthouse") && process.env.BENCH_LIGHTHOUSE !== "0") await measureLighthouse(pages);
+    if (LIGHTHOUSE) await measureLighthouse(pages);
     if (PHASES.has("load")) await measureLoad(pages, empty, app);
   } finally {
     stop();
