@@ -376,7 +376,9 @@ async function measureLatency(offersUrl: string, offersId: string): Promise<void
   await setUpstreamLatency(UPSTREAM_LATENCY_MS);
   const operationId = await operationOf(offersId);
   const upstreamUrl = `${SANDBOX}/sandbox/v1/financing/${operationId}`;
-  const upstreamInit = { headers: { "X-Service-API-Key": SANDBOX_KEY } };
+  // As the app's client asks (lib/financing/client.ts): uncompressed, so that neither side of the
+  // comparison carries a gzip the other does not.
+  const upstreamInit = { headers: { "X-Service-API-Key": SANDBOX_KEY, "Accept-Encoding": "identity" } };
   for (let i = 0; i < 5; i++) {
     await timed(offersUrl);
     await timed(upstreamUrl, upstreamInit);
