@@ -250,8 +250,10 @@ export type StatusSource = "return" | "poll" | "webhook" | "action" | "reconcile
 
 /**
  * Whether a reported status is ahead of the one a session holds (by the API's updatedAt, then by how
- * far along the status is). A session's status only ever moves forward, so a report that is not
- * ahead of any copy of the session read earlier is not ahead of the stored one either.
+ * far along the status is). For one operation a session's status only moves forward, so a report
+ * that is not ahead of a copy of the session read earlier is not ahead of the stored one either; the
+ * one way back, a corrected customer's operation detached (detachOperation), leaves a row a report
+ * about the old operation must not touch anyway.
  */
 export function isNewerStatus(
   session: Pick<CheckoutSession, "operationStatus" | "operationUpdatedAt">,
