@@ -83,8 +83,8 @@ async function waitFor(url: string): Promise<void> {
   throw new Error(`${url} did not come up`);
 }
 
-/** Resident memory of a process and its children, in MB (Linux /proc). */
-function rssMb(pid: number): number {
+/** A process and its descendants (Linux /proc), for their memory and CPU time together. */
+function processTree(pid: number): number[] {
   const pids = [pid];
   for (let i = 0; i < pids.length; i++) {
     try {
@@ -94,38 +94,34 @@ function rssMb(pid: number): number {
       // gone
     }
   }
-  let kb = 0;
-  for (const p of pids) {
-    try {
-      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0);
-    } catch {
-      // gone
-    }
-  }
-  return kb / 1024;
+  return pids;
 }
 
-/** CPU time (user + system) of a process and its children so far, in ms (Linux /proc; clock ticks of 10 ms). */
+/** The sum of `read` over a process and its descendants; one that has gone counts nothing. */
+function sumOverTree(pid: number, read: (pid: number) => number): number {
+  let sum = 0;
+  for (const p of processTree(pid)) {
+    try {
+      sum += read(p);
+    } catch {
+      // gone
+    }
+  }
+  return sum;
+}
+
+/** Resident memory of a process and its children, in MB. */
+function rssMb(pid: number): number {
+  return sumOverTree(pid, (p) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0)) / 1024;
+}
+
+/** CPU time (user + system) of a process and its children so far, in ms (clock ticks of 10 ms). */
 function cpuMs(pid: number): number {
-  const pids = [pid];
-  for (let i = 0; i < pids.length; i++) {
-    try {
-      const children = readFileSync(`/proc/${pids[i]}/task/${pids[i]}/children`, "utf8").trim();
-      if (children) pids.push(...children.split(/\s+/).map(Number));
-    } catch {
-      // gone
-    }
-  }
-  let ticks = 0;
-  for (const p of pids) {
-    try {
-      // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-      const fields = readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]!.split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // gone
-    }
-  }
+  // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+  const ticks = sumOverTree(pid, (p) => {
+    const fields = readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return Number(fields[11]) + Number(fields[12]);
+  });
   return ticks * 10;
 }
 

@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { escapeHtml } from "@/lib/text/escape-html";
 import { APP_PORT, APP_URL } from "./app";
 
 /**
@@ -30,10 +31,6 @@ export interface PartnerSite {
 }
 
 const SESSION_ID = /^cs_[\w-]{10,64}$/;
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 const RECORD = `
   window.checkoutEvents = [];

@@ -14,7 +14,10 @@ function parsedOptions(html: string): { value: string; label: string; selected: 
     .map((part) => {
       const match = /^ value=(?:"([^"]*)"|([^\s>]*))( selected="")?>(.*)$/s.exec(part);
       if (!match) throw new Error(`not an option: ${part.slice(0, 40)}`);
-      const label = match[4]!.replace(/<\/option>$/, "").replaceAll("&amp;", "&");
+      const label = match[4]!
+        .replace(/<\/option>$/, "")
+        .replace(/&(#39|quot|lt|gt);/g, (_, name: string) => ({ "#39": "'", quot: '"', lt: "<", gt: ">" })[name]!)
+        .replaceAll("&amp;", "&");
       return { value: match[1] ?? match[2] ?? "", label, selected: match[3] !== undefined };
     });
 }

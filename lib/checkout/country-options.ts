@@ -4,12 +4,17 @@
  * one string per list and placeholder, kept, instead of ~250 React elements per select and render
  * (two selects on the details form, each server render and each hydration).
  */
+import { escapeHtml } from "@/lib/text/escape-html";
 
 /** Between two countries of the list; no country name contains it (countries.test.tsx checks). */
 export const COUNTRY_LIST_SEPARATOR = "|";
 
-/** A few lists at most (one per locale): the last ones built, kept. */
-const BUILT = new Map<string, string>();
+/**
+ * By list, then placeholder: a few lists at most (one per locale), the last ones built kept. Keyed by
+ * the list string itself, the same instance on every server render (lib/checkout/countries.ts keeps
+ * it), whose hash V8 keeps: no key of ~10 KB is built and hashed per call.
+ */
+const BUILT = new Map<string, Map<string, string>>();
 const MAX_BUILT = 8;
 
 /**
@@ -17,8 +22,13 @@ const MAX_BUILT = 8;
  * HTML (the codes are three letters, so no quotes are needed, and `</option>` may be left out).
  */
 export function countryOptionsHtml(list: string, placeholder: string): string {
-  const key = `${placeholder}\u0000${list}`;
-  let html = BUILT.get(key);
+  let byPlaceholder = BUILT.get(list);
+  if (byPlaceholder === undefined) {
+    if (BUILT.size >= MAX_BUILT) BUILT.clear();
+    byPlaceholder = new Map();
+    BUILT.set(list, byPlaceholder);
+  }
+  let html = byPlaceholder.get(placeholder);
   if (html === undefined) {
     html =
       `<option value="">${escapeHtml(placeholder)}` +
@@ -27,12 +37,7 @@ export function countryOptionsHtml(list: string, placeholder: string): string {
         .filter((entry) => /^[A-Z]{3}./.test(entry))
         .map((entry) => `<option value=${entry.slice(0, 3)}>${escapeHtml(entry.slice(3))}`)
         .join("");
-    if (BUILT.size >= MAX_BUILT) BUILT.clear();
-    BUILT.set(key, html);
+    byPlaceholder.set(placeholder, html);
   }
   return html;
-}
-
-function escapeHtml(text: string): string {
-  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 }

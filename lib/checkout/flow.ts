@@ -44,6 +44,11 @@ export interface CheckoutContext {
   today(): string;
 }
 
+/** The session itself when the caller has just read it (a page), else read by its id. */
+async function sessionFrom(ctx: CheckoutContext, sessionOrId: string | CheckoutSession): Promise<CheckoutSession> {
+  return typeof sessionOrId === "string" ? requireSession(ctx.db, sessionOrId) : sessionOrId;
+}
+
 /** The session's partner, from the short-lived partner cache (lib/partners/cache.ts). */
 async function partnerOf(ctx: CheckoutContext, session: CheckoutSession): Promise<Partner> {
   const partner = await cachedPartnerById(ctx.db, session.partnerId);
@@ -271,7 +276,7 @@ export async function refreshStatus(
   sessionOrId: string | CheckoutSession,
   source: StatusSource,
 ): Promise<CheckoutSession> {
-  const session = typeof sessionOrId === "string" ? await requireSession(ctx.db, sessionOrId) : sessionOrId;
+  const session = await sessionFrom(ctx, sessionOrId);
   if (!session.operationId) return session;
   try {
     const read = await ctx.clientFor(await partnerOf(ctx, session)).getStatus(session.operationId);
@@ -303,7 +308,7 @@ export function returnUrlFor(session: CheckoutSession, state: SessionState): str
  * the session this request has just read (the page's), it is not read again.
  */
 export async function pollStatus(ctx: CheckoutContext, sessionOrId: string | CheckoutSession): Promise<SessionStatusView> {
-  const session = typeof sessionOrId === "string" ? await requireSession(ctx.db, sessionOrId) : sessionOrId;
+  const session = await sessionFrom(ctx, sessionOrId);
   const state = sessionState(session);
   if (isFinal(state) || !session.operationId) return statusView(session);
   return statusView(await refreshStatus(ctx, session, "poll"));

@@ -8,6 +8,7 @@
  * <style> elements) loads. Nothing is fetched from elsewhere: no web fonts (the system's), no
  * request proxy, no telemetry, no AI agent (it calls Scalar's servers).
  */
+import { escapeHtml } from "@/lib/text/escape-html";
 
 export interface ReferenceDocument {
   title: string;
@@ -63,9 +64,6 @@ const STYLE_NONCE_SCRIPT = `(function () {
 function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replaceAll("<", "\\u003c");
 }
-
-const escapeHtml = (text: string) =>
-  text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 
 export function referencePage({ nonce, documents }: { nonce: string; documents: readonly ReferenceDocument[] }): string {
   const n = escapeHtml(nonce);

@@ -1,5 +1,6 @@
 import type { Locale } from "@/lib/i18n/locales";
 import { MESSAGES } from "@/lib/i18n/messages";
+import { escapeHtml } from "@/lib/text/escape-html";
 
 /**
  * The page the server answers itself when a page fails (lib/ops/error-pages.ts): the message and
@@ -21,12 +22,6 @@ export interface ErrorPageOptions {
   stylesheets?: readonly string[];
   /** The request's id, for the customer to quote to support. */
   requestId?: string;
-}
-
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
 /** Only our own build's stylesheets are linked (a path under /_next/static/, ending in .css). */

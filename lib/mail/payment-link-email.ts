@@ -1,4 +1,5 @@
 import type { Locale } from "@/lib/i18n/locales";
+import { escapeHtml } from "@/lib/text/escape-html";
 
 /**
  * The payment link e-mail, in the customer's language: who sends it (the agency), the trip, the
@@ -49,10 +50,6 @@ const TEXTS = {
     notYou: "If you were not expecting this message, ignore it: nothing is paid unless the link is opened.",
   },
 } satisfies Record<Locale, unknown>;
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-}
 
 export function paymentLinkEmail(input: PaymentLinkEmailInput): EmailContent {
   const t = TEXTS[input.locale];

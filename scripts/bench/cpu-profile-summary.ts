@@ -45,15 +45,17 @@ const total = new Map<string, number>();
 const byOrigin = new Map<string, number>();
 let all = 0;
 let idle = 0;
-const lastUs = Number(process.env.PROFILE_LAST_S ?? 0) * 1e6;
+// The samples kept: from..to, in µs from the profile's start (PROFILE_LAST_S is the same window,
+// counted back from the end).
 const endUs = profile.timeDeltas.reduce((sum, delta) => sum + delta, 0);
+const [fromUs = 0, toUs = Infinity] = process.env.PROFILE_LAST_S
+  ? [endUs - Number(process.env.PROFILE_LAST_S) * 1e6]
+  : (process.env.PROFILE_WINDOW ?? "0-Infinity").split("-").map((s) => Number(s) * 1e6);
 let atUs = 0;
-const [fromUs, toUs] = (process.env.PROFILE_WINDOW ?? "0-Infinity").split("-").map((s) => Number(s) * 1e6);
 profile.samples.forEach((id, i) => {
   const us = profile.timeDeltas[i] ?? 0;
   atUs += us;
-  if (lastUs > 0 && atUs < endUs - lastUs) return;
-  if (atUs < (fromUs ?? 0) || atUs > (toUs ?? Infinity)) return;
+  if (atUs < fromUs || atUs > toUs) return;
   const node = byId.get(id)!;
   const name = node.callFrame.functionName;
   if (name === "(idle)" || name === "(program)" || name === "(garbage collector)") {

@@ -30,10 +30,10 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: getAdminMessages(await getLocale()).meta.operations };
 }
 
-/** The URL's own query, as it came (for the sign-in's way back and the language switch). */
 /** The query's keys that are filters of the list (`ref` is a search, answered before them). */
 const FILTER_KEYS = ["status", "from", "to", "origin", "size", "page"] as const;
 
+/** The URL's own query, as it came (for the sign-in's way back and the language switch). */
 function currentPath(query: SearchParams): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query))
