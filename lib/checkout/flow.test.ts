@@ -9,7 +9,15 @@ import type { Database } from "@/lib/db";
 import { startSandboxServer } from "@/lib/sandbox/testing/servers";
 import { chooseOffer, loadOffers, pollStatus, refreshStatus, submitCustomer, type CheckoutContext } from "./flow";
 import type { Partner } from "@/lib/partners/partners";
-import { createSession, getCustomerDraft, recordOperationStatus, requireSession, sessionState, statusHistory } from "./sessions";
+import {
+  attachOperation,
+  createSession,
+  getCustomerDraft,
+  recordOperationStatus,
+  requireSession,
+  sessionState,
+  statusHistory,
+} from "./sessions";
 import { customerDraft, sessionInput, testContext } from "./testing/context";
 
 let server: Awaited<ReturnType<typeof startSandboxServer>>;
@@ -81,15 +89,22 @@ describe("sessions", () => {
 });
 
 describe("statuses only move forward", () => {
-  it("ignore an older report, take a newer one, order same-second ones by progress, and keep history", async () => {
+  /** A session linked to a made-up operation id: these rules are the database's, no API involved. */
+  async function sessionHolding(operationId: string) {
     const { session } = await createSession(ctx.db, partner, sessionInput());
+    await attachOperation(ctx.db, session.id, operationId);
+    return { session, target: { sessionId: session.id, operationId } };
+  }
+
+  it("ignore an older report, take a newer one, order same-second ones by progress, and keep history", async () => {
+    const { session, target } = await sessionHolding("op_forward");
     const t = (s: number) => new Date(Date.UTC(2026, 10, 22, 10, 0, s)).toISOString();
-    expect(await recordOperationStatus(ctx.db, session.id, { status: "CLIENT_REQUESTED", updatedAt: t(10) }, "return")).toBe(true);
-    expect(await recordOperationStatus(ctx.db, session.id, { status: "GENERATED", updatedAt: t(5) }, "webhook")).toBe(false);
-    expect(await recordOperationStatus(ctx.db, session.id, { status: "FAVORABLE", updatedAt: t(20) }, "poll")).toBe(true);
-    expect(await recordOperationStatus(ctx.db, session.id, { status: "CONFIRMED", updatedAt: t(20) }, "poll")).toBe(true);
-    expect(await recordOperationStatus(ctx.db, session.id, { status: "FAVORABLE", updatedAt: t(20) }, "webhook")).toBe(false);
-    expect(await recordOperationStatus(ctx.db, session.id, { status: "CONFIRMED", updatedAt: t(20) }, "webhook")).toBe(false);
+    expect(await recordOperationStatus(ctx.db, target, { status: "CLIENT_REQUESTED", updatedAt: t(10) }, "return")).toBe(true);
+    expect(await recordOperationStatus(ctx.db, target, { status: "GENERATED", updatedAt: t(5) }, "webhook")).toBe(false);
+    expect(await recordOperationStatus(ctx.db, target, { status: "FAVORABLE", updatedAt: t(20) }, "poll")).toBe(true);
+    expect(await recordOperationStatus(ctx.db, target, { status: "CONFIRMED", updatedAt: t(20) }, "poll")).toBe(true);
+    expect(await recordOperationStatus(ctx.db, target, { status: "FAVORABLE", updatedAt: t(20) }, "webhook")).toBe(false);
+    expect(await recordOperationStatus(ctx.db, target, { status: "CONFIRMED", updatedAt: t(20) }, "webhook")).toBe(false);
     expect((await requireSession(ctx.db, session.id)).operationStatus).toBe("CONFIRMED");
     expect((await statusHistory(ctx.db, session.id)).map((h) => [h.status, h.source])).toEqual([
       ["CLIENT_REQUESTED", "return"],
@@ -99,10 +114,27 @@ describe("statuses only move forward", () => {
   });
 
   it("apply once when many reports race", async () => {
-    const { session } = await createSession(ctx.db, partner, sessionInput());
+    const { target } = await sessionHolding("op_race");
     const report = { status: "REFUSED" as const, updatedAt: new Date().toISOString() };
-    const applied = await Promise.all(Array.from({ length: 20 }, () => recordOperationStatus(ctx.db, session.id, report, "webhook")));
+    const applied = await Promise.all(Array.from({ length: 20 }, () => recordOperationStatus(ctx.db, target, report, "webhook")));
     expect(applied.filter(Boolean)).toHaveLength(1);
+  });
+
+  it("a report about an operation a correction detached does not land on the session that replaced it", async () => {
+    // A webhook (or poll) read the old operation's status just before the customer's correction
+    // cancelled and replaced it; its write comes after.
+    const session = await sessionWithOperation();
+    const old = session.operationId!;
+    expect(await submitCustomer(ctx, session.id, { ...customerDraft(), firstName: "Anabel" })).toEqual({ ok: true });
+    const replaced = await requireSession(ctx.db, session.id);
+    expect(replaced.operationId).not.toBe(old);
+
+    const late = { status: "CANCELLED" as const, updatedAt: new Date(Date.now() + 60_000).toISOString() };
+    expect(await recordOperationStatus(ctx.db, { sessionId: session.id, operationId: old }, late, "webhook")).toBe(false);
+    const after = await requireSession(ctx.db, session.id);
+    expect(after.operationId).toBe(replaced.operationId);
+    expect(after.operationStatus).toBe(replaced.operationStatus);
+    expect(sessionState(after)).toBe("choosing");
   });
 });
 

@@ -124,7 +124,7 @@ export async function submitCustomer(ctx: CheckoutContext, sessionId: string, dr
     await attachOperation(ctx.db, session.id, operation.id, clientHash);
     await recordOperationStatus(
       ctx.db,
-      session.id,
+      { sessionId: session.id, operationId: operation.id },
       { status: operation.status, updatedAt: operation.updatedAt ?? new Date().toISOString() },
       "action",
     );
@@ -282,7 +282,7 @@ export async function refreshStatus(
     const read = await ctx.clientFor(await partnerOf(ctx, session)).getStatus(session.operationId);
     // The usual poll: nothing new since this request read the session, so no locking transaction.
     if (!isNewerStatus(session, read.status)) return session;
-    const changed = await recordOperationStatus(ctx.db, session.id, read.status, source);
+    const changed = await recordOperationStatus(ctx.db, { sessionId: session.id, operationId: session.operationId }, read.status, source);
     return changed ? await requireSession(ctx.db, session.id) : session;
   } catch (error) {
     logError(log, "checkout: reading the status failed", error, { sessionId: session.id });

@@ -111,7 +111,11 @@ describe("partner notifications", () => {
   it("50 racing reports of one outcome give one transition and one notification", async () => {
     const session = await atProvider();
     const report = { status: "CONFIRMED" as const, updatedAt: new Date().toISOString() };
-    const applied = await Promise.all(Array.from({ length: 50 }, () => recordOperationStatus(ctx.db, session.id, report, "webhook")));
+    const applied = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        recordOperationStatus(ctx.db, { sessionId: session.id, operationId: session.operationId! }, report, "webhook"),
+      ),
+    );
     expect(applied.filter(Boolean)).toHaveLength(1);
     const rows = await ctx.db.select().from(partnerNotifications).where(eq(partnerNotifications.sessionId, session.id));
     expect(rows.filter((r) => r.state === "confirmed")).toHaveLength(1);

@@ -253,7 +253,8 @@ export type StatusSource = "return" | "poll" | "webhook" | "action" | "reconcile
  * far along the status is). For one operation a session's status only moves forward, so a report
  * that is not ahead of a copy of the session read earlier is not ahead of the stored one either; the
  * one way back, a corrected customer's operation detached (detachOperation), leaves a row a report
- * about the old operation must not touch anyway.
+ * about the old operation must not touch, and recordOperationStatus only locks the row while it
+ * holds the operation reported on.
  */
 export function isNewerStatus(
   session: Pick<CheckoutSession, "operationStatus" | "operationUpdatedAt">,
@@ -270,17 +271,26 @@ export function isNewerStatus(
  * stored (by the API's updatedAt, then by how far along the status is) changes nothing. Row-locked,
  * so a webhook, a return redirect and a poll racing on one session apply it once.
  *
+ * The report is about one operation, and applies only while the session still holds it: a customer's
+ * correction may have detached that operation (detachOperation) between the read and this write, and
+ * its status must not land on the session that now waits for a new one.
+ *
  * @returns whether the session changed.
  */
 export async function recordOperationStatus(
   db: Db,
-  sessionId: string,
+  target: { sessionId: string; operationId: string },
   report: { status: OperationStatus; updatedAt: string },
   source: StatusSource,
 ): Promise<boolean> {
+  const { sessionId, operationId } = target;
   const updatedAt = new Date(report.updatedAt);
   return db.transaction(async (tx) => {
-    const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).for("update");
+    const [row] = await tx
+      .select()
+      .from(checkoutSessions)
+      .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.operationId, operationId)))
+      .for("update");
     if (!row || !isNewerStatus(row, report)) return false;
     const [updated] = await tx
       .update(checkoutSessions)

@@ -272,7 +272,7 @@ async function processOnce(ctx: CheckoutContext, key: WebhookEventKey, now: Date
       }
       throw error;
     }
-    await recordOperationStatus(ctx.db, session.id, read.status, "webhook");
+    await recordOperationStatus(ctx.db, { sessionId: session.id, operationId: row.operationId }, read.status, "webhook");
 
     try {
       await client.acknowledgeWebhookEvent({
