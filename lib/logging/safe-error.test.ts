@@ -111,4 +111,16 @@ describe("scrub", () => {
     expect(scrub("token Ab3dEf6hIj9kLm2nOp5qRs8tUv")).toBe("token [token]");
     expect(scrub("the partner API could not be reached")).toBe("the partner API could not be reached");
   });
+
+  it("keeps our infrastructure's addresses readable and hides any other, as it may be a customer's", () => {
+    expect(scrub("connect ECONNREFUSED 127.0.0.1:5432")).toBe("connect ECONNREFUSED 127.0.0.1:5432");
+    expect(scrub("getaddrinfo failed for 10.0.12.7 and 172.20.0.3, 192.168.1.20")).toBe(
+      "getaddrinfo failed for 10.0.12.7 and 172.20.0.3, 192.168.1.20",
+    );
+    expect(scrub("request from 83.45.120.9 refused")).toBe("request from [ip] refused");
+    // 172.32.x is outside the private range.
+    expect(scrub("via 172.32.0.1")).toBe("via [ip]");
+    // What is around an address is still scrubbed.
+    expect(scrub(`127.0.0.1 ${PHONE} born ${BIRTH_DATE}`)).toBe("127.0.0.1 [number] born [date]");
+  });
 });

@@ -113,14 +113,24 @@ const DATE = /\b\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}\b/g;
 const TOKEN = /\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[\w-]{24,}\b/g;
 const BEARER = /\b(bearer|basic)\s+\S+/gi;
 
+// An IPv4 address, captured so that split() keeps it as its own part.
+const IPV4 = /\b((?:\d{1,3}\.){3}\d{1,3})\b/;
+// Our own infrastructure's addresses (loopback, private ranges): what an operator needs in
+// "connect ECONNREFUSED 127.0.0.1:5432". Any other may be a customer's, which is personal data.
+const INFRASTRUCTURE_IP = /^(?:127\.|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|0\.0\.0\.0$)/;
+
 /** Removes what looks like personal data or a secret from a free-text message. */
 export function scrub(text: string): string {
   const out = text
     .replace(BEARER, "$1 [redacted]")
     .replace(EMAIL, "[email]")
     .replace(TOKEN, "[token]")
-    .replace(DATE, "[date]")
-    .replace(NUMBER, "[number]");
+    // An address's dots and digits read as a date or a long number: addresses are judged first.
+    .split(IPV4)
+    .map((part, i) =>
+      i % 2 === 1 ? (INFRASTRUCTURE_IP.test(part) ? part : "[ip]") : part.replace(DATE, "[date]").replace(NUMBER, "[number]"),
+    )
+    .join("");
   return out.length > MESSAGE_MAX ? `${out.slice(0, MESSAGE_MAX)}…` : out;
 }
 
