@@ -10,7 +10,7 @@ import { DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
 import type { FinancingClient } from "@/lib/financing/client";
 import type { FinancialOffer, Money } from "@/lib/financing/types";
 import { createTokenBuckets } from "@/lib/security/token-bucket";
-import { SOCKET_ADDRESS_HEADER } from "@/lib/security/client-ip";
+import { SOCKET_ADDRESS_HEADER, socketStampValue } from "@/lib/security/client-ip";
 import { createBadgeQuotes } from "./badge";
 import { badgeResponse, type BadgeDeps } from "./badge-response";
 
@@ -57,7 +57,7 @@ function deps(perPartner: number, perIp: number): BadgeDeps {
 function get(query: string, ip = "198.51.100.7", d?: BadgeDeps, headers: Record<string, string> = {}) {
   return badgeResponse(
     ctx,
-    new Request(`http://127.0.0.1:3999/api/badge?${query}`, { headers: { ...headers, [SOCKET_ADDRESS_HEADER]: ip } }),
+    new Request(`http://127.0.0.1:3999/api/badge?${query}`, { headers: { ...headers, [SOCKET_ADDRESS_HEADER]: socketStampValue(ip) } }),
     d,
   );
 }

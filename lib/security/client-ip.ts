@@ -1,3 +1,4 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
 
 /**
@@ -6,7 +7,9 @@ import { isIP } from "node:net";
  * way appending the address it saw. So:
  * - with no proxy in front (`TRUSTED_PROXY_HOPS=0`, the default) the address is the TCP socket's,
  *   which instrumentation.ts stamps on every request in {@link SOCKET_ADDRESS_HEADER} after
- *   deleting any copy the client sent;
+ *   deleting any copy the client sent. The stamp carries this process's random key, because
+ *   `next start` listens before it runs instrumentation: a request that arrives in between is
+ *   never stamped, and its copy of the header (the client's writing) must not be believed;
  * - behind N proxies that each append to X-Forwarded-For, it is the Nth entry from the right (the
  *   one our outermost proxy appended). The first entry, and anything left of the Nth, is the
  *   client's own writing and never read.
@@ -22,8 +25,31 @@ interface HeaderSource {
   get(name: string): string | null;
 }
 
+// On globalThis so that instrumentation's bundle (which stamps) and the app's (which reads) share it.
+const STAMP_KEY = Symbol.for("tfc.socketStampKey");
+
+function stampKey(): string {
+  const store = globalThis as typeof globalThis & { [STAMP_KEY]?: string };
+  return (store[STAMP_KEY] ??= randomBytes(18).toString("base64url"));
+}
+
+/** The header's value for a request from `address`, as the server stamps it: this process's key, then the address. */
+export function socketStampValue(address: string): string {
+  return `${stampKey()} ${address}`;
+}
+
+/** The address of a stamp this process wrote; undefined for any other value (a client's). */
+function stampedAddress(value: string | null): string | undefined {
+  const space = value?.indexOf(" ") ?? -1;
+  if (!value || space === -1) return undefined;
+  const key = Buffer.from(value.slice(0, space));
+  const expected = Buffer.from(stampKey());
+  if (key.length !== expected.length || !timingSafeEqual(key, expected)) return undefined;
+  return normalizeIp(value.slice(space + 1));
+}
+
 export function clientIpFrom(headers: HeaderSource, trustedProxyHops: number): string {
-  const socket = normalizeIp(headers.get(SOCKET_ADDRESS_HEADER));
+  const socket = stampedAddress(headers.get(SOCKET_ADDRESS_HEADER));
   if (trustedProxyHops <= 0) return socket ?? UNKNOWN_IP;
   const entries = (headers.get("x-forwarded-for") ?? "")
     .split(",")

@@ -1,13 +1,14 @@
 import "server-only";
 import type { IncomingMessage, Server } from "node:http";
-import { SOCKET_ADDRESS_HEADER } from "./client-ip";
+import { SOCKET_ADDRESS_HEADER, socketStampValue } from "./client-ip";
 
 /**
  * Route handlers and server actions see headers, never the socket. So every request is stamped,
  * as it enters Node's HTTP server and before Next reads it, with the socket's remote address in
  * an internal header; any copy the client sent is deleted first, so the header can only ever hold
  * what the server saw. Installed once from instrumentation.ts (register), on the prototype, so it
- * covers the server `next start` created before register ran.
+ * covers the server `next start` created before register ran; a request that server took before
+ * then is not stamped, and the stamp's key (client-ip.ts) tells its header apart from this one.
  */
 
 const INSTALLED = Symbol.for("tfc.socketAddressStamp");
@@ -33,7 +34,7 @@ export function stamp(request: IncomingMessage): void {
   for (let i = raw.length - 2; i >= 0; i -= 2) {
     if (raw[i]!.toLowerCase() === SOCKET_ADDRESS_HEADER) raw.splice(i, 2);
   }
-  const address = request.socket?.remoteAddress ?? "";
-  request.headers[SOCKET_ADDRESS_HEADER] = address;
-  raw.push(SOCKET_ADDRESS_HEADER, address);
+  const value = socketStampValue(request.socket?.remoteAddress ?? "");
+  request.headers[SOCKET_ADDRESS_HEADER] = value;
+  raw.push(SOCKET_ADDRESS_HEADER, value);
 }
