@@ -11,7 +11,7 @@ import { aBookingReference } from "./support/test-data";
 /*
  * The back-office's notification tools (app/admin/notifications): a checkout's notification is
  * listed as delivered; "Resend" delivers it again to the demo partner's backend with the same
- * webhook-id; a test notification shows the endpoint's answer; rotating the signing secret shows
+ * webhook-id, from the list and from the operation's page; a test notification shows the endpoint's answer; rotating the signing secret shows
  * the new secret once, and what is sent after it verifies with the old and with the new secret.
  * Another partner's staff neither see nor resend Viajes Aurora's notifications.
  */
@@ -73,6 +73,19 @@ test("a checkout's notification is listed, resent with the same webhook-id, and 
     .toBe(2);
   await expect(notifications.row(booking, type)).toContainText("204");
 
+  // The same from the operation's page (its notifications card): it comes back to that page.
+  await notifications.row(booking, type).getByRole("link", { name: booking }).click();
+  await admin.operation.expectOperation(booking);
+  const operationUrl = page.url();
+  await admin.operation.resendButton(type, booking).click();
+  await expect(admin.operation.resent("delivered")).toBeVisible();
+  expect(page.url().split("?")[0]).toBe(operationUrl.split("?")[0]);
+  await expect
+    .poll(async () => (await demoReceived(request, session.id)).find((n) => n.id === webhookId)?.deliveries ?? 0, { timeout: 15_000 })
+    .toBe(3);
+  await expectNoAxeViolations(page, "an operation's page, after resending its notification");
+  await notifications.goto();
+
   // A test notification to the demo partner's backend, which verifies its signature.
   await notifications.sendTest();
   await expect(notifications.testOk(204)).toBeVisible();
@@ -97,7 +110,7 @@ test("a checkout's notification is listed, resent with the same webhook-id, and 
   await expect(admin.shell.banner).toContainText(STAFF.group.partner);
   // Give a wrongly accepted resend time to arrive: it must not.
   await page.waitForTimeout(2_000);
-  expect((await demoReceived(request, session.id)).find((n) => n.id === webhookId)?.deliveries).toBe(2);
+  expect((await demoReceived(request, session.id)).find((n) => n.id === webhookId)?.deliveries).toBe(3);
   await grupo.close();
 });
 

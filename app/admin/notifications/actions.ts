@@ -9,6 +9,7 @@ import { formatDateTime } from "@/lib/backoffice/format";
 import {
   NOTIFICATION_URL_MAX_LENGTH,
   resendNotification,
+  type ResendOutcome,
   rotateSigningSecret,
   sendTestNotification,
   setNotificationUrl,
@@ -51,10 +52,21 @@ const resendValidated = staffAction(
   },
 );
 
-/** Sends a notification again (same webhook-id) and comes back to the list saying how it went. */
+// Sent from an operation's page, the resend comes back to it: named by its id, never by a URL.
+const returnTo = z.object({
+  operationId: z
+    .string()
+    .regex(/^[\w-]{1,100}$/)
+    .optional(),
+});
+
+/** Sends a notification again (same webhook-id) and comes back to the page it was sent from, saying how it went. */
 export async function resendNotificationAction(formData: FormData): Promise<void> {
   const outcome = await resendValidated(undefined, formData);
-  redirect(`/admin/notifications?resent=${typeof outcome === "string" ? outcome : "not_found"}`);
+  const resent: ResendOutcome = typeof outcome === "string" ? outcome : "not_found";
+  const back = returnTo.safeParse({ operationId: formData.get("operationId") ?? undefined });
+  const operationId = back.success ? back.data.operationId : undefined;
+  redirect(operationId ? `/admin/operations/${encodeURIComponent(operationId)}?resent=${resent}` : `/admin/notifications?resent=${resent}`);
 }
 
 // ---------------------------------------------------------------------------------------------

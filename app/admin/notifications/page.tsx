@@ -1,12 +1,12 @@
 import type { Metadata } from "next";
 import { AdminPage } from "@/app/admin/admin-page";
 import { NotificationUrlForm, RotateSecretForm, TestNotificationForm } from "@/components/admin/notifications/notification-forms";
+import { ResentNotice } from "@/components/admin/notifications/resent-notice";
 import { Button } from "@/components/ui/button";
-import { Notice } from "@/components/ui/notice";
 import { Cell, Row, ScrollTable } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
 import { formatDateTime } from "@/lib/backoffice/format";
-import { listPartnerNotifications, notificationSettings } from "@/lib/backoffice/notifications";
+import { listPartnerNotifications, notificationSettings, RESEND_OUTCOMES } from "@/lib/backoffice/notifications";
 import { requireStaff } from "@/lib/backoffice/staff";
 import { partnerById } from "@/lib/partners/partners";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
@@ -16,7 +16,6 @@ import { notificationUrlAction, resendNotificationAction, rotateSecretAction, te
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 const PATH = "/admin/notifications";
-const RESENT = ["delivered", "failed", "busy", "not_found"] as const;
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: getAdminMessages(await getLocale()).meta.notifications };
@@ -38,7 +37,7 @@ export default async function NotificationsPage({ searchParams }: Props) {
   const partner = (await partnerById(staff.db, staff.partner.id)) ?? staff.partner;
   const settings = notificationSettings(partner);
   const { items, more } = await listPartnerNotifications(staff.db, staff.partner.id, { page });
-  const resent = RESENT.find((value) => value === query.resent);
+  const resent = RESEND_OUTCOMES.find((value) => value === query.resent);
   const dash = m.common.notAvailable;
 
   return (
@@ -46,11 +45,7 @@ export default async function NotificationsPage({ searchParams }: Props) {
       <div className="flex flex-col gap-6">
         <h1 className="text-3xl font-bold">{t.title}</h1>
         <p>{t.intro}</p>
-        {resent ? (
-          <Notice tone={resent === "delivered" ? "success" : resent === "busy" ? "info" : "error"} live>
-            {t.resent[resent]}
-          </Notice>
-        ) : null}
+        <ResentNotice outcome={resent} m={m} />
 
         <section aria-labelledby="notification-settings" className="flex flex-col gap-4 rounded-card bg-surface p-4 shadow-sm">
           <h2 id="notification-settings" className="text-xl font-semibold">

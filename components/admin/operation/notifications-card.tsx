@@ -1,11 +1,22 @@
+import { Button } from "@/components/ui/button";
 import { Cell, Row } from "@/components/ui/table";
 import { formatDateTime } from "@/lib/backoffice/format";
 import { columnsOf, TableCard, type OperationSectionProps } from "./section";
 
-const COLUMNS = ["state", "created", "attempts", "delivered"] as const;
+const COLUMNS = ["state", "created", "attempts", "delivered", "action"] as const;
 
-/** What we told the partner's backend of this operation's outcomes, and whether it arrived. */
-export function NotificationsCard({ detail, m, locale }: OperationSectionProps) {
+/**
+ * What we told the partner's backend of this operation's outcomes, and whether it arrived; each one
+ * can be sent again from here (the same action as the notifications page's, which comes back here).
+ */
+export function NotificationsCard({
+  detail,
+  m,
+  locale,
+  operationId,
+  resendAction,
+}: OperationSectionProps & { operationId: string; resendAction: (formData: FormData) => Promise<void> }) {
+  const reference = detail.session?.bookingReference ?? operationId;
   return (
     <TableCard
       title={m.operation.notificationsHeading}
@@ -13,7 +24,7 @@ export function NotificationsCard({ detail, m, locale }: OperationSectionProps) 
       empty={detail.notifications.length === 0}
       emptyText={m.operation.notificationsNone}
       label={m.operation.notificationsCaption}
-      columns={columnsOf(m.operation.notificationColumns, COLUMNS)}
+      columns={columnsOf({ ...m.operation.notificationColumns, action: m.notifications.columns.action }, COLUMNS)}
     >
       {detail.notifications.map((row) => (
         <Row key={row.id} top>
@@ -25,6 +36,19 @@ export function NotificationsCard({ detail, m, locale }: OperationSectionProps) 
           <Cell>
             {row.deliveredAt ? formatDateTime(row.deliveredAt, locale) : m.operation.notificationPending}
             {row.lastError && !row.deliveredAt ? <code className="block text-xs text-muted">{row.lastError}</code> : null}
+          </Cell>
+          <Cell>
+            <form action={resendAction}>
+              <input type="hidden" name="notificationId" value={row.id} />
+              <input type="hidden" name="operationId" value={operationId} />
+              <Button
+                variant="secondary"
+                size="sm"
+                aria-label={m.notifications.resendLabel.replace("{event}", `checkout.session.${row.state}`).replace("{session}", reference)}
+              >
+                {m.notifications.resend}
+              </Button>
+            </form>
           </Cell>
         </Row>
       ))}

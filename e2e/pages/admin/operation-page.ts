@@ -47,6 +47,16 @@ export class OperationPage {
     await expect(this.statusCard.locator("code").first()).toHaveText(status);
   }
 
+  /** "Resend" on one of the notifications card's rows (the card lists this operation's only). */
+  resendButton(type: string, reference: string): Locator {
+    const name = this.m.notifications.resendLabel.replace("{event}", type).replace("{session}", reference);
+    return this.notifications.getByRole("button", { name, exact: true });
+  }
+
+  resent(outcome: keyof AdminMessages["notifications"]["resent"]): Locator {
+    return this.page.getByText(this.m.notifications.resent[outcome]);
+  }
+
   async cancel(reason: string) {
     await this.reason.fill(reason);
     await this.cancelButton.click();

@@ -3,6 +3,7 @@ import { AdminPage } from "@/app/admin/admin-page";
 import { AmountsCard } from "@/components/admin/operation/amounts-card";
 import { BookingCard } from "@/components/admin/operation/booking-card";
 import { HistoryCard } from "@/components/admin/operation/history-card";
+import { ResentNotice } from "@/components/admin/notifications/resent-notice";
 import { NotificationsCard } from "@/components/admin/operation/notifications-card";
 import { OffersCard } from "@/components/admin/operation/offers-card";
 import { OperationActions } from "@/components/admin/operation/operation-actions";
@@ -11,12 +12,14 @@ import { statusWords } from "@/components/admin/status-badge";
 import { WebhooksCard } from "@/components/admin/operation/webhooks-card";
 import { Notice } from "@/components/ui/notice";
 import { TextLink } from "@/components/ui/text-link";
+import { RESEND_OUTCOMES } from "@/lib/backoffice/notifications";
 import { operationDetail } from "@/lib/backoffice/operations";
 import { requireStaff } from "@/lib/backoffice/staff";
 import { OPERATION_STATUSES } from "@/lib/financing/contract";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
 import { cancelOperationAction } from "../../actions";
+import { resendNotificationAction } from "../../notifications/actions";
 
 type Props = {
   params: Promise<{ id: string }>;
@@ -35,7 +38,8 @@ function knownStatus(value: unknown): string | undefined {
 /**
  * One operation: its status (the conditional status call, which also decides whether this
  * credential may see it), amounts, the plans it is eligible for, our status history, its webhook
- * events and the partner notifications; cancel where the status allows it, refund when confirmed.
+ * events and the partner notifications (each can be resent); cancel where the status allows it,
+ * refund when confirmed.
  */
 export default async function OperationPage({ params, searchParams }: Props) {
   const { id } = await params;
@@ -78,6 +82,7 @@ export default async function OperationPage({ params, searchParams }: Props) {
           {m.operation.cancelled}
         </Notice>
       ) : null}
+      <ResentNotice outcome={RESEND_OUTCOMES.find((value) => value === query.resent)} m={m} />
       {notice === "not_cancellable" ? (
         <Notice tone="error" live title={m.operation.notCancellableTitle}>
           {m.operation.notCancellable(statusWords(m.common.statuses, was))}
@@ -93,7 +98,9 @@ export default async function OperationPage({ params, searchParams }: Props) {
       <OffersCard detail={detail} m={m} locale={locale} />
       {detail.session ? <HistoryCard detail={detail} m={m} locale={locale} /> : null}
       <WebhooksCard detail={detail} m={m} locale={locale} />
-      {detail.session ? <NotificationsCard detail={detail} m={m} locale={locale} /> : null}
+      {detail.session ? (
+        <NotificationsCard detail={detail} m={m} locale={locale} operationId={id} resendAction={resendNotificationAction} />
+      ) : null}
     </AdminPage>
   );
 }
