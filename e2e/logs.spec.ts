@@ -197,6 +197,15 @@ test("a full checkout, then a bad day: the log holds no personal data and no sec
   await expect(page).not.toHaveURL(/\/admin\/login/);
   await expect.poll(() => linesWith("backoffice: signed in").length).toBeGreaterThan(0);
 
+  // --- A partner API error, logged by the built app (several bundles, each with its copy of the
+  // error class) by its safe shape: what an operator needs to find it at the provider.
+  await page.goto(`${ORIGIN}/admin/operations/op_e2e_logs_missing`);
+  await expect.poll(() => linesWith("backoffice: reading an operation's status failed").length, { timeout: 15_000 }).toBeGreaterThan(0);
+  expect(linesWith("backoffice: reading an operation's status failed")[0]!.err).toMatchObject({
+    type: "FinancingApiError",
+    api: { endpoint: "GET /operations/{id}/status", status: 404, errorCode: "OPERATION_NOT_FOUND" },
+  });
+
   // --- What the log holds.
   const text = log();
   for (const [what, value] of Object.entries(NEVER_LOGGED)) {

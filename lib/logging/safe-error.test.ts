@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AppError } from "@/lib/app-error";
 import { openDatabase, type Database } from "@/lib/db";
 import { partners, staffUsers } from "@/lib/db/schema";
@@ -78,6 +78,34 @@ describe("safeError: our errors and the rest", () => {
       requestId: "8f0e3c1a-1111-4222-8333-444455556666",
     });
     expect(JSON.stringify(safe)).not.toContain(EMAIL);
+  });
+
+  it("keeps that shape for an error from another bundle's copy of the class (a production build has several)", async () => {
+    vi.resetModules();
+    const copy = await import("@/lib/financing/errors");
+    const error = new copy.FinancingApiError({
+      kind: "business",
+      endpoint: "POST /operations/{id}/cancel",
+      requestId: "8f0e3c1a-1111-4222-8333-444455556666",
+      status: 400,
+      errorCode: "OPERATION_NOT_CANCELLABLE",
+      message: "Operation op_c1b55f8eb6644fcaaa34 cannot be cancelled",
+    });
+    expect(error).not.toBeInstanceOf(FinancingApiError);
+    const safe = safeError(error);
+    expect(safe.type).toBe("FinancingApiError");
+    expect(safe.api).toMatchObject({ endpoint: "POST /operations/{id}/cancel", status: 400, errorCode: "OPERATION_NOT_CANCELLABLE" });
+  });
+
+  it("names an error by its own name when its class name is minified", () => {
+    class b extends Error {
+      constructor() {
+        super("the operation took too long");
+        this.name = "TimeoutError";
+      }
+    }
+    expect(safeError(new b()).type).toBe("TimeoutError");
+    expect(safeError(new TypeError("x")).type).toBe("TypeError");
   });
 
   it("logs an AppError by its code, status and field names, and its cause safely", () => {

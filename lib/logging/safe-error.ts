@@ -1,4 +1,4 @@
-import { FinancingApiError } from "@/lib/financing/errors";
+import type { FinancingApiError } from "@/lib/financing/errors";
 import type { AppError } from "@/lib/app-error";
 
 /**
@@ -26,7 +26,7 @@ const MESSAGE_MAX = 300;
 
 export function safeError(error: unknown, depth = 0): SafeError {
   if (depth >= MAX_DEPTH) return { type: "(cause chain cut)" };
-  if (error instanceof FinancingApiError) {
+  if (isFinancingApiError(error)) {
     const { name: _name, message, ...api } = error.toJSON();
     return { type: "FinancingApiError", message: scrub(message), api: scrubRecord(api) };
   }
@@ -67,7 +67,22 @@ export function safeError(error: unknown, depth = 0): SafeError {
   return { type: error === null ? "null" : typeof error };
 }
 
-// Not `instanceof`: lib/app-error.ts logs through the logger, which uses this module.
+/**
+ * By its name and shape, not `instanceof`: Next's build has a copy of each module per bundle (route
+ * handlers, pages and actions, instrumentation), and the logger is one per process (the first
+ * bundle's), so an error from another bundle's copy of the class is not an instance of this one.
+ */
+function isFinancingApiError(error: unknown): error is FinancingApiError {
+  return (
+    error instanceof Error &&
+    error.name === "FinancingApiError" &&
+    typeof (error as { toJSON?: unknown }).toJSON === "function" &&
+    typeof (error as { endpoint?: unknown }).endpoint === "string"
+  );
+}
+
+// Not `instanceof`, for the reason above, and because lib/app-error.ts logs through the logger,
+// which uses this module.
 function isAppError(error: unknown): error is AppError {
   return (
     error instanceof Error && error.name === "AppError" && typeof (error as { code?: unknown }).code === "string" && "details" in error
@@ -100,8 +115,9 @@ function databaseError(error: unknown): SafeError | undefined {
   };
 }
 
+/** The error's own name (TypeError, AbortError…) before its class's: a production build minifies class names. */
 function className(error: Error): string {
-  const name = error.constructor?.name && error.constructor.name !== "Error" ? error.constructor.name : error.name;
+  const name = error.name && error.name !== "Error" ? error.name : (error.constructor?.name ?? "Error");
   return /^[\w$.-]{1,64}$/.test(name) ? name : "Error";
 }
 
