@@ -11,8 +11,9 @@ import { aBookingReference } from "./support/test-data";
 /*
  * The back-office's notification tools (app/admin/notifications): a checkout's notification is
  * listed as delivered; "Resend" delivers it again to the demo partner's backend with the same
- * webhook-id, from the list and from the operation's page; a test notification shows the endpoint's answer; rotating the signing secret shows
- * the new secret once, and what is sent after it verifies with the old and with the new secret.
+ * webhook-id, from the list and from the operation's page; a test notification shows the
+ * endpoint's answer; rotating the signing secret shows the new secret once, and what is sent after
+ * it verifies with the old and with the new secret.
  * Another partner's staff neither see nor resend Viajes Aurora's notifications.
  */
 

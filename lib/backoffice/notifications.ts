@@ -77,15 +77,15 @@ export async function listPartnerNotifications(
   return { items, more: rows.length > size };
 }
 
+/** What a resend can come to, as the pages that offer it say it (`?resent=`). */
+export const RESEND_OUTCOMES = ["delivered", "failed", "busy", "not_found"] as const;
+export type ResendOutcome = (typeof RESEND_OUTCOMES)[number];
+
 /**
  * Queues the partner's notification for delivery now, delivered or not (the same `webhook-id`: a
  * redelivery, which the partner deduplicates like any retry), then tries it at once. `not_found`:
  * no such notification of this partner.
  */
-/** What a resend can come to, as the pages that offer it say it (`?resent=`). */
-export const RESEND_OUTCOMES = ["delivered", "failed", "busy", "not_found"] as const;
-export type ResendOutcome = (typeof RESEND_OUTCOMES)[number];
-
 export async function resendNotification(
   db: Db,
   partnerId: string,

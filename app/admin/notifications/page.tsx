@@ -1,12 +1,11 @@
 import type { Metadata } from "next";
 import { AdminPage } from "@/app/admin/admin-page";
 import { NotificationUrlForm, RotateSecretForm, TestNotificationForm } from "@/components/admin/notifications/notification-forms";
-import { ResentNotice } from "@/components/admin/notifications/resent-notice";
-import { Button } from "@/components/ui/button";
+import { ResendForm, ResentNotice } from "@/components/admin/notifications/resend";
 import { Cell, Row, ScrollTable } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
 import { formatDateTime } from "@/lib/backoffice/format";
-import { listPartnerNotifications, notificationSettings, RESEND_OUTCOMES } from "@/lib/backoffice/notifications";
+import { listPartnerNotifications, notificationSettings } from "@/lib/backoffice/notifications";
 import { requireStaff } from "@/lib/backoffice/staff";
 import { partnerById } from "@/lib/partners/partners";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
@@ -37,7 +36,6 @@ export default async function NotificationsPage({ searchParams }: Props) {
   const partner = (await partnerById(staff.db, staff.partner.id)) ?? staff.partner;
   const settings = notificationSettings(partner);
   const { items, more } = await listPartnerNotifications(staff.db, staff.partner.id, { page });
-  const resent = RESEND_OUTCOMES.find((value) => value === query.resent);
   const dash = m.common.notAvailable;
 
   return (
@@ -45,7 +43,7 @@ export default async function NotificationsPage({ searchParams }: Props) {
       <div className="flex flex-col gap-6">
         <h1 className="text-3xl font-bold">{t.title}</h1>
         <p>{t.intro}</p>
-        <ResentNotice outcome={resent} m={m} />
+        <ResentNotice value={query.resent} m={m} />
 
         <section aria-labelledby="notification-settings" className="flex flex-col gap-4 rounded-card bg-surface p-4 shadow-sm">
           <h2 id="notification-settings" className="text-xl font-semibold">
@@ -115,18 +113,13 @@ export default async function NotificationsPage({ searchParams }: Props) {
                   <Cell>{item.deliveredAt ? dash : formatDateTime(item.nextAttemptAt, locale)}</Cell>
                   <Cell>{item.deliveredAt ? formatDateTime(item.deliveredAt, locale) : t.pending}</Cell>
                   <Cell>
-                    <form action={resendNotificationAction}>
-                      <input type="hidden" name="notificationId" value={item.id} />
-                      <Button
-                        variant="secondary"
-                        size="sm"
-                        aria-label={t.resendLabel
-                          .replace("{event}", item.type)
-                          .replace("{session}", item.bookingReference ?? item.sessionId)}
-                      >
-                        {t.resend}
-                      </Button>
-                    </form>
+                    <ResendForm
+                      action={resendNotificationAction}
+                      notificationId={item.id}
+                      event={item.type}
+                      session={item.bookingReference ?? item.sessionId}
+                      m={m}
+                    />
                   </Cell>
                 </Row>
               ))}

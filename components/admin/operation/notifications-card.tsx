@@ -1,4 +1,4 @@
-import { Button } from "@/components/ui/button";
+import { ResendForm } from "@/components/admin/notifications/resend";
 import { Cell, Row } from "@/components/ui/table";
 import { formatDateTime } from "@/lib/backoffice/format";
 import { columnsOf, TableCard, type OperationSectionProps } from "./section";
@@ -38,17 +38,14 @@ export function NotificationsCard({
             {row.lastError && !row.deliveredAt ? <code className="block text-xs text-muted">{row.lastError}</code> : null}
           </Cell>
           <Cell>
-            <form action={resendAction}>
-              <input type="hidden" name="notificationId" value={row.id} />
-              <input type="hidden" name="operationId" value={operationId} />
-              <Button
-                variant="secondary"
-                size="sm"
-                aria-label={m.notifications.resendLabel.replace("{event}", `checkout.session.${row.state}`).replace("{session}", reference)}
-              >
-                {m.notifications.resend}
-              </Button>
-            </form>
+            <ResendForm
+              action={resendAction}
+              notificationId={row.id}
+              event={`checkout.session.${row.state}`}
+              session={reference}
+              operationId={operationId}
+              m={m}
+            />
           </Cell>
         </Row>
       ))}

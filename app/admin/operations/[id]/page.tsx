@@ -3,7 +3,7 @@ import { AdminPage } from "@/app/admin/admin-page";
 import { AmountsCard } from "@/components/admin/operation/amounts-card";
 import { BookingCard } from "@/components/admin/operation/booking-card";
 import { HistoryCard } from "@/components/admin/operation/history-card";
-import { ResentNotice } from "@/components/admin/notifications/resent-notice";
+import { ResentNotice } from "@/components/admin/notifications/resend";
 import { NotificationsCard } from "@/components/admin/operation/notifications-card";
 import { OffersCard } from "@/components/admin/operation/offers-card";
 import { OperationActions } from "@/components/admin/operation/operation-actions";
@@ -12,7 +12,6 @@ import { statusWords } from "@/components/admin/status-badge";
 import { WebhooksCard } from "@/components/admin/operation/webhooks-card";
 import { Notice } from "@/components/ui/notice";
 import { TextLink } from "@/components/ui/text-link";
-import { RESEND_OUTCOMES } from "@/lib/backoffice/notifications";
 import { operationDetail } from "@/lib/backoffice/operations";
 import { requireStaff } from "@/lib/backoffice/staff";
 import { OPERATION_STATUSES } from "@/lib/financing/contract";
@@ -82,7 +81,7 @@ export default async function OperationPage({ params, searchParams }: Props) {
           {m.operation.cancelled}
         </Notice>
       ) : null}
-      <ResentNotice outcome={RESEND_OUTCOMES.find((value) => value === query.resent)} m={m} />
+      <ResentNotice value={query.resent} m={m} />
       {notice === "not_cancellable" ? (
         <Notice tone="error" live title={m.operation.notCancellableTitle}>
           {m.operation.notCancellable(statusWords(m.common.statuses, was))}
