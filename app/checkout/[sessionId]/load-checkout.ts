@@ -75,6 +75,9 @@ export async function checkoutMetadata({ params, searchParams }: CheckoutPagePro
   return { title: m.meta[title], robots: { index: false, follow: false } };
 }
 
+/** What loadCheckout gives a checkout page. */
+export type LoadedCheckout = Awaited<ReturnType<typeof loadCheckout>>;
+
 /**
  * Loads what a checkout page shows, or ends the request: not found for an unknown session; a
  * redirect (keeping the embedded mode) when `belongsIn` names another step for the session's state.

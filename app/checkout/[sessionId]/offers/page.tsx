@@ -12,7 +12,7 @@ import { defaultInstallments, installmentChoices, plansFor, representativeExampl
 import { embedFields, embedHref } from "@/lib/embed/context";
 import { formatAmount } from "@/lib/i18n/format";
 import { chooseOfferAction } from "../actions";
-import { checkoutMetadata, loadCheckout, type CheckoutPageProps } from "../load-checkout";
+import { checkoutMetadata, loadCheckout, type CheckoutPageProps, type LoadedCheckout } from "../load-checkout";
 import { inRequestScope } from "@/lib/http/request-scope";
 
 /**
@@ -44,6 +44,18 @@ export default async function OffersPage(props: CheckoutPageProps) {
   const page = await loadCheckout(props, "offers", (state, session) =>
     state === "open" || !session.operationId ? "details" : state !== "choosing" ? "status" : undefined,
   );
+  // The shell first, the plans as its async child: React renders the shell (header, theme,
+  // progress) while the partner API is answering, and only the plans after. The document is still
+  // sent whole, in order, once the plans are in (no Suspense boundary: it reads without JavaScript).
+  return (
+    <CheckoutShell page={page} step={2} bridge={{ step: "offers", state: page.state, final: false }}>
+      <OffersContent page={page} />
+    </CheckoutShell>
+  );
+}
+
+/** What the partner API's answer decides: the plans, or why there are none. */
+async function OffersContent({ page }: { page: LoadedCheckout }) {
   const { ctx, session, query, state, embed, locale, m, partnerName } = page;
   const notice = noticeOf(query.notice);
   const refused = session.financingStatus === "REFUSED" && session.hasAlternatives === true;
@@ -135,9 +147,5 @@ export default async function OffersPage(props: CheckoutPageProps) {
     );
   }
 
-  return (
-    <CheckoutShell page={page} step={2} bridge={{ step: "offers", state, final: false }}>
-      {content}
-    </CheckoutShell>
-  );
+  return content;
 }
