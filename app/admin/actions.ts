@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { CancelState, LoginState, RefundComputation, RefundState } from "@/components/admin/form-states";
-import { staffAction } from "@/lib/backoffice/actions";
+import { operationIdField as operationId, staffAction } from "@/lib/backoffice/actions";
 import { recordAudit } from "@/lib/backoffice/audit";
 import { deleteStaffSession, setStaffSessionAgency, signIn } from "@/lib/backoffice/auth";
 import { ownsOperation } from "@/lib/backoffice/ownership";
@@ -36,7 +36,6 @@ const log = loggerFor("backoffice");
  * from a fresh refund breakdown, never taken from the form.
  */
 
-const operationId = z.string().regex(/^[\w-]{1,100}$/, "is not an operation id");
 /** Longer than the API's 255 on purpose: the limit is checked below, with a message staff can act on. */
 const reasonText = z
   .string()

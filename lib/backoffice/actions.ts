@@ -1,6 +1,6 @@
 import "server-only";
 import { redirect } from "next/navigation";
-import type { z } from "zod";
+import { z } from "zod";
 import { validatedAction, type ActionResult } from "@/lib/validated-action";
 import { staffForAction, type StaffContext } from "./staff";
 
@@ -18,3 +18,6 @@ export function staffAction<S extends z.ZodType, T>(
     return validatedAction(schema, (input: z.output<S>, data: FormData) => run(staff, input, data))(previous, formData);
   };
 }
+
+/** An operation named in a back-office form (a hidden field): the partner API's ids, never a URL. */
+export const operationIdField = z.string().regex(/^[\w-]{1,100}$/, "is not an operation id");

@@ -89,8 +89,19 @@ export class FinancingApiError extends Error {
   }
 }
 
+/**
+ * By its name and shape, not `instanceof`: Next's build has a copy of each module per bundle (route
+ * handlers, pages and actions, instrumentation), so an error thrown by one bundle's copy of the
+ * class is not an instance of another's (the logger, one per process, meets them all).
+ */
 export function isFinancingApiError(error: unknown, code?: ErrorCode): error is FinancingApiError {
-  return error instanceof FinancingApiError && (code === undefined || error.errorCode === code);
+  return (
+    error instanceof Error &&
+    error.name === "FinancingApiError" &&
+    typeof (error as { toJSON?: unknown }).toJSON === "function" &&
+    typeof (error as { endpoint?: unknown }).endpoint === "string" &&
+    (code === undefined || (error as { errorCode?: unknown }).errorCode === code)
+  );
 }
 
 const EMAIL = /[^\s@"'<>(),;:]+@[^\s@"'<>(),;:]+\.[^\s@"'<>(),;:]+/g;

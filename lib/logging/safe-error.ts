@@ -1,4 +1,4 @@
-import type { FinancingApiError } from "@/lib/financing/errors";
+import { isFinancingApiError } from "@/lib/financing/errors";
 import type { AppError } from "@/lib/app-error";
 
 /**
@@ -67,22 +67,8 @@ export function safeError(error: unknown, depth = 0): SafeError {
   return { type: error === null ? "null" : typeof error };
 }
 
-/**
- * By its name and shape, not `instanceof`: Next's build has a copy of each module per bundle (route
- * handlers, pages and actions, instrumentation), and the logger is one per process (the first
- * bundle's), so an error from another bundle's copy of the class is not an instance of this one.
- */
-function isFinancingApiError(error: unknown): error is FinancingApiError {
-  return (
-    error instanceof Error &&
-    error.name === "FinancingApiError" &&
-    typeof (error as { toJSON?: unknown }).toJSON === "function" &&
-    typeof (error as { endpoint?: unknown }).endpoint === "string"
-  );
-}
-
-// Not `instanceof`, for the reason above, and because lib/app-error.ts logs through the logger,
-// which uses this module.
+// Not `instanceof`: each bundle of the build has its own copy of the class (as isFinancingApiError
+// says), and lib/app-error.ts logs through the logger, which uses this module.
 function isAppError(error: unknown): error is AppError {
   return (
     error instanceof Error && error.name === "AppError" && typeof (error as { code?: unknown }).code === "string" && "details" in error

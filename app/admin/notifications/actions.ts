@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { NotificationUrlError, NotificationUrlState, RotateSecretState, TestNotificationState } from "@/components/admin/form-states";
-import { staffAction } from "@/lib/backoffice/actions";
+import { operationIdField, staffAction } from "@/lib/backoffice/actions";
 import { recordAudit } from "@/lib/backoffice/audit";
 import { formatDateTime } from "@/lib/backoffice/format";
 import {
@@ -53,12 +53,7 @@ const resendValidated = staffAction(
 );
 
 // Sent from an operation's page, the resend comes back to it: named by its id, never by a URL.
-const returnTo = z.object({
-  operationId: z
-    .string()
-    .regex(/^[\w-]{1,100}$/)
-    .optional(),
-});
+const returnTo = z.object({ operationId: operationIdField.optional() });
 
 /** Sends a notification again (same webhook-id) and comes back to the page it was sent from, saying how it went. */
 export async function resendNotificationAction(formData: FormData): Promise<void> {
