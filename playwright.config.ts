@@ -16,6 +16,10 @@ const baseURL = `http://127.0.0.1:${port}`;
 // a fresh one under the OS temp directory.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), "travel-checkout-e2e-"));
 
+// The app's metrics (/api/metrics), read by tests that prove a counter moved: a throwaway token, set
+// once in the runner like E2E_DATA_DIR.
+process.env.E2E_METRICS_TOKEN ??= `e2e-metrics-${crypto.randomUUID()}`;
+
 // The README's QA guide (e2e/qa-guide.spec.ts) moves the sandbox's test clock, as a QA team does on
 // a deployment of its own. It gets one: the same build on another port, with its own data (so its
 // own sandbox), and the app the other specs share never sees its clock move.
@@ -68,6 +72,7 @@ export default defineConfig({
         // the demo partners must allow to frame the checkout and to show the badge.
         DEMO_PARTNER_EXTRA_ORIGINS: `http://127.0.0.1:${port + 11}`,
         DATA_DIR: process.env.E2E_DATA_DIR,
+        METRICS_TOKEN: process.env.E2E_METRICS_TOKEN,
         NEXT_TELEMETRY_DISABLED: "1",
       },
     },

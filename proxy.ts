@@ -1,9 +1,9 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getEnv } from "@/lib/env";
-import { CHECKOUT_PAGE_HEADER } from "@/lib/http/checkout-page";
 import { REQUEST_ID_HEADER, requestIdFrom } from "@/lib/logging/request-id";
-import { newNonce, pageCsp, sandboxCsp } from "@/lib/security/csp";
-import { CHECKOUT_PATH, frameAncestorsOf, isUnknownCheckoutSession } from "@/lib/security/frame-ancestors";
+import { newNonce, sandboxCsp } from "@/lib/security/csp";
+import { frameAncestorsOf, isUnknownCheckoutSession } from "@/lib/security/frame-ancestors";
+import { CHECKOUT_PAGE_PATH, CHECKOUT_PATH, isHttps, pageHeaders } from "@/lib/security/page-headers";
 import { refusesCrossOriginPost } from "@/lib/security/origin";
 import { refuseHostileRequest } from "@/lib/security/request-guard";
 
@@ -13,7 +13,9 @@ import { refuseHostileRequest } from "@/lib/security/request-guard";
  * scripts (it reads it from the request's CSP header), `frame-ancestors` from the session's partner
  * on checkout pages, and the refusal of cross-origin form posts and server actions. The headers
  * that never vary (HSTS, nosniff, Referrer-Policy, Cache-Control of personal-data pages) come from
- * next.config.mjs, which also covers the static files this proxy skips.
+ * next.config.mjs, which also covers the static files this proxy skips. The pages every customer
+ * loads are mostly prepared by the HTTP server instead, with the same headers, and skip this proxy
+ * (lib/security/prepared-page.ts).
  */
 export async function proxy(request: NextRequest) {
   // Every request's id (a well-formed incoming X-Request-Id, else a new one): on the request for the
@@ -71,23 +73,20 @@ async function answer(request: NextRequest, requestId: string): Promise<NextResp
 
   const session = CHECKOUT_PATH.exec(pathname);
   const frameAncestors = session ? await frameAncestorsOf(session[1]!) : [];
-  const nonce = newNonce();
-  const https = request.nextUrl.protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
-  const policy = pageCsp({
-    nonce,
+  const prepared = pageHeaders({
+    pathname,
+    search: request.nextUrl.search,
+    requestId,
+    nonce: newNonce(),
     frameAncestors,
-    // Without JavaScript, choosing a plan is a form post redirected to the provider's checkout.
-    formAction: session ? formTargets(env.APP_URL, env.financing.baseUrl) : [new URL(env.APP_URL).origin],
-    https,
+    https: isHttps(request.nextUrl.protocol === "https:", request.headers.get("x-forwarded-proto")),
+    appUrl: env.APP_URL,
+    financingBaseUrl: env.financing.baseUrl,
     development: process.env.NODE_ENV === "development",
   });
-
   const requestHeaders = new Headers(request.headers);
-  requestHeaders.set("x-nonce", nonce);
-  requestHeaders.set(REQUEST_ID_HEADER, requestId);
-  requestHeaders.set("Content-Security-Policy", policy);
-  requestHeaders.delete(CHECKOUT_PAGE_HEADER);
-  if (CHECKOUT_PAGE_PATH.test(pathname)) requestHeaders.set(CHECKOUT_PAGE_HEADER, `${pathname}${request.nextUrl.search}`);
+  for (const name of prepared.dropFromRequest) requestHeaders.delete(name);
+  for (const [name, value] of Object.entries(prepared.request)) requestHeaders.set(name, value);
   // A checkout page of a session that does not exist (a typo, a guess): rendered as an unmatched
   // URL, whose 404 Next renders in the HTML itself. A page's own notFound() gives a 404 whose body
   // is empty until JavaScript runs (vercel/next.js#98954); the pages keep it as a second net.
@@ -98,14 +97,9 @@ async function answer(request: NextRequest, requestId: string): Promise<NextResp
   const response = unknownPage
     ? NextResponse.rewrite(new URL("/checkout-not-found", request.url), { request: { headers: requestHeaders } })
     : NextResponse.next({ request: { headers: requestHeaders } });
-  response.headers.set("Content-Security-Policy", policy);
-  // For browsers older than frame-ancestors; left out where a partner may frame the page.
-  if (frameAncestors.length === 0) response.headers.set("X-Frame-Options", "DENY");
+  for (const [name, value] of Object.entries(prepared.response)) response.headers.set(name, value);
   return response;
 }
-
-/** The checkout's pages (not its route handlers: return, status data), whatever the session id looks like. */
-const CHECKOUT_PAGE_PATH = /^\/checkout\/[^/]+(?:\/offers|\/status)?\/?$/;
 
 /** The path and query as sent, still percent-encoded (nextUrl re-encodes the query it parsed). */
 function rawPathAndQuery(url: string): { pathname: string; search: string } {
@@ -114,12 +108,11 @@ function rawPathAndQuery(url: string): { pathname: string; search: string } {
   return q === -1 ? { pathname: rest, search: "" } : { pathname: rest.slice(0, q), search: rest.slice(q) };
 }
 
-/** Our public origin, the partner API's (the sandbox's hosted pages), and any https provider. */
-function formTargets(appUrl: string, financingBaseUrl: string): string[] {
-  return [...new Set([new URL(appUrl).origin, new URL(financingBaseUrl).origin, "https:"])];
-}
-
 export const config = {
-  // Everything but Next's build output and image optimiser: pages, route handlers, public files.
-  matcher: ["/((?!_next/static|_next/image).*)"],
+  // Everything but Next's build output and image optimiser: pages, route handlers, public files;
+  // but not the page requests the HTTP server prepared itself (lib/security/prepared-page.ts), which
+  // it marks with this header (PREPARED_HEADER, lib/security/page-headers.ts: Next reads this
+  // config as a literal, so the name is repeated; lib/security/prepared-page.test.ts checks both
+  // agree). No client can send it: `@` is not allowed in a header name.
+  matcher: [{ source: "/((?!_next/static|_next/image).*)", missing: [{ type: "header", key: "x-tfc@prepared" }] }],
 };

@@ -1,15 +1,17 @@
 import "server-only";
 import { Server, type IncomingMessage, type ServerResponse } from "node:http";
+import { preparePageRequest } from "@/lib/security/prepared-page";
 import { guardPageResponse, runWithRequestState } from "./error-pages";
 import { metrics } from "./metrics";
 import { routeLabel } from "./route-label";
 
 /**
  * Next creates and owns the HTTP server (`next start`), and route handlers never see the socket or
- * the response as sent. Three things need them: the HTTP metrics (every page, action, route and static
+ * the response as sent. Four things need them: the HTTP metrics (every page, action, route and static
  * file, with the status actually sent), a graceful shutdown (which must stop the server taking
  * connections before it closes the database), and pages' server errors readable without JavaScript
- * (lib/ops/error-pages.ts: each request runs with its own state, and a page's HTML 5xx is replaced).
+ * (lib/ops/error-pages.ts: each request runs with its own state, and a page's HTML 5xx is replaced),
+ * and the proxy's fast path for the pages every customer loads (lib/security/prepared-page.ts).
  * So the server's `request` event is observed, once per process, and the servers that emit it are
  * remembered.
  */
@@ -27,6 +29,7 @@ export function observeHttpServers(): void {
       servers.add(this);
       const [request, response] = args as [IncomingMessage, ServerResponse];
       countRequest(request, response);
+      preparePageRequest(request, response);
       return runWithRequestState(() => {
         guardPageResponse(request, response);
         return emit.call(this, event, ...args);

@@ -22,8 +22,6 @@ const TTL_MS = 60_000;
 const MISS_TTL_MS = 5_000;
 const MAX_ENTRIES = 5_000;
 
-export const CHECKOUT_PATH = /^\/checkout\/(cs_[\w-]{10,64})(?:\/|$)/;
-
 interface Entry {
   partnerId: string | undefined;
   origins: string[];
@@ -82,6 +80,17 @@ export async function frameAncestorsOf(sessionId: string, options: { lookup?: Or
 export function isUnknownCheckoutSession(sessionId: string, now = Date.now()): boolean {
   const entry = cache().get(sessionId);
   return entry !== undefined && entry.expires > now && entry.partnerId === undefined;
+}
+
+/**
+ * The origins that may frame a session's checkout if a lookup of it, still fresh, found the
+ * session; undefined otherwise (not looked up, expired, unknown, or the lookup failed). Without
+ * waiting: the HTTP server's fast path (lib/security/prepared-page.ts) prepares a checkout page
+ * itself only then, and leaves every other case to the proxy.
+ */
+export function cachedFrameAncestors(sessionId: string, now = Date.now()): readonly string[] | undefined {
+  const entry = cache().get(sessionId);
+  return entry !== undefined && entry.expires > now && entry.partnerId !== undefined ? entry.origins : undefined;
 }
 
 /** Call after changing a partner's allowed origins (or with no argument, to forget everything). */

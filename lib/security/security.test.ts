@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { newNonce, nonceOf, pageCsp, sandboxCsp, sanitizeOrigins } from "./csp";
-import { CHECKOUT_PATH, forgetFrameAncestors, frameAncestorsOf, type OriginsLookup } from "./frame-ancestors";
+import { forgetFrameAncestors, frameAncestorsOf, type OriginsLookup } from "./frame-ancestors";
+import { CHECKOUT_PATH } from "./page-headers";
 import { isOwnOrigin, refusesCrossOriginPost } from "./origin";
 
 describe("Content-Security-Policy", () => {
