@@ -1,5 +1,6 @@
 import { Socket } from "node:net";
 import { IncomingMessage, ServerResponse } from "node:http";
+import { stripInternalSearchParams } from "next/dist/server/internal-utils";
 import { NextRequest } from "next/server";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { config, proxy } from "@/proxy";
@@ -73,10 +74,13 @@ describe("the pages it prepares", () => {
   });
 
   it("gives exactly the headers the proxy gives the same request", async () => {
-    for (const url of ["/", `/checkout/${SESSION}/offers?count=12&lang=en`]) {
+    for (const url of ["/", `/checkout/${SESSION}/offers?count=12&lang=en`, `/checkout/${SESSION}?_rsc=1x2y3&embed&q=a%20b`]) {
       const fast = get(url, { "x-request-id": "agency-trace-0002", "x-forwarded-proto": "https" });
+      // The URL as Next's adapter gives it to the proxy (its internal `_rsc` parameter stripped).
       const viaProxy = await proxy(
-        new NextRequest(`http://localhost:3000${url}`, { headers: { "x-request-id": "agency-trace-0002", "x-forwarded-proto": "https" } }),
+        new NextRequest(stripInternalSearchParams(`http://localhost:3000${url}`), {
+          headers: { "x-request-id": "agency-trace-0002", "x-forwarded-proto": "https" },
+        }),
       );
       const forwarded = (name: string) => viaProxy.headers.get(`x-middleware-request-${name}`) ?? undefined;
       expect(fast.prepared).toBe(true);

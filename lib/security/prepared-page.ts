@@ -55,8 +55,7 @@ export function preparePageRequest(request: IncomingMessage, response: ServerRes
   const requestId = requestIdFrom(firstValue(request.headers[REQUEST_ID_HEADER]));
   const prepared = pageHeaders({
     pathname,
-    // As the proxy's `nextUrl.search` has it (the query parsed and serialised again).
-    search: rawSearch === "" ? "" : new URL(url, "http://localhost").search,
+    search: rawSearch === "" ? "" : proxySearch(url),
     requestId,
     nonce: newNonce(),
     frameAncestors,
@@ -71,6 +70,16 @@ export function preparePageRequest(request: IncomingMessage, response: ServerRes
   for (const [name, value] of Object.entries(prepared.response)) response.setHeader(name, value);
   metrics().pagesPrepared.inc();
   return true;
+}
+
+/**
+ * The query as the proxy's `nextUrl.search` has it: Next drops its internal `_rsc` parameter there,
+ * which serialises the whole query again (`%20` becomes `+`, `?a` becomes `?a=`).
+ */
+function proxySearch(url: string): string {
+  const parsed = new URL(url, "http://localhost");
+  parsed.searchParams.delete("_rsc");
+  return parsed.search;
 }
 
 function firstValue(value: string | string[] | undefined): string | undefined {
