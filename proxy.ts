@@ -5,7 +5,7 @@ import { newNonce, sandboxCsp } from "@/lib/security/csp";
 import { frameAncestorsOf, isUnknownCheckoutSession } from "@/lib/security/frame-ancestors";
 import { CHECKOUT_PAGE_PATH, CHECKOUT_PATH, isHttps, pageHeaders } from "@/lib/security/page-headers";
 import { refusesCrossOriginPost } from "@/lib/security/origin";
-import { refuseHostileRequest } from "@/lib/security/request-guard";
+import { rawPathAndQuery, refuseHostileRequest } from "@/lib/security/request-guard";
 
 /**
  * Next 16's proxy (formerly middleware; Node.js runtime), in front of every route but Next's static
@@ -99,13 +99,6 @@ async function answer(request: NextRequest, requestId: string): Promise<NextResp
     : NextResponse.next({ request: { headers: requestHeaders } });
   for (const [name, value] of Object.entries(prepared.response)) response.headers.set(name, value);
   return response;
-}
-
-/** The path and query as sent, still percent-encoded (nextUrl re-encodes the query it parsed). */
-function rawPathAndQuery(url: string): { pathname: string; search: string } {
-  const rest = url.replace(/^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i, "").split("#", 1)[0]!;
-  const q = rest.indexOf("?");
-  return q === -1 ? { pathname: rest, search: "" } : { pathname: rest.slice(0, q), search: rest.slice(q) };
 }
 
 export const config = {

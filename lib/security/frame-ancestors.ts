@@ -54,8 +54,8 @@ const databaseLookup: OriginsLookup = async (sessionId) => {
 export async function frameAncestorsOf(sessionId: string, options: { lookup?: OriginsLookup; now?: number } = {}): Promise<string[]> {
   const now = options.now ?? Date.now();
   const entries = cache();
-  const hit = entries.get(sessionId);
-  if (hit && hit.expires > now) return hit.origins;
+  const hit = freshEntry(sessionId, now);
+  if (hit) return hit.origins;
 
   let found: Awaited<ReturnType<OriginsLookup>>;
   try {
@@ -78,8 +78,8 @@ export async function frameAncestorsOf(sessionId: string, options: { lookup?: Or
  * False when it is known, or when the lookup failed (the page then decides, with its own read).
  */
 export function isUnknownCheckoutSession(sessionId: string, now = Date.now()): boolean {
-  const entry = cache().get(sessionId);
-  return entry !== undefined && entry.expires > now && entry.partnerId === undefined;
+  const entry = freshEntry(sessionId, now);
+  return entry !== undefined && entry.partnerId === undefined;
 }
 
 /**
@@ -89,8 +89,13 @@ export function isUnknownCheckoutSession(sessionId: string, now = Date.now()): b
  * itself only then, and leaves every other case to the proxy.
  */
 export function cachedFrameAncestors(sessionId: string, now = Date.now()): readonly string[] | undefined {
+  const entry = freshEntry(sessionId, now);
+  return entry?.partnerId !== undefined ? entry.origins : undefined;
+}
+
+function freshEntry(sessionId: string, now: number): Entry | undefined {
   const entry = cache().get(sessionId);
-  return entry !== undefined && entry.expires > now && entry.partnerId !== undefined ? entry.origins : undefined;
+  return entry !== undefined && entry.expires > now ? entry : undefined;
 }
 
 /** Call after changing a partner's allowed origins (or with no argument, to forget everything). */

@@ -5,8 +5,8 @@ import { REQUEST_ID_HEADER, requestIdFrom } from "@/lib/logging/request-id";
 import { metrics } from "@/lib/ops/metrics";
 import { newNonce } from "./csp";
 import { cachedFrameAncestors } from "./frame-ancestors";
-import { PREPARED_HEADER, isHttps, pageHeaders } from "./page-headers";
-import { checkUrl } from "./request-guard";
+import { CHECKOUT_PAGE_PATH, CHECKOUT_PATH, PREPARED_HEADER, isHttps, pageHeaders } from "./page-headers";
+import { checkUrl, rawPathAndQuery } from "./request-guard";
 
 /**
  * The proxy's fast path for the pages every customer loads: the shop's home page and a known
@@ -27,9 +27,6 @@ import { checkUrl } from "./request-guard";
  * 400 to a client that sends it, before any of our code (e2e/security-headers.spec.ts).
  */
 
-/** A checkout page (details, offers, status) of a well-formed session id, with its id: group 1. */
-const CHECKOUT_PAGE = /^\/checkout\/(cs_[\w-]{10,64})(?:\/offers|\/status)?\/?$/;
-
 /** Prepares `request` and marks it when it can; returns whether it did. */
 export function preparePageRequest(request: IncomingMessage, response: ServerResponse): boolean {
   if (process.env.NODE_ENV !== "production") return false;
@@ -39,12 +36,11 @@ export function preparePageRequest(request: IncomingMessage, response: ServerRes
   if (request.headers["transfer-encoding"] !== undefined) return false;
   if (request.headers["content-length"] !== undefined && request.headers["content-length"] !== "0") return false;
 
-  const q = url.indexOf("?");
-  const pathname = q === -1 ? url : url.slice(0, q);
-  const rawSearch = q === -1 ? "" : url.slice(q);
+  const { pathname, search: rawSearch } = rawPathAndQuery(url);
   let frameAncestors: readonly string[] = [];
   if (pathname !== "/") {
-    const session = CHECKOUT_PAGE.exec(pathname);
+    // A checkout page (details, offers, status) of a well-formed session id.
+    const session = CHECKOUT_PAGE_PATH.test(pathname) ? CHECKOUT_PATH.exec(pathname) : null;
     const cached = session ? cachedFrameAncestors(session[1]!) : undefined;
     if (cached === undefined) return false;
     frameAncestors = cached;

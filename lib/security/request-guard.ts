@@ -43,6 +43,13 @@ function decodedProblem(raw: string): string | undefined {
   return undefined;
 }
 
+/** The path and query as sent, still percent-encoded (nextUrl re-encodes the query it parsed). */
+export function rawPathAndQuery(url: string): { pathname: string; search: string } {
+  const rest = url.replace(/^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i, "").split("#", 1)[0]!;
+  const q = rest.indexOf("?");
+  return q === -1 ? { pathname: rest, search: "" } : { pathname: rest.slice(0, q), search: rest.slice(q) };
+}
+
 /** The raw (still encoded) path and query, as the request line has them. */
 export function checkUrl(rawPathname: string, rawSearch: string): Refusal | undefined {
   for (const segment of rawPathname.split("/")) {
