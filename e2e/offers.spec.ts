@@ -1,6 +1,7 @@
 import { expect, test } from "./fixtures";
 import { APP_URL } from "./support/app";
 import { expectNoAxeViolations } from "./support/axe";
+import { metricValue } from "./support/metrics";
 import { aCustomer } from "./support/test-data";
 import type { CheckoutPages } from "./pages/checkout-pages";
 
@@ -87,6 +88,29 @@ test.describe("the offers page on a phone", () => {
       await expect(offers.selectedCount).toHaveText(/^12 × /);
       await expect(offers.group(12)).toBeVisible();
     });
+  });
+});
+
+test.describe("the offers page's reads", () => {
+  /** What the page asks the partner API: GET /financing/{id}, answered. */
+  const OFFERS_CALLS = 'partner_api_requests_total{endpoint="GET /financing/{operationIdentifier}",outcome="200"}';
+
+  test("start as its request arrives (lib/checkout/page-preload.ts), and each load asks the partner API once", async ({
+    checkout,
+    request,
+  }) => {
+    const { offers } = checkout;
+    const sessionId = await checkout.startWithDetails(aCustomer());
+    const [preloaded, calls] = [await metricValue(request, "http_offers_preloaded_total"), await metricValue(request, OFFERS_CALLS)];
+    for (const count of [6, 18, 12]) {
+      await offers.goto(sessionId, count);
+      await expect(offers.group(count)).toBeVisible();
+      await expect(offers.selectedCount).toHaveText(new RegExp(`^${count} × `));
+    }
+    expect(await metricValue(request, "http_offers_preloaded_total"), "each load's reads were started by the HTTP server").toBe(
+      preloaded + 3,
+    );
+    expect(await metricValue(request, OFFERS_CALLS), "one upstream call per load: the page took the one started").toBe(calls + 3);
   });
 });
 

@@ -2,6 +2,7 @@ import { connect } from "node:net";
 import type { APIRequestContext, APIResponse } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { APP_PORT, APP_URL } from "./support/app";
+import { metricValue } from "./support/metrics";
 import { aBookingReference } from "./support/test-data";
 
 /*
@@ -149,11 +150,7 @@ test("server actions and form posts are refused from another origin, accepted fr
 });
 
 /** The counter of page requests the HTTP server prepared itself (lib/security/prepared-page.ts). */
-async function pagesPrepared(request: APIRequestContext): Promise<number> {
-  const scraped = await request.get("/api/metrics", { headers: { Authorization: `Bearer ${process.env.E2E_METRICS_TOKEN}` } });
-  expect(scraped.status()).toBe(200);
-  return Number(/^http_pages_prepared_total (\d+)$/m.exec(await scraped.text())?.[1]);
-}
+const pagesPrepared = (request: APIRequestContext) => metricValue(request, "http_pages_prepared_total");
 
 /** A request written on a socket: no HTTP client sends a header name Node's parser refuses. */
 function rawRequest(head: string): Promise<string> {

@@ -75,14 +75,21 @@ export function createAppContext(
   };
 }
 
-let context: Promise<AppContext> | undefined;
+// One per process, on globalThis: Next bundles this module apart for the instrumentation (the
+// background worker, the HTTP server's hook: lib/checkout/page-preload.ts) and for the app, and
+// both must use the same partner API clients (their keep-alive connections, their status cache).
+const globalForContext = globalThis as typeof globalThis & { __travelCheckoutAppContext?: Promise<AppContext> };
 
 /** The process's context, built on first use (the database opened and migrated first). */
 export function getAppContext(): Promise<AppContext> {
-  context ??= getDatabase().then(({ db, intake }) => createAppContext(db, getEnv(), intake));
-  // A failed start (database down) is not kept: the next call tries again.
-  context.catch(() => {
-    context = undefined;
-  });
+  let context = globalForContext.__travelCheckoutAppContext;
+  if (!context) {
+    context = getDatabase().then(({ db, intake }) => createAppContext(db, getEnv(), intake));
+    globalForContext.__travelCheckoutAppContext = context;
+    // A failed start (database down) is not kept: the next call tries again.
+    context.catch(() => {
+      if (globalForContext.__travelCheckoutAppContext === context) globalForContext.__travelCheckoutAppContext = undefined;
+    });
+  }
   return context;
 }

@@ -175,6 +175,14 @@ async function cancelForCorrection(ctx: CheckoutContext, session: CheckoutSessio
 export type OffersView =
   { kind: "offers"; offers: FinancialOffer[] } | { kind: "not_eligible" } | { kind: "none" } | { kind: "unavailable" };
 
+/**
+ * Whether the offers page shows this session's plans: the operation exists and the customer is
+ * choosing. Otherwise the page sends the customer to the form (no operation yet) or to the status.
+ */
+export function showsOffers(session: CheckoutSession, now = new Date()): boolean {
+  return session.operationId !== null && sessionState(session, now) === "choosing";
+}
+
 /** @param known the session's partner when the caller has already read it (the page has): one read less. */
 export async function loadOffers(ctx: CheckoutContext, session: CheckoutSession, known?: Partner): Promise<OffersView> {
   if (!session.operationId) throw new AppError("conflict", "The customer's data has not been sent yet");

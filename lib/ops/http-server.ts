@@ -1,5 +1,6 @@
 import "server-only";
 import { Server, type IncomingMessage, type ServerResponse } from "node:http";
+import { withPagePreload } from "@/lib/checkout/page-preload";
 import { preparePageRequest } from "@/lib/security/prepared-page";
 import { guardPageResponse, runWithRequestState } from "./error-pages";
 import { metrics } from "./metrics";
@@ -11,7 +12,8 @@ import { routeLabel } from "./route-label";
  * file, with the status actually sent), a graceful shutdown (which must stop the server taking
  * connections before it closes the database), and pages' server errors readable without JavaScript
  * (lib/ops/error-pages.ts: each request runs with its own state, and a page's HTML 5xx is replaced),
- * and the proxy's fast path for the pages every customer loads (lib/security/prepared-page.ts).
+ * and the proxy's fast path for the pages every customer loads (lib/security/prepared-page.ts), with
+ * the offers page's reads started at once (lib/checkout/page-preload.ts).
  * So the server's `request` event is observed, once per process, and the servers that emit it are
  * remembered.
  */
@@ -29,10 +31,11 @@ export function observeHttpServers(): void {
       servers.add(this);
       const [request, response] = args as [IncomingMessage, ServerResponse];
       countRequest(request, response);
-      preparePageRequest(request, response);
+      const prepared = preparePageRequest(request, response);
       return runWithRequestState(() => {
         guardPageResponse(request, response);
-        return emit.call(this, event, ...args);
+        const handle = () => emit.call(this, event, ...args);
+        return prepared ? withPagePreload(request, handle) : handle();
       });
     }
     return emit.call(this, event, ...args);

@@ -36,6 +36,11 @@ function createMetrics() {
       help: "Page requests whose headers the HTTP server set itself, the proxy skipped (lib/security/prepared-page.ts).",
       registers,
     }),
+    offersPreloaded: new Counter({
+      name: "http_offers_preloaded_total",
+      help: "Offers page requests whose session and plans the HTTP server started reading as they arrived (lib/checkout/page-preload.ts).",
+      registers,
+    }),
     partnerCalls: new Counter({
       name: "partner_api_requests_total",
       help: "Attempts of calls to the partner API, by endpoint template and outcome (HTTP status, timeout or network).",

@@ -2,9 +2,8 @@ import "server-only";
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
-import { getAppContext } from "@/lib/app-context";
-import { cachedPartnerById } from "@/lib/partners/cache";
-import { getSession, sessionState, type CheckoutSession, type SessionState } from "@/lib/checkout/sessions";
+import { preloadedSession, readSession } from "@/lib/checkout/page-preload";
+import { sessionState, type CheckoutSession, type SessionState } from "@/lib/checkout/sessions";
 import { embedContext, embedHref, embedLocaleHint } from "@/lib/embed/context";
 import { headers } from "next/headers";
 import { CHECKOUT_PAGE_HEADER } from "@/lib/http/checkout-page";
@@ -34,15 +33,11 @@ function stepPath(sessionId: string, step: CheckoutStep): string {
 }
 
 /**
- * One read of the session per request, shared by the root layout, generateMetadata and the page;
+ * One read of the session per request, shared by the root layout, generateMetadata and the page
+ * (the one the HTTP server started for the offers page, lib/checkout/page-preload.ts, when it did);
  * its partner from the short-lived partner cache (lib/partners/cache.ts: at most a few seconds old).
  */
-const loadSession = cache(async (sessionId: string) => {
-  const ctx = await getAppContext();
-  const session = await getSession(ctx.db, sessionId);
-  const partner = session ? await cachedPartnerById(ctx.db, session.partnerId) : undefined;
-  return { ctx, session, partner };
-});
+const loadSession = cache((sessionId: string) => preloadedSession(sessionId) ?? readSession(sessionId));
 
 /**
  * The language of the checkout page being rendered, for the root layout's <html lang> (which

@@ -7,7 +7,8 @@ import { LinkButton } from "@/components/ui/link-button";
 import { Notice } from "@/components/ui/notice";
 import { TextLink } from "@/components/ui/text-link";
 import { bookingTotalCents } from "@/lib/checkout/booking";
-import { loadOffers, returnUrlFor } from "@/lib/checkout/flow";
+import { loadOffers, returnUrlFor, showsOffers } from "@/lib/checkout/flow";
+import { preloadedOffers } from "@/lib/checkout/page-preload";
 import { defaultInstallments, installmentChoices, plansFor, representativeExample } from "@/lib/financing/offers";
 import { embedFields, embedHref } from "@/lib/embed/context";
 import { formatAmount } from "@/lib/i18n/format";
@@ -42,7 +43,7 @@ function requestedCount(value: unknown): number | undefined {
 
 export default async function OffersPage(props: CheckoutPageProps) {
   const page = await loadCheckout(props, "offers", (state, session) =>
-    state === "open" || !session.operationId ? "details" : state !== "choosing" ? "status" : undefined,
+    showsOffers(session) ? undefined : state === "open" || !session.operationId ? "details" : "status",
   );
   // The shell first, the plans as its async child: React renders the shell (header, theme,
   // progress) while the partner API is answering, and only the plans after. The document is still
@@ -59,8 +60,9 @@ async function OffersContent({ page }: { page: LoadedCheckout }) {
   const { ctx, session, query, state, embed, locale, m, partnerName } = page;
   const notice = noticeOf(query.notice);
   const refused = session.financingStatus === "REFUSED" && session.hasAlternatives === true;
-  // With the request id on its log lines and sent upstream.
-  const view = await inRequestScope(() => loadOffers(ctx, session, page.partner));
+  // Asked for as the request arrived (lib/checkout/page-preload.ts), or now; with the request id
+  // on its log lines and sent upstream.
+  const view = (await preloadedOffers(session.id)) ?? (await inRequestScope(() => loadOffers(ctx, session, page.partner)));
   const cashPrice = { cents: bookingTotalCents(session.booking), currency: session.booking.totalPrice.currency };
   const backToPartner = (
     <div>

@@ -1,0 +1,143 @@
+/**
+ * The offers page's reads started by the HTTP server as its request arrives
+ * (lib/checkout/page-preload.ts): which requests start them, that the page then takes them (one
+ * session read, one upstream call), that nothing is asked upstream for a page that will redirect,
+ * and that a failure reaches the page, not the process. On the built app, e2e/offers.spec.ts.
+ */
+import { Socket } from "node:net";
+import { IncomingMessage } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AppContext } from "@/lib/app-context";
+import type { Database } from "@/lib/db";
+import type { Partner } from "@/lib/partners/partners";
+import { startSandboxServer } from "@/lib/sandbox/testing/servers";
+import { submitCustomer, type CheckoutContext } from "./flow";
+import { preloadedOffers, preloadedSession, withPagePreload } from "./page-preload";
+import { createSession } from "./sessions";
+import { customerDraft, sessionInput, testContext } from "./testing/context";
+
+let server: Awaited<ReturnType<typeof startSandboxServer>>;
+let database: Database;
+let ctx: CheckoutContext;
+let partner: Partner;
+const upstream: { path: string; requestId: string | null }[] = [];
+
+const countingFetch: typeof fetch = async (input, init) => {
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  upstream.push({ path: url.pathname.replace("/sandbox/v1", ""), requestId: new Headers(init?.headers).get("x-request-id") });
+  return fetch(input, init);
+};
+
+/** The app's context as the page gets it (only what the checkout uses is real). */
+const context = async () => ctx as unknown as AppContext;
+
+beforeAll(async () => {
+  server = await startSandboxServer();
+  ({ ctx, database, partner } = await testContext(server.baseUrl, { fetch: countingFetch }));
+});
+
+afterAll(async () => {
+  await database?.close();
+  await server?.close();
+});
+
+function request(url: string, headers: Record<string, string> = {}, method = "GET"): IncomingMessage {
+  const message = new IncomingMessage(new Socket());
+  message.method = method;
+  message.url = url;
+  message.headers = { host: "localhost:3000", ...headers };
+  return message;
+}
+
+/** A session whose customer has sent their data: the offers page shows its plans. */
+async function choosingSession(): Promise<string> {
+  const { session } = await createSession(ctx.db, partner, sessionInput());
+  expect(await submitCustomer(ctx, session.id, customerDraft())).toEqual({ ok: true });
+  return session.id;
+}
+
+describe("the offers page's reads, started as its request arrives", () => {
+  it("are under way before Next handles the request, and the page takes them: one upstream call, with the request's id", async () => {
+    const id = await choosingSession();
+    upstream.length = 0;
+    const page = withPagePreload(
+      request(`/checkout/${id}/offers?n=12`, { "x-request-id": "agency-trace-preload-1" }),
+      () => {
+        // What the page does, later in the same request.
+        const session = preloadedSession(id);
+        expect(session, "the session read is shared with the layout and the page").toBeDefined();
+        expect(preloadedSession(id), "the same read for every part of the page").toBe(session);
+        return Promise.all([session!, preloadedOffers(id)]);
+      },
+      context,
+    );
+    const [read, offers] = await page;
+    expect(read.session?.id).toBe(id);
+    expect(read.partner?.id).toBe(partner.id);
+    expect(offers?.kind).toBe("offers");
+    expect(upstream.filter((call) => call.path.startsWith("/financing/"))).toEqual([
+      { path: `/financing/${read.session!.operationId}`, requestId: "agency-trace-preload-1" },
+    ]);
+  });
+
+  it("ask nothing upstream for a session the page will send elsewhere (no data sent yet)", async () => {
+    const { session } = await createSession(ctx.db, partner, sessionInput());
+    upstream.length = 0;
+    const offers = await withPagePreload(request(`/checkout/${session.id}/offers`), () => preloadedOffers(session.id), context);
+    expect(offers, "the page redirects to the form; had it not, it would ask itself").toBeUndefined();
+    expect(upstream).toEqual([]);
+  });
+
+  it("are not started for another page, method, a prefetch or a trailing slash; the page then reads as before", async () => {
+    const id = await choosingSession();
+    upstream.length = 0;
+    for (const [url, headers, method] of [
+      [`/checkout/${id}`, {}, "GET"],
+      [`/checkout/${id}/status`, {}, "GET"],
+      [`/checkout/${id}/offers`, {}, "HEAD"],
+      [`/checkout/${id}/offers`, {}, "POST"],
+      [`/checkout/${id}/offers`, { "next-router-prefetch": "1" }, "GET"],
+      [`/checkout/${id}/offers/`, {}, "GET"],
+      [`/checkout/${id}/offersx`, {}, "GET"],
+    ] as const) {
+      const taken = withPagePreload(request(url, headers, method), () => [preloadedSession(id), preloadedOffers(id)] as const, context);
+      expect(taken[0], `${method} ${url}`).toBeUndefined();
+      expect(await taken[1], `${method} ${url}`).toBeUndefined();
+    }
+    expect(upstream).toEqual([]);
+  });
+
+  it("belong to their request and session only", async () => {
+    const id = await choosingSession();
+    const other = await choosingSession();
+    const [mine, notMine] = await withPagePreload(
+      request(`/checkout/${id}/offers`),
+      () => Promise.all([preloadedOffers(id), preloadedOffers(other)]),
+      context,
+    );
+    expect(mine?.kind).toBe("offers");
+    expect(notMine, "another session's page reads its own").toBeUndefined();
+    expect(preloadedSession(id), "outside the request").toBeUndefined();
+  });
+
+  it("hand a failure to the page, which reports it, and never leave it unhandled when the page does not come", async () => {
+    const id = await choosingSession();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const down = async (): Promise<AppContext> => {
+        throw new Error("database unreachable");
+      };
+      // The page awaits the session read: it fails as its own read would have.
+      const read = withPagePreload(request(`/checkout/${id}/offers`), () => preloadedSession(id), down);
+      await expect(read).rejects.toThrow("database unreachable");
+      // A request that fails before the page (nothing takes the reads).
+      withPagePreload(request(`/checkout/${id}/offers`), () => undefined, down);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+});
