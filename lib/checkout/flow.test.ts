@@ -18,23 +18,19 @@ import {
   sessionState,
   statusHistory,
 } from "./sessions";
-import { customerDraft, sessionInput, testContext } from "./testing/context";
+import { customerDraft, recordingFetch, sessionInput, testContext, type RecordedCall } from "./testing/context";
 
 let server: Awaited<ReturnType<typeof startSandboxServer>>;
 let database: Database;
 let ctx: CheckoutContext;
 let partner: Partner;
-const calls: string[] = [];
-
-const countingFetch: typeof fetch = async (input, init) => {
-  const url = new URL(input instanceof Request ? input.url : String(input));
-  calls.push(`${init?.method ?? "GET"} ${url.pathname.replace("/sandbox/v1", "")}`);
-  return fetch(input, init);
-};
+const recorded: RecordedCall[] = [];
+/** The partner API calls made, as "METHOD /path". */
+const calls = () => recorded.map((call) => `${call.method} ${call.path}`);
 
 beforeAll(async () => {
   server = await startSandboxServer();
-  ({ ctx, database, partner } = await testContext(server.baseUrl, { fetch: countingFetch }));
+  ({ ctx, database, partner } = await testContext(server.baseUrl, { fetch: recordingFetch(recorded) }));
 });
 
 afterAll(async () => {
@@ -175,9 +171,9 @@ describe("the customer's data", () => {
     const session = await sessionWithOperation();
     const first = session.operationId!;
     const corrected = { ...customerDraft(), firstName: "Anabel", documentId: "87654321X" };
-    calls.length = 0;
+    recorded.length = 0;
     expect(await submitCustomer(ctx, session.id, corrected)).toEqual({ ok: true });
-    expect(calls).toEqual([`POST /operations/${first}/cancel`, "POST /operations"]);
+    expect(calls()).toEqual([`POST /operations/${first}/cancel`, "POST /operations"]);
 
     const after = await requireSession(ctx.db, session.id);
     expect(after.operationId).toMatch(/^op_/);
@@ -193,9 +189,9 @@ describe("the customer's data", () => {
     expect((await getCustomerDraft(ctx.db, session.id))?.draft).toMatchObject({ firstName: "Anabel" });
 
     // The same corrected data again (a double submit): nothing more is sent.
-    calls.length = 0;
+    recorded.length = 0;
     expect(await submitCustomer(ctx, session.id, corrected)).toEqual({ ok: true });
-    expect(calls).toEqual([]);
+    expect(calls()).toEqual([]);
     // A second correction gets the next derived id.
     expect(await submitCustomer(ctx, session.id, { ...corrected, firstName: "Ana" })).toEqual({ ok: true });
     const third = await requireSession(ctx.db, session.id);
@@ -246,9 +242,9 @@ describe("offers and choosing", () => {
     const session = await sessionWithOperation();
     const view = await loadOffers(ctx, session);
     if (view.kind !== "offers") throw new Error("expected offers");
-    const before = calls.filter((c) => c === "POST /financing").length;
+    const before = calls().filter((c) => c === "POST /financing").length;
     const results = await Promise.all(Array.from({ length: 5 }, () => chooseOffer(ctx, session.id, view.offers[0]!.id)));
-    expect(calls.filter((c) => c === "POST /financing").length - before).toBe(1);
+    expect(calls().filter((c) => c === "POST /financing").length - before).toBe(1);
     const redirects = results.filter((r) => r.kind === "redirect");
     expect(redirects.length).toBeGreaterThanOrEqual(1);
     expect(new Set(redirects.map((r) => (r.kind === "redirect" ? r.url : "")))).toEqual(
@@ -309,9 +305,9 @@ describe("coming back", () => {
     const polled = await pollStatus(ctx, session.id);
     expect(polled).toMatchObject({ state: "confirmed", final: true, operationStatus: "CONFIRMED" });
     expect(new URL(polled.returnUrl).searchParams.get("outcome")).toBe("confirmed");
-    const statusCalls = calls.filter((c) => c.endsWith(`/operations/${session.operationId}/status`)).length;
+    const statusCalls = calls().filter((c) => c.endsWith(`/operations/${session.operationId}/status`)).length;
     await pollStatus(ctx, session.id);
-    expect(calls.filter((c) => c.endsWith(`/operations/${session.operationId}/status`)).length).toBe(statusCalls);
+    expect(calls().filter((c) => c.endsWith(`/operations/${session.operationId}/status`)).length).toBe(statusCalls);
   });
 
   it("the status page's poll uses the session it was given: nothing new locks nothing, a change on a copy read before it is recorded", async () => {

@@ -179,8 +179,8 @@ export type OffersView =
  * Whether the offers page shows this session's plans: the operation exists and the customer is
  * choosing. Otherwise the page sends the customer to the form (no operation yet) or to the status.
  */
-export function showsOffers(session: CheckoutSession, now = new Date()): boolean {
-  return session.operationId !== null && sessionState(session, now) === "choosing";
+export function showsOffers(session: CheckoutSession): boolean {
+  return session.operationId !== null && sessionState(session) === "choosing";
 }
 
 /** @param known the session's partner when the caller has already read it (the page has): one read less. */

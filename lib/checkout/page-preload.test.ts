@@ -14,26 +14,20 @@ import { startSandboxServer } from "@/lib/sandbox/testing/servers";
 import { submitCustomer, type CheckoutContext } from "./flow";
 import { preloadedOffers, preloadedSession, withPagePreload } from "./page-preload";
 import { createSession } from "./sessions";
-import { customerDraft, sessionInput, testContext } from "./testing/context";
+import { customerDraft, recordingFetch, sessionInput, testContext, type RecordedCall } from "./testing/context";
 
 let server: Awaited<ReturnType<typeof startSandboxServer>>;
 let database: Database;
 let ctx: CheckoutContext;
 let partner: Partner;
-const upstream: { path: string; requestId: string | null }[] = [];
-
-const countingFetch: typeof fetch = async (input, init) => {
-  const url = new URL(input instanceof Request ? input.url : String(input));
-  upstream.push({ path: url.pathname.replace("/sandbox/v1", ""), requestId: new Headers(init?.headers).get("x-request-id") });
-  return fetch(input, init);
-};
+const upstream: RecordedCall[] = [];
 
 /** The app's context as the page gets it (only what the checkout uses is real). */
 const context = async () => ctx as unknown as AppContext;
 
 beforeAll(async () => {
   server = await startSandboxServer();
-  ({ ctx, database, partner } = await testContext(server.baseUrl, { fetch: countingFetch }));
+  ({ ctx, database, partner } = await testContext(server.baseUrl, { fetch: recordingFetch(upstream) }));
 });
 
 afterAll(async () => {
@@ -76,7 +70,7 @@ describe("the offers page's reads, started as its request arrives", () => {
     expect(read.partner?.id).toBe(partner.id);
     expect(offers?.kind).toBe("offers");
     expect(upstream.filter((call) => call.path.startsWith("/financing/"))).toEqual([
-      { path: `/financing/${read.session!.operationId}`, requestId: "agency-trace-preload-1" },
+      { method: "GET", path: `/financing/${read.session!.operationId}`, requestId: "agency-trace-preload-1" },
     ]);
   });
 

@@ -5,6 +5,8 @@ import { getAppContext, type AppContext } from "@/lib/app-context";
 import { withRequestId } from "@/lib/logging/context";
 import { REQUEST_ID_HEADER } from "@/lib/logging/request-id";
 import { metrics } from "@/lib/ops/metrics";
+import { CHECKOUT_PATH } from "@/lib/security/page-headers";
+import { rawPathAndQuery } from "@/lib/security/request-guard";
 import { cachedPartnerById } from "@/lib/partners/cache";
 import type { Partner } from "@/lib/partners/partners";
 import { loadOffers, showsOffers, type OffersView } from "./flow";
@@ -38,9 +40,6 @@ interface Preload {
   offers: Promise<OffersView | undefined>;
 }
 
-/** The offers page's address as requested (a trailing slash is redirected by Next: not the page). */
-const OFFERS_PAGE_PATH = /^\/checkout\/(cs_[\w-]{10,64})\/offers(?:\?|$)/;
-
 // One per process, on globalThis: the HTTP server's hook (the instrumentation's bundle) starts the
 // reads and the page (the app's bundle) takes them.
 const globalForPreload = globalThis as typeof globalThis & { __travelCheckoutPagePreload?: AsyncLocalStorage<Preload> };
@@ -64,11 +63,11 @@ export async function readSession(sessionId: string, context: () => Promise<AppC
  * `context`: the app's (tests give theirs).
  */
 export function withPagePreload<T>(request: IncomingMessage, handle: () => T, context: () => Promise<AppContext> = getAppContext): T {
-  const sessionId =
-    request.method === "GET" && request.headers["next-router-prefetch"] === undefined
-      ? OFFERS_PAGE_PATH.exec(request.url ?? "")?.[1]
-      : undefined;
-  if (!sessionId) return handle();
+  if (request.method !== "GET" || request.headers["next-router-prefetch"] !== undefined) return handle();
+  // The offers page exactly (a trailing slash is redirected by Next: not the page).
+  const { pathname } = rawPathAndQuery(request.url ?? "");
+  const sessionId = CHECKOUT_PATH.exec(pathname)?.[1];
+  if (!sessionId || pathname !== `/checkout/${sessionId}/offers`) return handle();
   const requestId = request.headers[REQUEST_ID_HEADER];
   // With the request's id (the fast path put it on the request), as the page would: on the log
   // lines, and sent upstream.
@@ -89,14 +88,18 @@ export function withPagePreload<T>(request: IncomingMessage, handle: () => T, co
 
 function ignore(): void {}
 
+/** What was started for this request, when it was started for this session. */
+function preloadOf(sessionId: string): Preload | undefined {
+  const preload = storage().getStore();
+  return preload?.sessionId === sessionId ? preload : undefined;
+}
+
 /** The session read started for this request, when it was started for this session. */
 export function preloadedSession(sessionId: string): Promise<SessionRead> | undefined {
-  const preload = storage().getStore();
-  return preload?.sessionId === sessionId ? preload.read : undefined;
+  return preloadOf(sessionId)?.read;
 }
 
 /** The offers asked for this request, when they were asked for this session. */
-export async function preloadedOffers(sessionId: string): Promise<OffersView | undefined> {
-  const preload = storage().getStore();
-  return preload?.sessionId === sessionId ? preload.offers : undefined;
+export function preloadedOffers(sessionId: string): Promise<OffersView | undefined> | undefined {
+  return preloadOf(sessionId)?.offers;
 }

@@ -37,6 +37,26 @@ export async function testContext(
   };
 }
 
+/** A partner API call as a test sees it: method, path under the API's base, and the request id sent. */
+export interface RecordedCall {
+  method: string;
+  path: string;
+  requestId: string | null;
+}
+
+/** A fetch that records each partner API call in `calls`, then makes it. */
+export function recordingFetch(calls: RecordedCall[]): typeof fetch {
+  return async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    calls.push({
+      method: init?.method ?? "GET",
+      path: url.pathname.replace("/sandbox/v1", ""),
+      requestId: new Headers(init?.headers).get("x-request-id"),
+    });
+    return fetch(input, init);
+  };
+}
+
 let counter = 0;
 
 export function sessionInput(overrides: Partial<CreateSessionInput> = {}, appUrl = "http://127.0.0.1:3999"): CreateSessionInput {
