@@ -1,3 +1,5 @@
+import { get } from "node:http";
+import { gunzipSync } from "node:zlib";
 import { expect, test } from "./fixtures";
 import { APP_URL } from "./support/app";
 import { expectNoAxeViolations } from "./support/axe";
@@ -111,6 +113,29 @@ test.describe("the offers page's reads", () => {
       preloaded + 3,
     );
     expect(await metricValue(request, OFFERS_CALLS), "one upstream call per load: the page took the one started").toBe(calls + 3);
+  });
+});
+
+test.describe("the offers page's document", () => {
+  test("is sent compressed in one piece (lib/ops/whole-compression.ts): no flush between Next's chunks", async ({ checkout }) => {
+    const { m } = checkout;
+    const sessionId = await checkout.startWithDetails(aCustomer());
+    const { status, encoding, body } = await new Promise<{ status: number | undefined; encoding: string | undefined; body: Buffer }>(
+      (resolve, reject) => {
+        get(`${APP_URL}/checkout/${sessionId}/offers`, { headers: { "Accept-Encoding": "gzip" } }, (response) => {
+          const parts: Buffer[] = [];
+          response.on("data", (part: Buffer) => parts.push(part));
+          response.on("end", () =>
+            resolve({ status: response.statusCode, encoding: response.headers["content-encoding"], body: Buffer.concat(parts) }),
+          );
+        }).on("error", reject);
+      },
+    );
+    expect(status).toBe(200);
+    expect(encoding).toBe("gzip");
+    expect(gunzipSync(body).toString("utf8")).toContain(m.offers.title);
+    // The empty stored block a zlib sync flush writes: none, the document was compressed whole.
+    expect(body.includes(Buffer.from([0x00, 0x00, 0xff, 0xff]))).toBe(false);
   });
 });
 

@@ -5,6 +5,7 @@ import { preparePageRequest } from "@/lib/security/prepared-page";
 import { guardPageResponse, runWithRequestState } from "./error-pages";
 import { metrics } from "./metrics";
 import { routeLabel } from "./route-label";
+import { compressWhole } from "./whole-compression";
 
 /**
  * Next creates and owns the HTTP server (`next start`), and route handlers never see the socket or
@@ -13,7 +14,8 @@ import { routeLabel } from "./route-label";
  * connections before it closes the database), and pages' server errors readable without JavaScript
  * (lib/ops/error-pages.ts: each request runs with its own state, and a page's HTML 5xx is replaced),
  * and the proxy's fast path for the pages every customer loads (lib/security/prepared-page.ts), with
- * the offers page's reads started at once (lib/checkout/page-preload.ts).
+ * the offers page's reads started at once (lib/checkout/page-preload.ts) and their documents
+ * compressed in one piece (lib/ops/whole-compression.ts).
  * So the server's `request` event is observed, once per process, and the servers that emit it are
  * remembered.
  */
@@ -34,6 +36,7 @@ export function observeHttpServers(): void {
       const prepared = preparePageRequest(request, response);
       return runWithRequestState(() => {
         guardPageResponse(request, response);
+        if (prepared) compressWhole(response);
         const handle = () => emit.call(this, event, ...args);
         return prepared ? withPagePreload(request, handle) : handle();
       });
