@@ -333,6 +333,11 @@ async function main() {
     sandbox.kill();
   };
   process.on("exit", stop);
+  // A signal ends Node without its "exit" event: without this, a bench stopped with Ctrl-C or
+  // `kill` (other than in the hold) left its three servers running on their ports.
+  const onSignal = (signal: NodeJS.Signals) => process.exit(signal === "SIGINT" ? 130 : 143);
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
   try {
     await Promise.all([waitFor(`${APP}/api/health`), waitFor(EMPTY), waitFor(`${SANDBOX}/api/health`)]);
     say(
@@ -360,7 +365,10 @@ async function main() {
     if (PHASES.has("hold")) {
       // BENCH_PHASES=hold: the servers and sessions stay up for measuring by hand, until Ctrl-C.
       say(`Holding (Ctrl-C to stop): ${pages.map(([name, url]) => `${name} ${url}`).join("  ")}  operation ${await operationOf(offersId)}`);
+      // Here Ctrl-C ends the hold and goes on with the other phases asked for.
+      process.off("SIGINT", onSignal);
       await new Promise((resolve) => process.once("SIGINT", resolve));
+      process.on("SIGINT", onSignal);
     }
     if (PHASES.has("latency")) await measureLatency(pages[1]![1], offersId);
     if (PHASES.has("size")) await measureSizes(pages);
