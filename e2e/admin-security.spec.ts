@@ -12,7 +12,9 @@ import { cents } from "./support/text";
  * nothing that moves money, a used code does not work twice, X-Forwarded-For does not reset the
  * sign-in limit, a password change and "sign out everywhere else" end the other sessions, and the
  * audit log says who cancelled and refunded what. The tests that end sessions or change the
- * password use the `security` demo account, which no other spec uses; they run one after another.
+ * password use the `sessions` demo account, which no other spec uses, and the other sign-ins the
+ * `security` one (a TOTP code works once per account: on one account, these sign-ins waited
+ * for new codes); they run one after another.
  */
 
 test.use({ baseURL: APP_URL, locale: "en-GB" });
@@ -134,14 +136,14 @@ test("a password change ends the sessions of other browsers", async ({ page, adm
   const other = await browser.newContext({ baseURL: APP_URL, locale: "en-GB" });
   try {
     const elsewhere = new Backoffice(await other.newPage(), "en");
-    await elsewhere.signIn(STAFF.security);
-    await admin.signIn(STAFF.security);
+    await elsewhere.signIn(STAFF.sessions);
+    await admin.signIn(STAFF.sessions);
 
     const security = new SecurityPages(page, admin.m);
     const changed = `changed-${randomUUID()}`;
     await page.goto("/admin/security/password");
     await expectNoAxeViolations(page, "the password change");
-    await security.changePassword(STAFF.security.password, changed);
+    await security.changePassword(STAFF.sessions.password, changed);
     await expect(page).toHaveURL(/\/admin\/security\?password=changed/);
     // Every other session of the account ended (this spec's earlier tests leave some open too).
     await expect(page.getByText(/^Password changed\. \d+ sessions? open elsewhere (was|were) signed out\.$/)).toBeVisible();
@@ -149,7 +151,7 @@ test("a password change ends the sessions of other browsers", async ({ page, adm
     await elsewhere.page.goto("/admin");
     await elsewhere.login.expectShown();
     // This browser stays signed in, and puts the demo password back.
-    await security.changePassword(changed, STAFF.security.password);
+    await security.changePassword(changed, STAFF.sessions.password);
     await expect(page).toHaveURL(/\/admin\/security\?password=changed/);
   } finally {
     await other.close();
@@ -161,8 +163,8 @@ test("sign out everywhere else ends the other sessions and keeps this one", asyn
   const other = await browser.newContext({ baseURL: APP_URL, locale: "en-GB" });
   try {
     const elsewhere = new Backoffice(await other.newPage(), "en");
-    await elsewhere.signIn(STAFF.security);
-    await admin.signIn(STAFF.security);
+    await elsewhere.signIn(STAFF.sessions);
+    await admin.signIn(STAFF.sessions);
     const security = new SecurityPages(page, admin.m);
     await security.goto();
     await expectNoAxeViolations(page, "the security page");

@@ -29,9 +29,10 @@ export const DEMO_PARTNER_NAME = DEMO_PARTNERS.demo.name;
 export const DEMO_TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 
 /**
- * The published demo staff accounts of the back-office. `security` is for tests that change a
- * password or sign out everywhere (so they never end another test's session); `unenrolled` has no
- * second factor (and tests must leave it so).
+ * The published demo staff accounts of the back-office. `sessions` is for tests that change a
+ * password or sign out everywhere (so they never end another test's session), `security` for the
+ * other sign-in tests (apart, so that neither waits for new TOTP codes the other used up);
+ * `unenrolled` has no second factor (and tests must leave it so).
  */
 export const STAFF = {
   aurora: {
@@ -55,6 +56,14 @@ export const STAFF = {
     email: "seguridad@viajes-aurora.example",
     password: "aurora-security-demo",
     name: "Ana Ruiz",
+    partner: "Viajes Aurora (demo)",
+    totpSecret: DEMO_TOTP_SECRET,
+    reuseSession: false,
+  },
+  sessions: {
+    email: "sesiones@viajes-aurora.example",
+    password: "aurora-sessions-demo",
+    name: "Diego Marín",
     partner: "Viajes Aurora (demo)",
     totpSecret: DEMO_TOTP_SECRET,
     reuseSession: false,

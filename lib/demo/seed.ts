@@ -132,6 +132,10 @@ export function demoSigningSecret(secret: string): string {
  * - `seguridad@viajes-aurora.example` / `aurora-security-demo`: a second staff member of the demo
  *   partner, for trying (and testing) password changes and "sign out everywhere" without
  *   disturbing the first.
+ * - `sesiones@viajes-aurora.example` / `aurora-sessions-demo`: a third, as the second; the browser
+ *   tests end its sessions and change its password while the second signs in for the others (a
+ *   TOTP code works once per account, so four sign-ins in a row on one account waited for new
+ *   codes).
  * - `nuevo@viajes-aurora.example` / `aurora-new-demo`: a staff member without a second factor:
  *   signing in leads to enrolment, and to nothing else until it is done.
  * The second factor of all but the last is enrolled with the published TOTP secret
@@ -172,6 +176,14 @@ export const DEMO_STAFF = [
     email: "seguridad@viajes-aurora.example",
     name: "Ana Ruiz",
     password: "aurora-security-demo",
+    twoFactor: true,
+  },
+  {
+    id: "staff_demo_aurora_sessions",
+    partnerId: DEMO_PARTNER_ID,
+    email: "sesiones@viajes-aurora.example",
+    name: "Diego Marín",
+    password: "aurora-sessions-demo",
     twoFactor: true,
   },
   {
