@@ -18,7 +18,8 @@ const APP_URL = "http://127.0.0.1:3999";
 const AURORA = DEMO_STAFF[0];
 const GROUP = DEMO_STAFF[1];
 const SECURITY = DEMO_STAFF[2];
-const NEW = DEMO_STAFF[3];
+const SESSIONS = DEMO_STAFF[3];
+const NEW = DEMO_STAFF[4];
 const MINUTE = 60_000;
 
 let database: Database;
@@ -49,6 +50,7 @@ describe("the seed", () => {
     expect(users.map((u) => [u.email, u.partnerId]).sort()).toEqual([
       [NEW.email, DEMO_PARTNER_ID],
       [SECURITY.email, DEMO_PARTNER_ID],
+      [SESSIONS.email, DEMO_PARTNER_ID],
       [GROUP.email, DEMO_GROUP_PARTNER_ID],
       [AURORA.email, DEMO_PARTNER_ID],
     ]);
@@ -59,7 +61,7 @@ describe("the seed", () => {
         .filter((u) => u.totpEnabledAt)
         .map((u) => u.email)
         .sort(),
-    ).toEqual([SECURITY.email, GROUP.email, AURORA.email].sort());
+    ).toEqual([SECURITY.email, SESSIONS.email, GROUP.email, AURORA.email].sort());
     expect(users.find((u) => u.email === NEW.email)?.totpSecret).toBeNull();
     const [group] = await db().select().from(partners).where(eq(partners.id, DEMO_GROUP_PARTNER_ID));
     expect(group).toMatchObject({ name: "Grupo Demo", financingAgencyId: 102, allowedOrigins: [APP_URL] });
