@@ -15,11 +15,13 @@ import {
 import { openPartnerSecret } from "@/lib/partners/secrets";
 
 const APP_URL = "http://127.0.0.1:3999";
-const AURORA = DEMO_STAFF[0];
-const GROUP = DEMO_STAFF[1];
-const SECURITY = DEMO_STAFF[2];
-const SESSIONS = DEMO_STAFF[3];
-const NEW = DEMO_STAFF[4];
+/** A demo account by its id: not by its place in the list, which grows. */
+const demoStaff = (id: (typeof DEMO_STAFF)[number]["id"]) => DEMO_STAFF.find((staff) => staff.id === id)!;
+const AURORA = demoStaff("staff_demo_aurora");
+const GROUP = demoStaff("staff_demo_grupo");
+const SECURITY = demoStaff("staff_demo_aurora_security");
+const SESSIONS = demoStaff("staff_demo_aurora_sessions");
+const NEW = demoStaff("staff_demo_aurora_new");
 const MINUTE = 60_000;
 
 let database: Database;

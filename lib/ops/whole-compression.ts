@@ -6,9 +6,9 @@ import type { ServerResponse } from "node:http";
  * pages). Next flushes its compressor after every chunk of a page it writes (`res.flush()`, added
  * by its `compression` middleware), so that a page with Suspense boundaries reaches the browser
  * as it streams. The prepared pages have none (the checkout's pages must read without JavaScript,
- * and are sent whole once the partner API has answered), and for them each flush only costs: a
- * sync-flush block and a socket write per chunk (the offers page: four), a compressed document
- * ~20 % larger (5.7 KB instead of 7.1 KB), and ~2 ms more before its last byte arrives. Without
+ * and are sent whole once the partner API has answered), and for them each flush only costs a
+ * sync-flush block and a socket write per chunk (the offers page: four), and a compressed document
+ * 12–22 % larger (the offers page's 5.7 KB was 7.1 KB; README, "What was done for speed"). Without
  * `flush`, the compressor writes the document when Next ends it, in one piece.
  *
  * `flush` becomes a property that reads as nothing and ignores being set: Next only calls it
