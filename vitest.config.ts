@@ -13,6 +13,10 @@ export default defineConfig({
   test: {
     include: ["{app,components,lib,scripts}/**/*.test.{ts,tsx}"],
     environment: "node",
+    // Every in-memory test database starts from one fresh PGlite cluster made for the run, not from
+    // its own initdb (lib/testing/pglite-cluster.global.ts).
+    globalSetup: ["lib/testing/pglite-cluster.global.ts"],
+    setupFiles: ["lib/testing/pglite-cluster.setup.ts"],
     // PGlite boots a WebAssembly PostgreSQL: give slow shared machines room.
     testTimeout: 30_000,
     // One test file per core, not Vitest's default of one fewer: the files spend much of their time
