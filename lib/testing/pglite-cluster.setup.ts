@@ -13,8 +13,8 @@ const create = PGlite.create.bind(PGlite);
 // Read when a test first opens an in-memory database (~40 MB: most test files open none).
 let cluster: Blob | undefined;
 
-function fromCluster(options: PGliteOptions | undefined): PGliteOptions | undefined {
-  const dataDir = options?.dataDir;
+/** The options for a database in `dataDir`: unchanged unless it is in memory and starts empty. */
+function fromCluster(dataDir: string | undefined, options: PGliteOptions | undefined): PGliteOptions | undefined {
   if (!dataDir?.startsWith("memory://") || options?.loadDataDir) return options;
   cluster ??= new Blob([readFileSync(inject("pgliteClusterTarball"))], { type: "application/x-tar" });
   return { ...options, loadDataDir: cluster };
@@ -22,5 +22,5 @@ function fromCluster(options: PGliteOptions | undefined): PGliteOptions | undefi
 
 PGlite.create = ((dataDirOrOptions?: string | PGliteOptions, options?: PGliteOptions) =>
   typeof dataDirOrOptions === "string"
-    ? create(dataDirOrOptions, fromCluster({ ...options, dataDir: dataDirOrOptions }))
-    : create(fromCluster(dataDirOrOptions))) as typeof PGlite.create;
+    ? create(dataDirOrOptions, fromCluster(dataDirOrOptions, options))
+    : create(fromCluster(dataDirOrOptions?.dataDir, dataDirOrOptions))) as typeof PGlite.create;
