@@ -78,8 +78,8 @@ test.beforeAll(async () => {
   balancer = await startLoadBalancer(() => instances.filter((i) => i.child.exitCode === null && i.child.signalCode === null));
   base = `http://127.0.0.1:${balancer.port}`;
   instances = [appInstance("A", PORTS.a, databaseUrl), appInstance("B", PORTS.b, databaseUrl)];
-  await waitUntilOk(`${SANDBOX_ORIGIN}/sandbox/v1/health`, 60_000, { "X-Service-API-Key": SANDBOX_AGENCY_KEY });
-  for (const instance of instances) await waitUntilOk(`http://127.0.0.1:${instance.port}/api/health`);
+  await waitUntilOk(`${SANDBOX_ORIGIN}/sandbox/v1/health`, { headers: { "X-Service-API-Key": SANDBOX_AGENCY_KEY }, instance: sandbox });
+  for (const instance of instances) await waitUntilOk(`http://127.0.0.1:${instance.port}/api/health`, { instance });
 });
 
 test.afterAll(async () => {
@@ -211,5 +211,5 @@ test("an instance killed in the middle of processing loses nothing", async ({ re
   // Restarted, the instance serves again.
   const restarted = appInstance(victim.name, victim.port, databaseUrl);
   instances = instances.map((i) => (i === victim ? restarted : i));
-  await waitUntilOk(`http://127.0.0.1:${victim.port}/api/health`);
+  await waitUntilOk(`http://127.0.0.1:${victim.port}/api/health`, { instance: restarted });
 });

@@ -96,9 +96,13 @@ test.beforeAll(async () => {
     { PORT: String(PORT), APP_URL: ORIGIN, DATA_DIR: dataDir, WEBHOOK_TOKEN, LOG_LEVEL: "debug" },
     PORT,
   );
-  await waitUntilOk(`${ORIGIN}/api/health`, 90_000);
+  await waitUntilOk(`${ORIGIN}/api/health`, { timeoutMs: 90_000, instance: server });
   // The bundled sandbox opens its own tables on first use: before a customer waits for it.
-  await waitUntilOk(`${ORIGIN}/sandbox/v1/health`, 90_000, { "X-Service-API-Key": SANDBOX_AGENCY_KEY });
+  await waitUntilOk(`${ORIGIN}/sandbox/v1/health`, {
+    timeoutMs: 90_000,
+    headers: { "X-Service-API-Key": SANDBOX_AGENCY_KEY },
+    instance: server,
+  });
 });
 
 // The captured log, kept with the test's results for whoever reads a failure.

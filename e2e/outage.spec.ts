@@ -77,8 +77,12 @@ test.beforeAll(async () => {
     },
     PORTS.app,
   );
-  await waitUntilOk(`${SANDBOX_ORIGIN}/sandbox/v1/health`, 90_000, { "X-Service-API-Key": SANDBOX_AGENCY_KEY });
-  await waitUntilOk(`${BASE}/api/health`, 90_000);
+  await waitUntilOk(`${SANDBOX_ORIGIN}/sandbox/v1/health`, {
+    timeoutMs: 90_000,
+    headers: { "X-Service-API-Key": SANDBOX_AGENCY_KEY },
+    instance: sandboxProcess,
+  });
+  await waitUntilOk(`${BASE}/api/health`, { timeoutMs: 90_000, instance: app });
 });
 
 test.afterEach(async ({}, testInfo) => {

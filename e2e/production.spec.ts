@@ -84,7 +84,7 @@ test.describe("a production configuration on fresh data", () => {
 
   test.beforeAll(async () => {
     app = startProcess("production", NEXT, productionEnv(port, dataDir), port);
-    await waitUntilOk(`http://127.0.0.1:${port}/api/health`, 90_000);
+    await waitUntilOk(`http://127.0.0.1:${port}/api/health`, { timeoutMs: 90_000, instance: app });
   });
 
   test.afterAll(async () => {
@@ -179,7 +179,7 @@ test.describe("a sandbox's data moved to production", () => {
     // The sandbox seeds its demo partners and staff.
     const sandbox = startProcess("sandbox", NEXT, sandboxEnv(sandboxPort, dataDir), sandboxPort);
     started.push(sandbox);
-    await waitUntilOk(`http://127.0.0.1:${sandboxPort}/api/health`, 90_000);
+    await waitUntilOk(`http://127.0.0.1:${sandboxPort}/api/health`, { timeoutMs: 90_000, instance: sandbox });
     await sandbox.stop("SIGTERM");
 
     const refused = startProcess("production", NEXT, productionEnv(productionPort, dataDir), productionPort);
@@ -199,7 +199,7 @@ test.describe("a sandbox's data moved to production", () => {
 
     const production = startProcess("production", NEXT, productionEnv(productionPort, dataDir), productionPort);
     started.push(production);
-    await waitUntilOk(`http://127.0.0.1:${productionPort}/api/health`, 90_000);
+    await waitUntilOk(`http://127.0.0.1:${productionPort}/api/health`, { timeoutMs: 90_000, instance: production });
     const response = await fetch(`http://127.0.0.1:${productionPort}/api/checkout-sessions`, {
       method: "POST",
       headers: { Authorization: `Bearer ${DEMO_PARTNERS.demo.secret}`, "Content-Type": "application/json" },

@@ -34,7 +34,7 @@ let app: Instance | undefined;
 
 async function startApp(): Promise<void> {
   app = startProcess("app", ["node_modules/next/dist/bin/next", "start"], { PORT: String(PORT), DATA_DIR: dataDir, WEBHOOK_TOKEN }, PORT);
-  await waitUntilOk(`http://127.0.0.1:${PORT}/api/health`, 60_000);
+  await waitUntilOk(`http://127.0.0.1:${PORT}/api/health`, { instance: app });
 }
 
 /** SIGTERM, as `npm start` is stopped; it must be gone before the same data is opened again. */

@@ -48,7 +48,7 @@ async function startApp(graceMs: number): Promise<Instance> {
     },
     PORTS.app,
   );
-  await waitUntilOk(`${BASE}/api/health`, 90_000);
+  await waitUntilOk(`${BASE}/api/health`, { timeoutMs: 90_000, instance });
   return instance;
 }
 
@@ -60,7 +60,11 @@ test.beforeAll(async () => {
     { DATA_DIR: dataDir },
     PORTS.sandbox,
   );
-  await waitUntilOk(`${SANDBOX_ORIGIN}/sandbox/v1/health`, 90_000, { "X-Service-API-Key": SANDBOX_AGENCY_KEY });
+  await waitUntilOk(`${SANDBOX_ORIGIN}/sandbox/v1/health`, {
+    timeoutMs: 90_000,
+    headers: { "X-Service-API-Key": SANDBOX_AGENCY_KEY },
+    instance: sandboxProcess,
+  });
 });
 
 test.afterAll(async () => {

@@ -35,16 +35,54 @@ export function startProcess(name: string, args: string[], env: Record<string, s
   };
 }
 
-export async function waitUntilOk(url: string, timeoutMs = 60_000, headers: Record<string, string> = {}): Promise<void> {
+export interface WaitOptions {
+  timeoutMs?: number;
+  headers?: Record<string, string>;
+  /** The process that should answer: the wait stops as soon as it exits, and its output's tail is in the error. */
+  instance?: Instance;
+}
+
+function hasExited(instance: Instance): boolean {
+  return instance.child.exitCode !== null || instance.child.signalCode !== null;
+}
+
+/** The last lines a process wrote, for an error that says why it did not come up. */
+export function outputTail(instance: Instance, lines = 30): string {
+  return instance.output.join("").split("\n").slice(-lines).join("\n");
+}
+
+/**
+ * Polls `url` until it answers 2xx. Each attempt has its own short timeout, so a server that takes a
+ * connection and never answers cannot hold the wait past its deadline.
+ */
+export async function waitUntilOk(url: string, { timeoutMs = 60_000, headers = {}, instance }: WaitOptions = {}): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let last = "no attempt";
+  const failure = (why: string) =>
+    new Error(
+      `${url} ${why} (last attempt: ${last})` +
+        (instance ? `\n--- ${instance.name} (pid ${instance.child.pid ?? "none"}), last output ---\n${outputTail(instance)}` : ""),
+    );
   while (Date.now() < deadline) {
-    const ok = await fetch(url, { headers })
-      .then((r) => r.ok)
-      .catch(() => false);
+    if (instance && hasExited(instance)) {
+      throw failure(`will not answer: ${instance.name} exited (code ${instance.child.exitCode}, signal ${instance.child.signalCode})`);
+    }
+    const attempt = Math.min(5_000, Math.max(deadline - Date.now(), 1));
+    const ok = await fetch(url, { headers, signal: AbortSignal.timeout(attempt) })
+      .then(async (r) => {
+        last = `HTTP ${r.status}`;
+        await r.body?.cancel();
+        return r.ok;
+      })
+      .catch((error: unknown) => {
+        const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+        last = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+        return false;
+      });
     if (ok) return;
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`${url} did not answer in ${timeoutMs} ms`);
+  throw failure(`did not answer in ${timeoutMs} ms`);
 }
 
 /**
