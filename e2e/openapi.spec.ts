@@ -25,6 +25,14 @@ async function servedDocument(request: APIRequestContext) {
   return (await response.json()) as { servers: { url: string }[]; paths: object };
 }
 
+/** The error codes the document lists (`x-error-codes`) for an answer of an operation, if it lists them. */
+function documentedErrorCodes(document: { paths: object }, method: string, path: string, status: number): string[] | undefined {
+  const relative = path.replace(/^\/api/, "");
+  const paths = document.paths as Record<string, Record<string, { responses?: Record<string, { "x-error-codes"?: string[] }> }>>;
+  const template = Object.keys(paths).find((key) => new RegExp(`^${key.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(relative));
+  return template ? paths[template]?.[method.toLowerCase()]?.responses?.[String(status)]?.["x-error-codes"] : undefined;
+}
+
 test("/api/openapi.json is valid OpenAPI 3.1, and every answer of the API matches it", async ({ request, checkoutSessions: api }) => {
   const document = await servedDocument(request);
   expect(openApi31Problems(document)).toEqual([]);
@@ -35,6 +43,9 @@ test("/api/openapi.json is valid OpenAPI 3.1, and every answer of the API matche
     const body = await response.json();
     const result = checker.check({ method, path, status: response.status(), body, headers: response.headers() });
     expect(result, `${method} ${path} ${response.status()}: ${JSON.stringify(body)}`).toEqual({ ok: true });
+    // The schema lets `code` be any of the API's codes: an error must carry one its status lists.
+    const listed = documentedErrorCodes(document, method, path, response.status());
+    if (listed) expect(listed, `${method} ${path} ${response.status()}: ${JSON.stringify(body)}`).toContain(body.error?.code);
     return body as { id: string };
   };
 

@@ -5,6 +5,7 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import type { NotificationTestPayload } from "@/lib/checkout/api-schemas";
 import {
   deliverNotificationNow,
+  makeWaitingNotificationsDue,
   newSigningSecret,
   PREVIOUS_SECRET_VALIDITY_MS,
   sendSigned,
@@ -170,6 +171,8 @@ export async function setNotificationUrl(
   const checked = checkNotificationUrl(raw, environment);
   if (!checked.ok) return checked;
   await db.update(partners).set({ notificationUrl: checked.url }).where(eq(partners.id, partnerId));
+  // What waited for a URL (or for a failing one) goes to this one at the next round.
+  if (checked.url) await makeWaitingNotificationsDue(db, partnerId);
   return checked;
 }
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { durableWork } from "@/lib/db/durable-work";
 import type { Db } from "@/lib/db";
@@ -140,9 +140,12 @@ export interface DeliveryOptions {
 export async function deliverDueNotifications(ctx: Pick<CheckoutContext, "db">, options: DeliveryOptions = {}): Promise<number> {
   const now = options.now ?? new Date();
   const policy = notificationPolicy(options.environment ?? getEnv().financing.environment);
+  // A partner with no notification URL has its notifications wait in the outbox, unattempted (no
+  // failures, no backoff): they are due as soon as a URL is saved (makeWaitingNotificationsDue).
   const due = await ctx.db
     .select({ id: partnerNotifications.id, partnerId: partnerNotifications.partnerId })
     .from(partnerNotifications)
+    .innerJoin(partners, and(eq(partners.id, partnerNotifications.partnerId), isNotNull(partners.notificationUrl)))
     .where(work.due(now))
     .orderBy(asc(partnerNotifications.createdAt))
     .limit(50);
@@ -156,6 +159,19 @@ export async function deliverDueNotifications(ctx: Pick<CheckoutContext, "db">, 
     }),
   );
   return counts.reduce((sum, count) => sum + count, 0);
+}
+
+/**
+ * A partner has just saved a notification URL: what waits for it (never sent, or postponed while
+ * the old URL failed) is due now, not after its backoff. Returns how many.
+ */
+export async function makeWaitingNotificationsDue(db: Db, partnerId: string, now = new Date()): Promise<number> {
+  const rows = await db
+    .update(partnerNotifications)
+    .set({ nextAttemptAt: now })
+    .where(and(eq(partnerNotifications.partnerId, partnerId), isNull(partnerNotifications.deliveredAt)))
+    .returning({ id: partnerNotifications.id });
+  return rows.length;
 }
 
 /** What one delivery attempt came to: `busy` when another sender holds it (or it is delivered already). */

@@ -9,10 +9,11 @@ import type { Database } from "@/lib/db";
 import { partnerNotifications, partners } from "@/lib/db/schema";
 import { startSandboxServer, startWebhookListener } from "@/lib/sandbox/testing/servers";
 import { chooseOffer, loadOffers, refreshStatus, submitCustomer, type CheckoutContext } from "./flow";
+import { setNotificationUrl } from "@/lib/backoffice/notifications";
 import { deliverDueNotifications, newSigningSecret } from "./notifications";
 import type { Partner } from "@/lib/partners/partners";
-import { acquireLease, reconcile, RECONCILE_AFTER_MS } from "./reconciler";
-import { createSession, recordOperationStatus, requireSession, sessionState } from "./sessions";
+import { acquireLease, reconcile, RECONCILE_AFTER_MS, releaseLease } from "./reconciler";
+import { createSession, notifyExpiredSessions, recordOperationStatus, requireSession, sessionState } from "./sessions";
 import { customerDraft, sessionInput, testContext } from "./testing/context";
 
 let sandbox: Awaited<ReturnType<typeof startSandboxServer>>;
@@ -69,6 +70,8 @@ describe("partner notifications", () => {
     const deliveries = received(session.id);
     expect(deliveries.map((d) => (d.body as unknown as { type: string }).type)).toEqual([
       "checkout.session.choosing",
+      // The provider accepted the request: the customer is at its page (no status said so yet).
+      "checkout.session.pending",
       "checkout.session.confirmed",
     ]);
     for (const delivery of deliveries) {
@@ -81,7 +84,7 @@ describe("partner notifications", () => {
       expect(new Webhook(secret).verify(JSON.stringify(delivery.body), headers)).toEqual(delivery.body);
       expect(() => new Webhook(newSigningSecret()).verify(JSON.stringify(delivery.body), headers)).toThrow();
     }
-    const confirmed = deliveries[1]!.body as unknown as { data: Record<string, unknown> };
+    const confirmed = deliveries[2]!.body as unknown as { data: Record<string, unknown> };
     expect(confirmed.data).toMatchObject({ id: session.id, state: "confirmed", final: true, operation: { status: "CONFIRMED" } });
     expect(JSON.stringify(confirmed)).not.toContain("García");
   });
@@ -119,6 +122,84 @@ describe("partner notifications", () => {
     expect(applied.filter(Boolean)).toHaveLength(1);
     const rows = await ctx.db.select().from(partnerNotifications).where(eq(partnerNotifications.sessionId, session.id));
     expect(rows.filter((r) => r.state === "confirmed")).toHaveLength(1);
+  });
+});
+
+describe("partner notifications without a notification URL", () => {
+  it("wait in the outbox, unattempted, and go out once a URL is saved", async () => {
+    expect(await setNotificationUrl(ctx.db, partner.id, "", "sandbox")).toEqual({ ok: true, url: null });
+    try {
+      const { session } = await createSession(ctx.db, partner, sessionInput({}, "http://127.0.0.1:9"));
+      await submitCustomer(ctx, session.id, customerDraft());
+      const [waiting] = await ctx.db.select().from(partnerNotifications).where(eq(partnerNotifications.sessionId, session.id));
+      expect(waiting, "the state change is in the outbox all the same").toMatchObject({ state: "choosing", deliveredAt: null });
+      await deliverDueNotifications(ctx);
+      const [still] = await ctx.db.select().from(partnerNotifications).where(eq(partnerNotifications.sessionId, session.id));
+      expect(still).toMatchObject({ deliveredAt: null, attempts: 0, lastError: null });
+      expect(received(session.id)).toEqual([]);
+
+      // The partner saves its URL: what waited is sent at the next round.
+      expect(await setNotificationUrl(ctx.db, partner.id, partnerBackend.url, "sandbox")).toMatchObject({ ok: true });
+      await deliverDueNotifications(ctx);
+      expect(received(session.id).map((d) => (d.body as unknown as { type: string }).type)).toEqual(["checkout.session.choosing"]);
+    } finally {
+      await setNotificationUrl(ctx.db, partner.id, partnerBackend.url, "sandbox");
+    }
+  });
+
+  it("that failed at the old URL are due at once at a new one, not after their backoff", async () => {
+    const session = await atProvider();
+    partnerBackend.answerWith(503);
+    const start = new Date();
+    try {
+      await deliverDueNotifications(ctx, { now: start });
+      const rows = await ctx.db.select().from(partnerNotifications).where(eq(partnerNotifications.sessionId, session.id));
+      expect(rows.some((row) => row.lastError === "HTTP 503")).toBe(true);
+      expect(await deliverDueNotifications(ctx, { now: start }), "postponed").toBe(0);
+    } finally {
+      partnerBackend.answerWith(200);
+    }
+    await setNotificationUrl(ctx.db, partner.id, partnerBackend.url, "sandbox");
+    await deliverDueNotifications(ctx);
+    const rows = await ctx.db.select().from(partnerNotifications).where(eq(partnerNotifications.sessionId, session.id));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.deliveredAt !== null)).toBe(true);
+  });
+});
+
+describe("a session that expires before its customer sent anything", () => {
+  it("is announced as expired, once, by the reconciler's round", async () => {
+    const { session } = await createSession(ctx.db, partner, sessionInput({}, "http://127.0.0.1:9"));
+    const started = await atProvider();
+    const later = new Date(session.expiresAt.getTime() + 1_000);
+    expect(sessionState(session, later)).toBe("expired");
+
+    expect(await reconcile(ctx, { now: later, holder: "expiry-test" })).not.toBeNull();
+    // A lease taken a day ahead: given back, for the other tests' rounds.
+    expect(await releaseLease(ctx.db, "reconciler", "expiry-test")).toBe(true);
+    expect(await notifyExpiredSessions(ctx.db, later), "announced already").toBe(0);
+    const rows = await ctx.db.select().from(partnerNotifications).where(eq(partnerNotifications.sessionId, session.id));
+    expect(rows.map((row) => row.state)).toEqual(["expired"]);
+    const startedRows = await ctx.db.select().from(partnerNotifications).where(eq(partnerNotifications.sessionId, started.id));
+    expect(
+      startedRows.map((row) => row.state),
+      "a session with an operation ends by its status, not the clock",
+    ).not.toContain("expired");
+
+    await deliverDueNotifications(ctx, { now: later });
+    const [expired] = received(session.id);
+    expect(expired?.body).toMatchObject({
+      type: "checkout.session.expired",
+      data: { id: session.id, state: "expired", final: true, operation: null },
+    });
+  });
+
+  it("is not announced before it expires, nor long after (outside the sweep's window)", async () => {
+    const { session } = await createSession(ctx.db, partner, sessionInput({}, "http://127.0.0.1:9"));
+    await notifyExpiredSessions(ctx.db, new Date(session.expiresAt.getTime() - 1_000));
+    await notifyExpiredSessions(ctx.db, new Date(session.expiresAt.getTime() + 3 * 24 * 3_600_000));
+    const rows = await ctx.db.select().from(partnerNotifications).where(eq(partnerNotifications.sessionId, session.id));
+    expect(rows).toEqual([]);
   });
 });
 

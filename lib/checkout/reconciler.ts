@@ -5,6 +5,7 @@ import { checkoutSessions, leases } from "@/lib/db/schema";
 import type { Db } from "@/lib/db";
 import { isOpenStatus, OPEN_STATUSES } from "@/lib/financing/contract";
 import { refreshStatus, type CheckoutContext } from "./flow";
+import { notifyExpiredSessions } from "./sessions";
 import { loggerFor } from "@/lib/logger";
 import { withLogContext } from "@/lib/logging/context";
 
@@ -69,6 +70,10 @@ export async function reconcile(
     )
     .orderBy(asc(checkoutSessions.updatedAt))
     .limit(options.limit ?? 50);
+  // Sessions that expired before any operation existed: no status will report it, so it is
+  // announced from here (lib/checkout/sessions.ts).
+  const expired = await notifyExpiredSessions(ctx.db, now);
+  if (expired > 0) log.info({ sessions: expired }, "reconciler: expired sessions announced to their partners");
   if (due.length > 0) log.info({ sessions: due.length }, "reconciler: re-checking open outcomes");
   for (const { id } of due) {
     const before = await withLogContext({ sessionId: id }, () => refreshStatus(ctx, id, "reconcile"));

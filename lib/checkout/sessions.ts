@@ -1,16 +1,9 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lte, notExists, sql } from "drizzle-orm";
 import { AppError } from "@/lib/app-error";
 import type { Db } from "@/lib/db";
-import {
-  checkoutSessions,
-  customerData,
-  partnerNotifications,
-  partners,
-  sessionStatusHistory,
-  type CheckoutSessionRow,
-} from "@/lib/db/schema";
+import { checkoutSessions, customerData, partnerNotifications, sessionStatusHistory, type CheckoutSessionRow } from "@/lib/db/schema";
 import type { FinancingStatus, OperationStatus } from "@/lib/financing/contract";
 import type { Locale } from "@/lib/i18n/locales";
 import type { NotificationPayload } from "./api-schemas";
@@ -214,15 +207,27 @@ export async function detachOperation(db: Db, sessionId: string, operationId: st
   return updated.length > 0;
 }
 
+/**
+ * Records what POST /financing said. A provider that accepted the request (`REQUESTED`) moves the
+ * session to `pending` without any operation status changing: the partner is told of it here, in
+ * the same transaction, as recordOperationStatus tells of the states a status reaches.
+ */
 export async function updateSession(
   db: Db,
   sessionId: string,
   values: Partial<Pick<CheckoutSessionRow, "paymentUrl" | "chosenOfferId" | "financingStatus" | "hasAlternatives">>,
 ): Promise<void> {
-  await db
-    .update(checkoutSessions)
-    .set({ ...values, updatedAt: new Date() })
-    .where(eq(checkoutSessions.id, sessionId));
+  await db.transaction(async (tx) => {
+    const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).for("update");
+    if (!row) return;
+    const [updated] = await tx
+      .update(checkoutSessions)
+      .set({ ...values, updatedAt: new Date() })
+      .where(eq(checkoutSessions.id, sessionId))
+      .returning();
+    const after = sessionState(updated!);
+    if (after !== sessionState(row)) await enqueueNotification(tx, updated!, after);
+  });
 }
 
 /**
@@ -307,19 +312,56 @@ export async function recordOperationStatus(
   });
 }
 
-async function enqueueNotification(tx: Pick<Db, "select" | "insert">, session: CheckoutSession, state: SessionState): Promise<void> {
-  const [partner] = await tx.select().from(partners).where(eq(partners.id, session.partnerId)).limit(1);
-  if (!partner?.notificationUrl) return;
+/**
+ * Writes the notification of a state to the outbox, once per (session, state). Written whether or
+ * not the partner has a notification URL: without one it waits, unattempted, and goes out once a URL
+ * is saved (lib/checkout/notifications.ts).
+ */
+async function enqueueNotification(tx: Pick<Db, "insert">, session: CheckoutSession, state: SessionState): Promise<void> {
   await tx
     .insert(partnerNotifications)
     .values({
       id: `msg_${randomBytes(16).toString("base64url")}`,
       sessionId: session.id,
-      partnerId: partner.id,
+      partnerId: session.partnerId,
       state,
       payload: notificationPayload(session, state),
     })
     .onConflictDoNothing({ target: [partnerNotifications.sessionId, partnerNotifications.state] });
+}
+
+/**
+ * How far back the expiry sweep looks: sessions live 24 hours, and one that expired while no
+ * instance ran (a long outage) is still announced if it expired within this window.
+ */
+export const EXPIRY_SWEEP_WINDOW_MS = 48 * 3_600_000;
+
+/**
+ * A session whose customer never got as far as an operation expires by the clock alone (no status
+ * reports it): writes the `expired` notification of each such session that expired within the window
+ * and has none yet, oldest first. Run by the reconciler's lease holder; the outbox's (session, state)
+ * key keeps a race with another writer to one notification. Returns how many were written.
+ */
+export async function notifyExpiredSessions(db: Db, now = new Date(), limit = 50): Promise<number> {
+  const announced = db
+    .select({ one: sql`1` })
+    .from(partnerNotifications)
+    .where(and(eq(partnerNotifications.sessionId, checkoutSessions.id), eq(partnerNotifications.state, "expired")));
+  const expired = await db
+    .select()
+    .from(checkoutSessions)
+    .where(
+      and(
+        isNull(checkoutSessions.operationId),
+        lte(checkoutSessions.expiresAt, now),
+        gt(checkoutSessions.expiresAt, new Date(now.getTime() - EXPIRY_SWEEP_WINDOW_MS)),
+        notExists(announced),
+      ),
+    )
+    .orderBy(asc(checkoutSessions.expiresAt))
+    .limit(limit);
+  for (const session of expired) await enqueueNotification(db, session, "expired");
+  return expired.length;
 }
 
 /** What the partner receives: the session's new state, never the customer's data. */

@@ -1,4 +1,5 @@
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
 import type { Booking } from "@/lib/checkout/booking";
 import type { CustomerDraft } from "@/lib/checkout/customer";
 import type { NotificationPayload, SessionFinancingStatus, SessionState, StatusSource } from "@/lib/checkout/sessions";
@@ -131,6 +132,10 @@ export const checkoutSessions = pgTable(
   (table) => [
     uniqueIndex("checkout_sessions_partner_booking_key").on(table.partnerId, table.bookingReference),
     uniqueIndex("checkout_sessions_operation_key").on(table.operationId),
+    // The expiry sweep (notifyExpiredSessions): sessions that never got an operation, by expiry.
+    index("checkout_sessions_unstarted_expiry_idx")
+      .on(table.expiresAt)
+      .where(sql`${table.operationId} is null`),
   ],
 );
 

@@ -91,6 +91,14 @@ describe("refuseHostileRequest", () => {
     expect(api?.status).toBe(400);
     expect(await api?.json()).toMatchObject({ error: { code: "validation_failed", fields: [{ field: "(path)" }] } });
 
+    // Too large, declared: the code the API documents for a 413, as the route gives a chunked body.
+    const tooLarge = await refuseHostileRequest(
+      request({ method: "POST", path: "/api/checkout-sessions", headers: { "content-length": String(65 * 1024) } }),
+      noForm,
+    );
+    expect(tooLarge?.status).toBe(413);
+    expect(await tooLarge?.json()).toMatchObject({ error: { code: "payload_too_large", fields: [{ field: "(body)" }] } });
+
     const sandbox = await refuseHostileRequest(
       request({ method: "POST", path: "/sandbox/v1/operations", headers: { "content-length": "999999" } }),
       noForm,

@@ -165,9 +165,10 @@ const REFUSAL_HEADERS = {
 export function refusalResponse(pathname: string, refusal: Refusal, now = Date.now()): Response {
   const surface = surfaceOf(pathname);
   if (surface === "api") {
-    const body = {
-      error: { code: "validation_failed", message: refusal.message, fields: [{ field: refusal.field, message: refusal.message }] },
-    };
+    // The codes the API documents for these statuses (lib/checkout/openapi.ts): a body over the
+    // limit is `payload_too_large`, whoever refuses it (here, or the route for a chunked body).
+    const code = refusal.status === 413 ? "payload_too_large" : "validation_failed";
+    const body = { error: { code, message: refusal.message, fields: [{ field: refusal.field, message: refusal.message }] } };
     return Response.json(body, { status: refusal.status, headers: REFUSAL_HEADERS });
   }
   if (surface === "sandbox") {

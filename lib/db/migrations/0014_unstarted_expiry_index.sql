@@ -1,0 +1,1 @@
+CREATE INDEX "checkout_sessions_unstarted_expiry_idx" ON "checkout_sessions" USING btree ("expires_at") WHERE "checkout_sessions"."operation_id" is null;
