@@ -18,7 +18,9 @@ import {
   sessionState,
   statusHistory,
 } from "./sessions";
-import { customerDraft, recordingFetch, sessionInput, testContext, type RecordedCall } from "./testing/context";
+import { DEMO_BLUE_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
+import { partnerById } from "@/lib/partners/partners";
+import { customerDraft, DEMO_SECRET, recordingFetch, sessionInput, testContext, type RecordedCall } from "./testing/context";
 
 let server: Awaited<ReturnType<typeof startSandboxServer>>;
 let database: Database;
@@ -196,6 +198,35 @@ describe("the customer's data", () => {
     expect(await submitCustomer(ctx, session.id, { ...corrected, firstName: "Ana" })).toEqual({ ok: true });
     const third = await requireSession(ctx.db, session.id);
     expect((await server.sandbox.engine.getOperation(caller, third.operationId!)).externalId).toBe(`${session.bookingReference}~2`);
+  });
+
+  it("another partner's booking under the same reference, in the agency both act for, gets an operation of its own", async () => {
+    await seedDemoPartner(ctx.db, { secret: DEMO_SECRET, appUrl: ctx.appUrl, secondPartner: true });
+    const blue = (await partnerById(ctx.db, DEMO_BLUE_PARTNER_ID))!;
+    const input = sessionInput();
+    const { session: aurora } = await createSession(ctx.db, partner, input);
+    const { session: rutas } = await createSession(ctx.db, blue, input);
+    expect(rutas.id).not.toBe(aurora.id);
+    expect(await submitCustomer(ctx, aurora.id, customerDraft())).toEqual({ ok: true });
+    const theirs = (await requireSession(ctx.db, aurora.id)).operationId!;
+
+    // The partner API answers the same externalId with Aurora's operation: Rutas Azules takes the next one.
+    const other = { ...customerDraft("luis@example.com"), firstName: "Luis" };
+    expect(await submitCustomer(ctx, rutas.id, other)).toEqual({ ok: true });
+    const ours = await requireSession(ctx.db, rutas.id);
+    expect(ours.operationId).toMatch(/^op_/);
+    expect(ours.operationId).not.toBe(theirs);
+    expect(ours.operationAttempt).toBe(1);
+    expect(sessionState(ours)).toBe("choosing");
+    const caller = server.sandbox.engine.authenticate("fk_test_sandbox_agency_101", null);
+    const operation = await server.sandbox.engine.getOperation(caller, ours.operationId!);
+    expect(operation.externalId).toBe(`${input.booking.bookingReference}~1`);
+    expect(operation.request.client).toMatchObject({ firstName: "Luis" });
+    // Aurora's is untouched, and still only Aurora's.
+    expect((await requireSession(ctx.db, aurora.id)).operationId).toBe(theirs);
+    expect((await server.sandbox.engine.getOperation(caller, theirs)).request.client).toMatchObject({
+      firstName: customerDraft().firstName,
+    });
   });
 
   it("a correction once a plan is requested at the provider is refused, never accepted and dropped", async () => {

@@ -11,6 +11,7 @@ import { toClientData, validateCustomer, type CustomerDraft, type CustomerErrors
 import { sortOffers } from "@/lib/financing/offers";
 import {
   attachOperation,
+  skipOperationExternalId,
   claimFinancingStart,
   detachOperation,
   getCustomerDraft,
@@ -113,15 +114,25 @@ export async function submitCustomer(ctx: CheckoutContext, sessionId: string, dr
 
   const partner = await partnerOf(ctx, session);
   const urls = checkoutUrls(ctx, session.id);
-  try {
-    const operation = await ctx.clientFor(partner).createOperation({
-      ...operationBooking(session.booking, session.operationAttempt),
+  const create = (attempt: number) =>
+    ctx.clientFor(partner).createOperation({
+      ...operationBooking(session.booking, attempt),
       client,
       successRedirectUrl: urls.success,
       errorRedirectUrl: urls.error,
       webhookUrl: urls.webhook,
     });
-    await attachOperation(ctx.db, session.id, operation.id, clientHash);
+  try {
+    let operation = await create(session.operationAttempt);
+    // The externalId names another session's operation (another partner's booking under the same
+    // reference, in an agency both act for): this session moves on to the next derived one.
+    for (let skipped = 0; (await attachOperation(ctx.db, session.id, operation.id, clientHash)) === "elsewhere"; skipped++) {
+      if (skipped === MAX_EXTERNAL_ID_SKIPS) throw new Error("every derived externalId tried names another session's operation");
+      await skipOperationExternalId(ctx.db, session.id);
+      session = await requireSession(ctx.db, session.id);
+      log.info({ sessionId, attempt: session.operationAttempt }, "checkout: the externalId is another session's; using the next one");
+      operation = await create(session.operationAttempt);
+    }
     await recordOperationStatus(
       ctx.db,
       { sessionId: session.id, operationId: operation.id },
@@ -135,6 +146,9 @@ export async function submitCustomer(ctx: CheckoutContext, sessionId: string, dr
     return { ok: false, failure: "unavailable", draft };
   }
 }
+
+/** How many derived externalIds one submit tries when each names another session's operation. */
+const MAX_EXTERNAL_ID_SKIPS = 5;
 
 /** The fingerprint of the data last submitted, for an operation created before fingerprints were kept. */
 async function submittedClientHash(ctx: CheckoutContext, sessionId: string): Promise<string | undefined> {

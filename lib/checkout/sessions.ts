@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, gt, isNull, lte, notExists, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lte, ne, notExists, sql } from "drizzle-orm";
 import { AppError } from "@/lib/app-error";
 import type { Db } from "@/lib/db";
 import { checkoutSessions, customerData, partnerNotifications, sessionStatusHistory, type CheckoutSessionRow } from "@/lib/db/schema";
@@ -173,11 +173,41 @@ export async function saveCustomerData(db: Db, sessionId: string, data: Customer
     .onConflictDoUpdate({ target: customerData.sessionId, set: { data, submitted: true, updatedAt: new Date() } });
 }
 
-/** Links the operation to the session, once: a second, concurrent submit finds it set. */
-export async function attachOperation(db: Db, sessionId: string, operationId: string, clientHash?: string): Promise<void> {
-  await db
+/**
+ * Links the operation to the session, once: a second, concurrent submit finds it set
+ * (`unchanged`). `elsewhere`: another session holds that operation. The partner API's creation is
+ * idempotent per externalId and agency, so two partners that share an agency and a booking
+ * reference are given the same operation: the second must not take it (nor see it as its own).
+ * Two such sessions attaching at the same instant: the unique index refuses the second.
+ */
+export async function attachOperation(
+  db: Db,
+  sessionId: string,
+  operationId: string,
+  clientHash?: string,
+): Promise<"attached" | "unchanged" | "elsewhere"> {
+  const [holder] = await db
+    .select({ id: checkoutSessions.id })
+    .from(checkoutSessions)
+    .where(and(eq(checkoutSessions.operationId, operationId), ne(checkoutSessions.id, sessionId)))
+    .limit(1);
+  if (holder) return "elsewhere";
+  const attached = await db
     .update(checkoutSessions)
     .set({ operationId, operationClientHash: clientHash ?? null, updatedAt: new Date() })
+    .where(and(eq(checkoutSessions.id, sessionId), isNull(checkoutSessions.operationId)))
+    .returning({ id: checkoutSessions.id });
+  return attached.length > 0 ? "attached" : "unchanged";
+}
+
+/**
+ * Moves the session on to the next derived externalId (`{reference}~{n}`, booking.ts) while it has
+ * no operation: the one it would use names another session's operation (attachOperation).
+ */
+export async function skipOperationExternalId(db: Db, sessionId: string): Promise<void> {
+  await db
+    .update(checkoutSessions)
+    .set({ operationAttempt: sql`${checkoutSessions.operationAttempt} + 1`, updatedAt: new Date() })
     .where(and(eq(checkoutSessions.id, sessionId), isNull(checkoutSessions.operationId)));
 }
 
