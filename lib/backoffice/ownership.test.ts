@@ -84,6 +84,9 @@ describe("whose operation it is", () => {
 
   it("on its own agency (102), Grupo Demo's; Aurora's checkout operation is still not, even through 102", async () => {
     expect(await ownsOperation(subject(DEMO_GROUP_PARTNER_ID, 102), "op_in_102")).toBe(true);
+    // Opened by Aurora's checkout, which does not share 102: Aurora's, whatever agency Grupo Demo owns.
+    expect(await ownsOperation(subject(DEMO_GROUP_PARTNER_ID, 102), AURORA_OP)).toBe(false);
+    expect([...(await ownedOperationIds(subject(DEMO_GROUP_PARTNER_ID, 102), [AURORA_OP, "op_in_102", BLUE_OP]))]).toEqual(["op_in_102"]);
     // The API (agency header 102) is what then says an operation of 101 is not found there.
     expect(await ownsOperation(subject(DEMO_PARTNER_ID, 102), "op_in_102")).toBe(false);
   });
@@ -152,7 +155,10 @@ describe("the back-office's reads keep to the partner's operations", () => {
   it("an operation page of someone else's operation is 'not found', and the partner API is not asked", async () => {
     const { staff, calls } = staffOf(DEMO_GROUP_PARTNER_ID, 101, []);
     expect(await operationDetail(staff, AURORA_OP, undefined)).toEqual({ kind: "problem", problem: "not_found" });
-    expect(calls).toEqual([]);
+    // Acting for an agency of its own (102), Grupo Demo still cannot send Aurora's operation upstream.
+    const { staff: on102, calls: calls102 } = staffOf(DEMO_GROUP_PARTNER_ID, 102, []);
+    expect(await operationDetail(on102, AURORA_OP, undefined)).toEqual({ kind: "problem", problem: "not_found" });
+    expect([...calls, ...calls102]).toEqual([]);
   });
 
   it("the list and the CSV leave out what the credential reaches but the partner does not own, and hide how many", async () => {

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, ne } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { checkoutSessions, partnerAgencies } from "@/lib/db/schema";
 import { AppError } from "@/lib/app-error";
@@ -40,10 +40,38 @@ export async function ownsActingAgency(subject: OwnershipSubject): Promise<boole
   return ownsByAgency(subject.actingAgencyId, await assignedAgencies(subject.db, subject.partner.id));
 }
 
+/**
+ * Of these operation ids, the ones another partner's checkout sessions opened, unless that partner
+ * shares the acting agency (explicitly, a row of its own): theirs, whatever agency the asker owns.
+ * Without this, staff acting for an agency of their own could send another partner's operation id
+ * to the partner API, which would refuse it only because it is in another agency.
+ */
+async function openedByOthers(subject: OwnershipSubject, operationIds: readonly string[]): Promise<Set<string>> {
+  const others = await subject.db
+    .select({ operationId: checkoutSessions.operationId, partnerId: checkoutSessions.partnerId })
+    .from(checkoutSessions)
+    .where(and(ne(checkoutSessions.partnerId, subject.partner.id), inArray(checkoutSessions.operationId, [...operationIds])));
+  if (others.length === 0) return new Set();
+  const sharing = await subject.db
+    .select({ partnerId: partnerAgencies.partnerId })
+    .from(partnerAgencies)
+    .where(
+      and(
+        eq(partnerAgencies.agencyId, subject.actingAgencyId!),
+        inArray(partnerAgencies.partnerId, [...new Set(others.map((row) => row.partnerId))]),
+      ),
+    );
+  const shared = new Set(sharing.map((row) => row.partnerId));
+  return new Set(others.filter((row) => !shared.has(row.partnerId)).map((row) => row.operationId!));
+}
+
 /** Of these operation ids, the ones the partner owns. */
 export async function ownedOperationIds(subject: OwnershipSubject, operationIds: readonly string[]): Promise<Set<string>> {
   if (operationIds.length === 0) return new Set();
-  if (await ownsActingAgency(subject)) return new Set(operationIds);
+  if (await ownsActingAgency(subject)) {
+    const theirs = await openedByOthers(subject, operationIds);
+    return new Set(operationIds.filter((id) => !theirs.has(id)));
+  }
   const rows = await subject.db
     .select({ operationId: checkoutSessions.operationId })
     .from(checkoutSessions)
