@@ -538,6 +538,27 @@ test.describe("refund", () => {
     expect(await sandbox.status(op.id)).toBe("CONFIRMED");
   });
 
+  test("a form the server's checks refuse comes back as typed, each field's problem said on it", async ({ admin, sandbox }) => {
+    const op = await sandbox.createOperation();
+    await sandbox.confirm(op.id);
+    await admin.signIn(STAFF.aurora);
+    await admin.openByReference(op.externalId);
+    await admin.operation.refundLink.click();
+    const { refund, m } = admin;
+    // A charge longer than any amount, and a reason with a control character: refused by the
+    // action's schema, before any arithmetic.
+    await refund.agencyFee.fill("1".repeat(60));
+    await refund.reason.fill("Cancelled by the hotel \u0001");
+    await refund.review.click();
+    await expect(refund.agencyFee).toHaveAttribute("aria-invalid", "true");
+    await expect(refund.agencyFee).toHaveAccessibleDescription(literally(m.refundForm.amountInvalid));
+    await expect(refund.reason).toHaveAccessibleDescription(literally(m.refundForm.reasonCharacters));
+    await expect(refund.agencyFee).toHaveValue("1".repeat(60));
+    await expect(refund.reason).toHaveValue("Cancelled by the hotel \u0001");
+    await expect(refund.confirm).toHaveCount(0);
+    expect(await sandbox.status(op.id)).toBe("CONFIRMED");
+  });
+
   test("a refund the provider rejects (+refund_reject) changes nothing, and says so", async ({ page, admin, sandbox }) => {
     const op = await sandbox.createOperation({ email: "ana+refund_reject@example.com" });
     await sandbox.confirm(op.id);

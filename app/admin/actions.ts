@@ -2,7 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import type { CancelState, LoginState, RefundComputation, RefundState } from "@/components/admin/form-states";
+import type { CancelState, LoginState, RefundComputation, RefundErrors, RefundState } from "@/components/admin/form-states";
 import { operationIdField as operationId, staffAction } from "@/lib/backoffice/actions";
 import { recordAudit } from "@/lib/backoffice/audit";
 import { deleteStaffSession, setStaffSessionAgency, signIn } from "@/lib/backoffice/auth";
@@ -137,10 +137,26 @@ const cancelValidated = staffAction(z.object({ operationId, reason: reasonText }
   }
 });
 
+/** A form field as typed, for a form sent back with its errors (a hand-made post may send a file). */
+function typed(formData: FormData, name: string): string {
+  const value = formData.get(name);
+  return typeof value === "string" ? value.slice(0, 20_000) : "";
+}
+
+/** Why the schema refused a reason: too long, or characters that cannot be used (safeText). */
+function reasonProblem(reason: string): "too_long" | "characters" {
+  return reason.length > 10_000 ? "too_long" : "characters";
+}
+
 export async function cancelOperationAction(previous: CancelState, formData: FormData): Promise<CancelState> {
   const submission = (previous?.submission ?? 0) + 1;
   const outcome = await cancelValidated(previous, formData);
-  if ("invalid" in outcome) return { submission, error: "too_long" };
+  if ("invalid" in outcome) {
+    // Not an operation id: a hand-made form, for no operation the page could show.
+    if (outcome.invalid.some((issue) => issue.field !== "reason")) redirect("/admin/operations");
+    const reason = typed(formData, "reason");
+    return { submission, error: reasonProblem(reason), reason };
+  }
   if (outcome.kind === "state") return { submission, ...outcome.state };
   redirect(outcome.to);
 }
@@ -239,7 +255,24 @@ const refundValidated = staffAction(refundSchema, async (staff, input): Promise<
 export async function refundAction(previous: RefundState, formData: FormData): Promise<RefundState> {
   const submission = (previous?.submission ?? 0) + 1;
   const outcome = await refundValidated(previous, formData);
-  if ("invalid" in outcome) return { step: "edit", submission };
+  if ("invalid" in outcome) {
+    // A hand-made form (no operation id, no step): nothing the page could go on with.
+    if (outcome.invalid.some((issue) => !["agencyFee", "providerFee", "reason"].includes(issue.field))) {
+      return { step: "failed", reason: "not_found", status: null, submission };
+    }
+    // The form again as typed, each refused field said as such: nothing is lost.
+    const values: RefundValues = {
+      agencyFee: typed(formData, "agencyFee"),
+      providerFee: typed(formData, "providerFee"),
+      reason: typed(formData, "reason"),
+    };
+    const errors: RefundErrors = {};
+    for (const { field } of outcome.invalid) {
+      if (field === "reason") errors.reason = reasonProblem(values.reason);
+      else if (field === "agencyFee" || field === "providerFee") errors[field] = "amount";
+    }
+    return { step: "edit", values, errors, submission };
+  }
   return { ...outcome, submission };
 }
 

@@ -39,7 +39,7 @@ export function CancelForm({
         id="cancel-reason"
         settings={reason}
         defaultValue={state.reason}
-        error={state.error === "too_long" ? text.reasonTooLong : undefined}
+        error={state.error === "too_long" ? text.reasonTooLong : state.error === "characters" ? text.reasonCharacters : undefined}
         errorPrefix={text.errorPrefix}
       />
       <div>

@@ -19,7 +19,7 @@ export const INITIAL_LOGIN_STATE: LoginState = { submission: 0 };
 export interface CancelState {
   submission: number;
   reason?: string;
-  error?: "too_long" | "unavailable";
+  error?: "too_long" | "characters" | "unavailable";
 }
 
 export const INITIAL_CANCEL_STATE: CancelState = { submission: 0 };

@@ -64,9 +64,15 @@ describe("the refund recomputed in cents", () => {
     expect(reviewRefund(BASE, { agencyFee: "1209.81", providerFee: "", reason: "" })).toMatchObject({ ok: true, totalToRefundCents: 0 });
     expect(reviewRefund(BASE, { agencyFee: "1209.81", providerFee: "0.01", reason: "" })).toEqual({
       ok: false,
-      errors: { agencyFee: "exceeds" },
+      errors: { agencyFee: "exceeds", providerFee: "exceeds" },
       totalToRefundCents: -1,
     });
+    // Said on the charge entered, not on an empty one.
+    expect(reviewRefund(BASE, { agencyFee: "", providerFee: "99999", reason: "" })).toMatchObject({
+      ok: false,
+      errors: { providerFee: "exceeds" },
+    });
+    expect(reviewRefund(BASE, { agencyFee: "", providerFee: "99999", reason: "" })).not.toHaveProperty("errors.agencyFee");
   });
 
   it("names each bad field", () => {

@@ -43,7 +43,7 @@ export interface RefundValues {
   reason: string;
 }
 
-export type RefundFieldError = "amount" | "exceeds" | "too_long";
+export type RefundFieldError = "amount" | "exceeds" | "too_long" | "characters";
 
 export type RefundReview =
   | { ok: true; agencyFeeCents: number; providerFeeCents: number; chargesCents: number; totalToRefundCents: number; reason: string }
@@ -64,7 +64,11 @@ export function reviewRefund(base: RefundBase, values: RefundValues): RefundRevi
 
   const chargesCents = agencyFeeCents + providerFeeCents;
   const totalToRefundCents = base.totalToRefundCents - chargesCents;
-  if (totalToRefundCents < 0) errors.agencyFee = "exceeds";
+  // Said on the charge (or charges) entered: the one staff must lower.
+  if (totalToRefundCents < 0) {
+    if (agencyFeeCents > 0) errors.agencyFee = "exceeds";
+    if (providerFeeCents > 0) errors.providerFee = "exceeds";
+  }
   if (Object.keys(errors).length > 0) return { ok: false, errors, totalToRefundCents };
   return { ok: true, agencyFeeCents, providerFeeCents, chargesCents, totalToRefundCents, reason: values.reason.trim() };
 }

@@ -29,7 +29,9 @@ export function EditStep({ flow, state, base, headingRef, formAction }: StepProp
         ? text.exceeds
         : code === "too_long"
           ? text.reasonTooLong
-          : undefined;
+          : code === "characters"
+            ? text.reasonCharacters
+            : undefined;
   };
   const hasErrors = Object.keys(errors).length > 0;
 
