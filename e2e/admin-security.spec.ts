@@ -216,6 +216,22 @@ test("the audit log shows the cancel and the refund: who, which operation, how m
   await expect(refundRow).toContainText(admin.m.audit.refundDetails(admin.money(total), admin.money(1000)));
   await expect(audit.table).not.toContainText(cancelled.id);
 
+  // A refund the provider rejects moved no money: the row says what was asked, not "refunded".
+  const rejected = await sandbox.createOperation({ email: "ana+refund_reject@example.com" });
+  await sandbox.confirm(rejected.id);
+  const rejectedTotal = cents((await sandbox.refundDetails(rejected.id)).totalToRefund.amount) - 1000;
+  await admin.openByReference(rejected.externalId);
+  await admin.operation.refundLink.click();
+  await admin.refund.agencyFee.fill("10");
+  await admin.refund.review.click();
+  await admin.refund.confirm.click();
+  await expect(admin.refund.stepHeading).toHaveText(admin.m.refundForm.rejectedTitle);
+  await audit.goto({ kind: "operation_refunded" });
+  const rejectedRow = audit.rowsWith(rejected.id);
+  await expect(rejectedRow).toContainText(admin.m.audit.results.failed);
+  await expect(rejectedRow).toContainText(admin.m.audit.refundAskedDetails(admin.money(rejectedTotal), admin.money(1000)));
+  await expect(rejectedRow).not.toContainText(admin.m.audit.refundDetails(admin.money(rejectedTotal), admin.money(1000)));
+
   await audit.goto({ kind: "operation_cancelled" });
   const cancelRow = audit.rowsWith(cancelled.id);
   await expect(cancelRow).toHaveCount(1);

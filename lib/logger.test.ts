@@ -1,5 +1,6 @@
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
+import { FinancingApiError } from "./financing/errors";
 import { createLogger, logError, routeConsoleToLogger } from "./logger";
 import { withLogContext, withRequestId } from "./logging/context";
 import { logLevelFrom } from "./logging/levels";
@@ -59,6 +60,32 @@ describe("the logger", () => {
     log.error(error);
     expect(lines.join("\n")).not.toMatch(/ana@example\.com|612345678|insert into/);
     expect(JSON.parse(lines[0]!)).toMatchObject({ msg: "saving failed", sessionId: "cs_0123456789", err: { type: "DatabaseQueryError" } });
+  });
+
+  it("logs a refusal the partner API names by its code at info, and a failure of the API at error", () => {
+    const { log, records } = capture();
+    const refusal = new FinancingApiError({
+      kind: "business",
+      message: "POST /operations/{id}/cancel failed with 400 OPERATION_NOT_CANCELLABLE",
+      endpoint: "POST /operations/{id}/cancel",
+      requestId: "req-1",
+      status: 400,
+      errorCode: "OPERATION_NOT_CANCELLABLE",
+    });
+    const down = new FinancingApiError({
+      kind: "http",
+      message: "GET /operations/{id}/status failed with 503",
+      endpoint: "GET /operations/{id}/status",
+      requestId: "req-2",
+      status: 503,
+    });
+    logError(log, "cancel failed", refusal);
+    logError(log, "status failed", down);
+    expect(records().map((record) => [record.level, record.msg])).toEqual([
+      ["info", "cancel failed"],
+      ["error", "status failed"],
+    ]);
+    expect(records()[0]).toMatchObject({ err: { api: { errorCode: "OPERATION_NOT_CANCELLABLE" } } });
   });
 
   it("redacts fields that must never be logged, as a second net", () => {

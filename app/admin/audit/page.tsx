@@ -135,7 +135,8 @@ function detailsText(event: AuditEventRow, t: AdminMessages["audit"], locale: Lo
   const d = event.details ?? {};
   if (event.kind === "operation_refunded" && typeof d.totalToRefundCents === "number" && typeof d.chargesCents === "number") {
     const currency = typeof d.currency === "string" ? d.currency : "EUR";
-    return t.refundDetails(
+    // A refund that did not succeed: what was asked, not "refunded" (the result column says how it ended).
+    return (event.result === "ok" ? t.refundDetails : t.refundAskedDetails)(
       formatAmount(money(d.totalToRefundCents, currency), locale),
       formatAmount(money(d.chargesCents, currency), locale),
     );
