@@ -104,10 +104,20 @@ export interface components {
                 email?: string;
                 prefix?: string;
                 phone?: string;
-                documentType?: string;
+                /** @enum {string} */
+                documentType?: "DNI" | "NIE" | "PASSPORT";
                 documentId?: string;
+                /**
+                 * Format: date
+                 * @description A calendar date as yyyy-MM-dd.
+                 */
                 documentValidityDate?: string;
-                gender?: string;
+                /** @enum {string} */
+                gender?: "MALE" | "FEMALE";
+                /**
+                 * Format: date
+                 * @description A calendar date as yyyy-MM-dd.
+                 */
                 birthDate?: string;
                 nationality?: string;
                 address?: string;

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { queryDateSchema } from "@/lib/financing/contract";
 import { centsFromAmount } from "@/lib/financing/money";
 import type { CreateOperationInput } from "@/lib/financing/types";
-import { CUSTOMER_FIELDS } from "./customer";
+import { isCountryCode } from "./countries";
+import { CUSTOMER_FIELDS, DOCUMENT_TYPES } from "./customer";
 import { LOCALES } from "@/lib/i18n/locales";
 import { safeText } from "@/lib/validation/text";
 
@@ -72,10 +73,26 @@ function itemCount(booking: object): number {
   return [flights, hotels, services].reduce<number>((sum, items) => sum + (Array.isArray(items) ? items.length : 0), 0);
 }
 
-const prefillShape = Object.fromEntries(CUSTOMER_FIELDS.map((field) => [field, plain().max(254).optional()])) as Record<
-  (typeof CUSTOMER_FIELDS)[number],
-  z.ZodOptional<z.ZodString>
->;
+const countryCode = plain().refine(isCountryCode, "must be an ISO 3166-1 alpha-3 country code, e.g. ESP");
+
+/**
+ * The prefill: free text where the customer types free text, and the documented values where the
+ * form offers a choice (a document type, a gender, a country) or reads a format (an e-mail, a
+ * date): a value the form could not show is a 400 naming the field, not a prefill quietly dropped.
+ */
+const prefillShape = {
+  ...(Object.fromEntries(CUSTOMER_FIELDS.map((field) => [field, plain().max(254).optional()])) as Record<
+    (typeof CUSTOMER_FIELDS)[number],
+    z.ZodOptional<z.ZodString>
+  >),
+  email: plain().max(254).pipe(z.email("must be an e-mail address")).optional(),
+  documentType: z.enum(DOCUMENT_TYPES).optional(),
+  gender: z.enum(["MALE", "FEMALE"]).optional(),
+  birthDate: isoDate.optional(),
+  documentValidityDate: isoDate.optional(),
+  nationality: countryCode.optional(),
+  countryCode: countryCode.optional(),
+};
 
 export const createSessionSchema = z.object({
   booking: bookingSchema,
