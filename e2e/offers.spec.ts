@@ -64,6 +64,41 @@ test.describe("the offers page on a phone", () => {
     await expect(checkout.provider.months()).toHaveCount(6);
   });
 
+  test("three providers side by side still fit the phone: no figure and no word broken across lines", async ({ checkout }) => {
+    const { page, offers } = checkout;
+    await checkout.startWithDetails(aCustomer());
+    await offers.countOption(3).click();
+    const table = offers.comparison(3);
+    // The sandbox offers 3 installments with three providers (lib/sandbox/offers.ts).
+    await expect(table.locator("thead th")).toHaveCount(3);
+    const broken = await table.evaluate((element) => {
+      const linesOf = (node: Node) => {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+      };
+      const problems: string[] = [];
+      // Every figure on one line ("1.255,03 €", never "1.255,0" then "3 €").
+      for (const cell of element.querySelectorAll("tbody td")) {
+        if (!cell.querySelector("form") && cell.textContent && linesOf(cell) > 1) problems.push(`figure: ${cell.textContent}`);
+      }
+      // Every word of a provider's name whole ("Financiera", never "Financi" then "era").
+      const walker = document.createTreeWalker(element.querySelector("thead")!, NodeFilter.SHOW_TEXT);
+      for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+        for (const match of (text.textContent ?? "").matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(text, match.index);
+          range.setEnd(text, match.index + match[0].length);
+          if (new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1) problems.push(`word: ${match[0]}`);
+        }
+      }
+      return problems;
+    });
+    expect(broken).toEqual([]);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, "wider than the phone").toBeLessThanOrEqual(0);
+  });
+
   test.describe("without JavaScript", () => {
     test.use({ javaScriptEnabled: false });
 

@@ -57,6 +57,9 @@ export function PlanComparison({
   rows.push({ label: m.totalOwed, cell: (offer) => money(totalOwed(offer)), strong: true });
 
   const financed = plans[0]?.totalFinanced;
+  // Three providers side by side on a 390 px phone leave each column ~80 px: smaller type, and no
+  // amount ever broken across lines (a total read as "1.255,0 / 3 €" is a wrong total).
+  const crowded = plans.length >= 3;
   return (
     <section aria-labelledby={`group-${installments}`} className="flex flex-col gap-2">
       <h2 id={`group-${installments}`} className="text-xl font-bold">
@@ -66,9 +69,13 @@ export function PlanComparison({
         <caption className="pb-2 text-left text-muted">{financed ? m.comparisonCaption(money(financed)) : null}</caption>
         <thead>
           <tr>
-            <td className="w-[34%]" />
+            <td className={crowded ? "w-[25%]" : "w-[34%]"} />
             {plans.map((offer) => (
-              <th key={offer.id} scope="col" className="px-1 pb-2 align-bottom text-base leading-tight font-semibold">
+              <th
+                key={offer.id}
+                scope="col"
+                className={`px-1 pb-2 align-bottom leading-tight font-semibold ${crowded ? "text-[0.8125rem]" : "text-base"}`}
+              >
                 {offer.companyName}
                 {offer.id === cheapest ? (
                   <span className="mt-1 block w-fit rounded bg-success-soft px-1.5 py-0.5 text-xs font-bold text-success">
@@ -86,7 +93,10 @@ export function PlanComparison({
                 {row.label}
               </th>
               {plans.map((offer) => (
-                <td key={offer.id} className={`px-1 py-1.5 align-top ${row.strong ? "text-base font-bold" : ""}`}>
+                <td
+                  key={offer.id}
+                  className={`px-1 py-1.5 align-top whitespace-nowrap tabular-nums ${row.strong ? (crowded ? "font-bold" : "text-base font-bold") : ""}`}
+                >
                   {row.cell(offer)}
                 </td>
               ))}
