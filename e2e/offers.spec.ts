@@ -200,6 +200,31 @@ test.describe("corrected details", () => {
     await correctAndReachProvider(checkout, { axe: true });
   });
 
+  test("the browser's Back from the plans shows the data sent, as the correction form, and a second Back after a correction too", async ({
+    checkout,
+  }) => {
+    const { page, m, details, offers } = checkout;
+    const customer = aCustomer();
+    const sessionId = await checkout.startWithDetails(customer);
+    await expect(offers.heading).toHaveText(m.offers.title);
+
+    // The router's copy of the form (from before the data was sent) is replaced by the correction form.
+    await page.goBack();
+    await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}?edit=1`);
+    await expect(page.getByText(m.form.correctionNotice)).toBeVisible();
+    await expect(details.field("email")).toHaveValue(customer.email);
+    await expect(details.field("documentId")).toHaveValue(customer.documentId);
+
+    // Corrected, then Back again: the form shows the correction, not the data sent before it.
+    await details.fill({ firstName: "Anabel" });
+    await details.submit();
+    await expect(offers.heading).toHaveText(m.offers.title);
+    await page.goBack();
+    await expect(page.getByText(m.form.correctionNotice)).toBeVisible();
+    await expect(details.field("firstName")).toHaveValue("Anabel");
+    await expect(details.field("email")).toHaveValue(customer.email);
+  });
+
   test.describe("without JavaScript", () => {
     test.use({ javaScriptEnabled: false });
 

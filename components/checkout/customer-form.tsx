@@ -11,6 +11,7 @@ import { fieldId, RadioGroupField, SelectField, TextField } from "@/components/u
 import { HiddenFields } from "@/components/ui/hidden-fields";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
+import { useFreshDetails } from "./details-freshness";
 
 /*
  * The customer's data. A client component only for useActionState: the server action validates
@@ -65,6 +66,9 @@ export interface CustomerFormProps {
   statusHref: string;
   /** Sent with the form (the embedded mode, so the action knows where to lead). */
   hiddenFields?: Record<string, string>;
+  /** When the server rendered this form (ms), and the correction form's address: see details-freshness.tsx. */
+  renderedAt: number;
+  correctionHref: string;
   /** Shown between the error summary and the fields (the booking summary). */
   children?: ReactNode;
 }
@@ -80,9 +84,12 @@ export function CustomerForm({
   today,
   statusHref,
   hiddenFields = {},
+  renderedAt,
+  correctionHref,
   children,
 }: CustomerFormProps) {
   const [state, formAction] = useActionState(action, INITIAL_CUSTOMER_FORM_STATE, permalink);
+  useFreshDetails(sessionId, renderedAt, correctionHref);
 
   const values: CustomerDraft = state.draft ?? prefill;
   const errors = state.errors ?? {};

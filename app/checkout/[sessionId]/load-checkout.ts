@@ -103,6 +103,8 @@ export async function loadCheckout(
     m: getMessages(locale),
     theme: partner ? partnerTheme(partner) : undefined,
     partnerName: partner?.name ?? "",
+    /** When this page read the session (server time, ms): components/checkout/details-freshness.tsx. */
+    renderedAt: Date.now(),
     /** This page's path: where the language switch and a post without JavaScript come back to. */
     path: stepPath(session.id, step),
     /** A step's address for this session, in the embedded mode if the page is in it. */

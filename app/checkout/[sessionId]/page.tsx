@@ -56,6 +56,9 @@ export default async function CustomerPage(props: CheckoutPageProps) {
           </div>
           {correcting ? <Notice tone="info">{m.form.correctionNotice}</Notice> : null}
           <CustomerForm
+            // A new render from the server is a new form: its fields take the values it brings
+            // (the router may reuse this instance, where a radio keeps the check it had).
+            key={page.renderedAt}
             action={submitCustomerForm}
             sessionId={session.id}
             permalink={embedHref(path, embed, correcting ? { edit: "1" } : {})}
@@ -67,6 +70,9 @@ export default async function CustomerPage(props: CheckoutPageProps) {
             today={ctx.today()}
             statusHref={page.href("status")}
             hiddenFields={embedFields(embed)}
+            // Back from the plans, a copy of this page from before the data was sent asks for this one.
+            renderedAt={page.renderedAt}
+            correctionHref={embedHref(path, embed, { edit: "1" })}
           >
             <BookingSummary booking={session.booking} locale={locale} messages={m} />
           </CustomerForm>

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { CheckoutShell } from "@/components/checkout/checkout-shell";
+import { MarkDetailsSent } from "@/components/checkout/details-freshness";
 import { InstallmentChoiceNav } from "@/components/checkout/installment-choice";
 import { PlanComparison } from "@/components/checkout/plan-comparison";
 import { RepresentativeExample } from "@/components/checkout/representative-example";
@@ -50,6 +51,8 @@ export default async function OffersPage(props: CheckoutPageProps) {
   // sent whole, in order, once the plans are in (no Suspense boundary: it reads without JavaScript).
   return (
     <CheckoutShell page={page} step={2} bridge={{ step: "offers", state: page.state, final: false }}>
+      {/* The data is sent: a details page rendered before now is stale (details-freshness.tsx). */}
+      <MarkDetailsSent sessionId={page.session.id} renderedAt={page.renderedAt} />
       <OffersContent page={page} />
     </CheckoutShell>
   );
