@@ -77,6 +77,12 @@ test.describe("checkout", () => {
 
     // The provider checkout: the plan chosen, its schedule, sign.
     await checkout.chooseAndReachProvider(12, "Financiera Olivo");
+    // The waiting page (in another tab) polls with JavaScript: its no-script reload stays inert.
+    const waiting = await page.context().newPage();
+    await waiting.goto(`/checkout/${sessionId}/status`);
+    await expect(waiting.locator("noscript")).toHaveCount(1);
+    await expect(waiting.locator('meta[http-equiv="refresh"]')).toHaveCount(0);
+    await waiting.close();
     await expect(provider.provider).toContainText("Financiera Olivo");
     await expect(provider.months()).toHaveCount(12);
     await provider.sign();
@@ -290,10 +296,17 @@ test.describe("checkout", () => {
 
       await checkout.chooseAndReachProvider(12, "Financiera Olivo");
       await expect(provider.provider).toContainText("Financiera Olivo");
+      // Meanwhile, the waiting page (in another tab) reloads itself, as it says it does.
+      const waiting = await page.context().newPage();
+      await waiting.goto(`/checkout/${sessionId}/status`);
+      await expect(waiting.locator('meta[http-equiv="refresh"]')).toHaveAttribute("content", "15");
+      await waiting.close();
       await provider.sign();
 
       await status.expectState("confirmed");
       expect(new URL(page.url()).pathname).toBe(`/checkout/${sessionId}/status`);
+      // Final: nothing reloads any more.
+      await expect(page.locator('meta[http-equiv="refresh"]')).toHaveCount(0);
       await expect(status.backToPartner).toBeVisible();
     });
 

@@ -237,7 +237,13 @@ test.describe("corrected details", () => {
 test.describe("without JavaScript, the pages that end the way", () => {
   test.use({ javaScriptEnabled: false });
 
-  for (const path of ["/checkout/cs_made_up_session_0000", "/checkout/cs_made_up_session_0000/offers", "/checkout/not-a-session/status"]) {
+  for (const path of [
+    "/checkout/cs_made_up_session_0000",
+    "/checkout/cs_made_up_session_0000/offers",
+    "/checkout/not-a-session/status",
+    // The provider's return links (our success and error redirect URLs).
+    "/checkout/cs_made_up_session_0000/return/success",
+  ]) {
     test(`a made-up checkout link (${path}) answers 404 with the message and a way back in the HTML`, async ({ checkout }) => {
       const { page, m } = checkout;
       const response = await page.goto(path);

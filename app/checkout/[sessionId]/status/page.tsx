@@ -55,6 +55,9 @@ const STEP: Record<SessionState, number> = {
   refunded: 4,
 };
 
+/** How often the waiting page reloads itself without JavaScript (StatusPoller polls with it). */
+const NO_SCRIPT_REFRESH_S = 15;
+
 export default async function StatusPage(props: CheckoutPageProps) {
   // Any state may be shown here: no step to send the customer to first.
   const page = await loadCheckout(props, "status");
@@ -118,6 +121,12 @@ export default async function StatusPage(props: CheckoutPageProps) {
         </Notice>
       </div>
       <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap">{next}</div>
+      {view.state === "pending" ? (
+        // Without JavaScript, the page reloads itself while the provider decides, as it says it does.
+        <noscript>
+          <meta httpEquiv="refresh" content={String(NO_SCRIPT_REFRESH_S)} />
+        </noscript>
+      ) : null}
       {view.state === "pending" ? (
         <StatusPoller
           sessionId={session.id}

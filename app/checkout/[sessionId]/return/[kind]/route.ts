@@ -1,4 +1,4 @@
-import { notFound, redirect } from "next/navigation";
+import { redirect } from "next/navigation";
 import { getAppContext } from "@/lib/app-context";
 import { refreshStatus } from "@/lib/checkout/flow";
 import { getSession } from "@/lib/checkout/sessions";
@@ -13,11 +13,14 @@ export const dynamic = "force-dynamic";
  */
 async function get(_request: Request, { params }: { params: Promise<{ sessionId: string; kind: string }> }): Promise<Response> {
   const { sessionId, kind } = await params;
-  if (kind !== "success" && kind !== "error") notFound();
+  const status = `/checkout/${encodeURIComponent(sessionId)}/status`;
+  // An unknown session or return kind goes to the status page too, whose 404 is the readable one
+  // (a route handler's notFound() answers an empty body).
+  if (kind !== "success" && kind !== "error") redirect(status);
   const ctx = await getAppContext();
-  if (!(await getSession(ctx.db, sessionId))) notFound();
+  if (!(await getSession(ctx.db, sessionId))) redirect(status);
   await refreshStatus(ctx, sessionId, "return");
-  redirect(`/checkout/${sessionId}/status`);
+  redirect(status);
 }
 
 export const GET = routeHandler("GET /checkout/[sessionId]/return/[kind]", get);
