@@ -231,6 +231,28 @@ test.describe("corrected details", () => {
     test("a correction after the plans reaches the provider", async ({ checkout }) => {
       await correctAndReachProvider(checkout, { axe: false });
     });
+
+    test("a correction sent from a tab left open while a plan was chosen in another lands on the payment's status", async ({
+      checkout,
+    }) => {
+      const { page, m, details, offers, status } = checkout;
+      const sessionId = await checkout.startWithDetails(aCustomer());
+      await offers.editDetails.click();
+      await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}?edit=1`);
+
+      // Meanwhile, in another tab, the customer chooses a plan and reaches the provider.
+      const other = await page.context().newPage();
+      await other.goto(`/checkout/${sessionId}/offers`);
+      await other.getByRole("button", { name: m.offers.chooseLabel(12, "Financiera Olivo") }).click();
+      await expect(other).toHaveURL(/\/sandbox\/provider\/checkout\/\w+$/);
+      await other.close();
+
+      // The first tab's correction can no longer change anything: its status, not a raw error page.
+      await details.fill({ firstName: "Anabel" });
+      await details.submit();
+      await status.expectState("pending");
+      expect(new URL(page.url()).pathname).toBe(`/checkout/${sessionId}/status`);
+    });
   });
 });
 

@@ -1,5 +1,6 @@
 "use server";
 
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { CustomerFormState } from "@/components/checkout/customer-form-state";
@@ -48,7 +49,7 @@ const customerFormSchema = z.object({
   countryCode: text,
 });
 
-type SubmitOutcome = { ok: true; sessionId: string } | { ok: false; state: Omit<CustomerFormState, "submission"> };
+type SubmitOutcome = { ok: true; sessionId: string } | { ok: false; sessionId: string; state: Omit<CustomerFormState, "submission"> };
 
 const submitCustomerValidated = validatedAction(customerFormSchema, async ({ sessionId: id, ...fields }): Promise<SubmitOutcome> => {
   const draft: CustomerDraft = fields;
@@ -57,13 +58,13 @@ const submitCustomerValidated = validatedAction(customerFormSchema, async ({ ses
   try {
     result = await submitCustomer(ctx, id, draft);
   } catch (error) {
-    if (error instanceof AppError && error.code === "not_found") return { ok: false, state: { draft, failure: "closed" } };
+    if (error instanceof AppError && error.code === "not_found") return { ok: false, sessionId: id, state: { draft, failure: "closed" } };
     throw error;
   }
   if (result.ok) return { ok: true, sessionId: id };
   return "errors" in result
-    ? { ok: false, state: { draft: result.draft, errors: result.errors } }
-    : { ok: false, state: { draft: result.draft, failure: result.failure } };
+    ? { ok: false, sessionId: id, state: { draft: result.draft, errors: result.errors } }
+    : { ok: false, sessionId: id, state: { draft: result.draft, failure: result.failure } };
 });
 
 function isCustomerField(name: string): name is CustomerField {
@@ -84,7 +85,15 @@ export async function submitCustomerForm(previous: CustomerFormState, formData: 
     const draft = Object.fromEntries(Object.entries(draftFromForm(formOf(formData))).map(([key, value]) => [key, value.slice(0, 1000)]));
     return Object.keys(errors).length > 0 ? { submission, draft, errors } : { submission, draft, failure: "invalid" };
   }
-  if (!outcome.ok) return { submission, ...outcome.state };
+  if (!outcome.ok) {
+    // Without JavaScript the answer is this page rendered again, which sends a payment that can no
+    // longer change on to its status with a 307, and the browser would post the form there too
+    // ("Server Action unavailable"). The status page it belongs on, then, with a plain GET.
+    if (outcome.state.failure === "closed" && !(await headers()).has("next-action")) {
+      redirect(embedHref(`/checkout/${outcome.sessionId}/status`, embedOf(formData)));
+    }
+    return { submission, ...outcome.state };
+  }
   redirect(embedHref(`/checkout/${outcome.sessionId}/offers`, embedOf(formData)));
 }
 
