@@ -2,6 +2,7 @@ import "server-only";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { validatedAction, type ActionResult } from "@/lib/validated-action";
+import { OPERATION_ID } from "./ownership";
 import { staffForAction, type StaffContext } from "./staff";
 
 /**
@@ -20,4 +21,4 @@ export function staffAction<S extends z.ZodType, T>(
 }
 
 /** An operation named in a back-office form (a hidden field): the partner API's ids, never a URL. */
-export const operationIdField = z.string().regex(/^[\w-]{1,100}$/, "is not an operation id");
+export const operationIdField = z.string().regex(OPERATION_ID, "is not an operation id");

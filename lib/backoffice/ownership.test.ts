@@ -161,6 +161,14 @@ describe("the back-office's reads keep to the partner's operations", () => {
     expect([...calls, ...calls102]).toEqual([]);
   });
 
+  it("an id that cannot be an operation's is 'not found' without asking, even on the partner's own agency", async () => {
+    const { staff, calls } = staffOf(DEMO_PARTNER_ID, 101, []);
+    for (const id of ["x".repeat(3000), "..%2F..%2Fagencies", "op_1/../../agencies", "op 1"]) {
+      expect(await operationDetail(staff, id, undefined), id.slice(0, 20)).toEqual({ kind: "problem", problem: "not_found" });
+    }
+    expect(calls).toEqual([]);
+  });
+
   it("the list and the CSV leave out what the credential reaches but the partner does not own, and hide how many", async () => {
     const { staff } = staffOf(DEMO_GROUP_PARTNER_ID, 101, [op(AURORA_OP), op(OTHER_OP)]);
     const listed = await listOperationsPage(staff, { page: 1, size: 20 });

@@ -65,8 +65,13 @@ async function openedByOthers(subject: OwnershipSubject, operationIds: readonly 
   return new Set(others.filter((row) => !shared.has(row.partnerId)).map((row) => row.operationId!));
 }
 
+/** What an operation id can look like (the partner API's ids): anything else is nobody's, unasked. */
+export const OPERATION_ID = /^[\w-]{1,100}$/;
+
 /** Of these operation ids, the ones the partner owns. */
-export async function ownedOperationIds(subject: OwnershipSubject, operationIds: readonly string[]): Promise<Set<string>> {
+export async function ownedOperationIds(subject: OwnershipSubject, candidates: readonly string[]): Promise<Set<string>> {
+  // A URL's id of 3,000 characters or with a path in it is not sent to the partner API (nor logged by it).
+  const operationIds = candidates.filter((id) => OPERATION_ID.test(id));
   if (operationIds.length === 0) return new Set();
   if (await ownsActingAgency(subject)) {
     const theirs = await openedByOthers(subject, operationIds);
