@@ -81,6 +81,11 @@ test("/api/openapi.json is valid OpenAPI 3.1, and every answer of the API matche
   expect(unauthorized.status()).toBe(401);
   await expectDocumented("POST", "/api/checkout-sessions", unauthorized);
 
+  // A path that cannot be read is refused before any handler, in the documented format.
+  const unreadable = await request.get("/api/checkout-sessions/%ZZ", { headers: api.authorization });
+  expect(unreadable.status()).toBe(400);
+  await expectDocumented("GET", "/api/checkout-sessions/cs_unreadable_path_00", unreadable);
+
   const read = await api.get(session.id);
   expect(read.status()).toBe(200);
   await expectDocumented("GET", `/api/checkout-sessions/${session.id}`, read);
@@ -104,6 +109,7 @@ test("/api/openapi.json is valid OpenAPI 3.1, and every answer of the API matche
       "POST /checkout-sessions 409",
       "POST /checkout-sessions 413",
       "GET /checkout-sessions/{id} 200",
+      "GET /checkout-sessions/{id} 400",
       "GET /checkout-sessions/{id} 401",
       "GET /checkout-sessions/{id} 404",
     ].sort(),

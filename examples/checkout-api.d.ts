@@ -452,6 +452,19 @@ export interface operations {
                     "application/json": components["schemas"]["CheckoutSession"];
                 };
             };
+            /**
+             * @description The path cannot be read (a malformed percent-encoding): `fields` names `(path)`.
+             *
+             *     - `validation_failed`
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             /**
              * @description No session with this id among yours (another partner's session is not found either).

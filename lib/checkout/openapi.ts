@@ -113,6 +113,9 @@ function routes(): Route[] {
         requestParams: { path: z.object({ id: sessionIdParam }) },
         responses: {
           "200": { description: "The session.", headers: noStore, content: jsonContent(checkoutSessionSchema) },
+          "400": errorResponse(400, "The path cannot be read (a malformed percent-encoding): `fields` names `(path)`.", [
+            "validation_failed",
+          ]),
           "404": errorResponse(404, "No session with this id among yours (another partner's session is not found either).", ["not_found"]),
           ...COMMON,
         },
