@@ -64,6 +64,18 @@ test.describe("the offers page on a phone", () => {
     await expect(checkout.provider.months()).toHaveCount(6);
   });
 
+  test("the language switch keeps the installment count shown", async ({ checkout }) => {
+    const { page, offers, languageSwitcher } = checkout;
+    const sessionId = await checkout.startWithDetails(aCustomer());
+    await offers.countOption(6).click();
+    await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}/offers?n=6`);
+    await languageSwitcher.button("en").click();
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}/offers?n=6`);
+    // The page objects speak Spanish: the count chosen, by its mark rather than its list's name.
+    await expect(page.locator('nav a[aria-current="true"]')).toHaveText(/^6 × /);
+  });
+
   test("three providers side by side still fit the phone: no figure and no word broken across lines", async ({ checkout }) => {
     const { page, offers } = checkout;
     await checkout.startWithDetails(aCustomer());

@@ -18,8 +18,8 @@ export interface CheckoutPageView {
   theme: Theme | undefined;
   locale: Locale;
   m: Messages;
-  /** This page's path, where the language switcher comes back to. */
-  path: string;
+  /** This page's address, where the language switcher comes back to (its path and what the page's query chose). */
+  returnTo: string;
   embed: EmbedContext | undefined;
 }
 
@@ -29,7 +29,7 @@ export interface CheckoutPageView {
  * checkout's banner, with the page's content as `main`.
  */
 export function CheckoutShell({
-  page: { session, partner, partnerName, theme, locale, m, path, embed },
+  page: { session, partner, partnerName, theme, locale, m, returnTo, embed },
   step,
   bridge,
   children,
@@ -50,7 +50,7 @@ export function CheckoutShell({
         logoUrl={theme?.logoUrl}
         locale={locale}
         messages={m}
-        returnTo={path}
+        returnTo={returnTo}
         step={step}
         embed={embed}
       />

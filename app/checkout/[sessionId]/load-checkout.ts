@@ -70,6 +70,14 @@ export async function checkoutMetadata({ params, searchParams }: CheckoutPagePro
   return { title: m.meta[title], robots: { index: false, follow: false } };
 }
 
+/** The query parameters a checkout page keeps across a language switch. */
+function keptQuery(query: Record<string, string | string[] | undefined>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  if (typeof query.n === "string" && /^\d{1,3}$/.test(query.n)) kept.n = query.n;
+  if (query.edit === "1") kept.edit = "1";
+  return kept;
+}
+
 /** What loadCheckout gives a checkout page. */
 export type LoadedCheckout = Awaited<ReturnType<typeof loadCheckout>>;
 
@@ -105,8 +113,13 @@ export async function loadCheckout(
     partnerName: partner?.name ?? "",
     /** When this page read the session (server time, ms): components/checkout/details-freshness.tsx. */
     renderedAt: Date.now(),
-    /** This page's path: where the language switch and a post without JavaScript come back to. */
+    /** This page's path: where a post without JavaScript comes back to. */
     path: stepPath(session.id, step),
+    /**
+     * Where the language switch comes back to: this page as the customer chose it (the installment
+     * count shown, the correction form), nothing else from the query.
+     */
+    returnTo: embedHref(stepPath(session.id, step), undefined, keptQuery(query)),
     /** A step's address for this session, in the embedded mode if the page is in it. */
     href: (to: CheckoutStep) => embedHref(stepPath(session.id, to), embed),
   };
