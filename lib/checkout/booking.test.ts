@@ -8,6 +8,19 @@ function refusedFields(customer: Record<string, unknown>): string[] {
   return result.success ? [] : result.error.issues.map((issue) => issue.path.join("."));
 }
 
+describe("the return URL of a checkout session", () => {
+  const refused = (returnUrl: string) => {
+    const result = createSessionSchema.safeParse({ ...validSessionBody, returnUrl });
+    return result.success ? [] : result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+  };
+
+  it("refuses one carrying a user name or password, and one longer than 2048 characters, naming the field", () => {
+    expect(refused("http://user:pw@localhost:3000/")).toEqual(["returnUrl: must not carry a user name or password"]);
+    expect(refused(`http://localhost:3000/${"a".repeat(2100)}`)).toEqual(["returnUrl: must be at most 2048 characters"]);
+    expect(refused("http://localhost:3000/booking/BK-1?step=done")).toEqual([]);
+  });
+});
+
 describe("the customer prefill of a checkout session", () => {
   it("takes the documented values where the form offers a choice or reads a format", () => {
     expect(

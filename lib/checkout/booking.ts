@@ -94,12 +94,25 @@ const prefillShape = {
   countryCode: countryCode.optional(),
 };
 
+/** No `user:password@` in the URL (one that does not parse is refused by z.url already). */
+function withoutCredentials(value: string): boolean {
+  // URL.parse is Node 22's: Node 20 has canParse.
+  if (!URL.canParse(value)) return true;
+  const url = new URL(value);
+  return url.username === "" && url.password === "";
+}
+
 export const createSessionSchema = z.object({
   booking: bookingSchema,
   /** What the partner already knows of the customer: prefilled, and still checked on submit. */
   customer: z.object(prefillShape).partial().optional(),
   // URL parsing would keep a control character or a lone surrogate in the path as it came.
-  returnUrl: z.url({ protocol: /^https?$/, error: "must be an http or https URL" }).check(safeText()),
+  returnUrl: z
+    .url({ protocol: /^https?$/, error: "must be an http or https URL" })
+    .check(safeText())
+    .max(2048, "must be at most 2048 characters")
+    // Credentials in a URL the customer's browser is sent to: never needed, and they mislead the reader.
+    .refine(withoutCredentials, "must not carry a user name or password"),
   locale: z.enum(LOCALES).optional(),
 });
 export type CreateSessionInput = z.output<typeof createSessionSchema>;

@@ -36,6 +36,8 @@ const work = durableWork(
   },
   { lockMs: 60_000, retryDelaysMs: [10_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000] },
 );
+/** Who is calling, for the partner's logs and firewall rules: the same on every notification. */
+export const NOTIFICATION_USER_AGENT = "travel-financing-checkout-notifications/1";
 /** Short: a partner's endpoint that hangs holds back its own next notification, no one else's. */
 const TIMEOUT_MS = 5_000;
 
@@ -105,7 +107,7 @@ export async function sendSigned(
   }
   try {
     const response = await postToCheckedDestination(partner.notificationUrl, {
-      headers: { "Content-Type": "application/json", ...signNotification(secrets, id, now, body) },
+      headers: { "Content-Type": "application/json", "User-Agent": NOTIFICATION_USER_AGENT, ...signNotification(secrets, id, now, body) },
       body,
       timeoutMs: TIMEOUT_MS,
       policy: options.policy,

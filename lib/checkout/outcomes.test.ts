@@ -10,7 +10,7 @@ import { partnerNotifications, partners } from "@/lib/db/schema";
 import { startSandboxServer, startWebhookListener } from "@/lib/sandbox/testing/servers";
 import { chooseOffer, loadOffers, refreshStatus, submitCustomer, type CheckoutContext } from "./flow";
 import { setNotificationUrl } from "@/lib/backoffice/notifications";
-import { deliverDueNotifications, newSigningSecret } from "./notifications";
+import { deliverDueNotifications, newSigningSecret, NOTIFICATION_USER_AGENT } from "./notifications";
 import type { Partner } from "@/lib/partners/partners";
 import { acquireLease, reconcile, RECONCILE_AFTER_MS, releaseLease } from "./reconciler";
 import { createSession, notifyExpiredSessions, recordOperationStatus, requireSession, sessionState } from "./sessions";
@@ -75,6 +75,7 @@ describe("partner notifications", () => {
       "checkout.session.confirmed",
     ]);
     for (const delivery of deliveries) {
+      expect(delivery.headers["user-agent"]).toBe(NOTIFICATION_USER_AGENT);
       const headers = {
         "webhook-id": String(delivery.headers["webhook-id"]),
         "webhook-timestamp": String(delivery.headers["webhook-timestamp"]),
