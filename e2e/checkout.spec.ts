@@ -194,6 +194,19 @@ test.describe("checkout", () => {
     await expect(status.payAnotherWay).toBeVisible();
   });
 
+  test("a value the summary cannot tell apart (characters that cannot be used) is listed with its field's name", async ({ checkout }) => {
+    const { m, details } = checkout;
+    await checkout.startAtShop();
+    await details.fill({ ...aCustomer(), city: "Mad\u0007rid" });
+    await details.submit();
+    await expect(details.errorSummary).toBeVisible();
+    await expect(details.errorSummary.getByRole("link")).toHaveText([`${m.form.labels.city}: ${m.form.errors.characters}`]);
+    // Beside the field, where the field is plain to see, the message alone.
+    await expect(details.field("city")).toHaveAccessibleDescription(
+      new RegExp(`${literally(m.form.errorPrefix).source}\\s+${literally(m.form.errors.characters).source}$`),
+    );
+  });
+
   test("invalid details: each field says what is wrong, the summary lists it all, typed values stay; fixed, the offers come", async ({
     checkout,
   }) => {

@@ -97,9 +97,13 @@ export function CustomerForm({
     const code: CustomerErrorCode | undefined = errors[field];
     return code ? customerErrorMessage(text.errors, field, code) : undefined;
   };
+  // In the summary, away from its field, a message that does not name what it is about
+  // ("This is too long") gets the field's label in front.
   const listed = FIELD_ORDER.flatMap((field) => {
     const message = messageOf(field);
-    return message ? [{ field, message }] : [];
+    if (!message) return [];
+    const generic = errors[field] === "too_long" || errors[field] === "characters";
+    return [{ field, message: generic ? `${text.labels[field]}: ${message}` : message }];
   });
   const hasProblem = listed.length > 0 || state.failure !== undefined;
 
