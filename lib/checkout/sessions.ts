@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { and, asc, eq, gt, isNull, lte, ne, notExists, sql } from "drizzle-orm";
 import { AppError } from "@/lib/app-error";
 import type { Db } from "@/lib/db";
+import { preparedPerDb } from "@/lib/db/prepared";
 import { checkoutSessions, customerData, partnerNotifications, sessionStatusHistory, type CheckoutSessionRow } from "@/lib/db/schema";
 import type { FinancingStatus, OperationStatus } from "@/lib/financing/contract";
 import type { Locale } from "@/lib/i18n/locales";
@@ -144,9 +145,35 @@ export async function createSession(
   return { session: existing, created: false };
 }
 
+// The reads every checkout page and status poll makes, prepared once per database handle.
+const sessionById = preparedPerDb((db) =>
+  db
+    .select()
+    .from(checkoutSessions)
+    .where(eq(checkoutSessions.id, sql.placeholder("id")))
+    .limit(1)
+    .prepare("session_by_id"),
+);
+const sessionByOperation = preparedPerDb((db) =>
+  db
+    .select()
+    .from(checkoutSessions)
+    .where(eq(checkoutSessions.operationId, sql.placeholder("operationId")))
+    .limit(1)
+    .prepare("session_by_operation"),
+);
+const draftBySession = preparedPerDb((db) =>
+  db
+    .select()
+    .from(customerData)
+    .where(eq(customerData.sessionId, sql.placeholder("sessionId")))
+    .limit(1)
+    .prepare("draft_by_session"),
+);
+
 export async function getSession(db: Db, id: string): Promise<CheckoutSession | undefined> {
   if (!/^cs_[\w-]{10,64}$/.test(id)) return undefined;
-  const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).limit(1);
+  const [row] = await sessionById(db).execute({ id });
   return row;
 }
 
@@ -157,12 +184,12 @@ export async function requireSession(db: Db, id: string): Promise<CheckoutSessio
 }
 
 export async function getSessionByOperation(db: Db, operationId: string): Promise<CheckoutSession | undefined> {
-  const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.operationId, operationId)).limit(1);
+  const [row] = await sessionByOperation(db).execute({ operationId });
   return row;
 }
 
 export async function getCustomerDraft(db: Db, sessionId: string): Promise<{ draft: CustomerDraft; submitted: boolean } | undefined> {
-  const [row] = await db.select().from(customerData).where(eq(customerData.sessionId, sessionId)).limit(1);
+  const [row] = await draftBySession(db).execute({ sessionId });
   return row && { draft: row.data, submitted: row.submitted };
 }
 

@@ -1,10 +1,20 @@
 import "server-only";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "./connection";
+import { preparedPerDb } from "./prepared";
 import { statusSnapshots, type NewStatusSnapshot, type StatusSnapshot } from "./schema";
 
+const snapshotByOperation = preparedPerDb((db) =>
+  db
+    .select()
+    .from(statusSnapshots)
+    .where(eq(statusSnapshots.operationId, sql.placeholder("operationId")))
+    .limit(1)
+    .prepare("status_snapshot_by_operation"),
+);
+
 export async function getStatusSnapshot(db: Db, operationId: string): Promise<StatusSnapshot | undefined> {
-  const [snapshot] = await db.select().from(statusSnapshots).where(eq(statusSnapshots.operationId, operationId)).limit(1);
+  const [snapshot] = await snapshotByOperation(db).execute({ operationId });
   return snapshot;
 }
 
