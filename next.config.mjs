@@ -30,8 +30,8 @@ const nextConfig = {
   // Several builds side by side (parallel test runs in one checkout): NEXT_DIST_DIR=.next-x.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // PGlite ships WebAssembly and data files that must be loaded from node_modules at run time,
-  // and postgres.js uses Node built-ins: neither is bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "postgres"],
+  // and postgres.js and undici (the partner API client's transport) use Node built-ins: none is bundled.
+  serverExternalPackages: ["@electric-sql/pglite", "postgres", "undici"],
   experimental: {
     serverActions: {
       // Our forms are a few kilobytes; Next reads at most this much of an action's body (413 past it).

@@ -1,4 +1,4 @@
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
@@ -225,7 +225,7 @@ describe("every endpoint: method, path, headers, query and body", () => {
     expect(offers.offers).toHaveLength(1);
   });
 
-  it("asks for uncompressed answers, through the real fetch (which would otherwise ask for gzip)", async () => {
+  it("asks for uncompressed answers, through the default transport (a server that may compress)", async () => {
     const seen: (string | undefined)[] = [];
     const server = createServer((request, response) => {
       seen.push(request.headers["accept-encoding"]);
@@ -641,6 +641,100 @@ describe("timeouts", () => {
         ),
     );
     expect(await failure(client.health())).toMatchObject({ kind: "timeout" });
+  });
+});
+
+describe("the default transport (undici), on a real server", () => {
+  type Handler = (request: IncomingMessage, response: ServerResponse) => void;
+  /** A client of a local server answering with `handler`; the server is closed after `run`. */
+  async function withServer(handler: Handler, run: (client: ReturnType<typeof createFinancingClient>) => Promise<void>) {
+    const server = createServer(handler);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      await run(createFinancingClient({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: KEY, timeoutMs: 200, maxAttempts: 1 }));
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
+  it("sends the method, headers and body, and reads the answer's status, headers and body", async () => {
+    const seen: { method?: string; url?: string; key?: string | string[]; type?: string; body?: string }[] = [];
+    await withServer(
+      (request, response) => {
+        let body = "";
+        request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        request.on("end", () => {
+          seen.push({
+            method: request.method,
+            url: request.url,
+            key: request.headers["x-service-api-key"],
+            type: request.headers["content-type"],
+            body,
+          });
+          response
+            .writeHead(200, { "Content-Type": "application/json" })
+            .end(JSON.stringify({ financingStatus: "REQUESTED", paymentUrl: "https://provider.example/sign/1" }));
+        });
+      },
+      async (client) => {
+        await expect(client.startFinancing("op_1", 7)).resolves.toMatchObject({ financingStatus: "REQUESTED" });
+      },
+    );
+    expect(seen).toEqual([
+      {
+        method: "POST",
+        url: "/v1/financing",
+        key: KEY,
+        type: "application/json",
+        body: JSON.stringify({ operationIdentifier: "op_1", financialOfferId: 7 }),
+      },
+    ]);
+  });
+
+  it("a server that never answers, or never finishes its body, is a timeout", async () => {
+    await withServer(
+      () => {},
+      async (client) => expect(await failure(client.health())).toMatchObject({ kind: "timeout" }),
+    );
+    await withServer(
+      (_request, response) => {
+        response.writeHead(200, { "Content-Type": "application/json" });
+        response.write('{"status":');
+      },
+      async (client) => expect(await failure(client.health())).toMatchObject({ kind: "timeout" }),
+    );
+  });
+
+  it("a refused connection is a network failure, with the API key nowhere in it", async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const client = createFinancingClient({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: KEY, maxAttempts: 1 });
+    const error = await failure(client.health());
+    expect(error).toMatchObject({ kind: "network", attempts: 1 });
+    expect(JSON.stringify({ message: error.message, cause: String(error.cause) })).not.toContain(KEY);
+  });
+
+  it("a redirect is not followed: it is an answer outside the contract, and the key is not sent elsewhere", async () => {
+    let requests = 0;
+    await withServer(
+      (_request, response) => {
+        requests++;
+        response.writeHead(302, { Location: "http://127.0.0.1:9/elsewhere" }).end();
+      },
+      async (client) => expect(await failure(client.getOffers("op_1"))).toMatchObject({ status: 302 }),
+    );
+    expect(requests).toBe(1);
+  });
+
+  it("a Retry-After on a 503 is read from the answer's headers", async () => {
+    await withServer(
+      (_request, response) => response.writeHead(503, { "Retry-After": "7", "Content-Type": "application/json" }).end("{}"),
+      async (client) => expect(await failure(client.health())).toMatchObject({ status: 503, retryAfterSeconds: 7 }),
+    );
   });
 });
 

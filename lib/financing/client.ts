@@ -26,6 +26,7 @@ import {
 import { FinancingApiError, redact, redactRecord, type FieldProblem, type FinancingErrorKind } from "./errors";
 import { amountFromCents, decimalFromCents, moneyFromAmount } from "./money";
 import { createMemoryStatusCache, type StatusCache } from "./status-cache";
+import { fetchTransport, undiciTransport, type HttpExchange } from "./transport";
 import {
   toFinancialOffer,
   toOperation,
@@ -64,6 +65,7 @@ export interface FinancingClientOptions {
   maxAttempts?: number;
   /** Where the ETags of status reads are kept; in memory by default. */
   statusCache?: StatusCache;
+  /** Sends the calls through this fetch (tests, the sandbox's in-process pages); by default undici (./transport.ts). */
   fetch?: typeof fetch;
   /** Told of every attempt's outcome (metrics): the endpoint as a template, never a path with an id. */
   observe?: (attempt: PartnerCallObservation) => void;
@@ -125,7 +127,7 @@ export function createFinancingClient(options: FinancingClientOptions) {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxAttempts = Math.min(Math.max(options.maxAttempts ?? MAX_ATTEMPTS, 1), MAX_ATTEMPTS);
   const statusCache = options.statusCache ?? createMemoryStatusCache();
-  const doFetch = options.fetch ?? globalThis.fetch;
+  const send = options.fetch ? fetchTransport(options.fetch) : undiciTransport;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const random = options.random ?? Math.random;
   // Within a request, the request's own id (so its lines and the partner's match); else one per call.
@@ -178,20 +180,11 @@ export function createFinancingClient(options: FinancingClientOptions) {
 
     for (let attempt = 1; ; attempt++) {
       const last = attempt >= attempts;
-      let response: Response;
-      let text: string;
+      let response: HttpExchange;
       const started = performance.now();
       try {
-        response = await doFetch(url, {
-          method: spec.method,
-          headers,
-          body,
-          signal: AbortSignal.timeout(timeoutMs),
-          redirect: "error",
-          cache: "no-store",
-        });
-        // Read inside the try: the timeout also covers a body that never finishes.
-        text = await response.text();
+        // The answer is read whole inside the try: the timeout also covers a body that never finishes.
+        response = await send(url, { method: spec.method, headers, body, signal: AbortSignal.timeout(timeoutMs) });
         options.observe?.({ endpoint, outcome: response.status, durationMs: performance.now() - started });
         log.debug({ endpoint, status: response.status, attempt, requestId }, "partner API answered");
       } catch (error) {
@@ -221,11 +214,11 @@ export function createFinancingClient(options: FinancingClientOptions) {
 
       if (response.status === 304 && spec.notModifiedAllowed) return { kind: "not-modified", headers: response.headers };
 
-      if (!response.ok) {
-        return fail(errorFromResponse(response.status, text, response.headers, { endpoint, requestId, attempts: attempt }));
+      if (response.status < 200 || response.status > 299) {
+        return fail(errorFromResponse(response.status, response.text, response.headers, { endpoint, requestId, attempts: attempt }));
       }
 
-      return { kind: "body", data: parseBody(spec, text, { endpoint, requestId, attempts: attempt }), headers: response.headers };
+      return { kind: "body", data: parseBody(spec, response.text, { endpoint, requestId, attempts: attempt }), headers: response.headers };
     }
   }
 
