@@ -81,6 +81,25 @@ test.describe("POST /api/checkout-sessions", () => {
   });
 });
 
+test.describe("a method the API does not take", () => {
+  // Next's own 405 had an empty body and no Allow: nothing for a partner's HTTP client to read.
+  for (const [method, path, allow] of [
+    ["DELETE", "/api/checkout-sessions", "POST, OPTIONS"],
+    ["GET", "/api/checkout-sessions", "POST, OPTIONS"],
+    ["PUT", "/api/checkout-sessions/cs_doesnotexist000000000000", "GET, HEAD, OPTIONS"],
+    ["POST", "/api/checkout-sessions/cs_doesnotexist000000000000", "GET, HEAD, OPTIONS"],
+    ["GET", "/api/webhooks/financing/not-the-token", "POST, OPTIONS"],
+  ] as const) {
+    test(`${method} ${path.replace(/cs_\w+/, "{id}")}: 405 method_not_allowed, with Allow`, async ({ request }) => {
+      const answer = await request.fetch(path, { method, failOnStatusCode: false });
+      expect(answer.status()).toBe(405);
+      expect(answer.headers()["allow"]).toBe(allow);
+      expect(answer.headers()["content-type"]).toContain("application/json");
+      expect((await answer.json()).error).toMatchObject({ code: "method_not_allowed", message: expect.stringContaining(allow) });
+    });
+  }
+});
+
 test.describe("the demo partner's notification endpoint", () => {
   test("takes a correctly signed notification and refuses a forged one", async ({ request }) => {
     const { Webhook } = await import("standardwebhooks");

@@ -9,6 +9,7 @@ export const APP_ERROR_STATUS = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   validation_failed: 400,
   payload_too_large: 413,
   conflict: 409,

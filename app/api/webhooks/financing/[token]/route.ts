@@ -1,5 +1,6 @@
 import { getAppContext } from "@/lib/app-context";
 import { receiveWebhook } from "@/lib/checkout/webhooks";
+import { methodNotAllowed } from "@/lib/http/method-not-allowed";
 import { routeHandler } from "@/lib/http/request-scope";
 import { loggerFor } from "@/lib/logger";
 import { wakeWorker } from "@/lib/ops/lifecycle";
@@ -34,3 +35,7 @@ async function post(request: Request, { params }: { params: Promise<{ token: str
 
 // The path holds the webhook token: the route is named by its template, never its path.
 export const POST = routeHandler("POST /api/webhooks/financing/[token]", post);
+
+// Any other method: 405 in the API's error format, with Allow (lib/http/method-not-allowed.ts).
+const notAllowed = methodNotAllowed("/api/webhooks/financing/[token]", ["POST"]);
+export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
