@@ -381,6 +381,38 @@ test.describe("languages", () => {
     });
   });
 
+  test("the language switch keeps what was typed in the details form, and the form still sends it", async ({ checkout }) => {
+    const es = checkout;
+    const en = checkout.in("en");
+    await es.startAtShop();
+    const typed = {
+      firstName: "Ana María",
+      email: "ana.maria@example.com",
+      documentId: "12345678Z",
+      nationality: "PRT",
+      countryCode: "PRT",
+    };
+    await es.details.fill({ ...typed, gender: "FEMALE", documentType: "DNI" });
+
+    await es.languageSwitcher.button("en").click();
+    await expect(en.details.heading).toHaveText("Your details");
+    for (const name of ["firstName", "email", "documentId", "nationality", "countryCode"] as const)
+      await expect(en.details.field(name), name).toHaveValue(typed[name]);
+    // The country lists are now in English, with the chosen country still chosen.
+    await expect(en.details.field("nationality").locator("option:checked")).toHaveText("Portugal");
+    await expect(en.details.field("documentType").locator("option:checked")).toHaveText("DNI");
+    await expect(en.details.genderRadio("FEMALE")).toBeChecked();
+
+    // The rest typed in English, then sent: the data sent is what was typed before the switch too.
+    const { prefix, phone, documentValidityDate, birthDate, address, city, postalCode } = aCustomer();
+    await en.details.fill({ prefix, phone, documentValidityDate, birthDate, address, city, postalCode });
+    await en.details.submit();
+    await expect(en.offers.heading).toHaveText("Choose how to pay");
+    await en.offers.editDetails.click();
+    for (const name of ["firstName", "email", "nationality", "countryCode"] as const)
+      await expect(en.details.field(name), name).toHaveValue(typed[name]);
+  });
+
   test("the language switcher changes the language, and the choice sticks across pages", async ({ checkout }) => {
     const { page } = checkout;
     const es = checkout;

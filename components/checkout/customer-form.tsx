@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, type MouseEvent, type ReactNode } from "react";
+import { useActionState, useRef, type MouseEvent, type ReactNode } from "react";
 import type { CustomerDraft, CustomerErrorCode, CustomerField, DocumentType } from "@/lib/checkout/customer";
 import { customerErrorMessage } from "@/lib/i18n/customer-errors";
 import type { FormMessages } from "@/lib/i18n/messages";
@@ -12,6 +12,7 @@ import { HiddenFields } from "@/components/ui/hidden-fields";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
 import { useFreshDetails } from "./details-freshness";
+import { useKeptAcrossLanguageSwitch } from "./kept-across-language-switch";
 
 /*
  * The customer's data. A client component only for useActionState: the server action validates
@@ -90,6 +91,8 @@ export function CustomerForm({
 }: CustomerFormProps) {
   const [state, formAction] = useActionState(action, INITIAL_CUSTOMER_FORM_STATE, permalink);
   useFreshDetails(sessionId, renderedAt, correctionHref);
+  const formRef = useRef<HTMLFormElement>(null);
+  useKeptAcrossLanguageSwitch(formRef, sessionId);
 
   const values: CustomerDraft = state.draft ?? prefill;
   const errors = state.errors ?? {};
@@ -135,7 +138,7 @@ export function CustomerForm({
   });
 
   return (
-    <form action={formAction} noValidate className="flex flex-col gap-6">
+    <form ref={formRef} action={formAction} noValidate className="flex flex-col gap-6">
       <HiddenFields fields={{ sessionId, ...hiddenFields }} />
 
       {hasProblem ? (

@@ -37,7 +37,8 @@ export function LanguageSwitcher({
     );
   }
   return (
-    <form action={action}>
+    // Marked: a form on the page may keep what was typed across the switch (components/checkout/kept-across-language-switch.ts).
+    <form action={action} data-language-switch="">
       <input type="hidden" name="returnTo" value={returnTo} />
       <input type="hidden" name="locale" value={other.locale} />
       <button type="submit" className={LOOK}>
