@@ -119,7 +119,7 @@ test.describe("checkout", () => {
   test("+refuse_offer: the plan is refused, the offers page says so and shows the alternatives; another plan is signed, confirmed", async ({
     checkout,
   }) => {
-    const { page, offers, provider, status } = checkout;
+    const { page, m, offers, provider, status } = checkout;
     const sessionId = await checkout.startWithDetails(aCustomer({ email: "ana+refuse_offer@example.com" }));
     await expect(offers.group(12)).toBeVisible();
 
@@ -140,6 +140,8 @@ test.describe("checkout", () => {
 
     await status.expectState("confirmed");
     await expect(status.backToPartner).toBeVisible();
+    // Financed: every step behind the customer.
+    await expect(status.progress.getByRole("listitem")).toHaveText(m.common.steps.map((step) => `${step} (${m.common.stepDone})`));
   });
 
   test("+refuse_all: refused with no alternative; the status page says so and leads back to the shop to pay another way", async ({
@@ -154,6 +156,8 @@ test.describe("checkout", () => {
     await status.expectState("refused");
     await expect(status.backToPartner).toHaveCount(0);
     await expect(status.payAnotherWay).toBeVisible();
+    // No progress bar: its three steps "done" read as a signed, successful financing.
+    await expect(status.progress).toHaveCount(0);
     expect(await checkoutSessions.read(sessionId)).toMatchObject({ state: "refused", final: true });
 
     await status.payAnotherWay.click();

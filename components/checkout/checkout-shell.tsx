@@ -35,8 +35,8 @@ export function CheckoutShell({
   children,
 }: {
   page: CheckoutPageView;
-  /** The progress bar's current step. */
-  step: number;
+  /** The progress bar's current step; none: no progress bar. */
+  step: number | undefined;
   /** What to tell the partner's page, when embedded. */
   bridge: Omit<BridgeProps, "parentOrigin" | "sessionId">;
   children: ReactNode;

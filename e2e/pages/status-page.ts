@@ -9,6 +9,8 @@ export class CheckoutStatusPage {
   readonly payAnotherWay: Locator;
   readonly checkAgain: Locator;
   readonly continueAtProvider: Locator;
+  /** The three steps' progress bar, in the header. */
+  readonly progress: Locator;
   private readonly root: Page | FrameLocator;
 
   /** @param within the checkout's frame, for a checkout embedded in a partner's page. */
@@ -24,6 +26,7 @@ export class CheckoutStatusPage {
     this.payAnotherWay = main.getByRole("link", { name: m.common.payAnotherWay(DEMO_PARTNER_NAME), exact: true });
     this.checkAgain = main.getByRole("link", { name: m.common.checkAgain, exact: true });
     this.continueAtProvider = root.getByRole("link", { name: m.status.continueProvider, exact: true });
+    this.progress = root.getByRole("list", { name: m.common.stepsLabel });
   }
 
   async goto(sessionId: string) {

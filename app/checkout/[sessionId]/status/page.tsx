@@ -41,18 +41,22 @@ const TONE: Record<SessionState, "info" | "success" | "warning" | "error"> = {
   refunded: "info",
 };
 
-/** Where the customer is in the three steps; past them all once the outcome is known. */
-const STEP: Record<SessionState, number> = {
+/**
+ * Where the customer is in the three steps: past them all once financed. An outcome without
+ * financing (refused, an error, cancelled, expired, refunded) shows no progress bar: three steps
+ * "done" would read as a signed, successful financing; the page's words say what happened.
+ */
+const STEP: Record<SessionState, number | undefined> = {
   open: 1,
   choosing: 2,
   pending: 3,
   approved: 4,
   confirmed: 4,
-  refused: 4,
-  error: 4,
-  cancelled: 4,
-  expired: 4,
-  refunded: 4,
+  refused: undefined,
+  error: undefined,
+  cancelled: undefined,
+  expired: undefined,
+  refunded: undefined,
 };
 
 /** How often the waiting page reloads itself without JavaScript (StatusPoller polls with it). */
