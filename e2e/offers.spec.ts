@@ -212,6 +212,21 @@ test.describe("corrected details", () => {
     await correctAndReachProvider(checkout, { axe: true });
   });
 
+  test("+not_eligible: the refusal offers to correct the details, and a correction asks the providers again", async ({ checkout }) => {
+    const { page, m, details, offers } = checkout;
+    await checkout.startAtShop();
+    await details.complete(aCustomer({ email: "ana+not_eligible@example.com" }));
+    await expect(offers.heading).toHaveText(m.offers.notEligibleTitle);
+    await expect(page.getByText(m.offers.notEligibleCorrect)).toBeVisible();
+
+    await offers.editDetails.click();
+    await expect(page.getByText(m.form.correctionNotice)).toBeVisible();
+    await details.fill({ email: "ana@example.com" });
+    await details.submit();
+    await expect(offers.heading).toHaveText(m.offers.title);
+    await expect(offers.countOption(12)).toBeVisible();
+  });
+
   test("the browser's Back from the plans shows the data sent, as the correction form, and a second Back after a correction too", async ({
     checkout,
   }) => {

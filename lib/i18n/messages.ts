@@ -233,6 +233,7 @@ const es = {
     notEligibleTitle: "No podemos ofrecerte financiación",
     notEligibleBody:
       "Las entidades financieras no pueden financiar este viaje con los datos que nos has dado. Puedes pagarlo de otra forma en la agencia.",
+    notEligibleCorrect: "¿Algún dato no es correcto? Corrígelo y volveremos a consultar a las entidades.",
     noneTitle: "No hay planes para este viaje",
     noneBody: "Ninguna entidad financiera ofrece ahora un plan para este importe. Puedes pagarlo de otra forma en la agencia.",
     unavailableTitle: "No podemos mostrar los planes ahora",
@@ -534,6 +535,7 @@ const en: Messages = {
     notEligibleTitle: "We cannot offer you financing",
     notEligibleBody:
       "The finance providers cannot finance this trip with the details you gave. You can pay for it another way at the agency.",
+    notEligibleCorrect: "Is any of your details wrong? Correct it and we will ask the providers again.",
     noneTitle: "There are no plans for this trip",
     noneBody: "No finance provider offers a plan for this amount right now. You can pay for it another way at the agency.",
     unavailableTitle: "We cannot show the plans right now",

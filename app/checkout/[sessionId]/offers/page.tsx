@@ -81,6 +81,13 @@ async function OffersContent({ page }: { page: LoadedCheckout }) {
       <>
         <h1 className="text-3xl font-bold">{view.kind === "none" ? m.offers.noneTitle : m.offers.notEligibleTitle}</h1>
         <p>{view.kind === "none" ? m.offers.noneBody : m.offers.notEligibleBody}</p>
+        {view.kind === "not_eligible" ? (
+          // The refusal is about the data sent: a correction replaces the operation and asks again.
+          <p>
+            {m.offers.notEligibleCorrect}{" "}
+            <TextLink href={embedHref(`/checkout/${session.id}`, embed, { edit: "1" })}>{m.offers.editDetails}</TextLink>
+          </p>
+        ) : null}
         {backToPartner}
       </>
     );
