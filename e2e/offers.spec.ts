@@ -218,6 +218,7 @@ test.describe("corrected details", () => {
     await details.complete(aCustomer({ email: "ana+not_eligible@example.com" }));
     await expect(offers.heading).toHaveText(m.offers.notEligibleTitle);
     await expect(page.getByText(m.offers.notEligibleCorrect)).toBeVisible();
+    await expectNoAxeViolations(page, "the offers page, not eligible");
 
     await offers.editDetails.click();
     await expect(page.getByText(m.form.correctionNotice)).toBeVisible();
@@ -225,6 +226,24 @@ test.describe("corrected details", () => {
     await details.submit();
     await expect(offers.heading).toHaveText(m.offers.title);
     await expect(offers.countOption(12)).toBeVisible();
+  });
+
+  test("once a plan is chosen, the correction form says the details are locked, why, and where to go", async ({ checkout }) => {
+    const { page, m } = checkout;
+    const sessionId = await checkout.startWithDetails(aCustomer());
+    await checkout.chooseAndReachProvider(12, "Financiera Olivo");
+
+    await page.goto(`/checkout/${sessionId}?edit=1`);
+    await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}?edit=1`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(m.form.lockedTitle);
+    await expect(page.getByText(m.form.lockedBody)).toBeVisible();
+    await expect(page.getByRole("button", { name: m.form.submit })).toHaveCount(0);
+    await expectNoAxeViolations(page, "the details form, locked");
+    await page.getByRole("link", { name: m.form.failures.closedLink }).click();
+    await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}/status`);
+    // Without ?edit=1 the details page leads to the status as before.
+    await page.goto(`/checkout/${sessionId}`);
+    await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}/status`);
   });
 
   test("the browser's Back from the plans shows the data sent, as the correction form, and a second Back after a correction too", async ({

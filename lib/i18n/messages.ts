@@ -197,6 +197,9 @@ const es = {
     expiredBody: "Ha pasado el tiempo para completar el pago a plazos. Vuelve a la agencia para empezar de nuevo o pagar de otra forma.",
     revokedTitle: "Este enlace de pago está anulado",
     revokedBody: "La agencia ha anulado este enlace de pago y ya no sirve. Si quieres pagar a plazos, pide a la agencia un enlace nuevo.",
+    lockedTitle: "Tus datos ya no se pueden cambiar",
+    lockedBody:
+      "Ya elegiste un plan y la solicitud está con la entidad financiera, que tiene los datos que enviaste. Si alguno no es correcto, avisa a la agencia.",
   },
   offers: {
     title: "Elige cómo pagar",
@@ -501,6 +504,9 @@ const en: Messages = {
     expiredBody: "The time to complete the installment payment has passed. Go back to the agency to start again or to pay another way.",
     revokedTitle: "This payment link was revoked",
     revokedBody: "The agency revoked this payment link and it no longer works. To pay in installments, ask the agency for a new link.",
+    lockedTitle: "Your details can no longer be changed",
+    lockedBody:
+      "You have chosen a plan and the request is with the finance provider, which has the details you sent. If any of them is wrong, tell the agency.",
   },
   offers: {
     title: "Choose how to pay",

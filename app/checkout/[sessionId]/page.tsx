@@ -27,11 +27,25 @@ export default async function CustomerPage(props: CheckoutPageProps) {
   // `?edit=1` (the offers page's "Correct my details"): the form again while the plans are shown;
   // a correction replaces the operation (lib/checkout/flow.ts, submitCustomer).
   const editing = (await props.searchParams).edit === "1";
-  const page = await loadCheckout(props, "details", (state) =>
-    state === "choosing" && !editing ? "offers" : state !== "open" && state !== "expired" && state !== "choosing" ? "status" : undefined,
-  );
+  const page = await loadCheckout(props, "details", (state) => {
+    if (state === "open" || state === "expired") return undefined;
+    if (state === "choosing") return editing ? undefined : "offers";
+    // Asked for the correction form once a plan is chosen: the page says why it cannot be (below).
+    return editing ? undefined : "status";
+  });
   const { ctx, session, state, embed, locale, m, partnerName, path } = page;
   const correcting = state === "choosing";
+  if (state !== "open" && state !== "expired" && !correcting) {
+    return (
+      <CheckoutShell page={page} step={undefined} bridge={{ step: "details", state, final: false }}>
+        <h1 className="text-3xl font-bold">{m.form.lockedTitle}</h1>
+        <Notice tone="info">{m.form.lockedBody}</Notice>
+        <div>
+          <LinkButton href={page.href("status")}>{m.form.failures.closedLink}</LinkButton>
+        </div>
+      </CheckoutShell>
+    );
+  }
   // The partner's prefill, or what the customer sent last (the data stays on the server).
   const prefill = state === "open" || correcting ? ((await getCustomerDraft(ctx.db, session.id))?.draft ?? {}) : {};
 
