@@ -92,6 +92,11 @@ test.describe("checkout", () => {
     expect(new URL(page.url()).pathname).toBe(`/checkout/${sessionId}/status`);
     await expect(status.backToPartner).toBeVisible();
     expect((await checkoutSessions.read(sessionId)).state).toBe("confirmed");
+    // The plan chosen, repeated with its figures (the sample trip's 12 months with Financiera Olivo).
+    const plan = page.getByRole("region", { name: m.status.yourPlan });
+    await expect(plan).toContainText("12 × 108,50 €");
+    await expect(plan).toContainText("Financiera Olivo");
+    await expect(plan).toContainText("1.302,05 €");
 
     await status.backToPartner.click();
     await expect(page).toHaveURL((url) => url.pathname === "/" && url.searchParams.get("checkoutSession") === sessionId);
@@ -158,6 +163,8 @@ test.describe("checkout", () => {
     await expect(status.payAnotherWay).toBeVisible();
     // No progress bar: its three steps "done" read as a signed, successful financing.
     await expect(status.progress).toHaveCount(0);
+    // Nor the plan refused: it is not theirs.
+    await expect(page.getByRole("region", { name: m.status.yourPlan })).toHaveCount(0);
     expect(await checkoutSessions.read(sessionId)).toMatchObject({ state: "refused", final: true });
 
     await status.payAnotherWay.click();

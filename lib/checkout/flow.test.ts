@@ -284,6 +284,9 @@ describe("offers and choosing", () => {
     expect(results.every((r) => r.kind === "redirect" || r.kind === "in_progress")).toBe(true);
     // Later repeats (the back button) go to the same provider checkout.
     expect(await chooseOffer(ctx, session.id, view.offers[0]!.id)).toEqual(redirects[0]);
+    // The plan chosen is kept with its figures, for the status page.
+    const { id: _id, extra: _extra, ...figures } = view.offers[0]!;
+    expect((await requireSession(ctx.db, session.id)).chosenPlan).toEqual(figures);
   });
 
   it("an offer id that is not the operation's is not trusted", async () => {

@@ -247,7 +247,7 @@ export async function chooseOffer(ctx: CheckoutContext, sessionId: string, offer
   }
   if (!offer) return { kind: "offer_gone" };
 
-  if (!(await claimFinancingStart(ctx.db, session.id, offer.id))) {
+  if (!(await claimFinancingStart(ctx.db, session.id, offer))) {
     const again = await requireSession(ctx.db, sessionId);
     return again.paymentUrl ? { kind: "redirect", url: again.paymentUrl } : { kind: "in_progress" };
   }

@@ -6,6 +6,7 @@ import type { Db } from "@/lib/db";
 import { preparedPerDb } from "@/lib/db/prepared";
 import { checkoutSessions, customerData, partnerNotifications, sessionStatusHistory, type CheckoutSessionRow } from "@/lib/db/schema";
 import type { FinancingStatus, OperationStatus } from "@/lib/financing/contract";
+import type { FinancialOffer } from "@/lib/financing/types";
 import type { Locale } from "@/lib/i18n/locales";
 import type { NotificationPayload } from "./api-schemas";
 import { bookingHash, type CreateSessionInput } from "./booking";
@@ -255,6 +256,7 @@ export async function detachOperation(db: Db, sessionId: string, operationId: st
       operationUpdatedAt: null,
       paymentUrl: null,
       chosenOfferId: null,
+      chosenPlan: null,
       financingStatus: null,
       hasAlternatives: null,
       updatedAt: new Date(),
@@ -287,11 +289,20 @@ export async function updateSession(
   });
 }
 
+/** The figures of the plan the customer chose, as offered then: the status page repeats them. */
+export type ChosenPlan = Omit<FinancialOffer, "id" | "extra">;
+
+/** An offer's figures, without its id and what the API sent beyond the contract. */
+export function chosenPlanOf({ id: _id, extra: _extra, ...figures }: FinancialOffer): ChosenPlan {
+  return figures;
+}
+
 /**
  * Claims the right to call POST /financing for this session: only one request at a time gets
  * it, so a double submit cannot start financing twice. Returns false when another holds it.
+ * The offer is noted as the one chosen, with its figures.
  */
-export async function claimFinancingStart(db: Db, sessionId: string, offerId: number): Promise<boolean> {
+export async function claimFinancingStart(db: Db, sessionId: string, offer: FinancialOffer): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).for("update");
     if (!row || row.financingStatus === "REQUESTED") return false;
@@ -300,7 +311,7 @@ export async function claimFinancingStart(db: Db, sessionId: string, offerId: nu
     if (claimLive) return false;
     await tx
       .update(checkoutSessions)
-      .set({ financingStatus: "STARTING", chosenOfferId: offerId, updatedAt: new Date() })
+      .set({ financingStatus: "STARTING", chosenOfferId: offer.id, chosenPlan: chosenPlanOf(offer), updatedAt: new Date() })
       .where(eq(checkoutSessions.id, sessionId));
     return true;
   });

@@ -2,7 +2,7 @@ import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, serial, te
 import { sql } from "drizzle-orm";
 import type { Booking } from "@/lib/checkout/booking";
 import type { CustomerDraft } from "@/lib/checkout/customer";
-import type { NotificationPayload, SessionFinancingStatus, SessionState, StatusSource } from "@/lib/checkout/sessions";
+import type { ChosenPlan, NotificationPayload, SessionFinancingStatus, SessionState, StatusSource } from "@/lib/checkout/sessions";
 import type { WebhookEventResult } from "@/lib/checkout/webhooks";
 import type { OperationStatus, WebhookStatus } from "@/lib/financing/contract";
 import type { Locale } from "@/lib/i18n/locales";
@@ -116,6 +116,8 @@ export const checkoutSessions = pgTable(
     paymentUrl: text("payment_url"),
     /** The offer the customer chose last, and what the provider said at POST /financing. */
     chosenOfferId: integer("chosen_offer_id"),
+    /** That offer's figures as they were when chosen: the status page repeats the plan. */
+    chosenPlan: jsonb("chosen_plan").$type<ChosenPlan>(),
     financingStatus: text("financing_status").$type<SessionFinancingStatus>(),
     hasAlternatives: boolean("has_alternatives"),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),

@@ -6,7 +6,7 @@ import type { FinancialOffer, Money } from "@/lib/financing/types";
  */
 
 /** The sum of every installment: (n - 1) regular ones and the differing one. */
-export function totalOwed(offer: FinancialOffer): Money {
+export function totalOwed(offer: Pick<FinancialOffer, "commonQuota" | "installments" | "differentialQuota">): Money {
   return {
     cents: offer.commonQuota.cents * (offer.installments - 1) + offer.differentialQuota.cents,
     currency: offer.commonQuota.currency,

@@ -278,6 +278,7 @@ const es = {
     continueForm: "Completar mis datos",
     continueOffers: "Elegir un plan",
     continueProvider: "Ir a la entidad para firmar",
+    yourPlan: "Tu plan",
     next: "Qué pasa ahora",
     states: {
       open: { title: "Aún no has enviado tus datos", body: "Para pagar a plazos, primero necesitamos tus datos." },
@@ -571,6 +572,7 @@ const en: Messages = {
     continueForm: "Fill in my details",
     continueOffers: "Choose a plan",
     continueProvider: "Go to the provider to sign",
+    yourPlan: "Your plan",
     next: "What happens next",
     states: {
       open: { title: "You have not sent your details yet", body: "To pay in installments, we first need your details." },

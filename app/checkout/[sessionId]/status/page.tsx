@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { BookingSummary } from "@/components/checkout/booking-summary";
+import { ChosenPlanSummary } from "@/components/checkout/chosen-plan";
 import { CheckoutShell } from "@/components/checkout/checkout-shell";
 import { StatusPoller } from "@/components/checkout/status-poller";
 import { LinkButton } from "@/components/ui/link-button";
@@ -138,6 +139,10 @@ export default async function StatusPage(props: CheckoutPageProps) {
           final={view.final}
           text={{ checking: m.status.checking, checkFailed: m.status.checkFailed }}
         />
+      ) : null}
+      {/* The plan chosen, while the provider decides and once financed (not after a refusal: not theirs). */}
+      {session.chosenPlan && (view.state === "pending" || success) ? (
+        <ChosenPlanSummary plan={session.chosenPlan} locale={locale} messages={m} />
       ) : null}
       <BookingSummary booking={session.booking} locale={locale} messages={m} />
     </CheckoutShell>
