@@ -17,7 +17,7 @@ import { getLocale, getMessages } from "@/lib/i18n/server";
  * installments" opens a checkout session for it, so `npm start` shows the whole flow.
  */
 
-const TRIGGERS = ["refuse_offer", "refuse_all", "refuse_first", "error", "decline", "not_eligible"] as const;
+const TRIGGERS = ["refuse_offer", "error_offer", "refuse_all", "refuse_first", "error", "decline", "not_eligible"] as const;
 
 type StateKey = keyof Messages["status"]["states"];
 

@@ -149,6 +149,22 @@ test.describe("checkout", () => {
     await expect(status.progress.getByRole("listitem")).toHaveText(m.common.steps.map((step) => `${step} (${m.common.stepDone})`));
   });
 
+  test("+error_offer: the plan fails with a technical error, the offers page says so and shows the alternatives; another plan reaches the provider", async ({
+    checkout,
+  }) => {
+    const { page, offers, provider } = checkout;
+    const sessionId = await checkout.startWithDetails(aCustomer({ email: "ana+error_offer@example.com" }));
+
+    await offers.choose(12, "Financiera Olivo");
+
+    await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}/offers`);
+    await expect(offers.failedNotice).toBeVisible();
+    await expect(offers.refusedNotice).toHaveCount(0);
+    await expect(offers.countOption(12)).toHaveCount(0);
+    await checkout.chooseAndReachProvider(6, "Crédito Levante");
+    await expect(provider.provider).toContainText("Crédito Levante");
+  });
+
   test("+refuse_all: refused with no alternative; the status page says so and leads back to the shop to pay another way", async ({
     checkout,
     checkoutSessions,

@@ -11,6 +11,7 @@ import { OfferList } from "./offer-list";
 export class OffersPage extends OfferList {
   readonly heading: Locator;
   readonly refusedNotice: Locator;
+  readonly failedNotice: Locator;
   readonly warning: Locator;
   /** The installment counts on offer. */
   readonly counts: Locator;
@@ -27,6 +28,7 @@ export class OffersPage extends OfferList {
     super(root, m);
     this.heading = root.getByRole("heading", { level: 1 });
     this.refusedNotice = root.getByRole("alert").filter({ hasText: m.offers.refusedNotice });
+    this.failedNotice = root.getByRole("alert").filter({ hasText: m.offers.failedNotice });
     this.warning = root.getByRole("main").getByText(m.offers.warning, { exact: true }).first();
     this.counts = root.getByRole("navigation", { name: m.offers.countsHeading });
     this.editDetails = root.getByRole("link", { name: m.offers.editDetails, exact: true });

@@ -294,20 +294,27 @@ describe("offers and choosing", () => {
     expect(await chooseOffer(ctx, session.id, 12345)).toEqual({ kind: "offer_gone" });
   });
 
-  it("+refuse_offer: refused with alternatives, which no longer include the refused count; another plan is accepted", async () => {
-    const session = await sessionWithOperation("ana+refuse_offer@example.com");
-    const first = await loadOffers(ctx, session);
-    if (first.kind !== "offers") throw new Error("expected offers");
-    const refused = first.offers[0]!;
-    expect(await chooseOffer(ctx, session.id, refused.id)).toEqual({ kind: "refused", hasAlternatives: true });
-    const after = await requireSession(ctx.db, session.id);
-    expect(after).toMatchObject({ financingStatus: "REFUSED", hasAlternatives: true });
-    const second = await loadOffers(ctx, after);
-    if (second.kind !== "offers") throw new Error("expected offers");
-    expect(second.offers.some((o) => o.installments === refused.installments)).toBe(false);
-    const next = await chooseOffer(ctx, session.id, second.offers[0]!.id);
-    expect(next).toEqual({ kind: "redirect", url: expect.stringContaining("/sandbox/provider/checkout/") });
-  });
+  it.each([
+    ["+refuse_offer", "refuse_offer", "refused", "REFUSED"],
+    ["+error_offer", "error_offer", "error", "ERROR"],
+  ] as const)(
+    "%s: %s with alternatives, which no longer include that count; another plan is accepted",
+    async (_name, tag, kind, financingStatus) => {
+      const session = await sessionWithOperation(`ana+${tag}@example.com`);
+      const first = await loadOffers(ctx, session);
+      if (first.kind !== "offers") throw new Error("expected offers");
+      const refused = first.offers[0]!;
+      expect(await chooseOffer(ctx, session.id, refused.id)).toEqual({ kind, hasAlternatives: true });
+      const after = await requireSession(ctx.db, session.id);
+      expect(after).toMatchObject({ financingStatus, hasAlternatives: true });
+      expect(sessionState(after)).toBe("choosing");
+      const second = await loadOffers(ctx, after);
+      if (second.kind !== "offers") throw new Error("expected offers");
+      expect(second.offers.some((o) => o.installments === refused.installments)).toBe(false);
+      const next = await chooseOffer(ctx, session.id, second.offers[0]!.id);
+      expect(next).toEqual({ kind: "redirect", url: expect.stringContaining("/sandbox/provider/checkout/") });
+    },
+  );
 
   it("+refuse_all: refused without alternatives, the session ends refused", async () => {
     const session = await sessionWithOperation("ana+refuse_all@example.com");
@@ -321,7 +328,7 @@ describe("offers and choosing", () => {
     const session = await sessionWithOperation("ana+error@example.com");
     const view = await loadOffers(ctx, session);
     if (view.kind !== "offers") throw new Error("expected offers");
-    expect(await chooseOffer(ctx, session.id, view.offers[0]!.id)).toEqual({ kind: "error" });
+    expect(await chooseOffer(ctx, session.id, view.offers[0]!.id)).toEqual({ kind: "error", hasAlternatives: false });
     expect(sessionState(await requireSession(ctx.db, session.id))).toBe("error");
   });
 });

@@ -217,7 +217,7 @@ export async function loadOffers(ctx: CheckoutContext, session: CheckoutSession,
 export type ChooseResult =
   | { kind: "redirect"; url: string }
   | { kind: "refused"; hasAlternatives: boolean }
-  | { kind: "error" }
+  | { kind: "error"; hasAlternatives: boolean }
   | { kind: "offer_gone" }
   | { kind: "in_progress" }
   | { kind: "unavailable" };
@@ -274,8 +274,9 @@ export async function chooseOffer(ctx: CheckoutContext, sessionId: string, offer
     hasAlternatives: result.hasAlternativeFinancialOffers,
   });
   await refreshStatus(ctx, session.id, "action");
-  if (result.financingStatus === "ERROR") return { kind: "error" };
-  return { kind: "refused", hasAlternatives: result.hasAlternativeFinancialOffers };
+  // Refused or failed, with alternatives: the partner API says to offer another option (the offers again).
+  const hasAlternatives = result.hasAlternativeFinancialOffers;
+  return result.financingStatus === "ERROR" ? { kind: "error", hasAlternatives } : { kind: "refused", hasAlternatives };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -83,6 +83,7 @@ const es = {
     triggersIntro: "Añade una etiqueta al e-mail del cliente en el formulario, por ejemplo ana+refuse_offer@example.com:",
     triggers: {
       refuse_offer: "la entidad rechaza el plan elegido y ofrece alternativas",
+      error_offer: "error técnico con el plan elegido, con alternativas",
       refuse_all: "todas las entidades rechazan la financiación",
       refuse_first: "la primera entidad rechaza y otra acepta",
       error: "error técnico al pedir la financiación",
@@ -231,6 +232,7 @@ const es = {
     editDetails: "Corregir mis datos",
     choosing: "Enviando…",
     refusedNotice: "La entidad no ha podido aprobar el plan que elegiste. Puedes elegir uno de estos otros planes.",
+    failedNotice: "La entidad no ha podido tramitar el plan que elegiste por un error técnico. Puedes elegir uno de estos otros planes.",
     offerGoneNotice: "El plan que elegiste ya no está disponible. Elige otro.",
     unavailableNotice: "No hemos podido contactar con la entidad financiera. Inténtalo de nuevo.",
     notEligibleTitle: "No podemos ofrecerte financiación",
@@ -391,6 +393,7 @@ const en: Messages = {
     triggersIntro: "Add a tag to the customer's e-mail in the form, for example ana+refuse_offer@example.com:",
     triggers: {
       refuse_offer: "the provider refuses the chosen plan and offers alternatives",
+      error_offer: "a technical error with the chosen plan, with alternatives",
       refuse_all: "every provider refuses the financing",
       refuse_first: "the first provider refuses and another accepts",
       error: "a technical error when requesting the financing",
@@ -537,6 +540,8 @@ const en: Messages = {
     editDetails: "Correct my details",
     choosing: "Sending…",
     refusedNotice: "The provider could not approve the plan you chose. You can choose one of these other plans.",
+    failedNotice:
+      "The provider could not process the plan you chose because of a technical error. You can choose one of these other plans.",
     offerGoneNotice: "The plan you chose is no longer available. Please choose another.",
     unavailableNotice: "We could not reach the finance provider. Please try again.",
     notEligibleTitle: "We cannot offer you financing",

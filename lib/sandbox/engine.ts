@@ -34,7 +34,16 @@ export type { HistoryEntry } from "./db/schema";
  * except the deliveries in flight that `idle()` waits for.
  */
 
-export const TRIGGERS = ["refuse_first", "refuse_offer", "refuse_all", "error", "decline", "refund_reject", "not_eligible"] as const;
+export const TRIGGERS = [
+  "refuse_first",
+  "refuse_offer",
+  "error_offer",
+  "refuse_all",
+  "error",
+  "decline",
+  "refund_reject",
+  "not_eligible",
+] as const;
 export type Trigger = (typeof TRIGGERS)[number];
 
 /** An operation not finished this long after it was created expires (GENERATED to PENDING_RESPONSE). */
@@ -541,20 +550,25 @@ export class SandboxEngine {
       this.transition(operation, "REFUSED", change, "every provider refused the customer");
       return { financingStatus: "REFUSED", paymentUrl: null, hasAlternativeFinancialOffers: false };
     }
-    // Only the first count chosen is refused, so the customer can go on with an alternative.
-    if (t.has("refuse_offer") && operation.refusedInstallments.size === 0) {
+    // Only the first count chosen is refused (+refuse_offer), or fails with a technical error
+    // (+error_offer), so the customer can go on with an alternative.
+    const failOffer = t.has("refuse_offer") ? "REFUSED" : t.has("error_offer") ? "ERROR" : undefined;
+    if (failOffer && operation.refusedInstallments.size === 0) {
       operation.refusedInstallments.add(chosen.installments);
       operation.history.push({
         status: operation.status,
         at: new Date(change.now).toISOString(),
-        note: `every provider refused ${chosen.installments} installments`,
+        note:
+          failOffer === "REFUSED"
+            ? `every provider refused ${chosen.installments} installments`
+            : `technical error requesting ${chosen.installments} installments`,
       });
       const alternatives = offers.filter((offer) => !operation.refusedInstallments.has(offer.installments));
       if (alternatives.length === 0) {
         this.transition(operation, "REFUSED", change, "every provider refused the customer");
         return { financingStatus: "REFUSED", paymentUrl: null, hasAlternativeFinancialOffers: false };
       }
-      return { financingStatus: "REFUSED", paymentUrl: null, hasAlternativeFinancialOffers: true };
+      return { financingStatus: failOffer, paymentUrl: null, hasAlternativeFinancialOffers: true };
     }
 
     let accepted = chosen;

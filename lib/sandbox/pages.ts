@@ -81,9 +81,10 @@ export function hostedPages(engine: SandboxEngine) {
 
     const { outcome, operation: after } = started;
     if (outcome.financingStatus === "REQUESTED") return c.redirect(outcome.paymentUrl, 303);
-    if (outcome.financingStatus === "REFUSED" && outcome.hasAlternativeFinancialOffers) {
+    if (outcome.hasAlternativeFinancialOffers) {
       const count = chosen ? `${chosen.installments} installments` : "that plan";
-      return offersPage(c, engine, after, 200, { alert: `The provider could not approve ${count}; choose another plan.` });
+      const what = outcome.financingStatus === "REFUSED" ? "could not approve" : "had a technical error with";
+      return offersPage(c, engine, after, 200, { alert: `The provider ${what} ${count}; choose another plan.` });
     }
     return c.redirect(returnUrl(c, after), 303);
   });

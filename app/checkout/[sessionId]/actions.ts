@@ -130,9 +130,10 @@ function destination(id: string, result: ChooseOutcome, embed: EmbedContext | un
       // to be shown): the status page hands the customer over at the top level instead.
       return result.url.startsWith("/") ? at(result.url) : embedHref(`/checkout/${id}/status`, embed, { [HANDOFF_PARAM]: "1" });
     case "refused":
-      // The offers page reads the refusal from the session, never from the URL.
-      return result.hasAlternatives ? offers : status;
     case "error":
+      // With alternatives, the offers again: the page reads the refusal or the failure from the
+      // session, never from the URL.
+      return result.hasAlternatives ? offers : status;
     case "in_progress":
       return status;
     case "offer_gone":

@@ -62,7 +62,9 @@ export default async function OffersPage(props: CheckoutPageProps) {
 async function OffersContent({ page }: { page: LoadedCheckout }) {
   const { ctx, session, query, state, embed, locale, m, partnerName } = page;
   const notice = noticeOf(query.notice);
+  // The plan chosen was refused, or failed (a technical error), and the partner API has alternatives.
   const refused = session.financingStatus === "REFUSED" && session.hasAlternatives === true;
+  const failed = session.financingStatus === "ERROR" && session.hasAlternatives === true;
   // Asked for as the request arrived (lib/checkout/page-preload.ts), or now; with the request id
   // on its log lines and sent upstream.
   const view = (await preloadedOffers(session.id)) ?? (await inRequestScope(() => loadOffers(ctx, session, page.partner)));
@@ -113,6 +115,11 @@ async function OffersContent({ page }: { page: LoadedCheckout }) {
           {refused ? (
             <Notice tone="error" live>
               {m.offers.refusedNotice}
+            </Notice>
+          ) : null}
+          {failed ? (
+            <Notice tone="error" live>
+              {m.offers.failedNotice}
             </Notice>
           ) : null}
           {notice === "offer_gone" ? (
