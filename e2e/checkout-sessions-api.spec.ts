@@ -96,6 +96,10 @@ test.describe("a method the API does not take", () => {
       expect(answer.headers()["allow"]).toBe(allow);
       expect(answer.headers()["content-type"]).toContain("application/json");
       expect((await answer.json()).error).toMatchObject({ code: "method_not_allowed", message: expect.stringContaining(allow) });
+      // And OPTIONS lists the same methods (Next's own would list every method the module exports).
+      const options = await request.fetch(path, { method: "OPTIONS", failOnStatusCode: false });
+      expect(options.status()).toBe(204);
+      expect(options.headers()["allow"]).toBe(allow);
     });
   }
 });

@@ -1,6 +1,6 @@
 import { getAppContext } from "@/lib/app-context";
 import { receiveWebhook } from "@/lib/checkout/webhooks";
-import { methodNotAllowed } from "@/lib/http/method-not-allowed";
+import { allowedMethods, methodNotAllowed } from "@/lib/http/method-not-allowed";
 import { routeHandler } from "@/lib/http/request-scope";
 import { loggerFor } from "@/lib/logger";
 import { wakeWorker } from "@/lib/ops/lifecycle";
@@ -39,3 +39,4 @@ export const POST = routeHandler("POST /api/webhooks/financing/[token]", post);
 // Any other method: 405 in the API's error format, with Allow (lib/http/method-not-allowed.ts).
 const notAllowed = methodNotAllowed("/api/webhooks/financing/[token]", ["POST"]);
 export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
+export const OPTIONS = allowedMethods(["POST"]);
