@@ -36,8 +36,9 @@ export default async function CustomerPage(props: CheckoutPageProps) {
   const { ctx, session, state, embed, locale, m, partnerName, path } = page;
   const correcting = state === "choosing";
   if (state !== "open" && state !== "expired" && !correcting) {
+    // The details are locked: said here, with the way to the status (the step the partner's page is told).
     return (
-      <CheckoutShell page={page} step={undefined} bridge={{ step: "details", state, final: false }}>
+      <CheckoutShell page={page} step={undefined} bridge={{ step: "status", state, final: false }}>
         <h1 className="text-3xl font-bold">{m.form.lockedTitle}</h1>
         <Notice tone="info">{m.form.lockedBody}</Notice>
         <div>
