@@ -63,8 +63,11 @@ async function OffersContent({ page }: { page: LoadedCheckout }) {
   const { ctx, session, query, state, embed, locale, m, partnerName } = page;
   const notice = noticeOf(query.notice);
   // The plan chosen was refused, or failed (a technical error), and the partner API has alternatives.
-  const refused = session.financingStatus === "REFUSED" && session.hasAlternatives === true;
-  const failed = session.financingStatus === "ERROR" && session.hasAlternatives === true;
+  const noticeOfFailure = { REFUSED: m.offers.refusedNotice, ERROR: m.offers.failedNotice } as const;
+  const alternativesNotice =
+    session.hasAlternatives === true && (session.financingStatus === "REFUSED" || session.financingStatus === "ERROR")
+      ? noticeOfFailure[session.financingStatus]
+      : undefined;
   // Asked for as the request arrived (lib/checkout/page-preload.ts), or now; with the request id
   // on its log lines and sent upstream.
   const view = (await preloadedOffers(session.id)) ?? (await inRequestScope(() => loadOffers(ctx, session, page.partner)));
@@ -112,14 +115,9 @@ async function OffersContent({ page }: { page: LoadedCheckout }) {
       <>
         <div className="flex flex-col gap-3">
           <h1 className="text-3xl font-bold">{m.offers.title}</h1>
-          {refused ? (
+          {alternativesNotice ? (
             <Notice tone="error" live>
-              {m.offers.refusedNotice}
-            </Notice>
-          ) : null}
-          {failed ? (
-            <Notice tone="error" live>
-              {m.offers.failedNotice}
+              {alternativesNotice}
             </Notice>
           ) : null}
           {notice === "offer_gone" ? (

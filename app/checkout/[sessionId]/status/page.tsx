@@ -127,18 +127,18 @@ export default async function StatusPage(props: CheckoutPageProps) {
       </div>
       <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap">{next}</div>
       {view.state === "pending" ? (
-        // Without JavaScript, the page reloads itself while the provider decides, as it says it does.
-        <noscript>
-          <meta httpEquiv="refresh" content={String(NO_SCRIPT_REFRESH_S)} />
-        </noscript>
-      ) : null}
-      {view.state === "pending" ? (
-        <StatusPoller
-          sessionId={session.id}
-          state={view.state}
-          final={view.final}
-          text={{ checking: m.status.checking, checkFailed: m.status.checkFailed }}
-        />
+        <>
+          {/* Without JavaScript, the page reloads itself while the provider decides, as it says it does. */}
+          <noscript>
+            <meta httpEquiv="refresh" content={String(NO_SCRIPT_REFRESH_S)} />
+          </noscript>
+          <StatusPoller
+            sessionId={session.id}
+            state={view.state}
+            final={view.final}
+            text={{ checking: m.status.checking, checkFailed: m.status.checkFailed }}
+          />
+        </>
       ) : null}
       {/* The plan chosen, while the provider decides and once financed (not after a refusal: not theirs). */}
       {session.chosenPlan && (view.state === "pending" || success) ? (
