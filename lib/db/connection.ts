@@ -1,10 +1,10 @@
 import "server-only";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { createPglite } from "./pglite-parsers";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
@@ -76,7 +76,7 @@ async function openPglite(dataDir: string, migrationsFolder: string): Promise<Da
   if (!inMemory) {
     mkdirSync(dataDir, { recursive: true });
   }
-  const client = await PGlite.create(inMemory ? dataDir : path.resolve(dataDir));
+  const client = await createPglite(inMemory ? dataDir : path.resolve(dataDir));
   try {
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });

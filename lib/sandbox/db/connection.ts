@@ -1,10 +1,10 @@
 import "server-only";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite, type PgliteDatabase } from "drizzle-orm/pglite";
+import { createPglite } from "@/lib/db/pglite-parsers";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
@@ -57,7 +57,7 @@ export async function openSandboxDatabase(options: OpenSandboxDatabaseOptions): 
   }
   const inMemory = options.dataDir.startsWith("memory://");
   if (!inMemory) mkdirSync(options.dataDir, { recursive: true });
-  const client = await PGlite.create(inMemory ? options.dataDir : path.resolve(options.dataDir));
+  const client = await createPglite(inMemory ? options.dataDir : path.resolve(options.dataDir));
   try {
     const db = drizzlePglite({ client });
     await migratePglite(db, { migrationsFolder: sandboxMigrationsDir(), ...SANDBOX_MIGRATIONS });
