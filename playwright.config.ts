@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { LAUNCH_ARGS } from "./scripts/chromium.mjs";
 
 // End-to-end tests run against the production build (`next build` + `next start`), in the system
 // Chromium: Playwright's own browser downloads are not available. Run them with `npm run test:e2e`
@@ -29,15 +30,7 @@ const chromium = {
   ...devices["Desktop Chrome"],
   launchOptions: {
     executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-      "--no-first-run",
-    ],
+    args: [...LAUNCH_ARGS],
   },
 };
 

@@ -26,7 +26,7 @@ import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
-import { findChromium, INSTALL_HINT } from "./chromium.mjs";
+import { findChromium, INSTALL_HINT, LAUNCH_ARGS } from "./chromium.mjs";
 
 const ROOT = process.cwd();
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
@@ -252,7 +252,7 @@ async function firstLoadJs(url: string): Promise<{ html: number; htmlGzip: numbe
 async function lighthouse(url: string): Promise<{ performance: number; accessibility: number; tbt: number }> {
   const { launch } = await import("chrome-launcher");
   const { default: run } = await import("lighthouse");
-  const chrome = await launch({ chromePath: chromium.path!, chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
+  const chrome = await launch({ chromePath: chromium.path!, chromeFlags: ["--headless=new", ...LAUNCH_ARGS] });
   try {
     const result = await run(url, {
       port: chrome.port,

@@ -3,6 +3,7 @@ export type Env = Record<string, string | undefined>;
 export type Found = { path: string; source: "CHROMIUM_PATH" | "search"; tried: string[] };
 export type NotFound = { path: null; error: string; tried: string[] };
 
+export const LAUNCH_ARGS: readonly string[];
 export const FIXED_CANDIDATES: readonly string[];
 export const COMMAND_NAMES: readonly string[];
 export const INSTALL_HINT: string;

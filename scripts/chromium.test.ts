@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chromiumCandidates, findChromium, INSTALL_HINT } from "./chromium.mjs";
+import { chromiumCandidates, findChromium, INSTALL_HINT, LAUNCH_ARGS } from "./chromium.mjs";
 
 /** An `exists` that only knows the given files and records what it was asked, in order. */
 function fakeFs(...present: string[]) {
@@ -71,5 +71,21 @@ describe("findChromium", () => {
   it("has an install hint naming the package and the override", () => {
     expect(INSTALL_HINT).toContain("apt-get install chromium");
     expect(INSTALL_HINT).toContain("CHROMIUM_PATH");
+  });
+});
+
+describe("LAUNCH_ARGS", () => {
+  it("starts every Chromium (Playwright's, the bench's Lighthouse) without a sandbox, a GPU or traffic of its own", () => {
+    // This machine's network is closed: Chromium's updates, sync and field-trial requests are
+    // refused many times a second, on the CPU the tests and measures share.
+    for (const flag of [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ]) {
+      expect(LAUNCH_ARGS).toContain(flag);
+    }
   });
 });
