@@ -9,16 +9,19 @@
  *    (p50/p90, sequential requests), and the page's own work (the difference).
  * 4. Size: each checkout page's HTML and its first-load JavaScript (gzip), as e2e/budget.spec.ts.
  * 5. Lighthouse (mobile preset, system Chromium): performance and accessibility of each page.
- * 6. Load: autocannon, 10 connections, on the empty page, the demo shop and each checkout page
- *    (upstream latency removed: this measures our cost per request); requests/s as a ratio to the
- *    empty page, and each server's resident memory (RSS) after the run.
+ * 6. Load: autocannon, 10 connections, on the demo shop and each checkout page, after a warm-up,
+ *    each in slices alternating with the empty page (upstream latency removed: this measures our
+ *    cost per request); requests/s and CPU per request as ratios to the empty page's beside it,
+ *    and each server's resident memory (RSS) after the runs.
  *
  * Options (environment): BENCH_PORT (default 3540; the empty page uses +1), BENCH_SKIP_BUILD=1,
- * BENCH_SECONDS (load duration per page, default 10), BENCH_REQUESTS (sequential samples, default 60),
- * BENCH_LIGHTHOUSE=0 to skip Lighthouse, CHROMIUM_PATH (else the first Chromium scripts/chromium.mjs finds; none: the bench stops at once, saying so), BENCH_PHASES
- * (latency,size,lighthouse,load: which measures to take; hold: keep the servers up until Ctrl-C), BENCH_LOAD_PAGES (e.g. "details,offers":
- * which pages the load phase measures besides the empty page), BENCH_CPU_PROF=<dir> (the app runs
- * under `node --cpu-prof` and writes its profile there when it stops).
+ * BENCH_SECONDS (load duration per page, default 10), BENCH_ROUNDS (the slices it is cut in,
+ * default 5), BENCH_REQUESTS (sequential samples, default 60), BENCH_LIGHTHOUSE=0 to skip
+ * Lighthouse, CHROMIUM_PATH (else the first Chromium scripts/chromium.mjs finds; none: the bench
+ * stops at once, saying so), BENCH_PHASES (latency,size,lighthouse,load: which measures to take;
+ * hold: keep the servers up until Ctrl-C), BENCH_LOAD_PAGES (e.g. "details,offers": which pages
+ * the load phase measures besides the empty page), BENCH_CPU_PROF=<dir> (the app runs under
+ * `node --cpu-prof` and writes its profile there when it stops).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -39,6 +42,7 @@ const SANDBOX = `http://localhost:${SANDBOX_PORT}`;
 const APP = `http://localhost:${PORT}`;
 const EMPTY = `http://localhost:${EMPTY_PORT}`;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const SAMPLES = Number(process.env.BENCH_REQUESTS ?? 60);
 /** `--database-url=postgres://…` (or DATABASE_URL): the app on PostgreSQL instead of its own PGlite. */
 const DATABASE_URL =
@@ -249,7 +253,7 @@ async function firstLoadJs(url: string): Promise<{ html: number; htmlGzip: numbe
   return { html: Buffer.byteLength(html), htmlGzip: gzipSync(html).length, jsGzip };
 }
 
-async function lighthouse(url: string): Promise<{ performance: number; accessibility: number; tbt: number }> {
+async function lighthouse(url: string): Promise<{ performance: number; accessibility: number; tbt: number; benchmarkIndex: number }> {
   const { launch } = await import("chrome-launcher");
   const { default: run } = await import("lighthouse");
   const chrome = await launch({ chromePath: chromium.path!, chromeFlags: ["--headless=new", ...LAUNCH_ARGS] });
@@ -265,6 +269,7 @@ async function lighthouse(url: string): Promise<{ performance: number; accessibi
       performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
       accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
       tbt: Math.round(lhr.audits["total-blocking-time"]?.numericValue ?? 0),
+      benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
     };
   } finally {
     chrome.kill();
@@ -275,15 +280,17 @@ async function lighthouse(url: string): Promise<{ performance: number; accessibi
  * Requests/s under load, and the server's CPU time per request: on a machine shared with other work,
  * requests/s follow whatever else runs, while CPU time per request is the server's own cost.
  */
-async function load(url: string, server: ChildProcess): Promise<{ rps: number; p50: number; errors: number; cpuPerRequest: number }> {
+async function load(url: string, server: ChildProcess, seconds: number) {
   const cpuBefore = cpuMs(server.pid!);
-  const result = await autocannon({ url, connections: 10, duration: SECONDS });
+  const result = await autocannon({ url, connections: 10, duration: seconds });
   const cpu = cpuMs(server.pid!) - cpuBefore;
   return {
-    rps: result.requests.average,
+    rps: result.requests.total / seconds,
     p50: result.latency.p50,
     errors: result.errors + result.non2xx,
     cpuPerRequest: cpu / Math.max(1, result.requests.total),
+    requests: result.requests.total,
+    seconds,
   };
 }
 
@@ -427,34 +434,115 @@ async function measureSizes(pages: Page[]): Promise<void> {
   }
 }
 
-/** 5. Lighthouse scores. */
+/**
+ * 5. Lighthouse scores, the empty page's first. The mobile preset slows the CPU by a constant 4 ×,
+ * which Lighthouse calibrates for a high-end desktop (benchmarkIndex 1500–2000, its
+ * docs/throttling.md): on a slower or busier host every page's blocking time grows, ours and the
+ * empty page's alike. The empty page's score and each run's benchmarkIndex say which it was.
+ */
 async function measureLighthouse(pages: Page[]): Promise<void> {
   say("");
-  say("Lighthouse (mobile preset, simulated throttling)");
-  for (const [name, url] of pages) {
+  say("Lighthouse (mobile preset, simulated throttling; benchmarkIndex: the host's speed as Lighthouse measured it)");
+  for (const [name, url] of [["empty page", `${EMPTY}/`], ...pages] as Page[]) {
     const score = await lighthouse(url);
     say(
-      `  ${name.padEnd(8)}                 performance ${score.performance}   accessibility ${score.accessibility}   TBT ${score.tbt} ms`,
+      `  ${name.padEnd(24)} performance ${score.performance}   accessibility ${score.accessibility}   TBT ${score.tbt} ms   benchmarkIndex ${score.benchmarkIndex}`,
     );
   }
 }
 
-/** 6. Requests/s under load, against the empty page's, and each server's memory. */
+/** The median of some numbers (the upper one of the middle two). */
+const median = (values: number[]) => percentile(values, 50);
+
+/** A page's load result and the empty page's, over the slices they alternated in. */
+interface Paired {
+  page: LoadResult;
+  empty: LoadResult;
+  /** Per round: the empty page's CPU per request over the page's, and the page's requests/s over the empty page's. */
+  cpuRatios: number[];
+  rpsRatios: number[];
+}
+
+type LoadResult = Awaited<ReturnType<typeof load>>;
+
+/**
+ * One page under load beside the empty page, in ROUNDS alternating slices (empty, page, empty,
+ * page…) of SECONDS / ROUNDS each: whatever else the machine runs moves both sides of each round's
+ * ratio alike, where one long run of each would compare two different moments.
+ *
+ * A slice is charged with the CPU its server spent until its next slice (the last, until a slice's
+ * rest after it): V8 collects much of a burst's garbage once the burst is over, which a count
+ * within the slice alone would leave out, for each server in its own measure.
+ */
+async function paired(url: string, app: ChildProcess, empty: ChildProcess): Promise<Paired> {
+  const slice = SECONDS / ROUNDS;
+  const pages: LoadResult[] = [];
+  const empties: LoadResult[] = [];
+  const emptyCpu: number[] = [];
+  const appCpu: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    emptyCpu.push(cpuMs(empty.pid!));
+    empties.push(await load(EMPTY, empty, slice));
+    appCpu.push(cpuMs(app.pid!));
+    pages.push(await load(url, app, slice));
+  }
+  await new Promise((resolve) => setTimeout(resolve, slice * 1000));
+  emptyCpu.push(cpuMs(empty.pid!));
+  appCpu.push(cpuMs(app.pid!));
+  const charged = (results: LoadResult[], cpu: number[]) =>
+    results.map((result, i) => ({ ...result, cpuPerRequest: (cpu[i + 1]! - cpu[i]!) / Math.max(1, result.requests) }));
+  const [pageSlices, emptySlices] = [charged(pages, appCpu), charged(empties, emptyCpu)];
+  return {
+    page: combined(pageSlices),
+    empty: combined(emptySlices),
+    cpuRatios: pageSlices.map((page, i) => emptySlices[i]!.cpuPerRequest / page.cpuPerRequest),
+    rpsRatios: pageSlices.map((page, i) => page.rps / emptySlices[i]!.rps),
+  };
+}
+
+/** Slices taken together: requests/s and CPU per request over all of them, the median slice's p50. */
+function combined(slices: LoadResult[]): LoadResult {
+  const requests = slices.reduce((sum, s) => sum + s.requests, 0);
+  const seconds = slices.reduce((sum, s) => sum + s.seconds, 0);
+  const cpu = slices.reduce((sum, s) => sum + s.cpuPerRequest * s.requests, 0);
+  return {
+    rps: requests / seconds,
+    p50: median(slices.map((s) => s.p50)),
+    errors: slices.reduce((sum, s) => sum + s.errors, 0),
+    cpuPerRequest: cpu / Math.max(1, requests),
+    requests,
+    seconds,
+  };
+}
+
+const range = (values: number[]) => `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`;
+
+/** 6. Requests/s and CPU per request under load, each page against the empty page beside it, and each server's memory. */
 async function measureLoad(pages: Page[], empty: ChildProcess, app: ChildProcess): Promise<void> {
   say("");
-  say(`Load (autocannon, 10 connections, ${SECONDS} s each; no upstream latency)`);
-  const baseline = await load(EMPTY, empty);
-  const emptyRss = rssMb(empty.pid!);
   say(
-    `  empty dynamic page       ${baseline.rps.toFixed(1)} req/s   p50 ${baseline.p50} ms   CPU ${baseline.cpuPerRequest.toFixed(1)} ms/req   RSS ${emptyRss.toFixed(0)} MB`,
+    `Load (autocannon, 10 connections, no upstream latency; each page ${SECONDS} s in ${ROUNDS} slices alternating with the empty page's; ratios: the median round's, and the rounds' range)`,
   );
   const only = process.env.BENCH_LOAD_PAGES?.split(",").map((name) => name.trim());
-  for (const [name, url] of [["demo shop", `${APP}/`], ...pages] as Page[]) {
-    if (only && !only.includes(name)) continue;
-    const result = await load(url, app);
-    const rss = rssMb(app.pid!);
+  const chosen = ([["demo shop", `${APP}/`], ...pages] as Page[]).filter(([name]) => !only || only.includes(name));
+  // Warm-up, not counted: the first requests of a page compile its code (V8's JIT, Next's lazy
+  // route modules), which a server in production has long done. The empty page's comes last, right
+  // before the first round: warmed first and then left idle while the app's pages warmed, its
+  // slices beside the first page measured cost 1.4–2 × those beside the later ones (4.1–6.0
+  // against 2.5–3.5 ms of CPU per request), flattering that first page.
+  for (const [, url] of chosen) await load(url, app, SECONDS / 2);
+  await load(EMPTY, empty, SECONDS);
+  // The app's RSS after each page's runs (it grows with what the pages have loaded).
+  const results: [string, Paired, number][] = [];
+  for (const [name, url] of chosen) results.push([name, await paired(url, app, empty), rssMb(app.pid!)]);
+  const emptyRss = rssMb(empty.pid!);
+  const all = combined(results.map(([, r]) => r.empty));
+  say(
+    `  empty dynamic page       ${all.rps.toFixed(1)} req/s   p50 ${all.p50} ms   CPU ${all.cpuPerRequest.toFixed(1)} ms/req   RSS ${emptyRss.toFixed(0)} MB   (all its slices)`,
+  );
+  for (const [name, { page, empty: beside, cpuRatios, rpsRatios }, rss] of results) {
     say(
-      `  ${name.padEnd(24)} ${result.rps.toFixed(1)} req/s   ${(result.rps / baseline.rps).toFixed(2)} ×   p50 ${result.p50} ms   errors ${result.errors}   CPU ${result.cpuPerRequest.toFixed(1)} ms/req (${(baseline.cpuPerRequest / result.cpuPerRequest).toFixed(2)} ×)   RSS ${rss.toFixed(0)} MB (${(rss / emptyRss).toFixed(2)} × the empty page's)`,
+      `  ${name.padEnd(24)} ${page.rps.toFixed(1)} req/s   ${median(rpsRatios).toFixed(2)} × (${range(rpsRatios)})   p50 ${page.p50} ms   errors ${page.errors}   CPU ${page.cpuPerRequest.toFixed(1)} ms/req against ${beside.cpuPerRequest.toFixed(1)} (${median(cpuRatios).toFixed(2)} ×, rounds ${range(cpuRatios)})   RSS ${rss.toFixed(0)} MB (${(rss / emptyRss).toFixed(2)} ×)`,
     );
   }
 }
