@@ -276,19 +276,13 @@ async function lighthouse(url: string): Promise<{ performance: number; accessibi
   }
 }
 
-/**
- * Requests/s under load, and the server's CPU time per request: on a machine shared with other work,
- * requests/s follow whatever else runs, while CPU time per request is the server's own cost.
- */
-async function load(url: string, server: ChildProcess, seconds: number) {
-  const cpuBefore = cpuMs(server.pid!);
+/** Requests/s and latency of one autocannon run (the servers' CPU is read around it: `paired`). */
+async function load(url: string, seconds: number) {
   const result = await autocannon({ url, connections: 10, duration: seconds });
-  const cpu = cpuMs(server.pid!) - cpuBefore;
   return {
     rps: result.requests.total / seconds,
     p50: result.latency.p50,
     errors: result.errors + result.non2xx,
-    cpuPerRequest: cpu / Math.max(1, result.requests.total),
     requests: result.requests.total,
     seconds,
   };
@@ -463,7 +457,12 @@ interface Paired {
   rpsRatios: number[];
 }
 
-type LoadResult = Awaited<ReturnType<typeof load>>;
+type Run = Awaited<ReturnType<typeof load>>;
+/**
+ * A run with its server's CPU time per request: on a machine shared with other work, requests/s
+ * follow whatever else runs, while CPU time per request is the server's own cost.
+ */
+type LoadResult = Run & { cpuPerRequest: number };
 
 /**
  * One page under load beside the empty page, in ROUNDS alternating slices (empty, page, empty,
@@ -476,20 +475,20 @@ type LoadResult = Awaited<ReturnType<typeof load>>;
  */
 async function paired(url: string, app: ChildProcess, empty: ChildProcess): Promise<Paired> {
   const slice = SECONDS / ROUNDS;
-  const pages: LoadResult[] = [];
-  const empties: LoadResult[] = [];
+  const pages: Run[] = [];
+  const empties: Run[] = [];
   const emptyCpu: number[] = [];
   const appCpu: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     emptyCpu.push(cpuMs(empty.pid!));
-    empties.push(await load(EMPTY, empty, slice));
+    empties.push(await load(EMPTY, slice));
     appCpu.push(cpuMs(app.pid!));
-    pages.push(await load(url, app, slice));
+    pages.push(await load(url, slice));
   }
   await new Promise((resolve) => setTimeout(resolve, slice * 1000));
   emptyCpu.push(cpuMs(empty.pid!));
   appCpu.push(cpuMs(app.pid!));
-  const charged = (results: LoadResult[], cpu: number[]) =>
+  const charged = (results: Run[], cpu: number[]): LoadResult[] =>
     results.map((result, i) => ({ ...result, cpuPerRequest: (cpu[i + 1]! - cpu[i]!) / Math.max(1, result.requests) }));
   const [pageSlices, emptySlices] = [charged(pages, appCpu), charged(empties, emptyCpu)];
   return {
@@ -530,8 +529,8 @@ async function measureLoad(pages: Page[], empty: ChildProcess, app: ChildProcess
   // before the first round: warmed first and then left idle while the app's pages warmed, its
   // slices beside the first page measured cost 1.4–2 × those beside the later ones (4.1–6.0
   // against 2.5–3.5 ms of CPU per request), flattering that first page.
-  for (const [, url] of chosen) await load(url, app, SECONDS / 2);
-  await load(EMPTY, empty, SECONDS);
+  for (const [, url] of chosen) await load(url, SECONDS / 2);
+  await load(EMPTY, SECONDS);
   // The app's RSS after each page's runs (it grows with what the pages have loaded).
   const results: [string, Paired, number][] = [];
   for (const [name, url] of chosen) results.push([name, await paired(url, app, empty), rssMb(app.pid!)]);

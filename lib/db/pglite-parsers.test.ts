@@ -3,7 +3,7 @@ import { PGlite, types, type QueryOptions } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { date, interval, jsonb, numeric, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { drizzle } from "drizzle-orm/pglite";
-import { CLIENT_PARSERS, withClientParsers, withoutClientParsers } from "./pglite-parsers";
+import { CLIENT_PARSERS, mapQueryOptions, withClientParsers, withoutClientParsers } from "./pglite-parsers";
 
 const things = pgTable("things", {
   id: text("id").primaryKey(),
@@ -36,27 +36,10 @@ let lean: PGlite;
 
 beforeAll(async () => {
   plain = await PGlite.create("memory://");
-  const client = await PGlite.create("memory://");
-  const query = client.query.bind(client);
-  client.query = (text, params, options) => {
+  const client = mapQueryOptions(await PGlite.create("memory://"), (options) => {
     seen.push(options);
-    return query(text, params, options);
-  };
-  const transaction = client.transaction.bind(client);
-  client.transaction = (callback) =>
-    transaction((tx) => {
-      const txQuery = tx.query.bind(tx);
-      return callback(
-        Object.create(tx, {
-          query: {
-            value: (text: string, params?: unknown[], options?: QueryOptions) => {
-              seen.push(options);
-              return txQuery(text, params, options);
-            },
-          },
-        }),
-      );
-    });
+    return options;
+  });
   lean = withClientParsers(client);
   for (const db of [plain, lean]) {
     await db.exec(CREATE);

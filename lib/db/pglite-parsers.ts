@@ -52,21 +52,29 @@ export async function createPglite(dataDir: string, options?: PGliteOptions): Pr
 /**
  * The client with drizzle's parsers as its own, its `query` (and each transaction's) leaving out
  * parsers it already has. Set on the started client: PGlite sets the array types' parsers as it
- * starts, over any given in its options. The methods are own properties over the class's, so the
- * client is still a PGlite for drizzle and everything else.
+ * starts, over any given in its options.
  */
 export function withClientParsers(client: PGlite): PGlite {
   Object.assign(client.parsers, CLIENT_PARSERS);
+  return mapQueryOptions(client, withoutClientParsers);
+}
+
+/**
+ * The client, its `query` and each transaction's passing their options through `map` first. The
+ * methods are own properties over the class's (a transaction's, an object over the transaction),
+ * so the client is still a PGlite for drizzle and everything else.
+ */
+export function mapQueryOptions(client: PGlite, map: (options: QueryOptions | undefined) => QueryOptions | undefined): PGlite {
   const query = client.query.bind(client);
   const transaction = client.transaction.bind(client);
-  client.query = (text, params, options) => query(text, params, withoutClientParsers(options));
+  client.query = (text, params, options) => query(text, params, map(options));
   client.transaction = (callback) =>
     transaction((tx) => {
       const txQuery = tx.query.bind(tx);
-      const lean: Transaction = Object.create(tx, {
-        query: { value: ((text, params, options) => txQuery(text, params, withoutClientParsers(options))) satisfies Transaction["query"] },
+      const mapped: Transaction = Object.create(tx, {
+        query: { value: ((text, params, options) => txQuery(text, params, map(options))) satisfies Transaction["query"] },
       });
-      return callback(lean);
+      return callback(mapped);
     });
   return client;
 }
