@@ -146,7 +146,7 @@ test.describe("embedding", () => {
     expect(await checkoutSessions.read(sessionId)).toMatchObject({ state: "confirmed", final: true });
   });
 
-  test("TravelCheckout.mount: events to onEvent; the language switch works in the frame without cookies", async ({
+  test("TravelCheckout.mount: events to onEvent; the language switch works in the frame without cookies, and keeps what was typed", async ({
     page,
     checkout,
     checkoutSessions,
@@ -161,8 +161,12 @@ test.describe("embedding", () => {
       .poll(() => page.evaluate(() => (window as unknown as { checkoutEvents: CheckoutEvent[] }).checkoutEvents.map((e) => e.type)))
       .toEqual(["ready", "step"]);
 
+    // Typed, not sent yet: the switch (a link in the frame, not the cookie's form) keeps it.
+    const typed = { firstName: "Ana María", email: "ana.maria@example.com", documentId: "12345678Z" };
+    await es.details.fill(typed);
     await frame.getByRole("link", { name: `${m.common.switchLanguage} English` }).click();
     await expect(en.details.heading).toHaveText(MESSAGES.en.form.title);
+    for (const name of ["firstName", "email", "documentId"] as const) await expect(en.details.field(name), name).toHaveValue(typed[name]);
     // Still embedded (the frame still reports), still in English after the next step.
     await en.details.fill({ phone: aCustomer().phone });
     await en.details.submit();
@@ -173,7 +177,8 @@ test.describe("embedding", () => {
           (window as unknown as { checkoutEvents: CheckoutEvent[] }).checkoutEvents.filter((e) => e.type === "step").map((e) => e.step),
         ),
       )
-      .toEqual(["details", "details", "offers"]);
+      // The switch is no step: the page changes language in place, nothing is announced again.
+      .toEqual(["details", "offers"]);
     await expectFitsItsContent(page);
   });
 

@@ -2,13 +2,14 @@ import { useLayoutEffect, type RefObject } from "react";
 
 /*
  * What the customer typed in the details form, kept across the language switch (with JavaScript).
- * The switch is a server action that sets the language cookie and redirects to the same page;
- * Next then mounts the page anew, and a new form takes the server's values: what was typed and
- * not yet sent was lost. So when the switch's form (`data-language-switch`) is submitted, the
- * values of the form are noted here, in this page's memory only (never in storage: they are
- * personal data), and the form mounted next for the same session, within a minute, takes them back.
- * Without JavaScript the switch is a plain post and a new page: the fields show what the server
- * has (the partner's prefill, or what was sent), as before.
+ * The switch is a server action that sets the language cookie and redirects to the same page, or,
+ * in the embedded checkout, a link to the same page with the language in its URL; either way Next
+ * then mounts the page anew, in the same document, and a new form takes the server's values: what
+ * was typed and not yet sent was lost. So when the switch (`data-language-switch`: the form
+ * submitted, or the link clicked) is used, the values of the form are noted here, in this page's
+ * memory only (never in storage: they are personal data), and the form mounted next for the same
+ * session, within a minute, takes them back. Without JavaScript the switch is a plain post or link
+ * and a new page: the fields show what the server has (the partner's prefill, or what was sent).
  */
 
 const KEEP_FOR_MS = 60_000;
@@ -41,11 +42,18 @@ export function useKeptAcrossLanguageSwitch(form: RefObject<HTMLFormElement | nu
   useLayoutEffect(() => {
     if (kept?.sessionId === sessionId && Date.now() - kept.at < KEEP_FOR_MS && form.current) restore(form.current, kept.values);
     kept = undefined;
-    const note = (event: SubmitEvent) => {
-      if (!(event.target instanceof HTMLFormElement) || !event.target.hasAttribute("data-language-switch") || !form.current) return;
+    const note = (event: Event) => {
+      const target = event.target instanceof Element ? event.target : null;
+      // The switch's form submitted, or its link clicked (on the link or on the text inside it).
+      const used = event.type === "submit" ? target?.matches("form[data-language-switch]") : target?.closest("a[data-language-switch]");
+      if (!used || !form.current) return;
       kept = { sessionId, at: Date.now(), values: typedValues(form.current) };
     };
     document.addEventListener("submit", note, true);
-    return () => document.removeEventListener("submit", note, true);
+    document.addEventListener("click", note, true);
+    return () => {
+      document.removeEventListener("submit", note, true);
+      document.removeEventListener("click", note, true);
+    };
   }, [form, sessionId]);
 }

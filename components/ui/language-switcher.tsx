@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { Locale } from "@/lib/i18n/locales";
 
 const OTHER: Record<Locale, { locale: Locale; name: string }> = {
@@ -12,7 +13,11 @@ const LOOK = "min-h-11 rounded-md px-3 text-sm font-semibold text-brand underlin
  * to `returnTo`, lib/i18n/actions' switchLocale): it works without JavaScript. It offers the other language, named in itself.
  *
  * In the embedded checkout a cookie may not be kept (a third-party frame), so the choice goes in
- * the URL instead: `switchHref` is this page in the other language, and the switcher a link to it.
+ * the URL instead: `switchHref` is this page in the other language, and the switcher a link to it,
+ * which Next follows in the page (with JavaScript), as it follows the action's redirect: the page's
+ * memory stays, so a form can keep what was typed across the switch
+ * (components/checkout/kept-across-language-switch.ts). Not prefetched: few customers switch.
+ * Both are marked `data-language-switch` for that.
  */
 export function LanguageSwitcher({
   action,
@@ -30,14 +35,13 @@ export function LanguageSwitcher({
   const other = OTHER[locale];
   if (switchHref) {
     return (
-      <a href={switchHref} className={`inline-flex items-center ${LOOK}`}>
+      <Link href={switchHref} prefetch={false} data-language-switch="" className={`inline-flex items-center ${LOOK}`}>
         <span className="sr-only">{label} </span>
         <span lang={other.locale}>{other.name}</span>
-      </a>
+      </Link>
     );
   }
   return (
-    // Marked: a form on the page may keep what was typed across the switch (components/checkout/kept-across-language-switch.ts).
     <form action={action} data-language-switch="">
       <input type="hidden" name="returnTo" value={returnTo} />
       <input type="hidden" name="locale" value={other.locale} />
