@@ -43,6 +43,27 @@ function request(url: string, headers: Record<string, string> = {}, method = "GE
   return message;
 }
 
+/**
+ * Hands `request` on as the HTTP server does, `page` standing for Next's handling of it: what
+ * `page` gives, once the request was handed on.
+ */
+function handled<T>(request: IncomingMessage, page: () => T, appContext = context): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    withPagePreload(
+      request,
+      () => {
+        try {
+          resolve(page());
+        } catch (error) {
+          reject(error as Error);
+        }
+        return true;
+      },
+      appContext,
+    );
+  });
+}
+
 /** A session whose customer has sent their data: the offers page shows its plans. */
 async function choosingSession(): Promise<string> {
   const { session } = await createSession(ctx.db, partner, sessionInput());
@@ -54,17 +75,19 @@ describe("the offers page's reads, started as its request arrives", () => {
   it("are under way before Next handles the request, and the page takes them: one upstream call, with the request's id", async () => {
     const id = await choosingSession();
     upstream.length = 0;
-    const page = withPagePreload(
-      request(`/checkout/${id}/offers?n=12`, { "x-request-id": "agency-trace-preload-1" }),
-      () => {
-        // What the page does, later in the same request.
-        const session = preloadedSession(id);
-        expect(session, "the session read is shared with the layout and the page").toBeDefined();
-        expect(preloadedSession(id), "the same read for every part of the page").toBe(session);
-        return Promise.all([session!, preloadedOffers(id)]);
-      },
-      context,
-    );
+    const page = handled(request(`/checkout/${id}/offers?n=12`, { "x-request-id": "agency-trace-preload-1" }), () => {
+      // Next gets the request only once the call is on its way: its first steps run while the
+      // partner API answers, not between the request and the call.
+      expect(
+        upstream.map((call) => call.method),
+        "the call was sent before Next got the request",
+      ).toEqual(["GET"]);
+      // What the page does, later in the same request.
+      const session = preloadedSession(id);
+      expect(session, "the session read is shared with the layout and the page").toBeDefined();
+      expect(preloadedSession(id), "the same read for every part of the page").toBe(session);
+      return Promise.all([session!, preloadedOffers(id)]);
+    });
     const [read, offers] = await page;
     expect(read.session?.id).toBe(id);
     expect(read.partner?.id).toBe(partner.id);
@@ -77,7 +100,7 @@ describe("the offers page's reads, started as its request arrives", () => {
   it("ask nothing upstream for a session the page will send elsewhere (no data sent yet)", async () => {
     const { session } = await createSession(ctx.db, partner, sessionInput());
     upstream.length = 0;
-    const offers = await withPagePreload(request(`/checkout/${session.id}/offers`), () => preloadedOffers(session.id), context);
+    const offers = await handled(request(`/checkout/${session.id}/offers`), () => preloadedOffers(session.id));
     expect(offers, "the page redirects to the form; had it not, it would ask itself").toBeUndefined();
     expect(upstream).toEqual([]);
   });
@@ -94,9 +117,16 @@ describe("the offers page's reads, started as its request arrives", () => {
       [`/checkout/${id}/offers/`, {}, "GET"],
       [`/checkout/${id}/offersx`, {}, "GET"],
     ] as const) {
-      const taken = withPagePreload(request(url, headers, method), () => [preloadedSession(id), preloadedOffers(id)] as const, context);
-      expect(taken[0], `${method} ${url}`).toBeUndefined();
-      expect(await taken[1], `${method} ${url}`).toBeUndefined();
+      let taken: readonly [unknown, unknown] | undefined;
+      withPagePreload(
+        request(url, headers, method),
+        () => {
+          taken = [preloadedSession(id), preloadedOffers(id)];
+          return true;
+        },
+        context,
+      );
+      expect(taken, `${method} ${url}: handed on at once, nothing started`).toEqual([undefined, undefined]);
     }
     expect(upstream).toEqual([]);
   });
@@ -104,10 +134,8 @@ describe("the offers page's reads, started as its request arrives", () => {
   it("belong to their request and session only", async () => {
     const id = await choosingSession();
     const other = await choosingSession();
-    const [mine, notMine] = await withPagePreload(
-      request(`/checkout/${id}/offers`),
-      () => Promise.all([preloadedOffers(id), preloadedOffers(other)]),
-      context,
+    const [mine, notMine] = await handled(request(`/checkout/${id}/offers`), () =>
+      Promise.all([preloadedOffers(id), preloadedOffers(other)]),
     );
     expect(mine?.kind).toBe("offers");
     expect(notMine, "another session's page reads its own").toBeUndefined();
@@ -123,11 +151,11 @@ describe("the offers page's reads, started as its request arrives", () => {
       const down = async (): Promise<AppContext> => {
         throw new Error("database unreachable");
       };
-      // The page awaits the session read: it fails as its own read would have.
-      const read = withPagePreload(request(`/checkout/${id}/offers`), () => preloadedSession(id), down);
+      // Handed on all the same; the page awaits the session read: it fails as its own read would have.
+      const { read } = await handled(request(`/checkout/${id}/offers`), () => ({ read: preloadedSession(id) }), down);
       await expect(read).rejects.toThrow("database unreachable");
       // A request that fails before the page (nothing takes the reads).
-      withPagePreload(request(`/checkout/${id}/offers`), () => undefined, down);
+      await handled(request(`/checkout/${id}/offers`), () => undefined, down);
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(unhandled).toEqual([]);
     } finally {
