@@ -43,9 +43,8 @@ export function useKeptAcrossLanguageSwitch(form: RefObject<HTMLFormElement | nu
     if (kept?.sessionId === sessionId && Date.now() - kept.at < KEEP_FOR_MS && form.current) restore(form.current, kept.values);
     kept = undefined;
     const note = (event: Event) => {
-      const target = event.target instanceof Element ? event.target : null;
-      // The switch's form submitted, or its link clicked (on the link or on the text inside it).
-      const used = event.type === "submit" ? target?.matches("form[data-language-switch]") : target?.closest("a[data-language-switch]");
+      // The switch's form submitted, or its link (or its button) clicked, on it or on the text inside.
+      const used = event.target instanceof Element && event.target.closest("[data-language-switch]");
       if (!used || !form.current) return;
       kept = { sessionId, at: Date.now(), values: typedValues(form.current) };
     };
