@@ -140,26 +140,48 @@ test.describe("the offers page on a phone", () => {
   });
 });
 
-test.describe("the offers page's reads", () => {
-  /** What the page asks the partner API: GET /financing/{id}, answered. */
+test.describe("the pages' reads", () => {
+  /** What the offers page asks the partner API: GET /financing/{id}, answered. */
   const OFFERS_CALLS = 'partner_api_requests_total{endpoint="GET /financing/{operationIdentifier}",outcome="200"}';
+  /** What the status page asks: the operation's status, answered in full or "not modified". */
+  const STATUS_CALLS = ["200", "304"].map(
+    (outcome) => `partner_api_requests_total{endpoint="GET /operations/{id}/status",outcome="${outcome}"}`,
+  );
+  const preloaded = (page: "offers" | "status") => `http_pages_preloaded_total{page="${page}"}`;
 
-  test("start as its request arrives (lib/checkout/page-preload.ts), and each load asks the partner API once", async ({
+  test("start as the offers page's request arrives (lib/checkout/page-preload.ts), and each load asks the partner API once", async ({
     checkout,
     request,
   }) => {
     const { offers } = checkout;
     const sessionId = await checkout.startWithDetails(aCustomer());
-    const [preloaded, calls] = [await metricValue(request, "http_offers_preloaded_total"), await metricValue(request, OFFERS_CALLS)];
+    const [started, calls] = [await metricValue(request, preloaded("offers")), await metricValue(request, OFFERS_CALLS)];
     for (const count of [6, 18, 12]) {
       await offers.goto(sessionId, count);
       await expect(offers.group(count)).toBeVisible();
       await expect(offers.selectedCount).toHaveText(new RegExp(`^${count} × `));
     }
-    expect(await metricValue(request, "http_offers_preloaded_total"), "each load's reads were started by the HTTP server").toBe(
-      preloaded + 3,
-    );
+    expect(await metricValue(request, preloaded("offers")), "each load's reads were started by the HTTP server").toBe(started + 3);
     expect(await metricValue(request, OFFERS_CALLS), "one upstream call per load: the page took the one started").toBe(calls + 3);
+  });
+
+  test("start as the status page's request arrives, and each load asks the partner API for the status once", async ({
+    checkout,
+    request,
+  }) => {
+    const sessionId = await checkout.startWithDetails(aCustomer());
+    await checkout.chooseAndReachProvider(12, "Financiera Olivo");
+    const statusCalls = async () => (await Promise.all(STATUS_CALLS.map((series) => metricValue(request, series)))).reduce((a, b) => a + b);
+    const [started, calls] = [await metricValue(request, preloaded("status")), await statusCalls()];
+    // The waiting page's document, as a reload without JavaScript gets it (a browser tab would also
+    // poll the status's data route, which asks the partner API too).
+    for (let load = 0; load < 3; load++) {
+      const document = await request.get(`/checkout/${sessionId}/status`);
+      expect(document.status()).toBe(200);
+      expect(await document.text()).toContain(checkout.m.status.states.pending.title);
+    }
+    expect(await metricValue(request, preloaded("status")), "each load's reads were started by the HTTP server").toBe(started + 3);
+    expect(await statusCalls(), "one upstream call per load: the page took the one started").toBe(calls + 3);
   });
 });
 

@@ -1,8 +1,9 @@
 /**
- * The offers page's reads started by the HTTP server as its request arrives
+ * The offers and status pages' reads started by the HTTP server as their request arrives
  * (lib/checkout/page-preload.ts): which requests start them, that the page then takes them (one
- * session read, one upstream call), that nothing is asked upstream for a page that will redirect,
- * and that a failure reaches the page, not the process. On the built app, e2e/offers.spec.ts.
+ * session read, at most one upstream call), that nothing is asked upstream for a page that will
+ * redirect or an outcome already final, and that a failure reaches the page, not the process. On
+ * the built app, e2e/offers.spec.ts and e2e/status.spec.ts.
  */
 import { Socket } from "node:net";
 import { IncomingMessage } from "node:http";
@@ -11,9 +12,9 @@ import type { AppContext } from "@/lib/app-context";
 import type { Database } from "@/lib/db";
 import type { Partner } from "@/lib/partners/partners";
 import { startSandboxServer } from "@/lib/sandbox/testing/servers";
-import { submitCustomer, type CheckoutContext } from "./flow";
-import { preloadedOffers, preloadedSession, withPagePreload } from "./page-preload";
-import { createSession } from "./sessions";
+import { chooseOffer, loadOffers, submitCustomer, type CheckoutContext } from "./flow";
+import { preloadedOffers, preloadedSession, preloadedStatus, withPagePreload } from "./page-preload";
+import { createSession, requireSession } from "./sessions";
 import { customerDraft, recordingFetch, sessionInput, testContext, type RecordedCall } from "./testing/context";
 
 let server: Awaited<ReturnType<typeof startSandboxServer>>;
@@ -110,23 +111,26 @@ describe("the offers page's reads, started as its request arrives", () => {
     upstream.length = 0;
     for (const [url, headers, method] of [
       [`/checkout/${id}`, {}, "GET"],
-      [`/checkout/${id}/status`, {}, "GET"],
+      [`/checkout/${id}/status/data`, {}, "GET"],
+      [`/checkout/${id}/return/success`, {}, "GET"],
+      [`/checkout/${id}/status`, {}, "HEAD"],
+      [`/checkout/${id}/status`, { "next-router-prefetch": "1" }, "GET"],
       [`/checkout/${id}/offers`, {}, "HEAD"],
       [`/checkout/${id}/offers`, {}, "POST"],
       [`/checkout/${id}/offers`, { "next-router-prefetch": "1" }, "GET"],
       [`/checkout/${id}/offers/`, {}, "GET"],
       [`/checkout/${id}/offersx`, {}, "GET"],
     ] as const) {
-      let taken: readonly [unknown, unknown] | undefined;
+      let taken: readonly unknown[] | undefined;
       withPagePreload(
         request(url, headers, method),
         () => {
-          taken = [preloadedSession(id), preloadedOffers(id)];
+          taken = [preloadedSession(id), preloadedOffers(id), preloadedStatus(id)];
           return true;
         },
         context,
       );
-      expect(taken, `${method} ${url}: handed on at once, nothing started`).toEqual([undefined, undefined]);
+      expect(taken, `${method} ${url}: handed on at once, nothing started`).toEqual([undefined, undefined, undefined]);
     }
     expect(upstream).toEqual([]);
   });
@@ -161,5 +165,60 @@ describe("the offers page's reads, started as its request arrives", () => {
     } finally {
       process.off("unhandledRejection", onUnhandled);
     }
+  });
+});
+
+describe("the status page's reads, started as its request arrives", () => {
+  /** A session whose customer chose a plan and is at the provider: the status page asks for the status. */
+  async function atProvider(): Promise<string> {
+    const id = await choosingSession();
+    const session = await requireSession(ctx.db, id);
+    const view = await loadOffers(ctx, session);
+    if (view.kind !== "offers") throw new Error("expected offers");
+    expect(await chooseOffer(ctx, id, view.offers[0]!.id)).toMatchObject({ kind: "redirect" });
+    return id;
+  }
+
+  const statusCalls = () => upstream.filter((call) => call.path.endsWith("/status"));
+
+  it("send the status call before Next handles the request, and the page takes it: one call, with the request's id", async () => {
+    const id = await atProvider();
+    upstream.length = 0;
+    const [read, status, offers] = await handled(request(`/checkout/${id}/status`, { "x-request-id": "agency-trace-preload-2" }), () => {
+      expect(
+        upstream.map((call) => call.method),
+        "the call was sent before Next got the request",
+      ).toEqual(["GET"]);
+      return Promise.all([preloadedSession(id)!, preloadedStatus(id), preloadedOffers(id)]);
+    });
+    expect(read.session?.id).toBe(id);
+    expect(status).toMatchObject({ state: "pending", final: false });
+    expect(offers, "the status page asks for no plans").toBeUndefined();
+    expect(statusCalls()).toEqual([
+      { method: "GET", path: `/operations/${read.session!.operationId}/status`, requestId: "agency-trace-preload-2" },
+    ]);
+  });
+
+  it("ask nothing upstream for an outcome already final, nor for a session not at the provider yet, nor an unknown one", async () => {
+    const settled = await atProvider();
+    const operationId = (await requireSession(ctx.db, settled))!.operationId!;
+    const decided = await fetch(`${server.origin}/sandbox/_control/operations/${operationId}/decision`, {
+      method: "POST",
+      headers: { "X-Service-API-Key": "fk_test_sandbox_agency_101", "Content-Type": "application/json" },
+      body: JSON.stringify({ decision: "approve" }),
+    });
+    expect(decided.ok).toBe(true);
+    // The first read after the decision records it (one call); once final, nothing more is asked.
+    expect(await handled(request(`/checkout/${settled}/status`), () => preloadedStatus(settled))).toMatchObject({ final: true });
+    upstream.length = 0;
+    expect(await handled(request(`/checkout/${settled}/status`), () => preloadedStatus(settled))).toMatchObject({
+      state: "confirmed",
+      final: true,
+    });
+    const { session: open } = await createSession(ctx.db, partner, sessionInput());
+    expect(await handled(request(`/checkout/${open.id}/status`), () => preloadedStatus(open.id))).toMatchObject({ state: "open" });
+    const unknown = "cs_unknown_preload_0000";
+    expect(await handled(request(`/checkout/${unknown}/status`), () => preloadedStatus(unknown)), "the page answers 404").toBeUndefined();
+    expect(upstream).toEqual([]);
   });
 });

@@ -9,22 +9,30 @@ import { CHECKOUT_PATH } from "@/lib/security/page-headers";
 import { rawPathAndQuery } from "@/lib/security/request-guard";
 import { cachedPartnerById } from "@/lib/partners/cache";
 import type { Partner } from "@/lib/partners/partners";
-import { loadOffers, showsOffers, type OffersView } from "./flow";
+import { loadOffers, pollStatus, showsOffers, type OffersView, type SessionStatusView } from "./flow";
 import { getSession, type CheckoutSession } from "./sessions";
 
 /**
- * The offers page's reads, started by the HTTP server the moment the page's request arrives
- * (lib/ops/http-server.ts), instead of once Next has routed it and rendered the layout: about 8 ms
- * of Next's own work on this machine, which now runs while the partner API answers. The page then
- * takes what was started (the session, its partner, the offers) instead of asking again: one
- * session read and one upstream call per page, as before.
+ * The reads of the pages that ask the partner API, started by the HTTP server the moment the page's
+ * request arrives (lib/ops/http-server.ts), instead of once Next has routed it and rendered the
+ * layout: about 8 ms of Next's own work on this machine, which now runs while the partner API
+ * answers. The offers page asks for the plans (GET /financing/{id}); the status page for the
+ * operation's status (GET /operations/{id}/status, as its poll does), which a customer back from
+ * the provider, or waiting on the page, loads. The page then takes what was started (the session,
+ * its partner, the partner API's answer) instead of asking again: one session read and at most one
+ * upstream call per page, as before.
  *
  * Only for a request the proxy's fast path prepared (lib/security/prepared-page.ts: a GET of a
  * known session's page whose every header is decided without waiting), so nothing after this can
  * turn it away, and not for a router prefetch (which may not render the page). The offers are
  * asked for only when the page will show them (`showsOffers`, the page's own rule): a session in
- * another state is read, and the page redirects, as before, with no upstream call.
+ * another state is read, and the page redirects, as before, with no upstream call. The status is
+ * asked for as the page asks (`pollStatus`: not for a final outcome, which is stored).
  */
+
+/** The pages whose reads start as their request arrives, by their last path segment. */
+const PRELOADED_PAGES = ["offers", "status"] as const;
+export type PreloadedPage = (typeof PRELOADED_PAGES)[number];
 
 /** A checkout page's session, as every part of the page reads it (load-checkout.ts). */
 export interface SessionRead {
@@ -33,11 +41,30 @@ export interface SessionRead {
   partner: Partner | undefined;
 }
 
-interface Preload {
-  sessionId: string;
-  read: Promise<SessionRead>;
+/** What each page asks the partner API, once its session is read. */
+interface Upstream {
   /** Undefined when the page does not show the offers (or the partner is missing: the page reports it). */
-  offers: Promise<OffersView | undefined>;
+  offers: OffersView | undefined;
+  /** Undefined for an unknown session (the page answers 404). */
+  status: SessionStatusView | undefined;
+}
+
+type Preload = {
+  [P in PreloadedPage]: { page: P; sessionId: string; read: Promise<SessionRead>; upstream: Promise<Upstream[P]> };
+}[PreloadedPage];
+
+/** The page's partner API call (as the page itself would make it), once its session is read. */
+function ask(page: PreloadedPage, sessionId: string, read: Promise<SessionRead>): Preload {
+  return page === "offers"
+    ? {
+        page,
+        sessionId,
+        read,
+        upstream: read.then(({ ctx, session, partner }) =>
+          session && partner && showsOffers(session) ? loadOffers(ctx, session, partner) : undefined,
+        ),
+      }
+    : { page, sessionId, read, upstream: read.then(({ ctx, session }) => (session ? pollStatus(ctx, session) : undefined)) };
 }
 
 // One per process, on globalThis: the HTTP server's hook (the instrumentation's bundle) starts the
@@ -58,17 +85,19 @@ export async function readSession(sessionId: string, context: () => Promise<AppC
 }
 
 /**
- * Runs `handle` (the request's handling, Next's: the server's `request` event) with the offers
- * page's reads already under way, when `request` is a prepared offers page's GET; else runs it at
- * once, as it is.
+ * Runs `handle` (the request's handling, Next's: the server's `request` event) with the page's
+ * reads already under way, when `request` is a prepared GET of the offers or the status page; else
+ * runs it at once, as it is.
  *
- * For the offers page, Next is handed the request only once the session is read and the partner
- * API call sent (or known not to be needed). Handed it at once, Next's first steps (routing, the
- * layout, the shell: ~11 ms of CPU on this machine) ran while the session read was on its way, and
- * on PostgreSQL its answer waited for them: the call left 6.4 ms after the request arrived instead
- * of ~1 (README, "Checkout performance"). They now run while the partner API answers. Returns
- * `true` then (what a `request` listener returns is not used by Node; `emit`'s `true` says a
- * listener took the request). `context`: the app's (tests give theirs).
+ * Next is handed the request only once the session is read and the partner API call sent (or known
+ * not to be needed): on the turn after the read settles, when the reactions it started have run
+ * (the call is made after a few awaits of what is already at hand: the partner, the status's
+ * ETag). Handed it at once, Next's first steps (routing, the layout, the shell: ~11 ms of CPU on
+ * this machine) ran while the session read was on its way, and on PostgreSQL its answer waited for
+ * them: the offers page's call left 6.4 ms after the request arrived instead of ~1 (README,
+ * "Checkout performance"). They now run while the partner API answers. Returns `true` then (what a
+ * `request` listener returns is not used by Node; `emit`'s `true` says a listener took the
+ * request). `context`: the app's (tests give theirs).
  */
 export function withPagePreload(
   request: IncomingMessage,
@@ -76,30 +105,27 @@ export function withPagePreload(
   context: () => Promise<AppContext> = getAppContext,
 ): boolean {
   if (request.method !== "GET" || request.headers["next-router-prefetch"] !== undefined) return handle();
-  // The offers page exactly (a trailing slash is redirected by Next: not the page).
+  // The page exactly (a trailing slash is redirected by Next: not the page).
   const { pathname } = rawPathAndQuery(request.url ?? "");
   const sessionId = CHECKOUT_PATH.exec(pathname)?.[1];
-  if (!sessionId || pathname !== `/checkout/${sessionId}/offers`) return handle();
+  const page = sessionId && PRELOADED_PAGES.find((name) => pathname === `/checkout/${sessionId}/${name}`);
+  if (!sessionId || !page) return handle();
   const requestId = request.headers[REQUEST_ID_HEADER];
   // With the request's id (the fast path put it on the request), as the page would: on the log
   // lines, and sent upstream.
-  const reads = withRequestId(typeof requestId === "string" ? requestId : undefined, () => {
-    const read = readSession(sessionId, context);
-    const offers = read.then(({ ctx, session, partner }) =>
-      session && partner && showsOffers(session) ? loadOffers(ctx, session, partner) : undefined,
-    );
+  const preload = withRequestId(typeof requestId === "string" ? requestId : undefined, (): Preload => {
+    const started = ask(page, sessionId, readSession(sessionId, context));
     // The page awaits these and reports their failure (a database down: its 503 page); one it never
     // reaches (it failed before) must not become an unhandled rejection.
-    read.catch(ignore);
-    offers.catch(ignore);
-    return { read, offers };
+    started.read.catch(ignore);
+    started.upstream.catch(ignore);
+    return started;
   });
-  metrics().offersPreloaded.inc();
-  storage().run({ sessionId, ...reads }, () => {
-    // The read's reactions run in the order they were added: `offers`' first, which sends the call
-    // before this hands the request on. A failed read is handed on too: the page reports it.
-    const handOn = () => void handle();
-    void reads.read.then(handOn, handOn);
+  metrics().pagesPreloaded.inc({ page });
+  storage().run(preload, () => {
+    // A failed read is handed on too: the page reports it.
+    const handOn = () => void setImmediate(handle);
+    void preload.read.then(handOn, handOn);
   });
   return true;
 }
@@ -119,5 +145,12 @@ export function preloadedSession(sessionId: string): Promise<SessionRead> | unde
 
 /** The offers asked for this request, when they were asked for this session. */
 export function preloadedOffers(sessionId: string): Promise<OffersView | undefined> | undefined {
-  return preloadOf(sessionId)?.offers;
+  const preload = preloadOf(sessionId);
+  return preload?.page === "offers" ? preload.upstream : undefined;
+}
+
+/** The status asked for this request, when it was asked for this session. */
+export function preloadedStatus(sessionId: string): Promise<SessionStatusView | undefined> | undefined {
+  const preload = preloadOf(sessionId);
+  return preload?.page === "status" ? preload.upstream : undefined;
 }

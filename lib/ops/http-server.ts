@@ -14,7 +14,7 @@ import { compressWhole } from "./whole-compression";
  * connections before it closes the database), and pages' server errors readable without JavaScript
  * (lib/ops/error-pages.ts: each request runs with its own state, and a page's HTML 5xx is replaced),
  * and the proxy's fast path for the pages every customer loads (lib/security/prepared-page.ts), with
- * the offers page's reads started at once (lib/checkout/page-preload.ts) and their documents
+ * the offers and status pages' reads started at once (lib/checkout/page-preload.ts) and their documents
  * compressed in one piece (lib/ops/whole-compression.ts).
  * So the server's `request` event is observed, once per process, and the servers that emit it are
  * remembered.

@@ -36,9 +36,10 @@ function createMetrics() {
       help: "Page requests whose headers the HTTP server set itself, the proxy skipped (lib/security/prepared-page.ts).",
       registers,
     }),
-    offersPreloaded: new Counter({
-      name: "http_offers_preloaded_total",
-      help: "Offers page requests whose session and plans the HTTP server started reading as they arrived (lib/checkout/page-preload.ts).",
+    pagesPreloaded: new Counter({
+      name: "http_pages_preloaded_total",
+      help: "Offers and status page requests whose session and partner API call the HTTP server started as they arrived (lib/checkout/page-preload.ts), by page.",
+      labelNames: ["page"] as const,
       registers,
     }),
     partnerCalls: new Counter({

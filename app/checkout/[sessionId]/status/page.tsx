@@ -8,6 +8,7 @@ import { StatusPoller } from "@/components/checkout/status-poller";
 import { LinkButton } from "@/components/ui/link-button";
 import { Notice } from "@/components/ui/notice";
 import { pollStatus } from "@/lib/checkout/flow";
+import { preloadedStatus } from "@/lib/checkout/page-preload";
 import type { SessionState } from "@/lib/checkout/sessions";
 import { EMBED_RETURN_COOKIE, HANDOFF_PARAM } from "@/lib/embed/context";
 import { checkoutMetadata, loadCheckout, type CheckoutPageProps } from "../load-checkout";
@@ -15,7 +16,7 @@ import { inRequestScope } from "@/lib/http/request-scope";
 
 /**
  * Step 5 (design.md §3): what happened, in words, and what comes next. Rendering asks the partner
- * API for the status (pollStatus), so a reload (the "Check again" link, without JavaScript) shows
+ * API for the status (pollStatus; started by the HTTP server as the request arrives), so a reload (the "Check again" link, without JavaScript) shows
  * the latest; with JavaScript, StatusPoller refreshes the page when the state changes.
  *
  * Embedded (in the partner's page): right after a plan is chosen (`?handoff=1`), the frame asks the
@@ -67,8 +68,9 @@ export default async function StatusPage(props: CheckoutPageProps) {
   // Any state may be shown here: no step to send the customer to first.
   const page = await loadCheckout(props, "status");
   const { ctx, session, query, embed, locale, m, partnerName } = page;
-  // With the request id on its log lines and sent upstream.
-  const view = await inRequestScope(() => pollStatus(ctx, session));
+  // Asked for as the request arrived (lib/checkout/page-preload.ts), or now; with the request id
+  // on its log lines and sent upstream.
+  const view = (await preloadedStatus(session.id)) ?? (await inRequestScope(() => pollStatus(ctx, session)));
   // Back from the provider at the top level after an embedded checkout: on to the partner's page.
   if (!embed && view.final && (await cookies()).get(EMBED_RETURN_COOKIE)?.value === session.id) redirect(view.returnUrl);
 
