@@ -1,6 +1,14 @@
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { findTestDatabase } from "./scripts/test-database.mjs";
+
+// The tests on PostgreSQL (`describe.runIf(process.env.TEST_DATABASE_URL)`) run against the local
+// server when it answers, without anyone exporting the variable (scripts/test-database.mjs); the
+// test workers, started after this, inherit it. A skip is said here, once, not only as "skipped".
+const database = await findTestDatabase(process.env);
+if (database.url !== undefined) process.env.TEST_DATABASE_URL = database.url;
+process.stderr.write(`[vitest] PostgreSQL: ${database.url ?? "none"} (${database.reason})\n`);
 
 export default defineConfig({
   resolve: {

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { findChromium, INSTALL_HINT, isExecutableFile } from "./chromium.mjs";
+import { findTestDatabase } from "./test-database.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const log = (message) => console.error(`[e2e] ${message}`);
@@ -61,6 +62,11 @@ const chromium = locateChromium(env);
 const version = spawnSync(chromium, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 15_000 });
 log(`Chromium: ${chromium}${version.status === 0 ? ` (${version.stdout.trim()})` : ""}`);
 env.CHROMIUM_PATH = chromium;
+
+// The specs on PostgreSQL (several instances, an outage) use the local server when it answers.
+const database = await findTestDatabase(env);
+if (database.url !== undefined) env.TEST_DATABASE_URL = database.url;
+log(`PostgreSQL: ${database.url ?? "none"} (${database.reason})`);
 
 // A throwaway data directory for the app under test, removed afterwards (when we made it).
 let dataDir = env.E2E_DATA_DIR;
