@@ -3,7 +3,7 @@
  * (lib/checkout/page-preload.ts): which requests start them, that the page then takes them (one
  * session read, at most one upstream call), that nothing is asked upstream for a page that will
  * redirect or an outcome already final, and that a failure reaches the page, not the process. On
- * the built app, e2e/offers.spec.ts and e2e/status.spec.ts.
+ * the built app, e2e/offers.spec.ts › "the pages' reads".
  */
 import { Socket } from "node:net";
 import { IncomingMessage } from "node:http";

@@ -34,8 +34,9 @@ function stepPath(sessionId: string, step: CheckoutStep): string {
 
 /**
  * One read of the session per request, shared by the root layout, generateMetadata and the page
- * (the one the HTTP server started for the offers or status page, lib/checkout/page-preload.ts, when it did);
- * its partner from the short-lived partner cache (lib/partners/cache.ts: at most a few seconds old).
+ * (the one the HTTP server started for the offers or status page, lib/checkout/page-preload.ts,
+ * when it did); its partner from the short-lived partner cache (lib/partners/cache.ts: at most a
+ * few seconds old).
  */
 const loadSession = cache((sessionId: string) => preloadedSession(sessionId) ?? readSession(sessionId));
 

@@ -16,8 +16,9 @@ import { inRequestScope } from "@/lib/http/request-scope";
 
 /**
  * Step 5 (design.md §3): what happened, in words, and what comes next. Rendering asks the partner
- * API for the status (pollStatus; started by the HTTP server as the request arrives), so a reload (the "Check again" link, without JavaScript) shows
- * the latest; with JavaScript, StatusPoller refreshes the page when the state changes.
+ * API for the status (pollStatus; started by the HTTP server as the request arrives), so a reload
+ * (the "Check again" link, without JavaScript) shows the latest; with JavaScript, StatusPoller
+ * refreshes the page when the state changes.
  *
  * Embedded (in the partner's page): right after a plan is chosen (`?handoff=1`), the frame asks the
  * page to open the provider's checkout at the top level (through /embed/{id}/continue, which marks
