@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AppError } from "@/lib/app-error";
 import type { Database } from "@/lib/db";
-import { startSandboxServer } from "@/lib/sandbox/testing/servers";
+import { decideAtProvider, startSandboxServer } from "@/lib/sandbox/testing/servers";
 import { chooseOffer, loadOffers, pollStatus, refreshStatus, submitCustomer, type CheckoutContext } from "./flow";
 import type { Partner } from "@/lib/partners/partners";
 import {
@@ -39,15 +39,6 @@ afterAll(async () => {
   await database?.close();
   await server?.close();
 });
-
-async function control(path: string, body: unknown) {
-  const response = await fetch(`${server.origin}/sandbox/_control${path}`, {
-    method: "POST",
-    headers: { "X-Service-API-Key": "fk_test_sandbox_agency_101", "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
-}
 
 /** A session whose customer has sent valid data (the operation exists). */
 async function sessionWithOperation(email?: string) {
@@ -340,7 +331,7 @@ describe("coming back", () => {
     if (view.kind !== "offers") throw new Error("expected offers");
     await chooseOffer(ctx, session.id, view.offers[0]!.id);
     expect((await pollStatus(ctx, session.id)).state).toBe("pending");
-    await control(`/operations/${session.operationId}/decision`, { decision: "approve" });
+    await decideAtProvider(server.origin, session.operationId!);
     const back = await refreshStatus(ctx, session.id, "return");
     expect(sessionState(back)).toBe("confirmed");
     const polled = await pollStatus(ctx, session.id);
@@ -362,7 +353,7 @@ describe("coming back", () => {
     try {
       expect((await pollStatus(ctx, current)).state).toBe("pending");
       expect(transactions).not.toHaveBeenCalled();
-      await control(`/operations/${session.operationId}/decision`, { decision: "approve" });
+      await decideAtProvider(server.origin, session.operationId!);
       // `current` was read before the decision: the poll records it all the same.
       expect(await pollStatus(ctx, current)).toMatchObject({ state: "confirmed", operationStatus: "CONFIRMED" });
       expect(transactions).toHaveBeenCalledTimes(1);

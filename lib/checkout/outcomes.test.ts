@@ -7,14 +7,14 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { partnerNotifications, partners } from "@/lib/db/schema";
-import { startSandboxServer, startWebhookListener } from "@/lib/sandbox/testing/servers";
-import { chooseOffer, loadOffers, refreshStatus, submitCustomer, type CheckoutContext } from "./flow";
+import { decideAtProvider, startSandboxServer, startWebhookListener } from "@/lib/sandbox/testing/servers";
+import { refreshStatus, submitCustomer, type CheckoutContext } from "./flow";
 import { setNotificationUrl } from "@/lib/backoffice/notifications";
 import { deliverDueNotifications, newSigningSecret, NOTIFICATION_USER_AGENT } from "./notifications";
 import type { Partner } from "@/lib/partners/partners";
 import { acquireLease, reconcile, RECONCILE_AFTER_MS, releaseLease } from "./reconciler";
 import { createSession, notifyExpiredSessions, recordOperationStatus, requireSession, sessionState } from "./sessions";
-import { customerDraft, sessionInput, testContext } from "./testing/context";
+import { customerDraft, sessionAtProvider, sessionInput, testContext } from "./testing/context";
 
 let sandbox: Awaited<ReturnType<typeof startSandboxServer>>;
 let partnerBackend: Awaited<ReturnType<typeof startWebhookListener>>;
@@ -37,23 +37,8 @@ afterAll(async () => {
   await database?.close();
 });
 
-async function atProvider() {
-  const { session } = await createSession(ctx.db, partner, sessionInput({}, "http://127.0.0.1:9"));
-  await submitCustomer(ctx, session.id, customerDraft());
-  const view = await loadOffers(ctx, await requireSession(ctx.db, session.id));
-  if (view.kind !== "offers") throw new Error("expected offers");
-  await chooseOffer(ctx, session.id, view.offers[0]!.id);
-  return requireSession(ctx.db, session.id);
-}
-
-async function approve(operationId: string) {
-  const response = await fetch(`${sandbox.origin}/sandbox/_control/operations/${operationId}/decision`, {
-    method: "POST",
-    headers: { "X-Service-API-Key": "fk_test_sandbox_agency_101", "Content-Type": "application/json" },
-    body: JSON.stringify({ decision: "approve" }),
-  });
-  expect(response.status).toBe(200);
-}
+const atProvider = () => sessionAtProvider(ctx, partner, sessionInput({}, "http://127.0.0.1:9"));
+const approve = (operationId: string) => decideAtProvider(sandbox.origin, operationId);
 
 function received(sessionId: string) {
   return partnerBackend.received.filter((r) => (r.body as unknown as { data: { id: string } }).data.id === sessionId);

@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppContext } from "@/lib/app-context";
 import type { Database } from "@/lib/db";
 import type { Partner } from "@/lib/partners/partners";
-import { startSandboxServer } from "@/lib/sandbox/testing/servers";
-import { chooseOffer, loadOffers, submitCustomer, type CheckoutContext } from "./flow";
+import { decideAtProvider, startSandboxServer } from "@/lib/sandbox/testing/servers";
+import { submitCustomer, type CheckoutContext } from "./flow";
 import { preloadedOffers, preloadedSession, preloadedStatus, withPagePreload } from "./page-preload";
 import { createSession, requireSession } from "./sessions";
-import { customerDraft, recordingFetch, sessionInput, testContext, type RecordedCall } from "./testing/context";
+import { customerDraft, recordingFetch, sessionAtProvider, sessionInput, testContext, type RecordedCall } from "./testing/context";
 
 let server: Awaited<ReturnType<typeof startSandboxServer>>;
 let database: Database;
@@ -170,14 +170,7 @@ describe("the offers page's reads, started as its request arrives", () => {
 
 describe("the status page's reads, started as its request arrives", () => {
   /** A session whose customer chose a plan and is at the provider: the status page asks for the status. */
-  async function atProvider(): Promise<string> {
-    const id = await choosingSession();
-    const session = await requireSession(ctx.db, id);
-    const view = await loadOffers(ctx, session);
-    if (view.kind !== "offers") throw new Error("expected offers");
-    expect(await chooseOffer(ctx, id, view.offers[0]!.id)).toMatchObject({ kind: "redirect" });
-    return id;
-  }
+  const atProvider = async () => (await sessionAtProvider(ctx, partner)).id;
 
   const statusCalls = () => upstream.filter((call) => call.path.endsWith("/status"));
 
@@ -201,13 +194,7 @@ describe("the status page's reads, started as its request arrives", () => {
 
   it("ask nothing upstream for an outcome already final, nor for a session not at the provider yet, nor an unknown one", async () => {
     const settled = await atProvider();
-    const operationId = (await requireSession(ctx.db, settled))!.operationId!;
-    const decided = await fetch(`${server.origin}/sandbox/_control/operations/${operationId}/decision`, {
-      method: "POST",
-      headers: { "X-Service-API-Key": "fk_test_sandbox_agency_101", "Content-Type": "application/json" },
-      body: JSON.stringify({ decision: "approve" }),
-    });
-    expect(decided.ok).toBe(true);
+    await decideAtProvider(server.origin, (await requireSession(ctx.db, settled)).operationId!);
     // The first read after the decision records it (one call); once final, nothing more is asked.
     expect(await handled(request(`/checkout/${settled}/status`), () => preloadedStatus(settled))).toMatchObject({ final: true });
     upstream.length = 0;

@@ -30,10 +30,6 @@ import { getSession, type CheckoutSession } from "./sessions";
  * asked for as the page asks (`pollStatus`: not for a final outcome, which is stored).
  */
 
-/** The pages whose reads start as their request arrives, by their last path segment. */
-const PRELOADED_PAGES = ["offers", "status"] as const;
-export type PreloadedPage = (typeof PRELOADED_PAGES)[number];
-
 /** A checkout page's session, as every part of the page reads it (load-checkout.ts). */
 export interface SessionRead {
   ctx: AppContext;
@@ -41,20 +37,20 @@ export interface SessionRead {
   partner: Partner | undefined;
 }
 
-/** What each page asks the partner API, once its session is read. */
-interface Upstream {
-  /** Undefined when the page does not show the offers (or the partner is missing: the page reports it). */
-  offers: OffersView | undefined;
-  /** Undefined for an unknown session (the page answers 404). */
-  status: SessionStatusView | undefined;
-}
+/**
+ * What was started for a page: its session read, and the partner API call the page makes. The
+ * offers are undefined when the page does not show them (or the partner is missing: the page
+ * reports it); the status, for an unknown session (the page answers 404).
+ */
+type Preload = { sessionId: string; read: Promise<SessionRead> } & (
+  { page: "offers"; upstream: Promise<OffersView | undefined> } | { page: "status"; upstream: Promise<SessionStatusView | undefined> }
+);
 
-type Preload = {
-  [P in PreloadedPage]: { page: P; sessionId: string; read: Promise<SessionRead>; upstream: Promise<Upstream[P]> };
-}[PreloadedPage];
+/** The pages whose reads start as their request arrives, by their last path segment. */
+const PRELOADED_PAGES: readonly Preload["page"][] = ["offers", "status"];
 
 /** The page's partner API call (as the page itself would make it), once its session is read. */
-function ask(page: PreloadedPage, sessionId: string, read: Promise<SessionRead>): Preload {
+function ask(page: Preload["page"], sessionId: string, read: Promise<SessionRead>): Preload {
   return page === "offers"
     ? {
         page,

@@ -12,10 +12,10 @@ import { partnerNotifications, sessionStatusHistory, webhookEvents } from "@/lib
 import { createFinancingClient } from "@/lib/financing/client";
 import { createFetchDouble, json } from "@/lib/financing/testing/fetch-double";
 import { startSandboxServer } from "@/lib/sandbox/testing/servers";
-import { chooseOffer, loadOffers, submitCustomer, type CheckoutContext } from "./flow";
+import type { CheckoutContext } from "./flow";
 import type { Partner } from "@/lib/partners/partners";
-import { createSession, requireSession, sessionState } from "./sessions";
-import { customerDraft, sessionInput, testContext } from "./testing/context";
+import { requireSession, sessionState } from "./sessions";
+import { sessionAtProvider, sessionInput, testContext } from "./testing/context";
 import { processWebhookEvent, receiveWebhook, webhookEvent, WEBHOOK_BODY_MAX_BYTES } from "./webhooks";
 
 const KEY = "fk_test_sandbox_agency_101";
@@ -78,15 +78,7 @@ async function control(method: string, path: string, body?: unknown) {
 }
 
 /** A session whose customer chose a plan and is at the provider. */
-async function atProvider(email?: string) {
-  const { session } = await createSession(ctx.db, partner, sessionInput({}, receiverOrigin));
-  await submitCustomer(ctx, session.id, customerDraft(email));
-  const withOperation = await requireSession(ctx.db, session.id);
-  const view = await loadOffers(ctx, withOperation);
-  if (view.kind !== "offers") throw new Error("expected offers");
-  await chooseOffer(ctx, session.id, view.offers[0]!.id);
-  return requireSession(ctx.db, session.id);
-}
+const atProvider = () => sessionAtProvider(ctx, partner, sessionInput({}, receiverOrigin));
 
 function deliver(body: unknown, token = ctx.webhookToken, headers: Record<string, string> = {}) {
   return fetch(`${receiverOrigin}/api/webhooks/financing/${token}`, {

@@ -5,8 +5,9 @@ import { openDatabase, type Database } from "@/lib/db";
 import { checkoutSessions } from "@/lib/db/schema";
 import { DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
 import { partnerById, type Partner } from "@/lib/partners/partners";
-import type { CheckoutContext } from "../flow";
+import { chooseOffer, loadOffers, submitCustomer, type CheckoutContext } from "../flow";
 import type { Booking, CreateSessionInput } from "../booking";
+import { createSession, requireSession, type CheckoutSession } from "../sessions";
 
 export const DEMO_SECRET = "test_partner_secret_0123456789";
 
@@ -131,4 +132,19 @@ export async function insertSessionAtProvider(db: Database["db"], name: string):
   const operationId = `op_${name}`;
   await db.insert(checkoutSessions).values(storedSession({ id: `cs_${name}_0000000000`, reference: `REF-${name}`, operationId }));
   return operationId;
+}
+
+/**
+ * A new session whose customer sent the sample details and chose the first plan, as the checkout
+ * does: the operation is at the provider (CLIENT_REQUESTED). Answers the session as stored then.
+ */
+export async function sessionAtProvider(ctx: CheckoutContext, partner: Partner, input = sessionInput()): Promise<CheckoutSession> {
+  const { session } = await createSession(ctx.db, partner, input);
+  const sent = await submitCustomer(ctx, session.id, customerDraft());
+  if (!sent.ok) throw new Error("expected the details to be taken");
+  const view = await loadOffers(ctx, await requireSession(ctx.db, session.id));
+  if (view.kind !== "offers") throw new Error("expected offers");
+  const chosen = await chooseOffer(ctx, session.id, view.offers[0]!.id);
+  if (chosen.kind !== "redirect") throw new Error(`expected the provider's page, got ${chosen.kind}`);
+  return requireSession(ctx.db, session.id);
 }

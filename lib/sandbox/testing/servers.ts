@@ -30,6 +30,23 @@ export async function startSandboxServer(options: SandboxOptions = {}): Promise<
   };
 }
 
+/**
+ * Decides an operation at the sandbox's provider through its QA control API, as a QA engineer
+ * would (approve: signed and confirmed), with the demo agency's key. Throws unless it was taken.
+ */
+export async function decideAtProvider(
+  origin: string,
+  operationId: string,
+  decision: "approve" | "decline" | "error" = "approve",
+): Promise<void> {
+  const response = await fetch(`${origin}/sandbox/_control/operations/${operationId}/decision`, {
+    method: "POST",
+    headers: { "X-Service-API-Key": "fk_test_sandbox_agency_101", "Content-Type": "application/json" },
+    body: JSON.stringify({ decision }),
+  });
+  if (response.status !== 200) throw new Error(`the sandbox's decision answered ${response.status}: ${await response.text()}`);
+}
+
 export interface ReceivedWebhook {
   body: { operationIdentifier: string; operationStatus: string; eventId: number };
   headers: IncomingMessage["headers"];
