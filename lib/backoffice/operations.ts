@@ -9,6 +9,7 @@ import type { FinancialOffer, Operation, Page } from "@/lib/financing/types";
 import { apiProblem, type ApiProblem } from "./errors";
 import { toListInput, type OperationFilters } from "./filters";
 import { ownedOperationIds, ownsOperation } from "./ownership";
+import { operationOwners } from "@/lib/checkout/sessions";
 import type { StaffContext } from "./staff";
 
 /**
@@ -47,11 +48,12 @@ export async function sessionsByOperation(
   partnerId: string,
   operationIds: readonly string[],
 ): Promise<Map<string, SessionSummary>> {
-  if (operationIds.length === 0) return new Map();
+  // The partner's sessions behind these operations: the ones they hold, and the ones they replaced.
+  const owners = (await operationOwners(db, operationIds)).filter((owner) => owner.partnerId === partnerId);
+  if (owners.length === 0) return new Map();
   const rows = await db
     .select({
       sessionId: checkoutSessions.id,
-      operationId: checkoutSessions.operationId,
       bookingReference: checkoutSessions.bookingReference,
       booking: checkoutSessions.booking,
       customer: customerData.data,
@@ -62,11 +64,15 @@ export async function sessionsByOperation(
     .leftJoin(customerData, eq(customerData.sessionId, checkoutSessions.id))
     // Only the partner's own staff: a name is never read across partners.
     .leftJoin(staffUsers, and(eq(staffUsers.id, checkoutSessions.createdByStaffId), eq(staffUsers.partnerId, partnerId)))
-    .where(and(eq(checkoutSessions.partnerId, partnerId), inArray(checkoutSessions.operationId, [...operationIds])));
+    .where(
+      and(eq(checkoutSessions.partnerId, partnerId), inArray(checkoutSessions.id, [...new Set(owners.map((owner) => owner.sessionId))])),
+    );
+  const sessions = new Map(rows.map((row) => [row.sessionId, row]));
   const map = new Map<string, SessionSummary>();
-  for (const row of rows) {
-    if (!row.operationId) continue;
-    map.set(row.operationId, {
+  for (const { operationId, sessionId } of owners) {
+    const row = sessions.get(sessionId);
+    if (!row) continue;
+    map.set(operationId, {
       sessionId: row.sessionId,
       bookingReference: row.bookingReference,
       packageName: row.booking.packageName,

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import { AppError } from "@/lib/app-error";
 import { openDatabase, type Database } from "@/lib/db";
 import { checkoutSessions } from "@/lib/db/schema";
+import { detachOperation } from "@/lib/checkout/sessions";
 import { storedSession } from "@/lib/checkout/testing/context";
 import { DEMO_BLUE_PARTNER_ID, DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID, seedDemoPartner, seedDemoStaff } from "@/lib/demo/seed";
 import type { FinancingClient } from "@/lib/financing/client";
@@ -17,6 +19,8 @@ let database: Database;
 const AURORA_OP = "op_aurora_from_checkout";
 const BLUE_OP = "op_blue_from_checkout";
 const OTHER_OP = "op_nobodys_session";
+/** Rutas Azules' first operation of a session whose customer corrected their details: cancelled, replaced. */
+const BLUE_REPLACED_OP = "op_blue_replaced_by_correction";
 
 async function addSession(partnerId: string, operationId: string) {
   await database.db
@@ -30,6 +34,8 @@ beforeAll(async () => {
   await seedDemoStaff(database.db, { appUrl: APP_URL });
   await addSession(DEMO_PARTNER_ID, AURORA_OP);
   await addSession(DEMO_BLUE_PARTNER_ID, BLUE_OP);
+  await addSession(DEMO_BLUE_PARTNER_ID, BLUE_REPLACED_OP);
+  expect(await detachOperation(database.db, `cs_${BLUE_REPLACED_OP}`, BLUE_REPLACED_OP)).toBe(true);
 });
 
 afterAll(async () => {
@@ -178,6 +184,30 @@ describe("the back-office's reads keep to the partner's operations", () => {
 
     const { staff: blue } = staffOf(DEMO_BLUE_PARTNER_ID, 101, [op(AURORA_OP), op(BLUE_OP), op(OTHER_OP)]);
     expect((await allOperations(blue, { page: 1, size: 20 })).map((row) => row.operation.id)).toEqual([BLUE_OP]);
+  });
+
+  it("an operation replaced after the customer's correction stays its partner's: not another's through the agency, and still joined to its session", async () => {
+    // The session no longer holds it (it waits for, or has, a new one): nothing of checkout_sessions names it.
+    const [session] = await database.db
+      .select()
+      .from(checkoutSessions)
+      .where(eq(checkoutSessions.id, `cs_${BLUE_REPLACED_OP}`));
+    expect(session!.operationId).toBeNull();
+
+    // Viajes Aurora owns agency 101, where the deployment's key put Rutas Azules' operation.
+    expect(await ownsOperation(subject(DEMO_PARTNER_ID, 101), BLUE_REPLACED_OP)).toBe(false);
+    const { staff: aurora, calls } = staffOf(DEMO_PARTNER_ID, 101, [op(BLUE_REPLACED_OP), op(OTHER_OP)]);
+    expect(await operationDetail(aurora, BLUE_REPLACED_OP, undefined)).toEqual({ kind: "problem", problem: "not_found" });
+    expect((await listOperationsPage(aurora, { page: 1, size: 20 })).content.map((row) => row.operation.id)).toEqual([OTHER_OP]);
+    expect((await allOperations(aurora, { page: 1, size: 20 })).map((row) => row.operation.id)).toEqual([OTHER_OP]);
+    expect(calls).toEqual(["listOperations", "listOperations"]);
+
+    // Rutas Azules' staff still see it, with the booking it was opened for.
+    const { staff: blue } = staffOf(DEMO_BLUE_PARTNER_ID, 101, [op(BLUE_REPLACED_OP), op(OTHER_OP)]);
+    const listed = await listOperationsPage(blue, { page: 1, size: 20 });
+    expect(listed.content.map((row) => [row.operation.id, row.session?.bookingReference])).toEqual([
+      [BLUE_REPLACED_OP, `BK-${BLUE_REPLACED_OP}`],
+    ]);
   });
 
   it("the partner's own agency: everything listed, as the API listed it", async () => {

@@ -1,7 +1,8 @@
 import "server-only";
-import { and, eq, inArray, ne } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { checkoutSessions, partnerAgencies } from "@/lib/db/schema";
+import { partnerAgencies } from "@/lib/db/schema";
+import { operationOwners } from "@/lib/checkout/sessions";
 import { AppError } from "@/lib/app-error";
 import { ownsByAgency } from "./ownership-rule";
 
@@ -41,16 +42,14 @@ export async function ownsActingAgency(subject: OwnershipSubject): Promise<boole
 }
 
 /**
- * Of these operation ids, the ones another partner's checkout sessions opened, unless that partner
- * shares the acting agency (explicitly, a row of its own): theirs, whatever agency the asker owns.
- * Without this, staff acting for an agency of their own could send another partner's operation id
- * to the partner API, which would refuse it only because it is in another agency.
+ * Of these operation ids, the ones another partner's checkout sessions opened (held now or
+ * replaced after a correction: operationOwners), unless that partner shares the acting agency
+ * (explicitly, a row of its own): theirs, whatever agency the asker owns. Without this, staff acting
+ * for an agency of their own could send another partner's operation id to the partner API, which
+ * would refuse it only because it is in another agency.
  */
 async function openedByOthers(subject: OwnershipSubject, operationIds: readonly string[]): Promise<Set<string>> {
-  const others = await subject.db
-    .select({ operationId: checkoutSessions.operationId, partnerId: checkoutSessions.partnerId })
-    .from(checkoutSessions)
-    .where(and(ne(checkoutSessions.partnerId, subject.partner.id), inArray(checkoutSessions.operationId, [...operationIds])));
+  const others = (await operationOwners(subject.db, operationIds)).filter((row) => row.partnerId !== subject.partner.id);
   if (others.length === 0) return new Set();
   const sharing = await subject.db
     .select({ partnerId: partnerAgencies.partnerId })
@@ -62,7 +61,7 @@ async function openedByOthers(subject: OwnershipSubject, operationIds: readonly 
       ),
     );
   const shared = new Set(sharing.map((row) => row.partnerId));
-  return new Set(others.filter((row) => !shared.has(row.partnerId)).map((row) => row.operationId!));
+  return new Set(others.filter((row) => !shared.has(row.partnerId)).map((row) => row.operationId));
 }
 
 /** What an operation id can look like (the partner API's ids): anything else is nobody's, unasked. */
@@ -77,11 +76,8 @@ export async function ownedOperationIds(subject: OwnershipSubject, candidates: r
     const theirs = await openedByOthers(subject, operationIds);
     return new Set(operationIds.filter((id) => !theirs.has(id)));
   }
-  const rows = await subject.db
-    .select({ operationId: checkoutSessions.operationId })
-    .from(checkoutSessions)
-    .where(and(eq(checkoutSessions.partnerId, subject.partner.id), inArray(checkoutSessions.operationId, [...operationIds])));
-  return new Set(rows.map((row) => row.operationId).filter((id): id is string => id !== null));
+  const owners = await operationOwners(subject.db, operationIds);
+  return new Set(owners.filter((row) => row.partnerId === subject.partner.id).map((row) => row.operationId));
 }
 
 export async function ownsOperation(subject: OwnershipSubject, operationId: string): Promise<boolean> {

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, count, desc, eq, gt, gte, isNotNull, isNull, lt, type SQL } from "drizzle-orm";
 import { checkoutUrls } from "@/lib/checkout/flow";
-import { createSession, getSession, sessionState, type CheckoutSession, type SessionState } from "@/lib/checkout/sessions";
+import { createSession, getSession, operationOwners, sessionState, type CheckoutSession, type SessionState } from "@/lib/checkout/sessions";
 import type { CreateSessionInput } from "@/lib/checkout/booking";
 import type { Db } from "@/lib/db";
 import { checkoutSessions, customerData, staffUsers } from "@/lib/db/schema";
@@ -109,10 +109,13 @@ export async function creatorOfOperation(
   partnerId: string,
   operationId: string,
 ): Promise<{ id: string; name: string | null } | null> {
+  // The session that holds the operation, or replaced it after a correction.
+  const owner = (await operationOwners(db, [operationId])).find((row) => row.partnerId === partnerId);
+  if (!owner) return null;
   const [row] = await db
     .select({ staffId: checkoutSessions.createdByStaffId })
     .from(checkoutSessions)
-    .where(and(eq(checkoutSessions.partnerId, partnerId), eq(checkoutSessions.operationId, operationId)))
+    .where(and(eq(checkoutSessions.partnerId, partnerId), eq(checkoutSessions.id, owner.sessionId)))
     .limit(1);
   return row?.staffId ? staffName(db, partnerId, row.staffId) : null;
 }

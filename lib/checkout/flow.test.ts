@@ -220,6 +220,28 @@ describe("the customer's data", () => {
     });
   });
 
+  it("an operation a correction replaced is nobody's to take: another booking under the same reference skips it", async () => {
+    await seedDemoPartner(ctx.db, { secret: DEMO_SECRET, appUrl: ctx.appUrl, secondPartner: true });
+    const blue = (await partnerById(ctx.db, DEMO_BLUE_PARTNER_ID))!;
+    const input = sessionInput();
+    const { session: aurora } = await createSession(ctx.db, partner, input);
+    expect(await submitCustomer(ctx, aurora.id, customerDraft())).toEqual({ ok: true });
+    const replaced = (await requireSession(ctx.db, aurora.id)).operationId!;
+    expect(await submitCustomer(ctx, aurora.id, { ...customerDraft(), firstName: "Anabel" })).toEqual({ ok: true });
+    const current = (await requireSession(ctx.db, aurora.id)).operationId!;
+
+    // The partner API answers the reference with Aurora's cancelled operation, then {reference}~1 with
+    // its current one: Rutas Azules takes neither, and gets {reference}~2, open for its customer.
+    const { session: rutas } = await createSession(ctx.db, blue, input);
+    expect(await submitCustomer(ctx, rutas.id, { ...customerDraft("luis@example.com"), firstName: "Luis" })).toEqual({ ok: true });
+    const ours = await requireSession(ctx.db, rutas.id);
+    expect([replaced, current]).not.toContain(ours.operationId);
+    expect(ours.operationAttempt).toBe(2);
+    expect(sessionState(ours)).toBe("choosing");
+    const caller = server.sandbox.engine.authenticate("fk_test_sandbox_agency_101", null);
+    expect((await server.sandbox.engine.getOperation(caller, ours.operationId!)).externalId).toBe(`${input.booking.bookingReference}~2`);
+  });
+
   it("a correction once a plan is requested at the provider is refused, never accepted and dropped", async () => {
     const session = await sessionWithOperation();
     const offers = await loadOffers(ctx, session);

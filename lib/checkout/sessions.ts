@@ -1,10 +1,17 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, gt, isNull, lte, ne, notExists, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, lte, ne, notExists, sql } from "drizzle-orm";
 import { AppError } from "@/lib/app-error";
 import type { Db } from "@/lib/db";
 import { preparedPerDb } from "@/lib/db/prepared";
-import { checkoutSessions, customerData, partnerNotifications, sessionStatusHistory, type CheckoutSessionRow } from "@/lib/db/schema";
+import {
+  checkoutSessions,
+  customerData,
+  partnerNotifications,
+  replacedOperations,
+  sessionStatusHistory,
+  type CheckoutSessionRow,
+} from "@/lib/db/schema";
 import type { FinancingStatus, OperationStatus } from "@/lib/financing/contract";
 import type { FinancialOffer } from "@/lib/financing/types";
 import type { Locale } from "@/lib/i18n/locales";
@@ -203,10 +210,12 @@ export async function saveCustomerData(db: Db, sessionId: string, data: Customer
 
 /**
  * Links the operation to the session, once: a second, concurrent submit finds it set
- * (`unchanged`). `elsewhere`: another session holds that operation. The partner API's creation is
- * idempotent per externalId and agency, so two partners that share an agency and a booking
- * reference are given the same operation: the second must not take it (nor see it as its own).
- * Two such sessions attaching at the same instant: the unique index refuses the second.
+ * (`unchanged`). `elsewhere`: another session holds that operation, or a session (this one
+ * included) replaced it. The partner API's creation is idempotent per externalId and agency, so two
+ * partners that share an agency and a booking reference are given the same operation, and a
+ * session under a reference whose first operation was replaced is given that cancelled one: it
+ * must not take it (nor see it as its own). Two such sessions attaching at the same instant: the
+ * unique index refuses the second.
  */
 export async function attachOperation(
   db: Db,
@@ -220,6 +229,12 @@ export async function attachOperation(
     .where(and(eq(checkoutSessions.operationId, operationId), ne(checkoutSessions.id, sessionId)))
     .limit(1);
   if (holder) return "elsewhere";
+  const [replaced] = await db
+    .select({ id: replacedOperations.operationId })
+    .from(replacedOperations)
+    .where(eq(replacedOperations.operationId, operationId))
+    .limit(1);
+  if (replaced) return "elsewhere";
   const attached = await db
     .update(checkoutSessions)
     .set({ operationId, operationClientHash: clientHash ?? null, updatedAt: new Date() })
@@ -243,10 +258,20 @@ export async function skipOperationExternalId(db: Db, sessionId: string): Promis
  * Unlinks a cancelled operation (the customer corrected their details) so that the next one can be
  * attached, and counts it: the next operation's externalId is derived from the count. Only if the
  * session still has that operation (a concurrent correction did not get there first). The session
- * is open again until the new operation exists; its history keeps the old operation's statuses.
+ * is open again until the new operation exists; its history keeps the old operation's statuses, and
+ * `replaced_operations` whose operation it was (operationOwners), in the same transaction.
  */
 export async function detachOperation(db: Db, sessionId: string, operationId: string): Promise<boolean> {
-  const updated = await db
+  return db.transaction(async (tx) => {
+    const [detached] = await detachQuery(tx, sessionId, operationId);
+    if (!detached) return false;
+    await tx.insert(replacedOperations).values({ operationId, sessionId, partnerId: detached.partnerId });
+    return true;
+  });
+}
+
+function detachQuery(db: Db, sessionId: string, operationId: string) {
+  return db
     .update(checkoutSessions)
     .set({
       operationId: null,
@@ -262,8 +287,38 @@ export async function detachOperation(db: Db, sessionId: string, operationId: st
       updatedAt: new Date(),
     })
     .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.operationId, operationId)))
-    .returning({ id: checkoutSessions.id });
-  return updated.length > 0;
+    .returning({ partnerId: checkoutSessions.partnerId });
+}
+
+/** Which session, of which partner, opened an operation. */
+export interface OperationOwner {
+  operationId: string;
+  sessionId: string;
+  partnerId: string;
+}
+
+/**
+ * The sessions that opened these operations: the operation a session holds now, and the ones it
+ * replaced (detachOperation). An operation of neither was opened by no checkout session here.
+ */
+export async function operationOwners(db: Db, operationIds: readonly string[]): Promise<OperationOwner[]> {
+  if (operationIds.length === 0) return [];
+  const ids = [...operationIds];
+  const [current, replaced] = await Promise.all([
+    db
+      .select({ operationId: checkoutSessions.operationId, sessionId: checkoutSessions.id, partnerId: checkoutSessions.partnerId })
+      .from(checkoutSessions)
+      .where(inArray(checkoutSessions.operationId, ids)),
+    db
+      .select({
+        operationId: replacedOperations.operationId,
+        sessionId: replacedOperations.sessionId,
+        partnerId: replacedOperations.partnerId,
+      })
+      .from(replacedOperations)
+      .where(inArray(replacedOperations.operationId, ids)),
+  ]);
+  return [...current.map((row) => ({ ...row, operationId: row.operationId! })), ...replaced];
 }
 
 /**

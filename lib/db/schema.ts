@@ -144,6 +144,28 @@ export const checkoutSessions = pgTable(
 export type CheckoutSessionRow = typeof checkoutSessions.$inferSelect;
 
 /**
+ * The operations sessions opened and then replaced (the customer corrected their details: the
+ * operation was cancelled and a new one created, lib/checkout/flow.ts). The session's row holds only
+ * its current operation; without these, a replaced operation would be nobody's, and staff of any
+ * partner acting for its agency would see it as theirs (lib/backoffice/ownership.ts), and another
+ * session could attach it (attachOperation). Written with the detach, in one transaction.
+ */
+export const replacedOperations = pgTable(
+  "replaced_operations",
+  {
+    operationId: text("operation_id").primaryKey(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => checkoutSessions.id, { onDelete: "cascade" }),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id),
+    replacedAt: timestamp("replaced_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("replaced_operations_session_idx").on(table.sessionId)],
+);
+
+/**
  * The customer's data: personal, so kept apart from the session (one place to purge), never
  * logged, and never sent anywhere but the partner API.
  */

@@ -5,11 +5,20 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createSession, notificationPayload } from "@/lib/checkout/sessions";
+import { createSession, detachOperation, notificationPayload } from "@/lib/checkout/sessions";
 import { sessionInput } from "@/lib/checkout/testing/context";
 import { throwawayDatabase } from "@/lib/db/testing/throwaway";
 import { openDatabase, type Database, type Db } from "@/lib/db";
-import { checkoutSessions, customerData, partnerNotifications, partners, staffSessions, staffUsers, webhookEvents } from "@/lib/db/schema";
+import {
+  checkoutSessions,
+  customerData,
+  partnerNotifications,
+  partners,
+  replacedOperations,
+  staffSessions,
+  staffUsers,
+  webhookEvents,
+} from "@/lib/db/schema";
 import { parseEnv } from "@/lib/env";
 import { hashSecret, partnerById } from "@/lib/partners/partners";
 import { findDemoData, removeDemoData } from "./remove";
@@ -27,7 +36,11 @@ async function seedBoth(db: Db) {
   await seedDemo(db, parseEnv({ APP_URL }));
   const demo = (await partnerById(db, DEMO_PARTNER_ID))!;
   const { session } = await createSession(db, demo, sessionInput({}, APP_URL));
+  // Its first operation replaced after a correction (replaced_operations), then its current one.
+  await db.update(checkoutSessions).set({ operationId: "op_demo_0" }).where(eq(checkoutSessions.id, session.id));
+  await detachOperation(db, session.id, "op_demo_0");
   await db.update(checkoutSessions).set({ operationId: "op_demo_1" }).where(eq(checkoutSessions.id, session.id));
+  await db.insert(webhookEvents).values({ eventId: 2, operationId: "op_demo_0", claimedStatus: "CANCELLED" });
   await db.insert(customerData).values({ sessionId: session.id, data: {} });
   await db
     .insert(partnerNotifications)
@@ -81,6 +94,7 @@ describe("the demo data", () => {
     expect(await db.select().from(customerData).where(eq(customerData.sessionId, demoSession))).toEqual([]);
     expect(await db.select().from(partnerNotifications).where(eq(partnerNotifications.partnerId, DEMO_PARTNER_ID))).toEqual([]);
     expect((await db.select({ op: webhookEvents.operationId }).from(webhookEvents)).map((e) => e.op)).toEqual(["op_real_1"]);
+    expect(await db.select().from(replacedOperations)).toEqual([]);
     expect(await db.select().from(staffSessions)).toEqual([]);
     expect((await db.select({ id: staffUsers.id }).from(staffUsers)).map((u) => u.id)).toEqual(["staff_real"]);
     // Again: nothing left to remove.

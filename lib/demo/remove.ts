@@ -1,7 +1,15 @@
 import "server-only";
 import { count, inArray, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { checkoutSessions, partnerNotifications, partners, staffUsers, statusSnapshots, webhookEvents } from "@/lib/db/schema";
+import {
+  checkoutSessions,
+  partnerNotifications,
+  partners,
+  replacedOperations,
+  staffUsers,
+  statusSnapshots,
+  webhookEvents,
+} from "@/lib/db/schema";
 import { DEMO_BLUE_PARTNER_ID, DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID, DEMO_STAFF } from "./seed";
 
 /**
@@ -47,9 +55,17 @@ export interface RemovedDemoData extends DemoData {
 export async function removeDemoData(db: Db): Promise<RemovedDemoData> {
   return db.transaction(async (tx) => {
     const demoSessions = inArray(checkoutSessions.partnerId, [...DEMO_PARTNER_IDS]);
+    // Their operations: the ones the sessions hold, and the ones they replaced (replaced_operations,
+    // which goes with its session).
     const demoOperations = tx.select({ id: checkoutSessions.operationId }).from(checkoutSessions).where(demoSessions);
-    await tx.delete(webhookEvents).where(inArray(webhookEvents.operationId, demoOperations));
-    await tx.delete(statusSnapshots).where(inArray(statusSnapshots.operationId, demoOperations));
+    const replacedDemoOperations = tx
+      .select({ id: replacedOperations.operationId })
+      .from(replacedOperations)
+      .where(inArray(replacedOperations.partnerId, [...DEMO_PARTNER_IDS]));
+    for (const operations of [demoOperations, replacedDemoOperations]) {
+      await tx.delete(webhookEvents).where(inArray(webhookEvents.operationId, operations));
+      await tx.delete(statusSnapshots).where(inArray(statusSnapshots.operationId, operations));
+    }
     await tx.delete(partnerNotifications).where(inArray(partnerNotifications.partnerId, [...DEMO_PARTNER_IDS]));
     // customer_data and session_status_history go with their session (on delete cascade).
     const sessions = await tx.delete(checkoutSessions).where(demoSessions).returning({ id: checkoutSessions.id });
