@@ -274,8 +274,45 @@ export async function completeSecondFactor(
   return check;
 }
 
+/** The rate-limit key of an account's current password asked again behind a session. */
+export function currentPasswordKey(userId: string): string {
+  return `current-password:${userId}`;
+}
+
+/**
+ * The current password, asked again behind a signed-in session (to change it, to turn two-step
+ * verification off), limited per account as the second factor's codes are: without a limit, a
+ * stolen session cookie would be a password oracle with no end, and the password it found would
+ * turn the second factor off. The 5th wrong one in a row (whatever the session or address) ends
+ * the session that sent it, as does any attempt while the account's checks are locked (1 minute,
+ * doubling up to 1 hour): guessing on needs a sign-in, with its own limits and the second factor.
+ */
+export async function checkCurrentPassword(
+  db: Db,
+  found: { token: string; user: { id: string } },
+  password: string,
+  now = new Date(),
+): Promise<"ok" | "wrong" | "ended"> {
+  const key = currentPasswordKey(found.user.id);
+  const reservation = await reserveAttempt(db, key, LOGIN_LIMITS.perPair, now);
+  if (reservation.allowed) {
+    const [user] = await db
+      .select({ passwordHash: staffUsers.passwordHash })
+      .from(staffUsers)
+      .where(eq(staffUsers.id, found.user.id))
+      .limit(1);
+    if (user && (await verifyPassword(password, user.passwordHash))) {
+      await forgetKey(db, key);
+      return "ok";
+    }
+    if (!reservation.last) return "wrong";
+  }
+  await deleteStaffSession(db, found.token);
+  return "ended";
+}
+
 export type PasswordChangeResult =
-  { ok: true; endedSessions: number } | { ok: false; reason: "wrong_current" | "too_short" | "mismatch" | "same" };
+  { ok: true; endedSessions: number } | { ok: false; reason: "wrong_current" | "ended" | "too_short" | "mismatch" | "same" };
 
 export const PASSWORD_MIN_LENGTH = 12;
 
@@ -287,11 +324,12 @@ export async function changePassword(
   ip: string,
   now = new Date(),
 ): Promise<PasswordChangeResult> {
-  const [user] = await db.select().from(staffUsers).where(eq(staffUsers.id, found.user.id)).limit(1);
   const who = { partnerId: found.user.partnerId, staff: { id: found.user.id, name: found.user.name }, ip };
-  if (!user || !(await verifyPassword(input.current, user.passwordHash))) {
-    await recordAudit(db, { kind: "password_changed", result: "refused", ...who, details: { reason: "wrong_current" } }, now);
-    return { ok: false, reason: "wrong_current" };
+  const current = await checkCurrentPassword(db, found, input.current, now);
+  if (current !== "ok") {
+    const reason = current === "ended" ? "ended" : "wrong_current";
+    await recordAudit(db, { kind: "password_changed", result: "refused", ...who, details: { reason } }, now);
+    return { ok: false, reason };
   }
   if ([...input.next].length < PASSWORD_MIN_LENGTH) return { ok: false, reason: "too_short" };
   if (input.next !== input.confirm) return { ok: false, reason: "mismatch" };
@@ -299,8 +337,8 @@ export async function changePassword(
   await db
     .update(staffUsers)
     .set({ passwordHash: await hashPassword(input.next), passwordChangedAt: now })
-    .where(eq(staffUsers.id, user.id));
-  const endedSessions = await deleteOtherStaffSessions(db, user.id, found.token);
+    .where(eq(staffUsers.id, found.user.id));
+  const endedSessions = await deleteOtherStaffSessions(db, found.user.id, found.token);
   await recordAudit(db, { kind: "password_changed", result: "ok", ...who, details: { endedSessions } }, now);
   return { ok: true, endedSessions };
 }

@@ -7,7 +7,16 @@ import { openDatabase, type Database } from "@/lib/db";
 import { auditEvents, loginThrottles, staffRecoveryCodes, staffSessions, staffUsers } from "@/lib/db/schema";
 import { DEMO_PARTNER_ID, DEMO_TOTP_SECRET, seedDemoPartner } from "@/lib/demo/seed";
 import { recordAudit } from "./audit";
-import { completeSecondFactor, createStaffSession, findStaffSession, signIn, STAFF_IDLE_TIMEOUT_MS, type StaffSession } from "./auth";
+import {
+  changePassword,
+  checkCurrentPassword,
+  completeSecondFactor,
+  createStaffSession,
+  findStaffSession,
+  signIn,
+  STAFF_IDLE_TIMEOUT_MS,
+  type StaffSession,
+} from "./auth";
 import { PASSWORD_COST, verifyPassword } from "./passwords";
 import { LOGIN_LIMITS } from "./rate-limit";
 import { checkSecondFactor, confirmEnrolment, enrolmentSecret, enrolWithSecret, newRecoveryCodes } from "./two-factor";
@@ -304,6 +313,41 @@ describe("passwords, sessions and the second factor", () => {
       later,
     );
     expect(ok).toEqual({ ok: true, method: "totp" });
+  });
+
+  it("the current password asked behind a session is limited per account: a stolen cookie is no password oracle", async () => {
+    await db().delete(loginThrottles);
+    const now = new Date(Date.now() + 40 * MINUTE);
+    const user = { id: OTHER.id, name: OTHER.name, partnerId: DEMO_PARTNER_ID };
+    // A cheap hash (a sign-in above may have moved it to today's cost: 2 s a check on a busy machine).
+    await db()
+      .update(staffUsers)
+      .set({ passwordHash: oldCostHash(OTHER.password) })
+      .where(eq(staffUsers.id, OTHER.id));
+    const change = (token: string, current: string, at = now) =>
+      changePassword(db(), { token, user }, { current, next: "a-new-password-456", confirm: "a-new-password-456" }, "203.0.113.5", at);
+    const stolen = await createStaffSession(db(), OTHER.id, now);
+    for (let i = 0; i < 4; i++) expect(await change(stolen, `guess-${i}`)).toEqual({ ok: false, reason: "wrong_current" });
+    // The 5th wrong one ends the session that sent it: guessing on needs a sign-in and a code.
+    expect(await change(stolen, "guess-4")).toEqual({ ok: false, reason: "ended" });
+    expect(await findStaffSession(db(), stolen, now)).toBeUndefined();
+
+    // Across sessions (turning two-step verification off asks the same way): while the account's
+    // checks are locked, even the right password is not checked, and the asking session ends.
+    const another = await createStaffSession(db(), OTHER.id, now);
+    expect(await checkCurrentPassword(db(), { token: another, user }, OTHER.password, now)).toBe("ended");
+    expect(await findStaffSession(db(), another, now)).toBeUndefined();
+    const password = async () => (await db().select().from(staffUsers).where(eq(staffUsers.id, OTHER.id)))[0]!.passwordHash;
+    expect(await verifyPassword(OTHER.password, await password())).toBe(true);
+
+    // After the lock (a minute), the owner's right password works, and the count starts again.
+    const later = new Date(now.getTime() + MINUTE + 1000);
+    const owner = await createStaffSession(db(), OTHER.id, later);
+    expect(await checkCurrentPassword(db(), { token: owner, user }, OTHER.password, later)).toBe("ok");
+    expect(await checkCurrentPassword(db(), { token: owner, user }, "one-wrong-guess", later)).toBe("wrong");
+    expect(await findStaffSession(db(), owner, later)).toBeDefined();
+    const audited = await db().select().from(auditEvents).where(eq(auditEvents.kind, "password_changed"));
+    expect(audited.map((event) => event.details)).toContainEqual({ reason: "ended" });
   });
 
   it("enrolment: the first code confirms the secret and gives 10 recovery codes, stored only hashed, each single-use", async () => {

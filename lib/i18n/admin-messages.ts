@@ -99,6 +99,7 @@ const es = {
     intro: "Entra con el correo y la contraseña que te ha dado tu agencia.",
     expired: "Tu sesión ha terminado. Vuelve a entrar.",
     signedOut: "Has cerrado la sesión.",
+    passwordEnded: "Demasiadas contraseñas incorrectas: la sesión ha terminado. Vuelve a entrar con tu contraseña y tu código.",
   },
   loginForm: {
     email: "Correo electrónico",
@@ -685,6 +686,7 @@ const en: AdminMessages = {
     intro: "Sign in with the e-mail and password your agency gave you.",
     expired: "Your session has ended. Please sign in again.",
     signedOut: "You have signed out.",
+    passwordEnded: "Too many wrong passwords: the session has ended. Sign in again with your password and your code.",
   },
   loginForm: {
     email: "E-mail",

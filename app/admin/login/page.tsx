@@ -24,7 +24,9 @@ export default async function LoginPage({ searchParams }: Props) {
   if (staff) redirect(staff.stage === "full" ? (next ?? "/admin") : staff.stage === "code" ? codePath(next) : ENROL_PATH);
   // A cookie that no longer opens a session: it expired, went idle, or was signed out elsewhere.
   const codesEnded = query.codes === "ended";
-  const expired = Boolean((await cookies()).get(await staffCookieName())?.value) && query.signedOut !== "1" && !codesEnded;
+  const passwordEnded = query.password === "ended";
+  const expired =
+    Boolean((await cookies()).get(await staffCookieName())?.value) && query.signedOut !== "1" && !codesEnded && !passwordEnded;
 
   const locale = await getLocale();
   const m = getAdminMessages(locale);
@@ -45,6 +47,7 @@ export default async function LoginPage({ searchParams }: Props) {
         {query.signedOut === "1" ? <Notice tone="success">{m.login.signedOut}</Notice> : null}
         {expired ? <Notice tone="info">{m.login.expired}</Notice> : null}
         {codesEnded ? <Notice tone="warning">{m.secondFactor.ended}</Notice> : null}
+        {passwordEnded ? <Notice tone="warning">{m.login.passwordEnded}</Notice> : null}
         <section aria-label={m.login.title} className="rounded-card bg-surface p-5 shadow-sm">
           <LoginForm action={signInAction} text={m.loginForm} next={next} />
         </section>

@@ -5,8 +5,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { SecurityFormState } from "@/components/admin/form-states";
 import { recordAudit } from "@/lib/backoffice/audit";
-import { changePassword, completeSecondFactor, deleteOtherStaffSessions } from "@/lib/backoffice/auth";
-import { verifyPassword } from "@/lib/backoffice/passwords";
+import { changePassword, checkCurrentPassword, completeSecondFactor, deleteOtherStaffSessions } from "@/lib/backoffice/auth";
 import {
   anyStaffSessionForAction,
   clearStaffCookie,
@@ -18,7 +17,7 @@ import {
   type StaffContext,
 } from "@/lib/backoffice/staff";
 import { confirmEnrolment, disableTwoFactor } from "@/lib/backoffice/two-factor";
-import { staffSessions, staffUsers } from "@/lib/db/schema";
+import { staffSessions } from "@/lib/db/schema";
 import { validatedAction } from "@/lib/validated-action";
 import { safeText } from "@/lib/validation/text";
 
@@ -99,6 +98,10 @@ const passwordValidated = validatedAction(z.object({ current: password, next: pa
   const staff = await staffForAction();
   if (!staff) return { redirect: "/admin/login" } as const;
   const result = await changePassword(staff.db, staff, input, await requestIp());
+  if (!result.ok && result.reason === "ended") {
+    await clearStaffCookie();
+    return { redirect: "/admin/login?password=ended" } as const;
+  }
   if (!result.ok) return { error: result.reason } as const;
   return { redirect: `/admin/security?password=changed&ended=${result.endedSessions}` } as const;
 });
@@ -139,15 +142,17 @@ const disableValidated = validatedAction(z.object({ password }), async (input) =
   const staff = await staffForAction();
   if (!staff) return "/admin/login";
   const ip = await requestIp();
-  const [user] = await staff.db.select().from(staffUsers).where(eq(staffUsers.id, staff.user.id)).limit(1);
-  if (!user || !(await verifyPassword(input.password, user.passwordHash))) {
+  const current = await checkCurrentPassword(staff.db, staff, input.password);
+  if (current !== "ok") {
     await recordAudit(staff.db, {
       kind: "two_factor_disabled",
       result: "refused",
       ...who(staff, ip),
-      details: { reason: "wrong_password" },
+      details: { reason: current === "ended" ? "ended" : "wrong_password" },
     });
-    return "/admin/security?disable=refused";
+    if (current === "wrong") return "/admin/security?disable=refused";
+    await clearStaffCookie();
+    return "/admin/login?password=ended";
   }
   await disableTwoFactor(staff.db, staff.user.id);
   await recordAudit(staff.db, { kind: "two_factor_disabled", result: "ok", ...who(staff, ip) });
