@@ -21,6 +21,31 @@ describe("the return URL of a checkout session", () => {
   });
 });
 
+describe("the booking of a checkout session", () => {
+  const refused = (booking: Record<string, unknown>) => {
+    const result = createSessionSchema.safeParse({ ...validSessionBody, booking: { ...validSessionBody.booking, ...booking } });
+    return result.success ? [] : result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+  };
+  const price = (amount: unknown) => ({ totalPrice: { amount, currency: "EUR" } });
+
+  it("refuses a price under a cent, which would be shown and sent as 0.00 EUR, naming the field", () => {
+    for (const amount of [1e-9, 5e-324, 0.000000009]) {
+      expect(refused(price(amount)), String(amount)).toEqual(["booking.totalPrice.amount: must be at least 0.01"]);
+    }
+    expect(refused(price(0))).toEqual(["booking.totalPrice.amount: must be at least 0.01"]);
+    expect(refused(price(-5))).toEqual(["booking.totalPrice.amount: must be at least 0.01"]);
+    expect(refused(price(0.01))).toEqual([]);
+    expect(refused(price(1234.5))).toEqual([]);
+  });
+
+  it("refuses a booking reference that is a dot segment: the partner API's lookup by externalId could never reach it", () => {
+    expect(refused({ bookingReference: "." })).toEqual(["booking.bookingReference: must not be . or .."]);
+    expect(refused({ bookingReference: ".." })).toEqual(["booking.bookingReference: must not be . or .."]);
+    expect(refused({ bookingReference: "..." })).toEqual([]);
+    expect(refused({ bookingReference: "BK.2026/11#7" })).toEqual([]);
+  });
+});
+
 describe("the customer prefill of a checkout session", () => {
   it("takes the documented values where the form offers a choice or reads a format", () => {
     expect(

@@ -38,7 +38,9 @@ export const serviceSchema = z.object({ description: text(200), type: plain().tr
 export const moneySchema = z.object({
   amount: z
     .number()
-    .positive("must be greater than zero")
+    // At least a cent: above zero yet under it (1e-9) passed the decimals check below within its
+    // tolerance, and became 0.00 EUR, which the partner API refuses when the customer sends their details.
+    .min(0.01, "must be at least 0.01")
     .max(1_000_000, "is too large")
     // Cents, not fractions of them: 12.345 would be rounded somewhere, and the customer would see it.
     .refine((amount) => Math.abs(amount * 100 - Math.round(amount * 100)) < 1e-6, "must have at most two decimals"),
@@ -51,7 +53,9 @@ export const bookingSchema = z
       .trim()
       .min(1, "is required")
       .max(64, "must be at most 64 characters")
-      .regex(/^[\w.\-/#]+$/, "may contain letters, digits and . _ - / # only"),
+      .regex(/^[\w.\-/#]+$/, "may contain letters, digits and . _ - / # only")
+      // A path segment of "." or "..": GET /operations/by-external-id/{externalId} could never name it.
+      .refine((reference) => reference !== "." && reference !== "..", "must not be . or .."),
     packageName: text(200),
     packageTravel: z.boolean().default(true),
     travellers: z.number().int("must be a whole number").min(1).max(99),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   ERROR_CODES,
+  MAX_ITEM_DEPTH,
   OPERATION_STATUSES,
   WEBHOOK_STATUSES,
   createOperationRequestSchema,
@@ -93,6 +94,15 @@ describe("the contract", () => {
     expect(refused.success).toBe(false);
     expect(refused.error?.issues[0]?.message).toMatch(/at least one flight, hotel or service/);
     expect(createOperationRequestSchema.safeParse({ ...body, services: [{ description: "Transfer" }] }).success).toBe(true);
+
+    // Free-form items nest up to MAX_ITEM_DEPTH levels; deeper is a field error, not a stack overflow (a 500).
+    const nested = (depth: number): unknown => JSON.parse(`${"[".repeat(depth)}${"]".repeat(depth)}`);
+    const deep = createOperationRequestSchema.safeParse({ ...body, hotels: [{ a: nested(3000) }] });
+    expect(deep.success).toBe(false);
+    expect(deep.error?.issues.map((issue) => [issue.path.slice(0, 3), issue.message])).toEqual([
+      [["hotels", 0, "a"], `is nested more than ${MAX_ITEM_DEPTH} levels deep`],
+    ]);
+    expect(createOperationRequestSchema.safeParse({ ...body, hotels: [{ a: nested(MAX_ITEM_DEPTH - 1) }] }).success).toBe(true);
   });
 
   it("reads a Spring Data page", () => {

@@ -277,13 +277,24 @@ export const hotelSchema = freeFormItem();
 export const serviceSchema = freeFormItem();
 
 /**
- * Any JSON object whose text (keys and values, at any depth) is safe text: items are kept as JSON,
- * where a NUL or a lone surrogate cannot be stored, and no partner means to send either.
+ * How deep an item's JSON may nest. The spec shows no limit; without one, 3,000 nested arrays (6 KB)
+ * overflowed the stack of the check below (a 500), and such JSON is past what PostgreSQL stores.
+ */
+export const MAX_ITEM_DEPTH = 64;
+
+/**
+ * Any JSON object whose text (keys and values, at any depth up to MAX_ITEM_DEPTH) is safe text:
+ * items are kept as JSON, where a NUL or a lone surrogate cannot be stored, and no partner means to
+ * send either.
  */
 function freeFormItem() {
   return z.record(z.string(), z.unknown()).check(
     z.superRefine((item, ctx) => {
       const walk = (value: unknown, path: (string | number)[]): void => {
+        if (path.length > MAX_ITEM_DEPTH && value !== null && typeof value === "object") {
+          ctx.addIssue({ code: "custom", message: `is nested more than ${MAX_ITEM_DEPTH} levels deep`, path, input: undefined });
+          return;
+        }
         if (typeof value === "string") {
           const problem = textProblem(value, { multiline: true });
           if (problem) ctx.addIssue({ code: "custom", message: TEXT_PROBLEM_MESSAGES[problem], path, input: value });
