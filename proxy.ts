@@ -46,7 +46,7 @@ async function answer(request: NextRequest, requestId: string): Promise<NextResp
   const raw = rawPathAndQuery(request.url);
   const hostile = await refuseHostileRequest(
     { method: request.method, headers: request.headers, rawPathname: raw.pathname, rawSearch: raw.search, pathname },
-    () => request.clone().formData(),
+    () => request.clone().arrayBuffer(),
   );
   if (hostile) return hostile;
 

@@ -192,6 +192,14 @@ test("a full checkout, then a bad day: the log holds no personal data and no sec
   expect(webhookBadJson.status()).toBe(400);
   const unknownOperation = await request.post(`${ORIGIN}/api/webhooks/financing/${WEBHOOK_TOKEN}`, { data: event });
   expect(unknownOperation.status()).toBe(200);
+  // The operation id is any text the body brings: one carrying personal data is rejected, and not logged.
+  const personal = { eventId: 991_002, operationIdentifier: `${CUSTOMER.lastName} ${CUSTOMER.email}`, operationStatus: "CONFIRMED" };
+  expect((await request.post(`${ORIGIN}/api/webhooks/financing/${WEBHOOK_TOKEN}`, { data: personal })).status()).toBe(200);
+  await expect
+    .poll(() => linesWith("webhooks: event processed").filter((line) => line.eventId === 991_002 && line.result === "rejected").length, {
+      timeout: 30_000,
+    })
+    .toBe(1);
 
   const signIn = new AdminSignInPage(page, ADMIN_MESSAGES.es);
   await signIn.goto();

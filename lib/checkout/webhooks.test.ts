@@ -115,6 +115,31 @@ describe("receiving", () => {
     expect((await deliver({ operationIdentifier: "op_x", operationStatus: "CONFIRMED", eventId: "x" })).status).toBe(400);
     expect(await webhookEvent(ctx, { eventId: 900002, operationId: "x".repeat(WEBHOOK_BODY_MAX_BYTES) })).toBeUndefined();
     expect(await webhookEvent(ctx, { eventId: 900003, operationId: "op_x" })).toBeUndefined();
+
+    // In the API's error format, naming the fields; too large the same way with or without a declared length.
+    const url = `${receiverOrigin}/api/webhooks/financing/${ctx.webhookToken}`;
+    const streamed = new Request(url, {
+      method: "POST",
+      body: new Blob([big]).stream(),
+      duplex: "half",
+    } as RequestInit & { duplex: "half" });
+    expect(streamed.headers.get("content-length")).toBeNull();
+    const tooLarge = {
+      status: 413,
+      code: "payload_too_large",
+      fields: [{ field: "(body)", message: `The body is larger than ${WEBHOOK_BODY_MAX_BYTES} bytes` }],
+    };
+    expect(await receiveWebhook(ctx, ctx.webhookToken, streamed)).toMatchObject(tooLarge);
+    expect(await receiveWebhook(ctx, ctx.webhookToken, new Request(url, { method: "POST", body: big }))).toMatchObject(tooLarge);
+    const invalid = new Request(url, {
+      method: "POST",
+      body: JSON.stringify({ operationIdentifier: "op_x", operationStatus: "PENDING", eventId: 9 }),
+    });
+    expect(await receiveWebhook(ctx, ctx.webhookToken, invalid)).toMatchObject({
+      status: 400,
+      code: "validation_failed",
+      fields: [{ field: "operationStatus" }],
+    });
   });
 
   it("an unknown operation is rejected, without acknowledging anything", async () => {

@@ -72,7 +72,8 @@ export interface WebhookEventKey {
 
 export type ReceiveResult =
   | { status: 404 }
-  | { status: 400 | 413; message: string }
+  /** In the API's error format: the code it documents for the status, and the fields at fault. */
+  | { status: 400 | 413; code: "validation_failed" | "payload_too_large"; message: string; fields: { field: string; message: string }[] }
   | { status: 200; eventId: number; operationId: string; duplicate: boolean; process: boolean };
 
 const byKey = (key: WebhookEventKey) => and(eq(webhookEvents.eventId, key.eventId), eq(webhookEvents.operationId, key.operationId));
@@ -98,15 +99,25 @@ async function receive(ctx: CheckoutContext, token: string, request: Request): P
   // Refused by its declared length before anything is read, else as soon as it passes the cap.
   const body = await readJsonBody(request, WEBHOOK_BODY_MAX_BYTES);
   if (!body.ok) {
-    if (body.problem === "too_large") return { status: 413, message: "The body is too large" };
+    // The same answer whether the length was declared (the proxy's) or found while reading.
+    const message = body.problem === "empty" ? "is not JSON" : bodyProblemMessage(body);
+    const tooLarge = body.problem === "too_large";
     return {
-      status: 400,
-      message: body.problem === "not_json" || body.problem === "empty" ? "The body is not JSON" : `The body ${bodyProblemMessage(body)}`,
+      status: tooLarge ? 413 : 400,
+      code: tooLarge ? "payload_too_large" : "validation_failed",
+      message: `The body ${message}`,
+      fields: [{ field: "(body)", message: `The body ${message}` }],
     };
   }
   const parsed = webhookEventSchema.safeParse(body.value);
   if (!parsed.success) {
-    return { status: 400, message: `Invalid webhook event: ${parsed.error.issues.map((i) => i.path.join(".") || "(body)").join(", ")}` };
+    const fields = parsed.error.issues.map((issue) => ({ field: issue.path.join(".") || "(body)", message: issue.message }));
+    return {
+      status: 400,
+      code: "validation_failed",
+      message: `Invalid webhook event: ${fields.map((f) => f.field).join(", ")}`,
+      fields,
+    };
   }
   const event = parsed.data;
 
@@ -186,12 +197,15 @@ async function finish(
 ): Promise<"processed" | "again"> {
   const done = { processedAt: new Date(), result, detail, ...work.done() };
   metrics().webhooksProcessed.inc({ result });
+  // A rejected event's operation id is whatever the body said (any text of 1-200 characters: a
+  // name or an address would do), not an operation of ours: not logged (its row keeps it).
+  const logged = { eventId: row.eventId, ...(result === "rejected" ? {} : { operationId: row.operationId }), result };
   if (result === "acknowledged") {
     await ctx.db
       .update(webhookEvents)
       .set({ ...done, claimedStatus: row.claimedStatus })
       .where(byKey(row));
-    log.info({ eventId: row.eventId, operationId: row.operationId, result }, "webhooks: event processed");
+    log.info(logged, "webhooks: event processed");
     return "processed";
   }
   const finished = await ctx.db
@@ -200,7 +214,7 @@ async function finish(
     .where(and(byKey(row), eq(webhookEvents.deliveries, row.deliveries), eq(webhookEvents.claimedStatus, row.claimedStatus)))
     .returning({ eventId: webhookEvents.eventId });
   if (finished.length > 0) {
-    log.info({ eventId: row.eventId, operationId: row.operationId, result }, "webhooks: event processed");
+    log.info(logged, "webhooks: event processed");
     return "processed";
   }
   await ctx.db.update(webhookEvents).set({ lockedUntil: null, nextAttemptAt: new Date() }).where(byKey(row));

@@ -84,29 +84,29 @@ describe("refuseHostileRequest", () => {
     rawSearch: init.search ?? "",
     pathname: init.path ?? "/",
   });
-  const noForm = () => Promise.reject(new Error("not read"));
+  const noBody = () => Promise.reject(new Error("not read"));
 
   it("answers each surface in its own format", async () => {
-    const api = await refuseHostileRequest(request({ path: "/api/checkout-sessions/%ED%A0%80" }), noForm);
+    const api = await refuseHostileRequest(request({ path: "/api/checkout-sessions/%ED%A0%80" }), noBody);
     expect(api?.status).toBe(400);
     expect(await api?.json()).toMatchObject({ error: { code: "validation_failed", fields: [{ field: "(path)" }] } });
 
     // Too large, declared: the code the API documents for a 413, as the route gives a chunked body.
     const tooLarge = await refuseHostileRequest(
       request({ method: "POST", path: "/api/checkout-sessions", headers: { "content-length": String(65 * 1024) } }),
-      noForm,
+      noBody,
     );
     expect(tooLarge?.status).toBe(413);
     expect(await tooLarge?.json()).toMatchObject({ error: { code: "payload_too_large", fields: [{ field: "(body)" }] } });
 
     const sandbox = await refuseHostileRequest(
       request({ method: "POST", path: "/sandbox/v1/operations", headers: { "content-length": "999999" } }),
-      noForm,
+      noBody,
     );
     expect(sandbox?.status).toBe(413);
     expect(await sandbox?.json()).toMatchObject({ error: "Payload Too Large", message: expect.any(String), timestamp: expect.any(String) });
 
-    const page = await refuseHostileRequest(request({ path: "/checkout/%E0%A4%A" }), noForm);
+    const page = await refuseHostileRequest(request({ path: "/checkout/%E0%A4%A" }), noBody);
     expect(page?.headers.get("content-type")).toContain("text/plain");
     expect(page?.headers.get("content-security-policy")).toContain("default-src 'none'");
   });
@@ -114,21 +114,39 @@ describe("refuseHostileRequest", () => {
   it("refuses an action post that is no form, and one whose form cannot be parsed", async () => {
     const json = await refuseHostileRequest(
       request({ method: "POST", path: "/", headers: { "next-action": "40ab", "content-type": "application/json" } }),
-      noForm,
+      noBody,
     );
     expect(json?.status).toBe(400);
     const garbled = await refuseHostileRequest(
       request({ method: "POST", path: "/", headers: { "content-type": "multipart/form-data; boundary=x" } }),
-      noForm,
+      noBody,
     );
     expect(garbled?.status).toBe(400);
   });
 
+  it("refuses an action post sent without a length whose body, as read, passes the limit: 413, not Next's 500", async () => {
+    const boundary = "----x";
+    const multipart = (value: string) =>
+      new TextEncoder().encode(
+        [`--${boundary}`, 'Content-Disposition: form-data; name="firstName"', "", value, `--${boundary}--`, ""].join("\r\n"),
+      ).buffer as ArrayBuffer;
+    const post = request({
+      method: "POST",
+      path: "/checkout/cs_abcdefghijkl",
+      headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+    });
+    const tooLarge = await refuseHostileRequest(post, async () => multipart("a".repeat(100 * 1024)));
+    expect(tooLarge?.status).toBe(413);
+    expect(await tooLarge?.text()).toBe("The body is larger than 65536 bytes.\n");
+    // Within the limit, the form is read from the same bytes and left to Next.
+    expect(await refuseHostileRequest(post, async () => multipart("Ana"))).toBeUndefined();
+  });
+
   it("lets ordinary requests through without reading their body", async () => {
     expect(
-      await refuseHostileRequest(request({ method: "POST", path: "/api/checkout-sessions", headers: { "content-length": "300" } }), noForm),
+      await refuseHostileRequest(request({ method: "POST", path: "/api/checkout-sessions", headers: { "content-length": "300" } }), noBody),
     ).toBeUndefined();
-    expect(await refuseHostileRequest(request({ path: "/checkout/cs_abcdefghijkl", search: "?lang=en" }), noForm)).toBeUndefined();
+    expect(await refuseHostileRequest(request({ path: "/checkout/cs_abcdefghijkl", search: "?lang=en" }), noBody)).toBeUndefined();
   });
 
   it("builds a refusal that names the part", async () => {

@@ -8,7 +8,8 @@ import { textProblem } from "@/lib/validation/text";
  *   as `%ED%A0%80`), or one that decodes to control characters: 400 (Next itself answers a bare
  *   text/plain 500 for the first, and the second would reach the database);
  * - a body whose declared length passes the surface's limit: 413, before it is read (bodies sent
- *   without a length are capped while read, by each handler and by Next's own limits);
+ *   without a length are capped while read, by each handler, and for a server-action post here: the
+ *   proxy reads its body anyway, and Next's own cap of an action's body throws, a 500);
  * - a server-action post that is not a well-formed form: 400 (Next's decoding of the reply throws
  *   otherwise, a 500).
  *
@@ -85,6 +86,10 @@ export function checkDeclaredLength(pathname: string, contentLength: string | nu
   const limit = bodyLimitFor(pathname);
   const length = Number(contentLength.trim());
   if (!/^\d+$/.test(contentLength.trim()) || length <= limit) return undefined;
+  return bodyTooLarge(limit);
+}
+
+function bodyTooLarge(limit: number): Refusal {
   return { status: 413, field: "(body)", message: `The body is larger than ${limit} bytes` };
 }
 
@@ -186,11 +191,12 @@ export function refusalResponse(pathname: string, refusal: Refusal, now = Date.n
 
 /**
  * Everything the proxy checks before routing, in order: the URL, the declared body length, and an
- * action post's form. `readForm` parses the body (a clone: the route reads it again).
+ * action post's body (its size as read, for one sent without a length) and form. `readBody` reads
+ * the body (a clone: the route reads it again).
  */
 export async function refuseHostileRequest(
   request: { method: string; headers: Headers; rawPathname: string; rawSearch: string; pathname: string },
-  readForm: () => Promise<FormData>,
+  readBody: () => Promise<ArrayBuffer>,
 ): Promise<Response | undefined> {
   const { pathname } = request;
   const refusal =
@@ -202,7 +208,16 @@ export async function refuseHostileRequest(
   if (!isActionPost(request.method, pathname, request.headers)) return undefined;
   const typeRefusal = actionContentTypeRefusal(request.headers);
   if (typeRefusal) return refusalResponse(pathname, typeRefusal);
-  const form = await readForm().catch(() => undefined);
+  const body = await readBody().catch(() => undefined);
+  const limit = bodyLimitFor(pathname);
+  if (body && body.byteLength > limit) return refusalResponse(pathname, bodyTooLarge(limit));
+  const form = body && (await parseForm(body, request.headers.get("content-type")));
   const formRefusal = checkActionForm(request.headers, form);
   return formRefusal ? refusalResponse(pathname, formRefusal) : undefined;
+}
+
+/** A multipart (or urlencoded) body as a form; undefined when it is not one. */
+async function parseForm(body: ArrayBuffer, contentType: string | null): Promise<FormData | undefined> {
+  if (!contentType) return undefined;
+  return new Response(body, { headers: { "content-type": contentType } }).formData().catch(() => undefined);
 }

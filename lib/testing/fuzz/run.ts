@@ -28,7 +28,9 @@ export async function send(origin: string, request: FuzzRequest, timeoutMs = 20_
     const response = await fetch(`${origin}${request.path}`, {
       method: request.method,
       headers: request.headers,
-      body: request.body,
+      // A stream has no length to declare: undici sends it chunked.
+      body: request.chunked && request.body !== undefined ? streamOf(request.body) : request.body,
+      ...(request.chunked ? { duplex: "half" as const } : {}),
       redirect: "manual",
       signal: AbortSignal.timeout(timeoutMs),
     });
@@ -46,6 +48,16 @@ export async function send(origin: string, request: FuzzRequest, timeoutMs = 20_
       problem: error instanceof Error ? `${error.name}: ${error.message}${causeOf(error)}` : String(error),
     };
   }
+}
+
+function streamOf(body: string): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(body);
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
 }
 
 function causeOf(error: Error): string {

@@ -16,6 +16,8 @@ export interface FuzzRequest {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /** Sent without a length (Transfer-Encoding: chunked): its size is known only as it is read. */
+  chunked?: boolean;
 }
 
 /** What the requests need to know of the instance under test. */
@@ -236,6 +238,15 @@ export function surfaceArbitraries(target: FuzzTarget): Record<SurfaceName, fc.A
     page.map((path) =>
       request("server-actions", "POST", path, { ...sameOrigin, "Content-Type": "multipart/form-data; boundary=xx" }, "garbage"),
     ),
+    // Past the 64 KB a form may be (a 413 whether its length is declared or not, see sampleRequests).
+    fc.tuple(page, actionId).map(([path, id]) => {
+      const form = multipart([
+        [`$ACTION_ID_${id}`, ""],
+        ["sessionId", target.sessionId],
+        ["firstName", "a".repeat(100 * 1024)],
+      ]);
+      return request("server-actions", "POST", path, { ...sameOrigin, "Content-Type": form.contentType }, form.body);
+    }),
   );
 
   const admin = fc.oneof(
@@ -382,6 +393,9 @@ export function sampleRequests(
 ): FuzzRequest[] {
   const arbitraries = surfaceArbitraries(target);
   const surfaces = options.surfaces ?? SURFACES;
-  const all = fc.oneof(...surfaces.map((surface) => arbitraries[surface]));
+  // One body in four is sent without a length: limits must hold as bodies are read, not only as declared.
+  const all = fc
+    .tuple(fc.oneof(...surfaces.map((surface) => arbitraries[surface])), fc.nat(3))
+    .map(([request, die]) => (request.body !== undefined && die === 0 ? { ...request, chunked: true } : request));
   return fc.sample(all, { numRuns: count, seed: options.seed ?? 12 });
 }

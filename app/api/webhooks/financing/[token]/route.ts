@@ -25,7 +25,7 @@ async function post(request: Request, { params }: { params: Promise<{ token: str
   if (result.status === 404) return Response.json({ error: { code: "not_found", message: "Not found" } }, { status: 404 });
   if (result.status !== 200) {
     log.info({ status: result.status }, "webhooks: a delivery was refused");
-    return Response.json({ error: { code: "validation_failed", message: result.message } }, { status: result.status });
+    return Response.json({ error: { code: result.code, message: result.message, fields: result.fields } }, { status: result.status });
   }
   log.info({ eventId: result.eventId, duplicate: result.duplicate }, "webhooks: event received");
   // While draining, the worker takes nothing new: the event stays due for another instance.
