@@ -300,6 +300,29 @@ test.describe("corrected details", () => {
       await correctAndReachProvider(checkout, { axe: false });
     });
 
+    test("a correction whose new operation cannot be created says so on the form, and sent again goes through", async ({
+      checkout,
+      sandbox,
+    }) => {
+      const { page, m, details, offers } = checkout;
+      const sessionId = await checkout.startWithDetails(aCustomer());
+      await offers.editDetails.click();
+      await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}?edit=1`);
+
+      // The old operation is cancelled, the new one cannot be created: the session is open again.
+      expect((await sandbox.injectFault({ route: "POST /operations", fault: "503" })).status()).toBe(200);
+      try {
+        await details.fill({ firstName: "Anabel" });
+        await details.submit();
+        await expect(page.getByText(m.form.failures.unavailable)).toBeVisible();
+        await expect(details.field("firstName")).toHaveValue("Anabel");
+      } finally {
+        await sandbox.clearFaults();
+      }
+      await details.submit();
+      await expect(offers.heading).toHaveText(m.offers.title);
+    });
+
     test("a correction sent from a tab left open while a plan was chosen in another lands on the payment's status", async ({
       checkout,
     }) => {

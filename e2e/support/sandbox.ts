@@ -205,6 +205,11 @@ export class Sandbox {
     return this.request.put(this.url("/_control/faults"), { headers: this.headers(), data: fault });
   }
 
+  /** Clears every fault of the account (control API). */
+  async clearFaults(): Promise<void> {
+    await this.json(await this.request.delete(this.url("/_control/faults"), { headers: this.headers() }));
+  }
+
   /** The sandbox's test clock's day (yyyy-MM-dd): the operations' creation dates are on it. */
   async today(): Promise<string> {
     const response = await this.request.get(this.url("/_control/clock"), { headers: this.headers() });

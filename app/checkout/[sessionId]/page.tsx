@@ -76,7 +76,10 @@ export default async function CustomerPage(props: CheckoutPageProps) {
             key={page.renderedAt}
             action={submitCustomerForm}
             sessionId={session.id}
-            permalink={embedHref(path, embed, correcting ? { edit: "1" } : {})}
+            // `?edit=1` also when asked for and the session is open again: a correction whose new
+            // operation could not be created leaves it open, and a post without JavaScript lands on
+            // this page, where React keeps the action's state (its failure notice) only for the same permalink.
+            permalink={embedHref(path, embed, correcting || editing ? { edit: "1" } : {})}
             prefill={prefill}
             // Most customers are Spanish: with no number yet, DNI (guessDocumentType would say passport).
             documentType={prefill.documentId ? guessDocumentType(prefill.documentId) : "DNI"}
