@@ -83,6 +83,20 @@ describe("parseEnv", () => {
     expect(error.message).toMatch(/FINANCING_API_KEY: a sandbox key .* production base URL/);
   });
 
+  it("refuses a base URL carrying credentials, a query or a fragment, without echoing them", () => {
+    for (const url of [
+      "http://apiuser:basicpassleak@localhost:3399/sandbox/v1",
+      "https://api.financer.example/v1?apikey=urlkeyleak",
+      "https://api.financer.example/v1#urlkeyleak",
+    ]) {
+      const error = refusal({ FINANCING_API_BASE_URL: url, FINANCING_API_KEY: "fk_live_x" });
+      expect(error.problems, url).toEqual([
+        { variable: "FINANCING_API_BASE_URL", message: "must not carry a user name, password, query or fragment" },
+      ]);
+      expect(error.message).not.toMatch(/leak/);
+    }
+  });
+
   it("refuses a key of neither prefix", () => {
     const error = refusal({ FINANCING_API_KEY: "sk_whatever" });
     expect(error.message).toMatch(/FINANCING_API_KEY: is not a partner API key/);

@@ -33,7 +33,15 @@ const rawEnvSchema = z.object({
   PORT: positiveInt(65_535).default(3000),
   DATA_DIR: z.string().min(1).default(".data"),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional(),
-  FINANCING_API_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  FINANCING_API_BASE_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+    // The key goes in FINANCING_API_KEY; a secret here would be printed with the URL (start-up
+    // problems name it) and sent where the key is not. Refused without echoing it.
+    .refine((url) => {
+      const parsed = URL.parse(url);
+      return !parsed || (parsed.username === "" && parsed.password === "" && parsed.search === "" && parsed.hash === "");
+    }, "must not carry a user name, password, query or fragment")
+    .optional(),
   FINANCING_API_KEY: z.string().min(1).optional(),
   FINANCING_API_ENVIRONMENT: z.enum(["sandbox", "production"], { error: "must be sandbox or production" }).optional(),
   FINANCING_AGENCY_ID: positiveInt(Number.MAX_SAFE_INTEGER).optional(),
