@@ -4,6 +4,7 @@ import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { lockDataDir } from "./data-dir-lock";
 import { createPglite } from "./pglite-parsers";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
@@ -70,19 +71,35 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 }
 
 // PGlite is single-process: only one process may open a given data folder at a time (a second
-// one would corrupt it). Several app instances must share PostgreSQL through DATABASE_URL.
+// one would lose what either writes): the folder is locked (data-dir-lock.ts). Several app
+// instances must share PostgreSQL through DATABASE_URL.
 async function openPglite(dataDir: string, migrationsFolder: string): Promise<Database> {
   const inMemory = dataDir.startsWith("memory://");
+  let unlock = () => {};
   if (!inMemory) {
     mkdirSync(dataDir, { recursive: true });
+    unlock = lockDataDir(dataDir);
   }
-  const client = await createPglite(inMemory ? dataDir : path.resolve(dataDir));
+  let client: Awaited<ReturnType<typeof createPglite>> | undefined;
   try {
+    client = await createPglite(inMemory ? dataDir : path.resolve(dataDir));
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
-    return { db, background: db, intake: db, driver: "pglite", close: () => client.close() };
+    const opened = client;
+    const close = async () => {
+      try {
+        await opened.close();
+      } finally {
+        unlock();
+      }
+    };
+    return { db, background: db, intake: db, driver: "pglite", close };
   } catch (error) {
-    await client.close();
+    try {
+      await client?.close();
+    } finally {
+      unlock();
+    }
     throw error;
   }
 }

@@ -1,0 +1,58 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openDatabase } from "./connection";
+import { DataDirInUseError, LOCK_FILE, lockDataDir } from "./data-dir-lock";
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "data-dir-lock-"));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const lockFile = () => path.join(dir, LOCK_FILE);
+
+describe("the embedded database's data folder", () => {
+  it("is held by one process: a second open is refused with what to do, and the folder is free once closed", async () => {
+    const first = await openDatabase({ dataDir: dir });
+    expect(readFileSync(lockFile(), "utf8").trim()).toBe(String(process.pid));
+    const second = openDatabase({ dataDir: dir });
+    await expect(second).rejects.toThrow(DataDirInUseError);
+    await expect(second).rejects.toThrow(/only one process may open the embedded database .*DATABASE_URL/);
+    // The refused open left the first one's lock alone.
+    expect(readFileSync(lockFile(), "utf8").trim()).toBe(String(process.pid));
+    await first.close();
+    expect(existsSync(lockFile())).toBe(false);
+    const again = await openDatabase({ dataDir: dir });
+    await again.close();
+  }, 60_000);
+
+  it("refuses while another live process holds it, and takes it over once that process is gone", async () => {
+    const other = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+    try {
+      writeFileSync(lockFile(), `${other.pid}\n`);
+      expect(() => lockDataDir(dir)).toThrow(`in use by another process (pid ${other.pid})`);
+    } finally {
+      other.kill("SIGKILL");
+      await once(other, "exit");
+    }
+    // Killed (kill -9, a crash): its lock is stale.
+    const release = lockDataDir(dir);
+    expect(readFileSync(lockFile(), "utf8").trim()).toBe(String(process.pid));
+    release();
+    expect(existsSync(lockFile())).toBe(false);
+  });
+
+  it("takes over a lock naming this process's id that this process never took (a container restarted under the same id)", () => {
+    writeFileSync(lockFile(), `${process.pid}\n`);
+    const release = lockDataDir(dir);
+    // But this process taking it twice is refused.
+    expect(() => lockDataDir(dir)).toThrow(DataDirInUseError);
+    release();
+  });
+});

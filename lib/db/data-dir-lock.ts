@@ -1,0 +1,86 @@
+import "server-only";
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import path from "node:path";
+
+/*
+ * PGlite is one process's database: two processes on one data folder each keep their own copy in
+ * memory and write over each other's files, and whatever one of them wrote is lost (an audit saw a
+ * partner given 201 for sessions that did not exist after a restart). PGlite itself takes no lock,
+ * so the folder gets one here: a file naming the process that holds it, created exclusively.
+ *
+ * A lock left by a process that is gone (killed, crashed) is taken over: its process no longer
+ * exists, or it is this very process's id in a later life (a container restarted runs the same
+ * command under the same id) without this process having taken it.
+ */
+
+export const LOCK_FILE = "pglite.lock";
+
+/** The folders this process holds, so that a second open in the same process is refused too. */
+const held = new Set<string>();
+
+export class DataDirInUseError extends Error {
+  constructor(lockPath: string, pid: number | undefined) {
+    super(
+      `DATA_DIR is in use by another process${pid === undefined ? "" : ` (pid ${pid})`}: only one process may open the embedded database ` +
+        `(run several instances on PostgreSQL, DATABASE_URL). If no such process runs, delete ${lockPath}.`,
+    );
+    this.name = "DataDirInUseError";
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function holderOf(lockPath: string): number | undefined {
+  try {
+    const pid = Number.parseInt(readFileSync(lockPath, "utf8").trim(), 10);
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function create(lockPath: string): boolean {
+  try {
+    const fd = openSync(lockPath, "wx", 0o600);
+    try {
+      writeSync(fd, `${process.pid}\n`);
+    } finally {
+      closeSync(fd);
+    }
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+}
+
+/**
+ * Takes the data folder (which exists) for this process; throws DataDirInUseError when another
+ * live process, or this one, holds it. Returns the release, which deletes the lock if it is still ours.
+ */
+export function lockDataDir(dataDir: string): () => void {
+  const lockPath = path.join(path.resolve(dataDir), LOCK_FILE);
+  if (held.has(lockPath)) throw new DataDirInUseError(lockPath, process.pid);
+  if (!create(lockPath)) {
+    const pid = holderOf(lockPath);
+    // A file without a pid is being written by its creator this instant, or was cut short: busy.
+    const stale = pid !== undefined && (pid === process.pid || !isAlive(pid));
+    if (!stale) throw new DataDirInUseError(lockPath, pid);
+    unlinkSync(lockPath);
+    // Another process taking over the same stale lock at this instant wins the exclusive create.
+    if (!create(lockPath)) throw new DataDirInUseError(lockPath, holderOf(lockPath));
+  }
+  held.add(lockPath);
+  return () => {
+    held.delete(lockPath);
+    if (holderOf(lockPath) === process.pid) unlinkSync(lockPath);
+  };
+}
