@@ -79,7 +79,7 @@ describe("parsePaymentLinkForm", () => {
     );
 
     const zero = parsePaymentLinkForm(form({ total: "" }), RETURN_URL);
-    expect(zero).toMatchObject({ ok: false, problems: [{ field: "total", message: "must be greater than zero" }] });
+    expect(zero).toMatchObject({ ok: false, problems: [{ field: "total", message: "must be at least 0.01" }] });
   });
 
   it("refuses a language the checkout does not speak", () => {

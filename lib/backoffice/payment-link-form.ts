@@ -91,7 +91,7 @@ export function paymentLinkRequest(form: PaymentLinkForm, returnUrl: string): un
       packageName: form.packageName,
       packageTravel: form.packageTravel !== undefined,
       travellers,
-      // "" is no amount (0 for parseChargeCents), refused below as "must be greater than zero".
+      // "" is no amount (0 for parseChargeCents), refused below as "must be at least 0.01".
       totalPrice: { amount: cents === undefined ? NaN : cents / 100, currency: "EUR" },
       flights: filled(form.flightOrigin, form.flightDestination, form.flightDepartureDate, form.flightReturnDate)
         ? [
