@@ -1,11 +1,9 @@
 import "server-only";
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { lockDataDir } from "./data-dir-lock";
-import { createPglite } from "./pglite-parsers";
+import { openLockedPglite } from "./data-dir-lock";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
@@ -74,32 +72,13 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 // one would lose what either writes): the folder is locked (data-dir-lock.ts). Several app
 // instances must share PostgreSQL through DATABASE_URL.
 async function openPglite(dataDir: string, migrationsFolder: string): Promise<Database> {
-  const inMemory = dataDir.startsWith("memory://");
-  let unlock = () => {};
-  if (!inMemory) {
-    mkdirSync(dataDir, { recursive: true });
-    unlock = lockDataDir(dataDir);
-  }
-  let client: Awaited<ReturnType<typeof createPglite>> | undefined;
+  const { client, close } = await openLockedPglite(dataDir);
   try {
-    client = await createPglite(inMemory ? dataDir : path.resolve(dataDir));
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
-    const opened = client;
-    const close = async () => {
-      try {
-        await opened.close();
-      } finally {
-        unlock();
-      }
-    };
     return { db, background: db, intake: db, driver: "pglite", close };
   } catch (error) {
-    try {
-      await client?.close();
-    } finally {
-      unlock();
-    }
+    await close();
     throw error;
   }
 }

@@ -4,8 +4,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openSandboxDatabase } from "@/lib/sandbox/db/connection";
 import { openDatabase } from "./connection";
-import { DataDirInUseError, LOCK_FILE, lockDataDir } from "./data-dir-lock";
+import { DataDirInUseError, lockDataDir, lockPathOf } from "./data-dir-lock";
 
 let dir: string;
 beforeEach(() => {
@@ -13,9 +14,11 @@ beforeEach(() => {
 });
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
+  rmSync(lockFile(), { force: true });
 });
 
-const lockFile = () => path.join(dir, LOCK_FILE);
+/** Beside the folder, not in it: the folder is PostgreSQL's own. */
+const lockFile = () => lockPathOf(dir);
 
 describe("the embedded database's data folder", () => {
   it("is held by one process: a second open is refused with what to do, and the folder is free once closed", async () => {
@@ -30,6 +33,13 @@ describe("the embedded database's data folder", () => {
     expect(existsSync(lockFile())).toBe(false);
     const again = await openDatabase({ dataDir: dir });
     await again.close();
+  }, 60_000);
+
+  it("the standalone sandbox's folder is held the same way", async () => {
+    const first = await openSandboxDatabase({ dataDir: dir });
+    await expect(openSandboxDatabase({ dataDir: dir })).rejects.toThrow(DataDirInUseError);
+    await first.close();
+    expect(existsSync(lockFile())).toBe(false);
   }, 60_000);
 
   it("refuses while another live process holds it, and takes it over once that process is gone", async () => {

@@ -1,19 +1,25 @@
 import "server-only";
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
+import { createPglite } from "./pglite-parsers";
 
 /*
  * PGlite is one process's database: two processes on one data folder each keep their own copy in
  * memory and write over each other's files, and whatever one of them wrote is lost (an audit saw a
  * partner given 201 for sessions that did not exist after a restart). PGlite itself takes no lock,
- * so the folder gets one here: a file naming the process that holds it, created exclusively.
+ * so the folder gets one here: a file beside it (`pglite` → `pglite.lock`) naming the process that
+ * holds it, created exclusively.
  *
  * A lock left by a process that is gone (killed, crashed) is taken over: its process no longer
  * exists, or it is this very process's id in a later life (a container restarted runs the same
  * command under the same id) without this process having taken it.
  */
 
-export const LOCK_FILE = "pglite.lock";
+/** The lock of a data folder: beside it, not in it (the folder is PostgreSQL's own). */
+export function lockPathOf(dataDir: string): string {
+  return `${path.resolve(dataDir)}.lock`;
+}
 
 /** The folders this process holds, so that a second open in the same process is refused too. */
 const held = new Set<string>();
@@ -67,7 +73,7 @@ function create(lockPath: string): boolean {
  * live process, or this one, holds it. Returns the release, which deletes the lock if it is still ours.
  */
 export function lockDataDir(dataDir: string): () => void {
-  const lockPath = path.join(path.resolve(dataDir), LOCK_FILE);
+  const lockPath = lockPathOf(dataDir);
   if (held.has(lockPath)) throw new DataDirInUseError(lockPath, process.pid);
   if (!create(lockPath)) {
     const pid = holderOf(lockPath);
@@ -83,4 +89,32 @@ export function lockDataDir(dataDir: string): () => void {
     held.delete(lockPath);
     if (holderOf(lockPath) === process.pid) unlinkSync(lockPath);
   };
+}
+
+/**
+ * A PGlite client on this data folder (`memory://…`: in memory, unlocked), the folder created and
+ * locked; `close` closes the client and releases the lock. The app's database and the standalone
+ * sandbox's open theirs through it.
+ */
+export async function openLockedPglite(dataDir: string): Promise<{ client: PGlite; close: () => Promise<void> }> {
+  if (dataDir.startsWith("memory://")) {
+    const client = await createPglite(dataDir);
+    return { client, close: () => client.close() };
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const unlock = lockDataDir(dataDir);
+  try {
+    const client = await createPglite(path.resolve(dataDir));
+    const close = async () => {
+      try {
+        await client.close();
+      } finally {
+        unlock();
+      }
+    };
+    return { client, close };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
 }

@@ -1,10 +1,9 @@
 import "server-only";
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite, type PgliteDatabase } from "drizzle-orm/pglite";
-import { createPglite } from "@/lib/db/pglite-parsers";
+import { openLockedPglite } from "@/lib/db/data-dir-lock";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
@@ -55,15 +54,14 @@ export async function openSandboxDatabase(options: OpenSandboxDatabaseOptions): 
     const client = postgres(options.databaseUrl, { onnotice: ignoreNotice });
     return { db: drizzlePostgres({ client }), driver: "postgres", close: () => client.end({ timeout: 5 }) };
   }
-  const inMemory = options.dataDir.startsWith("memory://");
-  if (!inMemory) mkdirSync(options.dataDir, { recursive: true });
-  const client = await createPglite(inMemory ? options.dataDir : path.resolve(options.dataDir));
+  // Locked as the app's is: a second sandbox on the same folder would lose what either writes.
+  const { client, close } = await openLockedPglite(options.dataDir);
   try {
     const db = drizzlePglite({ client });
     await migratePglite(db, { migrationsFolder: sandboxMigrationsDir(), ...SANDBOX_MIGRATIONS });
-    return { db, driver: "pglite", close: () => client.close() };
+    return { db, driver: "pglite", close };
   } catch (error) {
-    await client.close();
+    await close();
     throw error;
   }
 }
