@@ -76,11 +76,14 @@ describe("shutdown", () => {
   it("lets the event under way finish within the grace, then closes the database", async () => {
     const { processing } = await midProcessing();
     let closed = false;
+    let requestGraceMs = 0;
     const stopping = shutdown({
       db: database.db,
       worker: startBackgroundWork(ctx, 60_000),
       graceMs: 10_000,
-      closeServers: async () => {},
+      closeServers: async (ms) => {
+        requestGraceMs = ms;
+      },
       closeDatabase: async () => {
         // Closed only after the event was done with.
         expect((await eventRow()).processedAt).not.toBeNull();
@@ -93,6 +96,9 @@ describe("shutdown", () => {
     expect(await processing).toBe("processed");
     expect(report).toMatchObject({ finished: true, releasedEvents: 0 });
     expect(closed).toBe(true);
+    // The requests under way get what is left of the grace (the event took a moment of it), not 5 s.
+    expect(requestGraceMs).toBeGreaterThan(5_000);
+    expect(requestGraceMs).toBeLessThanOrEqual(10_000);
     const row = await eventRow();
     expect(row.result).toBe("acknowledged");
     expect(acks).toBe(1);

@@ -9,6 +9,9 @@ import { heldEvents, startDraining, workSettled } from "./lifecycle";
 
 const log = loggerFor("shutdown");
 
+/** The least time the requests under way get once the background work is done with. */
+const MIN_REQUEST_GRACE_MS = 5_000;
+
 export interface ShutdownDeps {
   db: Db;
   worker: BackgroundWork;
@@ -49,7 +52,9 @@ export async function shutdown(deps: ShutdownDeps): Promise<ShutdownReport> {
     logError(log, "shutdown: handing back work failed (its locks run out instead)", error);
   }
   log.info({ finished, releasedEvents, releasedLease }, "shutdown: work finished or handed back");
-  await (deps.closeServers ?? closeHttpServers)(5_000);
+  // The requests under way (a customer's page waiting on the partner API, a plan being chosen) get
+  // what is left of the grace, at least 5 s: they were cut after 5 s whatever SHUTDOWN_GRACE_MS said.
+  await (deps.closeServers ?? closeHttpServers)(Math.max(MIN_REQUEST_GRACE_MS, deadline - Date.now()));
   try {
     await deps.closeDatabase();
   } catch (error) {
