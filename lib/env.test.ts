@@ -97,6 +97,27 @@ describe("parseEnv", () => {
     }
   });
 
+  it("takes APP_URL as an origin only, and over https in production but on this machine", () => {
+    for (const url of [
+      "https://pay.agency.example/shop/",
+      "https://pay.agency.example/?x=1",
+      "https://pay.agency.example/#f",
+      "https://u:p@pay.agency.example",
+    ]) {
+      expect(refusal({ APP_URL: url }).problems, url).toEqual([
+        { variable: "APP_URL", message: expect.stringContaining("must be an origin only") },
+      ]);
+    }
+    expect(parseEnv({ APP_URL: "https://pay.agency.example/" }).APP_URL).toBe("https://pay.agency.example");
+    expect(refusal({ ...PRODUCTION, APP_URL: "http://pay.agency.example" }).problems).toEqual([
+      { variable: "APP_URL", message: expect.stringContaining("must be https with the production partner API") },
+    ]);
+    expect(parseEnv({ ...PRODUCTION, APP_URL: "https://pay.agency.example" }).APP_URL).toBe("https://pay.agency.example");
+    // A local trial of the production configuration (the browser tests' own): loopback over http.
+    expect(parseEnv({ ...PRODUCTION, APP_URL: "http://localhost:3000" }).APP_URL).toBe("http://localhost:3000");
+    expect(parseEnv({ ...PRODUCTION, APP_URL: "http://127.0.0.1:3000" }).APP_URL).toBe("http://127.0.0.1:3000");
+  });
+
   it("refuses a key of neither prefix", () => {
     const error = refusal({ FINANCING_API_KEY: "sk_whatever" });
     expect(error.message).toMatch(/FINANCING_API_KEY: is not a partner API key/);

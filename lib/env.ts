@@ -54,7 +54,18 @@ const rawEnvSchema = z.object({
   SANDBOX_ENABLED: booleanFlag.optional(),
   BADGE_UPSTREAM_PER_MINUTE_PARTNER: positiveInt(100_000).default(60),
   BADGE_UPSTREAM_PER_MINUTE_IP: positiveInt(100_000).default(20),
-  APP_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  APP_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+    // The app serves from its root: a path, query or fragment here ended up in the middle of every
+    // URL built on it (the webhook URL became https://host/?x=1#f/api/webhooks/…, never reached).
+    .refine((url) => {
+      const parsed = URL.parse(url);
+      return (
+        !parsed ||
+        (parsed.username === "" && parsed.password === "" && /^\/?$/.test(parsed.pathname) && parsed.search === "" && parsed.hash === "")
+      );
+    }, "must be an origin only, e.g. https://pay.agency.example (no path, query, fragment or credentials)")
+    .optional(),
   WEBHOOK_TOKEN: z
     .string()
     .regex(/^[A-Za-z0-9_-]{24,128}$/, "must be 24 to 128 letters, digits, - or _")
@@ -229,6 +240,16 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
       variable: "SANDBOX_ENABLED",
       message: "the sandbox cannot be served with the production partner API (leave SANDBOX_ENABLED unset or set it to false)",
     });
+  }
+
+  // The webhook URL given to the partner API carries WEBHOOK_TOKEN, and the staff cookie is only
+  // Secure over https: in production, plain http is for this machine alone (a local trial, tests).
+  if (environment === "production" && raw.APP_URL !== undefined) {
+    const app = new URL(raw.APP_URL);
+    const host = app.hostname.toLowerCase();
+    if (app.protocol !== "https:" && !LOOPBACK_HOSTS.has(host) && !host.startsWith("127.")) {
+      problems.push({ variable: "APP_URL", message: "must be https with the production partner API (the webhook URL carries its token)" });
+    }
   }
 
   // The demo partner's secret is published with the demo: in production it would open real sessions.
