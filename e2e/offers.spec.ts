@@ -229,6 +229,26 @@ async function correctAndReachProvider(checkout: CheckoutPages, { axe }: { axe: 
   await expect(page.getByText("Anabel García López")).toBeVisible();
 }
 
+test("a plan request whose answer was lost (the instance stopped) still leads the customer to sign", async ({
+  checkout,
+  checkoutSessions,
+  sandbox,
+}) => {
+  const { page, m, status, provider } = checkout;
+  const sessionId = await checkout.startWithDetails(aCustomer());
+  const operationId = (await checkoutSessions.read(sessionId)).operation!.id;
+  // POST /financing reached the partner API, but its answer (the paymentUrl) never got recorded.
+  await sandbox.requestFinancing(operationId);
+
+  await page.goto(`/checkout/${sessionId}/status`);
+  await status.expectState("pending");
+  await page.getByRole("link", { name: m.status.continueProvider }).click();
+  // The partner API's financing page for the operation, which leads on to the provider's checkout.
+  await page.getByRole("link", { name: /^Continue at / }).click();
+  await provider.sign();
+  await status.expectState("confirmed");
+});
+
 test.describe("corrected details", () => {
   test("a correction after the plans reaches the provider", async ({ checkout }) => {
     await correctAndReachProvider(checkout, { axe: true });

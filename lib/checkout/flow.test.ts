@@ -7,10 +7,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AppError } from "@/lib/app-error";
 import type { Database } from "@/lib/db";
 import { decideAtProvider, startSandboxServer } from "@/lib/sandbox/testing/servers";
-import { chooseOffer, loadOffers, pollStatus, refreshStatus, submitCustomer, type CheckoutContext } from "./flow";
+import { chooseOffer, loadOffers, pollStatus, providerTarget, refreshStatus, submitCustomer, type CheckoutContext } from "./flow";
 import type { Partner } from "@/lib/partners/partners";
 import {
   attachOperation,
+  claimFinancingStart,
   createSession,
   getCustomerDraft,
   recordOperationStatus,
@@ -276,6 +277,29 @@ describe("offers and choosing", () => {
     if (view.kind !== "offers") return;
     const counts = view.offers.map((o) => o.installments);
     expect(counts).toEqual([...counts].sort((a, b) => a - b));
+  });
+
+  it("a plan request the API took while this instance died (no paymentUrl kept) still leads to the provider", async () => {
+    const session = await sessionWithOperation();
+    const view = await loadOffers(ctx, session);
+    if (view.kind !== "offers") throw new Error("expected offers");
+    const offer = view.offers[0]!;
+    // The claim is taken and POST /financing reaches the API, whose answer never gets recorded.
+    expect(await claimFinancingStart(ctx.db, session.id, offer)).toBe(true);
+    expect((await ctx.clientFor(partner).startFinancing(session.operationId!, offer.id)).financingStatus).toBe("REQUESTED");
+    await refreshStatus(ctx, session.id, "poll");
+    const stuck = await requireSession(ctx.db, session.id);
+    expect([sessionState(stuck), stuck.operationStatus, stuck.paymentUrl]).toEqual(["pending", "CLIENT_REQUESTED", null]);
+    // Choosing again cannot help (the API took the request): the status page, which links here.
+    expect(await chooseOffer(ctx, session.id, offer.id)).toEqual({ kind: "redirect", url: `/checkout/${session.id}/status` });
+
+    const target = await providerTarget(ctx, stuck);
+    expect(target).toMatch(/\/sandbox\/pay\/financing\?/);
+    const page = await (await fetch(target)).text();
+    expect(page).toContain(`Continue at ${offer.companyName}`);
+    // Nothing to sign for a session not at the provider: its status page.
+    const choosing = await sessionWithOperation();
+    expect(await providerTarget(ctx, choosing)).toBe(`/checkout/${choosing.id}/status`);
   });
 
   it("+not_eligible gets its own answer", async () => {

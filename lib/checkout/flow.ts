@@ -6,7 +6,7 @@ import { isFinancingApiError } from "@/lib/financing/errors";
 import type { FinancialOffer, StartFinancingResult } from "@/lib/financing/types";
 import { cachedPartnerById } from "@/lib/partners/cache";
 import type { Partner } from "@/lib/partners/partners";
-import { clientDataHash, operationBooking } from "./booking";
+import { clientDataHash, operationBooking, operationExternalId } from "./booking";
 import { toClientData, validateCustomer, type CustomerDraft, type CustomerErrors } from "./customer";
 import { sortOffers } from "@/lib/financing/offers";
 import {
@@ -277,6 +277,29 @@ export async function chooseOffer(ctx: CheckoutContext, sessionId: string, offer
   // Refused or failed, with alternatives: the partner API says to offer another option (the offers again).
   const hasAlternatives = result.hasAlternativeFinancialOffers;
   return result.financingStatus === "ERROR" ? { kind: "error", hasAlternatives } : { kind: "refused", hasAlternatives };
+}
+
+/**
+ * Where a customer whose plan request reached the provider goes to sign: the paymentUrl POST
+ * /financing gave. When that answer never got here (the instance died while the call was on its
+ * way, and the API took the request: CLIENT_REQUESTED, nothing to choose again, nothing to cancel),
+ * the operation's `financingUrl` (GET /operations/by-external-id, checked to be this session's
+ * operation), the partner API's own page for the customer, which leads on to the provider. Else,
+ * or when the API cannot say, the status page.
+ */
+export async function providerTarget(ctx: CheckoutContext, session: CheckoutSession): Promise<string> {
+  const statusPage = `/checkout/${session.id}/status`;
+  if (sessionState(session) !== "pending" || !session.operationId) return statusPage;
+  if (session.financingStatus === "REQUESTED" && session.paymentUrl) return session.paymentUrl;
+  if (session.operationStatus !== "CLIENT_REQUESTED") return statusPage;
+  try {
+    const client = ctx.clientFor(await partnerOf(ctx, session));
+    const operation = await client.getOperationByExternalId(operationExternalId(session.bookingReference, session.operationAttempt));
+    return operation.id === session.operationId && operation.financingUrl ? operation.financingUrl : statusPage;
+  } catch (error) {
+    logError(log, "checkout: the operation's financing page could not be read", error, { sessionId: session.id });
+    return statusPage;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

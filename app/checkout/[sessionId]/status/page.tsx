@@ -77,9 +77,12 @@ export default async function StatusPage(props: CheckoutPageProps) {
 
   const text = m.status.states[view.state];
   const success = view.state === "approved" || view.state === "confirmed";
-  const atProvider = view.state === "pending" && Boolean(session.paymentUrl) && session.financingStatus === "REQUESTED";
+  const paymentUrl = session.financingStatus === "REQUESTED" ? session.paymentUrl : null;
+  // At the provider: with the paymentUrl POST /financing gave, or, when that answer was lost (an
+  // instance stopped while the call was on its way), through the operation's financing page.
+  const atProvider = view.state === "pending" && (paymentUrl !== null || view.operationStatus === "CLIENT_REQUESTED");
   // Embedded, the provider's checkout opens at the top level, through our hand-off route.
-  const providerHref = embed ? `/embed/${session.id}/continue` : session.paymentUrl;
+  const providerHref = embed ? `/embed/${session.id}/continue` : (paymentUrl ?? `/checkout/${session.id}/provider`);
   const top = embed ? ("_top" as const) : undefined;
 
   let next: React.ReactNode;

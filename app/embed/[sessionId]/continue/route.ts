@@ -1,7 +1,7 @@
-import { getAppContext } from "@/lib/app-context";
-import { getSession, SESSION_TTL_MS, sessionState } from "@/lib/checkout/sessions";
+import { providerTarget } from "@/lib/checkout/flow";
+import { SESSION_TTL_MS } from "@/lib/checkout/sessions";
+import { checkoutSessionRoute } from "@/lib/checkout/route-session";
 import { EMBED_RETURN_COOKIE } from "@/lib/embed/context";
-import { routeHandler } from "@/lib/http/request-scope";
 
 export const dynamic = "force-dynamic";
 
@@ -11,20 +11,11 @@ export const dynamic = "force-dynamic";
  * target=_top). Remembers, in a first-party cookie scoped to this session's pages, that the
  * customer came from an embedded checkout, so that coming back from the provider they are sent on
  * to the partner's page (see the status page); then goes to the provider (the paymentUrl the
- * partner API gave, never one from the request). Nothing to go to: the status page.
+ * partner API gave, or the operation's financing page: providerTarget; never one from the request).
+ * Nothing to go to: the status page.
  */
-async function get(_request: Request, { params }: { params: Promise<{ sessionId: string }> }) {
-  const { sessionId } = await params;
-  const ctx = await getAppContext();
-  const session = /^cs_[\w-]{10,64}$/.test(sessionId) ? await getSession(ctx.db, sessionId) : undefined;
-  if (!session)
-    return new Response("This checkout does not exist.", {
-      status: 404,
-      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
-    });
-
-  const atProvider = sessionState(session) === "pending" && session.financingStatus === "REQUESTED" && session.paymentUrl;
-  const target = atProvider ? session.paymentUrl! : `/checkout/${session.id}/status`;
+export const GET = checkoutSessionRoute("GET /embed/[sessionId]/continue", async (ctx, session) => {
+  const target = await providerTarget(ctx, session);
   const secure = new URL(ctx.appUrl).protocol === "https:";
   const cookie = [
     `${EMBED_RETURN_COOKIE}=${session.id}`,
@@ -36,6 +27,4 @@ async function get(_request: Request, { params }: { params: Promise<{ sessionId:
     ...(secure ? ["Secure"] : []),
   ].join("; ");
   return new Response(null, { status: 303, headers: { Location: target, "Set-Cookie": cookie, "Cache-Control": "no-store" } });
-}
-
-export const GET = routeHandler("GET /embed/[sessionId]/continue", get);
+});
