@@ -6,7 +6,7 @@ import { partners, staffSessions, staffUsers, type PartnerRow } from "@/lib/db/s
 import { recordAudit } from "./audit";
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from "./passwords";
 import { forgetKey, ipKey, LOGIN_LIMITS, normalizeEmail, pairKey, releaseAttempt, reserveAttempt } from "./rate-limit";
-import { checkSecondFactor } from "./two-factor";
+import { checkSecondFactor, disableTwoFactor } from "./two-factor";
 import { loggerFor } from "@/lib/logger";
 
 /**
@@ -309,6 +309,17 @@ export async function checkCurrentPassword(
   }
   await deleteStaffSession(db, found.token);
   return "ended";
+}
+
+/**
+ * Turns the user's second factor off (the current password was checked: checkCurrentPassword) and
+ * ends every other session of theirs: they would otherwise be sent to enrol with the same pending
+ * secret, and once this session re-enrolled, a session that had passed the old factor (a stolen
+ * one, say) would be fully signed in again without any code. Returns how many ended.
+ */
+export async function turnOffSecondFactor(db: Db, found: { token: string; user: { id: string } }): Promise<number> {
+  await disableTwoFactor(db, found.user.id);
+  return deleteOtherStaffSessions(db, found.user.id, found.token);
 }
 
 export type PasswordChangeResult =

@@ -15,6 +15,7 @@ import {
   findStaffSession,
   signIn,
   STAFF_IDLE_TIMEOUT_MS,
+  turnOffSecondFactor,
   type StaffSession,
 } from "./auth";
 import { PASSWORD_COST, verifyPassword } from "./passwords";
@@ -348,6 +349,22 @@ describe("passwords, sessions and the second factor", () => {
     expect(await findStaffSession(db(), owner, later)).toBeDefined();
     const audited = await db().select().from(auditEvents).where(eq(auditEvents.kind, "password_changed"));
     expect(audited.map((event) => event.details)).toContainEqual({ reason: "ended" });
+  });
+
+  it("turning the second factor off ends the user's other sessions: none comes back signed in after a re-enrolment", async () => {
+    const now = new Date(Date.now() + 60 * MINUTE);
+    await db().delete(staffSessions).where(eq(staffSessions.userId, OTHER.id));
+    const here = await createStaffSession(db(), OTHER.id, now);
+    const elsewhere = await createStaffSession(db(), OTHER.id, now);
+    const someoneElse = await createStaffSession(db(), VICTIM.id, now);
+    expect(await turnOffSecondFactor(db(), { token: here, user: { id: OTHER.id } })).toBe(1);
+    expect(await findStaffSession(db(), elsewhere, now)).toBeUndefined();
+    expect(await findStaffSession(db(), here, now)).toBeDefined();
+    expect(await findStaffSession(db(), someoneElse, now)).toBeDefined();
+    const [user] = await db().select().from(staffUsers).where(eq(staffUsers.id, OTHER.id));
+    expect(user!.totpEnabledAt).toBeNull();
+    // Set up again for the tests after this one.
+    await enrolWithSecret(db(), OTHER.id, DEMO_TOTP_SECRET, []);
   });
 
   it("enrolment: the first code confirms the secret and gives 10 recovery codes, stored only hashed, each single-use", async () => {

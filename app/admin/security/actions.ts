@@ -5,7 +5,13 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { SecurityFormState } from "@/components/admin/form-states";
 import { recordAudit } from "@/lib/backoffice/audit";
-import { changePassword, checkCurrentPassword, completeSecondFactor, deleteOtherStaffSessions } from "@/lib/backoffice/auth";
+import {
+  changePassword,
+  checkCurrentPassword,
+  completeSecondFactor,
+  deleteOtherStaffSessions,
+  turnOffSecondFactor,
+} from "@/lib/backoffice/auth";
 import {
   anyStaffSessionForAction,
   clearStaffCookie,
@@ -16,7 +22,7 @@ import {
   staffForAction,
   type StaffContext,
 } from "@/lib/backoffice/staff";
-import { confirmEnrolment, disableTwoFactor } from "@/lib/backoffice/two-factor";
+import { confirmEnrolment } from "@/lib/backoffice/two-factor";
 import { staffSessions } from "@/lib/db/schema";
 import { validatedAction } from "@/lib/validated-action";
 import { safeText } from "@/lib/validation/text";
@@ -154,8 +160,8 @@ const disableValidated = validatedAction(z.object({ password }), async (input) =
     await clearStaffCookie();
     return "/admin/login?password=ended";
   }
-  await disableTwoFactor(staff.db, staff.user.id);
-  await recordAudit(staff.db, { kind: "two_factor_disabled", result: "ok", ...who(staff, ip) });
+  const endedSessions = await turnOffSecondFactor(staff.db, staff);
+  await recordAudit(staff.db, { kind: "two_factor_disabled", result: "ok", ...who(staff, ip), details: { endedSessions } });
   return ENROL_PATH;
 });
 
