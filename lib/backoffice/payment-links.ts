@@ -8,7 +8,8 @@ import { checkoutSessions, customerData, staffUsers } from "@/lib/db/schema";
 import { formatAmount } from "@/lib/i18n/format";
 import type { OperationStatus } from "@/lib/financing/contract";
 import type { Locale } from "@/lib/i18n/locales";
-import { logError, loggerFor } from "@/lib/logger";
+import { loggerFor } from "@/lib/logger";
+import { mailFailure } from "@/lib/mail/failure";
 import { getMailer, type Mailer } from "@/lib/mail/mailer";
 import { paymentLinkEmail } from "@/lib/mail/payment-link-email";
 import { recordAudit } from "./audit";
@@ -201,8 +202,8 @@ export async function sendPaymentLink(
     });
     return { ok: true };
   } catch (error) {
-    // nodemailer's errors name the server's answer (a code), not the message; logError keeps it safe.
-    logError(log, "backoffice: a payment link e-mail was not sent", error, { sessionId: session.id });
+    // Codes only (mailFailure): the error's message quotes the server's reply, which names the recipient.
+    log.error({ sessionId: session.id, ...mailFailure(error) }, "backoffice: a payment link e-mail was not sent");
     await recordAudit(staff.db, {
       ...audit,
       result: "failed",
