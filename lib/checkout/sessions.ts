@@ -263,31 +263,27 @@ export async function skipOperationExternalId(db: Db, sessionId: string): Promis
  */
 export async function detachOperation(db: Db, sessionId: string, operationId: string): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const [detached] = await detachQuery(tx, sessionId, operationId);
+    const [detached] = await tx
+      .update(checkoutSessions)
+      .set({
+        operationId: null,
+        operationClientHash: null,
+        operationAttempt: sql`${checkoutSessions.operationAttempt} + 1`,
+        operationStatus: null,
+        operationUpdatedAt: null,
+        paymentUrl: null,
+        chosenOfferId: null,
+        chosenPlan: null,
+        financingStatus: null,
+        hasAlternatives: null,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.operationId, operationId)))
+      .returning({ partnerId: checkoutSessions.partnerId });
     if (!detached) return false;
     await tx.insert(replacedOperations).values({ operationId, sessionId, partnerId: detached.partnerId });
     return true;
   });
-}
-
-function detachQuery(db: Db, sessionId: string, operationId: string) {
-  return db
-    .update(checkoutSessions)
-    .set({
-      operationId: null,
-      operationClientHash: null,
-      operationAttempt: sql`${checkoutSessions.operationAttempt} + 1`,
-      operationStatus: null,
-      operationUpdatedAt: null,
-      paymentUrl: null,
-      chosenOfferId: null,
-      chosenPlan: null,
-      financingStatus: null,
-      hasAlternatives: null,
-      updatedAt: new Date(),
-    })
-    .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.operationId, operationId)))
-    .returning({ partnerId: checkoutSessions.partnerId });
 }
 
 /** Which session, of which partner, opened an operation. */
