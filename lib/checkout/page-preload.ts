@@ -90,8 +90,8 @@ export async function readSession(sessionId: string, context: () => Promise<AppC
  * (the call is made after a few awaits of what is already at hand: the partner, the status's
  * ETag). Handed it at once, Next's first steps (routing, the layout, the shell: ~11 ms of CPU on
  * this machine) ran while the session read was on its way, and on PostgreSQL its answer waited for
- * them: the offers page's call left 6.4 ms after the request arrived instead of ~1 (README,
- * "Checkout performance"). They now run while the partner API answers. Returns `true` then (what a
+ * them: the offers page's call left 6.4 ms after the request arrived instead of ~1
+ * (docs/performance.md). They now run while the partner API answers. Returns `true` then (what a
  * `request` listener returns is not used by Node; `emit`'s `true` says a listener took the
  * request). `context`: the app's (tests give theirs).
  */

@@ -167,7 +167,7 @@ export function createFinancingClient(options: FinancingClientOptions) {
     const headers: Record<string, string> = {
       Accept: "application/json",
       // Uncompressed: the answers are a few KB, and inflating them cost the checkout more CPU than
-      // the bytes saved (under load, ~3 ms per offers page: README, "Checkout performance").
+      // the bytes saved (under load, ~3 ms per offers page: docs/performance.md).
       "Accept-Encoding": "identity",
       [apiKeyHeader]: options.apiKey,
       "X-Request-Id": requestId,
