@@ -2,7 +2,7 @@ import { expect, test } from "./fixtures";
 import { DEMO_PARTNERS } from "./support/app";
 import { checkoutSessionBody } from "./support/checkout-sessions";
 import { SANDBOX_AGENCY_KEY } from "./support/sandbox";
-import { aBookingReference } from "./support/test-data";
+import { aBookingReference, isoDayFromToday } from "./support/test-data";
 
 /**
  * The checkout sessions API, our own API for agencies, as a partner's backend uses it: the demo
@@ -74,6 +74,31 @@ test.describe("POST /api/checkout-sessions", () => {
 
     const notJson = await api.post("{oops", { ...api.authorization, "Content-Type": "application/json" });
     expect(notJson.status()).toBe(400);
+  });
+
+  test("400 naming the date: a trip in the past, a return before the departure, a hotel stay of no night", async ({
+    checkoutSessions: api,
+  }) => {
+    const bad = checkoutSessionBody({ reference: aBookingReference("E2E-DATES"), locale: "es" });
+    (bad.booking as Record<string, unknown>).flights = [
+      { origin: "MAD", destination: "LIS", departureDate: isoDayFromToday({ days: 30 }), returnDate: isoDayFromToday({ days: 29 }) },
+      { origin: "LIS", destination: "MAD", departureDate: isoDayFromToday({ days: -2 }) },
+    ];
+    (bad.booking as Record<string, unknown>).hotels = [
+      { name: "Hotel Tejo", checkInDate: isoDayFromToday({ days: 30 }), checkOutDate: isoDayFromToday({ days: 30 }) },
+    ];
+    const answer = await api.post(bad);
+    expect(answer.status()).toBe(400);
+    const body = await answer.json();
+    expect(body.error.code).toBe("validation_failed");
+    expect(body.error.fields).toEqual([
+      { field: "booking.flights.0.returnDate", message: "must not be before departureDate" },
+      {
+        field: "booking.flights.1.departureDate",
+        message: expect.stringMatching(/^must not be before today \(\d{4}-\d{2}-\d{2} in Europe\/Madrid\)$/),
+      },
+      { field: "booking.hotels.0.checkOutDate", message: "must be after checkInDate" },
+    ]);
   });
 
   test("another partner's session, or an unknown one, is not found", async ({ checkoutSessions: api }) => {

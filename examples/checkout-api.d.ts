@@ -163,6 +163,7 @@ export interface components {
             /** @constant */
             currency: "EUR";
         };
+        /** @description `departureDate` is today or later (today in Europe/Madrid); `returnDate`, when sent, is not before `departureDate` (the same day is a day trip). */
         CheckoutFlight: {
             origin: string;
             destination: string;
@@ -178,6 +179,7 @@ export interface components {
             returnDate?: string;
             carrier?: string;
         };
+        /** @description `checkInDate` is today or later (today in Europe/Madrid); `checkOutDate` is after `checkInDate` (at least one night). */
         CheckoutHotel: {
             name: string;
             city?: string;

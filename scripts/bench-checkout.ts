@@ -30,6 +30,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { findChromium, INSTALL_HINT, LAUNCH_ARGS } from "./chromium.mjs";
+import { tripDayFromToday } from "../lib/checkout/trip-dates";
 
 const ROOT = process.cwd();
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
@@ -152,7 +153,7 @@ function sessionBody(reference: string) {
       packageName: "Lisboa, 4 noches",
       travellers: 2,
       totalPrice: { amount: 1234.5, currency: "EUR" },
-      flights: [{ origin: "MAD", destination: "LIS", departureDate: "2027-05-01", returnDate: "2027-05-05" }],
+      flights: [{ origin: "MAD", destination: "LIS", departureDate: tripDayFromToday(60), returnDate: tripDayFromToday(64) }],
     },
     customer: { firstName: "Ana", lastName: "García López" },
     returnUrl: `${APP}/`,

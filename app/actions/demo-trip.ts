@@ -1,3 +1,4 @@
+import { tripDayFromToday } from "@/lib/checkout/trip-dates";
 import type { Locale } from "@/lib/i18n/locales";
 
 /**
@@ -9,14 +10,9 @@ export const SAMPLE_TRIP_PRICE_CENTS = 123_450;
 const DAYS_AHEAD = 45;
 const NIGHTS = 4;
 
-function isoDay(from: Date, plusDays: number): string {
-  const day = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate() + plusDays));
-  return day.toISOString().slice(0, 10);
-}
-
 export function sampleTrip(locale: Locale, today = new Date()) {
-  const departureDate = isoDay(today, DAYS_AHEAD);
-  const returnDate = isoDay(today, DAYS_AHEAD + NIGHTS);
+  const departureDate = tripDayFromToday(DAYS_AHEAD, today);
+  const returnDate = tripDayFromToday(DAYS_AHEAD + NIGHTS, today);
   return {
     packageName: locale === "es" ? "Lisboa, 4 noches" : "Lisbon, 4 nights",
     nights: NIGHTS,

@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { tripDayFromToday } from "@/lib/checkout/trip-dates";
+import { PAYMENT_LINK_MESSAGES } from "@/lib/i18n/payment-link-messages";
 import { paymentLinkFormSchema, parsePaymentLinkForm } from "./payment-link-form";
 
 /** The "New payment link" form goes through the checkout sessions API's own schema (issue 17). */
 
 const RETURN_URL = "https://agency.example/";
+const DEPARTURE = tripDayFromToday(60);
 
 function form(values: Record<string, string>) {
   return paymentLinkFormSchema.parse({
@@ -14,7 +17,7 @@ function form(values: Record<string, string>) {
     packageTravel: "1",
     flightOrigin: "MAD",
     flightDestination: "LIS",
-    flightDepartureDate: "2027-05-01",
+    flightDepartureDate: DEPARTURE,
     locale: "es",
     ...values,
   });
@@ -32,7 +35,7 @@ describe("parsePaymentLinkForm", () => {
           packageTravel: true,
           travellers: 2,
           totalPrice: { amount: 1234.5, currency: "EUR" },
-          flights: [{ origin: "MAD", destination: "LIS", departureDate: "2027-05-01" }],
+          flights: [{ origin: "MAD", destination: "LIS", departureDate: DEPARTURE }],
           hotels: [],
           services: [],
         },
@@ -80,6 +83,39 @@ describe("parsePaymentLinkForm", () => {
 
     const zero = parsePaymentLinkForm(form({ total: "" }), RETURN_URL);
     expect(zero).toMatchObject({ ok: false, problems: [{ field: "total", message: "must be at least 0.01" }] });
+  });
+
+  it("shows a trip in the past, a return before the departure and a check-out not after the check-in on their own fields", () => {
+    const yesterday = tripDayFromToday(-1);
+    const parsed = parsePaymentLinkForm(
+      form({
+        flightDepartureDate: yesterday,
+        flightReturnDate: tripDayFromToday(-2),
+        hotelName: "Hotel Sol",
+        hotelCheckInDate: yesterday,
+        hotelCheckOutDate: yesterday,
+      }),
+      RETURN_URL,
+    );
+    expect(parsed.ok).toBe(false);
+    const fields = !parsed.ok ? parsed.problems.map((problem) => problem.field).sort() : [];
+    expect(fields).toEqual(["flightDepartureDate", "flightReturnDate", "hotelCheckInDate", "hotelCheckOutDate"]);
+
+    const inverted = parsePaymentLinkForm(form({ flightReturnDate: tripDayFromToday(59) }), RETURN_URL);
+    expect(inverted).toEqual({ ok: false, problems: [{ field: "flightReturnDate", message: "must not be before departureDate" }] });
+    expect(parsePaymentLinkForm(form({ flightReturnDate: DEPARTURE }), RETURN_URL).ok).toBe(true);
+  });
+
+  it("tells staff, in both languages, what each date field needs", () => {
+    for (const messages of Object.values(PAYMENT_LINK_MESSAGES)) {
+      const { flightDepartureDate, flightReturnDate, hotelCheckInDate, hotelCheckOutDate } = messages.fieldErrors;
+      expect(
+        [flightDepartureDate, hotelCheckInDate].every((text) => /hoy|today/.test(text)),
+        flightDepartureDate,
+      ).toBe(true);
+      expect(flightReturnDate).toMatch(/ida|departure/);
+      expect(hotelCheckOutDate).toMatch(/entrada|check-in/);
+    }
   });
 
   it("refuses a language the checkout does not speak", () => {

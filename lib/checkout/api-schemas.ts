@@ -4,6 +4,7 @@ import { APP_ERROR_STATUS } from "@/lib/app-error";
 import { LOCALES } from "@/lib/i18n/locales";
 import { bookingSchema, createSessionSchema, flightSchema, hotelSchema, moneySchema, serviceSchema } from "./booking";
 import type { SessionState } from "./sessions";
+import { TRIP_TIME_ZONE } from "./trip-dates";
 
 /**
  * The wire shapes of the checkout sessions API that `booking.ts` does not hold: what a partner
@@ -147,8 +148,14 @@ describe(bookingSchema, {
   anyOf: ["flights", "hotels", "services"].map((list) => ({ required: [list], properties: { [list]: { minItems: 1 } } })),
 });
 describe(moneySchema, { id: "CheckoutMoney", description: "An amount in EUR with at most two decimals." });
-describe(flightSchema, { id: "CheckoutFlight" });
-describe(hotelSchema, { id: "CheckoutHotel" });
+describe(flightSchema, {
+  id: "CheckoutFlight",
+  description: `\`departureDate\` is today or later (today in ${TRIP_TIME_ZONE}); \`returnDate\`, when sent, is not before \`departureDate\` (the same day is a day trip).`,
+});
+describe(hotelSchema, {
+  id: "CheckoutHotel",
+  description: `\`checkInDate\` is today or later (today in ${TRIP_TIME_ZONE}); \`checkOutDate\` is after \`checkInDate\` (at least one night).`,
+});
 describe(serviceSchema, { id: "CheckoutService" });
 describe(createSessionSchema.shape.customer, {
   description:

@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { validSessionBody } from "@/lib/testing/fuzz/surfaces";
 import { createSessionSchema } from "./booking";
+import { isoDayAfter, tripDayFromToday, tripToday } from "./trip-dates";
 
 /** The fields a body with this prefill is refused for (none: accepted). */
 function refusedFields(customer: Record<string, unknown>): string[] {
@@ -43,6 +44,65 @@ describe("the booking of a checkout session", () => {
     expect(refused({ bookingReference: ".." })).toEqual(["booking.bookingReference: must not be . or .."]);
     expect(refused({ bookingReference: "..." })).toEqual([]);
     expect(refused({ bookingReference: "BK.2026/11#7" })).toEqual([]);
+  });
+});
+
+describe("the dates of a checkout session's booking", () => {
+  const refused = (items: { flights?: unknown[]; hotels?: unknown[] }) => {
+    const booking = { ...validSessionBody.booking, flights: [], hotels: [], services: [{ description: "Transfer" }], ...items };
+    const result = createSessionSchema.safeParse({ ...validSessionBody, booking });
+    return result.success ? [] : result.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+  };
+  const flight = (departureDate: string, returnDate?: string) => ({ origin: "MAD", destination: "LIS", departureDate, returnDate });
+  const hotel = (checkInDate: string, checkOutDate: string) => ({ name: "Hotel Tejo", checkInDate, checkOutDate });
+  const day = tripDayFromToday;
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("refuses a flight that returns before it departs, naming returnDate; a same-day return is a day trip", () => {
+    expect(refused({ flights: [flight(day(10), day(9))] })).toEqual(["booking.flights.0.returnDate: must not be before departureDate"]);
+    expect(refused({ flights: [flight(day(10), day(10))] })).toEqual([]);
+    expect(refused({ flights: [flight(day(10))] })).toEqual([]);
+  });
+
+  it("refuses a hotel whose check-out is not after its check-in (no night), naming checkOutDate", () => {
+    expect(refused({ hotels: [hotel(day(10), day(9))] })).toEqual(["booking.hotels.0.checkOutDate: must be after checkInDate"]);
+    expect(refused({ hotels: [hotel(day(10), day(10))] })).toEqual(["booking.hotels.0.checkOutDate: must be after checkInDate"]);
+    expect(refused({ hotels: [hotel(day(10), day(11))] })).toEqual([]);
+  });
+
+  it("refuses a departure or a check-in before today, naming the field and the day it was checked against", () => {
+    const today = tripToday();
+    const past = `must not be before today (${today} in Europe/Madrid)`;
+    expect(refused({ flights: [flight(day(-1), day(3))], hotels: [hotel(day(-1), day(3))] })).toEqual([
+      `booking.flights.0.departureDate: ${past}`,
+      `booking.hotels.0.checkInDate: ${past}`,
+    ]);
+    expect(refused({ flights: [flight(today, today)], hotels: [hotel(today, day(1))] })).toEqual([]);
+    // Every problem in one answer: a past departure does not hide an inverted return.
+    expect(refused({ flights: [flight(day(-1), day(-2))] })).toEqual([
+      `booking.flights.0.departureDate: ${past}`,
+      "booking.flights.0.returnDate: must not be before departureDate",
+    ]);
+    // A date that is no date is told so, once.
+    expect(refused({ flights: [flight("2020-02-30")] })).toEqual(["booking.flights.0.departureDate: must be a date as yyyy-MM-dd"]);
+  });
+
+  it("reads today in Europe/Madrid, whatever the server's zone: just after midnight there, yesterday is past", () => {
+    // 23:30 UTC on 2026-11-21 is 00:30 on 2026-11-22 in Madrid (CET, UTC+1).
+    vi.useFakeTimers({ now: new Date("2026-11-21T23:30:00Z"), toFake: ["Date"] });
+    expect(tripToday()).toBe("2026-11-22");
+    expect(refused({ flights: [flight("2026-11-21")] })).toEqual([
+      "booking.flights.0.departureDate: must not be before today (2026-11-22 in Europe/Madrid)",
+    ]);
+    expect(refused({ flights: [flight("2026-11-22")] })).toEqual([]);
+    // 21:30 UTC in summer is 23:30 in Madrid (CEST, UTC+2): still the same day.
+    vi.setSystemTime(new Date("2027-07-01T21:30:00Z"));
+    expect(tripToday()).toBe("2027-07-01");
+    expect(refused({ hotels: [hotel("2027-07-01", "2027-07-02")] })).toEqual([]);
+    expect(isoDayAfter("2028-02-28", 1)).toBe("2028-02-29");
   });
 });
 

@@ -7,6 +7,7 @@ import { isCountryCode } from "./countries";
 import { CUSTOMER_FIELDS, DOCUMENT_TYPES } from "./customer";
 import { LOCALES } from "@/lib/i18n/locales";
 import { safeText } from "@/lib/validation/text";
+import { TRIP_TIME_ZONE, tripToday } from "./trip-dates";
 
 /**
  * What a partner's backend sends to open a checkout session (`POST /api/checkout-sessions`): the
@@ -20,19 +21,57 @@ const plain = () => z.string().check(safeText());
 const text = (max: number) => plain().trim().min(1, "is required").max(max, `must be at most ${max} characters`);
 const isoDate = queryDateSchema;
 
-export const flightSchema = z.object({
-  origin: text(100),
-  destination: text(100),
-  departureDate: isoDate,
-  returnDate: isoDate.optional(),
-  carrier: plain().trim().max(100).optional(),
+/**
+ * Where a trip starts: not before today in Europe/Madrid (trip-dates.ts), read when the request is
+ * checked. A date that is no date gets only the format's message.
+ */
+const tripStartDate = isoDate.check((ctx) => {
+  const today = tripToday();
+  if (isoDate.safeParse(ctx.value).success && ctx.value < today) {
+    ctx.issues.push({ code: "custom", input: ctx.value, message: `must not be before today (${today} in ${TRIP_TIME_ZONE})` });
+  }
 });
-export const hotelSchema = z.object({
-  name: text(200),
-  city: plain().trim().max(100).optional(),
-  checkInDate: isoDate,
-  checkOutDate: isoDate,
-});
+
+// yyyy-MM-dd compares as text in calendar order. A same-day return is a day trip; a hotel stay
+// needs at least one night.
+export const flightSchema = z
+  .object({
+    origin: text(100),
+    destination: text(100),
+    departureDate: tripStartDate,
+    returnDate: isoDate.optional(),
+    carrier: plain().trim().max(100).optional(),
+  })
+  .refine((flight) => flight.returnDate === undefined || flight.returnDate >= flight.departureDate, {
+    message: "must not be before departureDate",
+    path: ["returnDate"],
+    when: bothDates("departureDate", "returnDate"),
+  });
+export const hotelSchema = z
+  .object({
+    name: text(200),
+    city: plain().trim().max(100).optional(),
+    checkInDate: tripStartDate,
+    checkOutDate: isoDate,
+  })
+  .refine((hotel) => hotel.checkOutDate > hotel.checkInDate, {
+    message: "must be after checkInDate",
+    path: ["checkOutDate"],
+    when: bothDates("checkInDate", "checkOutDate"),
+  });
+
+/**
+ * Compare two dates whenever both are dates, even if another field of the item is wrong: every
+ * problem of the request in one answer. A past start does not hide an inverted pair either.
+ */
+function bothDates(start: string, end: string) {
+  return (payload: { value: unknown }) => {
+    const item = payload.value as Record<string, unknown> | null;
+    if (typeof item !== "object" || item === null) return false;
+    const endValue = item[end];
+    return isoDate.safeParse(item[start]).success && (endValue === undefined || isoDate.safeParse(endValue).success);
+  };
+}
 export const serviceSchema = z.object({ description: text(200), type: plain().trim().max(50).optional() });
 
 export const moneySchema = z.object({

@@ -7,6 +7,7 @@ import { DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
 import { partnerById, type Partner } from "@/lib/partners/partners";
 import { chooseOffer, loadOffers, submitCustomer, type CheckoutContext } from "../flow";
 import type { Booking, CreateSessionInput } from "../booking";
+import { tripDayFromToday } from "../trip-dates";
 import { createSession, requireSession, type CheckoutSession } from "../sessions";
 
 export const DEMO_SECRET = "test_partner_secret_0123456789";
@@ -69,7 +70,7 @@ export function sessionInput(overrides: Partial<CreateSessionInput> = {}, appUrl
       packageTravel: true,
       travellers: 2,
       totalPrice: { amount: 1234.5, currency: "EUR" },
-      flights: [{ origin: "MAD", destination: "LIS", departureDate: "2027-05-01", returnDate: "2027-05-05" }],
+      flights: [{ origin: "MAD", destination: "LIS", departureDate: tripDayFromToday(60), returnDate: tripDayFromToday(64) }],
       hotels: [],
       services: [],
     },

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { hostileQuery, hostileSegment, hostileString, mutated, nonObjectJson, notJson, pathsOf, withValueAt } from "./values";
 import { SAMPLE_WIRE_CLIENT } from "@/lib/financing/testing/samples";
+import { tripDayFromToday } from "@/lib/checkout/trip-dates";
 
 /**
  * Hostile requests for every input surface of the app and of its sandbox, as plain data: the fuzz
@@ -52,6 +53,10 @@ export const SANDBOX_SURFACES: SurfaceName[] = ["sandbox-api", "sandbox-pages", 
 
 const json = { "Content-Type": "application/json" };
 
+// Weeks ahead of today: a fixed date would make the valid body invalid once it passed.
+const departure = tripDayFromToday(60);
+const back = tripDayFromToday(64);
+
 export const validSessionBody = {
   booking: {
     bookingReference: "FUZZ-1",
@@ -59,8 +64,8 @@ export const validSessionBody = {
     packageTravel: true,
     travellers: 2,
     totalPrice: { amount: 1234.5, currency: "EUR" },
-    flights: [{ origin: "MAD", destination: "LIS", departureDate: "2027-05-01", returnDate: "2027-05-05", carrier: "TP" }],
-    hotels: [{ name: "Hotel", city: "Lisboa", checkInDate: "2027-05-01", checkOutDate: "2027-05-05" }],
+    flights: [{ origin: "MAD", destination: "LIS", departureDate: departure, returnDate: back, carrier: "TP" }],
+    hotels: [{ name: "Hotel", city: "Lisboa", checkInDate: departure, checkOutDate: back }],
     services: [{ description: "Transfer", type: "transfer" }],
   },
   customer: {
