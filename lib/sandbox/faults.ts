@@ -31,7 +31,17 @@ export const faultSchema = z.object({
 export type FaultInput = z.input<typeof faultSchema>;
 export type Fault = z.output<typeof faultSchema> & { id: number; hits: number };
 
-export const faultsBodySchema = z.union([z.object({ faults: z.array(faultSchema).max(50) }), faultSchema]);
+const faultListSchema = z.object({ faults: z.array(faultSchema).max(50) });
+
+/**
+ * The body of `PUT /_control/faults`: `{"faults": [...]}`, or one fault. Told apart by the `faults`
+ * key before parsing, so a bad body is refused naming its fields (`rate`, `faults.1.fault`): as a
+ * union of both, it was refused as a whole, "(body): Invalid input".
+ */
+export function parseFaultsBody(body: unknown): z.output<typeof faultSchema>[] {
+  const isList = typeof body === "object" && body !== null && !Array.isArray(body) && "faults" in body;
+  return isList ? parseOrThrow(faultListSchema, body).faults : [parseOrThrow(faultSchema, body)];
+}
 
 /**
  * The faults of each sandbox account, in the database: an account's faults hit only requests made
@@ -52,8 +62,7 @@ export class Faults {
 
   /** PUT replaces the account's whole set. */
   async replace(account: string, body: unknown): Promise<Fault[]> {
-    const parsed = parseOrThrow(faultsBodySchema, body);
-    const inputs = "faults" in parsed ? parsed.faults : [parsed];
+    const inputs = parseFaultsBody(body);
     const db = await this.db();
     await db.transaction(async (tx) => {
       await tx.delete(sandboxFaults).where(eq(sandboxFaults.account, account));

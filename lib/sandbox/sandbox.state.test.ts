@@ -241,6 +241,31 @@ describe("one sandbox", () => {
       }
     });
 
+    it("a bad fault is a 400 naming its field, for one fault or in a list, and the faults in place stay", async () => {
+      const fields = async (body: unknown) => {
+        const answer = await call(server, "PUT", "/_control/faults", { key: AGENCY_201, body });
+        expect(answer).toMatchObject({ status: 400, body: { errorCode: "VALIDATION_ERROR" } });
+        return (answer.body.additionalInfo as { fields: { field: string }[] }).fields.map((problem) => problem.field);
+      };
+      expect(
+        (await call(server, "PUT", "/_control/faults", { key: AGENCY_201, body: { route: "GET /health", fault: "503" } })).status,
+      ).toBe(200);
+      try {
+        expect(await fields({ fault: "404" })).toEqual(["fault"]);
+        expect(await fields({ fault: "503", rate: 2, route: "health" })).toEqual(["route", "rate"]);
+        expect(await fields({ faults: [{ fault: "500" }, { fault: "429", retryAfterSeconds: -1 }] })).toEqual([
+          "faults.1.retryAfterSeconds",
+        ]);
+        expect(await fields({ faults: "all" })).toEqual(["faults"]);
+        expect(await fields([{ fault: "500" }])).toEqual(["(body)"]);
+        expect((await call(server, "GET", "/_control/faults", { key: AGENCY_201 })).body.faults).toMatchObject([
+          { route: "GET /health", fault: "503" },
+        ]);
+      } finally {
+        await call(server, "DELETE", "/_control/faults", { key: AGENCY_201 });
+      }
+    });
+
     it("reset forgets only the caller's account; numbers and event ids are not reused after it", async () => {
       const mine = await create(server, AGENCY_101);
       const theirs = await create(server, AGENCY_201, { webhookUrl: listener.url });
