@@ -364,6 +364,27 @@ test.describe("checkout", () => {
   });
 });
 
+test.describe("the status page's polling (/status/data)", () => {
+  test("answers 304 to its ETag sent weak or in a list (RFC 9110 weak comparison), and 200 to another", async ({
+    checkoutSessions,
+    request,
+  }) => {
+    const { id } = await checkoutSessions.open({ locale: "es" });
+    const data = (ifNoneMatch?: string) =>
+      request.get(`/checkout/${id}/status/data`, { headers: ifNoneMatch === undefined ? {} : { "If-None-Match": ifNoneMatch } });
+    const first = await data();
+    expect(first.status()).toBe(200);
+    const etag = first.headers().etag!;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    for (const sent of [etag, `W/${etag}`, `"stale", ${etag}`, `"stale",W/${etag}`, "*"]) {
+      const again = await data(sent);
+      expect(again.status(), sent).toBe(304);
+      expect(again.headers().etag, sent).toBe(etag);
+    }
+    expect((await data('"stale", "older"')).status()).toBe(200);
+  });
+});
+
 test.describe("languages", () => {
   test.describe("a Spanish browser", () => {
     test.use({ locale: "es-ES" });

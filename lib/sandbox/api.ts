@@ -12,6 +12,7 @@ import { AGENCIES } from "./accounts";
 import type { Caller, SandboxEngine, SandboxOperation } from "./engine";
 import { businessError, generalError, parseOrThrow, validationError, type FieldProblem } from "./errors";
 import { bodyProblemMessage, isJsonObject, readJsonBody } from "@/lib/http/body";
+import { ifNoneMatches } from "@/lib/http/etag";
 import { agencyHasProviders, computeOffers, toWireOffer } from "./offers";
 import { buildOpenApiDocument } from "./openapi";
 
@@ -132,7 +133,7 @@ export function partnerApi(engine: SandboxEngine) {
     const operation = await engine.getOperation(c.get("caller"), c.req.param("id"));
     const etag = etagOf(operation);
     const headers = { ETag: etag, "Cache-Control": "max-age=60, must-revalidate" };
-    if (ifNoneMatch(c.req.header("If-None-Match"), etag)) return c.body(null, 304, headers);
+    if (ifNoneMatches(c.req.header("If-None-Match"), etag)) return c.body(null, 304, headers);
     return c.json(
       { operationId: operation.id, status: operation.status, updatedAt: new Date(operation.updatedAt).toISOString() },
       200,
@@ -225,14 +226,6 @@ function wireRefund(breakdown: ReturnType<SandboxEngine["refundBreakdown"]>, cur
 /** `"STATUS-epochSeconds"`, quotes included, as the spec describes. */
 export function etagOf(operation: SandboxOperation): string {
   return `"${operation.status}-${Math.floor(operation.updatedAt / 1000)}"`;
-}
-
-function ifNoneMatch(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(",").some((candidate) => {
-    const value = candidate.trim().replace(/^W\//, "");
-    return value === "*" || value === etag;
-  });
 }
 
 /** The most a JSON body of the API may weigh; refused before it is read any further. */

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { errorResponse } from "@/lib/app-error";
 import { getAppContext } from "@/lib/app-context";
 import { pollStatus } from "@/lib/checkout/flow";
+import { ifNoneMatches } from "@/lib/http/etag";
 import { routeHandler } from "@/lib/http/request-scope";
 
 export const dynamic = "force-dynamic";
@@ -18,7 +19,8 @@ async function get(request: Request, { params }: { params: Promise<{ sessionId: 
     const etag = `"${createHash("sha256").update(JSON.stringify(view)).digest("base64url").slice(0, 16)}"`;
     // Private and revalidated every time: the answer is about one customer's checkout.
     const headers = { ETag: etag, "Cache-Control": "private, no-cache" };
-    if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
+    // Weak comparison over a list (RFC 9110): a proxy may weaken the tag, a cache may send several.
+    if (ifNoneMatches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
     return Response.json(view, { headers });
   } catch (error) {
     return errorResponse(error, { "Cache-Control": "no-store" });
