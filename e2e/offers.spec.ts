@@ -387,6 +387,25 @@ test.describe("without JavaScript, the pages that end the way", () => {
     });
   }
 
+  test("a return link with a word the app never sends (/return/ok) answers 404, even on a real session", async ({
+    checkout,
+    checkoutSessions,
+  }) => {
+    const { page, m } = checkout;
+    const { id } = await checkoutSessions.open({ locale: "es", customer: null });
+    for (const kind of ["ok", "cancel", "SUCCESS"]) {
+      const response = await page.goto(`/checkout/${id}/return/${kind}`);
+      expect(response?.status(), kind).toBe(404);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(m.notFound.title);
+    }
+    // The two the app puts in its redirect URLs still lead to the status page.
+    for (const kind of ["success", "error"]) {
+      const response = await page.request.get(`/checkout/${id}/return/${kind}`, { maxRedirects: 0 });
+      expect(response.status(), kind).toBe(307);
+      expect(new URL(response.headers().location!, APP_URL).pathname).toBe(`/checkout/${id}/status`);
+    }
+  });
+
   test("<html lang> is the partner's language for the session, not the browser's", async ({ checkout, checkoutSessions }) => {
     const { page } = checkout;
     const { url } = await checkoutSessions.open({ locale: "en", customer: null });

@@ -10,7 +10,10 @@ describe("routeLabel", () => {
 
   it("reduces ids and tokens to the route's template", () => {
     expect(routeLabel("/checkout/cs_0123456789abcdef")).toBe("/checkout/[sessionId]");
-    expect(routeLabel("/checkout/cs_0123456789abcdef/return/ok?x=1")).toBe("/checkout/[sessionId]/return/[kind]");
+    expect(routeLabel("/checkout/cs_0123456789abcdef/return/success?x=1")).toBe("/checkout/[sessionId]/return/success");
+    expect(routeLabel("/checkout/cs_0123456789abcdef/return/error")).toBe("/checkout/[sessionId]/return/error");
+    // No route: a made-up return is not labelled as one.
+    expect(routeLabel("/checkout/cs_0123456789abcdef/return/ok?x=1")).toBe("/checkout/[sessionId]/*");
     expect(routeLabel("/checkout/cs_0123456789abcdef/offers")).toBe("/checkout/[sessionId]/offers");
     expect(routeLabel("/api/webhooks/financing/secret_token_value_123456")).toBe("/api/webhooks/financing/[token]");
     expect(routeLabel("/admin/operations/op_123")).toBe("/admin/operations/[id]");

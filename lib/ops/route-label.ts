@@ -8,7 +8,7 @@ const TEMPLATES: [RegExp, string][] = [
   [/^\/_next\/static\//, "/_next/static"],
   [/^\/_next\/image/, "/_next/image"],
   [/^\/_next\//, "/_next"],
-  [/^\/checkout\/[^/]+\/return\/[^/]+\/?$/, "/checkout/[sessionId]/return/[kind]"],
+  [/^\/checkout\/[^/]+\/return\/(success|error)\/?$/, "/checkout/[sessionId]/return/$1"],
   [/^\/checkout\/[^/]+\/status\/data\/?$/, "/checkout/[sessionId]/status/data"],
   [/^\/checkout\/[^/]+\/(status|offers)\/?$/, "/checkout/[sessionId]/$1"],
   [/^\/checkout\/[^/]+\/?$/, "/checkout/[sessionId]"],

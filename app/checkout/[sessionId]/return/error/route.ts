@@ -1,0 +1,5 @@
+import { providerReturn } from "../provider-return";
+
+export const dynamic = "force-dynamic";
+
+export const GET = providerReturn("error");
