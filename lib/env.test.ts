@@ -153,6 +153,35 @@ describe("parseEnv", () => {
     ]);
   });
 
+  const NUMERIC = [
+    "PORT",
+    "FINANCING_AGENCY_ID",
+    "FINANCING_KEY_AGENCY_ID",
+    "FINANCING_TIMEOUT_MS",
+    "FINANCING_MAX_ATTEMPTS",
+    "BADGE_UPSTREAM_PER_MINUTE_PARTNER",
+    "BADGE_UPSTREAM_PER_MINUTE_IP",
+    "SHUTDOWN_GRACE_MS",
+    "TRUSTED_PROXY_HOPS",
+  ] as const;
+
+  it.each(NUMERIC)("refuses %s blank, whitespace-only or not in digits, naming it; empty is unset", (variable) => {
+    for (const value of [" ", "\t", "  \n", "abc", "0x2", "1e1", " 2 ", "2.0"]) {
+      expect(refusal({ [variable]: value }).problems, JSON.stringify(value)).toEqual([
+        { variable, message: "must be a whole number, in digits" },
+      ]);
+    }
+    expect(() => parseEnv({ [variable]: "" })).not.toThrow();
+  });
+
+  it("reads TRUSTED_PROXY_HOPS as written, 0 when unset or empty, and refuses it out of range", () => {
+    expect(parseEnv({}).TRUSTED_PROXY_HOPS).toBe(0);
+    expect(parseEnv({ TRUSTED_PROXY_HOPS: "" }).TRUSTED_PROXY_HOPS).toBe(0);
+    expect(parseEnv({ TRUSTED_PROXY_HOPS: "2" }).TRUSTED_PROXY_HOPS).toBe(2);
+    expect(refusal({ TRUSTED_PROXY_HOPS: "11" }).problems).toEqual([{ variable: "TRUSTED_PROXY_HOPS", message: "must be 10 or less" }]);
+    expect(refusal({ TRUSTED_PROXY_HOPS: "-1" }).problems).toEqual([{ variable: "TRUSTED_PROXY_HOPS", message: "must be 0 or more" }]);
+  });
+
   it("lets FINANCING_API_ENVIRONMENT settle a host the heuristic gets wrong", () => {
     const env = parseEnv({
       FINANCING_API_BASE_URL: "https://staging.financer.example/v1",

@@ -2,6 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { LOG_LEVELS } from "@/lib/logging/levels";
+import { envInteger } from "@/lib/validation/env-integer";
 import { KeyringError, parseKeyring, SANDBOX_SECRETS_KEY_BASE64, sandboxKeyring, type Keyring } from "@/lib/security/secret-box";
 
 /**
@@ -27,7 +28,7 @@ const booleanFlag = z
   .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
   .transform((value) => value === "true" || value === "1" || value === "yes");
 
-const positiveInt = (max: number) => z.coerce.number().int("must be a whole number").positive("must be positive").max(max);
+const positiveInt = (max: number) => envInteger({ min: 1, max, minMessage: "must be positive" });
 
 const rawEnvSchema = z.object({
   PORT: positiveInt(65_535).default(3000),
@@ -86,7 +87,7 @@ const rawEnvSchema = z.object({
   // Read by lib/logger.ts (which falls back to info on a bad value); refused here, naming the variable.
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).optional(),
   // How many proxies in front of the app append to X-Forwarded-For (lib/security/client-ip.ts).
-  TRUSTED_PROXY_HOPS: z.coerce.number().int("must be a whole number").min(0, "must be 0 or more").max(10, "must be 10 or less").default(0),
+  TRUSTED_PROXY_HOPS: envInteger({ min: 0, max: 10 }).default(0),
   // The SMTP server payment links are e-mailed through (nodemailer's URL form); unset: no e-mail.
   // Its password may be in it: the messages below never echo the value.
   SMTP_URL: z.string().refine(isSmtpUrl, "must be an smtp:// or smtps:// URL (smtp://user:password@host:587)").optional(),

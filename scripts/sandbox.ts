@@ -13,20 +13,23 @@ import { createSandbox } from "../lib/sandbox/app";
 import { sandboxConfigFromEnv } from "../lib/sandbox/config";
 import { openSandboxDatabase } from "../lib/sandbox/db/connection";
 import { logError, loggerFor } from "../lib/logger";
+import { envInteger } from "../lib/validation/env-integer";
 
 const log = loggerFor("sandbox");
 
 const { values } = parseArgs({
   options: {
-    port: { type: "string", short: "p", default: process.env.PORT ?? "4010" },
+    // An empty PORT (`PORT=`) is unset, as for the app; it was read as 0, a random port.
+    port: { type: "string", short: "p", default: process.env.PORT || "4010" },
     host: { type: "string", default: "127.0.0.1" },
   },
 });
-const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-  console.error(`sandbox: --port must be a port number, not ${JSON.stringify(values.port)}`);
+const parsedPort = envInteger({ min: 0, max: 65_535 }).safeParse(values.port);
+if (!parsedPort.success) {
+  console.error(`sandbox: --port (or PORT) must be a port number, not ${JSON.stringify(values.port)}`);
   process.exit(2);
 }
+const port = parsedPort.data;
 
 let config: ReturnType<typeof sandboxConfigFromEnv>;
 try {

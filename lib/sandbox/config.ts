@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { envInteger } from "@/lib/validation/env-integer";
 import { emptyAllowList, parseAllowList, type AllowList } from "./targets";
 
 /**
@@ -30,12 +31,9 @@ const envSchema = z.object({
     .string()
     .regex(/^[\x21-\x7e]{16,256}$/, "must be 16 to 256 printable characters without spaces")
     .default(DEFAULT_QA_TOKEN),
-  SANDBOX_RETENTION_DAYS: z.coerce
-    .number()
-    .int("must be a whole number of days")
-    .positive("must be at least 1")
-    .max(3650, "must be at most 3650")
-    .default(DEFAULT_RETENTION_DAYS),
+  SANDBOX_RETENTION_DAYS: envInteger({ min: 1, max: 3650, minMessage: "must be at least 1", maxMessage: "must be at most 3650" }).default(
+    DEFAULT_RETENTION_DAYS,
+  ),
   SANDBOX_LOCAL_MODE: booleanFlag.default(true),
   SANDBOX_ALLOWED_TARGETS: z.string().default(""),
 });
