@@ -9,6 +9,7 @@ import type { FinancingClient } from "@/lib/financing/client";
 import type { AgencyScope } from "@/lib/partners/credential";
 import type { Partner } from "@/lib/partners/partners";
 import { clientIpFrom } from "@/lib/security/client-ip";
+import { servedOverHttps } from "@/lib/security/served-over-https";
 import { findStaffSession, sessionStage, STAFF_SESSION_TTL_MS, type SessionStage, type StaffSession } from "./auth";
 import { actingAgencyId } from "./ownership-rule";
 import { isAdminPath } from "./scope";
@@ -29,12 +30,6 @@ export { isAdminPath, type AgencyScope };
  */
 export const STAFF_COOKIE = "staff_session";
 export const STAFF_COOKIE_SECURE = "__Host-staff_session";
-
-/** Whether this request reached us over https: APP_URL says so, or the request's own protocol. */
-export async function servedOverHttps(): Promise<boolean> {
-  if (getEnv().APP_URL.startsWith("https:")) return true;
-  return (await headers()).get("x-forwarded-proto") === "https";
-}
 
 export async function staffCookieName(): Promise<string> {
   return (await servedOverHttps()) ? STAFF_COOKIE_SECURE : STAFF_COOKIE;

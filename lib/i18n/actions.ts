@@ -3,6 +3,7 @@
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
+import { servedOverHttps } from "@/lib/security/served-over-https";
 import { validatedAction } from "@/lib/validated-action";
 import { safeText } from "@/lib/validation/text";
 import { LOCALE_COOKIE, LOCALES } from "./locales";
@@ -31,6 +32,7 @@ const switchLocaleValidated = validatedAction(switchLocaleSchema, async ({ local
     maxAge: 60 * 60 * 24 * 365,
     sameSite: "lax",
     httpOnly: true,
+    secure: await servedOverHttps(),
   });
   return { ok: true as const, returnTo };
 });
