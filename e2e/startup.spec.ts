@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
@@ -13,7 +13,8 @@ function startServer(env: Record<string, string>, port: number): Promise<{ code:
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "travel-checkout-startup-"));
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start"], {
-      env: { ...process.env, ...env, PORT: String(port), DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" },
+      // The test's own DATA_DIR, when it names one, over the fresh folder.
+      env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
@@ -67,6 +68,26 @@ test.describe("configuration refusals at start", () => {
     expect(output).toContain("SANDBOX_RETENTION_DAYS: must be at least 1");
     expect(output).toContain("SANDBOX_QA_TOKEN: must be 16 to 256 printable characters");
     expect(output).not.toContain("qa-short-tok");
+  });
+});
+
+test.describe("a data folder it cannot use", () => {
+  test.describe.configure({ timeout: 60_000 });
+
+  test("DATA_DIR naming a file: exits naming DATA_DIR, the folder and the cause", async () => {
+    const parent = mkdtempSync(path.join(os.tmpdir(), "travel-checkout-datadir-"));
+    try {
+      const file = path.join(parent, "not-a-folder");
+      writeFileSync(file, "");
+      const { code, output } = await startServer({ DATA_DIR: file }, 3197);
+      expect(code).toBe(1);
+      expect(output).toContain(
+        `DATA_DIR: the embedded database's folder ${path.join(file, "pglite")} cannot be used: a part of the path is a file, not a folder (ENOTDIR)`,
+      );
+      expect(output).not.toContain('{"type":"object"}');
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 });
 

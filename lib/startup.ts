@@ -1,5 +1,6 @@
 import "server-only";
 import { closeDatabase, getDatabase, type Database } from "@/lib/db";
+import { DataDirUnusableError } from "@/lib/db/data-dir-lock";
 import { ConfigError, getEnv, type AppEnv } from "@/lib/env";
 import { SandboxConfigError, sandboxConfigFromEnv } from "@/lib/sandbox/config";
 import { SecretOpenError } from "@/lib/security/secret-box";
@@ -35,7 +36,13 @@ export async function startServer(): Promise<void> {
   try {
     database = await getDatabase();
   } catch (error) {
-    logError(log, "The server cannot start: the database could not be opened or migrated.", error);
+    if (error instanceof DataDirUnusableError) {
+      // The message names DATA_DIR, the folder and the cause in plain words (a path holds no secret);
+      // the system's own error, by its safe shape.
+      log.fatal({ variables: ["DATA_DIR"], err: error.cause }, `The server cannot start. ${error.message}`);
+    } else {
+      logError(log, "The server cannot start: the database could not be opened or migrated.", error);
+    }
     process.exit(1);
   }
   if (env.financing.environment === "production") {

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openSandboxDatabase } from "@/lib/sandbox/db/connection";
 import { openDatabase } from "./connection";
-import { DataDirInUseError, lockDataDir, lockPathOf } from "./data-dir-lock";
+import { DataDirInUseError, DataDirUnusableError, lockDataDir, lockPathOf } from "./data-dir-lock";
 
 let dir: string;
 beforeEach(() => {
@@ -64,5 +64,37 @@ describe("the embedded database's data folder", () => {
     // But this process taking it twice is refused.
     expect(() => lockDataDir(dir)).toThrow(DataDirInUseError);
     release();
+  });
+
+  it("refuses a folder it cannot use, naming DATA_DIR, the folder and the cause: DATA_DIR a file, or its pglite folder a file", async () => {
+    const file = path.join(dir, "a-file");
+    writeFileSync(file, "not a folder\n");
+    const underFile = path.join(file, "pglite");
+    const refused = openDatabase({ dataDir: underFile });
+    await expect(refused).rejects.toThrow(DataDirUnusableError);
+    await expect(refused).rejects.toThrow(
+      `DATA_DIR: the embedded database's folder ${underFile} cannot be used: a part of the path is a file, not a folder (ENOTDIR)`,
+    );
+    await expect(openSandboxDatabase({ dataDir: underFile })).rejects.toThrow("(ENOTDIR)");
+    await expect(openDatabase({ dataDir: file })).rejects.toThrow(
+      `folder ${file} cannot be used: it exists and is a file, not a folder (EEXIST)`,
+    );
+    // Nothing was left behind: no lock beside either.
+    expect(existsSync(lockPathOf(file))).toBe(false);
+  });
+
+  it("says in plain words what PGlite's file system refused, though what it throws is no Error", () => {
+    // What PGlite throws on a folder it may not write (seen as `{"type":"object"}` in the log).
+    const errnoError = { name: "ErrnoError", errno: 63 };
+    const error = new DataDirUnusableError("/srv/app/.data/pglite", errnoError);
+    expect(error.message).toBe(
+      "DATA_DIR: the embedded database's folder /srv/app/.data/pglite cannot be used: the operation is not permitted " +
+        "(the folder or a file in it is read-only or immutable) (EPERM). Point DATA_DIR at a folder this process can create and write, or set DATABASE_URL.",
+    );
+    expect(new DataDirUnusableError("/d", { name: "ErrnoError", errno: 69 }).message).toContain("it is on a read-only file system (EROFS)");
+    expect(new DataDirUnusableError("/d", new Error("PGlite failed to initialize properly")).message).toContain(
+      "the database in it could not be opened (is every file in it readable and writable by this process",
+    );
+    expect(error.cause).toBe(errnoError);
   });
 });

@@ -1,5 +1,5 @@
 import "server-only";
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { accessSync, closeSync, constants, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { createPglite } from "./pglite-parsers";
@@ -32,6 +32,61 @@ export class DataDirInUseError extends Error {
     );
     this.name = "DataDirInUseError";
   }
+}
+
+/**
+ * The data folder cannot be used (a file where a folder should be, a read-only disk or mount, no
+ * permission): the start-up refusal says so, naming DATA_DIR, the folder and the cause in plain
+ * words. PGlite's own errors said nothing (`PGlite failed to initialize properly`), or were not even
+ * Errors (its file system's `{ name: "ErrnoError", errno: 63 }`, logged as `{"type":"object"}`).
+ */
+export class DataDirUnusableError extends Error {
+  readonly folder: string;
+  /** The system's error code (EROFS, EACCES…), when there is one. */
+  readonly reason: string | undefined;
+
+  constructor(folder: string, cause: unknown) {
+    const reason = errnoName(cause);
+    super(
+      `DATA_DIR: the embedded database's folder ${folder} cannot be used: ${plainCause(reason)}. ` +
+        "Point DATA_DIR at a folder this process can create and write, or set DATABASE_URL.",
+      { cause },
+    );
+    this.name = "DataDirUnusableError";
+    this.folder = folder;
+    this.reason = reason;
+  }
+}
+
+const PLAIN_CAUSES: Record<string, string> = {
+  EACCES: "permission denied (this process may not write there)",
+  EPERM: "the operation is not permitted (the folder or a file in it is read-only or immutable)",
+  EROFS: "it is on a read-only file system",
+  // A recursive mkdir on a read-only disk says ENOENT, not EROFS.
+  ENOENT: "it could not be created (a read-only disk, or a part of the path that cannot be made)",
+  ENOTDIR: "a part of the path is a file, not a folder",
+  EEXIST: "it exists and is a file, not a folder",
+  ENOSPC: "the disk is full",
+  EDQUOT: "the disk quota is used up",
+};
+
+// PGlite's file system (Emscripten's) throws `{ name: "ErrnoError", errno }`, numbered as in WASI.
+const WASI_ERRNO: Record<number, string> = { 2: "EACCES", 20: "EEXIST", 51: "ENOSPC", 54: "ENOTDIR", 63: "EPERM", 69: "EROFS" };
+
+function errnoName(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const { code, errno, name } = error as { code?: unknown; errno?: unknown; name?: unknown };
+  if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return code;
+  if (name === "ErrnoError" && typeof errno === "number") return WASI_ERRNO[errno] ?? `errno ${errno}`;
+  return undefined;
+}
+
+function plainCause(reason: string | undefined): string {
+  const plain = reason === undefined ? undefined : PLAIN_CAUSES[reason];
+  if (plain !== undefined) return `${plain} (${reason})`;
+  if (reason !== undefined) return `the system refused it (${reason})`;
+  // PGlite's own failure ("Aborted()", "failed to initialize properly") says nothing more.
+  return "the database in it could not be opened (is every file in it readable and writable by this process, and made by this version?)";
 }
 
 function isAlive(pid: number): boolean {
@@ -101,10 +156,20 @@ export async function openLockedPglite(dataDir: string): Promise<{ client: PGlit
     const client = await createPglite(dataDir);
     return { client, close: () => client.close() };
   }
-  mkdirSync(dataDir, { recursive: true });
-  const unlock = lockDataDir(dataDir);
+  const folder = path.resolve(dataDir);
+  let unlock: () => void;
   try {
-    const client = await createPglite(path.resolve(dataDir));
+    mkdirSync(folder, { recursive: true });
+    // Read-only (a mount, an immutable folder) shows here, even for root; PGlite would fail later,
+    // saying nothing of why.
+    accessSync(folder, constants.R_OK | constants.W_OK);
+    unlock = lockDataDir(dataDir);
+  } catch (error) {
+    if (error instanceof DataDirInUseError) throw error;
+    throw new DataDirUnusableError(folder, error);
+  }
+  try {
+    const client = await createPglite(folder);
     const close = async () => {
       try {
         await client.close();
@@ -115,6 +180,6 @@ export async function openLockedPglite(dataDir: string): Promise<{ client: PGlit
     return { client, close };
   } catch (error) {
     unlock();
-    throw error;
+    throw new DataDirUnusableError(folder, error);
   }
 }
