@@ -1,5 +1,6 @@
 import { startDemoCheckout } from "@/app/actions/demo";
 import { sampleTrip, SAMPLE_TRIP_PRICE_CENTS } from "@/app/actions/demo-trip";
+import { ServiceHome } from "@/components/home/service-home";
 import { LanguageSwitcher } from "@/components/ui/language-switcher";
 import { switchLocale } from "@/lib/i18n/actions";
 import { Notice } from "@/components/ui/notice";
@@ -13,8 +14,9 @@ import type { Messages } from "@/lib/i18n/messages";
 import { getLocale, getMessages } from "@/lib/i18n/server";
 
 /**
- * The demo shop (design.md §3, step 1): a travel agency's page with one sample trip. "Pay in
- * installments" opens a checkout session for it, so `npm start` shows the whole flow.
+ * On the sandbox, the demo shop (design.md §3, step 1): a travel agency's page with one sample trip.
+ * "Pay in installments" opens a checkout session for it, so `npm start` shows the whole flow. With
+ * the production partner API, the service's own home (components/home/service-home.tsx).
  */
 
 const TRIGGERS = ["refuse_offer", "error_offer", "refuse_all", "refuse_first", "error", "decline", "not_eligible"] as const;
@@ -32,10 +34,12 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const query = await searchParams;
   const locale = await getLocale();
   const m = getMessages(locale);
+  // The demo exists on the sandbox only (app/actions/demo.ts refuses it with the production API): a
+  // real deployment's home says what the service is, with no sample trip and no sandbox triggers.
+  if (getEnv().financing.environment !== "sandbox") return <ServiceHome locale={locale} m={m} switchLocale={switchLocale} />;
   const trip = sampleTrip(locale);
   const ctx = await getAppContext();
-  // The demo exists on the sandbox only (app/actions/demo.ts refuses it with the production API).
-  const demoAvailable = getEnv().financing.environment === "sandbox" && Boolean(await cachedPartnerById(ctx.db, DEMO_PARTNER_ID));
+  const demoAvailable = Boolean(await cachedPartnerById(ctx.db, DEMO_PARTNER_ID));
 
   // The customer coming back from the checkout. The outcome in the query is only a hint, fine to
   // show in a demo: a real partner re-checks it with GET /api/checkout-sessions/{id} before it

@@ -5,11 +5,15 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { Backoffice } from "./pages/admin/backoffice";
+import { ServiceHomePage } from "./pages/service-home-page";
 import { ShopPage } from "./pages/shop-page";
 import { APP_PORT, DEMO_PARTNERS, STAFF } from "./support/app";
 import { checkoutSessionBody } from "./support/checkout-sessions";
 import { startProcess, waitUntilOk, type Instance } from "./support/instances";
+import { expectNoAxeViolations } from "./support/axe";
 import { SANDBOX_AGENCY_KEY } from "./support/sandbox";
+import { SAMPLE_TRIP_PRICE_CENTS, sampleTrip } from "@/app/actions/demo-trip";
+import { formatAmount } from "@/lib/i18n/format";
 import { MESSAGES } from "@/lib/i18n/messages";
 
 /**
@@ -148,10 +152,38 @@ test.describe("a production configuration on fresh data", () => {
   test("offers no demo shop, and its action, posted by hand, opens no checkout session", async ({ browser }) => {
     const context = await browser.newContext({ baseURL: origin, locale: "en-GB" });
     try {
-      const shop = new ShopPage(await context.newPage(), MESSAGES.en);
+      const page = await context.newPage();
+      const shop = new ShopPage(page, MESSAGES.en);
       await shop.goto();
       await expect(shop.main).toBeVisible();
       await expect(shop.payButton).toHaveCount(0);
+      // No demo leftover either: no sample trip, no price, no sandbox trigger tags, no demo text.
+      const body = page.locator("body");
+      for (const leftover of [
+        sampleTrip("en").packageName,
+        MESSAGES.en.shop.shopName,
+        MESSAGES.en.shop.tripHeading,
+        MESSAGES.en.shop.triggersHeading,
+        MESSAGES.en.shop.unavailable,
+        "+refuse_",
+        "sandbox",
+      ]) {
+        await expect(body, leftover).not.toContainText(leftover, { ignoreCase: true });
+      }
+      await expect(body).not.toContainText(formatAmount({ cents: SAMPLE_TRIP_PRICE_CENTS, currency: "EUR" }, "en"));
+      // What the service is, and where each visitor goes, in the visitor's language.
+      const home = new ServiceHomePage(page, MESSAGES.en);
+      await expect(home.heading).toHaveText(MESSAGES.en.home.title);
+      await expect(home.main).toContainText(MESSAGES.en.home.customerBody);
+      await expect(home.staffLink).toHaveAttribute("href", "/admin");
+      await expectNoAxeViolations(page, "the production home page");
+      await home.languages.button("es").click();
+      const inSpanish = new ServiceHomePage(page, MESSAGES.es);
+      await expect(inSpanish.heading).toHaveText(MESSAGES.es.home.title);
+      await expect(body).not.toContainText(sampleTrip("es").packageName);
+      await expectNoAxeViolations(page, "the production home page, in Spanish");
+      await inSpanish.staffLink.click();
+      await expect(page).toHaveURL(/\/admin\/login/);
     } finally {
       await context.close();
     }

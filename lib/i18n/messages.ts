@@ -91,6 +91,17 @@ const es = {
       not_eligible: "el cliente no puede financiar",
     },
   },
+  /** The home page with the production partner API: what the service is, no demo (app/page.tsx). */
+  home: {
+    title: "Pago a plazos de viajes",
+    intro:
+      "Este servicio permite a los clientes de las agencias de viajes que lo ofrecen pagar su viaje a plazos, con la financiación de una entidad de crédito.",
+    customerHeading: "¿Vas a pagar tu viaje?",
+    customerBody:
+      "Entra desde el enlace que te ha dado tu agencia de viajes: en su web, o por correo electrónico o mensaje. Si no lo tienes, pídeselo a tu agencia; desde aquí no se puede empezar un pago.",
+    staffHeading: "¿Trabajas en una agencia?",
+    staffLink: "Accede a la gestión de tu agencia",
+  },
   booking: {
     heading: "Tu viaje",
     reference: "Referencia",
@@ -400,6 +411,16 @@ const en: Messages = {
       decline: "the provider declines after signing",
       not_eligible: "the customer cannot get financing",
     },
+  },
+  home: {
+    title: "Trips paid in installments",
+    intro:
+      "This service lets the customers of the travel agencies that offer it pay their trip in installments, financed by a credit provider.",
+    customerHeading: "Paying for your trip?",
+    customerBody:
+      "Open the link your travel agency gave you: on its website, or by e-mail or message. If you do not have it, ask your agency; a payment cannot be started from here.",
+    staffHeading: "Working at an agency?",
+    staffLink: "Sign in to your agency's back-office",
   },
   booking: {
     heading: "Your trip",
