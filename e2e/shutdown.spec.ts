@@ -31,7 +31,7 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), "travel-checkout-shutdown-"))
 let sandboxProcess: Instance | undefined;
 let app: Instance | undefined;
 
-async function startApp(graceMs: number): Promise<Instance> {
+async function startApp(graceMs: number, drainDelayMs = 0): Promise<Instance> {
   const instance = startProcess(
     "app",
     ["node_modules/next/dist/bin/next", "start"],
@@ -44,6 +44,7 @@ async function startApp(graceMs: number): Promise<Instance> {
       APP_URL: BASE,
       WEBHOOK_TOKEN,
       SHUTDOWN_GRACE_MS: String(graceMs),
+      SHUTDOWN_DRAIN_DELAY_MS: String(drainDelayMs),
       METRICS_TOKEN,
     },
     PORTS.app,
@@ -152,4 +153,29 @@ test("SIGTERM with too little grace: the event is handed back, and the restarted
   const read = await api.read(sessionId);
   expect(read.state).toBe("confirmed");
   await terminate(app);
+});
+
+test("SIGTERM with nothing under way: it goes on serving, readiness 503 draining, through the drain delay, then exits 0", async ({
+  request,
+}) => {
+  app = await startApp(15_000, 4_000);
+  expect((await request.get(`${BASE}/api/ready`)).status()).toBe(200);
+
+  const stopping = terminate(app);
+  // A load balancer probing readiness sees the instance going (it used to meet a closed port at
+  // once), and what it still routes here in the meantime is served.
+  await expect
+    .poll(async () => {
+      const ready = await request.get(`${BASE}/api/ready`).catch(() => undefined);
+      return ready ? `${ready.status()} ${((await ready.json()) as { checks: { instance: string } }).checks.instance}` : "refused";
+    })
+    .toBe("503 draining");
+  expect((await request.get(`${BASE}/`)).status()).toBe(200);
+  expect((await request.get(`${BASE}/api/health`)).status()).toBe(200);
+  expect(app.child.exitCode).toBeNull();
+
+  const stopped = await stopping;
+  expect(stopped.code).toBe(0);
+  expect(stopped.ms).toBeGreaterThanOrEqual(4_000);
+  expect(app.output.join("")).toContain("shutdown: drain delay over");
 });

@@ -162,6 +162,7 @@ describe("parseEnv", () => {
     "BADGE_UPSTREAM_PER_MINUTE_PARTNER",
     "BADGE_UPSTREAM_PER_MINUTE_IP",
     "SHUTDOWN_GRACE_MS",
+    "SHUTDOWN_DRAIN_DELAY_MS",
     "TRUSTED_PROXY_HOPS",
   ] as const;
 
@@ -180,6 +181,14 @@ describe("parseEnv", () => {
     expect(parseEnv({ TRUSTED_PROXY_HOPS: "2" }).TRUSTED_PROXY_HOPS).toBe(2);
     expect(refusal({ TRUSTED_PROXY_HOPS: "11" }).problems).toEqual([{ variable: "TRUSTED_PROXY_HOPS", message: "must be 10 or less" }]);
     expect(refusal({ TRUSTED_PROXY_HOPS: "-1" }).problems).toEqual([{ variable: "TRUSTED_PROXY_HOPS", message: "must be 0 or more" }]);
+  });
+
+  it("takes SHUTDOWN_DRAIN_DELAY_MS (10 s by default, 0 for none) and names a bad value", () => {
+    expect(parseEnv({}).SHUTDOWN_DRAIN_DELAY_MS).toBe(10_000);
+    expect(parseEnv({ SHUTDOWN_DRAIN_DELAY_MS: "0" }).SHUTDOWN_DRAIN_DELAY_MS).toBe(0);
+    for (const bad of ["-1", "soon", "1.5", "600000"]) {
+      expect(refusal({ SHUTDOWN_DRAIN_DELAY_MS: bad }).problems.map((p) => p.variable)).toEqual(["SHUTDOWN_DRAIN_DELAY_MS"]);
+    }
   });
 
   it("lets FINANCING_API_ENVIRONMENT settle a host the heuristic gets wrong", () => {

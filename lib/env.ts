@@ -84,6 +84,9 @@ const rawEnvSchema = z.object({
     .regex(/^[A-Za-z0-9._~+/=-]{24,256}$/, "must be 24 to 256 letters, digits or -._~+/=")
     .optional(),
   SHUTDOWN_GRACE_MS: positiveInt(120_000).default(10_000),
+  // 10 s: a balancer probing readiness every 5 s takes an instance out after two failed probes; the
+  // whole stop (delay, grace, 5 s for requests) stays under Kubernetes's default 30 s before SIGKILL.
+  SHUTDOWN_DRAIN_DELAY_MS: envInteger({ min: 0, max: 120_000 }).default(10_000),
   // Read by lib/logger.ts (which falls back to info on a bad value); refused here, naming the variable.
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).optional(),
   // How many proxies in front of the app append to X-Forwarded-For (lib/security/client-ip.ts).
@@ -134,8 +137,10 @@ export interface AppEnv {
   DEMO_PARTNER_SECRET: string | undefined;
   /** The bearer token `/api/metrics` asks for; undefined: the metrics are not served (404). */
   METRICS_TOKEN: string | undefined;
-  /** On SIGTERM, how long the work under way may take before what is left is handed back. */
+  /** On SIGTERM, how long the work under way may take (after the drain delay) before what is left is handed back. */
   SHUTDOWN_GRACE_MS: number;
+  /** On SIGTERM, how long requests go on being served, readiness failing, before the listener closes. */
+  SHUTDOWN_DRAIN_DELAY_MS: number;
   /** More origins the demo partners may frame the checkout from and return to (tests' partner pages). */
   DEMO_PARTNER_EXTRA_ORIGINS: string[];
   /**
@@ -302,6 +307,7 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
     badgeBudget: { perPartnerPerMinute: raw.BADGE_UPSTREAM_PER_MINUTE_PARTNER, perIpPerMinute: raw.BADGE_UPSTREAM_PER_MINUTE_IP },
     METRICS_TOKEN: raw.METRICS_TOKEN,
     SHUTDOWN_GRACE_MS: raw.SHUTDOWN_GRACE_MS,
+    SHUTDOWN_DRAIN_DELAY_MS: raw.SHUTDOWN_DRAIN_DELAY_MS,
     TRUSTED_PROXY_HOPS: raw.TRUSTED_PROXY_HOPS,
     smtp: raw.SMTP_URL
       ? { url: raw.SMTP_URL, from: raw.SMTP_FROM ?? `no-reply@${new URL(raw.APP_URL ?? "http://localhost").hostname}` }

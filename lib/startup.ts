@@ -89,6 +89,12 @@ export async function startServer(): Promise<void> {
   countRowsIn(async () => database.db);
   // The background work runs on a pool of its own: webhook deliveries never wait behind processing.
   const worker = startBackgroundWork(createAppContext(database.background, env));
-  installShutdown({ db: database.db, worker, closeDatabase, graceMs: env.SHUTDOWN_GRACE_MS });
+  installShutdown({
+    db: database.db,
+    worker,
+    closeDatabase,
+    drainDelayMs: env.SHUTDOWN_DRAIN_DELAY_MS,
+    graceMs: env.SHUTDOWN_GRACE_MS,
+  });
   log.info({ database: env.DATABASE_URL === undefined ? "pglite" : "postgresql", sandbox: env.SANDBOX_ENABLED }, "server ready");
 }

@@ -322,6 +322,8 @@ async function main() {
       PORT: String(PORT),
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
+      // No load balancer here: stopped at once, its port free for the next run.
+      SHUTDOWN_DRAIN_DELAY_MS: "0",
       FINANCING_API_BASE_URL: `${SANDBOX}/sandbox/v1`,
       FINANCING_API_KEY: SANDBOX_KEY,
       ...(DATABASE_URL ? { DATABASE_URL } : {}),

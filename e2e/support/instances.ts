@@ -14,7 +14,8 @@ export interface Instance {
 
 export function startProcess(name: string, args: string[], env: Record<string, string>, port: number): Instance {
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, ...env, NEXT_TELEMETRY_DISABLED: "1" },
+    // No load balancer waits for these: SIGTERM stops them without the drain delay, unless a test sets one.
+    env: { ...process.env, SHUTDOWN_DRAIN_DELAY_MS: "0", ...env, NEXT_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];

@@ -16,7 +16,7 @@ import { startBackgroundWork } from "@/lib/checkout/worker";
 import { seedDemoPartner } from "@/lib/demo/seed";
 import { createFinancingClient } from "@/lib/financing/client";
 import { isDraining, resetLifecycle, trackWork } from "./lifecycle";
-import { shutdown } from "./shutdown";
+import { drainDelayFor, shutdown } from "./shutdown";
 
 let database: Database;
 let ctx: CheckoutContext;
@@ -125,6 +125,40 @@ describe("shutdown", () => {
     release();
     expect(await processWebhookEvent(ctx, { eventId: 1, operationId: "op_shutdown_1" })).toBe("processed");
     expect((await eventRow()).result).toBe("acknowledged");
+  });
+
+  it("goes on serving through the drain delay, readiness red, before the servers close and the grace starts", async () => {
+    const { processing } = await midProcessing();
+    let closedAt = 0;
+    let requestGraceMs = 0;
+    const signalledAt = Date.now();
+    const stopping = shutdown({
+      db: database.db,
+      worker: startBackgroundWork(ctx, 60_000),
+      drainDelayMs: 400,
+      graceMs: 6_000,
+      closeServers: async (ms) => {
+        closedAt = Date.now();
+        requestGraceMs = ms;
+      },
+      closeDatabase: async () => {},
+    });
+    expect(isDraining()).toBe(true);
+    // The event under way finishes during the delay; the servers are still open after it.
+    release();
+    expect(await processing).toBe("processed");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(closedAt).toBe(0);
+    expect(trackWork(() => processWebhookEvent(ctx, { eventId: 1, operationId: "op_shutdown_1" }))).toBeUndefined();
+    expect(await stopping).toMatchObject({ finished: true, releasedEvents: 0 });
+    expect(closedAt - signalledAt).toBeGreaterThanOrEqual(400);
+    // The grace counts from the end of the delay: the requests get nearly all of it.
+    expect(requestGraceMs).toBeGreaterThan(5_500);
+  });
+
+  it("has a drain delay on SIGTERM only: SIGINT is a person's Ctrl-C", () => {
+    expect(drainDelayFor("SIGTERM", 10_000)).toBe(10_000);
+    expect(drainDelayFor("SIGINT", 10_000)).toBe(0);
   });
 
   it("starts nothing new once draining, and gives up the reconciler's lease", async () => {

@@ -16,7 +16,12 @@ export interface ShutdownDeps {
   db: Db;
   worker: BackgroundWork;
   closeDatabase(): Promise<void>;
-  /** How long the work under way may take to finish before what is left is handed back. */
+  /**
+   * How long the instance goes on serving once draining, before anything closes: the load balancer
+   * sees readiness fail and takes it out while its requests are still answered (0: no delay).
+   */
+  drainDelayMs?: number;
+  /** How long the work under way may take to finish, counted after the drain delay, before what is left is handed back. */
   graceMs: number;
   /** Stops the HTTP servers (after the work, so in-process calls it makes are still served). */
   closeServers?(ms: number): Promise<void>;
@@ -30,20 +35,29 @@ export interface ShutdownReport {
 
 /**
  * A graceful stop: nothing new is taken (readiness goes red, the worker stops, deliveries are
- * stored but left for another instance), the work under way gets `graceMs` to finish, what did not
+ * stored but left for another instance), requests go on being served for `drainDelayMs` (a load
+ * balancer probing readiness needs a few probes to take the instance out, and would meet refused
+ * connections if the listener closed first), then the work under way gets `graceMs` to finish, what did not
  * finish is handed back (the events' locks and the reconciler's lease, so another instance takes
  * them at once), then the servers stop and the database is closed. Nothing is lost either way: an
  * event not acknowledged is redelivered by the API and taken up by any instance.
  */
 export async function shutdown(deps: ShutdownDeps): Promise<ShutdownReport> {
   startDraining();
-  log.info({ graceMs: deps.graceMs }, "shutdown: draining");
+  const drainDelayMs = deps.drainDelayMs ?? 0;
+  log.info({ drainDelayMs, graceMs: deps.graceMs }, "shutdown: draining");
+  // Stopped now, so no new round starts during the delay; the one under way has the delay and the grace.
+  const workerStopped = deps.worker.stop().catch((error: unknown) => logError(log, "shutdown: stopping the background work failed", error));
+  if (drainDelayMs > 0) {
+    await new Promise((resolve) => setTimeout(resolve, drainDelayMs));
+    log.info("shutdown: drain delay over");
+  }
   const deadline = Date.now() + deps.graceMs;
   let finished = false;
   let releasedEvents = 0;
   let releasedLease = false;
   try {
-    await Promise.race([deps.worker.stop(), new Promise((resolve) => setTimeout(resolve, deps.graceMs).unref())]);
+    await Promise.race([workerStopped, new Promise((resolve) => setTimeout(resolve, deps.graceMs).unref())]);
     finished = await workSettled(Math.max(0, deadline - Date.now()));
     const held = heldEvents();
     if (held.length > 0) releasedEvents = await releaseClaims({ db: deps.db }, held);
@@ -67,7 +81,8 @@ export async function shutdown(deps: ShutdownDeps): Promise<ShutdownReport> {
 /**
  * Takes SIGTERM and SIGINT over from `next start` (whose own handler would exit as soon as its
  * server closed, cutting our work short): the first signal starts `shutdown`, the process exits 0
- * when it is done; a second signal exits at once.
+ * when it is done; a second signal exits at once. The drain delay is SIGTERM's only: SIGINT is a
+ * person's Ctrl-C, with no load balancer to wait for.
  */
 export function installShutdown(deps: ShutdownDeps): void {
   let stopping = false;
@@ -80,7 +95,12 @@ export function installShutdown(deps: ShutdownDeps): void {
       }
       stopping = true;
       log.info({ signal }, "shutdown: signal received");
-      void shutdown(deps).finally(() => process.exit(0));
+      void shutdown({ ...deps, drainDelayMs: drainDelayFor(signal, deps.drainDelayMs) }).finally(() => process.exit(0));
     });
   }
+}
+
+/** The drain delay a signal gets: SIGTERM (an orchestrator, behind a load balancer) the configured one, SIGINT none. */
+export function drainDelayFor(signal: NodeJS.Signals, configuredMs = 0): number {
+  return signal === "SIGTERM" ? configuredMs : 0;
 }
