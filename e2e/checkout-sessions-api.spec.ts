@@ -114,6 +114,12 @@ test.describe("a method the API does not take", () => {
     ["PUT", "/api/checkout-sessions/cs_doesnotexist000000000000", "GET, HEAD, OPTIONS"],
     ["POST", "/api/checkout-sessions/cs_doesnotexist000000000000", "GET, HEAD, OPTIONS"],
     ["GET", "/api/webhooks/financing/not-the-token", "POST, OPTIONS"],
+    ["POST", "/api/badge", "GET, HEAD, OPTIONS"],
+    ["DELETE", "/api/health", "GET, HEAD, OPTIONS"],
+    ["POST", "/api/ready", "GET, HEAD, OPTIONS"],
+    ["PUT", "/api/metrics", "GET, HEAD, OPTIONS"],
+    ["POST", "/api/openapi.json", "GET, HEAD, OPTIONS"],
+    ["PATCH", "/api/demo/notifications", "GET, HEAD, POST, OPTIONS"],
   ] as const) {
     test(`${method} ${path.replace(/cs_\w+/, "{id}")}: 405 method_not_allowed, with Allow`, async ({ request }) => {
       const answer = await request.fetch(path, { method, failOnStatusCode: false });
@@ -127,6 +133,32 @@ test.describe("a method the API does not take", () => {
       expect(options.headers()["allow"]).toBe(allow);
     });
   }
+});
+
+test.describe("an address under /api/ that does not exist", () => {
+  // It used to get the HTML not-found page: a partner's HTTP client expects the API's JSON error.
+  for (const [method, path] of [
+    ["GET", "/api/nope"],
+    ["POST", "/api/checkout-session"],
+    ["GET", "/api/checkout-sessions/cs_doesnotexist000000000000/state"],
+    ["DELETE", "/api/webhooks/financing"],
+    ["OPTIONS", "/api/nope"],
+  ] as const) {
+    test(`${method} ${path.replace(/cs_\w+/, "{id}")}: 404 not_found, in JSON`, async ({ request }) => {
+      const answer = await request.fetch(path, { method, failOnStatusCode: false });
+      expect(answer.status()).toBe(404);
+      expect(answer.headers()["content-type"]).toContain("application/json");
+      expect(answer.headers()["cache-control"]).toBe("no-store");
+      expect((await answer.json()).error).toMatchObject({ code: "not_found", message: expect.stringContaining("/api/openapi.json") });
+    });
+  }
+
+  test("HEAD: 404 with the JSON error's headers and no body", async ({ request }) => {
+    const answer = await request.head("/api/nope", { failOnStatusCode: false });
+    expect(answer.status()).toBe(404);
+    expect(answer.headers()["content-type"]).toContain("application/json");
+    expect(await answer.body()).toHaveLength(0);
+  });
 });
 
 test.describe("the demo partner's notification endpoint", () => {

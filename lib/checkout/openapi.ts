@@ -29,7 +29,7 @@ const DESCRIPTION = `The API a travel agency's backend uses to open a checkout f
 
 Authentication: your partner secret as a bearer token (on the sandbox, the demo partner's is \`demo_partner_secret_sandbox_only\`).
 
-Errors are always \`{ "error": { "code", "message", "fields"? } }\`: branch on \`code\`.`;
+Errors are always \`{ "error": { "code", "message", "fields"? } }\`: branch on \`code\`. A method an address does not take answers 405 \`method_not_allowed\` with \`Allow\` (and \`OPTIONS\` answers 204 with the same \`Allow\`); an address under \`/api/\` that does not exist answers 404 \`not_found\`.`;
 
 /** An error answer in the API's one format; the codes it can carry are listed (and checked against the app's table). */
 function errorResponse(status: number, description: string, codes: AppErrorCode[]): ZodOpenApiResponseObject {

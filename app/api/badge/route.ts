@@ -1,6 +1,7 @@
 import { errorResponse } from "@/lib/app-error";
 import { getAppContext } from "@/lib/app-context";
 import { badgeResponse } from "@/lib/embed/badge-response";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 import { routeHandler } from "@/lib/http/request-scope";
 
 export const dynamic = "force-dynamic";
@@ -15,3 +16,6 @@ async function get(request: Request) {
 }
 
 export const GET = routeHandler("GET /api/badge", get);
+
+// Any other method: 405 in the API's error format, with Allow (lib/http/method-not-allowed.ts).
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("/api/badge", ["GET"]);

@@ -1,6 +1,6 @@
 import { errorResponse } from "@/lib/app-error";
 import { handleCreateSession } from "@/lib/checkout/sessions-api";
-import { allowedMethods, methodNotAllowed } from "@/lib/http/method-not-allowed";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 import { routeHandler } from "@/lib/http/request-scope";
 
 export const dynamic = "force-dynamic";
@@ -18,6 +18,4 @@ async function post(request: Request) {
 export const POST = routeHandler("POST /api/checkout-sessions", post);
 
 // Any other method: 405 in the API's error format, with Allow (lib/http/method-not-allowed.ts).
-const notAllowed = methodNotAllowed("/api/checkout-sessions", ["POST"]);
-export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
-export const OPTIONS = allowedMethods(["POST"]);
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods("/api/checkout-sessions", ["POST"]);

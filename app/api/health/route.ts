@@ -1,5 +1,6 @@
 import { checkDatabase, getDatabase } from "@/lib/db";
 import { logError, loggerFor } from "@/lib/logger";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 import { routeHandler } from "@/lib/http/request-scope";
 
 /*
@@ -28,3 +29,6 @@ async function get(_request: Request) {
 const noStore = { "Cache-Control": "no-store" };
 
 export const GET = routeHandler("GET /api/health", get);
+
+// Any other method: 405 in the API's error format, with Allow (lib/http/method-not-allowed.ts).
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("/api/health", ["GET"]);

@@ -1,5 +1,6 @@
 import { buildCheckoutApiDocument } from "@/lib/checkout/openapi";
 import { getEnv } from "@/lib/env";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 import { routeHandler } from "@/lib/http/request-scope";
 
 export const dynamic = "force-dynamic";
@@ -16,3 +17,6 @@ async function get() {
 }
 
 export const GET = routeHandler("GET /api/openapi.json", get);
+
+// Any other method: 405 in the API's error format, with Allow (lib/http/method-not-allowed.ts).
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("/api/openapi.json", ["GET"]);

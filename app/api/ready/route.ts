@@ -1,3 +1,4 @@
+import { otherMethods } from "@/lib/http/method-not-allowed";
 import { routeHandler } from "@/lib/http/request-scope";
 import { checkReadiness } from "@/lib/ops/readiness";
 
@@ -13,3 +14,6 @@ async function get(_request: Request) {
 }
 
 export const GET = routeHandler("GET /api/ready", get);
+
+// Any other method: 405 in the API's error format, with Allow (lib/http/method-not-allowed.ts).
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("/api/ready", ["GET"]);

@@ -1,6 +1,6 @@
 import { errorResponse } from "@/lib/app-error";
 import { handleGetSession } from "@/lib/checkout/sessions-api";
-import { allowedMethods, methodNotAllowed } from "@/lib/http/method-not-allowed";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 import { routeHandler } from "@/lib/http/request-scope";
 
 export const dynamic = "force-dynamic";
@@ -17,6 +17,4 @@ async function get(request: Request, { params }: { params: Promise<{ id: string 
 export const GET = routeHandler("GET /api/checkout-sessions/[id]", get);
 
 // Any other method: 405 in the API's error format, with Allow (lib/http/method-not-allowed.ts).
-const notAllowed = methodNotAllowed("/api/checkout-sessions/[id]", ["GET"]);
-export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
-export const OPTIONS = allowedMethods(["GET"]);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods("/api/checkout-sessions/[id]", ["GET"]);

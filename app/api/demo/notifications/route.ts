@@ -6,6 +6,7 @@ import { getEnv } from "@/lib/env";
 import { partnerById } from "@/lib/partners/partners";
 import { openPartnerSecret } from "@/lib/partners/secrets";
 import { loggerFor } from "@/lib/logger";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 import { routeHandler } from "@/lib/http/request-scope";
 
 export const dynamic = "force-dynamic";
@@ -100,3 +101,6 @@ async function get(request: Request): Promise<Response> {
 
 export const POST = routeHandler("POST /api/demo/notifications", post);
 export const GET = routeHandler("GET /api/demo/notifications", get);
+
+// Any other method: 405 in the API's error format, with Allow (lib/http/method-not-allowed.ts).
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("/api/demo/notifications", ["GET", "POST"]);

@@ -1,6 +1,6 @@
 import { getAppContext } from "@/lib/app-context";
 import { receiveWebhook } from "@/lib/checkout/webhooks";
-import { allowedMethods, methodNotAllowed } from "@/lib/http/method-not-allowed";
+import { otherMethods } from "@/lib/http/method-not-allowed";
 import { routeHandler } from "@/lib/http/request-scope";
 import { loggerFor } from "@/lib/logger";
 import { wakeWorker } from "@/lib/ops/lifecycle";
@@ -37,6 +37,4 @@ async function post(request: Request, { params }: { params: Promise<{ token: str
 export const POST = routeHandler("POST /api/webhooks/financing/[token]", post);
 
 // Any other method: 405 in the API's error format, with Allow (lib/http/method-not-allowed.ts).
-const notAllowed = methodNotAllowed("/api/webhooks/financing/[token]", ["POST"]);
-export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
-export const OPTIONS = allowedMethods(["POST"]);
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods("/api/webhooks/financing/[token]", ["POST"]);
