@@ -230,8 +230,9 @@ export interface components {
         CheckoutSessionOperation: {
             /** @description The financing operation's id at the partner API. */
             id: string;
+            /** @description The operation's status at the financing partner, as last read from its API: read again as the customer goes to the provider, on their return, on the financing partner's webhooks, while the status page waits, and by a reconciliation every few minutes. `state` is the one to act on; this is for support and reconciliation with the partner's own records. */
             status: components["schemas"]["OperationStatus"] | null;
-            /** @description When the financing partner last changed the operation. */
+            /** @description When the financing partner last changed the operation (as of that read). */
             updatedAt: string | null;
         };
         /**
@@ -296,8 +297,9 @@ export interface components {
         CheckoutSessionOperationOutput: {
             /** @description The financing operation's id at the partner API. */
             id: string;
+            /** @description The operation's status at the financing partner, as last read from its API: read again as the customer goes to the provider, on their return, on the financing partner's webhooks, while the status page waits, and by a reconciliation every few minutes. `state` is the one to act on; this is for support and reconciliation with the partner's own records. */
             status: components["schemas"]["OperationStatus"] | null;
-            /** @description When the financing partner last changed the operation. */
+            /** @description When the financing partner last changed the operation (as of that read). */
             updatedAt: string | null;
         };
     };

@@ -49,8 +49,11 @@ const dateTime = () => z.iso.datetime();
 export const sessionOperationSchema = z
   .object({
     id: z.string().meta({ description: "The financing operation's id at the partner API." }),
-    status: operationStatusSchema.nullable(),
-    updatedAt: dateTime().nullable().meta({ description: "When the financing partner last changed the operation." }),
+    status: operationStatusSchema.nullable().meta({
+      description:
+        "The operation's status at the financing partner, as last read from its API: read again as the customer goes to the provider, on their return, on the financing partner's webhooks, while the status page waits, and by a reconciliation every few minutes. `state` is the one to act on; this is for support and reconciliation with the partner's own records.",
+    }),
+    updatedAt: dateTime().nullable().meta({ description: "When the financing partner last changed the operation (as of that read)." }),
   })
   .meta({ id: "CheckoutSessionOperation", description: "The financing operation behind the session, once the customer sent their data." });
 

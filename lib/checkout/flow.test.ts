@@ -21,6 +21,8 @@ import {
 } from "./sessions";
 import { DEMO_BLUE_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
 import { partnerById } from "@/lib/partners/partners";
+import { workSettled } from "@/lib/ops/lifecycle";
+import { sessionResource } from "./sessions-api";
 import { customerDraft, DEMO_SECRET, recordingFetch, sessionInput, testContext, type RecordedCall } from "./testing/context";
 
 let server: Awaited<ReturnType<typeof startSandboxServer>>;
@@ -324,6 +326,21 @@ describe("offers and choosing", () => {
     // The plan chosen is kept with its figures, for the status page.
     const { id: _id, extra: _extra, ...figures } = view.offers[0]!;
     expect((await requireSession(ctx.db, session.id)).chosenPlan).toEqual(figures);
+  });
+
+  it("the status is read again once a plan is requested: the partner does not see GENERATED while the customer is at the provider", async () => {
+    const session = await sessionWithOperation();
+    expect(session.operationStatus).toBe("GENERATED");
+    const view = await loadOffers(ctx, session);
+    if (view.kind !== "offers") throw new Error("expected offers");
+    expect(await chooseOffer(ctx, session.id, view.offers[0]!.id)).toMatchObject({ kind: "redirect" });
+    // Read off the customer's way: it is done once the tracked work has settled.
+    expect(await workSettled(5_000)).toBe(true);
+    const atProvider = await requireSession(ctx.db, session.id);
+    expect([sessionState(atProvider), atProvider.operationStatus]).toEqual(["pending", "CLIENT_REQUESTED"]);
+    expect(sessionResource(ctx, atProvider).operation).toMatchObject({ status: "CLIENT_REQUESTED" });
+    expect(atProvider.operationUpdatedAt!.getTime()).toBeGreaterThanOrEqual(session.operationUpdatedAt!.getTime());
+    expect((await statusHistory(ctx.db, session.id)).map((entry) => entry.source)).toContain("action");
   });
 
   it("an offer id that is not the operation's is not trusted", async () => {

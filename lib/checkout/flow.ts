@@ -27,6 +27,7 @@ import {
   type StatusSource,
 } from "./sessions";
 import { logError, loggerFor } from "@/lib/logger";
+import { trackWork } from "@/lib/ops/lifecycle";
 
 const log = loggerFor("checkout");
 
@@ -267,6 +268,10 @@ export async function chooseOffer(ctx: CheckoutContext, sessionId: string, offer
 
   if (result.financingStatus === "REQUESTED") {
     await updateSession(ctx.db, session.id, { financingStatus: "REQUESTED", paymentUrl: result.paymentUrl, hasAlternatives: null });
+    // The operation has moved on at the API (to which status, the spec does not say): read it now,
+    // off the customer's way to the provider, or the partner's GET shows the status of before (GENERATED)
+    // next to `pending` until the next read, minutes later. Tracked, so a graceful stop waits for it.
+    void trackWork(() => refreshStatus(ctx, session.id, "action"));
     return { kind: "redirect", url: result.paymentUrl };
   }
   await updateSession(ctx.db, session.id, {
