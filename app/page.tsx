@@ -1,7 +1,7 @@
 import { startDemoCheckout } from "@/app/actions/demo";
 import { sampleTrip, SAMPLE_TRIP_PRICE_CENTS } from "@/app/actions/demo-trip";
 import { ServiceHome } from "@/components/home/service-home";
-import { LanguageSwitcher } from "@/components/ui/language-switcher";
+import { HomeFrame } from "@/components/home/home-frame";
 import { switchLocale } from "@/lib/i18n/actions";
 import { Notice } from "@/components/ui/notice";
 import { SubmitButton } from "@/components/ui/submit-button";
@@ -49,76 +49,65 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const [hotel] = trip.hotels;
 
   return (
-    <>
-      <header className="border-b border-divider bg-surface">
-        <div className="mx-auto flex max-w-2xl flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-2">
-          <p className="py-2 font-bold text-brand">{m.shop.shopName}</p>
-          <LanguageSwitcher action={switchLocale} locale={locale} returnTo="/" label={m.common.switchLanguage} />
-        </div>
-      </header>
-      <main id="main" tabIndex={-1} className="mx-auto flex max-w-2xl flex-col gap-6 px-4 py-8 sm:py-12">
-        <div className="flex flex-col gap-3">
-          <h1 className="text-3xl font-bold sm:text-4xl">{m.shop.title}</h1>
-          {returned ? (
-            <Notice
-              tone={returned.state === "confirmed" || returned.state === "approved" ? "success" : "info"}
-              title={m.shop.outcomeHeading}
-            >
-              <p className="font-semibold">{returned.title}</p>
-              <p className="mt-1 text-sm">{m.shop.outcomeNote}</p>
-            </Notice>
-          ) : null}
-          <p className="text-lg text-muted">{m.shop.intro}</p>
-        </div>
+    <HomeFrame name={m.shop.shopName} locale={locale} switchLocale={switchLocale} switchLabel={m.common.switchLanguage}>
+      <div className="flex flex-col gap-3">
+        <h1 className="text-3xl font-bold sm:text-4xl">{m.shop.title}</h1>
+        {returned ? (
+          <Notice tone={returned.state === "confirmed" || returned.state === "approved" ? "success" : "info"} title={m.shop.outcomeHeading}>
+            <p className="font-semibold">{returned.title}</p>
+            <p className="mt-1 text-sm">{m.shop.outcomeNote}</p>
+          </Notice>
+        ) : null}
+        <p className="text-lg text-muted">{m.shop.intro}</p>
+      </div>
 
-        <section aria-labelledby="trip-heading" className="overflow-hidden rounded-card bg-surface shadow-sm">
-          <div className="bg-brand px-5 py-4 text-brand-contrast">
-            <p className="text-sm font-semibold tracking-wide uppercase">{m.shop.tripHeading}</p>
-            <h2 id="trip-heading" className="text-2xl font-bold">
-              {trip.packageName}
-            </h2>
-          </div>
-          <div className="flex flex-col gap-4 p-5">
-            <ul className="flex flex-col gap-2">
-              {flight ? (
-                <li>
-                  {m.shop.flight(flight.origin, flight.destination)}
-                  <br />
-                  <span className="text-sm text-muted">
-                    {m.shop.dates(formatDate(flight.departureDate, locale), formatDate(flight.returnDate, locale))}
-                  </span>
-                </li>
-              ) : null}
-              {hotel ? <li>{m.shop.hotel(hotel.name, trip.nights)}</li> : null}
-              <li>{m.shop.travellers(trip.travellers)}</li>
-            </ul>
-            <p className="flex items-baseline justify-between gap-4 border-t border-divider pt-4">
-              <span className="font-semibold">{m.shop.total}</span>
-              <span className="text-2xl font-bold">{formatAmount({ cents: SAMPLE_TRIP_PRICE_CENTS, currency: "EUR" }, locale)}</span>
-            </p>
-            {demoAvailable ? (
-              <form action={startDemoCheckout} className="flex flex-col gap-2">
-                <SubmitButton pendingLabel={m.common.sending}>{m.shop.payButton}</SubmitButton>
-                <p className="text-sm text-muted">{m.shop.payHint}</p>
-              </form>
-            ) : (
-              <Notice tone="warning">{m.shop.unavailable}</Notice>
-            )}
-          </div>
-        </section>
-
-        <details className="rounded-card bg-surface p-5 shadow-sm">
-          <summary className="cursor-pointer font-semibold">{m.shop.triggersHeading}</summary>
-          <p className="mt-3">{m.shop.triggersIntro}</p>
-          <ul className="mt-2 space-y-1">
-            {TRIGGERS.map((tag) => (
-              <li key={tag}>
-                <code className="font-semibold">+{tag}</code>: {m.shop.triggers[tag]}
+      <section aria-labelledby="trip-heading" className="overflow-hidden rounded-card bg-surface shadow-sm">
+        <div className="bg-brand px-5 py-4 text-brand-contrast">
+          <p className="text-sm font-semibold tracking-wide uppercase">{m.shop.tripHeading}</p>
+          <h2 id="trip-heading" className="text-2xl font-bold">
+            {trip.packageName}
+          </h2>
+        </div>
+        <div className="flex flex-col gap-4 p-5">
+          <ul className="flex flex-col gap-2">
+            {flight ? (
+              <li>
+                {m.shop.flight(flight.origin, flight.destination)}
+                <br />
+                <span className="text-sm text-muted">
+                  {m.shop.dates(formatDate(flight.departureDate, locale), formatDate(flight.returnDate, locale))}
+                </span>
               </li>
-            ))}
+            ) : null}
+            {hotel ? <li>{m.shop.hotel(hotel.name, trip.nights)}</li> : null}
+            <li>{m.shop.travellers(trip.travellers)}</li>
           </ul>
-        </details>
-      </main>
-    </>
+          <p className="flex items-baseline justify-between gap-4 border-t border-divider pt-4">
+            <span className="font-semibold">{m.shop.total}</span>
+            <span className="text-2xl font-bold">{formatAmount({ cents: SAMPLE_TRIP_PRICE_CENTS, currency: "EUR" }, locale)}</span>
+          </p>
+          {demoAvailable ? (
+            <form action={startDemoCheckout} className="flex flex-col gap-2">
+              <SubmitButton pendingLabel={m.common.sending}>{m.shop.payButton}</SubmitButton>
+              <p className="text-sm text-muted">{m.shop.payHint}</p>
+            </form>
+          ) : (
+            <Notice tone="warning">{m.shop.unavailable}</Notice>
+          )}
+        </div>
+      </section>
+
+      <details className="rounded-card bg-surface p-5 shadow-sm">
+        <summary className="cursor-pointer font-semibold">{m.shop.triggersHeading}</summary>
+        <p className="mt-3">{m.shop.triggersIntro}</p>
+        <ul className="mt-2 space-y-1">
+          {TRIGGERS.map((tag) => (
+            <li key={tag}>
+              <code className="font-semibold">+{tag}</code>: {m.shop.triggers[tag]}
+            </li>
+          ))}
+        </ul>
+      </details>
+    </HomeFrame>
   );
 }
