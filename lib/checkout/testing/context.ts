@@ -4,6 +4,7 @@ import { SAMPLE_CLIENT } from "@/lib/financing/testing/samples";
 import { openDatabase, type Database } from "@/lib/db";
 import { checkoutSessions } from "@/lib/db/schema";
 import { DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
+import { workSettled } from "@/lib/ops/lifecycle";
 import { partnerById, type Partner } from "@/lib/partners/partners";
 import { chooseOffer, loadOffers, submitCustomer, type CheckoutContext } from "../flow";
 import type { Booking, CreateSessionInput } from "../booking";
@@ -147,5 +148,8 @@ export async function sessionAtProvider(ctx: CheckoutContext, partner: Partner, 
   if (view.kind !== "offers") throw new Error("expected offers");
   const chosen = await chooseOffer(ctx, session.id, view.offers[0]!.id);
   if (chosen.kind !== "redirect") throw new Error(`expected the provider's page, got ${chosen.kind}`);
+  // chooseOffer reads the operation's status again in the background: let that read land, so that
+  // what a test does next (a decision at the provider, a count of calls) does not race it.
+  if (!(await workSettled(5_000))) throw new Error("the status read after the plan request did not settle");
   return requireSession(ctx.db, session.id);
 }
