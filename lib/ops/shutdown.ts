@@ -21,7 +21,10 @@ export interface ShutdownDeps {
    * sees readiness fail and takes it out while its requests are still answered (0: no delay).
    */
   drainDelayMs?: number;
-  /** How long the work under way may take to finish, counted after the drain delay, before what is left is handed back. */
+  /**
+   * How long the work under way may take to finish, counted after the drain delay, before what is
+   * left is handed back.
+   */
   graceMs: number;
   /** Stops the HTTP servers (after the work, so in-process calls it makes are still served). */
   closeServers?(ms: number): Promise<void>;
@@ -37,10 +40,10 @@ export interface ShutdownReport {
  * A graceful stop: nothing new is taken (readiness goes red, the worker stops, deliveries are
  * stored but left for another instance), requests go on being served for `drainDelayMs` (a load
  * balancer probing readiness needs a few probes to take the instance out, and would meet refused
- * connections if the listener closed first), then the work under way gets `graceMs` to finish, what did not
- * finish is handed back (the events' locks and the reconciler's lease, so another instance takes
- * them at once), then the servers stop and the database is closed. Nothing is lost either way: an
- * event not acknowledged is redelivered by the API and taken up by any instance.
+ * connections if the listener closed first), then the work under way gets `graceMs` to finish,
+ * what did not finish is handed back (the events' locks and the reconciler's lease, so another
+ * instance takes them at once), then the servers stop and the database is closed. Nothing is lost
+ * either way: an event not acknowledged is redelivered by the API and taken up by any instance.
  */
 export async function shutdown(deps: ShutdownDeps): Promise<ShutdownReport> {
   startDraining();
@@ -100,7 +103,7 @@ export function installShutdown(deps: ShutdownDeps): void {
   }
 }
 
-/** The drain delay a signal gets: SIGTERM (an orchestrator, behind a load balancer) the configured one, SIGINT none. */
+/** The drain delay a signal gets: SIGTERM (an orchestrator's, behind a balancer) the configured one, SIGINT none. */
 export function drainDelayFor(signal: NodeJS.Signals, configuredMs = 0): number {
   return signal === "SIGTERM" ? configuredMs : 0;
 }
