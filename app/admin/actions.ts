@@ -3,11 +3,11 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { CancelState, LoginState, RefundComputation, RefundErrors, RefundState } from "@/components/admin/form-states";
-import { operationIdField as operationId, staffAction } from "@/lib/backoffice/actions";
-import { recordAudit } from "@/lib/backoffice/audit";
-import { deleteStaffSession, setStaffSessionAgency, signIn } from "@/lib/backoffice/auth";
-import { ownsOperation } from "@/lib/backoffice/ownership";
-import { refundBaseOf, reviewRefund, type RefundBase, type RefundValues } from "@/lib/backoffice/refund";
+import { operationIdField as operationId, staffAction } from "@/lib/backoffice/staff/staff-action";
+import { recordAudit } from "@/lib/backoffice/audit/audit";
+import { deleteStaffSession, setStaffSessionAgency, signIn } from "@/lib/backoffice/staff/auth";
+import { ownsOperation } from "@/lib/backoffice/operations/ownership";
+import { refundBaseOf, reviewRefund, type RefundBase, type RefundValues } from "@/lib/backoffice/refunds/review";
 import {
   anyStaffSessionForAction,
   clearStaffCookie,
@@ -18,7 +18,7 @@ import {
   requestUserAgent,
   setStaffCookie,
   type StaffContext,
-} from "@/lib/backoffice/staff";
+} from "@/lib/backoffice/staff/staff";
 import { getAppContext } from "@/lib/app-context";
 import { REASON_MAX_LENGTH } from "@/lib/financing/contract";
 import { isFinancingApiError } from "@/lib/financing/errors";

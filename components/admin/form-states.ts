@@ -1,5 +1,5 @@
 import { REASON_MAX_LENGTH } from "@/lib/financing/limits";
-import { type RefundBase, type RefundFieldError, type RefundValues } from "@/lib/backoffice/refund";
+import { type RefundBase, type RefundFieldError, type RefundValues } from "@/lib/backoffice/refunds/review";
 import type { AdminMessages, CounterMessages } from "@/lib/i18n/admin-messages";
 
 /*

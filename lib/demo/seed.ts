@@ -1,9 +1,9 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { assignAgencies } from "@/lib/backoffice/ownership";
-import { hashPassword } from "@/lib/backoffice/passwords";
-import { enrolWithSecret } from "@/lib/backoffice/two-factor";
+import { assignAgencies } from "@/lib/backoffice/operations/ownership";
+import { hashPassword } from "@/lib/backoffice/staff/passwords";
+import { enrolWithSecret } from "@/lib/backoffice/staff/two-factor";
 import type { Db } from "@/lib/db";
 import { partners, staffUsers } from "@/lib/db/schema";
 import type { AppEnv } from "@/lib/env";

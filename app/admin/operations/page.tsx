@@ -6,13 +6,19 @@ import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { TEXT_LINK, TextLink } from "@/components/ui/text-link";
-import { apiProblem, type ApiProblem } from "@/lib/backoffice/errors";
-import { filtersQuery, PAGE_SIZES, parseOperationFilters, type FilterField, type OperationFilters } from "@/lib/backoffice/filters";
-import { formatDateTime } from "@/lib/backoffice/format";
-import { ownsOperation } from "@/lib/backoffice/ownership";
-import { listOperationsPage, operationHref, type ListedOperation } from "@/lib/backoffice/operations";
-import { listPaymentLinks, type ListedLink } from "@/lib/backoffice/payment-links";
-import { requireStaff } from "@/lib/backoffice/staff";
+import { apiProblem, type ApiProblem } from "@/lib/backoffice/shared/errors";
+import {
+  filtersQuery,
+  PAGE_SIZES,
+  parseOperationFilters,
+  type FilterField,
+  type OperationFilters,
+} from "@/lib/backoffice/operations/filters";
+import { formatDateTime } from "@/lib/backoffice/shared/format";
+import { ownsOperation } from "@/lib/backoffice/operations/ownership";
+import { listOperationsPage, operationHref, type ListedOperation } from "@/lib/backoffice/operations/operations";
+import { listPaymentLinks, type ListedLink } from "@/lib/backoffice/payment-links/payment-links";
+import { requireStaff } from "@/lib/backoffice/staff/staff";
 import { OPERATION_STATUSES } from "@/lib/financing/contract";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import type { Page } from "@/lib/financing/types";

@@ -2,7 +2,7 @@ import "server-only";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { validatedAction, type ActionResult } from "@/lib/validated-action";
-import { OPERATION_ID } from "./ownership";
+import { OPERATION_ID } from "../operations/ownership";
 import { staffForAction, type StaffContext } from "./staff";
 
 /**

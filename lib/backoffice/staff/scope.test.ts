@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { agencyScope } from "@/lib/partners/credential";
-import { clockDifferenceMs } from "./health";
+import { clockDifferenceMs } from "../health/health";
 import { isAdminPath } from "./scope";
 
 describe("which agency staff act for", () => {
