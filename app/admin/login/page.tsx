@@ -8,7 +8,7 @@ import { Notice } from "@/components/ui/notice";
 import { anyStaffSessionForAction, codePath, ENROL_PATH, isAdminPath, staffCookieName } from "@/lib/backoffice/staff/staff";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
-import { signInAction } from "../actions";
+import { signInAction } from "./actions";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 

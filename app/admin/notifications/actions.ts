@@ -3,7 +3,8 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { NotificationUrlError, NotificationUrlState, RotateSecretState, TestNotificationState } from "@/components/admin/form-states";
-import { operationIdField, staffAction } from "@/lib/backoffice/staff/staff-action";
+import { operationIdField } from "@/lib/backoffice/operations/form-fields";
+import { staffAction } from "@/lib/backoffice/staff/staff-action";
 import { recordAudit } from "@/lib/backoffice/audit/audit";
 import { formatDateTime } from "@/lib/backoffice/shared/format";
 import {

@@ -17,7 +17,7 @@ import { requireStaff } from "@/lib/backoffice/staff/staff";
 import { OPERATION_STATUSES } from "@/lib/financing/contract";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
-import { cancelOperationAction } from "../../actions";
+import { cancelOperationAction } from "./actions";
 import { resendNotificationAction } from "../../notifications/actions";
 
 type Props = {

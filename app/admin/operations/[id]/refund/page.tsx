@@ -12,7 +12,7 @@ import { isFinancingApiError } from "@/lib/financing/errors";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { intlLocale } from "@/lib/i18n/format";
 import { getLocale } from "@/lib/i18n/server";
-import { refundAction } from "../../../actions";
+import { refundAction } from "./actions";
 
 type Props = {
   params: Promise<{ id: string }>;
