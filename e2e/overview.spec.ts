@@ -8,7 +8,7 @@ import { horizontalOverflow } from "./support/layout";
 import { aCustomer } from "./support/test-data";
 
 /*
- * The back-office home's overview (lib/backoffice/overview.ts): the last 30 days of the partner's
+ * The back-office home's overview (lib/backoffice/operations/overview.ts): the last 30 days of the partner's
  * checkout sessions as a funnel and as daily volumes, drawn on the server as SVG, with tables of the
  * same figures. Drawn without JavaScript too; the figures move by exactly the checkouts this test
  * makes (the specs of a run share one app, one at a time), and another partner's do not count.
