@@ -1,5 +1,5 @@
-import { FUNNEL_STEPS, type FunnelCounts } from "@/lib/backoffice/overview-steps";
-import { ADMIN_TIME_ZONE } from "@/lib/backoffice/format";
+import { FUNNEL_STEPS, type FunnelCounts } from "@/lib/backoffice/operations/overview-steps";
+import { ADMIN_TIME_ZONE } from "@/lib/backoffice/shared/format";
 import { expect, test } from "./fixtures";
 import { Backoffice } from "./pages/admin/backoffice";
 import { APP_URL, DEMO_PARTNERS, STAFF } from "./support/app";
@@ -8,7 +8,7 @@ import { horizontalOverflow } from "./support/layout";
 import { aCustomer } from "./support/test-data";
 
 /*
- * The back-office home's overview (lib/backoffice/overview.ts): the last 30 days of the partner's
+ * The back-office home's overview (lib/backoffice/operations/overview.ts): the last 30 days of the partner's
  * checkout sessions as a funnel and as daily volumes, drawn on the server as SVG, with tables of the
  * same figures. Drawn without JavaScript too; the figures move by exactly the checkouts this test
  * makes (the specs of a run share one app, one at a time), and another partner's do not count.

@@ -4,7 +4,7 @@ import { APP_URL, STAFF } from "./support/app";
 import { aBookingReference } from "./support/test-data";
 
 /*
- * One partner's staff never see or act on another partner's operations (lib/backoffice/ownership.ts).
+ * One partner's staff never see or act on another partner's operations (lib/backoffice/operations/ownership.ts).
  * Grupo Demo's management group key reaches agency 101, but 101 is Viajes Aurora's: Grupo Demo's
  * staff, even working on agency 101, cannot list, find, open, export, see the webhook events of,
  * cancel or refund an operation of Viajes Aurora; forged forms change nothing either.

@@ -163,7 +163,7 @@ export interface AppEnv {
     agencyId: number | undefined;
     /**
      * With an agency key (no agencyId): the id of the key's own agency, which no call names. Only
-     * the back-office's ownership rule reads it (lib/backoffice/ownership.ts).
+     * the back-office's ownership rule reads it (lib/backoffice/operations/ownership.ts).
      */
     keyAgencyId?: number | undefined;
     apiKeyHeader: string;

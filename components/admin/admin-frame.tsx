@@ -4,8 +4,8 @@ import { Button } from "@/components/ui/button";
 import { SelectField } from "@/components/ui/field";
 import { LanguageSwitcher } from "@/components/ui/language-switcher";
 import { switchLocale } from "@/lib/i18n/actions";
-import { groupAgencies } from "@/lib/backoffice/agencies";
-import type { StaffContext } from "@/lib/backoffice/staff";
+import { groupAgencies } from "@/lib/backoffice/staff/agencies";
+import type { StaffContext } from "@/lib/backoffice/staff/staff";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";
 import type { Locale } from "@/lib/i18n/locales";
 

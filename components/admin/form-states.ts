@@ -1,5 +1,5 @@
 import { REASON_MAX_LENGTH } from "@/lib/financing/limits";
-import { type RefundBase, type RefundFieldError, type RefundValues } from "@/lib/backoffice/refund";
+import type { RefundStep } from "@/lib/backoffice/refunds/refund";
 import type { AdminMessages, CounterMessages } from "@/lib/i18n/admin-messages";
 
 /*
@@ -24,22 +24,10 @@ export interface CancelState {
 
 export const INITIAL_CANCEL_STATE: CancelState = { submission: 0 };
 
-/** What the server computed for the charges entered: the API's breakdown minus both charges, in cents. */
-export interface RefundComputation {
-  agencyFeeCents: number;
-  providerFeeCents: number;
-  chargesCents: number;
-  totalToRefundCents: number;
-}
+export type { RefundComputation, RefundErrors } from "@/lib/backoffice/refunds/refund";
 
-export type RefundErrors = Partial<Record<keyof RefundValues, RefundFieldError>>;
-
-export type RefundState =
-  | { step: "edit"; submission: number; values?: RefundValues; errors?: RefundErrors; base?: RefundBase }
-  | { step: "confirm"; submission: number; values: RefundValues; base: RefundBase; computed: RefundComputation; changed?: boolean }
-  | { step: "done"; submission: number; values: RefundValues; base: RefundBase; computed: RefundComputation; status: string | null }
-  | { step: "rejected"; submission: number; status: string | null }
-  | { step: "failed"; submission: number; reason: "not_refundable" | "validation" | "unavailable" | "not_found"; status: string | null };
+/** A refund step as its form gets it back: each of lib's steps, with the submission count. */
+export type RefundState = RefundStep extends infer S ? (S extends RefundStep ? S & { submission: number } : never) : never;
 
 /** What a cancel or refund reason field says and allows: the same on both forms. */
 export interface ReasonSettings {

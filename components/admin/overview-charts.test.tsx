@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import type { Overview } from "@/lib/backoffice/overview";
+import type { Overview } from "@/lib/backoffice/operations/overview";
 import { ADMIN_MESSAGES } from "@/lib/i18n/admin-messages";
 import { OverviewDaily, OverviewFunnel } from "./overview-charts";
 

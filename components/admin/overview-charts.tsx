@@ -1,5 +1,5 @@
-import type { Overview } from "@/lib/backoffice/overview";
-import type { FunnelStep } from "@/lib/backoffice/overview-steps";
+import type { Overview } from "@/lib/backoffice/operations/overview";
+import type { FunnelStep } from "@/lib/backoffice/operations/overview-steps";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";
 import { intlLocale } from "@/lib/i18n/format";
 import type { Locale } from "@/lib/i18n/locales";

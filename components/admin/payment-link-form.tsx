@@ -5,8 +5,8 @@ import { ErrorSummary } from "@/components/ui/error-summary";
 import { fieldId, SelectField, TextField } from "@/components/ui/field";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
-import type { PaymentLinkForm, PaymentLinkFormField } from "@/lib/backoffice/payment-link-form";
-import { INITIAL_PAYMENT_LINK_FORM_STATE, type PaymentLinkFormState } from "@/lib/backoffice/payment-link-state";
+import type { PaymentLinkForm, PaymentLinkFormField } from "@/lib/backoffice/payment-links/payment-link-form";
+import { INITIAL_PAYMENT_LINK_FORM_STATE, type PaymentLinkFormState } from "@/lib/backoffice/payment-links/payment-link-state";
 import type { PaymentLinkMessages } from "@/lib/i18n/payment-link-messages";
 
 /** The strings of the form (functions cannot cross to a client component). */

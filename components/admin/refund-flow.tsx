@@ -2,7 +2,7 @@
 
 import { useActionState } from "react";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
-import type { RefundBase } from "@/lib/backoffice/refund";
+import type { RefundBase } from "@/lib/backoffice/refunds/review";
 import type { RefundState } from "./form-states";
 import { ConfirmStep } from "./refund/confirm-step";
 import { DoneStep } from "./refund/done-step";

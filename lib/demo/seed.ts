@@ -1,9 +1,9 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { assignAgencies } from "@/lib/backoffice/ownership";
-import { hashPassword } from "@/lib/backoffice/passwords";
-import { enrolWithSecret } from "@/lib/backoffice/two-factor";
+import { assignAgencies } from "@/lib/backoffice/operations/ownership";
+import { hashPassword } from "@/lib/backoffice/staff/passwords";
+import { enrolWithSecret } from "@/lib/backoffice/staff/two-factor";
 import type { Db } from "@/lib/db";
 import { partners, staffUsers } from "@/lib/db/schema";
 import type { AppEnv } from "@/lib/env";
@@ -127,7 +127,7 @@ export function demoSigningSecret(secret: string): string {
  * - `staff@grupo-demo.example` / `grupo-staff-demo`: "Grupo Demo", a partner with its own
  *   management group key (`fk_test_sandbox_group_1`, agencies 101 and 102), so the switcher shows.
  * Which operations each one's staff may see is the partners' agency assignments
- * (lib/backoffice/ownership.ts): Viajes Aurora has agency 101; Grupo Demo has 102 and 103 but not
+ * (lib/backoffice/operations/ownership.ts): Viajes Aurora has agency 101; Grupo Demo has 102 and 103 but not
  * 101, which its group key reaches yet belongs to Viajes Aurora.
  * - `seguridad@viajes-aurora.example` / `aurora-security-demo`: a second staff member of the demo
  *   partner, for trying (and testing) password changes and "sign out everywhere" without

@@ -1,4 +1,4 @@
-import type { PaymentLinkFormField } from "@/lib/backoffice/payment-link-form";
+import type { PaymentLinkFormField } from "@/lib/backoffice/payment-links/payment-link-form";
 import type { Locale } from "./locales";
 
 /**

@@ -6,7 +6,7 @@ import type { EmailContent } from "./payment-link-email";
 /**
  * Outgoing e-mail through the SMTP server of `SMTP_URL` (nodemailer), or none when it is unset:
  * then `getMailer()` is undefined and the pages say so. One transport per process, with pooled
- * connections. The logs of a send carry ids and codes only, never an address (lib/backoffice/payment-links.ts).
+ * connections. The logs of a send carry ids and codes only, never an address (lib/backoffice/payment-links/payment-links.ts).
  */
 
 export interface Mailer {

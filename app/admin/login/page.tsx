@@ -5,10 +5,10 @@ import { LoginForm } from "@/components/admin/login-form";
 import { LanguageSwitcher } from "@/components/ui/language-switcher";
 import { switchLocale } from "@/lib/i18n/actions";
 import { Notice } from "@/components/ui/notice";
-import { anyStaffSessionForAction, codePath, ENROL_PATH, isAdminPath, staffCookieName } from "@/lib/backoffice/staff";
+import { anyStaffSessionForAction, codePath, ENROL_PATH, isAdminPath, staffCookieName } from "@/lib/backoffice/staff/staff";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
-import { signInAction } from "../actions";
+import { signInAction } from "./actions";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 

@@ -3,9 +3,10 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { NotificationUrlError, NotificationUrlState, RotateSecretState, TestNotificationState } from "@/components/admin/form-states";
-import { operationIdField, staffAction } from "@/lib/backoffice/actions";
-import { recordAudit } from "@/lib/backoffice/audit";
-import { formatDateTime } from "@/lib/backoffice/format";
+import { operationIdField } from "@/lib/backoffice/operations/form-fields";
+import { staffAction } from "@/lib/backoffice/staff/staff-action";
+import { recordAudit } from "@/lib/backoffice/audit/audit";
+import { formatDateTime } from "@/lib/backoffice/shared/format";
 import {
   NOTIFICATION_URL_MAX_LENGTH,
   resendNotification,
@@ -13,8 +14,8 @@ import {
   rotateSigningSecret,
   sendTestNotification,
   setNotificationUrl,
-} from "@/lib/backoffice/notifications";
-import { requestIp, type StaffContext } from "@/lib/backoffice/staff";
+} from "@/lib/backoffice/notifications/notifications";
+import { requestIp, type StaffContext } from "@/lib/backoffice/staff/staff";
 import { getEnv } from "@/lib/env";
 import { getLocale } from "@/lib/i18n/server";
 import { safeText } from "@/lib/validation/text";

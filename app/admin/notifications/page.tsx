@@ -4,9 +4,9 @@ import { NotificationUrlForm, RotateSecretForm, TestNotificationForm } from "@/c
 import { ResendForm, ResentNotice } from "@/components/admin/notifications/resend";
 import { Cell, Row, ScrollTable } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
-import { formatDateTime } from "@/lib/backoffice/format";
-import { listPartnerNotifications, notificationSettings } from "@/lib/backoffice/notifications";
-import { requireStaff } from "@/lib/backoffice/staff";
+import { formatDateTime } from "@/lib/backoffice/shared/format";
+import { listPartnerNotifications, notificationSettings } from "@/lib/backoffice/notifications/notifications";
+import { requireStaff } from "@/lib/backoffice/staff/staff";
 import { partnerById } from "@/lib/partners/partners";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";

@@ -1,26 +1,27 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { AdminPage } from "@/app/admin/admin-page";
-import { StatusBadge } from "@/components/admin/status-badge";
+import { OperationResults, StaffLinks } from "@/components/admin/operations/operation-results";
 import { Button } from "@/components/ui/button";
 import { SelectField, TextField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
-import { TEXT_LINK, TextLink } from "@/components/ui/text-link";
-import { apiProblem, type ApiProblem } from "@/lib/backoffice/errors";
-import { filtersQuery, PAGE_SIZES, parseOperationFilters, type FilterField, type OperationFilters } from "@/lib/backoffice/filters";
-import { formatDateTime } from "@/lib/backoffice/format";
-import { ownsOperation } from "@/lib/backoffice/ownership";
-import { listOperationsPage, operationHref, type ListedOperation } from "@/lib/backoffice/operations";
-import { listPaymentLinks, type ListedLink } from "@/lib/backoffice/payment-links";
-import { requireStaff } from "@/lib/backoffice/staff";
+import { TextLink } from "@/components/ui/text-link";
+import {
+  filtersQuery,
+  PAGE_SIZES,
+  parseOperationFilters,
+  type FilterField,
+  type OperationFilters,
+} from "@/lib/backoffice/operations/filters";
+import { listOperationsPage, operationHref, type ListedOperation } from "@/lib/backoffice/operations/operations";
+import { ownsOperation } from "@/lib/backoffice/operations/ownership";
+import { listPaymentLinks, type ListedLink } from "@/lib/backoffice/payment-links/payment-links";
+import { apiProblem, type ApiProblem } from "@/lib/backoffice/shared/errors";
+import { requireStaff } from "@/lib/backoffice/staff/staff";
 import { OPERATION_STATUSES } from "@/lib/financing/contract";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import type { Page } from "@/lib/financing/types";
 import { getAdminMessages, type AdminMessages } from "@/lib/i18n/admin-messages";
-import { centsFromAmount } from "@/lib/financing/money";
-import { formatAmount } from "@/lib/i18n/format";
-import type { Locale } from "@/lib/i18n/locales";
-import { getPaymentLinkMessages } from "@/lib/i18n/payment-link-messages";
 import { getLocale } from "@/lib/i18n/server";
 
 type SearchParams = Record<string, string | string[] | undefined>;
@@ -60,7 +61,7 @@ export default async function OperationsPage({ searchParams }: Props) {
   if (refValue) {
     try {
       const operation = await staff.client.getOperationByExternalId(refValue);
-      // Someone else's operation is answered as an unknown reference (ownership.ts).
+      // Someone else's operation is answered as an unknown reference (the ownership rule).
       if (await ownsOperation(staff, operation.id)) found = operationHref(operation);
       else refNotFound = true;
     } catch (error) {
@@ -188,7 +189,7 @@ export default async function OperationsPage({ searchParams }: Props) {
         </Notice>
       ) : null}
       {result && "problem" in result ? <Notice tone="error">{problemText(m, result.problem)}</Notice> : null}
-      {result && "page" in result ? <Results page={result.page} filters={filters} m={m} locale={locale} /> : null}
+      {result && "page" in result ? <OperationResults page={result.page} filters={filters} m={m} locale={locale} /> : null}
       {result && "links" in result ? (
         <StaffLinks links={result.links} total={result.total} filters={filters} m={m} locale={locale} />
       ) : null}
@@ -198,226 +199,4 @@ export default async function OperationsPage({ searchParams }: Props) {
 
 function problemText(m: AdminMessages, problem: ApiProblem): string {
   return problem === "auth" ? m.common.apiAuth : problem === "forbidden" ? m.common.apiForbidden : m.common.apiUnavailable;
-}
-
-function Results({
-  page,
-  filters,
-  m,
-  locale,
-}: {
-  page: Page<ListedOperation>;
-  filters: OperationFilters;
-  m: AdminMessages;
-  locale: Locale;
-}) {
-  const first = (filters.page - 1) * filters.size + 1;
-  const last = first + page.content.length - 1;
-  const totalPages = Math.max(page.totalPages, 1);
-  return (
-    <section aria-labelledby="results-heading" className="flex flex-col gap-3">
-      <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-2">
-        <h2 id="results-heading" className="text-xl font-semibold">
-          {page.content.length > 0 ? m.operations.showing(first, last, page.totalElements) : m.operations.noResults}
-        </h2>
-        <p className="flex flex-col items-start">
-          <a href={`/admin/operations/export${filtersQuery(filters, { page: 1 })}`} className={TEXT_LINK} download>
-            {m.operations.export}
-          </a>
-          <span className="text-sm text-muted">{m.operations.exportHint}</span>
-        </p>
-      </div>
-      {page.content.length > 0 ? (
-        // A phone gets one card per operation; wider screens the table (only one is ever displayed).
-        <ul aria-label={m.operations.caption} className="flex flex-col gap-3 sm:hidden">
-          {page.content.map(({ operation, session }) => (
-            <li key={operation.id} className="rounded-card bg-surface p-4 shadow-sm">
-              <div className="flex flex-wrap items-start justify-between gap-2">
-                <TextLink href={operationHref(operation)} className="text-lg">
-                  {operation.externalId ?? operation.id}
-                </TextLink>
-                <StatusBadge status={operation.status} m={m} />
-              </div>
-              <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
-                <dt className="text-muted">{m.operations.columns.customer}</dt>
-                <dd>{session ? `${session.customerName ?? m.common.notAvailable} · ${session.packageName}` : m.operations.notOurs}</dd>
-                <dt className="text-muted">{m.operations.columns.price}</dt>
-                <dd className="font-semibold tabular-nums">{formatAmount(operation.totalPrice, locale)}</dd>
-                <dt className="text-muted">{m.operations.columns.updated}</dt>
-                <dd>{operation.updatedAt ? formatDateTime(operation.updatedAt, locale) : m.common.notAvailable}</dd>
-                <dt className="text-muted">{m.operations.columns.operation}</dt>
-                <dd>
-                  {operation.operationNumber !== undefined ? `№ ${operation.operationNumber} · ` : ""}
-                  <code className="text-xs">{operation.id}</code>
-                </dd>
-              </dl>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      {page.content.length > 0 ? (
-        <div
-          role="region"
-          aria-label={m.operations.scrollHint}
-          tabIndex={0}
-          className="hidden overflow-x-auto rounded-card bg-surface shadow-sm sm:block"
-        >
-          <table className="w-full min-w-[44rem] border-collapse text-left text-sm">
-            <caption className="sr-only">{m.operations.caption}</caption>
-            <thead>
-              <tr className="border-b-2 border-divider">
-                <th scope="col" className="px-3 py-2">
-                  {m.operations.columns.reference}
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  {m.operations.columns.operation}
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  {m.operations.columns.customer}
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  {m.operations.columns.status}
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  {m.operations.columns.price}
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  {m.operations.columns.updated}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.content.map(({ operation, session }) => (
-                <tr key={operation.id} className="border-t border-divider align-top">
-                  <th scope="row" className="px-3 py-2 font-normal whitespace-nowrap">
-                    <TextLink href={operationHref(operation)}>{operation.externalId ?? operation.id}</TextLink>
-                  </th>
-                  <td className="px-3 py-2">
-                    {operation.operationNumber !== undefined ? <span className="block">№ {operation.operationNumber}</span> : null}
-                    <code className="text-xs text-muted">{operation.id}</code>
-                  </td>
-                  <td className="px-3 py-2">
-                    {session ? (
-                      <>
-                        <span className="block">{session.customerName ?? m.common.notAvailable}</span>
-                        <span className="text-muted">{session.packageName}</span>
-                      </>
-                    ) : (
-                      <span className="text-muted">{m.operations.notOurs}</span>
-                    )}
-                  </td>
-                  <td className="px-3 py-2">
-                    <StatusBadge status={operation.status} m={m} />
-                  </td>
-                  <td className="px-3 py-2 text-right tabular-nums">{formatAmount(operation.totalPrice, locale)}</td>
-                  <td className="px-3 py-2">{operation.updatedAt ? formatDateTime(operation.updatedAt, locale) : m.common.notAvailable}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      {page.totalElements > 0 ? <Pager filters={filters} totalPages={totalPages} m={m} /> : null}
-    </section>
-  );
-}
-
-/** The "created by staff" view: the partner's payment links, with or without an operation yet. */
-function StaffLinks({
-  links: rows,
-  total,
-  filters,
-  m,
-  locale,
-}: {
-  links: ListedLink[];
-  total: number;
-  filters: OperationFilters;
-  m: AdminMessages;
-  locale: Locale;
-}) {
-  const links = getPaymentLinkMessages(locale);
-  const first = (filters.page - 1) * filters.size + 1;
-  const last = first + rows.length - 1;
-  const totalPages = Math.max(Math.ceil(total / filters.size), 1);
-  return (
-    <section aria-labelledby="results-heading" className="flex flex-col gap-3">
-      <h2 id="results-heading" className="text-xl font-semibold">
-        {rows.length > 0 ? m.operations.staffLinksShowing(first, last, total) : m.operations.staffLinksNone}
-      </h2>
-      {rows.length > 0 ? (
-        <div role="region" aria-label={m.operations.scrollHint} tabIndex={0} className="overflow-x-auto rounded-card bg-surface shadow-sm">
-          <table className="w-full min-w-[44rem] border-collapse text-left text-sm">
-            <caption className="sr-only">{m.operations.staffLinksCaption}</caption>
-            <thead>
-              <tr className="border-b-2 border-divider">
-                <th scope="col" className="px-3 py-2">
-                  {m.operations.columns.reference}
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  {m.operations.createdBy}
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  {m.operations.columns.status}
-                </th>
-                <th scope="col" className="px-3 py-2 text-right">
-                  {m.operations.columns.price}
-                </th>
-                <th scope="col" className="px-3 py-2">
-                  {m.operations.columns.updated}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map(({ session, state, creatorName }) => (
-                <tr key={session.id} className="border-t border-divider align-top">
-                  <th scope="row" className="px-3 py-2 font-normal whitespace-nowrap">
-                    <TextLink href={`/admin/payment-links/${encodeURIComponent(session.id)}`}>{session.bookingReference}</TextLink>
-                    <span className="block text-muted">{session.booking.packageName}</span>
-                  </th>
-                  <td className="px-3 py-2">{creatorName ?? m.operation.formerStaff}</td>
-                  <td className="px-3 py-2">
-                    {session.operationStatus ? (
-                      <StatusBadge status={session.operationStatus} m={m} />
-                    ) : (
-                      <span className="text-muted">
-                        {m.operations.noOperationYet} · {session.revokedAt ? links.revokedState : links.states[state]}
-                      </span>
-                    )}
-                  </td>
-                  <td className="px-3 py-2 text-right tabular-nums">
-                    {formatAmount(
-                      { cents: centsFromAmount(session.booking.totalPrice.amount), currency: session.booking.totalPrice.currency },
-                      locale,
-                    )}
-                  </td>
-                  <td className="px-3 py-2">{formatDateTime(session.updatedAt, locale)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      {total > 0 ? <Pager filters={filters} totalPages={totalPages} m={m} /> : null}
-    </section>
-  );
-}
-
-/** Previous / page n of N / next, keeping the current filters in the links. */
-function Pager({ filters, totalPages, m }: { filters: OperationFilters; totalPages: number; m: AdminMessages }) {
-  return (
-    <nav aria-label={m.operations.pagesLabel} className="flex flex-wrap items-center gap-4">
-      {filters.page > 1 ? (
-        <TextLink href={`/admin/operations${filtersQuery(filters, { page: Math.min(filters.page - 1, totalPages) })}`} rel="prev">
-          {m.operations.previous}
-        </TextLink>
-      ) : null}
-      <span aria-current="page">{m.operations.page(filters.page, totalPages)}</span>
-      {filters.page < totalPages ? (
-        <TextLink href={`/admin/operations${filtersQuery(filters, { page: filters.page + 1 })}`} rel="next">
-          {m.operations.next}
-        </TextLink>
-      ) : null}
-    </nav>
-  );
 }

@@ -4,16 +4,16 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { getAppContext } from "@/lib/app-context";
 import { AppError } from "@/lib/app-error";
-import { staffAction } from "@/lib/backoffice/actions";
+import { staffAction } from "@/lib/backoffice/staff/staff-action";
 import {
   paymentLinkFormSchema,
   parsePaymentLinkForm,
   type PaymentLinkForm,
   type PaymentLinkFormField,
-} from "@/lib/backoffice/payment-link-form";
-import type { PaymentLinkFormState } from "@/lib/backoffice/payment-link-state";
-import { createPaymentLink, revokePaymentLink, sendPaymentLink } from "@/lib/backoffice/payment-links";
-import { requestIp } from "@/lib/backoffice/staff";
+} from "@/lib/backoffice/payment-links/payment-link-form";
+import type { PaymentLinkFormState } from "@/lib/backoffice/payment-links/payment-link-state";
+import { createPaymentLink, revokePaymentLink, sendPaymentLink } from "@/lib/backoffice/payment-links/payment-links";
+import { requestIp } from "@/lib/backoffice/staff/staff";
 import { LOCALES } from "@/lib/i18n/locales";
 import { safeText } from "@/lib/validation/text";
 

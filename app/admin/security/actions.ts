@@ -4,14 +4,14 @@ import { eq } from "drizzle-orm";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { SecurityFormState } from "@/components/admin/form-states";
-import { recordAudit } from "@/lib/backoffice/audit";
+import { recordAudit } from "@/lib/backoffice/audit/audit";
 import {
   changePassword,
   checkCurrentPassword,
   completeSecondFactor,
   deleteOtherStaffSessions,
   turnOffSecondFactor,
-} from "@/lib/backoffice/auth";
+} from "@/lib/backoffice/staff/auth";
 import {
   anyStaffSessionForAction,
   clearStaffCookie,
@@ -21,8 +21,8 @@ import {
   requestIp,
   staffForAction,
   type StaffContext,
-} from "@/lib/backoffice/staff";
-import { confirmEnrolment } from "@/lib/backoffice/two-factor";
+} from "@/lib/backoffice/staff/staff";
+import { confirmEnrolment } from "@/lib/backoffice/staff/two-factor";
 import { staffSessions } from "@/lib/db/schema";
 import { validatedAction } from "@/lib/validated-action";
 import { safeText } from "@/lib/validation/text";

@@ -5,7 +5,7 @@ import { ErrorSummary } from "@/components/ui/error-summary";
 import { SelectField, TextField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { ThemePreview } from "@/components/theme/theme-preview";
-import { requireStaff } from "@/lib/backoffice/staff";
+import { requireStaff } from "@/lib/backoffice/staff/staff";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
 import { partnerTheme } from "@/lib/theme/store";

@@ -54,7 +54,7 @@ export default async function CustomerPage(props: CheckoutPageProps) {
     <CheckoutShell page={page} step={1} bridge={{ step: "details", state, final: state === "expired" }}>
       {state === "expired" ? (
         <>
-          {/* A payment link staff revoked expires at once (lib/backoffice/payment-links.ts): said as such. */}
+          {/* A payment link staff revoked expires at once (lib/backoffice/payment-links/payment-links.ts): said as such. */}
           <h1 className="text-3xl font-bold">{session.revokedAt ? m.form.revokedTitle : m.form.expiredTitle}</h1>
           <Notice tone="warning">{session.revokedAt ? m.form.revokedBody : m.form.expiredBody}</Notice>
           <div>

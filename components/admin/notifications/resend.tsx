@@ -1,6 +1,6 @@
 import { Button } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
-import { RESEND_OUTCOMES } from "@/lib/backoffice/notifications";
+import { RESEND_OUTCOMES } from "@/lib/backoffice/notifications/notifications";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";
 
 /*

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Card } from "@/components/ui/card";
 import { ScrollTable, type Column } from "@/components/ui/table";
-import type { OperationDetail } from "@/lib/backoffice/operations";
+import type { OperationDetail } from "@/lib/backoffice/operations/operations";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";
 import type { Locale } from "@/lib/i18n/locales";
 

@@ -1,4 +1,4 @@
-import type { OperationDetail } from "@/lib/backoffice/operations";
+import type { OperationDetail } from "@/lib/backoffice/operations/operations";
 
 export type WebhookEventState = "waiting" | "acknowledged" | "rejected" | "applied";
 

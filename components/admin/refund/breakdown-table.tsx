@@ -1,5 +1,5 @@
-import type { RefundBase } from "@/lib/backoffice/refund";
-import { fill } from "@/lib/backoffice/template";
+import type { RefundBase } from "@/lib/backoffice/refunds/review";
+import { fill } from "@/lib/backoffice/shared/template";
 import type { RefundFormMessages } from "@/lib/i18n/admin-messages";
 import type { RefundComputation } from "../form-states";
 

@@ -1,7 +1,7 @@
 import { HiddenFields } from "@/components/ui/hidden-fields";
 import { Notice } from "@/components/ui/notice";
 import { SubmitButton } from "@/components/ui/submit-button";
-import type { RefundValues } from "@/lib/backoffice/refund";
+import type { RefundValues } from "@/lib/backoffice/refunds/review";
 import { BreakdownTable } from "./breakdown-table";
 import { moneyFormatter, StepSection, type FormAction, type StepProps } from "./step";
 

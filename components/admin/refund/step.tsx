@@ -1,6 +1,6 @@
 import type { ReactNode, RefObject } from "react";
 import { TextLink } from "@/components/ui/text-link";
-import type { RefundBase } from "@/lib/backoffice/refund";
+import type { RefundBase } from "@/lib/backoffice/refunds/review";
 import { formatMoney } from "@/lib/financing/money";
 import type { RefundFormMessages } from "@/lib/i18n/admin-messages";
 import type { ReasonSettings, RefundState } from "../form-states";

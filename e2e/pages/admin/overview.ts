@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { FUNNEL_STEPS, type FunnelCounts } from "@/lib/backoffice/overview-steps";
+import { FUNNEL_STEPS, type FunnelCounts } from "@/lib/backoffice/operations/overview-steps";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";
 
 /**

@@ -12,12 +12,12 @@ import { statusWords } from "@/components/admin/status-badge";
 import { WebhooksCard } from "@/components/admin/operation/webhooks-card";
 import { Notice } from "@/components/ui/notice";
 import { TextLink } from "@/components/ui/text-link";
-import { operationDetail } from "@/lib/backoffice/operations";
-import { requireStaff } from "@/lib/backoffice/staff";
+import { operationDetail } from "@/lib/backoffice/operations/operations";
+import { requireStaff } from "@/lib/backoffice/staff/staff";
 import { OPERATION_STATUSES } from "@/lib/financing/contract";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
-import { cancelOperationAction } from "../../actions";
+import { cancelOperationAction } from "./actions";
 import { resendNotificationAction } from "../../notifications/actions";
 
 type Props = {

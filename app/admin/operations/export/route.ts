@@ -1,8 +1,8 @@
-import { allOperations } from "@/lib/backoffice/operations";
-import { toCsv } from "@/lib/backoffice/csv";
-import { parseOperationFilters } from "@/lib/backoffice/filters";
-import { apiProblem } from "@/lib/backoffice/errors";
-import { staffForRequest } from "@/lib/backoffice/staff";
+import { allOperations } from "@/lib/backoffice/operations/operations";
+import { toCsv } from "@/lib/backoffice/operations/csv";
+import { parseOperationFilters } from "@/lib/backoffice/operations/filters";
+import { apiProblem } from "@/lib/backoffice/shared/errors";
+import { staffForRequest } from "@/lib/backoffice/staff/staff";
 import { amountFromCents } from "@/lib/financing/money";
 import { routeHandler } from "@/lib/http/request-scope";
 

@@ -4,15 +4,15 @@ import { RefundFlow } from "@/components/admin/refund-flow";
 import { reasonSettings, type RefundState } from "@/components/admin/form-states";
 import { TextLink } from "@/components/ui/text-link";
 import { AppError } from "@/lib/app-error";
-import { apiProblem } from "@/lib/backoffice/errors";
-import { requireOwnedOperation } from "@/lib/backoffice/ownership";
-import { refundBaseOf, type RefundBase } from "@/lib/backoffice/refund";
-import { requireStaff } from "@/lib/backoffice/staff";
+import { apiProblem } from "@/lib/backoffice/shared/errors";
+import { requireOwnedOperation } from "@/lib/backoffice/operations/ownership";
+import { refundBaseOf, type RefundBase } from "@/lib/backoffice/refunds/review";
+import { requireStaff } from "@/lib/backoffice/staff/staff";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { intlLocale } from "@/lib/i18n/format";
 import { getLocale } from "@/lib/i18n/server";
-import { refundAction } from "../../../actions";
+import { refundAction } from "./actions";
 
 type Props = {
   params: Promise<{ id: string }>;

@@ -20,7 +20,7 @@ export interface OperationFilters {
   from?: string;
   /** yyyy-MM-dd */
   to?: string;
-  /** "staff": only the payment links staff created, listed from our sessions (lib/backoffice/payment-links.ts). */
+  /** "staff": only the payment links staff created, listed from our sessions (lib/backoffice/payment-links/payment-links.ts). */
   origin?: "staff";
 }
 

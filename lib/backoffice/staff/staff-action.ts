@@ -1,8 +1,7 @@
 import "server-only";
 import { redirect } from "next/navigation";
-import { z } from "zod";
+import type { z } from "zod";
 import { validatedAction, type ActionResult } from "@/lib/validated-action";
-import { OPERATION_ID } from "./ownership";
 import { staffForAction, type StaffContext } from "./staff";
 
 /**
@@ -19,6 +18,3 @@ export function staffAction<S extends z.ZodType, T>(
     return validatedAction(schema, (input: z.output<S>, data: FormData) => run(staff, input, data))(previous, formData);
   };
 }
-
-/** An operation named in a back-office form (a hidden field): the partner API's ids, never a URL. */
-export const operationIdField = z.string().regex(OPERATION_ID, "is not an operation id");

@@ -6,7 +6,7 @@ import { throwawayDatabase } from "@/lib/db/testing/throwaway";
 import { openDatabase, type Database } from "@/lib/db";
 import { auditEvents, loginThrottles, staffRecoveryCodes, staffSessions, staffUsers } from "@/lib/db/schema";
 import { DEMO_PARTNER_ID, DEMO_TOTP_SECRET, seedDemoPartner } from "@/lib/demo/seed";
-import { recordAudit } from "./audit";
+import { recordAudit } from "../audit/audit";
 import {
   changePassword,
   checkCurrentPassword,

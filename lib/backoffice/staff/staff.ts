@@ -11,7 +11,7 @@ import type { Partner } from "@/lib/partners/partners";
 import { clientIpFrom } from "@/lib/security/client-ip";
 import { servedOverHttps } from "@/lib/security/served-over-https";
 import { findStaffSession, sessionStage, STAFF_SESSION_TTL_MS, type SessionStage, type StaffSession } from "./auth";
-import { actingAgencyId } from "./ownership-rule";
+import { actingAgencyId } from "../operations/ownership-rule";
 import { isAdminPath } from "./scope";
 
 export { isAdminPath, type AgencyScope };

@@ -1,5 +1,5 @@
 /**
- * The pure half of the ownership rule (lib/backoffice/ownership.ts): which agency a partner's calls
+ * The pure half of the ownership rule (lib/backoffice/operations/ownership.ts): which agency a partner's calls
  * act for, and whether that agency makes its operations the partner's. No key is stored or logged
  * here; a key is only read for the agency number a sandbox key's published name carries.
  */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { createSessionSchema, type CreateSessionInput } from "@/lib/checkout/booking";
 import { LOCALES, type Locale } from "@/lib/i18n/locales";
 import { safeText } from "@/lib/validation/text";
-import { parseChargeCents } from "./refund";
+import { parseChargeCents } from "../refunds/review";
 
 /**
  * The back-office's "New payment link" form, flat as a form posts it, turned into exactly what

@@ -11,7 +11,7 @@ import type { Operation, Page } from "@/lib/financing/types";
 import { allOperations, listOperationsPage, operationDetail } from "./operations";
 import { actingAgencyId, agencyOfSandboxKey, ownsByAgency } from "./ownership-rule";
 import { assignAgencies, ownedOperationIds, ownsOperation, requireOwnedOperation, type OwnershipSubject } from "./ownership";
-import type { StaffContext } from "./staff";
+import type { StaffContext } from "../staff/staff";
 
 const APP_URL = "http://127.0.0.1:3999";
 let database: Database;

@@ -12,9 +12,9 @@ import { loggerFor } from "@/lib/logger";
 import { mailFailure } from "@/lib/mail/failure";
 import { getMailer, type Mailer } from "@/lib/mail/mailer";
 import { paymentLinkEmail } from "@/lib/mail/payment-link-email";
-import { recordAudit } from "./audit";
-import { formatDateTime } from "./format";
-import type { StaffContext } from "./staff";
+import { recordAudit } from "../audit/audit";
+import { formatDateTime } from "../shared/format";
+import type { StaffContext } from "../staff/staff";
 
 /**
  * Payment links (issue 17): a checkout session opened by a staff member from the back-office for a

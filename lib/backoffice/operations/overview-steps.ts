@@ -1,4 +1,4 @@
-/** The overview's funnel steps (lib/backoffice/overview.ts), pure: the e2e page objects read them too. */
+/** The overview's funnel steps (lib/backoffice/operations/overview.ts), pure: the e2e page objects read them too. */
 
 export interface FunnelCounts {
   opened: number;

@@ -4,7 +4,7 @@ import { and, count, eq, isNull, lt, or } from "drizzle-orm";
 import { generateSecret, generateURI, verify } from "otplib";
 import type { Db } from "@/lib/db";
 import { staffRecoveryCodes, staffUsers } from "@/lib/db/schema";
-import { qrSvg } from "./qr";
+import { qrSvg } from "../shared/qr";
 import { readTotpSecret, storeTotpSecret } from "./totp-secret-store";
 
 /**

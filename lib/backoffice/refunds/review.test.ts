@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { centsToInput, parseChargeCents, reviewRefund, type RefundBase } from "./refund";
+import { centsToInput, parseChargeCents, reviewRefund, type RefundBase } from "./review";
 
 /** The sandbox's breakdown for a 1,234.50 EUR trip: reserve = price + 1.5 %, 2 % cancellation fee. */
 const BASE: RefundBase = {

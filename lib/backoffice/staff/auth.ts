@@ -3,7 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, gt, lte, ne, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { partners, staffSessions, staffUsers, type PartnerRow } from "@/lib/db/schema";
-import { recordAudit } from "./audit";
+import { recordAudit } from "../audit/audit";
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from "./passwords";
 import { forgetKey, ipKey, LOGIN_LIMITS, normalizeEmail, pairKey, releaseAttempt, reserveAttempt } from "./rate-limit";
 import { checkSecondFactor, disableTwoFactor } from "./two-factor";

@@ -1,0 +1,37 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import type { LoginState } from "@/components/admin/form-states";
+import { signIn } from "@/lib/backoffice/staff/auth";
+import { codePath, ENROL_PATH, isAdminPath, requestIp, requestUserAgent, setStaffCookie } from "@/lib/backoffice/staff/staff";
+import { getAppContext } from "@/lib/app-context";
+import { validatedAction } from "@/lib/validated-action";
+import { safeText } from "@/lib/validation/text";
+
+/** The staff sign-in: the password step (lib/backoffice/staff/auth.ts holds the rules). */
+
+const signInSchema = z.object({
+  email: z.string().check(safeText()).max(254).default(""),
+  password: z.string().max(1000).default(""),
+  next: z.string().check(safeText()).max(1000).optional(),
+});
+
+const signInValidated = validatedAction(signInSchema, async ({ email, password, next }) => {
+  if (email.trim() === "" || password === "") return { ok: false as const, error: "missing" as const, email };
+  const { db } = await getAppContext();
+  const result = await signIn(db, { email, password, ip: await requestIp(), userAgent: await requestUserAgent() });
+  if (!result.ok) return { ok: false as const, error: result.reason, email };
+  await setStaffCookie(result.token);
+  // A password alone opens nothing: the second factor next (or, not enrolled yet, enrolment).
+  const target = isAdminPath(next) ? next : "/admin";
+  return { ok: true as const, next: result.stage === "code" ? codePath(target) : ENROL_PATH };
+});
+
+export async function signInAction(previous: LoginState, formData: FormData): Promise<LoginState> {
+  const submission = (previous?.submission ?? 0) + 1;
+  const outcome = await signInValidated(previous, formData);
+  if ("invalid" in outcome) return { submission, error: "invalid" };
+  if (!outcome.ok) return { submission, error: outcome.error, email: outcome.email.slice(0, 254) };
+  redirect(outcome.next);
+}
