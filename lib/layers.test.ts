@@ -6,18 +6,18 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { ESLint } from "eslint";
+import { ESLint, type Linter } from "eslint";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 // The project's configuration, without the type-aware rules: they need the file in the TypeScript
 // project (a fixture is not), and the layer and circle rules need no types. The circle check reads
 // the files on disk, so it is off where the fixture is text only.
-const withoutTypes = {
+const withoutTypes: Linter.Config = {
   files: ["**/*.ts"],
   languageOptions: { parserOptions: { projectService: false } },
   rules: { "@typescript-eslint/no-floating-promises": "off", "@typescript-eslint/no-misused-promises": "off" },
-} as const;
+};
 const eslint = new ESLint({ cwd: root, overrideConfig: [withoutTypes, { files: ["**/*.ts"], rules: { "import/no-cycle": "off" } }] });
 const eslintOnDisk = new ESLint({ cwd: root, overrideConfig: withoutTypes });
 
