@@ -27,6 +27,15 @@ async function failures(file: string, code: string, linter = eslint): Promise<st
   return (result?.messages ?? []).filter((message) => message.severity === 2).map((message) => `${message.ruleId}: ${message.message}`);
 }
 
+// Loading the configuration and its plugins (the TypeScript resolver among them) takes seconds,
+// many on a busy machine: done once, before the tests' own timeouts start.
+beforeAll(async () => {
+  await Promise.all([
+    eslint.lintText("export {};\n", { filePath: path.join(root, "lib/text/warm-up.ts") }),
+    eslintOnDisk.calculateConfigForFile(path.join(root, "lib/text/warm-up.ts")),
+  ]);
+}, 180_000);
+
 describe("the layers, enforced by the linter", () => {
   it("refuses platform code importing a domain", async () => {
     const found = await failures("lib/db/layers-fixture.ts", 'export { getSession } from "@/lib/checkout/sessions";\n');
