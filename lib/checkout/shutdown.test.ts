@@ -1,8 +1,9 @@
 /**
- * Graceful shutdown (lib/ops/shutdown.ts) with the checkout's step on the real processing path (PGlite, a partner API double whose status call is
- * held until the test lets it answer): what is under way finishes when the grace allows it, and is
- * handed back when it does not; nothing new is started once draining; the lease is given up; the
- * database is closed. The signal wiring itself is proven on a running server (e2e/shutdown.spec.ts).
+ * Graceful shutdown (lib/ops/shutdown.ts) with the checkout's step, on the real processing path
+ * (PGlite, a partner API double whose status call is held until the test lets it answer): what is
+ * under way finishes when the grace allows it, and is handed back when it does not; nothing new is
+ * started once draining; the lease is given up; the database is closed. The signal wiring itself is
+ * proven on a running server (e2e/shutdown.spec.ts).
  */
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
