@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { getDatabase, type Db } from "@/lib/db";
 import { getEnv, type AppEnv } from "@/lib/env";
 import { createFinancingClient, type FinancingClient } from "@/lib/financing/client";
-import { createDatabaseStatusCache } from "@/lib/financing/db-status-cache";
+import { createDatabaseStatusCache } from "@/lib/composition/db-status-cache";
 import { createLayeredStatusCache, createMemoryStatusCache } from "@/lib/financing/status-cache";
 import { observePartnerCall } from "@/lib/ops/metrics";
 import { financingCredential, type FinancingCredential } from "@/lib/partners/credential";

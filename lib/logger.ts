@@ -1,9 +1,8 @@
 import pino, { type DestinationStream, type Logger } from "pino";
 import pretty from "pino-pretty";
-import { isFinancingApiError } from "./financing/errors";
 import { currentLogContext } from "./logging/context";
 import { logLevelFrom } from "./logging/levels";
-import { safeError, scrub } from "./logging/safe-error";
+import { isRefusal, safeError, scrub } from "./logging/safe-error";
 
 /**
  * The one logger of the app and the sandbox (pino). JSON lines in production (`next start` sets
@@ -90,9 +89,10 @@ export function loggerFor(component: string): Logger {
  * the caller names them, so nothing reaches the line by accident.
  */
 export function logError(log: Logger, message: string, error: unknown, fields: Record<string, string | number | boolean | undefined> = {}) {
-  // A refusal the partner API names by its code (not cancellable, not refundable, not eligible, not
-  // found…) is an answer the caller handles, not a failure: `info`, as the README's levels say.
-  if (isFinancingApiError(error) && error.kind === "business" && error.status !== undefined && error.status < 500) {
+  // A refusal an outside system names by its code (the partner API's not cancellable, not
+  // refundable, not eligible, not found…) is an answer the caller handles, not a failure: `info`,
+  // as the README's levels say. The domain that owns the error class says which are refusals.
+  if (isRefusal(error)) {
     log.info({ ...fields, err: error }, message);
     return;
   }

@@ -82,16 +82,22 @@ export async function startServer(): Promise<void> {
   await seedDemo(database.db, env);
   const { createAppContext } = await import("@/lib/app-context");
   const { startBackgroundWork } = await import("@/lib/checkout/worker");
+  const { checkoutShutdownStep } = await import("@/lib/checkout/shutdown");
+  const { createFinancingClient } = await import("@/lib/financing/client");
   const { observeHttpServers } = await import("@/lib/ops/http-server");
+  const { onShutdown } = await import("@/lib/ops/lifecycle");
+  const { READY_API_TIMEOUT_MS, registerReadinessCheck } = await import("@/lib/ops/readiness");
   const { installShutdown } = await import("@/lib/ops/shutdown");
   const { countRowsIn } = await import("@/lib/ops/metrics");
   observeHttpServers();
   countRowsIn(async () => database.db);
+  // Readiness asks the partner API's health call, with the deployment's key, once, briefly.
+  const readinessClient = createFinancingClient({ ...env.financing, timeoutMs: READY_API_TIMEOUT_MS, maxAttempts: 1 });
+  registerReadinessCheck("partnerApi", { timeoutMs: READY_API_TIMEOUT_MS + 250, check: () => readinessClient.health() });
   // The background work runs on a pool of its own: webhook deliveries never wait behind processing.
   const worker = startBackgroundWork(createAppContext(database.background, env));
+  onShutdown("checkout", checkoutShutdownStep(database.db, worker));
   installShutdown({
-    db: database.db,
-    worker,
     closeDatabase,
     drainDelayMs: env.SHUTDOWN_DRAIN_DELAY_MS,
     graceMs: env.SHUTDOWN_GRACE_MS,

@@ -3,7 +3,7 @@ import { operationStatusSchema } from "@/lib/financing/contract";
 import { APP_ERROR_STATUS } from "@/lib/app-error";
 import { LOCALES } from "@/lib/i18n/locales";
 import { bookingSchema, createSessionSchema, flightSchema, hotelSchema, moneySchema, serviceSchema } from "./booking";
-import type { SessionState } from "./sessions";
+import { SESSION_STATES, type SameType, type StoredNotification } from "@/lib/db/column-types";
 import { TRIP_TIME_ZONE } from "./trip-dates";
 
 /**
@@ -14,22 +14,7 @@ import { TRIP_TIME_ZONE } from "./trip-dates";
  * API's contract does), so validation and documentation stay one definition.
  */
 
-export const SESSION_STATES = [
-  "open",
-  "choosing",
-  "pending",
-  "approved",
-  "confirmed",
-  "refused",
-  "error",
-  "cancelled",
-  "expired",
-  "refunded",
-] as const satisfies readonly SessionState[];
-// Both ways: a state added to `SessionState` and not here fails the type check.
-type MissingState = Exclude<SessionState, (typeof SESSION_STATES)[number]>;
-const noMissingState: [MissingState] extends [never] ? true : MissingState = true;
-void noMissingState;
+export { SESSION_STATES };
 
 export const sessionStateSchema = z.enum(SESSION_STATES).meta({
   id: "CheckoutSessionState",
@@ -111,6 +96,8 @@ export const notificationPayloadSchema = z
     description: "The state a session reached. A hint: `GET /checkout-sessions/{id}` is the reference.",
   });
 export type NotificationPayload = z.output<typeof notificationPayloadSchema>;
+// The notification is stored as it is signed and sent: its shape is the database's.
+const _notificationIsStored: SameType<NotificationPayload, StoredNotification> = true;
 
 export const notificationTestPayloadSchema = z
   .object({

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { SameType, StoredBooking } from "@/lib/db/column-types";
 import { z } from "zod";
 import { queryDateSchema } from "@/lib/financing/contract";
 import { centsFromAmount } from "@/lib/financing/money";
@@ -110,6 +111,8 @@ export const bookingSchema = z
     when: () => true,
   });
 export type Booking = z.output<typeof bookingSchema>;
+// The booking is stored as it is: its shape is the database's (a change to the schema shows here).
+const _bookingIsStored: SameType<Booking, StoredBooking> = true;
 
 function itemCount(booking: object): number {
   const { flights, hotels, services } = booking as Record<string, unknown>;

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { and, asc, eq, gt, inArray, isNull, lte, ne, notExists, sql } from "drizzle-orm";
 import { AppError } from "@/lib/app-error";
 import type { Db } from "@/lib/db";
+import type { SameType, SessionFinancingStatus, SessionState, StatusSource, StoredPlan } from "@/lib/db/column-types";
 import { preparedPerDb } from "@/lib/db/prepared";
 import {
   checkoutSessions,
@@ -12,7 +13,7 @@ import {
   sessionStatusHistory,
   type CheckoutSessionRow,
 } from "@/lib/db/schema";
-import type { FinancingStatus, OperationStatus } from "@/lib/financing/contract";
+import type { OperationStatus } from "@/lib/financing/contract";
 import type { FinancialOffer } from "@/lib/financing/types";
 import type { Locale } from "@/lib/i18n/locales";
 import type { NotificationPayload } from "./api-schemas";
@@ -25,19 +26,8 @@ export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 
 export type CheckoutSession = CheckoutSessionRow;
 
-/** What POST /financing said (`financingStatus`), or STARTING while one request is making the call. */
-export type SessionFinancingStatus = FinancingStatus | "STARTING";
-
-/**
- * Where a session stands, in the customer's and the partner's terms:
- * - open: the customer has not sent their data yet;
- * - choosing: the operation exists, the customer is choosing a plan;
- * - pending: the customer is at the provider, or the provider is deciding;
- * - approved / confirmed: the provider approved (FAVORABLE) / financing is active;
- * - refused, error, cancelled, expired, refunded: it ended otherwise.
- */
-export type SessionState =
-  "open" | "choosing" | "pending" | "approved" | "confirmed" | "refused" | "error" | "cancelled" | "expired" | "refunded";
+// A session's states and sources are the database's column types (lib/db/column-types.ts).
+export type { SessionFinancingStatus, SessionState, StatusSource };
 
 const STATE_OF_STATUS: Record<OperationStatus, SessionState> = {
   GENERATED: "choosing",
@@ -342,6 +332,8 @@ export async function updateSession(
 
 /** The figures of the plan the customer chose, as offered then: the status page repeats them. */
 export type ChosenPlan = Omit<FinancialOffer, "id" | "extra">;
+// The chosen plan is stored as it is: its shape is the database's (a change shows here).
+const _chosenPlanIsStored: SameType<ChosenPlan, StoredPlan> = true;
 
 /** An offer's figures, without its id and what the API sent beyond the contract. */
 export function chosenPlanOf({ id: _id, extra: _extra, ...figures }: FinancialOffer): ChosenPlan {
@@ -369,8 +361,6 @@ export async function claimFinancingStart(db: Db, sessionId: string, offer: Fina
 }
 
 const CLAIM_TTL_MS = 60_000;
-
-export type StatusSource = "return" | "poll" | "webhook" | "action" | "reconcile";
 
 /**
  * Whether a reported status is ahead of the one a session holds (by the API's updatedAt, then by how

@@ -1,6 +1,7 @@
 import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import type { WebhookEventResult } from "@/lib/db/column-types";
 import { durableWork } from "@/lib/db/durable-work";
 import { webhookEvents, type WebhookEventRow } from "@/lib/db/schema";
 import { webhookEventSchema } from "@/lib/financing/contract";
@@ -41,7 +42,7 @@ export const WEBHOOK_BODY_MAX_BYTES = 4 * 1024;
  * - status_mismatch: applied, but not acknowledged: the body's status was not the event's;
  * - superseded: applied, but not acknowledged: a newer event replaced it (that one is).
  */
-export type WebhookEventResult = "acknowledged" | "rejected" | "status_mismatch" | "superseded";
+export type { WebhookEventResult };
 /**
  * Processing as durable work: one processor holds an event for 30 s before another instance may
  * take it over; a failed attempt is retried by us after 5 s, 30 s, 2 min, 10 min, then every

@@ -1,11 +1,18 @@
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
-import type { Booking } from "@/lib/checkout/booking";
-import type { CustomerDraft } from "@/lib/checkout/customer";
-import type { ChosenPlan, NotificationPayload, SessionFinancingStatus, SessionState, StatusSource } from "@/lib/checkout/sessions";
-import type { WebhookEventResult } from "@/lib/checkout/webhooks";
-import type { OperationStatus, WebhookStatus } from "@/lib/financing/contract";
-import type { Locale } from "@/lib/i18n/locales";
+import type {
+  Locale,
+  OperationStatus,
+  SessionFinancingStatus,
+  SessionState,
+  StatusSource,
+  StoredBooking,
+  StoredCustomerDraft,
+  StoredNotification,
+  StoredPlan,
+  WebhookEventResult,
+  WebhookStatus,
+} from "./column-types";
 
 // Status and JSON columns carry the types of what the code writes into them (`$type`: a type only,
 // the columns stay text and jsonb); the values come from the contract's and the domain's unions.
@@ -96,7 +103,7 @@ export const checkoutSessions = pgTable(
       .references(() => partners.id),
     bookingReference: text("booking_reference").notNull(),
     /** The booking as the partner sent it (no personal data): see lib/checkout/booking.ts. */
-    booking: jsonb("booking").$type<Booking>().notNull(),
+    booking: jsonb("booking").$type<StoredBooking>().notNull(),
     /** Hash of the booking, to tell an idempotent repeat from a different booking under the same reference. */
     bookingHash: text("booking_hash").notNull(),
     returnUrl: text("return_url").notNull(),
@@ -117,7 +124,7 @@ export const checkoutSessions = pgTable(
     /** The offer the customer chose last, and what the provider said at POST /financing. */
     chosenOfferId: integer("chosen_offer_id"),
     /** That offer's figures as they were when chosen: the status page repeats the plan. */
-    chosenPlan: jsonb("chosen_plan").$type<ChosenPlan>(),
+    chosenPlan: jsonb("chosen_plan").$type<StoredPlan>(),
     financingStatus: text("financing_status").$type<SessionFinancingStatus>(),
     hasAlternatives: boolean("has_alternatives"),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
@@ -174,7 +181,7 @@ export const customerData = pgTable("customer_data", {
     .primaryKey()
     .references(() => checkoutSessions.id, { onDelete: "cascade" }),
   /** Prefilled by the partner, or as the customer submitted it (ISO dates). */
-  data: jsonb("data").$type<CustomerDraft>().notNull(),
+  data: jsonb("data").$type<StoredCustomerDraft>().notNull(),
   /** Whether the customer has submitted it (false: only the partner's prefill). */
   submitted: boolean("submitted").notNull().default(false),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
@@ -246,7 +253,7 @@ export const partnerNotifications = pgTable(
     partnerId: text("partner_id").notNull(),
     /** The session state it announces: one notification per state reached. */
     state: text("state").$type<SessionState>().notNull(),
-    payload: jsonb("payload").$type<NotificationPayload>().notNull(),
+    payload: jsonb("payload").$type<StoredNotification>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),

@@ -48,6 +48,7 @@ import {
 } from "./types";
 import { currentRequestId } from "@/lib/logging/context";
 import { loggerFor } from "@/lib/logger";
+import type { PartnerCallObservation } from "@/lib/ops/metrics";
 
 const log = loggerFor("financing");
 
@@ -113,12 +114,7 @@ type CallResult<T> = { kind: "body"; data: T; headers: Headers } | { kind: "not-
 export type FinancingClient = ReturnType<typeof createFinancingClient>;
 
 /** A typed client for the partner API: one method per endpoint of `partner-api-spec.md`. */
-/** One attempt of a call: its HTTP status, or how it failed without one. */
-export interface PartnerCallObservation {
-  endpoint: string;
-  outcome: number | "timeout" | "network";
-  durationMs: number;
-}
+export type { PartnerCallObservation };
 
 export function createFinancingClient(options: FinancingClientOptions) {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");

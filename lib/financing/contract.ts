@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FINANCING_STATUSES, OPERATION_STATUSES, WEBHOOK_STATUSES } from "@/lib/db/column-types";
 import { safeText, TEXT_PROBLEM_MESSAGES, textProblem } from "@/lib/validation/text";
 import { REASON_MAX_LENGTH } from "./limits";
 
@@ -17,25 +18,12 @@ export { REASON_MAX_LENGTH };
 // Enumerations
 
 /** Every operation status, FINISHED included (one of the spec's two lists has it). */
-export const OPERATION_STATUSES = [
-  "GENERATED",
-  "PENDING",
-  "CLIENT_REQUESTED",
-  "PENDING_RESPONSE",
-  "FAVORABLE",
-  "CONFIRMED",
-  "REFUSED",
-  "REFUNDED",
-  "CANCELLED",
-  "EXPIRED",
-  "ERROR",
-  "FINISHED",
-] as const;
+// The status lists are the database's column types too: they live under the schema, here re-exported.
+export { FINANCING_STATUSES, OPERATION_STATUSES, WEBHOOK_STATUSES };
 export const operationStatusSchema = z.enum(OPERATION_STATUSES);
 export type OperationStatus = z.infer<typeof operationStatusSchema>;
 
 /** The statuses a webhook is sent for ("final or actionable"). */
-export const WEBHOOK_STATUSES = ["CONFIRMED", "REFUSED", "EXPIRED", "CANCELLED", "REFUNDED", "ERROR"] as const;
 export const webhookStatusSchema = z.enum(WEBHOOK_STATUSES);
 export type WebhookStatus = z.infer<typeof webhookStatusSchema>;
 
@@ -54,7 +42,6 @@ export function isOpenStatus(status: string | null): boolean {
 }
 
 /** `financingStatus` of POST /financing: the outcome of that call, not the operation status. */
-export const FINANCING_STATUSES = ["REQUESTED", "REFUSED", "ERROR"] as const;
 export const financingStatusSchema = z.enum(FINANCING_STATUSES);
 export type FinancingStatus = z.infer<typeof financingStatusSchema>;
 

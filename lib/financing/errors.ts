@@ -1,3 +1,4 @@
+import { registerErrorDescriber, scrub, scrubRecord } from "@/lib/logging/safe-error";
 import type { ErrorCode } from "./contract";
 
 /**
@@ -103,6 +104,17 @@ export function isFinancingApiError(error: unknown, code?: ErrorCode): error is 
     (code === undefined || (error as { errorCode?: unknown }).errorCode === code)
   );
 }
+
+// The logger knows no domain: it learns here how this client's errors are logged (by their own
+// safe shape) and which are refusals the caller handles (a business answer below 500: info).
+registerErrorDescriber("FinancingApiError", {
+  describe(error) {
+    if (!isFinancingApiError(error)) return undefined;
+    const { name: _name, message, ...api } = error.toJSON();
+    return { type: "FinancingApiError", message: scrub(message), api: scrubRecord(api) };
+  },
+  isRefusal: (error) => isFinancingApiError(error) && error.kind === "business" && error.status !== undefined && error.status < 500,
+});
 
 const EMAIL = /[^\s@"'<>(),;:]+@[^\s@"'<>(),;:]+\.[^\s@"'<>(),;:]+/g;
 const MESSAGE_MAX = 500;

@@ -1,6 +1,7 @@
-/** The checkout speaks Spanish (the default: most customers) and English. */
-export const LOCALES = ["es", "en"] as const;
-export type Locale = (typeof LOCALES)[number];
+import { LOCALES, type Locale } from "@/lib/db/column-types";
+
+/** The checkout speaks Spanish (the default: most customers) and English; the list is a column's type too. */
+export { LOCALES, type Locale };
 export const DEFAULT_LOCALE: Locale = "es";
 export const LOCALE_COOKIE = "locale";
 

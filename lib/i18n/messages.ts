@@ -1,5 +1,5 @@
 import type { CustomerField } from "@/lib/checkout/customer";
-import type { SessionState } from "@/lib/checkout/sessions";
+import type { SessionState } from "@/lib/db/column-types";
 import type { Locale } from "./locales";
 
 /**

@@ -1,6 +1,3 @@
-import { isFinancingApiError } from "@/lib/financing/errors";
-import type { AppError } from "@/lib/app-error";
-
 /**
  * What may be logged of an error, by allow-list: codes, names, endpoints, ids, table and constraint
  * names. Never a message that can carry what was sent: a database error's message and detail hold
@@ -16,9 +13,53 @@ export interface SafeError {
   constraint?: string;
   column?: string;
   fields?: string[];
-  /** FinancingApiError's own safe shape (endpoint, kind, status, errorCode, requestId, attempts…). */
+  /** An outside system's error, its own safe shape (the partner API's: endpoint, kind, status, errorCode…). */
   api?: Record<string, unknown>;
   cause?: SafeError;
+}
+
+/**
+ * How a domain's own error class is logged: the logging code knows no domain, so a domain whose
+ * errors have a safe shape of their own (the partner API client's) registers it here.
+ */
+export interface ErrorDescriber {
+  /** The error's safe shape, or undefined when the error is not of this kind. */
+  describe(error: unknown): SafeError | undefined;
+  /** True for a refusal its caller handles (logged at info, not as a failure). */
+  isRefusal?(error: unknown): boolean;
+}
+
+// On globalThis: Next bundles the start-up code and the routes apart, and the logger (one per
+// process) meets the errors of every bundle. Keyed by name, so a second bundle's copy replaces.
+const globalForDescribers = globalThis as typeof globalThis & { __safeErrorDescribers?: Map<string, ErrorDescriber> };
+
+function describers(): Map<string, ErrorDescriber> {
+  return (globalForDescribers.__safeErrorDescribers ??= new Map());
+}
+
+/** Registers how errors of one kind are logged (called by the module that defines the error class). */
+export function registerErrorDescriber(name: string, describer: ErrorDescriber): void {
+  describers().set(name, describer);
+}
+
+/** Whether a registered describer calls this error a refusal its caller handles. */
+export function isRefusal(error: unknown): boolean {
+  for (const describer of describers().values()) if (describer.isRefusal?.(error)) return true;
+  return false;
+}
+
+/** An outside system's safe record, its free-text values scrubbed (ids and endpoints kept). */
+export function scrubRecord(record: Record<string, unknown>): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(record), (key, value: unknown) =>
+    typeof value === "string" && key !== "requestId" && key !== "endpoint" ? scrub(value) : value,
+  ) as Record<string, unknown>;
+}
+
+/** What safeError needs of lib/app-error's AppError, by shape (see isAppError). */
+interface AppErrorShape extends Error {
+  code: string;
+  status: number;
+  details: { fields?: { field: string }[]; cause?: unknown };
 }
 
 const MAX_DEPTH = 4;
@@ -26,9 +67,9 @@ const MESSAGE_MAX = 300;
 
 export function safeError(error: unknown, depth = 0): SafeError {
   if (depth >= MAX_DEPTH) return { type: "(cause chain cut)" };
-  if (isFinancingApiError(error)) {
-    const { name: _name, message, ...api } = error.toJSON();
-    return { type: "FinancingApiError", message: scrub(message), api: scrubRecord(api) };
+  for (const describer of describers().values()) {
+    const described = describer.describe(error);
+    if (described) return described;
   }
   if (isAppError(error)) {
     return withCause(
@@ -67,9 +108,9 @@ export function safeError(error: unknown, depth = 0): SafeError {
   return { type: error === null ? "null" : typeof error };
 }
 
-// Not `instanceof`: each bundle of the build has its own copy of the class (as isFinancingApiError
-// says), and lib/app-error.ts logs through the logger, which uses this module.
-function isAppError(error: unknown): error is AppError {
+// Not `instanceof`: each bundle of the build has its own copy of the class, and lib/app-error.ts
+// logs through the logger, which uses this module (an import of it would be a circle).
+function isAppError(error: unknown): error is AppErrorShape {
   return (
     error instanceof Error && error.name === "AppError" && typeof (error as { code?: unknown }).code === "string" && "details" in error
   );
@@ -134,10 +175,4 @@ export function scrub(text: string): string {
     )
     .join("");
   return out.length > MESSAGE_MAX ? `${out.slice(0, MESSAGE_MAX)}…` : out;
-}
-
-function scrubRecord(record: Record<string, unknown>): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(record), (key, value: unknown) =>
-    typeof value === "string" && key !== "requestId" && key !== "endpoint" ? scrub(value) : value,
-  ) as Record<string, unknown>;
 }

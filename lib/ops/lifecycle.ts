@@ -3,8 +3,9 @@ import "server-only";
 /**
  * This process's lifecycle, shared by the start-up code and the route handlers (Next bundles them
  * apart, hence globalThis): whether it is draining (SIGTERM received: readiness goes red, no new
- * background work starts), the background work still running (so shutdown can wait for it), and the
- * webhook events this process holds (so shutdown can hand back the ones it could not finish).
+ * background work starts), the background work still running (so shutdown can wait for it), the
+ * webhook events this process holds (so shutdown can hand back the ones it could not finish), and
+ * the shutdown steps the domains registered (this platform code knows none of them).
  */
 
 export interface HeldEvent {
@@ -12,8 +13,20 @@ export interface HeldEvent {
   operationId: string;
 }
 
+/** What a domain does when the process stops (registered with `onShutdown`). */
+export interface ShutdownStep {
+  /** Stops taking new work; called as draining starts. */
+  stop?(): Promise<void>;
+  /**
+   * Hands back what did not finish within the grace (locks, leases) so another instance takes it
+   * at once; returns what it released, by name, for the shutdown's report and log line.
+   */
+  handBack?(): Promise<Record<string, number | boolean>>;
+}
+
 interface Lifecycle {
   draining: boolean;
+  steps: Map<string, ShutdownStep>;
   /** The background worker's "there is work now" (set at start-up; absent in a unit test). */
   wake?: () => void;
   work: Set<Promise<unknown>>;
@@ -26,8 +39,24 @@ interface Lifecycle {
 const globalForLifecycle = globalThis as typeof globalThis & { __travelCheckoutLifecycle?: Lifecycle };
 
 function lifecycle(): Lifecycle {
-  globalForLifecycle.__travelCheckoutLifecycle ??= { draining: false, work: new Set(), held: new Map(), intake: 0, quiet: [] };
+  globalForLifecycle.__travelCheckoutLifecycle ??= {
+    draining: false,
+    steps: new Map(),
+    work: new Set(),
+    held: new Map(),
+    intake: 0,
+    quiet: [],
+  };
   return globalForLifecycle.__travelCheckoutLifecycle;
+}
+
+/** Registers what a domain does at shutdown, under a name (registering the name again replaces it). */
+export function onShutdown(name: string, step: ShutdownStep): void {
+  lifecycle().steps.set(name, step);
+}
+
+export function shutdownSteps(): ShutdownStep[] {
+  return [...lifecycle().steps.values()];
 }
 
 export function isDraining(): boolean {

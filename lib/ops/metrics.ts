@@ -3,7 +3,6 @@ import { and, count, isNotNull, isNull, type SQL } from "drizzle-orm";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { Db } from "@/lib/db";
 import { partnerNotifications, webhookEvents } from "@/lib/db/schema";
-import type { PartnerCallObservation } from "@/lib/financing/client";
 
 /**
  * The Prometheus metrics of this process (prom-client), served by `/api/metrics`. Next bundles the
@@ -125,6 +124,13 @@ export function countRowsIn(db: () => Promise<Db>): void {
 export function metrics(): Metrics {
   globalForMetrics.__travelCheckoutMetrics ??= createMetrics();
   return globalForMetrics.__travelCheckoutMetrics;
+}
+
+/** One attempt of a call to the partner API: its HTTP status, or how it failed without one. */
+export interface PartnerCallObservation {
+  endpoint: string;
+  outcome: number | "timeout" | "network";
+  durationMs: number;
 }
 
 /** The financing client's `observe` hook. */

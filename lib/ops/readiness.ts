@@ -3,21 +3,44 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { defaultMigrationsDir, getDatabase } from "@/lib/db";
-import { getEnv } from "@/lib/env";
-import { createFinancingClient, type FinancingClient } from "@/lib/financing/client";
 import { logError, loggerFor } from "@/lib/logger";
 import { isDraining } from "./lifecycle";
 
 const log = loggerFor("ready");
 
-/** How long the partner API may take to answer the readiness probe's health call. */
+/** How long an outside system (the partner API) may take to answer the readiness probe's call. */
 export const READY_API_TIMEOUT_MS = 2_000;
 
 export type CheckResult = "ok" | "failed" | "timeout" | "pending" | "draining";
 
 export interface Readiness {
   ready: boolean;
-  checks: { instance: CheckResult; database: CheckResult; migrations: CheckResult; partnerApi: CheckResult };
+  /** The instance's own checks, and one per registered outside system (the composition's `partnerApi`). */
+  checks: { instance: CheckResult; database: CheckResult; migrations: CheckResult } & Record<string, CheckResult>;
+}
+
+/**
+ * A check of an outside system this instance cannot serve without: resolves when it answers
+ * within `timeoutMs`; a rejection whose `kind` is "timeout" reads as one.
+ */
+export interface ReadinessCheck {
+  timeoutMs: number;
+  check(): Promise<unknown>;
+}
+
+// On globalThis: the start-up code registers, the /api/ready route (another bundle) checks.
+const globalForChecks = globalThis as typeof globalThis & { __readinessChecks?: Map<string, ReadinessCheck> };
+
+function registeredChecks(): Map<string, ReadinessCheck> {
+  return (globalForChecks.__readinessChecks ??= new Map());
+}
+
+/**
+ * Adds a check to readiness, under `name` (platform code knows no domain: the composition, at
+ * start-up, registers the partner API's health call).
+ */
+export function registerReadinessCheck(name: string, check: ReadinessCheck): void {
+  registeredChecks().set(name, check);
 }
 
 /** The newest migration this build ships (drizzle's journal), read once. */
@@ -32,8 +55,6 @@ function latestMigrationMillis(): number {
   return latestMigration;
 }
 
-let apiClient: FinancingClient | undefined;
-
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | "timeout"> {
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([work, new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), ms)))]).finally(() =>
@@ -44,15 +65,15 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | "timeout"> {
 /**
  * Readiness, distinct from liveness (`/api/health`): this instance takes traffic only when it is not
  * draining, the database answers, every migration this build ships is applied (drizzle records
- * each by its folder time), and the partner API answers its health call within 2 s with the
- * deployment's key. Each check says what failed; no error detail leaves the server.
+ * each by its folder time), and every registered outside system answers in time (the partner API
+ * its health call within 2 s with the deployment's key). Each check says what failed; no error
+ * detail leaves the server.
  */
 export async function checkReadiness(): Promise<Readiness> {
   const checks: Readiness["checks"] = {
     instance: isDraining() ? "draining" : "ok",
     database: "failed",
     migrations: "failed",
-    partnerApi: "failed",
   };
   const databaseCheck = (async () => {
     const { db } = await getDatabase();
@@ -65,20 +86,20 @@ export async function checkReadiness(): Promise<Readiness> {
     const latest = Number(rows[0]?.latest ?? 0);
     checks.migrations = latest >= latestMigrationMillis() ? "ok" : "pending";
   })();
-  const apiCheck = (async () => {
-    const env = getEnv();
-    apiClient ??= createFinancingClient({ ...env.financing, timeoutMs: READY_API_TIMEOUT_MS, maxAttempts: 1 });
-    const answer = await withTimeout(apiClient.health(), READY_API_TIMEOUT_MS + 250);
-    checks.partnerApi = answer === "timeout" ? "timeout" : "ok";
-  })();
-  const [database, api] = await Promise.allSettled([withTimeout(databaseCheck, 3_000), apiCheck]);
+  const outside = [...registeredChecks()].map(async ([name, { timeoutMs, check }]) => {
+    checks[name] = "failed";
+    try {
+      const answer = await withTimeout(check(), timeoutMs);
+      checks[name] = answer === "timeout" ? "timeout" : "ok";
+    } catch (error) {
+      const timedOut = error instanceof Error && "kind" in error && error.kind === "timeout";
+      checks[name] = timedOut ? "timeout" : "failed";
+      log.warn({ check: name, result: checks[name] }, "ready: an outside system's check failed");
+    }
+  });
+  const [database] = await Promise.allSettled([withTimeout(databaseCheck, 3_000), ...outside]);
   if (database.status === "rejected") logError(log, "ready: the database check failed", database.reason);
   else if (database.value === "timeout" && checks.database === "failed") checks.database = "timeout";
-  if (api.status === "rejected") {
-    const timedOut = api.reason instanceof Error && "kind" in api.reason && api.reason.kind === "timeout";
-    checks.partnerApi = timedOut ? "timeout" : "failed";
-    log.warn({ partnerApi: checks.partnerApi }, "ready: the partner API check failed");
-  }
   const ready = Object.values(checks).every((check) => check === "ok");
   return { ready, checks };
 }

@@ -1,11 +1,7 @@
 import "server-only";
-import type { Db } from "@/lib/db";
-import { INSTANCE_ID, releaseLease } from "@/lib/checkout/reconciler";
-import { releaseClaims } from "@/lib/checkout/webhooks";
-import type { BackgroundWork } from "@/lib/checkout/worker";
 import { logError, loggerFor } from "@/lib/logger";
 import { closeHttpServers } from "./http-server";
-import { heldEvents, startDraining, workSettled } from "./lifecycle";
+import { shutdownSteps, startDraining, workSettled, type ShutdownStep } from "./lifecycle";
 
 const log = loggerFor("shutdown");
 
@@ -13,8 +9,8 @@ const log = loggerFor("shutdown");
 const MIN_REQUEST_GRACE_MS = 5_000;
 
 export interface ShutdownDeps {
-  db: Db;
-  worker: BackgroundWork;
+  /** What the domains do at shutdown: those registered with `onShutdown` unless given (a test). */
+  steps?: ShutdownStep[];
   closeDatabase(): Promise<void>;
   /**
    * How long the instance goes on serving once draining, before anything closes: the load balancer
@@ -30,15 +26,12 @@ export interface ShutdownDeps {
   closeServers?(ms: number): Promise<void>;
 }
 
-export interface ShutdownReport {
-  finished: boolean;
-  releasedEvents: number;
-  releasedLease: boolean;
-}
+/** Whether the work under way finished, and what each step handed back (the checkout's `releasedEvents`, `releasedLease`). */
+export type ShutdownReport = { finished: boolean } & Record<string, number | boolean>;
 
 /**
- * A graceful stop: nothing new is taken (readiness goes red, the worker stops, deliveries are
- * stored but left for another instance), requests go on being served for `drainDelayMs` (a load
+ * A graceful stop: nothing new is taken (readiness goes red, the domains' steps stop their work: the
+ * checkout's worker stops, deliveries are stored but left for another instance), requests go on being served for `drainDelayMs` (a load
  * balancer probing readiness needs a few probes to take the instance out, and would meet refused
  * connections if the listener closed first), then the work under way gets `graceMs` to finish,
  * what did not finish is handed back (the events' locks and the reconciler's lease, so another
@@ -49,26 +42,26 @@ export async function shutdown(deps: ShutdownDeps): Promise<ShutdownReport> {
   startDraining();
   const drainDelayMs = deps.drainDelayMs ?? 0;
   log.info({ drainDelayMs, graceMs: deps.graceMs }, "shutdown: draining");
+  const steps = deps.steps ?? shutdownSteps();
   // Stopped now, so no new round starts during the delay; the one under way has the delay and the grace.
-  const workerStopped = deps.worker.stop().catch((error: unknown) => logError(log, "shutdown: stopping the background work failed", error));
+  const workStopped = Promise.all(
+    steps.map((step) => step.stop?.().catch((error: unknown) => logError(log, "shutdown: stopping the background work failed", error))),
+  );
   if (drainDelayMs > 0) {
     await new Promise((resolve) => setTimeout(resolve, drainDelayMs));
     log.info("shutdown: drain delay over");
   }
   const deadline = Date.now() + deps.graceMs;
   let finished = false;
-  let releasedEvents = 0;
-  let releasedLease = false;
+  let handedBack: Record<string, number | boolean> = {};
   try {
-    await Promise.race([workerStopped, new Promise((resolve) => setTimeout(resolve, deps.graceMs).unref())]);
+    await Promise.race([workStopped, new Promise((resolve) => setTimeout(resolve, deps.graceMs).unref())]);
     finished = await workSettled(Math.max(0, deadline - Date.now()));
-    const held = heldEvents();
-    if (held.length > 0) releasedEvents = await releaseClaims({ db: deps.db }, held);
-    releasedLease = await releaseLease(deps.db, "reconciler", INSTANCE_ID);
+    for (const step of steps) if (step.handBack) handedBack = { ...handedBack, ...(await step.handBack()) };
   } catch (error) {
     logError(log, "shutdown: handing back work failed (its locks run out instead)", error);
   }
-  log.info({ finished, releasedEvents, releasedLease }, "shutdown: work finished or handed back");
+  log.info({ finished, ...handedBack }, "shutdown: work finished or handed back");
   // The requests under way (a customer's page waiting on the partner API, a plan being chosen) get
   // what is left of the grace, at least 5 s: they were cut after 5 s whatever SHUTDOWN_GRACE_MS said.
   await (deps.closeServers ?? closeHttpServers)(Math.max(MIN_REQUEST_GRACE_MS, deadline - Date.now()));
@@ -78,7 +71,7 @@ export async function shutdown(deps: ShutdownDeps): Promise<ShutdownReport> {
     logError(log, "shutdown: closing the database failed", error);
   }
   log.info("shutdown: complete");
-  return { finished, releasedEvents, releasedLease };
+  return { ...handedBack, finished };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createFinancingClient } from "@/lib/financing/client";
-import { createDatabaseStatusCache } from "@/lib/financing/db-status-cache";
+import { createDatabaseStatusCache } from "@/lib/composition/db-status-cache";
 import { SAMPLE_CLIENT } from "@/lib/financing/testing/samples";
 import { openDatabase, type Database } from "@/lib/db";
 import { checkoutSessions } from "@/lib/db/schema";

@@ -3,9 +3,9 @@ import path from "node:path";
 import { mkdtempSync, rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/lib/db";
-import { createFinancingClient } from "./client";
+import { createFinancingClient } from "@/lib/financing/client";
 import { createDatabaseStatusCache } from "./db-status-cache";
-import { createFetchDouble, json } from "./testing/fetch-double";
+import { createFetchDouble, json } from "@/lib/financing/testing/fetch-double";
 
 describe("status ETags in the shared database", () => {
   let database: Database;

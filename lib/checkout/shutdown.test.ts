@@ -1,8 +1,9 @@
 /**
- * Graceful shutdown on the real processing path (PGlite, a partner API double whose status call is
- * held until the test lets it answer): what is under way finishes when the grace allows it, and is
- * handed back when it does not; nothing new is started once draining; the lease is given up; the
- * database is closed. The signal wiring itself is proven on a running server (e2e/shutdown.spec.ts).
+ * Graceful shutdown (lib/ops/shutdown.ts) with the checkout's step, on the real processing path
+ * (PGlite, a partner API double whose status call is held until the test lets it answer): what is
+ * under way finishes when the grace allows it, and is handed back when it does not; nothing new is
+ * started once draining; the lease is given up; the database is closed. The signal wiring itself is
+ * proven on a running server (e2e/shutdown.spec.ts).
  */
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -15,8 +16,9 @@ import { processWebhookEvent } from "@/lib/checkout/webhooks";
 import { startBackgroundWork } from "@/lib/checkout/worker";
 import { seedDemoPartner } from "@/lib/demo/seed";
 import { createFinancingClient } from "@/lib/financing/client";
-import { isDraining, resetLifecycle, trackWork } from "./lifecycle";
-import { drainDelayFor, shutdown } from "./shutdown";
+import { isDraining, resetLifecycle, trackWork } from "@/lib/ops/lifecycle";
+import { drainDelayFor, shutdown } from "@/lib/ops/shutdown";
+import { checkoutShutdownStep } from "./shutdown";
 
 let database: Database;
 let ctx: CheckoutContext;
@@ -78,8 +80,7 @@ describe("shutdown", () => {
     let closed = false;
     let requestGraceMs = 0;
     const stopping = shutdown({
-      db: database.db,
-      worker: startBackgroundWork(ctx, 60_000),
+      steps: [checkoutShutdownStep(database.db, startBackgroundWork(ctx, 60_000))],
       graceMs: 10_000,
       closeServers: async (ms) => {
         requestGraceMs = ms;
@@ -107,8 +108,7 @@ describe("shutdown", () => {
   it("hands back an event it cannot finish in time: unlocked and due at once, not acknowledged", async () => {
     await midProcessing();
     const report = await shutdown({
-      db: database.db,
-      worker: startBackgroundWork(ctx, 60_000),
+      steps: [checkoutShutdownStep(database.db, startBackgroundWork(ctx, 60_000))],
       graceMs: 200,
       closeServers: async () => {},
       closeDatabase: async () => {},
@@ -133,8 +133,7 @@ describe("shutdown", () => {
     let requestGraceMs = 0;
     const signalledAt = Date.now();
     const stopping = shutdown({
-      db: database.db,
-      worker: startBackgroundWork(ctx, 60_000),
+      steps: [checkoutShutdownStep(database.db, startBackgroundWork(ctx, 60_000))],
       drainDelayMs: 400,
       graceMs: 6_000,
       closeServers: async (ms) => {
@@ -164,8 +163,7 @@ describe("shutdown", () => {
   it("starts nothing new once draining, and gives up the reconciler's lease", async () => {
     expect(await acquireLease(database.db, "reconciler", INSTANCE_ID)).toBe(true);
     const report = await shutdown({
-      db: database.db,
-      worker: startBackgroundWork(ctx, 60_000),
+      steps: [checkoutShutdownStep(database.db, startBackgroundWork(ctx, 60_000))],
       graceMs: 1_000,
       closeServers: async () => {},
       closeDatabase: async () => {},

@@ -1,7 +1,7 @@
 import "server-only";
 import { getStatusSnapshot, saveStatusSnapshot, type Db } from "@/lib/db";
-import { operationStatusSchema } from "./contract";
-import type { StatusCache } from "./status-cache";
+import { operationStatusSchema } from "@/lib/financing/contract";
+import type { StatusCache } from "@/lib/financing/status-cache";
 
 /**
  * The status cache in the shared database: every app instance sends the same If-None-Match, and a

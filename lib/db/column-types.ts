@@ -1,0 +1,119 @@
+/**
+ * The values the database's columns hold: the lists a text column takes one of, and the shape of
+ * the JSON documents it stores. They live here, under the schema, so the schema imports no domain;
+ * the domains take them from here (the financing contract's statuses, the checkout's session states)
+ * and the ones that build a document with a zod schema check that its output is this shape. This
+ * module imports nothing.
+ */
+
+/** An operation's status at the partner API (the contract's `OperationStatus`). */
+export const OPERATION_STATUSES = [
+  "GENERATED",
+  "PENDING",
+  "CLIENT_REQUESTED",
+  "PENDING_RESPONSE",
+  "FAVORABLE",
+  "CONFIRMED",
+  "REFUSED",
+  "REFUNDED",
+  "CANCELLED",
+  "EXPIRED",
+  "ERROR",
+  "FINISHED",
+] as const;
+export type OperationStatus = (typeof OPERATION_STATUSES)[number];
+
+/** The statuses a webhook is sent for ("final or actionable"). */
+export const WEBHOOK_STATUSES = ["CONFIRMED", "REFUSED", "EXPIRED", "CANCELLED", "REFUNDED", "ERROR"] as const;
+export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
+
+/** `financingStatus` of POST /financing: the outcome of that call, not the operation status. */
+export const FINANCING_STATUSES = ["REQUESTED", "REFUSED", "ERROR"] as const;
+export type FinancingStatus = (typeof FINANCING_STATUSES)[number];
+
+/** What POST /financing said (`financingStatus`), or STARTING while one request is making the call. */
+export type SessionFinancingStatus = FinancingStatus | "STARTING";
+
+/**
+ * Where a session stands, in the customer's and the partner's terms:
+ * - open: the customer has not sent their data yet;
+ * - choosing: the operation exists, the customer is choosing a plan;
+ * - pending: the customer is at the provider, or the provider is deciding;
+ * - approved / confirmed: the provider approved (FAVORABLE) / financing is active;
+ * - refused, error, cancelled, expired, refunded: it ended otherwise.
+ */
+export const SESSION_STATES = [
+  "open",
+  "choosing",
+  "pending",
+  "approved",
+  "confirmed",
+  "refused",
+  "error",
+  "cancelled",
+  "expired",
+  "refunded",
+] as const;
+export type SessionState = (typeof SESSION_STATES)[number];
+
+/** Where a recorded operation status came from. */
+export type StatusSource = "return" | "poll" | "webhook" | "action" | "reconcile";
+
+/** How a received webhook event ended. */
+export type WebhookEventResult = "acknowledged" | "rejected" | "status_mismatch" | "superseded";
+
+/** The languages the checkout speaks (lib/i18n's `Locale`): Spanish, the default, and English. */
+export const LOCALES = ["es", "en"] as const;
+export type Locale = (typeof LOCALES)[number];
+
+/** An amount in whole minor units (1234.50 EUR is 123450). */
+export interface StoredMoney {
+  cents: number;
+  currency: string;
+}
+
+/** The trip a session is for, as the partner sent it (lib/checkout/booking.ts checks its schema's output is this). */
+export interface StoredBooking {
+  bookingReference: string;
+  packageName: string;
+  packageTravel: boolean;
+  travellers: number;
+  totalPrice: { amount: number; currency: "EUR" };
+  flights: { origin: string; destination: string; departureDate: string; returnDate?: string; carrier?: string }[];
+  hotels: { name: string; city?: string; checkInDate: string; checkOutDate: string }[];
+  services: { description: string; type?: string }[];
+}
+
+/** The plan the customer chose: an offer's figures, without its id and what the API sent beyond the contract. */
+export interface StoredPlan {
+  companyName: string;
+  /** Annual percentage rate (TAE), in percent: 12.68 means 12.68 %. */
+  tae: number;
+  /** Nominal interest rate (TIN), in percent. */
+  tin: number;
+  installments: number;
+  commonQuota: StoredMoney;
+  differentialQuota: StoredMoney;
+  differentialIsFirst: boolean;
+  totalInterestPaid: StoredMoney;
+  totalFinanced: StoredMoney;
+}
+
+/** A partner notification's body, as signed and sent (lib/checkout/api-schemas.ts checks its schema's output is this). */
+export interface StoredNotification {
+  type: `checkout.session.${SessionState}`;
+  timestamp: string;
+  data: {
+    id: string;
+    bookingReference: string;
+    state: SessionState;
+    final: boolean;
+    operation: { id: string; status: OperationStatus | null; updatedAt: string | null } | null;
+  };
+}
+
+/** What the customer typed, by field name (lib/checkout/customer.ts's `CustomerDraft` narrows the names). */
+export type StoredCustomerDraft = Partial<Record<string, string>>;
+
+/** True when A and B are the same type: a domain's check that the document its schema builds is the stored one. */
+export type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
