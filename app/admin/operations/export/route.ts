@@ -1,5 +1,6 @@
 import { allOperations } from "@/lib/backoffice/operations";
 import { toCsv } from "@/lib/backoffice/csv";
+import { sessionIdHint } from "@/lib/backoffice/format";
 import { parseOperationFilters } from "@/lib/backoffice/filters";
 import { apiProblem } from "@/lib/backoffice/errors";
 import { staffForRequest } from "@/lib/backoffice/staff";
@@ -67,7 +68,8 @@ async function get(request: Request): Promise<Response> {
       operation.updatedAt,
       session?.customerName,
       session?.packageName,
-      session?.sessionId,
+      // Its first characters only: enough to match, not to open the customer's checkout.
+      session && sessionIdHint(session.sessionId),
     ]),
   );
   const day = new Date().toISOString().slice(0, 10);
