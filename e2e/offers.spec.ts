@@ -1,6 +1,7 @@
 import { get } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { expect, test } from "./fixtures";
+import { literally } from "./support/text";
 import { APP_URL } from "./support/app";
 import { expectNoAxeViolations } from "./support/axe";
 import { metricValue } from "./support/metrics";
@@ -217,7 +218,9 @@ async function correctAndReachProvider(checkout: CheckoutPages, { axe }: { axe: 
   await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}?edit=1`);
   await expect(details.heading).toHaveText(m.form.title);
   await expect(page.getByText(m.form.correctionNotice)).toBeVisible();
-  await expect(details.field("firstName")).toHaveValue("Ana");
+  // What was sent, masked: the field itself is blank (blank keeps it), its hint shows enough to recognise it.
+  await expect(details.field("firstName")).toHaveValue("");
+  await expect(details.field("firstName")).toHaveAccessibleDescription(literally(m.form.keptValue("A•••")));
   if (axe) await expectNoAxeViolations(page, "the details form, correcting");
 
   await details.fill({ firstName: "Anabel" });
@@ -300,17 +303,21 @@ test.describe("corrected details", () => {
     await page.goBack();
     await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}?edit=1`);
     await expect(page.getByText(m.form.correctionNotice)).toBeVisible();
-    await expect(details.field("email")).toHaveValue(customer.email);
-    await expect(details.field("documentId")).toHaveValue(customer.documentId);
+    // Masked: the fields blank, their hints enough to recognise what was sent, never the value.
+    await expect(details.field("email")).toHaveValue("");
+    await expect(details.field("documentId")).toHaveValue("");
+    await expect(details.field("email")).toHaveAccessibleDescription(literally(m.form.keptValue("a•••@example.com")));
+    await expect(details.field("documentId")).toHaveAccessibleDescription(literally(m.form.keptValue("••••678Z")));
+    await expect(page.getByRole("main")).not.toContainText(customer.documentId);
 
-    // Corrected, then Back again: the form shows the correction, not the data sent before it.
-    await details.fill({ firstName: "Anabel" });
+    // Corrected, then Back again: the form shows the correction (masked), not the data sent before it.
+    await details.fill({ firstName: "Beatriz" });
     await details.submit();
     await expect(offers.heading).toHaveText(m.offers.title);
     await page.goBack();
     await expect(page.getByText(m.form.correctionNotice)).toBeVisible();
-    await expect(details.field("firstName")).toHaveValue("Anabel");
-    await expect(details.field("email")).toHaveValue(customer.email);
+    await expect(details.field("firstName")).toHaveAccessibleDescription(literally(m.form.keptValue("B•••")));
+    await expect(details.field("email")).toHaveAccessibleDescription(literally(m.form.keptValue("a•••@example.com")));
   });
 
   test.describe("without JavaScript", () => {
