@@ -332,6 +332,7 @@ test.describe("checkout", () => {
 
     // Someone else opens the same link (forwarded, seen over a shoulder) before the customer sends.
     const otherContext = await browser.newContext({ baseURL: APP_URL, locale: "es-ES" });
+    let sent: string;
     try {
       const other = new CheckoutPages(await otherContext.newPage(), "es");
       await other.page.goto(`/checkout/${sessionId}`);
@@ -339,7 +340,7 @@ test.describe("checkout", () => {
 
       await details.complete(customer);
       await expect(offers.heading).toHaveText(m.offers.title);
-      const sent = (await checkoutSessions.read(sessionId)).operation!.id;
+      sent = (await checkoutSessions.read(sessionId)).operation!.id;
 
       // The form it loaded before the customer sent: its "correction" is refused, nothing changes upstream.
       await other.details.fill(aCustomer({ firstName: "Mallory", email: "mallory@example.com", documentId: "87654321X" }));
