@@ -59,10 +59,9 @@ const submitCustomerValidated = validatedAction(
   async ({ sessionId: id, ...fields }, formData): Promise<SubmitOutcome> => {
     const draft: CustomerDraft = fields;
     const ctx = await getAppContext();
-    // This browser's token (its cookie), or a new one it keeps from now on: the data is bound to it.
+    // This browser's token (its cookie), or a new one: the data is bound to it once stored.
     const held = (await cookies()).get(EDITOR_COOKIE)?.value;
     const token = held ?? newEditorToken();
-    if (!held) await setEditorCookie(id, token, embedOf(formData) !== undefined);
     let result: Awaited<ReturnType<typeof submitCustomer>>;
     try {
       result = await submitCustomer(ctx, id, draft, token);
@@ -70,6 +69,9 @@ const submitCustomerValidated = validatedAction(
       if (error instanceof AppError && error.code === "not_found") return { ok: false, sessionId: id, state: { draft, failure: "closed" } };
       throw error;
     }
+    // Stored (sent on, or kept for a retry when the partner API failed): this browser keeps the token.
+    const stored = result.ok || ("failure" in result && result.failure === "unavailable");
+    if (!held && stored) await setEditorCookie(id, token, embedOf(formData) !== undefined);
     if (result.ok) return { ok: true, sessionId: id };
     return "errors" in result
       ? { ok: false, sessionId: id, state: { draft: result.draft, errors: result.errors } }
