@@ -140,7 +140,7 @@ export function CustomerForm({
       name,
       label: text.labels[name],
       // A masked field says what is kept (never the value itself) and that blank keeps it.
-      hint: masked ? text.keptValue(mask) : hints[name],
+      hint: masked ? keptHint(text, mask) : hints[name],
       defaultValue: masked ? (state.draft?.[name] ?? "") : (values[name] ?? ""),
       error: messageOf(name),
       errorPrefix: text.errorPrefix,
@@ -257,6 +257,11 @@ export function CustomerForm({
       </div>
     </form>
   );
+}
+
+/** A masked field's hint: what was sent, masked, or that it is hidden; blank keeps it. */
+function keptHint(text: Pick<FormMessages, "keptValue" | "keptHidden">, mask: string): string {
+  return mask === "" ? text.keptHidden : text.keptValue.replace("{mask}", mask);
 }
 
 /** One part of the form (about you, contact, …), on its own surface. */

@@ -165,8 +165,9 @@ const es = {
       too_many_corrections:
         "Ya has corregido tus datos el máximo de veces. Puedes seguir con los datos enviados o, si alguno no es correcto, pedir a la agencia un enlace nuevo.",
     },
-    keptValue: (mask: string) =>
-      mask === "" ? "Guardado (oculto). Déjalo en blanco para mantenerlo." : `Guardado: ${mask}. Déjalo en blanco para mantenerlo.`,
+    // Strings, not functions: the form is a client component. `{mask}`: what was sent, masked.
+    keptValue: "Guardado: {mask}. Déjalo en blanco para mantenerlo.",
+    keptHidden: "Guardado (oculto). Déjalo en blanco para mantenerlo.",
     maskedNotice:
       "Por tu privacidad, solo mostramos una parte de lo que enviaste. Escribe de nuevo solo lo que quieras cambiar: lo que dejes en blanco se mantiene.",
     sentTitle: "Tus datos ya se enviaron",
@@ -500,7 +501,8 @@ const en: Messages = {
       too_many_corrections:
         "You have already corrected your details the most times allowed. You can go on with the details sent or, if any is wrong, ask the agency for a new link.",
     },
-    keptValue: (mask) => (mask === "" ? "Saved (hidden). Leave it blank to keep it." : `Saved: ${mask}. Leave it blank to keep it.`),
+    keptValue: "Saved: {mask}. Leave it blank to keep it.",
+    keptHidden: "Saved (hidden). Leave it blank to keep it.",
     maskedNotice:
       "For your privacy, we show only part of what you sent. Type again only what you want to change: what you leave blank is kept.",
     sentTitle: "Your details have been sent",
