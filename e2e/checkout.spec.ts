@@ -522,8 +522,12 @@ test.describe("languages", () => {
     await en.details.submit();
     await expect(en.offers.heading).toHaveText("Choose how to pay");
     await en.offers.editDetails.click();
-    for (const name of ["firstName", "email", "nationality", "countryCode"] as const)
-      await expect(en.details.field(name), name).toHaveValue(typed[name]);
+    // The correction form: the choices as chosen, typed fields masked (blank, with a hint).
+    for (const name of ["nationality", "countryCode"] as const) await expect(en.details.field(name), name).toHaveValue(typed[name]);
+    await expect(en.details.field("firstName")).toHaveAccessibleDescription(literally(en.m.form.keptValue.replace("{mask}", "A•••")));
+    await expect(en.details.field("email")).toHaveAccessibleDescription(
+      literally(en.m.form.keptValue.replace("{mask}", "a•••@example.com")),
+    );
   });
 
   test("the language switcher changes the language, and the choice sticks across pages", async ({ checkout }) => {
