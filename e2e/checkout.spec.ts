@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures";
+import { CheckoutPages } from "./pages/checkout-pages";
 import { APP_URL, DEMO_PARTNER_NAME } from "./support/app";
 import { aCustomer, isoDayFromToday } from "./support/test-data";
 import { literally } from "./support/text";
@@ -320,6 +321,70 @@ test.describe("checkout", () => {
     await expect(offers.heading).toHaveText(m.offers.title);
   });
 
+  test("a second browser with only the link sees none of the data sent and cannot correct it; the customer's own sees it masked", async ({
+    browser,
+    checkout,
+    checkoutSessions,
+  }) => {
+    const { page, m, details, offers } = checkout;
+    const customer = aCustomer();
+    const sessionId = await checkout.startAtShop();
+
+    // Someone else opens the same link (forwarded, seen over a shoulder) before the customer sends.
+    const otherContext = await browser.newContext({ baseURL: APP_URL, locale: "es-ES" });
+    let sent: string;
+    try {
+      const other = new CheckoutPages(await otherContext.newPage(), "es");
+      await other.page.goto(`/checkout/${sessionId}`);
+      await expect(other.details.heading).toHaveText(m.form.title);
+
+      await details.complete(customer);
+      await expect(offers.heading).toHaveText(m.offers.title);
+      sent = (await checkoutSessions.read(sessionId)).operation!.id;
+
+      // The form it loaded before the customer sent: its "correction" is refused, nothing changes upstream.
+      await other.details.fill(aCustomer({ firstName: "Mallory", email: "mallory@example.com", documentId: "87654321X" }));
+      await other.details.submit();
+      await expect(other.page.getByText(m.form.failures.not_editor)).toBeVisible();
+      expect((await checkoutSessions.read(sessionId)).operation!.id).toBe(sent);
+
+      // With only the link: no form, and none of the data sent, on the correction form or the plans.
+      for (const path of [`/checkout/${sessionId}?edit=1`, `/checkout/${sessionId}/offers`]) {
+        await other.page.goto(path);
+        const main = other.page.getByRole("main");
+        for (const value of [
+          customer.documentId,
+          "678Z",
+          customer.phone,
+          customer.birthDate,
+          customer.email,
+          customer.address,
+          customer.lastName,
+        ]) {
+          await expect(main, `${path}: ${value}`).not.toContainText(value);
+        }
+      }
+      await other.page.goto(`/checkout/${sessionId}?edit=1`);
+      await expect(other.page.getByRole("heading", { level: 1 })).toHaveText(m.form.sentTitle);
+      await expect(other.page.getByRole("button", { name: m.form.submit })).toHaveCount(0);
+    } finally {
+      await otherContext.close();
+    }
+
+    // The customer's own browser: the correction form, with what was sent masked, and a changed field typed again.
+    await offers.editDetails.click();
+    await expect(page.getByText(m.form.maskedNotice)).toBeVisible();
+    await expect(details.field("documentId")).toHaveValue("");
+    await expect(details.field("documentId")).toHaveAccessibleDescription(literally(m.form.keptValue.replace("{mask}", "••••678Z")));
+    await expect(details.field("phone")).toHaveAccessibleDescription(literally(m.form.keptValue.replace("{mask}", "••• ••• 78")));
+    await expect(details.field("birthDate")).toHaveAccessibleDescription(literally(m.form.keptHidden));
+    await expect(page.getByRole("main")).not.toContainText(customer.documentId);
+    await details.fill({ firstName: "Anabel" });
+    await details.submit();
+    await expect(offers.heading).toHaveText(m.offers.title);
+    expect((await checkoutSessions.read(sessionId)).operation!.id).not.toBe(sent);
+  });
+
   test.describe("without JavaScript", () => {
     test.use({ javaScriptEnabled: false });
 
@@ -457,8 +522,12 @@ test.describe("languages", () => {
     await en.details.submit();
     await expect(en.offers.heading).toHaveText("Choose how to pay");
     await en.offers.editDetails.click();
-    for (const name of ["firstName", "email", "nationality", "countryCode"] as const)
-      await expect(en.details.field(name), name).toHaveValue(typed[name]);
+    // The correction form: the choices as chosen, typed fields masked (blank, with a hint).
+    for (const name of ["nationality", "countryCode"] as const) await expect(en.details.field(name), name).toHaveValue(typed[name]);
+    await expect(en.details.field("firstName")).toHaveAccessibleDescription(literally(en.m.form.keptValue.replace("{mask}", "A•••")));
+    await expect(en.details.field("email")).toHaveAccessibleDescription(
+      literally(en.m.form.keptValue.replace("{mask}", "a•••@example.com")),
+    );
   });
 
   test("the language switcher changes the language, and the choice sticks across pages", async ({ checkout }) => {

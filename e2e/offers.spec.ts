@@ -1,6 +1,7 @@
 import { get } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { expect, test } from "./fixtures";
+import { literally } from "./support/text";
 import { APP_URL } from "./support/app";
 import { expectNoAxeViolations } from "./support/axe";
 import { metricValue } from "./support/metrics";
@@ -217,7 +218,9 @@ async function correctAndReachProvider(checkout: CheckoutPages, { axe }: { axe: 
   await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}?edit=1`);
   await expect(details.heading).toHaveText(m.form.title);
   await expect(page.getByText(m.form.correctionNotice)).toBeVisible();
-  await expect(details.field("firstName")).toHaveValue("Ana");
+  // What was sent, masked: the field itself is blank (blank keeps it), its hint shows enough to recognise it.
+  await expect(details.field("firstName")).toHaveValue("");
+  await expect(details.field("firstName")).toHaveAccessibleDescription(literally(m.form.keptValue.replace("{mask}", "A•••")));
   if (axe) await expectNoAxeViolations(page, "the details form, correcting");
 
   await details.fill({ firstName: "Anabel" });
@@ -288,29 +291,34 @@ test.describe("corrected details", () => {
     await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}/status`);
   });
 
-  test("the browser's Back from the plans shows the data sent, as the correction form, and a second Back after a correction too", async ({
-    checkout,
-  }) => {
+  test("the correction form shows the data sent masked, and a Back after a correction shows the correction", async ({ checkout }) => {
     const { page, m, details, offers } = checkout;
     const customer = aCustomer();
     const sessionId = await checkout.startWithDetails(customer);
     await expect(offers.heading).toHaveText(m.offers.title);
 
-    // The router's copy of the form (from before the data was sent) is replaced by the correction form.
+    // The first submit set the browser's editor cookie, which clears the router's copies of pages:
+    // Back asks the server again, which sends a session with plans to them; the link corrects.
     await page.goBack();
+    await expect(offers.heading).toHaveText(m.offers.title);
+    await offers.editDetails.click();
     await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}?edit=1`);
     await expect(page.getByText(m.form.correctionNotice)).toBeVisible();
-    await expect(details.field("email")).toHaveValue(customer.email);
-    await expect(details.field("documentId")).toHaveValue(customer.documentId);
+    // Masked: the fields blank, their hints enough to recognise what was sent, never the value.
+    await expect(details.field("email")).toHaveValue("");
+    await expect(details.field("documentId")).toHaveValue("");
+    await expect(details.field("email")).toHaveAccessibleDescription(literally(m.form.keptValue.replace("{mask}", "a•••@example.com")));
+    await expect(details.field("documentId")).toHaveAccessibleDescription(literally(m.form.keptValue.replace("{mask}", "••••678Z")));
+    await expect(page.getByRole("main")).not.toContainText(customer.documentId);
 
-    // Corrected, then Back again: the form shows the correction, not the data sent before it.
-    await details.fill({ firstName: "Anabel" });
+    // Corrected, then Back again: the form shows the correction (masked), not the data sent before it.
+    await details.fill({ firstName: "Beatriz" });
     await details.submit();
     await expect(offers.heading).toHaveText(m.offers.title);
     await page.goBack();
     await expect(page.getByText(m.form.correctionNotice)).toBeVisible();
-    await expect(details.field("firstName")).toHaveValue("Anabel");
-    await expect(details.field("email")).toHaveValue(customer.email);
+    await expect(details.field("firstName")).toHaveAccessibleDescription(literally(m.form.keptValue.replace("{mask}", "B•••")));
+    await expect(details.field("email")).toHaveAccessibleDescription(literally(m.form.keptValue.replace("{mask}", "a•••@example.com")));
   });
 
   test.describe("without JavaScript", () => {

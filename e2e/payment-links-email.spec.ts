@@ -14,8 +14,9 @@ import { aBookingReference, isoDayFromToday } from "./support/test-data";
  * The payment link e-mail (issue 17): the production build the web server made, run as a process of
  * its own with SMTP_URL pointing at an SMTP server this test starts on loopback (smtp-server), which
  * keeps what it receives. Staff send the link; the message holds the trip, the amount and the link,
- * in the customer's language, and not the document number, the birth date, the phone or the
- * address staff typed as the customer's prefill.
+ * in the customer's language, and not the phone or the name staff typed as the customer's prefill
+ * (staff are no longer asked for the document or the birth date); the trip's name is no link; the
+ * audit names the recipient masked; another address than the booking's needs a confirmation.
  */
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
@@ -76,12 +77,14 @@ test("staff e-mail the link in the customer's language: the trip, the amount and
     lastName: "García López",
     email: "ana.link@example.com",
     phone: "612345678",
-    documentId: "12345678Z",
-    birthDate: "1985-03-14",
   };
+  // Staff are not asked for the customer's document or birth date: a link carries neither.
+  await expect(page.getByLabel("DNI, NIE o pasaporte")).toHaveCount(0);
+  await expect(page.getByLabel("Fecha de nacimiento")).toHaveCount(0);
   const url = await links.createLink({
     reference: aBookingReference("MAIL"),
-    packageName: "Lisboa, 4 noches",
+    // Free text with an address in it: in the e-mail, no mail client may make a link of it.
+    packageName: "Lisboa, 4 noches (www.viajes-aurora.example)",
     travellers: 2,
     total: "1234,50",
     flight: { origin: "MAD", destination: "LIS", departureDate: isoDayFromToday({ days: 60 }) },
@@ -101,6 +104,12 @@ test("staff e-mail the link in the customer's language: the trip, the amount and
   await expect(page.getByRole("alert").filter({ hasText: links.t.emailInvalid })).toBeVisible();
   expect(received).toHaveLength(0);
 
+  // Another address than the booking's: only once staff confirm they checked it with the customer.
+  await links.emailTo.fill("someone.else@example.org");
+  await links.send.click();
+  await expect(page.getByRole("alert").or(page.getByRole("status")).filter({ hasText: links.t.emailNeedsConfirmation })).toBeVisible();
+  expect(received).toHaveLength(0);
+
   await links.emailTo.fill(prefill.email);
   await links.send.click();
   await expect(page.getByRole("status").filter({ hasText: links.t.emailSent })).toBeVisible();
@@ -112,23 +121,33 @@ test("staff e-mail the link in the customer's language: the trip, the amount and
   expect(mail.subject).toBe("Viajes Aurora (demo): your link to pay in installments");
   expect(mail.text).toContain(url);
   expect(mail.text).toContain("Lisboa, 4 noches");
+  // The trip's name reads the same, but its address is broken up (zero-width joiners): not a link.
+  expect(mail.text!.replaceAll("\u200D", "")).toContain("(www.viajes-aurora.example)");
+  expect(decodedOf(mail)).not.toContain("viajes-aurora.example)");
+  expect(mail.html || "").not.toMatch(/<a [^>]*viajes-aurora/);
   expect(mail.text).toContain("€1,234.50");
   expect(mail.html || "").toContain(`href="${url}"`);
   // Decoded (text and HTML) and as it travelled (raw): none of the customer's personal data.
-  const decoded = `${mail.subject}\n${mail.text}\n${mail.html || ""}`;
-  for (const value of [prefill.documentId, prefill.birthDate, "14/03/1985", "14 Mar 1985", prefill.phone, prefill.lastName]) {
+  const decoded = decodedOf(mail);
+  for (const value of [prefill.phone, prefill.lastName]) {
     expect(decoded).not.toContain(value);
     expect(raw).not.toContain(value);
   }
 
-  // The audit log says a link was sent, by whom; never to whom.
+  // The audit log says a link was sent, by whom, and to whom only masked.
   await page.goto("/admin/audit?kind=payment_link_sent");
   const row = page.getByRole("row").filter({ hasText: STAFF.aurora.name }).first();
   await expect(row).toBeVisible();
+  await expect(row).toContainText("a***@example.com");
   await expect(page.getByRole("main")).not.toContainText(prefill.email);
 
   // The server's log says a link was e-mailed, with ids only: no address, no document, no birth date.
   const log = app!.output.join("");
   expect(log).toContain('"msg":"payment link e-mailed"');
-  for (const value of [prefill.email, prefill.documentId, prefill.birthDate, prefill.phone]) expect(log).not.toContain(value);
+  for (const value of [prefill.email, prefill.phone]) expect(log).not.toContain(value);
 });
+
+/** What a mail reader shows: the subject, the text and the HTML. */
+function decodedOf(mail: ParsedMail): string {
+  return `${mail.subject}\n${mail.text}\n${mail.html || ""}`;
+}

@@ -48,7 +48,7 @@ describe("the layers, enforced by the linter", () => {
   });
 
   it("refuses the checkout importing the back-office", async () => {
-    const found = await failures("lib/checkout/layers-fixture.ts", 'export { authorize } from "@/lib/backoffice/ownership";\n');
+    const found = await failures("lib/checkout/layers-fixture.ts", 'export { authorize } from "@/lib/backoffice/operations/ownership";\n');
     expect(found).toEqual([expect.stringMatching(/^import\/no-restricted-paths: .*never import a feature domain/)]);
   });
 

@@ -128,8 +128,6 @@ export function PaymentLinkFormView({
           {text_("lastName", { autoComplete: "off" })}
           {text_("email", { type: "email", autoComplete: "off" })}
           {text_("phone", { type: "tel", autoComplete: "off" })}
-          {text_("documentId", { autoComplete: "off", spellCheck: false })}
-          {text_("birthDate", { type: "date" })}
         </div>
         <SelectField
           name="locale"

@@ -1,4 +1,5 @@
 import type { CustomerDraft, CustomerErrors } from "@/lib/checkout/customer";
+import type { SubmitFailure } from "@/lib/checkout/flow";
 
 /**
  * What the customer-data action hands back to the form: what was sent (to refill the fields), the
@@ -9,7 +10,7 @@ export interface CustomerFormState {
   submission: number;
   draft?: CustomerDraft;
   errors?: CustomerErrors;
-  failure?: "unavailable" | "expired" | "closed" | "invalid";
+  failure?: SubmitFailure | "invalid";
 }
 
 export const INITIAL_CUSTOMER_FORM_STATE: CustomerFormState = { submission: 0 };

@@ -70,6 +70,11 @@ export interface CustomerFormProps {
   /** When the server rendered this form (ms), and the correction form's address: see details-freshness.tsx. */
   renderedAt: number;
   correctionHref: string;
+  /**
+   * The correction form: what was sent, masked, by field (lib/checkout/customer-editor.ts). Those
+   * fields start blank and are typed again only to change them; "" says the value is hidden whole.
+   */
+  masks?: Partial<Record<CustomerField, string>>;
   /** Shown between the error summary and the fields (the booking summary). */
   children?: ReactNode;
 }
@@ -87,6 +92,7 @@ export function CustomerForm({
   hiddenFields = {},
   renderedAt,
   correctionHref,
+  masks = {},
   children,
 }: CustomerFormProps) {
   const [state, formAction] = useActionState(action, INITIAL_CUSTOMER_FORM_STATE, permalink);
@@ -127,15 +133,20 @@ export function CustomerForm({
   const selectedType = DOCUMENT_TYPE_OPTIONS.find((type) => type === values.documentType?.toUpperCase()) ?? documentType;
   const hints: Partial<Record<CustomerField, string>> = text.hints;
   /** What every field takes from the form: its label, hint, value and error. */
-  const field = (name: CustomerField) => ({
-    name,
-    label: text.labels[name],
-    hint: hints[name],
-    defaultValue: values[name] ?? "",
-    error: messageOf(name),
-    errorPrefix: text.errorPrefix,
-    required: true,
-  });
+  const field = (name: CustomerField) => {
+    const mask = masks[name];
+    const masked = mask !== undefined;
+    return {
+      name,
+      label: text.labels[name],
+      // A masked field says what is kept (never the value itself) and that blank keeps it.
+      hint: masked ? keptHint(text, mask) : hints[name],
+      defaultValue: masked ? (state.draft?.[name] ?? "") : (values[name] ?? ""),
+      error: messageOf(name),
+      errorPrefix: text.errorPrefix,
+      required: !masked,
+    };
+  };
 
   return (
     <form ref={formRef} action={formAction} noValidate className="flex flex-col gap-6">
@@ -147,7 +158,7 @@ export function CustomerForm({
           {state.failure ? (
             <p className="mt-2">
               {text.failures[state.failure]}
-              {state.failure === "closed" ? (
+              {state.failure === "closed" || state.failure === "too_many_corrections" || state.failure === "not_editor" ? (
                 <>
                   {" "}
                   <a href={statusHref} className="font-semibold text-brand underline">
@@ -246,6 +257,11 @@ export function CustomerForm({
       </div>
     </form>
   );
+}
+
+/** A masked field's hint: what was sent, masked, or that it is hidden; blank keeps it. */
+function keptHint(text: Pick<FormMessages, "keptValue" | "keptHidden">, mask: string): string {
+  return mask === "" ? text.keptHidden : text.keptValue.replace("{mask}", mask);
 }
 
 /** One part of the form (about you, contact, …), on its own surface. */

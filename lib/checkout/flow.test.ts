@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AppError } from "@/lib/app-error";
 import type { Database } from "@/lib/db";
 import { decideAtProvider, startSandboxServer } from "@/lib/sandbox/testing/servers";
+import { MAX_CORRECTIONS } from "./customer-editor";
 import { chooseOffer, loadOffers, pollStatus, providerTarget, refreshStatus, submitCustomer, type CheckoutContext } from "./flow";
 import type { Partner } from "@/lib/partners/partners";
 import {
@@ -23,7 +24,7 @@ import { DEMO_BLUE_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
 import { partnerById } from "@/lib/partners/partners";
 import { workSettled } from "@/lib/ops/lifecycle";
 import { sessionResource } from "./sessions-api";
-import { customerDraft, DEMO_SECRET, recordingFetch, sessionInput, testContext, type RecordedCall } from "./testing/context";
+import { BROWSER, customerDraft, DEMO_SECRET, recordingFetch, sessionInput, testContext, type RecordedCall } from "./testing/context";
 
 let server: Awaited<ReturnType<typeof startSandboxServer>>;
 let database: Database;
@@ -46,7 +47,7 @@ afterAll(async () => {
 /** A session whose customer has sent valid data (the operation exists). */
 async function sessionWithOperation(email?: string) {
   const { session } = await createSession(ctx.db, partner, sessionInput());
-  expect(await submitCustomer(ctx, session.id, customerDraft(email))).toEqual({ ok: true });
+  expect(await submitCustomer(ctx, session.id, customerDraft(email), BROWSER)).toEqual({ ok: true });
   return requireSession(ctx.db, session.id);
 }
 
@@ -69,14 +70,17 @@ describe("sessions", () => {
 
   it("keep the partner's prefill apart, as a draft", async () => {
     const { session } = await createSession(ctx.db, partner, sessionInput({ customer: { firstName: "Ana", email: "ana@example.com" } }));
-    expect(await getCustomerDraft(ctx.db, session.id)).toEqual({ draft: { firstName: "Ana", email: "ana@example.com" }, submitted: false });
+    expect(await getCustomerDraft(ctx.db, session.id)).toMatchObject({
+      draft: { firstName: "Ana", email: "ana@example.com" },
+      submitted: false,
+    });
     expect(sessionState(session)).toBe("open");
   });
 
   it("expire after their time to live", async () => {
     const { session } = await createSession(ctx.db, partner, sessionInput(), new Date(Date.now() - 25 * 3600 * 1000));
     expect(sessionState(session)).toBe("expired");
-    expect(await submitCustomer(ctx, session.id, customerDraft())).toMatchObject({ ok: false, failure: "expired" });
+    expect(await submitCustomer(ctx, session.id, customerDraft(), BROWSER)).toMatchObject({ ok: false, failure: "expired" });
   });
 });
 
@@ -117,7 +121,7 @@ describe("statuses only move forward", () => {
     // cancelled and replaced it; its write comes after.
     const session = await sessionWithOperation();
     const old = session.operationId!;
-    expect(await submitCustomer(ctx, session.id, { ...customerDraft(), firstName: "Anabel" })).toEqual({ ok: true });
+    expect(await submitCustomer(ctx, session.id, { ...customerDraft(), firstName: "Anabel" }, BROWSER)).toEqual({ ok: true });
     const replaced = await requireSession(ctx.db, session.id);
     expect(replaced.operationId).not.toBe(old);
 
@@ -133,7 +137,7 @@ describe("statuses only move forward", () => {
 describe("the customer's data", () => {
   it("is validated field by field, and nothing is created when it is wrong", async () => {
     const { session } = await createSession(ctx.db, partner, sessionInput());
-    const result = await submitCustomer(ctx, session.id, { ...customerDraft(), documentId: "12345678A", birthDate: "2015-01-01" });
+    const result = await submitCustomer(ctx, session.id, { ...customerDraft(), documentId: "12345678A", birthDate: "2015-01-01" }, BROWSER);
     expect(result).toMatchObject({ ok: false, errors: { documentId: "dni_letter", birthDate: "minor" } });
     expect((await requireSession(ctx.db, session.id)).operationId).toBeNull();
   });
@@ -159,7 +163,7 @@ describe("the customer's data", () => {
 
   it("a second submit does not create a second operation", async () => {
     const session = await sessionWithOperation();
-    expect(await submitCustomer(ctx, session.id, customerDraft())).toEqual({ ok: true });
+    expect(await submitCustomer(ctx, session.id, customerDraft(), BROWSER)).toEqual({ ok: true });
     expect((await requireSession(ctx.db, session.id)).operationId).toBe(session.operationId);
   });
 
@@ -168,7 +172,7 @@ describe("the customer's data", () => {
     const first = session.operationId!;
     const corrected = { ...customerDraft(), firstName: "Anabel", documentId: "87654321X" };
     recorded.length = 0;
-    expect(await submitCustomer(ctx, session.id, corrected)).toEqual({ ok: true });
+    expect(await submitCustomer(ctx, session.id, corrected, BROWSER)).toEqual({ ok: true });
     expect(calls()).toEqual([`POST /operations/${first}/cancel`, "POST /operations"]);
 
     const after = await requireSession(ctx.db, session.id);
@@ -186,10 +190,10 @@ describe("the customer's data", () => {
 
     // The same corrected data again (a double submit): nothing more is sent.
     recorded.length = 0;
-    expect(await submitCustomer(ctx, session.id, corrected)).toEqual({ ok: true });
+    expect(await submitCustomer(ctx, session.id, corrected, BROWSER)).toEqual({ ok: true });
     expect(calls()).toEqual([]);
     // A second correction gets the next derived id.
-    expect(await submitCustomer(ctx, session.id, { ...corrected, firstName: "Ana" })).toEqual({ ok: true });
+    expect(await submitCustomer(ctx, session.id, { ...corrected, firstName: "Ana" }, BROWSER)).toEqual({ ok: true });
     const third = await requireSession(ctx.db, session.id);
     expect((await server.sandbox.engine.getOperation(caller, third.operationId!)).externalId).toBe(`${session.bookingReference}~2`);
   });
@@ -201,12 +205,12 @@ describe("the customer's data", () => {
     const { session: aurora } = await createSession(ctx.db, partner, input);
     const { session: rutas } = await createSession(ctx.db, blue, input);
     expect(rutas.id).not.toBe(aurora.id);
-    expect(await submitCustomer(ctx, aurora.id, customerDraft())).toEqual({ ok: true });
+    expect(await submitCustomer(ctx, aurora.id, customerDraft(), BROWSER)).toEqual({ ok: true });
     const theirs = (await requireSession(ctx.db, aurora.id)).operationId!;
 
     // The partner API answers the same externalId with Aurora's operation: Rutas Azules takes the next one.
     const other = { ...customerDraft("luis@example.com"), firstName: "Luis" };
-    expect(await submitCustomer(ctx, rutas.id, other)).toEqual({ ok: true });
+    expect(await submitCustomer(ctx, rutas.id, other, BROWSER)).toEqual({ ok: true });
     const ours = await requireSession(ctx.db, rutas.id);
     expect(ours.operationId).toMatch(/^op_/);
     expect(ours.operationId).not.toBe(theirs);
@@ -228,15 +232,15 @@ describe("the customer's data", () => {
     const blue = (await partnerById(ctx.db, DEMO_BLUE_PARTNER_ID))!;
     const input = sessionInput();
     const { session: aurora } = await createSession(ctx.db, partner, input);
-    expect(await submitCustomer(ctx, aurora.id, customerDraft())).toEqual({ ok: true });
+    expect(await submitCustomer(ctx, aurora.id, customerDraft(), BROWSER)).toEqual({ ok: true });
     const replaced = (await requireSession(ctx.db, aurora.id)).operationId!;
-    expect(await submitCustomer(ctx, aurora.id, { ...customerDraft(), firstName: "Anabel" })).toEqual({ ok: true });
+    expect(await submitCustomer(ctx, aurora.id, { ...customerDraft(), firstName: "Anabel" }, BROWSER)).toEqual({ ok: true });
     const current = (await requireSession(ctx.db, aurora.id)).operationId!;
 
     // The partner API answers the reference with Aurora's cancelled operation, then {reference}~1 with
     // its current one: Rutas Azules takes neither, and gets {reference}~2, open for its customer.
     const { session: rutas } = await createSession(ctx.db, blue, input);
-    expect(await submitCustomer(ctx, rutas.id, { ...customerDraft("luis@example.com"), firstName: "Luis" })).toEqual({ ok: true });
+    expect(await submitCustomer(ctx, rutas.id, { ...customerDraft("luis@example.com"), firstName: "Luis" }, BROWSER)).toEqual({ ok: true });
     const ours = await requireSession(ctx.db, rutas.id);
     expect([replaced, current]).not.toContain(ours.operationId);
     expect(ours.operationAttempt).toBe(2);
@@ -252,7 +256,7 @@ describe("the customer's data", () => {
     expect(await chooseOffer(ctx, session.id, offers.offers[0]!.id)).toMatchObject({ kind: "redirect" });
 
     const corrected = { ...customerDraft(), firstName: "Anabel" };
-    expect(await submitCustomer(ctx, session.id, corrected)).toMatchObject({ ok: false, failure: "closed" });
+    expect(await submitCustomer(ctx, session.id, corrected, BROWSER)).toMatchObject({ ok: false, failure: "closed" });
     const after = await requireSession(ctx.db, session.id);
     expect(after.operationId).toBe(session.operationId);
     expect((await getCustomerDraft(ctx.db, session.id))?.draft).toMatchObject({ firstName: "Ana" });
@@ -265,9 +269,66 @@ describe("the customer's data", () => {
       headers: { "X-Service-API-Key": "fk_test_sandbox_agency_101", "Content-Type": "application/json" },
       body: JSON.stringify({ route: "POST /operations", fault: "503", count: 3 }),
     });
-    expect(await submitCustomer(ctx, session.id, customerDraft())).toMatchObject({ ok: false, failure: "unavailable" });
+    expect(await submitCustomer(ctx, session.id, customerDraft(), BROWSER)).toMatchObject({ ok: false, failure: "unavailable" });
     expect((await getCustomerDraft(ctx.db, session.id))?.submitted).toBe(true);
-    expect(await submitCustomer(ctx, session.id, customerDraft())).toEqual({ ok: true });
+    expect(await submitCustomer(ctx, session.id, customerDraft(), BROWSER)).toEqual({ ok: true });
+  });
+});
+
+describe("the customer's data, bound to the browser that sent it", () => {
+  it("another browser with only the link cannot correct it: nothing changes, nothing reaches the partner API", async () => {
+    const session = await sessionWithOperation();
+    recorded.length = 0;
+    const attacker = { ...customerDraft("mallory@example.com"), firstName: "Mallory", documentId: "87654321X" };
+    expect(await submitCustomer(ctx, session.id, attacker, "another-browser")).toEqual({ ok: false, failure: "not_editor", draft: {} });
+    expect(calls()).toEqual([]);
+    expect((await requireSession(ctx.db, session.id)).operationId).toBe(session.operationId);
+    expect((await getCustomerDraft(ctx.db, session.id))?.draft).toMatchObject({ firstName: "Ana", email: "ana@example.com" });
+  });
+
+  it("a correction types only what changes: a blank field keeps what was sent, and a failure hands back only what was typed", async () => {
+    const session = await sessionWithOperation();
+    const blanks = { firstName: "", lastName: "", email: "", phone: "", documentId: "", documentValidityDate: "", birthDate: "" };
+    const invalid = await submitCustomer(ctx, session.id, { ...blanks, phone: "12" }, BROWSER);
+    // The stored data never comes back in the form's state: only the field typed.
+    expect(invalid).toEqual({ ok: false, errors: { phone: "phone" }, draft: { ...blanks, phone: "12" } });
+
+    expect(await submitCustomer(ctx, session.id, { ...blanks, firstName: "Anabel" }, BROWSER)).toEqual({ ok: true });
+    const after = await requireSession(ctx.db, session.id);
+    const caller = server.sandbox.engine.authenticate("fk_test_sandbox_agency_101", null);
+    const { request } = await server.sandbox.engine.getOperation(caller, after.operationId!);
+    expect(request.client).toMatchObject({
+      firstName: "Anabel",
+      lastName: customerDraft().lastName,
+      documentId: customerDraft().documentId,
+    });
+  });
+
+  it("corrections are capped per session: then refused with nothing sent upstream; the data as sent, again, is no correction", async () => {
+    const session = await sessionWithOperation();
+    for (const firstName of ["Anabel", "Anita", "Ani"].slice(0, MAX_CORRECTIONS)) {
+      expect(await submitCustomer(ctx, session.id, { firstName }, BROWSER)).toEqual({ ok: true });
+    }
+    recorded.length = 0;
+    expect(await submitCustomer(ctx, session.id, { firstName: "Zoe" }, BROWSER)).toMatchObject({
+      ok: false,
+      failure: "too_many_corrections",
+    });
+    expect(calls()).toEqual([]);
+    expect(await submitCustomer(ctx, session.id, {}, BROWSER)).toEqual({ ok: true });
+    expect(calls()).toEqual([]);
+  });
+
+  it("eight corrections posted at once replace the operation at most the cap's number of times", async () => {
+    const session = await sessionWithOperation();
+    recorded.length = 0;
+    const names = ["Anabel", "Anita", "Ani", "Annie", "Anja", "Anouk", "Antonia", "Ania"];
+    const results = await Promise.all(names.map((firstName) => submitCustomer(ctx, session.id, { firstName }, BROWSER)));
+    expect(calls().filter((call) => call.endsWith("/cancel")).length).toBeLessThanOrEqual(MAX_CORRECTIONS);
+    expect(calls().filter((call) => call === "POST /operations").length).toBeLessThanOrEqual(MAX_CORRECTIONS);
+    expect(results.filter((r) => !r.ok && "failure" in r && r.failure === "too_many_corrections")).toHaveLength(
+      names.length - MAX_CORRECTIONS,
+    );
   });
 });
 

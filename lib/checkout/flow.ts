@@ -8,6 +8,7 @@ import { cachedPartnerById } from "@/lib/partners/cache";
 import type { Partner } from "@/lib/partners/partners";
 import { clientDataHash, operationBooking, operationExternalId } from "./booking";
 import { toClientData, validateCustomer, type CustomerDraft, type CustomerErrors } from "./customer";
+import { editorTokenHash, isEditor, MAX_CORRECTIONS, mergeCorrection } from "./customer-editor";
 import { sortOffers } from "@/lib/financing/offers";
 import {
   attachOperation,
@@ -19,6 +20,7 @@ import {
   isNewerStatus,
   recordOperationStatus,
   requireSession,
+  reserveCorrection,
   saveCustomerData,
   sessionState,
   updateSession,
@@ -71,14 +73,23 @@ export function checkoutUrls(ctx: Pick<CheckoutContext, "appUrl" | "webhookToken
 // Step 2: the customer's data, then the operation
 
 export type SubmitCustomerResult =
-  | { ok: true }
-  | { ok: false; errors: CustomerErrors; draft: CustomerDraft }
-  | { ok: false; failure: "unavailable" | "expired" | "closed"; draft: CustomerDraft };
+  { ok: true } | { ok: false; errors: CustomerErrors; draft: CustomerDraft } | { ok: false; failure: SubmitFailure; draft: CustomerDraft };
+
+/**
+ * Why a submit changed nothing: `not_editor`, the data was sent from another browser (only that
+ * one may correct it); `too_many_corrections`, the session's corrections are used up.
+ */
+export type SubmitFailure = "unavailable" | "expired" | "closed" | "not_editor" | "too_many_corrections";
 
 /**
  * Validates and stores the customer's data, then creates the operation (externalId = the booking
  * reference). A repeat (double submit, back button) with the same data finds the operation already
  * there; creation is idempotent at the partner API too.
+ *
+ * `editorToken` is the submitting browser's token (its cookie, or a new one the caller sets as the
+ * cookie on success): the first submit binds the data to it, and only it may send the data again
+ * (customer-editor.ts). A later submit is a correction over the stored data: a blank masked field
+ * keeps what was sent. The draft handed back on a failure is only what was typed, never the stored data.
  *
  * A correction (the customer went Back from the plans and changed their details) must reach the
  * provider: the operation was created with the old data, and creating again under the same
@@ -86,32 +97,53 @@ export type SubmitCustomerResult =
  * (GENERATED, PENDING or ERROR at the partner API), is cancelled and a new one is created under a
  * derived externalId (`{reference}~{n}`, booking.ts). Once it cannot be cancelled, the change is
  * refused ("closed": the form says the payment can no longer be changed and links to its status),
- * never accepted and dropped.
+ * never accepted and dropped. Corrections that change the data are capped per session (MAX_CORRECTIONS).
  */
-export async function submitCustomer(ctx: CheckoutContext, sessionId: string, draft: CustomerDraft): Promise<SubmitCustomerResult> {
+export async function submitCustomer(
+  ctx: CheckoutContext,
+  sessionId: string,
+  typed: CustomerDraft,
+  editorToken: string,
+): Promise<SubmitCustomerResult> {
   let session = await requireSession(ctx.db, sessionId);
   const state = sessionState(session);
-  if (state === "expired") return { ok: false, failure: "expired", draft };
-  if (state !== "open" && state !== "choosing") return { ok: false, failure: "closed", draft };
+  if (state === "expired") return { ok: false, failure: "expired", draft: typed };
+  if (state !== "open" && state !== "choosing") return { ok: false, failure: "closed", draft: typed };
+
+  const stored = await getCustomerDraft(ctx.db, session.id);
+  const sentBefore = stored?.submitted === true;
+  if (sentBefore && !isEditor(editorToken, stored.editorTokenHash)) return { ok: false, failure: "not_editor", draft: {} };
+  const draft = sentBefore ? mergeCorrection(stored.draft, typed) : typed;
 
   const result = validateCustomer(draft, ctx.today());
-  if (!result.ok) return { ok: false, errors: result.errors, draft };
+  if (!result.ok) return { ok: false, errors: result.errors, draft: typed };
   const client = toClientData(result.customer);
   const clientHash = clientDataHash(client);
+  const tokenHash = editorTokenHash(editorToken);
+
+  // A change of what was sent (not a repeat): one of the session's corrections, counted before
+  // anything is cancelled upstream and kept even if the replacement fails (each try may cost two
+  // calls at the partner API).
+  const correction = sentBefore && clientHashOf(ctx, stored.draft) !== clientHash;
+  if (correction && !(await reserveCorrection(ctx.db, session.id, tokenHash, MAX_CORRECTIONS))) {
+    return { ok: false, failure: "too_many_corrections", draft: typed };
+  }
+  const refuse = (failure: SubmitFailure): SubmitCustomerResult => ({ ok: false, failure, draft: typed });
 
   if (session.operationId) {
     const sentWith = session.operationClientHash ?? (await submittedClientHash(ctx, session.id));
     if (sentWith === clientHash) {
       // The same data for the provider (a repeat, or a change it never sees): kept, nothing to resend.
-      await saveCustomerData(ctx.db, session.id, { ...result.customer });
+      if (!(await saveCustomerData(ctx.db, session.id, { ...result.customer }, tokenHash))) return refuse("not_editor");
       return { ok: true };
     }
     const replaced = await cancelForCorrection(ctx, session);
-    if (replaced !== "cancelled") return { ok: false, failure: replaced, draft };
+    if (replaced !== "cancelled") return refuse(replaced);
     session = await requireSession(ctx.db, sessionId);
-    if (session.operationId) return { ok: false, failure: "unavailable", draft };
+    if (session.operationId) return refuse("unavailable");
   }
-  await saveCustomerData(ctx.db, session.id, { ...result.customer });
+  // Another browser's first submit stored at the same moment: this one is refused, not mixed in.
+  if (!(await saveCustomerData(ctx.db, session.id, { ...result.customer }, tokenHash))) return refuse("not_editor");
 
   const partner = await partnerOf(ctx, session);
   const urls = checkoutUrls(ctx, session.id);
@@ -144,7 +176,7 @@ export async function submitCustomer(ctx: CheckoutContext, sessionId: string, dr
   } catch (error) {
     // Logged without the body: the error type carries no customer data.
     logError(log, "checkout: creating the operation failed", error, { sessionId });
-    return { ok: false, failure: "unavailable", draft };
+    return { ok: false, failure: "unavailable", draft: typed };
   }
 }
 
@@ -154,8 +186,12 @@ const MAX_EXTERNAL_ID_SKIPS = 5;
 /** The fingerprint of the data last submitted, for an operation created before fingerprints were kept. */
 async function submittedClientHash(ctx: CheckoutContext, sessionId: string): Promise<string | undefined> {
   const stored = await getCustomerDraft(ctx.db, sessionId);
-  if (!stored?.submitted) return undefined;
-  const valid = validateCustomer(stored.draft, ctx.today());
+  return stored?.submitted ? clientHashOf(ctx, stored.draft) : undefined;
+}
+
+/** The fingerprint of stored data as the provider would get it (undefined if it no longer validates). */
+function clientHashOf(ctx: CheckoutContext, draft: CustomerDraft): string | undefined {
+  const valid = validateCustomer(draft, ctx.today());
   return valid.ok ? clientDataHash(toClientData(valid.customer)) : undefined;
 }
 

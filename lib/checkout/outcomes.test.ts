@@ -14,7 +14,7 @@ import { deliverDueNotifications, newSigningSecret, NOTIFICATION_USER_AGENT } fr
 import type { Partner } from "@/lib/partners/partners";
 import { acquireLease, reconcile, RECONCILE_AFTER_MS, releaseLease } from "./reconciler";
 import { createSession, notifyExpiredSessions, recordOperationStatus, requireSession, sessionState } from "./sessions";
-import { customerDraft, sessionAtProvider, sessionInput, testContext } from "./testing/context";
+import { BROWSER, customerDraft, sessionAtProvider, sessionInput, testContext } from "./testing/context";
 
 let sandbox: Awaited<ReturnType<typeof startSandboxServer>>;
 let partnerBackend: Awaited<ReturnType<typeof startWebhookListener>>;
@@ -116,7 +116,7 @@ describe("partner notifications without a notification URL", () => {
     expect(await setNotificationUrl(ctx.db, partner.id, "", "sandbox")).toEqual({ ok: true, url: null });
     try {
       const { session } = await createSession(ctx.db, partner, sessionInput({}, "http://127.0.0.1:9"));
-      await submitCustomer(ctx, session.id, customerDraft());
+      await submitCustomer(ctx, session.id, customerDraft(), BROWSER);
       const [waiting] = await ctx.db.select().from(partnerNotifications).where(eq(partnerNotifications.sessionId, session.id));
       expect(waiting, "the state change is in the outbox all the same").toMatchObject({ state: "choosing", deliveredAt: null });
       await deliverDueNotifications(ctx);

@@ -15,7 +15,7 @@ import { decideAtProvider, startSandboxServer } from "@/lib/sandbox/testing/serv
 import { submitCustomer, type CheckoutContext } from "./flow";
 import { preloadedOffers, preloadedSession, preloadedStatus, withPagePreload } from "./page-preload";
 import { createSession, requireSession } from "./sessions";
-import { customerDraft, recordingFetch, sessionAtProvider, sessionInput, testContext, type RecordedCall } from "./testing/context";
+import { BROWSER, customerDraft, recordingFetch, sessionAtProvider, sessionInput, testContext, type RecordedCall } from "./testing/context";
 
 let server: Awaited<ReturnType<typeof startSandboxServer>>;
 let database: Database;
@@ -68,7 +68,7 @@ function handled<T>(request: IncomingMessage, page: () => T, appContext = contex
 /** A session whose customer has sent their data: the offers page shows its plans. */
 async function choosingSession(): Promise<string> {
   const { session } = await createSession(ctx.db, partner, sessionInput());
-  expect(await submitCustomer(ctx, session.id, customerDraft())).toEqual({ ok: true });
+  expect(await submitCustomer(ctx, session.id, customerDraft(), BROWSER)).toEqual({ ok: true });
   return session.id;
 }
 

@@ -1,4 +1,17 @@
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import type {
   Locale,
@@ -184,6 +197,13 @@ export const customerData = pgTable("customer_data", {
   data: jsonb("data").$type<StoredCustomerDraft>().notNull(),
   /** Whether the customer has submitted it (false: only the partner's prefill). */
   submitted: boolean("submitted").notNull().default(false),
+  /**
+   * SHA-256 of the random token in the cookie of the browser that submitted it: only that browser
+   * sees the data again (masked) and may correct it (lib/checkout/customer-editor.ts).
+   */
+  editorTokenHash: text("editor_token_hash"),
+  /** How many corrections changed the data after its first submit: capped per session. */
+  corrections: integer("corrections").notNull().default(0),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -341,6 +361,16 @@ export const staffSessions = pgTable("staff_sessions", {
  * Sign-in attempts per key (an e-mail with an IP address, or an IP address), reserved atomically
  * before the password is checked (lib/backoffice/rate-limit.ts).
  */
+/**
+ * Token buckets shared by every instance (lib/security/shared-token-bucket.ts): `tokens` as of
+ * `updatedAt`, refilled continuously by whoever takes one next.
+ */
+export const tokenBuckets = pgTable("token_buckets", {
+  key: text("key").primaryKey(),
+  tokens: doublePrecision("tokens").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const loginThrottles = pgTable("login_throttles", {
   key: text("key").primaryKey(),
   /** Attempts since the last lock (or window), each counted before its password is checked. */

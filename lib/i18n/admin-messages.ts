@@ -237,7 +237,7 @@ const es = {
     refundDetails: (total: string, charges: string) => `Devuelto ${total} · gastos ${charges}`,
     refundAskedDetails: (total: string, charges: string) => `Pedido: devolver ${total} · gastos ${charges}`,
     endedSessions: (n: number) => `${n} sesiones cerradas`,
-    linkDetails: (reference: string, sessionId: string) => `Reserva ${reference} · ${sessionId}`,
+    linkDetails: (reference: string, to: string | undefined) => (to ? `Reserva ${reference} · a ${to}` : `Reserva ${reference}`),
   },
   health: {
     title: "Estado de la integración",
@@ -822,7 +822,7 @@ const en: AdminMessages = {
     refundDetails: (total: string, charges: string) => `Refunded ${total} · charges ${charges}`,
     refundAskedDetails: (total: string, charges: string) => `Asked to refund ${total} · charges ${charges}`,
     endedSessions: (n: number) => `${n} sessions signed out`,
-    linkDetails: (reference: string, sessionId: string) => `Booking ${reference} · ${sessionId}`,
+    linkDetails: (reference: string, to: string | undefined) => (to ? `Booking ${reference} · to ${to}` : `Booking ${reference}`),
   },
   health: {
     title: "Integration health",

@@ -160,7 +160,23 @@ const es = {
       closed: "Este pago ya no admite cambios.",
       closedLink: "Ver el estado del pago",
       invalid: "No hemos podido leer algunos datos. Revísalos y vuelve a enviarlos.",
+      not_editor:
+        "Los datos de este pago ya se enviaron desde otro navegador o dispositivo, y solo desde ese se pueden corregir. Si no los enviaste tú, avisa a la agencia.",
+      too_many_corrections:
+        "Ya has corregido tus datos el máximo de veces. Puedes seguir con los datos enviados o, si alguno no es correcto, pedir a la agencia un enlace nuevo.",
     },
+    // Strings, not functions: the form is a client component. `{mask}`: what was sent, masked.
+    keptValue: "Guardado: {mask}. Déjalo en blanco para mantenerlo.",
+    keptHidden: "Guardado (oculto). Déjalo en blanco para mantenerlo.",
+    maskedNotice:
+      "Por tu privacidad, solo mostramos una parte de lo que enviaste. Escribe de nuevo solo lo que quieras cambiar: lo que dejes en blanco se mantiene.",
+    sentTitle: "Tus datos ya se enviaron",
+    sentBody:
+      "Por tu privacidad, los datos enviados no se muestran aquí, y solo se pueden corregir desde el navegador desde el que se enviaron. Si no los enviaste tú, avisa a la agencia.",
+    sentLink: "Ver los planes de pago",
+    correctionsUsedTitle: "Ya no puedes corregir tus datos",
+    correctionsUsedBody:
+      "Has corregido tus datos el máximo de veces para este pago. Puedes elegir un plan con los datos enviados o, si alguno no es correcto, pedir a la agencia un enlace nuevo.",
     errors: {
       required: {
         firstName: "Escribe tu nombre",
@@ -480,7 +496,22 @@ const en: Messages = {
       closed: "This payment can no longer be changed.",
       closedLink: "See the payment's status",
       invalid: "We could not read some of the details. Check them and send them again.",
+      not_editor:
+        "The details of this payment were already sent from another browser or device, and only that one can correct them. If you did not send them, tell the agency.",
+      too_many_corrections:
+        "You have already corrected your details the most times allowed. You can go on with the details sent or, if any is wrong, ask the agency for a new link.",
     },
+    keptValue: "Saved: {mask}. Leave it blank to keep it.",
+    keptHidden: "Saved (hidden). Leave it blank to keep it.",
+    maskedNotice:
+      "For your privacy, we show only part of what you sent. Type again only what you want to change: what you leave blank is kept.",
+    sentTitle: "Your details have been sent",
+    sentBody:
+      "For your privacy, the details sent are not shown here, and they can be corrected only from the browser they were sent from. If you did not send them, tell the agency.",
+    sentLink: "See the payment plans",
+    correctionsUsedTitle: "You can no longer correct your details",
+    correctionsUsedBody:
+      "You have corrected your details the most times allowed for this payment. You can choose a plan with the details sent or, if any is wrong, ask the agency for a new link.",
     errors: {
       required: {
         firstName: "Enter your first name",

@@ -29,4 +29,20 @@ describe("paymentLinkEmail", () => {
     expect(html).not.toContain("<Aurora>");
     expect(html).toContain(`href="${input.link}"`);
   });
+
+  it("writes the trip's name so that no mail client makes a link of it, in the text and in the HTML", () => {
+    const packageName = "Pay now at https://evil.example/pay or www.evil.example, help@evil.example";
+    const { text, html } = paymentLinkEmail({ ...input, packageName, locale: "en" });
+    for (const part of [text, html]) {
+      expect(part).not.toContain("evil.example");
+      expect(part).not.toContain("@evil");
+      expect(part).not.toContain("https://evil");
+      // The same to read: only invisible joiners in between.
+      expect(part.replaceAll("\u200D", "")).toContain(packageName);
+    }
+    // One link in each part: ours.
+    expect(html.match(/<a /g)).toHaveLength(1);
+    expect(text.match(/https?:\/\//g)).toHaveLength(1);
+    expect(html.match(/https?:\/\//g)).toHaveLength(2);
+  });
 });

@@ -1,5 +1,6 @@
 import type { Locale } from "@/lib/i18n/locales";
 import { escapeHtml } from "@/lib/text/escape-html";
+import { inertText } from "./inert-text";
 
 /**
  * The payment link e-mail, in the customer's language: who sends it (the agency), the trip, the
@@ -11,6 +12,7 @@ import { escapeHtml } from "@/lib/text/escape-html";
 export interface PaymentLinkEmailInput {
   locale: Locale;
   partnerName: string;
+  /** Typed by staff: rendered inert (inertText), so that no mail client makes a link of it. */
   packageName: string;
   /** Formatted already, in the e-mail's language ("1.234,50 €"). */
   amount: string;
@@ -53,13 +55,15 @@ const TEXTS = {
 
 export function paymentLinkEmail(input: PaymentLinkEmailInput): EmailContent {
   const t = TEXTS[input.locale];
+  // The only free text in the message: under our sender, a name like "Pay at evil.example" must not become a link.
+  const trip = inertText(input.packageName);
   const subject = t.subject(input.partnerName);
   const text = [
     t.greeting,
     "",
     t.intro(input.partnerName),
     "",
-    `${t.trip}: ${input.packageName}`,
+    `${t.trip}: ${trip}`,
     `${t.amount}: ${input.amount}`,
     "",
     t.open,
@@ -76,7 +80,7 @@ export function paymentLinkEmail(input: PaymentLinkEmailInput): EmailContent {
 <p>${e(t.greeting)}</p>
 <p>${e(t.intro(input.partnerName))}</p>
 <table role="presentation" style="border-collapse:collapse">
-<tr><th scope="row" style="text-align:left;padding-right:1em">${e(t.trip)}</th><td>${e(input.packageName)}</td></tr>
+<tr><th scope="row" style="text-align:left;padding-right:1em">${e(t.trip)}</th><td>${e(trip)}</td></tr>
 <tr><th scope="row" style="text-align:left;padding-right:1em">${e(t.amount)}</th><td>${e(input.amount)}</td></tr>
 </table>
 <p>${e(t.open)}</p>

@@ -142,9 +142,10 @@ function detailsText(event: AuditEventRow, t: AdminMessages["audit"], locale: Lo
     );
   }
   if (typeof d.endedSessions === "number") return t.endedSessions(d.endedSessions);
-  // A payment link: its booking and session (never the address it was sent to: not recorded).
-  if (event.kind.startsWith("payment_link_") && typeof d.bookingReference === "string" && typeof d.sessionId === "string") {
-    return t.linkDetails(d.bookingReference, d.sessionId);
+  // A payment link: its booking and, for an e-mail, the recipient as recorded (masked). Not the
+  // session id: the link's key, which a reader of the log does not need.
+  if (event.kind.startsWith("payment_link_") && typeof d.bookingReference === "string") {
+    return t.linkDetails(d.bookingReference, typeof d.to === "string" ? d.to : undefined);
   }
   return "";
 }

@@ -4,7 +4,7 @@ import { NotificationUrlForm, RotateSecretForm, TestNotificationForm } from "@/c
 import { ResendForm, ResentNotice } from "@/components/admin/notifications/resend";
 import { Cell, Row, ScrollTable } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
-import { formatDateTime } from "@/lib/backoffice/shared/format";
+import { formatDateTime, sessionIdHint } from "@/lib/backoffice/shared/format";
 import { listPartnerNotifications, notificationSettings } from "@/lib/backoffice/notifications/notifications";
 import { requireStaff } from "@/lib/backoffice/staff/staff";
 import { partnerById } from "@/lib/partners/partners";
@@ -100,12 +100,12 @@ export default async function NotificationsPage({ searchParams }: Props) {
                   <Cell>
                     {item.operationId ? (
                       <TextLink href={`/admin/operations/${encodeURIComponent(item.operationId)}`}>
-                        {item.bookingReference ?? item.sessionId}
+                        {item.bookingReference ?? sessionIdHint(item.sessionId)}
                       </TextLink>
                     ) : (
-                      (item.bookingReference ?? item.sessionId)
+                      (item.bookingReference ?? sessionIdHint(item.sessionId))
                     )}
-                    <span className="block font-mono text-xs text-muted">{item.sessionId}</span>
+                    <span className="block font-mono text-xs text-muted">{sessionIdHint(item.sessionId)}</span>
                   </Cell>
                   <Cell numeric>{item.attempts}</Cell>
                   <Cell>{item.lastStatusCode ?? dash}</Cell>
@@ -117,7 +117,7 @@ export default async function NotificationsPage({ searchParams }: Props) {
                       action={resendNotificationAction}
                       notificationId={item.id}
                       event={item.type}
-                      session={item.bookingReference ?? item.sessionId}
+                      session={item.bookingReference ?? sessionIdHint(item.sessionId)}
                       m={m}
                     />
                   </Cell>

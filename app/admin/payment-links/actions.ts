@@ -66,6 +66,8 @@ const sendValidated = staffAction(
     sessionId,
     to: z.string().check(safeText()).trim().max(254).default(""),
     locale: z.enum(LOCALES).default("es"),
+    /** The confirmation checkbox: sending to an address other than the booking's. */
+    confirmRecipient: z.string().max(10).optional(),
   }),
   async (staff, input) => {
     const to = z.email().safeParse(input.to);
@@ -75,6 +77,7 @@ const sendValidated = staffAction(
       sessionId: input.sessionId,
       to: to.data,
       locale: input.locale,
+      confirmed: input.confirmRecipient !== undefined,
     });
     if (result.ok) return linkPage(input.sessionId, "sent");
     return linkPage(input.sessionId, result.reason === "not_found" ? undefined : `email_${result.reason}`);

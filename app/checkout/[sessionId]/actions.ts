@@ -1,13 +1,16 @@
 "use server";
 
-import { headers } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { CustomerFormState } from "@/components/checkout/customer-form-state";
 import { AppError } from "@/lib/app-error";
 import { CUSTOMER_FIELDS, draftFromForm, type CustomerDraft, type CustomerErrors, type CustomerField } from "@/lib/checkout/customer";
 import { getAppContext } from "@/lib/app-context";
+import { EDITOR_COOKIE, newEditorToken } from "@/lib/checkout/customer-editor";
 import { chooseOffer, submitCustomer, type ChooseResult } from "@/lib/checkout/flow";
+import { SESSION_TTL_MS } from "@/lib/checkout/sessions";
+import { servedOverHttps } from "@/lib/security/served-over-https";
 import { EMBED_LANG_PARAM, EMBED_PARAM, embedFromForm, embedHref, HANDOFF_PARAM, type EmbedContext } from "@/lib/embed/context";
 import { formOf, validatedAction } from "@/lib/validated-action";
 
@@ -51,21 +54,50 @@ const customerFormSchema = z.object({
 
 type SubmitOutcome = { ok: true; sessionId: string } | { ok: false; sessionId: string; state: Omit<CustomerFormState, "submission"> };
 
-const submitCustomerValidated = validatedAction(customerFormSchema, async ({ sessionId: id, ...fields }): Promise<SubmitOutcome> => {
-  const draft: CustomerDraft = fields;
-  const ctx = await getAppContext();
-  let result: Awaited<ReturnType<typeof submitCustomer>>;
-  try {
-    result = await submitCustomer(ctx, id, draft);
-  } catch (error) {
-    if (error instanceof AppError && error.code === "not_found") return { ok: false, sessionId: id, state: { draft, failure: "closed" } };
-    throw error;
-  }
-  if (result.ok) return { ok: true, sessionId: id };
-  return "errors" in result
-    ? { ok: false, sessionId: id, state: { draft: result.draft, errors: result.errors } }
-    : { ok: false, sessionId: id, state: { draft: result.draft, failure: result.failure } };
-});
+const submitCustomerValidated = validatedAction(
+  customerFormSchema,
+  async ({ sessionId: id, ...fields }, formData): Promise<SubmitOutcome> => {
+    const draft: CustomerDraft = fields;
+    const ctx = await getAppContext();
+    // This browser's token (its cookie), or a new one: the data is bound to it once stored.
+    const held = (await cookies()).get(EDITOR_COOKIE)?.value;
+    const token = held ?? newEditorToken();
+    let result: Awaited<ReturnType<typeof submitCustomer>>;
+    try {
+      result = await submitCustomer(ctx, id, draft, token);
+    } catch (error) {
+      if (error instanceof AppError && error.code === "not_found") return { ok: false, sessionId: id, state: { draft, failure: "closed" } };
+      throw error;
+    }
+    // Stored (sent on, or kept for a retry when the partner API failed): this browser keeps the token.
+    const stored = result.ok || ("failure" in result && result.failure === "unavailable");
+    if (!held && stored) await setEditorCookie(id, token, embedOf(formData) !== undefined);
+    if (result.ok) return { ok: true, sessionId: id };
+    return "errors" in result
+      ? { ok: false, sessionId: id, state: { draft: result.draft, errors: result.errors } }
+      : { ok: false, sessionId: id, state: { draft: result.draft, failure: result.failure } };
+  },
+);
+
+/**
+ * The cookie binding the customer's data to this browser: httpOnly, only for this session's pages.
+ * First-party: SameSite=Lax (sent when the customer comes back through the link). In the embedded
+ * checkout, a third-party frame: partitioned (CHIPS, kept for the partner's site only) and
+ * SameSite=None, which browsers take only with Secure, so over https only; on plain http it is Lax,
+ * and a cross-site frame then cannot correct the data it sent (it says so).
+ */
+async function setEditorCookie(sessionId: string, token: string, embedded: boolean): Promise<void> {
+  const secure = await servedOverHttps();
+  const thirdParty = embedded && secure;
+  (await cookies()).set(EDITOR_COOKIE, token, {
+    path: `/checkout/${sessionId}`,
+    maxAge: Math.ceil(SESSION_TTL_MS / 1000),
+    httpOnly: true,
+    secure,
+    sameSite: thirdParty ? "none" : "lax",
+    ...(thirdParty ? { partitioned: true } : {}),
+  });
+}
 
 function isCustomerField(name: string): name is CustomerField {
   return (CUSTOMER_FIELDS as readonly string[]).includes(name);

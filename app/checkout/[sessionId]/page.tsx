@@ -5,7 +5,9 @@ import { CustomerForm } from "@/components/checkout/customer-form";
 import { LinkButton } from "@/components/ui/link-button";
 import { Notice } from "@/components/ui/notice";
 import { countryList } from "@/lib/checkout/countries";
+import { cookies } from "next/headers";
 import { guessDocumentType } from "@/lib/checkout/customer";
+import { EDITOR_COOKIE, isEditor, MAX_CORRECTIONS, maskedDraft } from "@/lib/checkout/customer-editor";
 import { getCustomerDraft, returnUrlFor } from "@/lib/checkout/flow";
 import { embedFields, embedHref } from "@/lib/embed/context";
 import { submitCustomerForm } from "./actions";
@@ -47,8 +49,25 @@ export default async function CustomerPage(props: CheckoutPageProps) {
       </CheckoutShell>
     );
   }
-  // The partner's prefill, or what the customer sent last (the data stays on the server).
-  const prefill = state === "open" || correcting ? ((await getCustomerDraft(ctx.db, session.id))?.draft ?? {}) : {};
+  // The partner's prefill; once the customer sent their data, only the browser that sent it sees it
+  // again, masked (lib/checkout/customer-editor.ts): the link alone shows none of it.
+  const stored = state === "open" || correcting ? await getCustomerDraft(ctx.db, session.id) : undefined;
+  const sent = stored?.submitted === true;
+  const editor = sent && isEditor((await cookies()).get(EDITOR_COOKIE)?.value, stored.editorTokenHash);
+  if (sent && (!editor || (correcting && stored.corrections >= MAX_CORRECTIONS))) {
+    return (
+      <CheckoutShell page={page} step={1} bridge={{ step: "details", state, final: false }}>
+        <h1 className="text-3xl font-bold">{editor ? m.form.correctionsUsedTitle : m.form.sentTitle}</h1>
+        <Notice tone="info">{editor ? m.form.correctionsUsedBody : m.form.sentBody}</Notice>
+        {correcting ? (
+          <div>
+            <LinkButton href={page.href("offers")}>{m.form.sentLink}</LinkButton>
+          </div>
+        ) : null}
+      </CheckoutShell>
+    );
+  }
+  const { shown: prefill, masks } = sent ? maskedDraft(stored.draft) : { shown: stored?.draft ?? {}, masks: {} };
 
   return (
     <CheckoutShell page={page} step={1} bridge={{ step: "details", state, final: state === "expired" }}>
@@ -70,6 +89,7 @@ export default async function CustomerPage(props: CheckoutPageProps) {
             <p className="text-muted">{m.form.intro}</p>
           </div>
           {correcting ? <Notice tone="info">{m.form.correctionNotice}</Notice> : null}
+          {sent ? <Notice tone="info">{m.form.maskedNotice}</Notice> : null}
           <CustomerForm
             // A new render from the server is a new form: its fields take the values it brings
             // (the router may reuse this instance, where a radio keeps the check it had).
@@ -82,7 +102,7 @@ export default async function CustomerPage(props: CheckoutPageProps) {
             permalink={embedHref(path, embed, correcting || editing ? { edit: "1" } : {})}
             prefill={prefill}
             // Most customers are Spanish: with no number yet, DNI (guessDocumentType would say passport).
-            documentType={prefill.documentId ? guessDocumentType(prefill.documentId) : "DNI"}
+            documentType={stored?.draft.documentId ? guessDocumentType(stored.draft.documentId) : "DNI"}
             countries={countryList(locale)}
             text={m.form}
             today={ctx.today()}
@@ -91,6 +111,7 @@ export default async function CustomerPage(props: CheckoutPageProps) {
             // Back from the plans, a copy of this page from before the data was sent asks for this one.
             renderedAt={page.renderedAt}
             correctionHref={embedHref(path, embed, { edit: "1" })}
+            masks={masks}
           >
             <BookingSummary booking={session.booking} locale={locale} messages={m} />
           </CustomerForm>

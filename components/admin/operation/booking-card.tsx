@@ -1,4 +1,5 @@
 import { Card } from "@/components/ui/card";
+import { sessionIdHint } from "@/lib/backoffice/shared/format";
 import type { OperationSectionProps } from "./section";
 
 /** Our checkout session for the operation: who, what, which booking; or that it is not ours. */
@@ -21,7 +22,7 @@ export function BookingCard({ detail, m }: Omit<OperationSectionProps, "locale">
           </dd>
           <dt className="text-muted">{m.operation.checkoutSession}</dt>
           <dd>
-            <code className="text-sm break-all">{detail.session.sessionId}</code>
+            <code className="text-sm break-all">{sessionIdHint(detail.session.sessionId)}</code>
           </dd>
         </dl>
       ) : (

@@ -10,7 +10,8 @@ export interface PaymentLinkBooking {
   /** As staff type it: "1234.50" (or "1234,50"); left alone when undefined (the quote filled it in). */
   total?: string;
   flight: { origin: string; destination: string; departureDate: string };
-  customer?: Partial<Record<"firstName" | "lastName" | "email" | "phone" | "documentId" | "birthDate", string>>;
+  /** What staff may prefill: never the document number or the birth date (the customer types those). */
+  customer?: Partial<Record<"firstName" | "lastName" | "email" | "phone", string>>;
   locale?: UiLanguage;
 }
 
@@ -29,6 +30,8 @@ export class PaymentLinkPages {
   readonly emailTo: Locator;
   readonly emailLocale: Locator;
   readonly send: Locator;
+  /** Sending to another address than the booking's: staff confirm they checked it. */
+  readonly confirmRecipient: Locator;
   readonly revoke: Locator;
   readonly operationLink: Locator;
 
@@ -50,6 +53,7 @@ export class PaymentLinkPages {
     this.emailTo = page.getByLabel(t.emailTo, { exact: true });
     this.emailLocale = page.getByLabel(t.emailLocale, { exact: true });
     this.send = page.getByRole("button", { name: t.emailSend, exact: true });
+    this.confirmRecipient = page.getByRole("checkbox", { name: t.emailConfirm, exact: true });
     this.revoke = page.getByRole("button", { name: t.revoke, exact: true });
     this.operationLink = page.getByRole("link", { name: t.operationLink, exact: true });
   }

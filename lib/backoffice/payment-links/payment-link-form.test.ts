@@ -24,8 +24,10 @@ function form(values: Record<string, string>) {
 }
 
 describe("parsePaymentLinkForm", () => {
-  it("turns the form into what the API takes, with the partner's return URL and the prefill", () => {
-    const parsed = parsePaymentLinkForm(form({ email: "ana@example.com", documentId: "12345678Z", birthDate: "1985-03-14" }), RETURN_URL);
+  it("turns the form into what the API takes, with the partner's return URL and the prefill, never a document or birth date", () => {
+    // A post that still carries them (an old page, a hand-made request): they go nowhere.
+    const posted = paymentLinkFormSchema.parse({ ...form({ email: "ana@example.com" }), documentId: "12345678Z", birthDate: "1985-03-14" });
+    const parsed = parsePaymentLinkForm(posted, RETURN_URL);
     expect(parsed).toEqual({
       ok: true,
       input: {
@@ -39,7 +41,7 @@ describe("parsePaymentLinkForm", () => {
           hotels: [],
           services: [],
         },
-        customer: { email: "ana@example.com", documentId: "12345678Z", birthDate: "1985-03-14" },
+        customer: { email: "ana@example.com" },
         returnUrl: RETURN_URL,
         locale: "es",
       },

@@ -16,7 +16,11 @@ import { parseChargeCents } from "../refunds/review";
 
 const field = () => z.string().check(safeText()).max(1000).default("");
 
-export const PREFILL_FIELDS = ["firstName", "lastName", "email", "phone", "documentId", "birthDate"] as const;
+/**
+ * What staff may prefill for the customer. Never the identity document or the birth date: a payment
+ * link travels by e-mail and chat, and whoever holds it would see them; the customer types those.
+ */
+export const PREFILL_FIELDS = ["firstName", "lastName", "email", "phone"] as const;
 export type PrefillField = (typeof PREFILL_FIELDS)[number];
 
 export const paymentLinkFormSchema = z.object({
@@ -40,8 +44,6 @@ export const paymentLinkFormSchema = z.object({
   lastName: field(),
   email: field(),
   phone: field(),
-  documentId: field(),
-  birthDate: field(),
 });
 export type PaymentLinkForm = z.output<typeof paymentLinkFormSchema>;
 export type PaymentLinkFormField = keyof PaymentLinkForm;

@@ -8,7 +8,15 @@ import { throwawayDatabase } from "@/lib/db/testing/throwaway";
 import { DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID, seedDemoPartner, seedDemoStaff } from "@/lib/demo/seed";
 import type { Mailer } from "@/lib/mail/mailer";
 import { partnerById, type Partner } from "@/lib/partners/partners";
-import { createPaymentLink, getPaymentLink, isRevocable, listPaymentLinks, revokePaymentLink, sendPaymentLink } from "./payment-links";
+import {
+  createPaymentLink,
+  getPaymentLink,
+  isRevocable,
+  listPaymentLinks,
+  revokePaymentLink,
+  SEND_LIMITS,
+  sendPaymentLink,
+} from "./payment-links";
 
 /*
  * Payment links (issue 17) on the database: the creator is recorded, the API's idempotency per
@@ -150,10 +158,75 @@ function suite(name: string, open: () => Promise<Database>) {
       for (const value of [PREFILL.documentId, PREFILL.birthDate, "14/03/1985", PREFILL.phone, PREFILL.address, PREFILL.lastName]) {
         expect(all).not.toContain(value);
       }
-      // The audit says who sent which link, never to whom.
+      // The audit says who sent which link, and to whom, masked.
       const [sent] = await database.db.select().from(auditEvents).where(eq(auditEvents.kind, "payment_link_sent"));
-      expect(sent).toMatchObject({ result: "ok", details: { sessionId: session.id, locale: "en" } });
+      expect(sent).toMatchObject({
+        result: "ok",
+        details: { sessionId: session.id, locale: "en", to: "a***@example.com", prefilled: true },
+      });
       expect(JSON.stringify(sent)).not.toContain(PREFILL.email);
+    });
+
+    it("sends to another address than the booking's only once staff confirm it", async () => {
+      const { session } = await createPaymentLink(
+        staffOf(aurora),
+        APP_URL,
+        sessionInput({ customer: PREFILL, returnUrl: aurora.defaultReturnUrl! }),
+      );
+      const mailer = capturingMailer();
+      const other = { sessionId: session.id, to: "someone@elsewhere.example", locale: "es" as const };
+      expect(await sendPaymentLink(staffOf(aurora), APP_URL, other, mailer)).toEqual({ ok: false, reason: "needs_confirmation" });
+      expect(mailer.sent).toHaveLength(0);
+      expect(await sendPaymentLink(staffOf(aurora), APP_URL, { ...other, confirmed: true }, mailer)).toEqual({ ok: true });
+      expect(mailer.sent.map((message) => message.to)).toEqual(["someone@elsewhere.example"]);
+      // Without a prefilled address, every address needs the confirmation; the prefilled one, in any case, none.
+      const { session: bare } = await createPaymentLink(staffOf(aurora), APP_URL, sessionInput({ returnUrl: aurora.defaultReturnUrl! }));
+      expect(await sendPaymentLink(staffOf(aurora), APP_URL, { ...other, sessionId: bare.id }, mailer)).toMatchObject({ ok: false });
+      expect(await sendPaymentLink(staffOf(aurora), APP_URL, { ...other, to: " ANA@example.com" }, mailer)).toEqual({ ok: true });
+      const audited = await database.db.select().from(auditEvents).where(eq(auditEvents.kind, "payment_link_sent"));
+      expect(audited.filter((event) => event.details?.sessionId === session.id).map((event) => event.details?.to)).toEqual(
+        expect.arrayContaining(["s***@elsewhere.example", "a***@example.com"]),
+      );
+    });
+
+    it("limits e-mails per link, per staff member and per partner, for every instance alike, and audits a refusal", async () => {
+      const mailer = capturingMailer();
+      const open = async () =>
+        (await createPaymentLink(staffOf(aurora), APP_URL, sessionInput({ customer: PREFILL, returnUrl: aurora.defaultReturnUrl! })))
+          .session;
+      const to = { to: PREFILL.email, locale: "es" as const };
+      // Per link: its allowance, then refused, with nothing sent.
+      const link = await open();
+      const sends = await Promise.all(
+        Array.from({ length: SEND_LIMITS.perLink.capacity + 3 }, () =>
+          sendPaymentLink(staffOf(aurora), APP_URL, { ...to, sessionId: link.id }, mailer),
+        ),
+      );
+      expect(sends.filter((result) => result.ok)).toHaveLength(SEND_LIMITS.perLink.capacity);
+      expect(sends.filter((result) => !result.ok && result.reason === "rate_limited")).toHaveLength(3);
+      const [refused] = await database.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.kind, "payment_link_sent"), eq(auditEvents.result, "refused")));
+      expect(refused?.details).toMatchObject({ sessionId: link.id, reason: "rate_limited", to: "a***@example.com" });
+      // An hour later the link has one e-mail more.
+      const later = new Date(Date.now() + 3600_000);
+      expect(await sendPaymentLink(staffOf(aurora), APP_URL, { ...to, sessionId: link.id }, mailer, later)).toEqual({ ok: true });
+
+      // Per staff member, over many links: another member of the same partner still sends.
+      const busy = staffOf(aurora, "staff_busy", "Busy");
+      let sent = 0;
+      for (let i = 0; i < SEND_LIMITS.perStaff.capacity + 2; i++) {
+        const result = await sendPaymentLink(busy, APP_URL, { ...to, sessionId: (await open()).id }, mailer, later);
+        if (result.ok) sent++;
+        else expect(result).toEqual({ ok: false, reason: "rate_limited" });
+      }
+      expect(sent).toBe(SEND_LIMITS.perStaff.capacity);
+      expect(
+        await sendPaymentLink(staffOf(aurora, "staff_calm", "Calm"), APP_URL, { ...to, sessionId: (await open()).id }, mailer, later),
+      ).toEqual({
+        ok: true,
+      });
     });
 
     it("sends nothing without SMTP, nor for a revoked link", async () => {

@@ -7,9 +7,11 @@ import type { Db } from "@/lib/db";
 import { checkoutSessions, customerData, staffUsers } from "@/lib/db/schema";
 import { formatAmount } from "@/lib/i18n/format";
 import type { OperationStatus } from "@/lib/financing/contract";
+import { takeTokens, type BucketRule } from "@/lib/security/shared-token-bucket";
 import type { Locale } from "@/lib/i18n/locales";
 import { loggerFor } from "@/lib/logger";
 import { mailFailure } from "@/lib/mail/failure";
+import { maskEmail } from "@/lib/mail/inert-text";
 import { getMailer, type Mailer } from "@/lib/mail/mailer";
 import { paymentLinkEmail } from "@/lib/mail/payment-link-email";
 import { recordAudit } from "../audit/audit";
@@ -162,24 +164,62 @@ export async function revokePaymentLink(staff: StaffSubject & { ip?: string }, s
   return ok ? { ok: true } : { ok: false, reason: "not_revocable" };
 }
 
-export type SendResult = { ok: true } | { ok: false; reason: "not_found" | "not_configured" | "not_open" | "failed" };
+export type SendResult =
+  { ok: true } | { ok: false; reason: "not_found" | "not_configured" | "not_open" | "failed" | "needs_confirmation" | "rate_limited" };
+
+/**
+ * How many e-mails go out, shared by every instance (token buckets in the database): per link (a
+ * customer is not flooded), per staff member and per partner (the service's sender is no relay).
+ */
+export const SEND_LIMITS = {
+  perLink: { capacity: 3, perHour: 1 },
+  perStaff: { capacity: 20, perHour: 20 },
+  perPartner: { capacity: 100, perHour: 100 },
+} as const satisfies Record<string, BucketRule>;
+
+function sameAddress(a: string, b: string | undefined): boolean {
+  return b !== undefined && a.trim().toLowerCase() === b.trim().toLowerCase();
+}
 
 /**
  * E-mails the link in the customer's language: the trip, the amount, the link, its expiry and the
- * agency's name (paymentLinkEmail takes nothing else). The address is used for the send only:
- * neither logged nor audited nor stored.
+ * agency's name (paymentLinkEmail takes nothing else). To the address the booking was prefilled
+ * with; another only once staff confirm it (`confirmed`). Within SEND_LIMITS. Audited with the
+ * recipient masked (`a***@example.com`); the address itself is neither logged nor stored.
  */
 export async function sendPaymentLink(
   staff: StaffSubject & { ip?: string },
   appUrl: string,
-  input: { sessionId: string; to: string; locale: Locale },
+  input: { sessionId: string; to: string; locale: Locale; confirmed?: boolean },
   mailer: Mailer | undefined = getMailer(),
+  now = new Date(),
 ): Promise<SendResult> {
   const link = await getPaymentLink(staff.db, staff.partner.id, appUrl, input.sessionId);
   if (!link) return { ok: false, reason: "not_found" };
   if (!mailer) return { ok: false, reason: "not_configured" };
   if (link.state !== "open") return { ok: false, reason: "not_open" };
   const { session } = link;
+  const prefilled = sameAddress(input.to, link.prefilledEmail);
+  const audit = { kind: "payment_link_sent" as const, ...who(staff), ip: staff.ip };
+  const details = { sessionId: session.id, bookingReference: session.bookingReference, to: maskEmail(input.to), prefilled };
+  if (!prefilled && !input.confirmed) return { ok: false, reason: "needs_confirmation" };
+  const allowed = await takeTokens(
+    staff.db,
+    [
+      { key: `link-mail:link:${session.id}`, rule: SEND_LIMITS.perLink },
+      { key: `link-mail:staff:${staff.user.id}`, rule: SEND_LIMITS.perStaff },
+      { key: `link-mail:partner:${staff.partner.id}`, rule: SEND_LIMITS.perPartner },
+    ],
+    now,
+  );
+  if (!allowed) {
+    log.warn(
+      { partnerId: staff.partner.id, sessionId: session.id, staffUserId: staff.user.id },
+      "payment link e-mail refused: limit reached",
+    );
+    await recordAudit(staff.db, { ...audit, result: "refused", details: { ...details, reason: "rate_limited" } }, now);
+    return { ok: false, reason: "rate_limited" };
+  }
   const content = paymentLinkEmail({
     locale: input.locale,
     partnerName: staff.partner.name,
@@ -191,24 +231,15 @@ export async function sendPaymentLink(
     link: link.url,
     expiresAt: formatDateTime(session.expiresAt, input.locale),
   });
-  const audit = { kind: "payment_link_sent" as const, ...who(staff), ip: staff.ip };
   try {
-    const { messageId } = await mailer.send({ ...content, to: input.to, fromName: staff.partner.name });
+    const { messageId } = await mailer.send({ ...content, to: input.to.trim(), fromName: staff.partner.name });
     log.info({ partnerId: staff.partner.id, sessionId: session.id, locale: input.locale, messageId }, "payment link e-mailed");
-    await recordAudit(staff.db, {
-      ...audit,
-      result: "ok",
-      details: { sessionId: session.id, bookingReference: session.bookingReference, locale: input.locale },
-    });
+    await recordAudit(staff.db, { ...audit, result: "ok", details: { ...details, locale: input.locale } }, now);
     return { ok: true };
   } catch (error) {
     // Codes only (mailFailure): the error's message quotes the server's reply, which names the recipient.
     log.error({ sessionId: session.id, ...mailFailure(error) }, "backoffice: a payment link e-mail was not sent");
-    await recordAudit(staff.db, {
-      ...audit,
-      result: "failed",
-      details: { sessionId: session.id, bookingReference: session.bookingReference },
-    });
+    await recordAudit(staff.db, { ...audit, result: "failed", details }, now);
     return { ok: false, reason: "failed" };
   }
 }

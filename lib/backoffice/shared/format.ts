@@ -32,3 +32,12 @@ export function formatSignedSeconds(ms: number, locale: Locale): string {
     ms / 1000,
   );
 }
+
+/**
+ * A checkout session's id as staff views show it (operation page, notifications, CSV): its first
+ * characters, enough to match it with the partner's records. The whole id opens the customer's
+ * checkout, which none of those readers needs to do.
+ */
+export function sessionIdHint(sessionId: string): string {
+  return sessionId.length > 10 ? `${sessionId.slice(0, 10)}…` : sessionId;
+}

@@ -80,6 +80,9 @@ export function sessionInput(overrides: Partial<CreateSessionInput> = {}, appUrl
   };
 }
 
+/** The customer's browser in tests: the token its cookie holds (lib/checkout/customer-editor.ts). */
+export const BROWSER = "test-browser-token";
+
 /** The sample customer as the checkout form posts it (SAMPLE_CLIENT, with the document type). */
 export function customerDraft(email = "ana@example.com") {
   return { ...SAMPLE_CLIENT, email, phone: "612345678", documentType: "DNI" };
@@ -142,7 +145,7 @@ export async function insertSessionAtProvider(db: Database["db"], name: string):
  */
 export async function sessionAtProvider(ctx: CheckoutContext, partner: Partner, input = sessionInput()): Promise<CheckoutSession> {
   const { session } = await createSession(ctx.db, partner, input);
-  const sent = await submitCustomer(ctx, session.id, customerDraft());
+  const sent = await submitCustomer(ctx, session.id, customerDraft(), BROWSER);
   if (!sent.ok) throw new Error("expected the details to be taken");
   const view = await loadOffers(ctx, await requireSession(ctx.db, session.id));
   if (view.kind !== "offers") throw new Error("expected offers");

@@ -1,6 +1,7 @@
 import { allOperations } from "@/lib/backoffice/operations/operations";
 import { toCsv } from "@/lib/backoffice/operations/csv";
 import { parseOperationFilters } from "@/lib/backoffice/operations/filters";
+import { sessionIdHint } from "@/lib/backoffice/shared/format";
 import { apiProblem } from "@/lib/backoffice/shared/errors";
 import { staffForRequest } from "@/lib/backoffice/staff/staff";
 import { amountFromCents } from "@/lib/financing/money";
@@ -67,7 +68,8 @@ async function get(request: Request): Promise<Response> {
       operation.updatedAt,
       session?.customerName,
       session?.packageName,
-      session?.sessionId,
+      // Its first characters only: enough to match, not to open the customer's checkout.
+      session && sessionIdHint(session.sessionId),
     ]),
   );
   const day = new Date().toISOString().slice(0, 10);

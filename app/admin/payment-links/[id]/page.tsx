@@ -38,6 +38,8 @@ const NOTICES = [
   "email_failed",
   "email_not_open",
   "email_not_configured",
+  "email_needs_confirmation",
+  "email_rate_limited",
 ] as const;
 type NoticeKey = (typeof NOTICES)[number];
 
@@ -89,6 +91,8 @@ export default async function PaymentLinkPage({ params, searchParams }: Props) {
     email_failed: { tone: "error", text: t.emailFailed },
     email_not_open: { tone: "warning", text: t.emailNotOpen },
     email_not_configured: { tone: "warning", text: t.noSmtp },
+    email_needs_confirmation: { tone: "warning", text: t.emailNeedsConfirmation },
+    email_rate_limited: { tone: "warning", text: t.emailRateLimited },
   };
 
   return (
@@ -171,6 +175,11 @@ export default async function PaymentLinkPage({ params, searchParams }: Props) {
                   options={Object.entries(t.locales).map(([value, label]) => ({ value, label }))}
                 />
               </div>
+              {/* Another address than the booking's: sent only once staff say they checked it. */}
+              <label className="flex min-h-11 items-center gap-3">
+                <input type="checkbox" name="confirmRecipient" value="1" className="size-5" />
+                {t.emailConfirm}
+              </label>
               <div>
                 <Button stretch={false}>{t.emailSend}</Button>
               </div>
