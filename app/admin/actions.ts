@@ -23,6 +23,7 @@ import { getAppContext } from "@/lib/app-context";
 import { REASON_MAX_LENGTH } from "@/lib/financing/contract";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import { money } from "@/lib/financing/money";
+import { localRedirectTarget } from "@/lib/http/redirect-target";
 import { validatedAction } from "@/lib/validated-action";
 import { safeText } from "@/lib/validation/text";
 import { logError, loggerFor } from "@/lib/logger";
@@ -91,7 +92,9 @@ const switchAgencyValidated = staffAction(
   z.object({ agencyId: z.coerce.number().int().positive(), returnTo: z.string().max(1000).default("/admin") }),
   async (staff, { agencyId, returnTo }) => {
     // An operation page belongs to one agency: after a switch, the list of the new one.
-    const back = !isAdminPath(returnTo) ? "/admin" : returnTo.startsWith("/admin/operations/") ? "/admin/operations" : returnTo;
+    // Checked before it reaches the Location header (CR/LF, non-Latin-1, another origin: the list).
+    const target = localRedirectTarget(returnTo, { under: "/admin" });
+    const back = !isAdminPath(target) ? "/admin" : target.startsWith("/admin/operations/") ? "/admin/operations" : target;
     if (!staff.agency.switchable) return { ok: true as const, back };
     try {
       const agencies = await staff.client.listAgencies();
