@@ -31,6 +31,12 @@ const session = (overrides: Partial<CheckoutSessionRow> = {}): CheckoutSessionRo
   }) as CheckoutSessionRow;
 
 describe("the checkout sessions API's OpenAPI document", () => {
+  it("names no partner secret unless told the sandbox's published demo secret", () => {
+    expect(JSON.stringify(doc)).not.toContain("demo_partner_secret");
+    const sandboxDoc = buildCheckoutApiDocument({ demoSecret: "demo_partner_secret_sandbox_only" });
+    expect(sandboxDoc.info.description).toContain("`demo_partner_secret_sandbox_only`");
+  });
+
   it("is valid OpenAPI 3.1, every Schema Object valid JSON Schema 2020-12", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(openApi31Problems(doc)).toEqual([]);
