@@ -6,6 +6,7 @@ import { defaultMigrationsDir, getDatabase } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { createFinancingClient, type FinancingClient } from "@/lib/financing/client";
 import { logError, loggerFor } from "@/lib/logger";
+import { createSharedProbe } from "./shared-probe";
 import { isDraining } from "./lifecycle";
 
 const log = loggerFor("ready");
@@ -32,7 +33,26 @@ function latestMigrationMillis(): number {
   return latestMigration;
 }
 
+/**
+ * How long one answer of the partner API's health call stands for this instance: `/api/ready` is
+ * public (load balancers cannot authenticate), and without this each request would be one call on
+ * the deployment's key, whose rate limit every partner's checkouts share.
+ */
+export const READY_API_CACHE_MS = 5_000;
+
 let apiClient: FinancingClient | undefined;
+
+const partnerApiProbe = createSharedProbe<Extract<CheckResult, "ok" | "failed" | "timeout">>(READY_API_CACHE_MS, async () => {
+  apiClient ??= createFinancingClient({ ...getEnv().financing, timeoutMs: READY_API_TIMEOUT_MS, maxAttempts: 1 });
+  try {
+    const answer = await withTimeout(apiClient.health(), READY_API_TIMEOUT_MS + 250);
+    return answer === "timeout" ? "timeout" : "ok";
+  } catch (error) {
+    const timedOut = error instanceof Error && "kind" in error && error.kind === "timeout";
+    log.warn({ partnerApi: timedOut ? "timeout" : "failed" }, "ready: the partner API check failed");
+    return timedOut ? "timeout" : "failed";
+  }
+});
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | "timeout"> {
   let timer: NodeJS.Timeout | undefined;
@@ -45,7 +65,8 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | "timeout"> {
  * Readiness, distinct from liveness (`/api/health`): this instance takes traffic only when it is not
  * draining, the database answers, every migration this build ships is applied (drizzle records
  * each by its folder time), and the partner API answers its health call within 2 s with the
- * deployment's key. Each check says what failed; no error detail leaves the server.
+ * deployment's key (asked at most once per {@link READY_API_CACHE_MS} per instance). Each check says
+ * what failed; no error detail leaves the server.
  */
 export async function checkReadiness(): Promise<Readiness> {
   const checks: Readiness["checks"] = {
@@ -66,19 +87,12 @@ export async function checkReadiness(): Promise<Readiness> {
     checks.migrations = latest >= latestMigrationMillis() ? "ok" : "pending";
   })();
   const apiCheck = (async () => {
-    const env = getEnv();
-    apiClient ??= createFinancingClient({ ...env.financing, timeoutMs: READY_API_TIMEOUT_MS, maxAttempts: 1 });
-    const answer = await withTimeout(apiClient.health(), READY_API_TIMEOUT_MS + 250);
-    checks.partnerApi = answer === "timeout" ? "timeout" : "ok";
+    checks.partnerApi = await partnerApiProbe();
   })();
   const [database, api] = await Promise.allSettled([withTimeout(databaseCheck, 3_000), apiCheck]);
   if (database.status === "rejected") logError(log, "ready: the database check failed", database.reason);
   else if (database.value === "timeout" && checks.database === "failed") checks.database = "timeout";
-  if (api.status === "rejected") {
-    const timedOut = api.reason instanceof Error && "kind" in api.reason && api.reason.kind === "timeout";
-    checks.partnerApi = timedOut ? "timeout" : "failed";
-    log.warn({ partnerApi: checks.partnerApi }, "ready: the partner API check failed");
-  }
+  if (api.status === "rejected") logError(log, "ready: the partner API check failed", api.reason);
   const ready = Object.values(checks).every((check) => check === "ok");
   return { ready, checks };
 }
