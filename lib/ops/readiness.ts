@@ -6,6 +6,7 @@ import { defaultMigrationsDir, getDatabase } from "@/lib/db";
 import { getEnv } from "@/lib/env";
 import { createFinancingClient, type FinancingClient } from "@/lib/financing/client";
 import { logError, loggerFor } from "@/lib/logger";
+import { observePartnerCall } from "./metrics";
 import { createSharedProbe } from "./shared-probe";
 import { isDraining } from "./lifecycle";
 
@@ -43,7 +44,13 @@ export const READY_API_CACHE_MS = 5_000;
 let apiClient: FinancingClient | undefined;
 
 const partnerApiProbe = createSharedProbe<Extract<CheckResult, "ok" | "failed" | "timeout">>(READY_API_CACHE_MS, async () => {
-  apiClient ??= createFinancingClient({ ...getEnv().financing, timeoutMs: READY_API_TIMEOUT_MS, maxAttempts: 1 });
+  // Observed like every partner API call (the metrics count it).
+  apiClient ??= createFinancingClient({
+    ...getEnv().financing,
+    timeoutMs: READY_API_TIMEOUT_MS,
+    maxAttempts: 1,
+    observe: observePartnerCall,
+  });
   try {
     const answer = await withTimeout(apiClient.health(), READY_API_TIMEOUT_MS + 250);
     return answer === "timeout" ? "timeout" : "ok";
