@@ -318,6 +318,20 @@ export interface components {
             };
         };
         /**
+         * @description Too many requests: too many sessions opened with your secret, or too many requests (or wrong secrets) from your address. Retry after `Retry-After` seconds.
+         *
+         *     - `rate_limited`
+         */
+        RateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CheckoutApiError"];
+            };
+        };
+        /**
          * @description Something failed on our side: retry later (opening a session again is safe: it is idempotent).
          *
          *     - `internal`
@@ -350,6 +364,8 @@ export interface components {
     headers: {
         /** @description Answers are never cached. */
         NoStore: "no-store";
+        /** @description Seconds to wait before retrying. */
+        RateLimitRetryAfter: string;
         /** @description Seconds to wait before retrying. */
         RetryAfter: string;
     };
@@ -430,6 +446,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckoutApiError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
         };
@@ -483,6 +500,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckoutApiError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
         };

@@ -54,6 +54,17 @@ const COMMON: Record<string, ZodOpenApiResponseObject> = {
     ...errorResponse(401, "No `Authorization: Bearer <secret>` header, or not a partner's secret.", ["unauthorized"]),
     id: "Unauthorized",
   },
+  "429": {
+    ...errorResponse(
+      429,
+      "Too many requests: too many sessions opened with your secret, or too many requests (or wrong secrets) from your address. Retry after `Retry-After` seconds.",
+      ["rate_limited"],
+    ),
+    headers: z.object({
+      "Retry-After": z.string().meta({ header: { id: "RateLimitRetryAfter", description: "Seconds to wait before retrying." } }),
+    }),
+    id: "RateLimited",
+  },
   "500": {
     ...errorResponse(500, "Something failed on our side: retry later (opening a session again is safe: it is idempotent).", ["internal"]),
     id: "InternalError",
