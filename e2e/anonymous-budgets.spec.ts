@@ -46,6 +46,8 @@ async function expectRateLimited(response: Response, name: string): Promise<void
 }
 
 test.beforeAll(async () => {
+  // Starting a server (migrations on a fresh database) takes a while on a busy machine.
+  test.setTimeout(120_000);
   app = startProcess(
     "budgets",
     ["node_modules/next/dist/bin/next", "start"],

@@ -201,8 +201,10 @@ test("the pages every customer loads skip the proxy with the same headers, and n
   await checkHeaders("/checkout/{unknown}", unknown, { html: true, personal: true });
 });
 
-test("a method no route serves (TRACE, TRACK, WebDAV's) answers 405 with the security headers on any URL, never a 500", async () => {
-  for (const method of ["TRACE", "TRACK", "PROPFIND"]) {
+test("a method no route serves (TRACE, WebDAV's) answers 405 with the security headers on any URL, never a 500", async () => {
+  // (TRACK and CONNECT never reach the app: Node's parser answers the first 400, and hands the
+  // second to a `connect` listener there is none of, which closes the connection.)
+  for (const method of ["TRACE", "PROPFIND", "MKCOL"]) {
     for (const path of [
       "/",
       "/checkout/cs_x",

@@ -212,11 +212,11 @@ export interface PlainAnswer {
 }
 
 /**
- * A method no route serves (`TRACE`, `TRACK`, `CONNECT`, WebDAV's, made-up ones), on any URL: 405
- * with `Allow` and the security headers, in the surface's error format. It must be answered before
- * Next: Next builds a WHATWG `Request` for the proxy, whose constructor throws on `TRACE`, `TRACK`
- * and `CONNECT`, and that is a bare 500 with none of the headers. The HTTP server asks this first
- * (lib/ops/http-server.ts). Undefined for a served method.
+ * A method no route serves (`TRACE`, WebDAV's `PROPFIND`…), on any URL: 405 with `Allow` and the
+ * security headers, in the surface's error format. It must be answered before Next: Next builds a
+ * WHATWG `Request` for the proxy, whose constructor throws on `TRACE`, and that is a bare 500 with
+ * none of the headers. The HTTP server asks this first (lib/ops/http-server.ts). Undefined for a
+ * served method.
  */
 export function unservedMethodAnswer(method: string | undefined, rawUrl: string | undefined, now = Date.now()): PlainAnswer | undefined {
   if (method !== undefined && SERVED_METHODS.has(method)) return undefined;

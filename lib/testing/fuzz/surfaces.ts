@@ -215,7 +215,7 @@ export function surfaceArbitraries(target: FuzzTarget): Record<SurfaceName, fc.A
     // A method no route serves, on any kind of URL (the app's, its API's, the sandbox's, a static file).
     fc
       .tuple(
-        fc.constantFrom("TRACE", "TRACK"),
+        fc.constantFrom("TRACE", "PROPFIND"),
         fc.constantFrom(
           "/",
           `/checkout/${target.sessionId}`,
