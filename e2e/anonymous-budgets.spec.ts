@@ -19,16 +19,19 @@ test.describe.configure({ mode: "serial", timeout: 180_000 });
 const port = APP_PORT + 50;
 const origin = `http://localhost:${port}`;
 const METRICS_TOKEN = `budgets-${crypto.randomUUID()}`;
-const HEALTH_CALLS = 'partner_api_requests_total{endpoint="GET /health",outcome="200"}';
+const HEALTH_CALLS = 'partner_api_requests_total{endpoint="GET /health"';
 const secret = DEMO_PARTNERS.demo.secret;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "travel-checkout-budgets-"));
 let app: Instance | undefined;
 
-async function metric(series: string): Promise<number> {
+/** The sum of a metric's series whose text starts with `prefix` (labels included). */
+async function metric(prefix: string): Promise<number> {
   const scraped = await fetch(`${origin}/api/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
   expect(scraped.status).toBe(200);
-  const line = (await scraped.text()).split("\n").find((candidate) => candidate.startsWith(`${series} `));
-  return line === undefined ? 0 : Number(line.slice(series.length + 1));
+  return (await scraped.text())
+    .split("\n")
+    .filter((line) => line.startsWith(prefix))
+    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0);
 }
 
 function openSession(withSecret = secret): Promise<Response> {
@@ -71,10 +74,13 @@ test.afterAll(async () => {
 });
 
 test("a burst of readiness probes costs the partner API one health call per window", async () => {
+  // Ready first (a fresh database is still being migrated as the server starts).
+  await expect.poll(async () => (await fetch(`${origin}/api/ready`)).status, { timeout: 60_000 }).toBe(200);
   const before = await metric(HEALTH_CALLS);
   const burst = await Promise.all(Array.from({ length: 40 }, () => fetch(`${origin}/api/ready`)));
-  for (const response of burst) expect(response.status).toBe(200);
-  for (let i = 0; i < 20; i += 1) expect((await fetch(`${origin}/api/ready`)).status).toBe(200);
+  // Ready, or (on a machine too busy for the database check's 3 s) not: either way, answered.
+  for (const response of burst) expect([200, 503]).toContain(response.status);
+  for (let i = 0; i < 20; i += 1) expect([200, 503]).toContain((await fetch(`${origin}/api/ready`)).status);
   // 60 probes within a couple of seconds: one call, two if they straddled the end of a window.
   expect((await metric(HEALTH_CALLS)) - before).toBeLessThanOrEqual(2);
   expect((await metric(HEALTH_CALLS)) - before).toBeGreaterThanOrEqual(0);
@@ -99,11 +105,14 @@ test("status polls and provider returns past a session's budget answer 429 with 
 });
 
 test("opening sessions past the partner's and the client's budget answers 429 in the API's format", async () => {
-  const answers = await Promise.all(Array.from({ length: 75 }, () => openSession()));
+  const started = Date.now();
+  const answers = await Promise.all(Array.from({ length: 100 }, () => openSession()));
+  const seconds = (Date.now() - started) / 1000;
   const created = answers.filter((response) => response.status === 201).length;
-  // 60 a minute with a burst of 60, less the one opened above; a second or two of refill at most.
+  // 60 a minute with a burst of 60 (less the one opened above), plus one a second while the burst ran.
   expect(created).toBeGreaterThanOrEqual(55);
-  expect(created).toBeLessThanOrEqual(62);
+  expect(created).toBeLessThanOrEqual(60 + Math.ceil(seconds) + 1);
+  expect(created).toBeLessThan(100);
   await expectRateLimited(
     answers.find((response) => response.status === 429)!,
     "a session over budget",
