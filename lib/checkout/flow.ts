@@ -336,10 +336,12 @@ export async function refreshStatus(
   const session = await sessionFrom(ctx, sessionOrId);
   if (!session.operationId) return session;
   // The reads an anonymous request triggers: within the window, what is stored (the last read's
-  // outcome, or a webhook's since) stands in for a new call.
+  // outcome, or a webhook's since) stands in for a new call. Polls and returns apart: a customer
+  // back from the provider is read at once even if the page polled a second ago (what is stored
+  // then, which the status page shows next, is the return's read).
   if (ctx.statusReuse && (source === "poll" || source === "return")) {
     return ctx.statusReuse.run(
-      session.id,
+      `${source}:${session.id}`,
       () => readStatus(ctx, session, source),
       () => session,
     );

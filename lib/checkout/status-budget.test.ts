@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 describe("status reads anonymous requests trigger", () => {
-  it("cost one partner API call per session per window, however many polls and returns arrive", async () => {
+  it("cost one partner API call per session per window for polls, and one for returns, however many arrive", async () => {
     const session = await sessionAtProvider(ctx, partner);
     const operationId = session.operationId!;
     const before = statusCalls(operationId);
@@ -46,20 +46,33 @@ describe("status reads anonymous requests trigger", () => {
       ...Array.from({ length: 10 }, () => refreshStatus(ctx, session.id, "return")),
     ]);
     expect(burst).toHaveLength(50);
-    expect(statusCalls(operationId) - before).toBe(1);
+    expect(statusCalls(operationId) - before).toBe(2);
 
     // Within the window: what is stored answers, even after the customer's decision.
     await decideAtProvider(server.origin, operationId);
     clock += 2_000;
     for (let i = 0; i < 20; i += 1) await pollStatus(ctx, session.id);
-    expect(statusCalls(operationId) - before).toBe(1);
+    expect(statusCalls(operationId) - before).toBe(2);
 
     // After it: one new call, which sees the decision.
     clock += 1_000;
     const views = await Promise.all(Array.from({ length: 20 }, () => pollStatus(ctx, session.id)));
-    expect(statusCalls(operationId) - before).toBe(2);
+    expect(statusCalls(operationId) - before).toBe(3);
     expect(views.every((view) => view.state === views[0]!.state)).toBe(true);
     expect(views[0]!.state).not.toBe("pending");
+  });
+
+  it("a customer back from the provider is read at once, though the page polled a second ago", async () => {
+    const session = await sessionAtProvider(ctx, partner);
+    await pollStatus(ctx, session.id);
+    await decideAtProvider(server.origin, session.operationId!);
+    clock += 1_000;
+    const back = await refreshStatus(ctx, session.id, "return");
+    expect(back.operationStatus).not.toBe("CLIENT_REQUESTED");
+    // The status page the return leads to shows it, without another call.
+    const calls = statusCalls(session.operationId!);
+    expect((await pollStatus(ctx, session.id)).state).not.toBe("pending");
+    expect(statusCalls(session.operationId!)).toBe(calls);
   });
 
   it("other sources (the reconciler, the customer's own actions) are never held back by the window", async () => {
