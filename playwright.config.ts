@@ -70,6 +70,13 @@ export default defineConfig({
         DEMO_PARTNER_EXTRA_ORIGINS: `http://127.0.0.1:${port + 11}`,
         DATA_DIR: process.env.E2E_DATA_DIR,
         METRICS_TOKEN: process.env.E2E_METRICS_TOKEN,
+        // Every test is a client at 127.0.0.1, many at once, and the fuzz sends wrong secrets on
+        // purpose: the throttles' defaults are tested on an instance of their own
+        // (e2e/anonymous-budgets.spec.ts), not shared by the whole suite here.
+        SESSIONS_API_CREATE_PER_MINUTE_PARTNER: "100000",
+        SESSIONS_API_CREATE_PER_MINUTE_IP: "100000",
+        SESSIONS_API_WRONG_SECRETS_PER_MINUTE_IP: "100000",
+        STATUS_READS_PER_MINUTE_IP: "100000",
         NEXT_TELEMETRY_DISABLED: "1",
       },
     },

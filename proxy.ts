@@ -30,7 +30,7 @@ async function answer(request: NextRequest, requestId: string): Promise<NextResp
   const env = getEnv();
   const { pathname } = request.nextUrl;
 
-  if (refusesCrossOriginPost(request.method, pathname, request.headers, env.APP_URL)) {
+  if (refusesCrossOriginPost(request.method, pathname, request.headers, env.APP_URL, env.TRUSTED_PROXY_HOPS)) {
     return new NextResponse("Cross-origin form posts are not accepted.", {
       status: 403,
       headers: {

@@ -133,6 +133,14 @@ test.describe("a production configuration on fresh data", () => {
     expect(demoBackend.status).toBe(404);
   });
 
+  test("publishes an OpenAPI document that names no demo secret", async () => {
+    const response = await fetch(`${origin}/api/openapi.json`);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    for (const partner of Object.values(DEMO_PARTNERS)) expect(text, partner.slug).not.toContain(partner.secret);
+    expect(text).not.toContain("demo_partner_secret");
+  });
+
   test("refuses the published demo staff accounts", async ({ browser }) => {
     const context = await browser.newContext({ baseURL: origin, locale: "en-GB" });
     try {

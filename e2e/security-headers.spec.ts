@@ -200,3 +200,34 @@ test("the pages every customer loads skip the proxy with the same headers, and n
   expect(unknown.status()).toBe(404);
   await checkHeaders("/checkout/{unknown}", unknown, { html: true, personal: true });
 });
+
+test("a method no route serves (TRACE, WebDAV's) answers 405 with the security headers on any URL, never a 500", async () => {
+  // (TRACK and CONNECT never reach the app: Node's parser answers the first 400, and hands the
+  // second to a `connect` listener there is none of, which closes the connection.)
+  for (const method of ["TRACE", "PROPFIND", "MKCOL"]) {
+    for (const path of [
+      "/",
+      "/checkout/cs_x",
+      "/admin",
+      "/api/checkout-sessions",
+      "/api/no-such-route",
+      "/sandbox/v1/health",
+      "/embed.js",
+    ]) {
+      const answer = await rawRequest(`${method} ${path} HTTP/1.1`);
+      const [head = ""] = answer.split("\r\n\r\n", 1);
+      const [statusLine, ...lines] = head.split("\r\n");
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
+      );
+      const name = `${method} ${path}`;
+      expect(statusLine, name).toBe("HTTP/1.1 405 Method Not Allowed");
+      expect(headers.allow, name).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
+      expect(headers["strict-transport-security"], name).toBe("max-age=63072000; includeSubDomains");
+      expect(headers["x-content-type-options"], name).toBe("nosniff");
+      expect(headers["x-frame-options"], name).toBe("DENY");
+      expect(headers["content-security-policy"], name).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(headers["cache-control"], name).toBe("no-store");
+    }
+  }
+});

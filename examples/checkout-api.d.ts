@@ -282,7 +282,7 @@ export interface components {
         CheckoutApiError: {
             error: {
                 /** @enum {string} */
-                code: "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "validation_failed" | "payload_too_large" | "conflict" | "session_expired" | "financing_unavailable" | "internal" | "database_unavailable";
+                code: "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "validation_failed" | "payload_too_large" | "conflict" | "session_expired" | "rate_limited" | "financing_unavailable" | "internal" | "database_unavailable";
                 /** @description For a developer; may change: branch on `code`. */
                 message: string;
                 /** @description With `validation_failed`: every field that was refused. */
@@ -311,6 +311,20 @@ export interface components {
          */
         Unauthorized: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CheckoutApiError"];
+            };
+        };
+        /**
+         * @description Too many requests: too many sessions opened with your secret, or too many requests (or wrong secrets) from your address. Retry after `Retry-After` seconds.
+         *
+         *     - `rate_limited`
+         */
+        RateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RateLimitRetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -350,6 +364,8 @@ export interface components {
     headers: {
         /** @description Answers are never cached. */
         NoStore: "no-store";
+        /** @description Seconds to wait before retrying. */
+        RateLimitRetryAfter: string;
         /** @description Seconds to wait before retrying. */
         RetryAfter: string;
     };
@@ -430,6 +446,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckoutApiError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
         };
@@ -483,6 +500,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckoutApiError"];
                 };
             };
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
         };

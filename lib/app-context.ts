@@ -6,6 +6,7 @@ import { createFinancingClient, type FinancingClient } from "@/lib/financing/cli
 import { createDatabaseStatusCache } from "@/lib/composition/db-status-cache";
 import { createLayeredStatusCache, createMemoryStatusCache } from "@/lib/financing/status-cache";
 import { observePartnerCall } from "@/lib/ops/metrics";
+import { createReuseWindow, type ReuseWindow } from "@/lib/ops/shared-probe";
 import { financingCredential, type FinancingCredential } from "@/lib/partners/credential";
 import type { Partner } from "@/lib/partners/partners";
 import { openPartnerSecret } from "@/lib/partners/secrets";
@@ -33,7 +34,15 @@ export interface AppContext {
   credentialFor(partner: Partner, chosenAgencyId?: number | null): FinancingCredential;
   /** The partner API client acting with that credential, kept for the process. */
   clientFor(partner: Partner, chosenAgencyId?: number | null): FinancingClient;
+  /**
+   * The window within which a status read that anyone may trigger (a status poll, a return from
+   * the provider) reuses the last one for that session instead of asking the partner API again.
+   */
+  statusReuse: ReuseWindow;
 }
+
+/** How long one status read of a session stands for the reads anonymous requests trigger. */
+export const STATUS_REUSE_MS = 3_000;
 
 /** The context over an open database and a validated configuration. */
 export function createAppContext(
@@ -61,6 +70,7 @@ export function createAppContext(
     webhookToken: env.WEBHOOK_TOKEN,
     today: () => new Date().toISOString().slice(0, 10),
     credentialFor,
+    statusReuse: createReuseWindow(STATUS_REUSE_MS),
     clientFor(partner, chosenAgencyId) {
       const { apiKey, agency } = credentialFor(partner, chosenAgencyId);
       const keyFingerprint = createHash("sha256").update(apiKey).digest("hex").slice(0, 16);

@@ -14,6 +14,7 @@ export const APP_ERROR_STATUS = {
   payload_too_large: 413,
   conflict: 409,
   session_expired: 410,
+  rate_limited: 429,
   financing_unavailable: 502,
   internal: 500,
   database_unavailable: 503,
@@ -26,7 +27,12 @@ export class AppError extends Error {
   constructor(
     readonly code: AppErrorCode,
     message: string,
-    readonly details: { fields?: { field: string; message: string }[]; cause?: unknown } = {},
+    readonly details: {
+      fields?: { field: string; message: string }[];
+      cause?: unknown;
+      /** `rate_limited`: seconds until a retry can succeed (`Retry-After`). */
+      retryAfterS?: number;
+    } = {},
   ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = "AppError";
@@ -60,6 +66,7 @@ export function toAppError(error: unknown): AppError {
 export function errorHeaders(error: AppError, headers?: HeadersInit): Headers {
   const all = new Headers(headers);
   if (error.code === "database_unavailable") all.set("Retry-After", String(DATABASE_RETRY_AFTER_S));
+  if (error.code === "rate_limited") all.set("Retry-After", String(Math.max(1, Math.ceil(error.details.retryAfterS ?? 1))));
   return all;
 }
 

@@ -55,6 +55,11 @@ const rawEnvSchema = z.object({
   SANDBOX_ENABLED: booleanFlag.optional(),
   BADGE_UPSTREAM_PER_MINUTE_PARTNER: positiveInt(100_000).default(60),
   BADGE_UPSTREAM_PER_MINUTE_IP: positiveInt(100_000).default(20),
+  SESSIONS_API_CREATE_PER_MINUTE_PARTNER: positiveInt(100_000).default(60),
+  SESSIONS_API_CREATE_PER_MINUTE_IP: positiveInt(100_000).default(60),
+  SESSIONS_API_WRONG_SECRETS_PER_MINUTE_IP: positiveInt(100_000).default(10),
+  STATUS_READS_PER_MINUTE_SESSION: positiveInt(100_000).default(40),
+  STATUS_READS_PER_MINUTE_IP: positiveInt(100_000).default(240),
   APP_URL: z
     .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
     // The app serves from its root: a path, query or fragment here ended up in the middle of every
@@ -148,6 +153,13 @@ export interface AppEnv {
    * client IP, each this many a minute with a burst of as many.
    */
   badgeBudget: { perPartnerPerMinute: number; perIpPerMinute: number };
+  /**
+   * The checkout sessions API's throttles, as token buckets (a burst of as many as a minute's):
+   * sessions opened per partner and per client IP, and wrong (or missing) secrets per client IP.
+   */
+  sessionsApiBudget: { createPerPartnerPerMinute: number; createPerIpPerMinute: number; wrongSecretsPerIpPerMinute: number };
+  /** The checkout's status polls and provider returns, per session and per client IP (token buckets). */
+  statusBudget: { perSessionPerMinute: number; perIpPerMinute: number };
   /** Proxies in front of the app that append the client's address to X-Forwarded-For; 0: none (the socket's address). */
   TRUSTED_PROXY_HOPS: number;
   /**
@@ -305,6 +317,12 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
     DEMO_PARTNER_SECRET: environment === "sandbox" ? (raw.DEMO_PARTNER_SECRET ?? DEMO_PARTNER_DEFAULT_SECRET) : undefined,
     DEMO_PARTNER_EXTRA_ORIGINS: raw.DEMO_PARTNER_EXTRA_ORIGINS ?? [],
     badgeBudget: { perPartnerPerMinute: raw.BADGE_UPSTREAM_PER_MINUTE_PARTNER, perIpPerMinute: raw.BADGE_UPSTREAM_PER_MINUTE_IP },
+    sessionsApiBudget: {
+      createPerPartnerPerMinute: raw.SESSIONS_API_CREATE_PER_MINUTE_PARTNER,
+      createPerIpPerMinute: raw.SESSIONS_API_CREATE_PER_MINUTE_IP,
+      wrongSecretsPerIpPerMinute: raw.SESSIONS_API_WRONG_SECRETS_PER_MINUTE_IP,
+    },
+    statusBudget: { perSessionPerMinute: raw.STATUS_READS_PER_MINUTE_SESSION, perIpPerMinute: raw.STATUS_READS_PER_MINUTE_IP },
     METRICS_TOKEN: raw.METRICS_TOKEN,
     SHUTDOWN_GRACE_MS: raw.SHUTDOWN_GRACE_MS,
     SHUTDOWN_DRAIN_DELAY_MS: raw.SHUTDOWN_DRAIN_DELAY_MS,

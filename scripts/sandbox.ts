@@ -48,6 +48,7 @@ const sandbox = createSandbox({
   retentionDays: config.retentionDays,
   localMode: config.localMode,
   allowedTargets: config.allowedTargets,
+  loopbackPaths: config.loopbackPaths,
 });
 try {
   await sandbox.ready;

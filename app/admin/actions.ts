@@ -6,6 +6,7 @@ import { deleteStaffSession, setStaffSessionAgency } from "@/lib/backoffice/staf
 import { staffAction } from "@/lib/backoffice/staff/staff-action";
 import { anyStaffSessionForAction, clearStaffCookie, isAdminPath } from "@/lib/backoffice/staff/staff";
 import { isFinancingApiError } from "@/lib/financing/errors";
+import { localRedirectTarget } from "@/lib/http/redirect-target";
 import { validatedAction } from "@/lib/validated-action";
 import { logError, loggerFor } from "@/lib/logger";
 
@@ -36,7 +37,9 @@ const switchAgencyValidated = staffAction(
   z.object({ agencyId: z.coerce.number().int().positive(), returnTo: z.string().max(1000).default("/admin") }),
   async (staff, { agencyId, returnTo }) => {
     // An operation page belongs to one agency: after a switch, the list of the new one.
-    const back = !isAdminPath(returnTo) ? "/admin" : returnTo.startsWith("/admin/operations/") ? "/admin/operations" : returnTo;
+    // Checked before it reaches the Location header (CR/LF, non-Latin-1, another origin: the list).
+    const target = localRedirectTarget(returnTo, { under: "/admin" });
+    const back = !isAdminPath(target) ? "/admin" : target.startsWith("/admin/operations/") ? "/admin/operations" : target;
     if (!staff.agency.switchable) return { ok: true as const, back };
     try {
       const agencies = await staff.client.listAgencies();

@@ -30,6 +30,7 @@ import {
 } from "./sessions";
 import { logError, loggerFor } from "@/lib/logger";
 import { trackWork } from "@/lib/ops/lifecycle";
+import type { ReuseWindow } from "@/lib/ops/shared-probe";
 
 const log = loggerFor("checkout");
 
@@ -46,6 +47,11 @@ export interface CheckoutContext {
   appUrl: string;
   webhookToken: string;
   today(): string;
+  /**
+   * Where set (the app's), status reads that anyone with the link can trigger (polls, returns)
+   * reuse a read of the same session made within a few seconds (lib/ops/shared-probe.ts).
+   */
+  statusReuse?: ReuseWindow;
 }
 
 /** The session itself when the caller has just read it (a page), else read by its id. */
@@ -364,6 +370,22 @@ export async function refreshStatus(
   source: StatusSource,
 ): Promise<CheckoutSession> {
   const session = await sessionFrom(ctx, sessionOrId);
+  if (!session.operationId) return session;
+  // The reads an anonymous request triggers: within the window, what is stored (the last read's
+  // outcome, or a webhook's since) stands in for a new call. Polls and returns apart: a customer
+  // back from the provider is read at once even if the page polled a second ago (what is stored
+  // then, which the status page shows next, is the return's read).
+  if (ctx.statusReuse && (source === "poll" || source === "return")) {
+    return ctx.statusReuse.run(
+      `${source}:${session.id}`,
+      () => readStatus(ctx, session, source),
+      () => session,
+    );
+  }
+  return readStatus(ctx, session, source);
+}
+
+async function readStatus(ctx: CheckoutContext, session: CheckoutSession, source: StatusSource): Promise<CheckoutSession> {
   if (!session.operationId) return session;
   try {
     const read = await ctx.clientFor(await partnerOf(ctx, session)).getStatus(session.operationId);

@@ -31,6 +31,12 @@ const session = (overrides: Partial<CheckoutSessionRow> = {}): CheckoutSessionRo
   }) as CheckoutSessionRow;
 
 describe("the checkout sessions API's OpenAPI document", () => {
+  it("names no partner secret unless told the sandbox's published demo secret", () => {
+    expect(JSON.stringify(doc)).not.toContain("demo_partner_secret");
+    const sandboxDoc = buildCheckoutApiDocument({ demoSecret: "demo_partner_secret_sandbox_only" });
+    expect(sandboxDoc.info.description).toContain("`demo_partner_secret_sandbox_only`");
+  });
+
   it("is valid OpenAPI 3.1, every Schema Object valid JSON Schema 2020-12", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(openApi31Problems(doc)).toEqual([]);
@@ -48,8 +54,8 @@ describe("the checkout sessions API's OpenAPI document", () => {
   it("lists every status each handler answers, each error in the API's format with codes of that status", () => {
     const post = doc.paths["/checkout-sessions"]!.post!;
     const get = doc.paths["/checkout-sessions/{id}"]!.get!;
-    expect(Object.keys(post.responses as object).sort()).toEqual(["200", "201", "400", "401", "409", "413", "500", "503"]);
-    expect(Object.keys(get.responses as object).sort()).toEqual(["200", "400", "401", "404", "500", "503"]);
+    expect(Object.keys(post.responses as object).sort()).toEqual(["200", "201", "400", "401", "409", "413", "429", "500", "503"]);
+    expect(Object.keys(get.responses as object).sort()).toEqual(["200", "400", "401", "404", "429", "500", "503"]);
 
     const checker = createOpenApiChecker(doc);
     for (const [status, code] of Object.entries({ 400: "validation_failed", 409: "conflict", 413: "payload_too_large" })) {

@@ -21,13 +21,15 @@ import {
 
 export const CHECKOUT_API_VERSION = "1.0.0";
 
-const DESCRIPTION = `The API a travel agency's backend uses to open a checkout for a booking and follow it.
+const description = (
+  demoSecret: string | undefined,
+) => `The API a travel agency's backend uses to open a checkout for a booking and follow it.
 
 1. \`POST /checkout-sessions\` with the booking: send your customer to the \`url\` it answers.
 2. When the outcome is final the customer comes back to your \`returnUrl\`; meanwhile you receive a signed **notification** (see *Webhooks*) at each state the session reaches.
 3. \`GET /checkout-sessions/{id}\` is the reference: read it whenever a notification or a return tells you something changed.
 
-Authentication: your partner secret as a bearer token (on the sandbox, the demo partner's is \`demo_partner_secret_sandbox_only\`).
+Authentication: your partner secret as a bearer token${demoSecret ? ` (on this sandbox, the demo partner's is \`${demoSecret}\`)` : ""}.
 
 Errors are always \`{ "error": { "code", "message", "fields"? } }\`: branch on \`code\`. A method an address does not take answers 405 \`method_not_allowed\` with \`Allow\` (and \`OPTIONS\` answers 204 with the same \`Allow\`); an address under \`/api/\` that does not exist answers 404 \`not_found\`.`;
 
@@ -51,6 +53,17 @@ const COMMON: Record<string, ZodOpenApiResponseObject> = {
   "401": {
     ...errorResponse(401, "No `Authorization: Bearer <secret>` header, or not a partner's secret.", ["unauthorized"]),
     id: "Unauthorized",
+  },
+  "429": {
+    ...errorResponse(
+      429,
+      "Too many requests: too many sessions opened with your secret, or too many requests (or wrong secrets) from your address. Retry after `Retry-After` seconds.",
+      ["rate_limited"],
+    ),
+    headers: z.object({
+      "Retry-After": z.string().meta({ header: { id: "RateLimitRetryAfter", description: "Seconds to wait before retrying." } }),
+    }),
+    id: "RateLimited",
   },
   "500": {
     ...errorResponse(500, "Something failed on our side: retry later (opening a session again is safe: it is idempotent).", ["internal"]),
@@ -127,12 +140,17 @@ function routes(): Route[] {
 export interface CheckoutApiDocumentOptions {
   /** The API's base URL: the app's public URL followed by `/api`. */
   serverUrl?: string;
+  /**
+   * The demo partner's published secret, named only on a sandbox deployment that uses it: a
+   * production document (or one whose demo secret was changed) names no secret.
+   */
+  demoSecret?: string;
 }
 
 export function buildCheckoutApiDocument(options: CheckoutApiDocumentOptions = {}): OpenApiDocument {
   return generateDocument({
     openapi: "3.1.0",
-    info: { title: "Checkout sessions API", version: CHECKOUT_API_VERSION, description: DESCRIPTION },
+    info: { title: "Checkout sessions API", version: CHECKOUT_API_VERSION, description: description(options.demoSecret) },
     servers: [{ url: options.serverUrl ?? "http://localhost:3000/api", description: "This deployment" }],
     security: [{ PartnerSecret: [] }],
     tags: [
@@ -190,7 +208,7 @@ export function buildCheckoutApiDocument(options: CheckoutApiDocumentOptions = {
         PartnerSecret: {
           type: "http",
           scheme: "bearer",
-          description: "Your partner secret (not the financing key). On the sandbox: `demo_partner_secret_sandbox_only`.",
+          description: `Your partner secret (not the financing key).${options.demoSecret ? ` On this sandbox, the demo partner's: \`${options.demoSecret}\`.` : ""}`,
         },
       },
     },

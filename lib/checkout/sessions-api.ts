@@ -7,7 +7,10 @@ import type { CheckoutSessionResource } from "./api-schemas";
 import { createSessionSchema } from "./booking";
 import { checkoutUrls, statusView, type CheckoutContext } from "./flow";
 import { createSession, getSession, type CheckoutSession } from "./sessions";
+import { getEnv } from "@/lib/env";
 import { loggerFor } from "@/lib/logger";
+import { clientIpFrom } from "@/lib/security/client-ip";
+import { createTokenBuckets, takeAll, type Take, type TokenBuckets } from "@/lib/security/token-bucket";
 
 /**
  * The checkout sessions API (`/api/checkout-sessions`), our own API for partners' backends (not the
@@ -17,11 +20,59 @@ import { loggerFor } from "@/lib/logger";
 
 const MAX_BODY_BYTES = 64 * 1024;
 
-export async function authenticatePartner(ctx: CheckoutContext, request: Request): Promise<Partner> {
+/**
+ * The API's throttles (token buckets, per instance; SESSIONS_API_* in lib/env.ts): sessions opened
+ * per partner and per client IP, and wrong (or missing) secrets per client IP. A client IP out of
+ * wrong-secret tokens is refused before its secret is even looked at, right or wrong: guessing
+ * goes no faster by mixing in a known secret.
+ */
+export interface SessionsApiThrottles {
+  createPerPartner: TokenBuckets;
+  createPerIp: TokenBuckets;
+  wrongSecretsPerIp: TokenBuckets;
+  trustedProxyHops: number;
+}
+
+let defaultThrottles: SessionsApiThrottles | undefined;
+
+function sessionsApiThrottles(): SessionsApiThrottles {
+  if (!defaultThrottles) {
+    const env = getEnv();
+    const budget = env.sessionsApiBudget;
+    const buckets = (perMinute: number) => createTokenBuckets({ capacity: perMinute, perMinute });
+    defaultThrottles = {
+      createPerPartner: buckets(budget.createPerPartnerPerMinute),
+      createPerIp: buckets(budget.createPerIpPerMinute),
+      wrongSecretsPerIp: buckets(budget.wrongSecretsPerIpPerMinute),
+      trustedProxyHops: env.TRUSTED_PROXY_HOPS,
+    };
+  }
+  return defaultThrottles;
+}
+
+function rateLimited(take: Take, message: string): AppError | undefined {
+  if (take.ok) return undefined;
+  return new AppError("rate_limited", message, { retryAfterS: Math.max(1, Math.ceil(take.retryAfterMs / 1000)) });
+}
+
+export async function authenticatePartner(
+  ctx: CheckoutContext,
+  request: Request,
+  throttles: SessionsApiThrottles = sessionsApiThrottles(),
+): Promise<Partner> {
+  const ip = clientIpFrom(request.headers, throttles.trustedProxyHops);
+  const blocked = rateLimited(throttles.wrongSecretsPerIp.check(ip), "Too many requests with a wrong secret from your address");
+  if (blocked) {
+    loggerFor("checkout").warn({ retryAfter: blocked.details.retryAfterS }, "checkout API: wrong secrets over budget, answered 429");
+    throw blocked;
+  }
   const header = request.headers.get("authorization") ?? "";
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   const partner = match ? await partnerBySecret(ctx.db, match[1]!) : undefined;
-  if (!partner) throw new AppError("unauthorized", "Send the partner secret as `Authorization: Bearer <secret>`");
+  if (!partner) {
+    throttles.wrongSecretsPerIp.take(ip);
+    throw new AppError("unauthorized", "Send the partner secret as `Authorization: Bearer <secret>`");
+  }
   return partner;
 }
 
@@ -52,9 +103,28 @@ export function sessionResource(ctx: CheckoutContext, session: CheckoutSession):
   };
 }
 
-export async function handleCreateSession(request: Request): Promise<{ status: 200 | 201; body: CheckoutSessionResource }> {
-  const ctx = await getAppContext();
-  const partner = await authenticatePartner(ctx, request);
+export async function handleCreateSession(
+  request: Request,
+  throttles: SessionsApiThrottles = sessionsApiThrottles(),
+  context: () => Promise<CheckoutContext> = getAppContext,
+): Promise<{ status: 200 | 201; body: CheckoutSessionResource }> {
+  const ctx = await context();
+  const partner = await authenticatePartner(ctx, request, throttles);
+  const ip = clientIpFrom(request.headers, throttles.trustedProxyHops);
+  const refusal = rateLimited(
+    takeAll([
+      [throttles.createPerPartner, partner.id],
+      [throttles.createPerIp, ip],
+    ]),
+    "Too many checkout sessions opened: retry after Retry-After seconds",
+  );
+  if (refusal) {
+    loggerFor("checkout").warn(
+      { partnerId: partner.id, retryAfter: refusal.details.retryAfterS },
+      "checkout API: sessions over budget, answered 429",
+    );
+    throw refusal;
+  }
   const parsed = createSessionSchema.safeParse(await readJson(request));
   if (!parsed.success) {
     const fields = parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join(".") || "(body)", message: issue.message }));
@@ -67,9 +137,14 @@ export async function handleCreateSession(request: Request): Promise<{ status: 2
   return { status: created ? 201 : 200, body: sessionResource(ctx, session) };
 }
 
-export async function handleGetSession(request: Request, id: string): Promise<CheckoutSessionResource> {
-  const ctx = await getAppContext();
-  const partner = await authenticatePartner(ctx, request);
+export async function handleGetSession(
+  request: Request,
+  id: string,
+  throttles: SessionsApiThrottles = sessionsApiThrottles(),
+  context: () => Promise<CheckoutContext> = getAppContext,
+): Promise<CheckoutSessionResource> {
+  const ctx = await context();
+  const partner = await authenticatePartner(ctx, request, throttles);
   const session = await getSession(ctx.db, id);
   // Another partner's session is "not found": its existence is nobody else's business.
   if (!session || session.partnerId !== partner.id) throw new AppError("not_found", "No checkout session with this id");

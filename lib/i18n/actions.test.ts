@@ -59,3 +59,33 @@ describe("switchLocale's cookie", () => {
     expect(request.set[0]?.options.secure).toBeFalsy();
   });
 });
+
+/** Where the switch sends the browser: the location of Next's thrown redirect. */
+async function locationAfterSwitch(returnTo: string): Promise<string> {
+  const form = new FormData();
+  form.set("locale", "en");
+  form.set("returnTo", returnTo);
+  const thrown: unknown = await switchLocale(form).catch((error: unknown) => error);
+  const digest = (thrown as { digest?: string }).digest ?? "";
+  expect(digest).toMatch(/^NEXT_REDIRECT;/);
+  return digest.split(";")[2]!;
+}
+
+describe("switchLocale's return target", () => {
+  beforeEach(() => {
+    request.set = [];
+    request.headers = new Headers();
+  });
+
+  it("goes back to a page whose path has characters above U+00FF, percent-encoded for the Location header", async () => {
+    expect(await locationAfterSwitch("/reise/\u65c5\u884c?q=\u20ac")).toBe("/reise/%E6%97%85%E8%A1%8C?q=%E2%82%AC");
+    expect(request.set).toHaveLength(1);
+  });
+
+  it.each(["/checkout/cs_1\r\nSet-Cookie: x=1", "//evil.example/", "/\\evil.example", "https://evil.example/", "/\u0085"])(
+    "sends %j to the home page instead",
+    async (returnTo) => {
+      expect(await locationAfterSwitch(returnTo)).toBe("/");
+    },
+  );
+});

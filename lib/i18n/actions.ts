@@ -3,26 +3,20 @@
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
+import { localRedirectTarget, REDIRECT_TARGET_MAX_LENGTH } from "@/lib/http/redirect-target";
 import { servedOverHttps } from "@/lib/security/served-over-https";
 import { validatedAction } from "@/lib/validated-action";
-import { safeText } from "@/lib/validation/text";
 import { LOCALE_COOKIE, LOCALES } from "./locales";
 
-const ORIGIN_PROBE = "http://origin.invalid";
-
-/** A path on this site only: the switcher must never become an open redirect. */
+/** A path on this site only (lib/http/redirect-target.ts): the switcher must never become an open redirect. */
 const localPath = z
   .string()
-  .check(safeText())
-  .max(2000)
-  .refine((value) => {
-    if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return false;
-    try {
-      return new URL(value, ORIGIN_PROBE).origin === ORIGIN_PROBE;
-    } catch {
-      return false;
-    }
-  }, "must be a path on this site");
+  .max(REDIRECT_TARGET_MAX_LENGTH)
+  .transform((value, ctx) => {
+    const target = localRedirectTarget(value);
+    if (target === undefined) ctx.addIssue({ code: "custom", message: "must be a path on this site", input: value });
+    return target ?? "/";
+  });
 
 const switchLocaleSchema = z.object({ locale: z.enum(LOCALES), returnTo: localPath });
 

@@ -2,6 +2,7 @@ import "server-only";
 import { Server, type IncomingMessage, type ServerResponse } from "node:http";
 import { withPagePreload } from "@/lib/checkout/page-preload";
 import { preparePageRequest } from "@/lib/security/prepared-page";
+import { unservedMethodAnswer } from "@/lib/security/request-guard";
 import { guardPageResponse, runWithRequestState } from "./error-pages";
 import { metrics } from "./metrics";
 import { routeLabel } from "./route-label";
@@ -33,6 +34,12 @@ export function observeHttpServers(): void {
       servers.add(this);
       const [request, response] = args as [IncomingMessage, ServerResponse];
       countRequest(request, response);
+      // A method no route serves (TRACE…): 405 here, since Next cannot even read it (request-guard.ts).
+      const unserved = unservedMethodAnswer(request.method, request.url);
+      if (unserved) {
+        response.writeHead(unserved.status, unserved.headers).end(unserved.body);
+        return true;
+      }
       const prepared = preparePageRequest(request, response);
       return runWithRequestState(() => {
         guardPageResponse(request, response);

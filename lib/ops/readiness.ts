@@ -5,11 +5,19 @@ import { sql } from "drizzle-orm";
 import { defaultMigrationsDir, getDatabase } from "@/lib/db";
 import { logError, loggerFor } from "@/lib/logger";
 import { isDraining } from "./lifecycle";
+import { createSharedProbe } from "./shared-probe";
 
 const log = loggerFor("ready");
 
 /** How long an outside system (the partner API) may take to answer the readiness probe's call. */
 export const READY_API_TIMEOUT_MS = 2_000;
+
+/**
+ * How long one answer of an outside system's check stands for this instance: `/api/ready` is public
+ * (load balancers cannot authenticate), and without this each request would be one call on the
+ * deployment's key, whose rate limit every partner's checkouts share.
+ */
+export const READY_API_CACHE_MS = 5_000;
 
 export type CheckResult = "ok" | "failed" | "timeout" | "pending" | "draining";
 
@@ -28,10 +36,12 @@ export interface ReadinessCheck {
   check(): Promise<unknown>;
 }
 
-// On globalThis: the start-up code registers, the /api/ready route (another bundle) checks.
-const globalForChecks = globalThis as typeof globalThis & { __readinessChecks?: Map<string, ReadinessCheck> };
+type OutsideResult = Extract<CheckResult, "ok" | "failed" | "timeout">;
 
-function registeredChecks(): Map<string, ReadinessCheck> {
+// On globalThis: the start-up code registers, the /api/ready route (another bundle) checks.
+const globalForChecks = globalThis as typeof globalThis & { __readinessChecks?: Map<string, () => Promise<OutsideResult>> };
+
+function registeredChecks(): Map<string, () => Promise<OutsideResult>> {
   return (globalForChecks.__readinessChecks ??= new Map());
 }
 
@@ -39,8 +49,19 @@ function registeredChecks(): Map<string, ReadinessCheck> {
  * Adds a check to readiness, under `name` (platform code knows no domain: the composition, at
  * start-up, registers the partner API's health call).
  */
-export function registerReadinessCheck(name: string, check: ReadinessCheck): void {
-  registeredChecks().set(name, check);
+export function registerReadinessCheck(name: string, { timeoutMs, check }: ReadinessCheck): void {
+  // One call per instance per window, concurrent probes sharing the one under way.
+  const probe = createSharedProbe<OutsideResult>(READY_API_CACHE_MS, async () => {
+    try {
+      const answer = await withTimeout(check(), timeoutMs);
+      return answer === "timeout" ? "timeout" : "ok";
+    } catch (error) {
+      const timedOut = error instanceof Error && "kind" in error && error.kind === "timeout";
+      log.warn({ check: name, result: timedOut ? "timeout" : "failed" }, "ready: an outside system's check failed");
+      return timedOut ? "timeout" : "failed";
+    }
+  });
+  registeredChecks().set(name, probe);
 }
 
 /** The newest migration this build ships (drizzle's journal), read once. */
@@ -66,8 +87,8 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | "timeout"> {
  * Readiness, distinct from liveness (`/api/health`): this instance takes traffic only when it is not
  * draining, the database answers, every migration this build ships is applied (drizzle records
  * each by its folder time), and every registered outside system answers in time (the partner API
- * its health call within 2 s with the deployment's key). Each check says what failed; no error
- * detail leaves the server.
+ * its health call within 2 s with the deployment's key), asked at most once per
+ * {@link READY_API_CACHE_MS} per instance. Each check says what failed; no error detail leaves the server.
  */
 export async function checkReadiness(): Promise<Readiness> {
   const checks: Readiness["checks"] = {
@@ -86,16 +107,9 @@ export async function checkReadiness(): Promise<Readiness> {
     const latest = Number(rows[0]?.latest ?? 0);
     checks.migrations = latest >= latestMigrationMillis() ? "ok" : "pending";
   })();
-  const outside = [...registeredChecks()].map(async ([name, { timeoutMs, check }]) => {
+  const outside = [...registeredChecks()].map(async ([name, probe]) => {
     checks[name] = "failed";
-    try {
-      const answer = await withTimeout(check(), timeoutMs);
-      checks[name] = answer === "timeout" ? "timeout" : "ok";
-    } catch (error) {
-      const timedOut = error instanceof Error && "kind" in error && error.kind === "timeout";
-      checks[name] = timedOut ? "timeout" : "failed";
-      log.warn({ check: name, result: checks[name] }, "ready: an outside system's check failed");
-    }
+    checks[name] = await probe();
   });
   const [database] = await Promise.allSettled([withTimeout(databaseCheck, 3_000), ...outside]);
   if (database.status === "rejected") logError(log, "ready: the database check failed", database.reason);

@@ -6,6 +6,17 @@ describe("sandboxConfigFromEnv", () => {
     const config = sandboxConfigFromEnv({});
     expect(config).toMatchObject({ qaToken: DEFAULT_QA_TOKEN, retentionDays: DEFAULT_RETENTION_DAYS, localMode: true });
     expect(config.allowedTargets.empty).toBe(true);
+    // Loopback deliveries only to the app's own webhook receiver.
+    expect(config.loopbackPaths).toEqual(["/api/webhooks/financing/"]);
+  });
+
+  it("widens the loopback paths with SANDBOX_LOOPBACK_PATHS (`*`: any path)", () => {
+    expect(sandboxConfigFromEnv({ SANDBOX_LOOPBACK_PATHS: "/api/webhooks/financing/, /hooks/" }).loopbackPaths).toEqual([
+      "/api/webhooks/financing/",
+      "/hooks/",
+    ]);
+    expect(sandboxConfigFromEnv({ SANDBOX_LOOPBACK_PATHS: "*" }).loopbackPaths).toBeUndefined();
+    expect(() => sandboxConfigFromEnv({ SANDBOX_LOOPBACK_PATHS: "hooks" })).toThrow(/SANDBOX_LOOPBACK_PATHS/);
   });
 
   it("reads every variable", () => {

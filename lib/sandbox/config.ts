@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { envInteger } from "@/lib/validation/env-integer";
-import { emptyAllowList, parseAllowList, type AllowList } from "./targets";
+import { DEFAULT_LOOPBACK_PATHS, emptyAllowList, parseAllowList, type AllowList } from "./targets";
 
 /**
  * The sandbox's own settings (it is a separate system: it reads its variables itself, whether the
@@ -20,6 +20,8 @@ export interface SandboxConfig {
   localMode: boolean;
   /** Hosts, addresses or CIDR ranges deliveries may reach although private. */
   allowedTargets: AllowList;
+  /** The paths a loopback target may start with in local mode; undefined: any (`*`). */
+  loopbackPaths: readonly string[] | undefined;
 }
 
 const booleanFlag = z
@@ -36,6 +38,14 @@ const envSchema = z.object({
   ),
   SANDBOX_LOCAL_MODE: booleanFlag.default(true),
   SANDBOX_ALLOWED_TARGETS: z.string().default(""),
+  SANDBOX_LOOPBACK_PATHS: z
+    .string()
+    .transform((text) => text.split(/[\s,]+/).filter(Boolean))
+    .refine(
+      (paths) => paths.length > 0 && paths.every((path) => path === "*" || /^\/[\x21-\x7e]*$/.test(path)),
+      "must be paths starting with / (comma-separated), or *",
+    )
+    .optional(),
 });
 
 export class SandboxConfigError extends Error {
@@ -67,9 +77,21 @@ export function sandboxConfigFromEnv(source: Record<string, string | undefined> 
     retentionDays: parsed.data.SANDBOX_RETENTION_DAYS,
     localMode: parsed.data.SANDBOX_LOCAL_MODE,
     allowedTargets: allowed.list,
+    loopbackPaths: loopbackPathsOf(parsed.data.SANDBOX_LOOPBACK_PATHS),
   };
 }
 
+function loopbackPathsOf(paths: string[] | undefined): readonly string[] | undefined {
+  if (paths === undefined) return DEFAULT_LOOPBACK_PATHS;
+  return paths.includes("*") ? undefined : paths;
+}
+
 export function defaultSandboxConfig(): SandboxConfig {
-  return { qaToken: DEFAULT_QA_TOKEN, retentionDays: DEFAULT_RETENTION_DAYS, localMode: true, allowedTargets: emptyAllowList() };
+  return {
+    qaToken: DEFAULT_QA_TOKEN,
+    retentionDays: DEFAULT_RETENTION_DAYS,
+    localMode: true,
+    allowedTargets: emptyAllowList(),
+    loopbackPaths: DEFAULT_LOOPBACK_PATHS,
+  };
 }

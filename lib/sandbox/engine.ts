@@ -136,6 +136,8 @@ export interface SandboxEngineOptions {
   /** Local mode: webhooks may target this machine's loopback (default true). */
   localMode?: boolean;
   allowedTargets?: AllowList;
+  /** The paths a loopback target may start with in local mode (the served sandbox: SANDBOX_LOOPBACK_PATHS); default any. */
+  loopbackPaths?: readonly string[];
   /** Operations created longer ago than this (wall clock) are purged on the timer. */
   retentionDays?: number;
 }
@@ -155,6 +157,7 @@ export class SandboxEngine {
   private readonly lookup: Lookup;
   private readonly localMode: boolean;
   private readonly allowedTargets: AllowList;
+  private readonly loopbackPaths: readonly string[] | undefined;
   readonly retentionDays: number;
   /**
    * Errors of work done in the background (a delivery's bookkeeping, a timer tick), kept for
@@ -174,6 +177,7 @@ export class SandboxEngine {
     this.lookup = options.lookup ?? ((hostname) => dnsLookup(hostname, { all: true, verbatim: true }));
     this.localMode = options.localMode ?? true;
     this.allowedTargets = options.allowedTargets ?? emptyAllowList();
+    this.loopbackPaths = options.loopbackPaths;
     this.retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
   }
 
@@ -819,7 +823,11 @@ export class SandboxEngine {
 
   private async attempt(event: SandboxWebhookEventRow, now: number): Promise<void> {
     const record: WebhookAttempt = { at: new Date(now).toISOString() };
-    const target = await checkTarget(event.url, { localMode: this.localMode, allowList: this.allowedTargets }, this.lookup);
+    const target = await checkTarget(
+      event.url,
+      { localMode: this.localMode, allowList: this.allowedTargets, loopbackPaths: this.loopbackPaths },
+      this.lookup,
+    );
     if (!target.ok) {
       record.error = `refused: ${target.reason}`;
     } else {

@@ -25,6 +25,7 @@ export function getSandbox(): Sandbox {
       retentionDays: config.retentionDays,
       localMode: config.localMode,
       allowedTargets: config.allowedTargets,
+      loopbackPaths: config.loopbackPaths,
     });
     // A failed open (server down, bad migration) must not be kept: the next request tries again.
     created.ready.catch(() => {

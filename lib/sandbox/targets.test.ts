@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkTarget, classifyAddress, emptyAllowList, parseAllowList, redactUrl, type Lookup } from "./targets";
+import { checkTarget, classifyAddress, DEFAULT_LOOPBACK_PATHS, emptyAllowList, parseAllowList, redactUrl, type Lookup } from "./targets";
 
 const local = { localMode: true, allowList: emptyAllowList() };
 const remote = { localMode: false, allowList: emptyAllowList() };
@@ -109,5 +109,29 @@ describe("redactUrl", () => {
     );
     expect(redactUrl("http://user:pass@127.0.0.1:3000/hook?sig=abc")).toBe("http://127.0.0.1:3000/hook?…");
     expect(redactUrl("https://app.example/")).toBe("https://app.example/");
+  });
+
+  it("limits loopback targets to the app's own webhook path on the served sandbox's default set-up", async () => {
+    const served = { localMode: true, allowList: emptyAllowList(), loopbackPaths: DEFAULT_LOOPBACK_PATHS };
+    await expect(checkTarget("http://127.0.0.1:3000/api/webhooks/financing/token", served, noDns)).resolves.toEqual({ ok: true });
+    await expect(checkTarget("http://localhost:3000/api/webhooks/financing/t", served, resolvesTo("127.0.0.1"))).resolves.toEqual({
+      ok: true,
+    });
+    for (const url of [
+      "http://127.0.0.1:6379/",
+      "http://127.0.0.1:9200/_shutdown",
+      "http://[::1]:8080/admin",
+      "http://127.0.0.1:3000/api/webhooks/other",
+    ]) {
+      await expect(checkTarget(url, served, noDns), url).resolves.toMatchObject({
+        ok: false,
+        reason: expect.stringContaining("SANDBOX_LOOPBACK_PATHS"),
+      });
+    }
+    // Public targets are not concerned, and the allow-list still allows a listed loopback address anywhere.
+    await expect(checkTarget("https://hooks.partner.example/x", served, resolvesTo("203.0.113.10"))).resolves.toEqual({ ok: true });
+    const listed = parseAllowList("127.0.0.1");
+    if (!listed.ok) throw new Error("unreadable list");
+    await expect(checkTarget("http://127.0.0.1:6379/", { ...served, allowList: listed.list }, noDns)).resolves.toEqual({ ok: true });
   });
 });

@@ -24,7 +24,16 @@ export interface AllowList {
 export interface TargetPolicy {
   localMode: boolean;
   allowList: AllowList;
+  /**
+   * In local mode, the paths a loopback target may have (prefixes; the app's own webhook path by
+   * default, from SANDBOX_LOOPBACK_PATHS): the published keys must not let anyone make the server
+   * POST to whatever else listens on this machine. Undefined: any path.
+   */
+  loopbackPaths?: readonly string[];
 }
+
+/** What a loopback target's path may start with by default: the app's own webhook receiver. */
+export const DEFAULT_LOOPBACK_PATHS: readonly string[] = ["/api/webhooks/financing/"];
 
 export type TargetCheck = { ok: true } | { ok: false; reason: string };
 
@@ -94,7 +103,13 @@ export async function checkTarget(url: string, policy: TargetPolicy, lookup: Loo
     if (kind === "link-local") return { ok: false, reason: `the target resolves to a link-local or metadata address (${address})` };
     const listed = hostAllowed || policy.allowList.addresses.check(address, isIP(address) === 6 ? "ipv6" : "ipv4");
     if (listed) continue;
-    if (kind === "loopback" && policy.localMode) continue;
+    if (kind === "loopback" && policy.localMode) {
+      if (policy.loopbackPaths === undefined || policy.loopbackPaths.some((prefix) => parsed.pathname.startsWith(prefix))) continue;
+      return {
+        ok: false,
+        reason: `a loopback target's path must start with ${policy.loopbackPaths.join(" or ")} (see SANDBOX_LOOPBACK_PATHS)`,
+      };
+    }
     return {
       ok: false,
       reason: `the target resolves to a ${kind === "loopback" ? "loopback" : "private or reserved"} address (${address}), not allowed${kind === "loopback" ? " outside local mode" : ""} (see SANDBOX_ALLOWED_TARGETS)`,

@@ -38,6 +38,15 @@ describe("the address policy", () => {
     ["64:ff9b::a9fe:a9fe", "private"], // NAT64 of the metadata address
     ["ff02::1", "private"],
     ["224.0.0.1", "private"],
+    ["::ffff:0:7f00:1", "loopback"], // IPv4-translated
+    ["::ffff:0:169.254.169.254", "link-local"],
+    ["::ffff:0:a00:1", "private"],
+    ["2002:7f00:1::", "private"], // 6to4 of 127.0.0.1
+    ["2002:a9fe:a9fe::1", "private"], // 6to4 of the metadata address
+    ["2002:5db8:d822::1", "private"], // 6to4 of a public address: still through an unknown relay
+    ["168.63.129.16", "link-local"], // Azure's wire server
+    ["::ffff:168.63.129.16", "link-local"],
+    ["64:ff9b:1::a9fe:a9fe", "private"],
     ["not-an-ip", "private"],
     ["93.184.216.34", "public"],
     ["2606:4700::1111", "public"],

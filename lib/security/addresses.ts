@@ -19,6 +19,8 @@ LINK_LOCAL.addSubnet("169.254.0.0", 16, "ipv4");
 LINK_LOCAL.addSubnet("fe80::", 10, "ipv6");
 // AWS's IPv6 metadata address (inside fc00::/7, but never allowed).
 LINK_LOCAL.addAddress("fd00:ec2::254", "ipv6");
+// Azure's wire server (metadata and agent traffic), a public-looking address every VM can reach.
+LINK_LOCAL.addAddress("168.63.129.16", "ipv4");
 
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet("127.0.0.0", 8, "ipv4");
@@ -46,6 +48,8 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ["::", 96], // unspecified and IPv4-compatible
   ["64:ff9b::", 96], // NAT64: may reach anything behind the gateway
+  ["64:ff9b:1::", 48], // local-use NAT64
+  ["2002::", 16], // 6to4: a relay would carry it to the embedded IPv4 address, whatever that is
   ["fc00::", 7],
   ["fec0::", 10], // deprecated site-local
   ["ff00::", 8],
@@ -61,7 +65,10 @@ export const METADATA_HOSTS: ReadonlySet<string> = new Set([
   "instance-data.ec2.internal",
 ]);
 
-/** What kind of address this is; an IPv4-mapped IPv6 address is judged as its IPv4 address. Not an IP: "private". */
+/**
+ * What kind of address this is; an IPv4-mapped (`::ffff:0:0/96`) or IPv4-translated
+ * (`::ffff:0:0:0/96`) IPv6 address is judged as the IPv4 address it embeds. Not an IP: "private".
+ */
 export function classifyAddress(address: string): AddressKind {
   let ip = address.replace(/^\[|\]$/g, "");
   // A zone index (`fe80::1%eth0`) names an interface of this machine: judged without it.
@@ -83,11 +90,13 @@ export function classifyAddress(address: string): AddressKind {
   return "public";
 }
 
-/** `::ffff:a.b.c.d` (written either way) -> `a.b.c.d`. */
+/** `::ffff:a.b.c.d` and `::ffff:0:a.b.c.d` (written either way) -> `a.b.c.d`. */
 function mappedIpv4(ipv6: string): string | undefined {
   const groups = expandIpv6(ipv6);
   if (groups === undefined) return undefined;
-  if (groups.slice(0, 5).some((g) => g !== 0) || groups[5] !== 0xffff) return undefined;
+  const mapped = groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff;
+  const translated = groups.slice(0, 4).every((g) => g === 0) && groups[4] === 0xffff && groups[5] === 0;
+  if (!mapped && !translated) return undefined;
   const [hi, lo] = [groups[6]!, groups[7]!];
   return [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff].join(".");
 }

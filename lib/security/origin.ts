@@ -14,25 +14,29 @@ export function isCrossOriginCheckExempt(pathname: string): boolean {
   return pathname.startsWith("/api/") || pathname === "/api" || pathname.startsWith("/sandbox/") || pathname === "/sandbox";
 }
 
-/** The hosts that are us: the Host (or X-Forwarded-Host) the request came to, and APP_URL's. */
-export function isOwnOrigin(origin: string, headers: Headers, appUrl: string): boolean {
+/**
+ * The hosts that are us: the Host the request came to, and APP_URL's. `X-Forwarded-Host` counts only
+ * behind a configured proxy (`trustedProxyHops` > 0, TRUSTED_PROXY_HOPS), which sets it; with none,
+ * it is whatever the client wrote, and believing it would let a forged post name its own origin.
+ */
+export function isOwnOrigin(origin: string, headers: Headers, appUrl: string, trustedProxyHops = 0): boolean {
   let host: string;
   try {
     host = new URL(origin).host;
   } catch {
     return false; // "null" (a sandboxed frame, a privacy redirect) or garbage
   }
-  const forwarded = headers.get("x-forwarded-host")?.split(",")[0]?.trim();
+  const forwarded = trustedProxyHops > 0 ? headers.get("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
   const candidates = [forwarded, headers.get("host") ?? undefined, new URL(appUrl).host].filter(Boolean);
   return candidates.includes(host);
 }
 
 /** Whether to refuse this request: an unsafe method from a foreign origin, on a page route. */
-export function refusesCrossOriginPost(method: string, pathname: string, headers: Headers, appUrl: string): boolean {
+export function refusesCrossOriginPost(method: string, pathname: string, headers: Headers, appUrl: string, trustedProxyHops = 0): boolean {
   if (SAFE_METHODS.has(method.toUpperCase()) || isCrossOriginCheckExempt(pathname)) return false;
   const origin = headers.get("origin");
   // No Origin: not a browser's cross-site form (every current browser sends one on POST); Next's
   // own check decides, as it does for such requests.
   if (origin === null) return false;
-  return !isOwnOrigin(origin, headers, appUrl);
+  return !isOwnOrigin(origin, headers, appUrl, trustedProxyHops);
 }

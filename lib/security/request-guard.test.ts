@@ -2,7 +2,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hostileSegment } from "@/lib/testing/fuzz/values";
 import { isSafeText } from "@/lib/validation/text";
-import { checkActionForm, checkDeclaredLength, checkUrl, refusalResponse, refuseHostileRequest } from "./request-guard";
+import {
+  checkActionForm,
+  checkDeclaredLength,
+  checkUrl,
+  refusalResponse,
+  refuseHostileRequest,
+  unservedMethodAnswer,
+} from "./request-guard";
 
 describe("checkUrl", () => {
   it.each([
@@ -158,5 +165,43 @@ describe("refuseHostileRequest", () => {
         fields: [{ field: "(query)", message: "The query contains control characters" }],
       },
     });
+  });
+});
+
+describe("unservedMethodAnswer", () => {
+  it.each(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])("leaves %s to the app", (method) => {
+    expect(unservedMethodAnswer(method, "/checkout/cs_x")).toBeUndefined();
+  });
+
+  it.each(["TRACE", "TRACK", "CONNECT", "PROPFIND", "MKCOL", undefined])(
+    "answers %s with 405, Allow and the security headers",
+    (method) => {
+      for (const url of ["/", "/checkout/cs_x?a=1", "/api/checkout-sessions", "/sandbox/v1/health", "*", "http://evil.example/"]) {
+        const answer = unservedMethodAnswer(method, url)!;
+        expect(answer.status, url).toBe(405);
+        expect(answer.headers).toMatchObject({
+          Allow: "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS",
+          "Strict-Transport-Security": "max-age=63072000; includeSubDomains",
+          "X-Content-Type-Options": "nosniff",
+          "Referrer-Policy": "strict-origin-when-cross-origin",
+          "X-Frame-Options": "DENY",
+          "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+          "Cache-Control": "no-store",
+        });
+      }
+    },
+  );
+
+  it("answers in each surface's error format", () => {
+    expect(JSON.parse(unservedMethodAnswer("TRACE", "/api/checkout-sessions")!.body)).toEqual({
+      error: { code: "method_not_allowed", message: "TRACE is not allowed here: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS" },
+    });
+    expect(JSON.parse(unservedMethodAnswer("TRACE", "/sandbox/v1/health", 0)!.body)).toMatchObject({
+      error: "Method Not Allowed",
+      timestamp: "1970-01-01T00:00:00.000Z",
+    });
+    const page = unservedMethodAnswer("TRACE", "/admin")!;
+    expect(page.headers["Content-Type"]).toBe("text/plain; charset=utf-8");
+    expect(page.body).toContain("TRACE is not allowed here");
   });
 });

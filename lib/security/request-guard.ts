@@ -189,6 +189,64 @@ export function refusalResponse(pathname: string, refusal: Refusal, now = Date.n
   });
 }
 
+/** The methods some route of the app serves. */
+export const SERVED_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+const SERVED_ALLOW = [...SERVED_METHODS].join(", ");
+
+/**
+ * The headers next.config.mjs puts on every response: an answer given before Next (which applies
+ * them) must carry them itself.
+ */
+const STATIC_SECURITY_HEADERS = {
+  "Strict-Transport-Security": "max-age=63072000; includeSubDomains",
+  "X-Content-Type-Options": "nosniff",
+  "Permissions-Policy": "camera=(), microphone=(), geolocation=(), browsing-topics=()",
+  "Referrer-Policy": "strict-origin-when-cross-origin",
+};
+
+export interface PlainAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * A method no route serves (`TRACE`, WebDAV's `PROPFIND`…), on any URL: 405 with `Allow` and the
+ * security headers, in the surface's error format. It must be answered before Next: Next builds a
+ * WHATWG `Request` for the proxy, whose constructor throws on `TRACE`, and that is a bare 500 with
+ * none of the headers. The HTTP server asks this first (lib/ops/http-server.ts). Undefined for a
+ * served method.
+ */
+export function unservedMethodAnswer(method: string | undefined, rawUrl: string | undefined, now = Date.now()): PlainAnswer | undefined {
+  if (method !== undefined && SERVED_METHODS.has(method)) return undefined;
+  const shown = /^[A-Za-z-]{1,20}$/.test(method ?? "") ? method! : "This method";
+  const message = `${shown} is not allowed here: ${SERVED_ALLOW}`;
+  const headers: Record<string, string> = { ...STATIC_SECURITY_HEADERS, ...REFUSAL_HEADERS, Allow: SERVED_ALLOW };
+  let pathname = "/";
+  try {
+    pathname = rawPathAndQuery(rawUrl ?? "/").pathname || "/";
+  } catch {
+    // The path only picks the format.
+  }
+  const surface = surfaceOf(pathname);
+  if (surface === "api") {
+    return {
+      status: 405,
+      headers: { ...headers, "Content-Type": "application/json" },
+      body: JSON.stringify({ error: { code: "method_not_allowed", message } }),
+    };
+  }
+  if (surface === "sandbox") {
+    return {
+      status: 405,
+      headers: { ...headers, "Content-Type": "application/json" },
+      body: JSON.stringify({ error: "Method Not Allowed", message, timestamp: new Date(now).toISOString() }),
+    };
+  }
+  return { status: 405, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" }, body: `${message}.\n` };
+}
+
 /**
  * Everything the proxy checks before routing, in order: the URL, the declared body length, and an
  * action post's body (its size as read, for one sent without a length) and form. `readBody` reads

@@ -103,7 +103,9 @@ describe("form posts and server actions from other origins", () => {
   it("accepts our own origin (the Host, a forwarded host, APP_URL's) and refuses any other on page routes", () => {
     expect(isOwnOrigin("https://checkout.example", headers(null), APP_URL)).toBe(true);
     expect(isOwnOrigin("http://10.0.0.5:3000", headers(null, "10.0.0.5:3000"), APP_URL)).toBe(true);
-    expect(isOwnOrigin("https://pay.example", headers(null, "10.0.0.5:3000", { "x-forwarded-host": "pay.example" }), APP_URL)).toBe(true);
+    expect(isOwnOrigin("https://pay.example", headers(null, "10.0.0.5:3000", { "x-forwarded-host": "pay.example" }), APP_URL, 1)).toBe(
+      true,
+    );
     expect(isOwnOrigin("https://evil.example", headers(null), APP_URL)).toBe(false);
     expect(isOwnOrigin("null", headers(null), APP_URL)).toBe(false);
 
@@ -112,6 +114,15 @@ describe("form posts and server actions from other origins", () => {
     expect(refusesCrossOriginPost("GET", "/checkout/cs_x", headers("https://evil.example"), APP_URL)).toBe(false);
     // Left to Next's own check: no Origin at all (not a browser's cross-site post).
     expect(refusesCrossOriginPost("POST", "/", headers(null), APP_URL)).toBe(false);
+  });
+
+  it("believes X-Forwarded-Host only behind a configured proxy", () => {
+    const forged = headers("https://evil.example", "checkout.example", { "x-forwarded-host": "evil.example" });
+    expect(isOwnOrigin("https://evil.example", forged, APP_URL)).toBe(false);
+    expect(refusesCrossOriginPost("POST", "/checkout/cs_x/offers", forged, APP_URL)).toBe(true);
+    expect(refusesCrossOriginPost("POST", "/checkout/cs_x/offers", forged, APP_URL, 0)).toBe(true);
+    // Behind one proxy, the proxy writes it: the host the customer used.
+    expect(refusesCrossOriginPost("POST", "/checkout/cs_x/offers", forged, APP_URL, 1)).toBe(false);
   });
 
   it("leaves the API and the sandbox alone: partners' backends, webhooks and the provider's forms post there", () => {

@@ -1,5 +1,5 @@
 import { buildCheckoutApiDocument } from "@/lib/checkout/openapi";
-import { getEnv } from "@/lib/env";
+import { DEMO_PARTNER_DEFAULT_SECRET, getEnv } from "@/lib/env";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 import { routeHandler } from "@/lib/http/request-scope";
 
@@ -11,7 +11,15 @@ export const dynamic = "force-dynamic";
  * readable from any origin (partners' API tools fetch it from their own).
  */
 async function get() {
-  return Response.json(buildCheckoutApiDocument({ serverUrl: `${getEnv().APP_URL}/api` }), {
+  const env = getEnv();
+  // Only the published sandbox default is named: production has no demo partner, and a changed
+  // demo secret is the deployment's own.
+  const published = env.financing.environment === "sandbox" && env.DEMO_PARTNER_SECRET === DEMO_PARTNER_DEFAULT_SECRET;
+  const document = buildCheckoutApiDocument({
+    serverUrl: `${env.APP_URL}/api`,
+    demoSecret: published ? DEMO_PARTNER_DEFAULT_SECRET : undefined,
+  });
+  return Response.json(document, {
     headers: { "Cache-Control": "public, max-age=300", "Access-Control-Allow-Origin": "*" },
   });
 }

@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import type { FuzzRequest, FuzzTarget, SurfaceName } from "./surfaces";
 import { actionIdsIn, validSessionBody } from "./surfaces";
 
@@ -23,8 +24,41 @@ export function classOf(status: number): AnswerClass {
   return "2xx";
 }
 
+/** Methods fetch refuses to send (its Request constructor throws): sent with node:http instead. */
+const UNFETCHABLE = new Set(["TRACE", "TRACK", "CONNECT"]);
+
+/** The answer's status and header names, for a request fetch cannot make. */
+function sendRaw(origin: string, request: FuzzRequest, timeoutMs: number): Promise<{ status: number; has(name: string): boolean }> {
+  const url = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      { host: url.hostname, port: url.port, method: request.method, path: request.path, headers: request.headers, timeout: timeoutMs },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, has: (name) => response.headers[name] !== undefined }));
+        response.on("error", reject);
+      },
+    );
+    outgoing.on("timeout", () => outgoing.destroy(new Error("timed out")));
+    outgoing.on("error", reject);
+    outgoing.end(request.body);
+  });
+}
+
+function answerOf(request: FuzzRequest, status: number, has: (name: string) => boolean): Answer {
+  const klass = classOf(status);
+  // Every answer with a body carries the security headers, refusals included. (Next's own 308s,
+  // which normalise `//` and trailing slashes before our proxy runs, have no body to protect.)
+  const missing = klass === "3xx" ? [] : ["x-content-type-options", "content-security-policy"].filter((name) => !has(name));
+  return { request, status, klass, ...(missing.length > 0 ? { problem: `missing ${missing.join(", ")}` } : {}) };
+}
+
 export async function send(origin: string, request: FuzzRequest, timeoutMs = 20_000): Promise<Answer> {
   try {
+    if (UNFETCHABLE.has(request.method)) {
+      const raw = await sendRaw(origin, request, timeoutMs);
+      return answerOf(request, raw.status, raw.has);
+    }
     const response = await fetch(`${origin}${request.path}`, {
       method: request.method,
       headers: request.headers,
@@ -35,12 +69,7 @@ export async function send(origin: string, request: FuzzRequest, timeoutMs = 20_
       signal: AbortSignal.timeout(timeoutMs),
     });
     await response.arrayBuffer();
-    const klass = classOf(response.status);
-    // Every answer with a body carries the security headers, refusals included. (Next's own 308s,
-    // which normalise `//` and trailing slashes before our proxy runs, have no body to protect.)
-    const missing =
-      klass === "3xx" ? [] : ["x-content-type-options", "content-security-policy"].filter((name) => !response.headers.has(name));
-    return { request, status: response.status, klass, ...(missing.length > 0 ? { problem: `missing ${missing.join(", ")}` } : {}) };
+    return answerOf(request, response.status, (name) => response.headers.has(name));
   } catch (error) {
     return {
       request,

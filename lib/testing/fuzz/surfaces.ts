@@ -147,6 +147,26 @@ const CUSTOMER_FORM_FIELDS = [
   "offerId",
 ];
 
+/** Redirect targets no switch may put in a Location header as they are. */
+export const hostileRedirectTarget: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(
+    "/admin\r\nSet-Cookie: injected=1",
+    "/\r\n\r\n<html>",
+    "/ad\nmin",
+    "/caf\u00e9\u20ac",
+    "/admin/\u65c5\u884c?q=\u{1f600}",
+    "/admin?next=\u0100",
+    "//evil.example/",
+    "/\\evil.example",
+    "https://evil.example/admin",
+    "javascript:alert(1)",
+    "/\u0085",
+  ),
+  fc
+    .tuple(fc.string({ maxLength: 8 }), fc.constantFrom("\r\n", "\u0100", "\u20ac", "\u{1f600}", "\r"))
+    .map(([tail, bad]) => `/admin/${tail}${bad}`),
+);
+
 export function surfaceArbitraries(target: FuzzTarget): Record<SurfaceName, fc.Arbitrary<FuzzRequest>> {
   const auth = { Authorization: `Bearer ${target.partnerSecret}` };
   const key = { "X-Service-API-Key": target.sandboxKey };
@@ -192,6 +212,22 @@ export function surfaceArbitraries(target: FuzzTarget): Record<SurfaceName, fc.A
     fc
       .tuple(fc.constantFrom("", "/about", "/favicon.ico"), segment)
       .map(([page, tail]) => request("checkout-pages", "GET", `${page}/${tail}`)),
+    // A method no route serves, on any kind of URL (the app's, its API's, the sandbox's, a static file).
+    fc
+      .tuple(
+        fc.constantFrom("TRACE", "PROPFIND"),
+        fc.constantFrom(
+          "/",
+          `/checkout/${target.sessionId}`,
+          `/checkout/${target.sessionId}/status/data`,
+          "/admin",
+          "/api/checkout-sessions",
+          "/api/health",
+          "/sandbox/v1/health",
+          "/embed.js",
+        ),
+      )
+      .map(([method, path]) => request("checkout-pages", method, path)),
   );
 
   const embed = fc.oneof(
@@ -211,7 +247,15 @@ export function surfaceArbitraries(target: FuzzTarget): Record<SurfaceName, fc.A
   const page = fc.constantFrom("/", `/checkout/${target.sessionId}`, `/checkout/${target.sessionId}/offers`, "/admin/login", "/admin");
   const sameOrigin = { Origin: target.origin };
   const hostileForm = fc
-    .array(fc.tuple(fc.constantFrom(...CUSTOMER_FORM_FIELDS), hostileString), { minLength: 1, maxLength: 5 })
+    .oneof(
+      fc.array(fc.tuple(fc.constantFrom(...CUSTOMER_FORM_FIELDS), hostileString), { minLength: 1, maxLength: 5 }),
+      // The switches' return targets (language, agency, the sign-in's next step): CR/LF, characters
+      // above U+00FF, other origins; with a valid language, so the target is what is judged.
+      fc.tuple(fc.constantFrom("returnTo", "next"), hostileRedirectTarget).map(([name, value]) => [
+        ["locale", "en"],
+        [name, value],
+      ]),
+    )
     .map((fields) => [["sessionId", target.sessionId], ...fields] as [string, string][]);
   const actionBody = fc.oneof(
     fc

@@ -6,6 +6,7 @@ import { apiProblem } from "@/lib/backoffice/shared/errors";
 import { staffForRequest } from "@/lib/backoffice/staff/staff";
 import { amountFromCents } from "@/lib/financing/money";
 import { routeHandler } from "@/lib/http/request-scope";
+import { createWorkGate } from "@/lib/security/work-gate";
 
 export const dynamic = "force-dynamic";
 
@@ -24,6 +25,12 @@ const HEADER = [
 ] as const;
 
 const noStore = { "Cache-Control": "no-store" };
+
+/**
+ * An export is up to EXPORT_MAX_PAGES partner API calls on the partner's key, whose rate limit its
+ * checkouts share: one export at a time per partner, and at most 5 started a minute.
+ */
+const exportGate = createWorkGate({ perMinute: 5, burst: 5, maxInFlight: 1 });
 
 /**
  * The operations list's current filters as CSV (every page of them, not only the one shown).
@@ -45,6 +52,17 @@ async function get(request: Request): Promise<Response> {
       headers: { "Content-Type": "text/plain; charset=utf-8", ...noStore },
     });
   }
+  const gate = exportGate.enter(staff.partner.id);
+  if (!gate.ok) {
+    return new Response("Too many exports at once. Try again in a moment.\n", {
+      status: 429,
+      headers: {
+        "Content-Type": "text/plain; charset=utf-8",
+        "Retry-After": String(Math.max(1, Math.ceil(gate.retryAfterMs / 1000))),
+        ...noStore,
+      },
+    });
+  }
   let rows;
   try {
     rows = await allOperations(staff, parsed.filters);
@@ -54,6 +72,8 @@ async function get(request: Request): Promise<Response> {
       status: 502,
       headers: { "Content-Type": "text/plain; charset=utf-8", ...noStore },
     });
+  } finally {
+    gate.release();
   }
   const body = toCsv(
     HEADER,

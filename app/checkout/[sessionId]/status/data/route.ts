@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { errorResponse } from "@/lib/app-error";
 import { getAppContext } from "@/lib/app-context";
 import { pollStatus } from "@/lib/checkout/flow";
+import { statusReadRefusal } from "@/lib/checkout/status-throttle";
 import { ifNoneMatches } from "@/lib/http/etag";
 import { routeHandler } from "@/lib/http/request-scope";
 
@@ -10,12 +11,16 @@ export const dynamic = "force-dynamic";
 /**
  * What the status page polls while the outcome is open. It asks the partner API conditionally
  * (If-None-Match upstream) and answers with an ETag of its own, so an unchanged status costs a 304
- * at both ends.
+ * at both ends. Budgeted per session and per client (429 with Retry-After, which the page's poll
+ * waits out), and a read of the same session within a few seconds is reused (lib/app-context.ts).
  */
 async function get(request: Request, { params }: { params: Promise<{ sessionId: string }> }) {
   try {
+    const { sessionId } = await params;
+    const refusal = statusReadRefusal(request, sessionId);
+    if (refusal) throw refusal;
     const ctx = await getAppContext();
-    const view = await pollStatus(ctx, (await params).sessionId);
+    const view = await pollStatus(ctx, sessionId);
     const etag = `"${createHash("sha256").update(JSON.stringify(view)).digest("base64url").slice(0, 16)}"`;
     // Private and revalidated every time: the answer is about one customer's checkout.
     const headers = { ETag: etag, "Cache-Control": "private, no-cache" };

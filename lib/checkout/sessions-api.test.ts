@@ -1,0 +1,90 @@
+/**
+ * The checkout sessions API's throttles: sessions opened per partner secret and per client, and
+ * wrong bearer secrets per client IP, each answered 429 `rate_limited` with Retry-After in the
+ * API's error format.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { errorResponse } from "@/lib/app-error";
+import type { Database } from "@/lib/db";
+import { createTokenBuckets } from "@/lib/security/token-bucket";
+import type { CheckoutContext } from "./flow";
+import { handleCreateSession, handleGetSession, type SessionsApiThrottles } from "./sessions-api";
+import { DEMO_SECRET, sessionInput, testContext } from "./testing/context";
+
+let database: Database;
+let ctx: CheckoutContext;
+const context = () => Promise.resolve(ctx);
+
+beforeAll(async () => {
+  // No partner API call is made here: the base URL goes nowhere.
+  ({ ctx, database } = await testContext("http://127.0.0.1:9/v1"));
+});
+
+afterAll(async () => {
+  await database?.close();
+});
+
+function throttles(limits: { perPartner?: number; perIp?: number; wrongSecrets?: number } = {}): SessionsApiThrottles {
+  const buckets = (perMinute: number) => createTokenBuckets({ capacity: perMinute, perMinute });
+  return {
+    createPerPartner: buckets(limits.perPartner ?? 100),
+    createPerIp: buckets(limits.perIp ?? 100),
+    wrongSecretsPerIp: buckets(limits.wrongSecrets ?? 100),
+    // Behind one proxy, so that a test can be several clients (X-Forwarded-For's last entry).
+    trustedProxyHops: 1,
+  };
+}
+
+function post(secret: string, ip = "203.0.113.1"): Request {
+  return new Request("http://localhost/api/checkout-sessions", {
+    method: "POST",
+    headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json", "X-Forwarded-For": ip },
+    body: JSON.stringify(sessionInput()),
+  });
+}
+
+/** What the route answers for the call: its status, Retry-After and error code. */
+async function answer(call: Promise<unknown>): Promise<{ status: number; retryAfter: string | null; code?: string }> {
+  try {
+    await call;
+    return { status: 201, retryAfter: null };
+  } catch (error) {
+    const response = errorResponse(error);
+    const body = (await response.json()) as { error: { code: string } };
+    return { status: response.status, retryAfter: response.headers.get("retry-after"), code: body.error.code };
+  }
+}
+
+describe("the checkout sessions API's throttles", () => {
+  it("refuse sessions past a partner secret's budget, from any address", async () => {
+    const limits = throttles({ perPartner: 5 });
+    const answers = [];
+    for (let i = 0; i < 8; i += 1)
+      answers.push(await answer(handleCreateSession(post(DEMO_SECRET, `203.0.113.${i + 1}`), limits, context)));
+    expect(answers.slice(0, 5).every((a) => a.status === 201)).toBe(true);
+    for (const refused of answers.slice(5)) {
+      expect(refused).toMatchObject({ status: 429, code: "rate_limited" });
+      expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  it("refuse sessions past a client's budget, while another client goes on", async () => {
+    const limits = throttles({ perIp: 3 });
+    const answers = [];
+    for (let i = 0; i < 5; i += 1) answers.push(await answer(handleCreateSession(post(DEMO_SECRET, "198.51.100.7"), limits, context)));
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 429, 429]);
+    expect((await answer(handleCreateSession(post(DEMO_SECRET, "198.51.100.8"), limits, context))).status).toBe(201);
+  });
+
+  it("refuse a client that sent too many wrong secrets, before looking at the next one, right or wrong", async () => {
+    const limits = throttles({ wrongSecrets: 10 });
+    const wrong = [];
+    for (let i = 0; i < 12; i += 1) wrong.push(await answer(handleGetSession(post(`wrong_secret_${i}`), "cs_x", limits, context)));
+    expect(wrong.slice(0, 10).every((a) => a.status === 401 && a.code === "unauthorized")).toBe(true);
+    expect(wrong.slice(10).every((a) => a.status === 429 && a.code === "rate_limited" && Number(a.retryAfter) >= 1)).toBe(true);
+    // The right secret from that address: refused too, for now.
+    expect((await answer(handleCreateSession(post(DEMO_SECRET), limits, context))).status).toBe(429);
+    // From another address: served.
+    expect((await answer(handleCreateSession(post(DEMO_SECRET, "192.0.2.44"), limits, context))).status).toBe(201);
+  });
+});

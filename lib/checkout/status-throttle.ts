@@ -1,0 +1,53 @@
+import "server-only";
+import { AppError } from "@/lib/app-error";
+import { getEnv } from "@/lib/env";
+import { loggerFor } from "@/lib/logger";
+import { clientIpFrom } from "@/lib/security/client-ip";
+import { createTokenBuckets, takeAll, type TokenBuckets } from "@/lib/security/token-bucket";
+
+/**
+ * The budget of the checkout's status polls (`/checkout/{id}/status/data`) and provider returns
+ * (`/checkout/{id}/return/*`), which anyone with a session's link can send: token buckets per
+ * session and per client IP (STATUS_READS_PER_MINUTE_SESSION, STATUS_READS_PER_MINUTE_IP), each a
+ * burst of a minute's worth. The status page's poll (every 2.5 s) stays well inside the session's;
+ * over either, the request is refused before anything is read. What does reach the partner API is
+ * bounded again by the reuse window (AppContext.statusReuse).
+ */
+
+export interface StatusThrottle {
+  perSession: TokenBuckets;
+  perIp: TokenBuckets;
+  trustedProxyHops: number;
+}
+
+let defaults: StatusThrottle | undefined;
+
+export function statusThrottle(): StatusThrottle {
+  if (!defaults) {
+    const env = getEnv();
+    const { perSessionPerMinute, perIpPerMinute } = env.statusBudget;
+    defaults = {
+      perSession: createTokenBuckets({ capacity: perSessionPerMinute, perMinute: perSessionPerMinute }),
+      perIp: createTokenBuckets({ capacity: perIpPerMinute, perMinute: perIpPerMinute }),
+      trustedProxyHops: env.TRUSTED_PROXY_HOPS,
+    };
+  }
+  return defaults;
+}
+
+/**
+ * Takes one token for this request from its session's bucket and its client's; when either is
+ * empty, answers the refusal: a `rate_limited` AppError (429, the seconds until a token is back as
+ * `Retry-After`).
+ */
+export function statusReadRefusal(request: Request, sessionId: string, throttle: StatusThrottle = statusThrottle()): AppError | undefined {
+  const ip = clientIpFrom(request.headers, throttle.trustedProxyHops);
+  const take = takeAll([
+    [throttle.perSession, sessionId],
+    [throttle.perIp, ip],
+  ]);
+  if (take.ok) return undefined;
+  const retryAfterS = Math.max(1, Math.ceil(take.retryAfterMs / 1000));
+  loggerFor("checkout").info({ sessionId, retryAfter: retryAfterS }, "checkout: status reads over budget, answered 429");
+  return new AppError("rate_limited", "Too many status requests. Try again later.", { retryAfterS });
+}
