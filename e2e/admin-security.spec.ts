@@ -8,7 +8,7 @@ import { expectNoAxeViolations } from "./support/axe";
 import { cents } from "./support/text";
 
 /*
- * The back-office's security as an attacker would try it (issue 14): a password alone opens
+ * The back-office's security as an attacker would try it: a password alone opens
  * nothing that moves money, a used code does not work twice, X-Forwarded-For does not reset the
  * sign-in limit, a password change and "sign out everywhere else" end the other sessions, and the
  * audit log says who cancelled and refunded what. The tests that end sessions or change the

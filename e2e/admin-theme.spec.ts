@@ -44,7 +44,7 @@ test("a partner previews its theme, a failing one is refused, a good one is save
   await theme.saveButton.click();
   await expect(theme.savedNotice).toBeVisible();
 
-  // The audit log (issue 14) has the refused save and the two saved ones, by this staff member.
+  // The audit log has the refused save and the two saved ones, by this staff member.
   const audit = new AuditPage(page, admin.m);
   await audit.goto({ kind: "theme_changed" });
   const mine = audit.rowsWith(STAFF.group.name);

@@ -10,7 +10,7 @@ import { aBookingReference, aCustomer, fullName, TEST_BOOKING } from "./support/
 import { cents, literally } from "./support/text";
 
 /*
- * The partner back-office as agency staff use it (issue 6), against the bundled sandbox: each test
+ * The partner back-office as agency staff use it, against the bundled sandbox: each test
  * creates its own operations through the sandbox's partner API and moves them with its control API
  * (or as a customer would), then works on them through the back-office's pages only.
  *

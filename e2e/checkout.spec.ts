@@ -5,7 +5,7 @@ import { aCustomer, isoDayFromToday } from "./support/test-data";
 import { literally } from "./support/text";
 
 /*
- * The checkout as a customer goes through it (design.md §3): the demo shop opens a session, the
+ * The checkout as a customer goes through it (docs/architecture.md, "The checkout as data moves"): the demo shop opens a session, the
  * customer fills the details form, compares the plans, chooses one, signs (or not) at the
  * sandbox's provider checkout and comes back to the status page, then to the shop. Every outcome
  * is driven by the sandbox's e-mail triggers (README, "Triggers"); each test opens its own session.

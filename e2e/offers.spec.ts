@@ -9,7 +9,7 @@ import { aCustomer } from "./support/test-data";
 import type { CheckoutPages } from "./pages/checkout-pages";
 
 /*
- * The offers page as a customer meets it on a phone (390 × 844), installments first (issue 15):
+ * The offers page as a customer meets it on a phone (390 × 844), installments first:
  * the counts on offer, each with its lowest monthly installment; 12 preselected; that count's plans
  * side by side with the cheapest marked; the warning and the representative example within two
  * screens; the choice working with JavaScript (in place) and without (a link, a new page).

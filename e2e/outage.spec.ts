@@ -15,7 +15,7 @@ import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy";
 import { aBookingReference, aCustomer } from "./support/test-data";
 
 /**
- * A database outage (issue 16 item 7), on PostgreSQL (TEST_DATABASE_URL): the app is the production
+ * A database outage, on PostgreSQL (TEST_DATABASE_URL): the app is the production
  * build run as a process of its own, its DATABASE_URL pointing at a TCP proxy this test owns in front
  * of PostgreSQL; the partner API's sandbox runs as another process (its own data), so it outlives the
  * outage and says what was delivered and acknowledged. The proxy is cut for 20 s (open connections

@@ -11,7 +11,7 @@ import { startProcess, waitUntilOk, type Instance } from "./support/instances";
 import { aBookingReference, isoDayFromToday } from "./support/test-data";
 
 /*
- * The payment link e-mail (issue 17): the production build the web server made, run as a process of
+ * The payment link e-mail: the production build the web server made, run as a process of
  * its own with SMTP_URL pointing at an SMTP server this test starts on loopback (smtp-server), which
  * keeps what it receives. Staff send the link; the message holds the trip, the amount and the link,
  * in the customer's language, and not the phone or the name staff typed as the customer's prefill

@@ -6,7 +6,7 @@ import { expectNoAxeViolations } from "./support/axe";
 import { aBookingReference, aCustomer, isoDayFromToday } from "./support/test-data";
 
 /*
- * Pay by link (issue 17), on the app the other specs share, which has no SMTP_URL: staff turn a
+ * Pay by link, on the app the other specs share, which has no SMTP_URL: staff turn a
  * simulator quote into a payment link, the customer opens it in a browser of their own and
  * finishes the checkout, and staff see the operation with its creator. A revoked link says so,
  * without JavaScript too; another partner's staff cannot see or revoke a link; a password-only

@@ -17,7 +17,7 @@ import { formatAmount } from "@/lib/i18n/format";
 import { MESSAGES } from "@/lib/i18n/messages";
 
 /**
- * Production-safe by construction (issue 14): the same build, started with a production
+ * Production-safe by construction: the same build, started with a production
  * configuration (the production partner API, a `fk_live_` key, SECRETS_KEYS), serves no sandbox and
  * no demo, and refuses to start on a sandbox's data that still holds the demo, or with the sandbox
  * switched on. The production API's host does not exist: nothing at start may need it. Each server

@@ -10,7 +10,7 @@ import type { Sandbox } from "./support/sandbox";
 import { aBookingReference } from "./support/test-data";
 
 /**
- * `npm start` stopped and started again on the same data (issue 13): the app and the sandbox it
+ * `npm start` stopped and started again on the same data: the app and the sandbox it
  * serves keep everything, so a checkout cut by a restart completes, its outcome arrives by webhook
  * alone and is acknowledged within seconds (the reconciler only looks at sessions left open for 3
  * minutes, and the history says which path applied it), and the back-office still lists what came

@@ -11,7 +11,7 @@ import { Sandbox, SANDBOX_AGENCY_KEY } from "./support/sandbox";
 import { aBookingReference } from "./support/test-data";
 
 /**
- * SIGTERM in the middle of processing a webhook (issue 16): the app is the production build run as
+ * SIGTERM in the middle of processing a webhook: the app is the production build run as
  * a process of its own (PGlite, its own data), with the partner API's sandbox as another process, so
  * the sandbox outlives the app and says what was acknowledged. The sandbox holds the status call the
  * processing makes (a latency fault), and the app gets SIGTERM while it waits: with enough grace the

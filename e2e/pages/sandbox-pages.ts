@@ -2,7 +2,7 @@ import type { Locator, Page } from "@playwright/test";
 import { horizontalOverflow } from "../support/layout";
 
 /*
- * The sandbox's hosted pages (design.md §6): what the financing partner and its providers show the
+ * The sandbox's hosted pages (docs/architecture.md, "The sandbox"): what the financing partner and its providers show the
  * customer. They speak English only.
  */
 

@@ -45,7 +45,7 @@ export type StatusSnapshot = typeof statusSnapshots.$inferSelect;
 export type NewStatusSnapshot = typeof statusSnapshots.$inferInsert;
 
 // ---------------------------------------------------------------------------------------------
-// Checkout (design.md §4, §5)
+// Checkout (docs/architecture.md, "Tenancy" and "Storage")
 
 /**
  * A travel agency using the checkout. Its backend authenticates with a secret of its own (stored

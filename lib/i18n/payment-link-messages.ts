@@ -2,7 +2,7 @@ import type { PaymentLinkFormField } from "@/lib/backoffice/payment-links/paymen
 import type { Locale } from "./locales";
 
 /**
- * The back-office's payment link pages (issue 17), in Spanish (the source) and English; kept apart
+ * The back-office's payment link pages, in Spanish (the source) and English; kept apart
  * from admin-messages.ts, which holds the rest of the back-office. The checkout's "revoked" page
  * is in messages.ts (`form.revoked*`), with the rest of the customer's words.
  */

@@ -5,7 +5,7 @@ import type { Db } from "@/lib/db";
 import { partners, type PartnerRow } from "@/lib/db/schema";
 
 /**
- * The partners table (design.md §4): the agencies using the checkout, read by the checkout, the
+ * The partners table (docs/architecture.md, "Tenancy"): the agencies using the checkout, read by the checkout, the
  * checkout sessions API, the back-office and the badge alike. Which partner API credential a
  * partner's calls use is `credential.ts`; the demo partners are seeded by lib/demo/seed.ts.
  */

@@ -247,7 +247,7 @@ function followStatus(c: Context, operation: SandboxOperation, status: Contentfu
  * default result page when the partner gave none.
  *
  * The partner must not trust these parameters: anyone can type them into a browser. They only say
- * which operation to look at; the partner (our app's return route, design.md §3 step 5) asks
+ * which operation to look at; the partner (our app's return route) asks
  * GET /operations/{id}/status before acting on a return.
  */
 function returnUrl(c: Context, operation: SandboxOperation): string {

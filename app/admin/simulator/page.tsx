@@ -168,7 +168,7 @@ function SimulationResults({
         {m.simulator.resultsHeading(formatAmount(cash, locale), countryName(result.country, locale))}
       </h2>
       <p className="rounded-md border-2 border-warning bg-warning-soft px-3 py-2 font-bold">{customer.offers.warning}</p>
-      {/* The quote, one step from a payment link for the customer on the phone (issue 17). */}
+      {/* The quote, one step from a payment link for the customer on the phone. */}
       <div>
         <LinkButton href={`/admin/payment-links/new?amount=${(result.cents / 100).toFixed(2)}`}>
           {getPaymentLinkMessages(locale).fromSimulator(formatAmount(cash, locale))}

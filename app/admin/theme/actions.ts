@@ -24,7 +24,7 @@ const themeForm = z.object({
 
 const saveTheme = staffAction(themeForm, async (staff, _input, formData) => {
   const result = await savePartnerTheme(staff.db, staff.partner.id, themeFromForm(formData));
-  // audit (issue 14): who changed the partner's look, and whether it was saved.
+  // audit: who changed the partner's look, and whether it was saved.
   await recordAudit(staff.db, {
     kind: "theme_changed",
     result: result.ok ? "ok" : "refused",

@@ -149,7 +149,7 @@ const chooseOfferValidated = validatedAction(chooseOfferSchema, async ({ session
   return { ok: true as const, sessionId: id, result };
 });
 
-/** Where each outcome of choosing a plan takes the customer (see design.md §3, step 4). */
+/** Where each outcome of choosing a plan takes the customer (docs/architecture.md, "The checkout as data moves"). */
 function destination(id: string, result: ChooseOutcome, embed: EmbedContext | undefined): string {
   const at = (path: string) => embedHref(path, embed);
   const offers = at(`/checkout/${id}/offers`);

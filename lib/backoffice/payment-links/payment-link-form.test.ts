@@ -3,7 +3,7 @@ import { tripDayFromToday } from "@/lib/checkout/trip-dates";
 import { PAYMENT_LINK_MESSAGES } from "@/lib/i18n/payment-link-messages";
 import { paymentLinkFormSchema, parsePaymentLinkForm } from "./payment-link-form";
 
-/** The "New payment link" form goes through the checkout sessions API's own schema (issue 17). */
+/** The "New payment link" form goes through the checkout sessions API's own schema. */
 
 const RETURN_URL = "https://agency.example/";
 const DEPARTURE = tripDayFromToday(60);

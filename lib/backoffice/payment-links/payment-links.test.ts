@@ -19,7 +19,7 @@ import {
 } from "./payment-links";
 
 /*
- * Payment links (issue 17) on the database: the creator is recorded, the API's idempotency per
+ * Payment links on the database: the creator is recorded, the API's idempotency per
  * booking reference holds, another partner's staff cannot see, revoke or send a link, a revoked
  * link is expired at once and only while the customer has sent nothing, and the e-mail carries
  * the trip, the amount and the link, never the customer's document, birth date, phone or address.

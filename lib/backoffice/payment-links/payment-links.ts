@@ -19,7 +19,7 @@ import { formatDateTime } from "../shared/format";
 import type { StaffContext } from "../staff/staff";
 
 /**
- * Payment links (issue 17): a checkout session opened by a staff member from the back-office for a
+ * Payment links: a checkout session opened by a staff member from the back-office for a
  * customer on the phone, chat or in the shop. It is an ordinary checkout session, created by the
  * same code as the checkout sessions API's (createSession: the same schema, the same idempotency
  * per booking reference), with the partner's default return URL, and the staff member recorded

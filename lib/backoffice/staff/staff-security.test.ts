@@ -23,7 +23,7 @@ import { LOGIN_LIMITS } from "./rate-limit";
 import { checkSecondFactor, confirmEnrolment, enrolmentSecret, enrolWithSecret, newRecoveryCodes } from "./two-factor";
 
 /*
- * The staff sign-in as an attacker would try it (issue 14): parallel guessing, locking someone else
+ * The staff sign-in as an attacker would try it: parallel guessing, locking someone else
  * out, replaying a code, reusing a recovery code, a stolen idle session, and rewriting the audit log.
  */
 

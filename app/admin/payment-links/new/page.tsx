@@ -17,7 +17,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 /**
- * "New payment link" (issue 17): staff enter the booking and what they know of the customer, and
+ * "New payment link": staff enter the booking and what they know of the customer, and
  * get the link to the checkout. `?amount=` (the simulator's "Create a payment link" from a quote)
  * fills in the total. Signed in with both factors only (requireStaff; the action checks it again).
  */

@@ -18,7 +18,7 @@ import { checkoutMetadata, loadCheckout, type CheckoutPageProps, type LoadedChec
 import { inRequestScope } from "@/lib/http/request-scope";
 
 /**
- * Step 3 (design.md §3): the plans the customer can choose, read from the partner API on every
+ * Step 3 (docs/architecture.md, "The checkout as data moves"): the plans the customer can choose, read from the partner API on every
  * render, installments first: the counts on offer (`?n=` picks one; 12, or the nearest, by
  * default), then that count's plans side by side, with the warning above and the representative
  * example credit law asks for right below, within two screens of a phone. A refusal with alternatives is

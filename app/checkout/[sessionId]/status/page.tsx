@@ -15,7 +15,7 @@ import { checkoutMetadata, loadCheckout, type CheckoutPageProps } from "../load-
 import { inRequestScope } from "@/lib/http/request-scope";
 
 /**
- * Step 5 (design.md §3): what happened, in words, and what comes next. Rendering asks the partner
+ * Step 5 (docs/architecture.md, "The checkout as data moves"): what happened, in words, and what comes next. Rendering asks the partner
  * API for the status (pollStatus; started by the HTTP server as the request arrives), so a reload
  * (the "Check again" link, without JavaScript) shows the latest; with JavaScript, StatusPoller
  * refreshes the page when the state changes.
