@@ -82,10 +82,8 @@ export async function startServer(): Promise<void> {
   await seedDemo(database.db, env);
   const { createAppContext } = await import("@/lib/app-context");
   const { startBackgroundWork } = await import("@/lib/checkout/worker");
-  const { observeHttpServers } = await import("@/lib/ops/http-server");
   const { installShutdown } = await import("@/lib/ops/shutdown");
   const { countRowsIn } = await import("@/lib/ops/metrics");
-  observeHttpServers();
   countRowsIn(async () => database.db);
   // The background work runs on a pool of its own: webhook deliveries never wait behind processing.
   const worker = startBackgroundWork(createAppContext(database.background, env));
