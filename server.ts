@@ -18,11 +18,10 @@ const port = Number(env.PORT || 3000);
 const hostname = env.HOSTNAME || undefined;
 
 // Imported once NODE_ENV is set: Next and the logger read it as they load.
-const [{ default: next }, { createAppServer }, { logError, loggerFor }, fastPath] = await Promise.all([
+const [{ default: next }, { createAppServer }, { logError, loggerFor }] = await Promise.all([
   import("next"),
   import("@/lib/ops/app-server"),
   import("@/lib/logger"),
-  import("@/lib/checkout/page-fast-path"),
 ]);
 const log = loggerFor("server");
 
@@ -33,7 +32,7 @@ try {
   logError(log, "The server cannot start: Next could not prepare the app.", error);
   process.exit(1);
 }
-const server = createAppServer(app.getRequestHandler(), fastPath.pageFastPath());
+const server = createAppServer(app.getRequestHandler());
 server.once("error", (error) => {
   logError(log, `The server cannot start: port ${port} could not be listened on.`, error);
   process.exit(1);

@@ -11,27 +11,22 @@ const log = loggerFor("http");
 /** Next's request handler (`next(…).getRequestHandler()`), or a test's. */
 export type RequestHandler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
 
-/** A step that may prepare the request, then hands it on (at once, or later) with `handOn`. */
-export type RequestStep = (request: IncomingMessage, response: ServerResponse, handOn: () => void) => void;
-
 /**
  * The app's HTTP server (server.ts creates it around Next's handler): each request, in this order,
  * - carries the socket's address (lib/security/socket-address.ts; a client's copy deleted first);
  * - is counted in the HTTP metrics with the status sent (lib/ops/http-metrics.ts);
  * - runs with its own state, and a page's blank HTML 5xx is replaced by a page readable without
  *   JavaScript (lib/ops/error-pages.ts);
- * - goes through `before`, when given, then to Next.
+ * - goes to Next (proxy.ts first, for every route but Next's static files).
  * The server is remembered for the graceful shutdown (lib/ops/http-server.ts).
  */
-export function createAppServer(handle: RequestHandler, before?: RequestStep): Server {
+export function createAppServer(handle: RequestHandler): Server {
   const server = createServer((request, response) => {
     stampSocketAddress(request);
     countRequest(request, response);
     runWithRequestState(() => {
       guardPageResponse(request, response);
-      const handOn = () => void handle(request, response).catch((error: unknown) => failed(response, error));
-      if (before) before(request, response, handOn);
-      else handOn();
+      void handle(request, response).catch((error: unknown) => failed(response, error));
     });
   });
   trackHttpServer(server);
