@@ -3,7 +3,8 @@
  * HTTP server, whose every request goes through the steps lib/ops/app-server.ts lists (the
  * socket's address, the metrics, pages' server errors readable without JavaScript) and then to
  * Next's handler. Next still runs instrumentation.ts's register() (the start-up: configuration,
- * database, background work, the shutdown on SIGTERM) while it prepares, before this listens.
+ * database, background work, the shutdown on SIGTERM): it starts it as it loads the app, and every
+ * request waits for it to have finished.
  *
  * Run with `node --import tsx --import ./scripts/server-only-stub.mjs server.ts`; PORT (default
  * 3000) and HOSTNAME (default: every interface), as `next start`; NODE_ENV defaults to production
