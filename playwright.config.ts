@@ -4,7 +4,7 @@ import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { LAUNCH_ARGS } from "./scripts/chromium.mjs";
 
-// End-to-end tests run against the production build (`next build` + `next start`), in the system
+// End-to-end tests run against the production build (`next build` + `npm run serve`), in the system
 // Chromium: Playwright's own browser downloads are not available. Run them with `npm run test:e2e`
 // (scripts/e2e.mjs finds or installs Chromium and exports CHROMIUM_PATH).
 const isCI = Boolean(process.env.CI);
