@@ -78,7 +78,8 @@ export default defineConfig({
       command: "npm run serve",
       url: `http://127.0.0.1:${qaGuidePort}/api/health`,
       reuseExistingServer: !isCI,
-      timeout: 60_000,
+      // Its start-up (migrations, the demo seed) took over a minute on a busy 2-core machine.
+      timeout: 3 * 60_000,
       stdout: "pipe",
       stderr: "pipe",
       env: { PORT: String(qaGuidePort), DATA_DIR: path.join(process.env.E2E_DATA_DIR, "qa-guide"), NEXT_TELEMETRY_DISABLED: "1" },
