@@ -612,7 +612,16 @@ function combined(slices: LoadResult[]): LoadResult {
   };
 }
 
-const range = (values: number[]) => `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`;
+/** A round whose slice completed no request has no ratio (a machine too busy to measure): left out. */
+const finite = (values: number[]) => values.filter((value) => Number.isFinite(value));
+const range = (values: number[]) => {
+  const kept = finite(values);
+  return kept.length === 0 ? "n/a" : `${Math.min(...kept).toFixed(2)}–${Math.max(...kept).toFixed(2)}`;
+};
+const medianRatio = (values: number[]) => {
+  const kept = finite(values);
+  return kept.length === 0 ? "n/a" : median(kept).toFixed(2);
+};
 
 /** 6. Requests/s and CPU per request under load, each page against the empty page beside it, and each server's memory. */
 async function measureLoad(apps: AppServer[], empty: ChildProcess): Promise<void> {
@@ -650,7 +659,7 @@ async function measureLoad(apps: AppServer[], empty: ChildProcess): Promise<void
     for (const [n, { page, empty: beside, cpuRatios, rpsRatios }] of runs.entries()) {
       const label = apps.length > 1 ? `${n === 0 ? name : ""}`.padEnd(10) + apps[n]!.name.slice(0, 22).padEnd(23) : name.padEnd(24);
       say(
-        `  ${label} ${page.rps.toFixed(1)} req/s   ${median(rpsRatios).toFixed(2)} × (${range(rpsRatios)})   p50 ${page.p50} ms   errors ${page.errors}   CPU ${page.cpuPerRequest.toFixed(1)} ms/req against ${beside.cpuPerRequest.toFixed(1)} (${median(cpuRatios).toFixed(2)} ×, rounds ${range(cpuRatios)})   RSS ${rss[n]!.toFixed(0)} MB (${(rss[n]! / emptyRss).toFixed(2)} ×)`,
+        `  ${label} ${page.rps.toFixed(1)} req/s   ${medianRatio(rpsRatios)} × (${range(rpsRatios)})   p50 ${page.p50} ms   errors ${page.errors}   CPU ${page.cpuPerRequest.toFixed(1)} ms/req against ${beside.cpuPerRequest.toFixed(1)} (${medianRatio(cpuRatios)} ×, rounds ${range(cpuRatios)})   RSS ${rss[n]!.toFixed(0)} MB (${(rss[n]! / emptyRss).toFixed(2)} ×)`,
       );
     }
   }
