@@ -4,7 +4,7 @@ import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { LAUNCH_ARGS } from "./scripts/chromium.mjs";
 
-// End-to-end tests run against the production build (`next build` + `next start`), in the system
+// End-to-end tests run against the production build (`next build` + `npm run serve`), in the system
 // Chromium: Playwright's own browser downloads are not available. Run them with `npm run test:e2e`
 // (scripts/e2e.mjs finds or installs Chromium and exports CHROMIUM_PATH).
 const isCI = Boolean(process.env.CI);
@@ -85,7 +85,8 @@ export default defineConfig({
       command: "npm run serve",
       url: `http://127.0.0.1:${qaGuidePort}/api/health`,
       reuseExistingServer: !isCI,
-      timeout: 60_000,
+      // Its start-up (migrations, the demo seed) took over a minute on a busy 2-core machine.
+      timeout: 3 * 60_000,
       stdout: "pipe",
       stderr: "pipe",
       env: { PORT: String(qaGuidePort), DATA_DIR: path.join(process.env.E2E_DATA_DIR, "qa-guide"), NEXT_TELEMETRY_DISABLED: "1" },

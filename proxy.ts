@@ -11,11 +11,10 @@ import { rawPathAndQuery, refuseHostileRequest } from "@/lib/security/request-gu
  * Next 16's proxy (formerly middleware; Node.js runtime), in front of every route but Next's static
  * files: the Content-Security-Policy of each response, with a fresh nonce that Next puts on its own
  * scripts (it reads it from the request's CSP header), `frame-ancestors` from the session's partner
- * on checkout pages, and the refusal of cross-origin form posts and server actions. The headers
- * that never vary (HSTS, nosniff, Referrer-Policy, Cache-Control of personal-data pages) come from
- * next.config.mjs, which also covers the static files this proxy skips. The pages every customer
- * loads are mostly prepared by the HTTP server instead, with the same headers, and skip this proxy
- * (lib/security/prepared-page.ts).
+ * on checkout pages (all from one function, lib/security/page-headers.ts), and the refusal of
+ * cross-origin form posts and server actions. The headers that never vary (HSTS, nosniff,
+ * Referrer-Policy, Cache-Control of personal-data pages) come from next.config.mjs, which also
+ * covers the static files this proxy skips.
  */
 export async function proxy(request: NextRequest) {
   // Every request's id (a well-formed incoming X-Request-Id, else a new one): on the request for the
@@ -102,10 +101,6 @@ async function answer(request: NextRequest, requestId: string): Promise<NextResp
 }
 
 export const config = {
-  // Everything but Next's build output and image optimiser: pages, route handlers, public files;
-  // but not the page requests the HTTP server prepared itself (lib/security/prepared-page.ts), which
-  // it marks with this header (PREPARED_HEADER, lib/security/page-headers.ts: Next reads this
-  // config as a literal, so the name is repeated; lib/security/prepared-page.test.ts checks both
-  // agree). No client can send it: `@` is not allowed in a header name.
-  matcher: [{ source: "/((?!_next/static|_next/image).*)", missing: [{ type: "header", key: "x-tfc@prepared" }] }],
+  // Everything but Next's build output and image optimiser: pages, route handlers, public files.
+  matcher: ["/((?!_next/static|_next/image).*)"],
 };

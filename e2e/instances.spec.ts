@@ -7,7 +7,7 @@ import { expect, test } from "./fixtures";
 import type { CheckoutPages } from "./pages/checkout-pages";
 import { DEMO_PARTNERS } from "./support/app";
 import { CheckoutSessionsApi } from "./support/checkout-sessions";
-import { startLoadBalancer, startProcess, waitUntilOk, type Instance } from "./support/instances";
+import { startLoadBalancer, startProcess, waitUntilOk, type Instance, SERVER_ARGS } from "./support/instances";
 import { Sandbox, SANDBOX_AGENCY_KEY } from "./support/sandbox";
 import { aCustomer } from "./support/test-data";
 
@@ -38,7 +38,7 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), "instances-"));
 function appInstance(name: string, port: number, databaseUrl: string): Instance {
   return startProcess(
     name,
-    ["node_modules/next/dist/bin/next", "start"],
+    SERVER_ARGS,
     {
       PORT: String(port),
       DATA_DIR: dataDir,

@@ -9,7 +9,7 @@ import { CheckoutPages } from "./pages/checkout-pages";
 import { AdminSignInPage } from "./pages/admin/sign-in-page";
 import { APP_PORT, DEMO_PARTNERS, STAFF } from "./support/app";
 import { checkoutSessionBody, CheckoutSessionsApi } from "./support/checkout-sessions";
-import { startProcess, waitUntilOk, type Instance } from "./support/instances";
+import { startProcess, waitUntilOk, type Instance, SERVER_ARGS } from "./support/instances";
 import { SANDBOX_AGENCY_KEY } from "./support/sandbox";
 import { aCustomer, type CustomerDetails } from "./support/test-data";
 import { ADMIN_MESSAGES } from "@/lib/i18n/admin-messages";
@@ -92,7 +92,7 @@ test.beforeAll(async () => {
 
   server = startProcess(
     "logs",
-    ["node_modules/next/dist/bin/next", "start"],
+    SERVER_ARGS,
     { PORT: String(PORT), APP_URL: ORIGIN, DATA_DIR: dataDir, WEBHOOK_TOKEN, LOG_LEVEL: "debug" },
     PORT,
   );

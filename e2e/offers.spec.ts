@@ -1,5 +1,3 @@
-import { get } from "node:http";
-import { gunzipSync } from "node:zlib";
 import { expect, test } from "./fixtures";
 import { literally } from "./support/text";
 import { APP_URL } from "./support/app";
@@ -148,32 +146,24 @@ test.describe("the pages' reads", () => {
   const STATUS_CALLS = ["200", "304"].map(
     (outcome) => `partner_api_requests_total{endpoint="GET /operations/{id}/status",outcome="${outcome}"}`,
   );
-  const preloaded = (page: "offers" | "status") => `http_pages_preloaded_total{page="${page}"}`;
 
-  test("start as the offers page's request arrives (lib/checkout/page-preload.ts), and each load asks the partner API once", async ({
-    checkout,
-    request,
-  }) => {
+  test("each load of the offers page asks the partner API once", async ({ checkout, request }) => {
     const { offers } = checkout;
     const sessionId = await checkout.startWithDetails(aCustomer());
-    const [started, calls] = [await metricValue(request, preloaded("offers")), await metricValue(request, OFFERS_CALLS)];
+    const calls = await metricValue(request, OFFERS_CALLS);
     for (const count of [6, 18, 12]) {
       await offers.goto(sessionId, count);
       await expect(offers.group(count)).toBeVisible();
       await expect(offers.selectedCount).toHaveText(new RegExp(`^${count} × `));
     }
-    expect(await metricValue(request, preloaded("offers")), "each load's reads were started by the HTTP server").toBe(started + 3);
-    expect(await metricValue(request, OFFERS_CALLS), "one upstream call per load: the page took the one started").toBe(calls + 3);
+    expect(await metricValue(request, OFFERS_CALLS), "one upstream call per load").toBe(calls + 3);
   });
 
-  test("start as the status page's request arrives, and each load asks the partner API for the status once", async ({
-    checkout,
-    request,
-  }) => {
+  test("each load of the status page asks the partner API for the status once", async ({ checkout, request }) => {
     const sessionId = await checkout.startWithDetails(aCustomer());
     await checkout.chooseAndReachProvider(12, "Financiera Olivo");
     const statusCalls = async () => (await Promise.all(STATUS_CALLS.map((series) => metricValue(request, series)))).reduce((a, b) => a + b);
-    const [started, calls] = [await metricValue(request, preloaded("status")), await statusCalls()];
+    const calls = await statusCalls();
     // The waiting page's document, as a reload without JavaScript gets it (a browser tab would also
     // poll the status's data route, which asks the partner API too).
     for (let load = 0; load < 3; load++) {
@@ -181,31 +171,7 @@ test.describe("the pages' reads", () => {
       expect(document.status()).toBe(200);
       expect(await document.text()).toContain(checkout.m.status.states.pending.title);
     }
-    expect(await metricValue(request, preloaded("status")), "each load's reads were started by the HTTP server").toBe(started + 3);
-    expect(await statusCalls(), "one upstream call per load: the page took the one started").toBe(calls + 3);
-  });
-});
-
-test.describe("the offers page's document", () => {
-  test("is sent compressed in one piece (lib/ops/whole-compression.ts): no flush between Next's chunks", async ({ checkout }) => {
-    const { m } = checkout;
-    const sessionId = await checkout.startWithDetails(aCustomer());
-    const { status, encoding, body } = await new Promise<{ status: number | undefined; encoding: string | undefined; body: Buffer }>(
-      (resolve, reject) => {
-        get(`${APP_URL}/checkout/${sessionId}/offers`, { headers: { "Accept-Encoding": "gzip" } }, (response) => {
-          const parts: Buffer[] = [];
-          response.on("data", (part: Buffer) => parts.push(part));
-          response.on("end", () =>
-            resolve({ status: response.statusCode, encoding: response.headers["content-encoding"], body: Buffer.concat(parts) }),
-          );
-        }).on("error", reject);
-      },
-    );
-    expect(status).toBe(200);
-    expect(encoding).toBe("gzip");
-    expect(gunzipSync(body).toString("utf8")).toContain(m.offers.title);
-    // The empty stored block a zlib sync flush writes: none, the document was compressed whole.
-    expect(body.includes(Buffer.from([0x00, 0x00, 0xff, 0xff]))).toBe(false);
+    expect(await statusCalls(), "one upstream call per load").toBe(calls + 3);
   });
 });
 

@@ -9,7 +9,7 @@ import { CheckoutPages } from "./pages/checkout-pages";
 import { ErrorPage } from "./pages/error-page";
 import { APP_PORT, DEMO_PARTNERS } from "./support/app";
 import { CheckoutSessionsApi } from "./support/checkout-sessions";
-import { startProcess, waitUntilOk, type Instance } from "./support/instances";
+import { startProcess, waitUntilOk, type Instance, SERVER_ARGS } from "./support/instances";
 import { Sandbox, SANDBOX_AGENCY_KEY } from "./support/sandbox";
 import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy";
 import { aBookingReference, aCustomer } from "./support/test-data";
@@ -64,7 +64,7 @@ test.beforeAll(async () => {
   );
   app = startProcess(
     "app",
-    ["node_modules/next/dist/bin/next", "start"],
+    SERVER_ARGS,
     {
       PORT: String(PORTS.app),
       DATA_DIR: path.join(dataDir, "app"),

@@ -7,7 +7,7 @@ import { SMTPServer } from "smtp-server";
 import { expect, test } from "./fixtures";
 import { APP_PORT, STAFF } from "./support/app";
 import { expectNoAxeViolations } from "./support/axe";
-import { startProcess, waitUntilOk, type Instance } from "./support/instances";
+import { startProcess, waitUntilOk, type Instance, SERVER_ARGS } from "./support/instances";
 import { aBookingReference, isoDayFromToday } from "./support/test-data";
 
 /*
@@ -55,7 +55,7 @@ test.beforeAll(async () => {
   const smtpPort = (smtp.server.address() as AddressInfo).port;
   app = startProcess(
     "app",
-    ["node_modules/next/dist/bin/next", "start"],
+    SERVER_ARGS,
     { PORT: String(PORT), DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, SMTP_FROM: "pagos@viajes-aurora.example" },
     PORT,
   );

@@ -9,7 +9,7 @@ import { ServiceHomePage } from "./pages/service-home-page";
 import { ShopPage } from "./pages/shop-page";
 import { APP_PORT, DEMO_PARTNERS, STAFF } from "./support/app";
 import { checkoutSessionBody } from "./support/checkout-sessions";
-import { startProcess, waitUntilOk, type Instance } from "./support/instances";
+import { startProcess, waitUntilOk, type Instance, SERVER_ARGS } from "./support/instances";
 import { expectNoAxeViolations } from "./support/axe";
 import { SANDBOX_AGENCY_KEY } from "./support/sandbox";
 import { SAMPLE_TRIP_PRICE_CENTS, sampleTrip } from "@/app/actions/demo-trip";
@@ -25,7 +25,6 @@ import { MESSAGES } from "@/lib/i18n/messages";
  */
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
-const NEXT = ["node_modules/next/dist/bin/next", "start"];
 const PRODUCTION_KEY = "fk_live_e2e_production_key_5f3a9c";
 const SECRETS_KEY = Buffer.from("e2e-production-secrets-key-32-b!").toString("base64");
 
@@ -87,7 +86,7 @@ test.describe("a production configuration on fresh data", () => {
   let app: Instance | undefined;
 
   test.beforeAll(async () => {
-    app = startProcess("production", NEXT, productionEnv(port, dataDir), port);
+    app = startProcess("production", SERVER_ARGS, productionEnv(port, dataDir), port);
     await waitUntilOk(`http://127.0.0.1:${port}/api/health`, { timeoutMs: 90_000, instance: app });
   });
 
@@ -217,12 +216,12 @@ test.describe("a sandbox's data moved to production", () => {
 
   test("refuses to start while it holds the demo, naming npm run demo:remove; starts once it has run", async () => {
     // The sandbox seeds its demo partners and staff.
-    const sandbox = startProcess("sandbox", NEXT, sandboxEnv(sandboxPort, dataDir), sandboxPort);
+    const sandbox = startProcess("sandbox", SERVER_ARGS, sandboxEnv(sandboxPort, dataDir), sandboxPort);
     started.push(sandbox);
     await waitUntilOk(`http://127.0.0.1:${sandboxPort}/api/health`, { timeoutMs: 90_000, instance: sandbox });
     await sandbox.stop("SIGTERM");
 
-    const refused = startProcess("production", NEXT, productionEnv(productionPort, dataDir), productionPort);
+    const refused = startProcess("production", SERVER_ARGS, productionEnv(productionPort, dataDir), productionPort);
     started.push(refused);
     const { code, output } = await exitOf(refused);
     expect(code).toBe(1);
@@ -237,7 +236,7 @@ test.describe("a sandbox's data moved to production", () => {
     const [removed] = (await once(remove, "exit")) as [number | null];
     expect(removed).toBe(0);
 
-    const production = startProcess("production", NEXT, productionEnv(productionPort, dataDir), productionPort);
+    const production = startProcess("production", SERVER_ARGS, productionEnv(productionPort, dataDir), productionPort);
     started.push(production);
     await waitUntilOk(`http://127.0.0.1:${productionPort}/api/health`, { timeoutMs: 90_000, instance: production });
     const response = await fetch(`http://127.0.0.1:${productionPort}/api/checkout-sessions`, {
@@ -260,7 +259,7 @@ test.describe("refusals at start with the production partner API", () => {
     test(`exits naming ${variable}`, async () => {
       const dataDir = tempDir("refused");
       try {
-        const instance = startProcess("production", NEXT, { ...productionEnv(port, dataDir), ...extra }, port);
+        const instance = startProcess("production", SERVER_ARGS, { ...productionEnv(port, dataDir), ...extra }, port);
         const { code, output } = await exitOf(instance);
         expect(code).toBe(1);
         expect(output).toContain(`${variable}:`);

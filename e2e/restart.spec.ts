@@ -5,7 +5,7 @@ import { expect, test } from "./fixtures";
 import type { CheckoutPages } from "./pages/checkout-pages";
 import { APP_PORT, STAFF } from "./support/app";
 import type { CheckoutSessionsApi } from "./support/checkout-sessions";
-import { startProcess, waitUntilOk, type Instance } from "./support/instances";
+import { startProcess, waitUntilOk, type Instance, SERVER_ARGS } from "./support/instances";
 import type { Sandbox } from "./support/sandbox";
 import { aBookingReference } from "./support/test-data";
 
@@ -33,7 +33,7 @@ test.use({ baseURL: BASE });
 let app: Instance | undefined;
 
 async function startApp(): Promise<void> {
-  app = startProcess("app", ["node_modules/next/dist/bin/next", "start"], { PORT: String(PORT), DATA_DIR: dataDir, WEBHOOK_TOKEN }, PORT);
+  app = startProcess("app", SERVER_ARGS, { PORT: String(PORT), DATA_DIR: dataDir, WEBHOOK_TOKEN }, PORT);
   await waitUntilOk(`http://127.0.0.1:${PORT}/api/health`, { instance: app });
 }
 

@@ -6,7 +6,7 @@ import { expect, test } from "./fixtures";
 import type { CheckoutPages } from "./pages/checkout-pages";
 import { APP_PORT, DEMO_PARTNERS } from "./support/app";
 import { CheckoutSessionsApi } from "./support/checkout-sessions";
-import { startProcess, waitUntilOk, type Instance } from "./support/instances";
+import { startProcess, waitUntilOk, type Instance, SERVER_ARGS } from "./support/instances";
 import { Sandbox, SANDBOX_AGENCY_KEY } from "./support/sandbox";
 import { aBookingReference } from "./support/test-data";
 
@@ -34,7 +34,7 @@ let app: Instance | undefined;
 async function startApp(graceMs: number, drainDelayMs = 0): Promise<Instance> {
   const instance = startProcess(
     "app",
-    ["node_modules/next/dist/bin/next", "start"],
+    SERVER_ARGS,
     {
       PORT: String(PORTS.app),
       DATA_DIR: dataDir,

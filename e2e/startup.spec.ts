@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { SERVER_ARGS } from "./support/instances";
 import { SANDBOX_AGENCY_KEY } from "./support/sandbox";
 
 /**
@@ -12,7 +13,7 @@ import { SANDBOX_AGENCY_KEY } from "./support/sandbox";
 function startServer(env: Record<string, string>, port: number): Promise<{ code: number | null; output: string }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "travel-checkout-startup-"));
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start"], {
+    const child = spawn(process.execPath, SERVER_ARGS, {
       // The test's own DATA_DIR, when it names one, over the fresh folder.
       env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1", ...env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -97,7 +98,7 @@ test.describe("SANDBOX_ENABLED", () => {
   test("false: the app runs, and /sandbox answers 404", async () => {
     const port = 3195;
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "travel-checkout-nosandbox-"));
-    const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start"], {
+    const child = spawn(process.execPath, SERVER_ARGS, {
       env: { ...process.env, SANDBOX_ENABLED: "false", PORT: String(port), DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" },
       stdio: "ignore",
     });

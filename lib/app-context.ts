@@ -86,8 +86,8 @@ export function createAppContext(
 }
 
 // One per process, on globalThis: Next bundles this module apart for the instrumentation (the
-// background worker, the HTTP server's hook: lib/checkout/page-preload.ts) and for the app, and
-// both must use the same partner API clients (their keep-alive connections, their status cache).
+// background worker) and for the app, and both must use the same partner API clients (their
+// keep-alive connections, their status cache).
 const globalForContext = globalThis as typeof globalThis & { __travelCheckoutAppContext?: Promise<AppContext> };
 
 /** The process's context, built on first use (the database opened and migrated first). */

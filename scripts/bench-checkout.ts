@@ -3,8 +3,10 @@
  * (README, "Checkout performance"). Not part of `npm test`: timings depend on the machine.
  *
  * 1. Builds the app and an empty dynamic App Router page (scripts/bench/empty-app, same Next).
- * 2. Starts both (`next start`), the app on its own data folder (PGlite, or PostgreSQL when
- *    DATABASE_URL is set), and injects 150 ms of latency on the sandbox's GET /financing/{id}.
+ * 2. Starts both (the app with its server entry, server.ts; the empty page with `next start`), the
+ *    app on its own data folder (PGlite, or PostgreSQL when DATABASE_URL is set), and injects
+ *    150 ms of latency on the sandbox's GET /financing/{id}. With BENCH_COMPARE_ENV and
+ *    BENCH_BASELINE_REV, other servers of the app beside it (below), each with its own sessions.
  * 3. Latency: the offers page against its one upstream call, the bare GET /financing/{id}
  *    (p50/p90, sequential requests), and the page's own work (the difference).
  * 4. Size: each checkout page's HTML and its first-load JavaScript (gzip), as e2e/budget.spec.ts.
@@ -12,7 +14,8 @@
  * 6. Load: autocannon, 10 connections, on the demo shop and each checkout page, after a warm-up,
  *    each in slices alternating with the empty page (upstream latency removed: this measures our
  *    cost per request); requests/s and CPU per request as ratios to the empty page's beside it,
- *    and each server's resident memory (RSS) after the runs.
+ *    and each server's resident memory (RSS) after the runs. Every app server compared takes its
+ *    slice in every round, so all are measured at the same moments of the machine.
  *
  * Options (environment): BENCH_PORT (default 3540; the empty page uses +1), BENCH_SKIP_BUILD=1,
  * BENCH_SECONDS (load duration per page, default 10), BENCH_ROUNDS (the slices it is cut in,
@@ -22,9 +25,15 @@
  * hold: keep the servers up until Ctrl-C), BENCH_LOAD_PAGES (e.g. "details,offers": which pages
  * the load phase measures besides the empty page), BENCH_CPU_PROF=<dir> (the app runs under
  * `node --cpu-prof` and writes its profile there when it stops).
+ *
+ * Comparisons in the same run (latency and load; each server on its own port and data folder):
+ * BENCH_COMPARE_ENV="NAME=value …": a second server of this build with those variables set (e.g.
+ * PAGE_FAST_PATH=off); BENCH_BASELINE_REV=<git rev>: that revision, extracted under
+ * `.next-bench/<rev>` (inside the project, so that it resolves this checkout's node_modules; kept
+ * for the next run, `rm -rf .next-bench` to remove it) and built there, its server alongside.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -34,6 +43,8 @@ import { tripDayFromToday } from "../lib/checkout/trip-dates";
 
 const ROOT = process.cwd();
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
+/** The app's server entry, as `npm run serve` starts it. */
+const SERVER_ENTRY = ["--import", "tsx", "--import", "./scripts/server-only-stub.mjs", "server.ts"];
 const EMPTY_APP = path.join(ROOT, "scripts/bench/empty-app");
 const PORT = Number(process.env.BENCH_PORT ?? 3540);
 const EMPTY_PORT = PORT + 1;
@@ -60,16 +71,31 @@ const SANDBOX_KEY = "fk_test_sandbox_agency_101";
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
+/** One server of the app under measure: this build, this build with other settings, or an earlier revision's. */
+interface AppServer {
+  name: string;
+  base: string;
+  child: ChildProcess;
+  pages: Page[];
+  /** The session on the offers page, for the latency measure. */
+  offersId: string;
+}
+
 function run(command: string, args: string[], cwd = ROOT): void {
   const result = spawnSync(command, args, { cwd, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
   if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed`);
 }
 
-function start(args: string[], env: Record<string, string>, nodeArgs: string[] = []): ChildProcess {
+/** The app's server in `dir`: its entry, or `next start` for a revision from before it had one. */
+function appServerArgs(dir: string): string[] {
+  return existsSync(path.join(dir, "server.ts")) ? SERVER_ENTRY : [NEXT_BIN, "start"];
+}
+
+function start(args: string[], env: Record<string, string>, nodeArgs: string[] = [], cwd = ROOT): ChildProcess {
   // Only the app gets the database URL (given in `env`): the sandbox's server keeps its own PGlite.
   const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  const child = spawn(process.execPath, [...nodeArgs, NEXT_BIN, "start", ...args], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
+    cwd,
     env: { ...inherited, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },
     stdio: "ignore",
   });
@@ -146,7 +172,7 @@ async function timed(url: string, init?: RequestInit): Promise<number> {
 // ---------------------------------------------------------------------------------------------
 // The sessions the pages are measured on
 
-function sessionBody(reference: string) {
+function sessionBody(reference: string, base: string) {
   return {
     booking: {
       bookingReference: reference,
@@ -156,16 +182,16 @@ function sessionBody(reference: string) {
       flights: [{ origin: "MAD", destination: "LIS", departureDate: tripDayFromToday(60), returnDate: tripDayFromToday(64) }],
     },
     customer: { firstName: "Ana", lastName: "García López" },
-    returnUrl: `${APP}/`,
+    returnUrl: `${base}/`,
     locale: "es",
   };
 }
 
-async function openSession(reference: string): Promise<string> {
-  const response = await fetch(`${APP}/api/checkout-sessions`, {
+async function openSession(base: string, reference: string): Promise<string> {
+  const response = await fetch(`${base}/api/checkout-sessions`, {
     method: "POST",
     headers: { Authorization: `Bearer ${PARTNER_SECRET}`, "Content-Type": "application/json" },
-    body: JSON.stringify(sessionBody(reference)),
+    body: JSON.stringify(sessionBody(reference, base)),
   });
   if (response.status !== 201) throw new Error(`opening a session: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { id: string }).id;
@@ -179,10 +205,10 @@ function hiddenFields(html: string, formIndex = 0): [string, string][] {
   return [...form.matchAll(/<input type="hidden" name="([^"]+)"(?: value="([^"]*)")?/g)].map((m) => [decode(m[1]!), decode(m[2] ?? "")]);
 }
 
-async function postForm(pagePath: string, fields: [string, string][]): Promise<Response> {
+async function postForm(base: string, pagePath: string, fields: [string, string][]): Promise<Response> {
   const body = new FormData();
   for (const [name, value] of fields) body.append(name, value);
-  return fetch(`${APP}${pagePath}`, { method: "POST", body, redirect: "manual", headers: { Origin: APP } });
+  return fetch(`${base}${pagePath}`, { method: "POST", body, redirect: "manual", headers: { Origin: base } });
 }
 
 function inYears(years: number): string {
@@ -192,8 +218,8 @@ function inYears(years: number): string {
 }
 
 /** Sends the details form (without JavaScript): the operation is created, the offers page is next. */
-async function sendDetails(sessionId: string): Promise<void> {
-  const html = await (await fetch(`${APP}/checkout/${sessionId}`)).text();
+async function sendDetails(base: string, sessionId: string): Promise<void> {
+  const html = await (await fetch(`${base}/checkout/${sessionId}`)).text();
   const formIndex = html.split("<form").findIndex((part, i) => i > 0 && part.includes('name="documentId"')) - 1;
   const fields: [string, string][] = [
     ...hiddenFields(html, formIndex).filter(([name]) => name.startsWith("$") || name === "sessionId"),
@@ -213,21 +239,21 @@ async function sendDetails(sessionId: string): Promise<void> {
     ["postalCode", "28013"],
     ["countryCode", "ESP"],
   ];
-  const response = await postForm(`/checkout/${sessionId}`, fields);
+  const response = await postForm(base, `/checkout/${sessionId}`, fields);
   const location = response.headers.get("location") ?? "";
   if (!location.includes("/offers")) throw new Error(`sending the details: ${response.status} ${location}`);
 }
 
 /** Chooses the first plan shown (without JavaScript): the session is then pending at the provider. */
-async function choosePlan(sessionId: string): Promise<void> {
-  const html = await (await fetch(`${APP}/checkout/${sessionId}/offers`)).text();
+async function choosePlan(base: string, sessionId: string): Promise<void> {
+  const html = await (await fetch(`${base}/checkout/${sessionId}/offers`)).text();
   const formIndex = html.split("<form").findIndex((part, i) => i > 0 && part.includes('name="offerId"')) - 1;
-  const response = await postForm(`/checkout/${sessionId}/offers`, hiddenFields(html, formIndex));
+  const response = await postForm(base, `/checkout/${sessionId}/offers`, hiddenFields(html, formIndex));
   if (response.status !== 303) throw new Error(`choosing a plan: ${response.status}`);
 }
 
-async function operationOf(sessionId: string): Promise<string> {
-  const response = await fetch(`${APP}/api/checkout-sessions/${sessionId}`, { headers: { Authorization: `Bearer ${PARTNER_SECRET}` } });
+async function operationOf(sessionId: string, base = APP): Promise<string> {
+  const response = await fetch(`${base}/api/checkout-sessions/${sessionId}`, { headers: { Authorization: `Bearer ${PARTNER_SECRET}` } });
   return ((await response.json()) as { operation: { id: string } }).operation.id;
 }
 
@@ -291,6 +317,61 @@ async function load(url: string, seconds: number) {
 
 // ---------------------------------------------------------------------------------------------
 
+/** BENCH_COMPARE_ENV="A=1 B=2": the variables of the second server of this build. */
+function compareEnv(): Record<string, string> | undefined {
+  const spec = process.env.BENCH_COMPARE_ENV?.trim();
+  if (!spec) return undefined;
+  return Object.fromEntries(
+    spec.split(/\s+/).map((pair) => {
+      const at = pair.indexOf("=");
+      if (at <= 0) throw new Error(`BENCH_COMPARE_ENV: "${pair}" is not NAME=value`);
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+  );
+}
+
+/** BENCH_BASELINE_REV: that revision's tree under .next-bench/<commit>, built (once). */
+function baselineBuild(rev: string): { dir: string; commit: string } {
+  const resolved = spawnSync("git", ["rev-parse", "--verify", `${rev}^{commit}`], { cwd: ROOT, encoding: "utf8" });
+  if (resolved.status !== 0) throw new Error(`BENCH_BASELINE_REV: ${rev} is not a commit here`);
+  const commit = resolved.stdout.trim().slice(0, 12);
+  // Inside the project (ignored by git, like .next-*): the build resolves this checkout's
+  // node_modules, which Next accepts only within the project's root.
+  const dir = path.join(ROOT, ".next-bench", commit);
+  if (!existsSync(path.join(dir, ".next", "BUILD_ID"))) {
+    say(`Building ${rev} (${commit}) in ${path.relative(ROOT, dir)}…`);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const archive = spawnSync("git", ["archive", "--format=tar", commit], { cwd: ROOT, maxBuffer: 1 << 30 });
+    if (archive.status !== 0) throw new Error(`git archive ${commit} failed`);
+    const untar = spawnSync("tar", ["-x", "-C", dir], { input: archive.stdout });
+    if (untar.status !== 0) throw new Error(`extracting ${commit} failed`);
+    // Its lockfile would only make Next warn that it found two: the root is this checkout.
+    rmSync(path.join(dir, "package-lock.json"), { force: true });
+    run(process.execPath, [NEXT_BIN, "build"], dir);
+  }
+  return { dir, commit };
+}
+
+/** The sessions each app server's pages are measured on: one on the details form, one on the offers, one at the provider (status page). */
+async function openPages(base: string): Promise<{ pages: Page[]; offersId: string }> {
+  const stamp = Date.now().toString(36);
+  const detailsId = await openSession(base, `BENCH-D-${stamp}`);
+  const offersId = await openSession(base, `BENCH-O-${stamp}`);
+  await sendDetails(base, offersId);
+  const statusId = await openSession(base, `BENCH-S-${stamp}`);
+  await sendDetails(base, statusId);
+  await choosePlan(base, statusId);
+  return {
+    offersId,
+    pages: [
+      ["details", `${base}/checkout/${detailsId}`],
+      ["offers", `${base}/checkout/${offersId}/offers`],
+      ["status", `${base}/checkout/${statusId}/status`],
+    ],
+  };
+}
+
 async function main() {
   if (LIGHTHOUSE && chromium.path === null) {
     // Said before minutes of building, not after.
@@ -307,43 +388,59 @@ async function main() {
     say("Building the empty page (BENCH_SKIP_BUILD keeps the app's build)…");
     run(process.execPath, [NEXT_BIN, "build", EMPTY_APP]);
   }
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-checkout-"));
+  const variantEnv = compareEnv();
+  const baseline = process.env.BENCH_BASELINE_REV ? baselineBuild(process.env.BENCH_BASELINE_REV) : undefined;
   // BENCH_CPU_PROF=<dir>: the app's server writes a V8 CPU profile there when it stops (open it in
   // Chrome's DevTools, or summarise it with scripts/bench/cpu-profile-summary.ts).
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
-  const sandbox = start([], {
+  const sandbox = start(appServerArgs(ROOT), {
     PORT: String(SANDBOX_PORT),
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "bench-sandbox-")),
     LOG_LEVEL: "warn",
   });
-  const app = start(
-    [],
-    {
-      PORT: String(PORT),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "warn",
-      // No load balancer here: stopped at once, its port free for the next run.
-      SHUTDOWN_DRAIN_DELAY_MS: "0",
-      FINANCING_API_BASE_URL: `${SANDBOX}/sandbox/v1`,
-      FINANCING_API_KEY: SANDBOX_KEY,
-      ...(DATABASE_URL ? { DATABASE_URL } : {}),
-    },
-    profile,
-  );
-  const empty = start([EMPTY_APP, "-p", String(EMPTY_PORT)], {});
+  const appEnv = (port: number): Record<string, string> => ({
+    PORT: String(port),
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "bench-checkout-")),
+    LOG_LEVEL: "warn",
+    // No load balancer here: stopped at once, its port free for the next run.
+    SHUTDOWN_DRAIN_DELAY_MS: "0",
+    FINANCING_API_BASE_URL: `${SANDBOX}/sandbox/v1`,
+    FINANCING_API_KEY: SANDBOX_KEY,
+    ...(DATABASE_URL ? { DATABASE_URL } : {}),
+  });
+  const launched: { name: string; base: string; child: ChildProcess }[] = [
+    { name: "app", base: APP, child: start(appServerArgs(ROOT), appEnv(PORT), profile) },
+  ];
+  if (variantEnv) {
+    const port = PORT + 3;
+    launched.push({
+      name: `app ${process.env.BENCH_COMPARE_ENV!.trim()}`,
+      base: `http://localhost:${port}`,
+      child: start(appServerArgs(ROOT), { ...appEnv(port), ...variantEnv }),
+    });
+  }
+  if (baseline) {
+    const port = PORT + 4;
+    launched.push({
+      name: `baseline ${baseline.commit}`,
+      base: `http://localhost:${port}`,
+      child: start(appServerArgs(baseline.dir), appEnv(port), [], baseline.dir),
+    });
+  }
+  const empty = start([NEXT_BIN, "start", EMPTY_APP, "-p", String(EMPTY_PORT)], {});
   const stop = () => {
-    app.kill();
+    for (const { child } of launched) child.kill();
     empty.kill();
     sandbox.kill();
   };
   process.on("exit", stop);
   // A signal ends Node without its "exit" event: without this, a bench stopped with Ctrl-C or
-  // `kill` (other than in the hold) left its three servers running on their ports.
+  // `kill` (other than in the hold) left its servers running on their ports.
   const onSignal = (signal: NodeJS.Signals) => process.exit(signal === "SIGINT" ? 130 : 143);
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   try {
-    await Promise.all([waitFor(`${APP}/api/health`), waitFor(EMPTY), waitFor(`${SANDBOX}/api/health`)]);
+    await Promise.all([...launched.map(({ base }) => waitFor(`${base}/api/health`)), waitFor(EMPTY), waitFor(`${SANDBOX}/api/health`)]);
     say(
       `Machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}, load average ${os
         .loadavg()
@@ -351,20 +448,11 @@ async function main() {
         .join(" ")}`,
     );
     say(`Database: ${DATABASE_URL ? `PostgreSQL (${new URL(DATABASE_URL).pathname.slice(1)})` : "PGlite (embedded)"}`);
+    if (launched.length > 1) say(`App servers compared: ${launched.map(({ name }) => name).join(", ")}`);
 
-    // Sessions: one on the details form, one on the offers, one at the provider (status page).
-    const stamp = Date.now().toString(36);
-    const detailsId = await openSession(`BENCH-D-${stamp}`);
-    const offersId = await openSession(`BENCH-O-${stamp}`);
-    await sendDetails(offersId);
-    const statusId = await openSession(`BENCH-S-${stamp}`);
-    await sendDetails(statusId);
-    await choosePlan(statusId);
-    const pages: Page[] = [
-      ["details", `${APP}/checkout/${detailsId}`],
-      ["offers", `${APP}/checkout/${offersId}/offers`],
-      ["status", `${APP}/checkout/${statusId}/status`],
-    ];
+    const apps: AppServer[] = [];
+    for (const server of launched) apps.push({ ...server, ...(await openPages(server.base)) });
+    const { pages, offersId } = apps[0]!;
 
     if (PHASES.has("hold")) {
       // BENCH_PHASES=hold: the servers and sessions stay up for measuring by hand, until Ctrl-C.
@@ -374,10 +462,10 @@ async function main() {
       await new Promise((resolve) => process.once("SIGINT", resolve));
       process.on("SIGINT", onSignal);
     }
-    if (PHASES.has("latency")) await measureLatency(pages[1]![1], offersId);
+    if (PHASES.has("latency")) await measureLatency(apps);
     if (PHASES.has("size")) await measureSizes(pages);
     if (LIGHTHOUSE) await measureLighthouse(pages);
-    if (PHASES.has("load")) await measureLoad(pages, empty, app);
+    if (PHASES.has("load")) await measureLoad(apps, empty);
   } finally {
     stop();
   }
@@ -385,35 +473,36 @@ async function main() {
 
 type Page = [name: string, url: string];
 
-async function measureLatency(offersUrl: string, offersId: string): Promise<void> {
+async function measureLatency(apps: AppServer[]): Promise<void> {
   await setUpstreamLatency(UPSTREAM_LATENCY_MS);
-  const operationId = await operationOf(offersId);
+  const operationId = await operationOf(apps[0]!.offersId);
   const upstreamUrl = `${SANDBOX}/sandbox/v1/financing/${operationId}`;
   // As the app's client asks (lib/financing/client.ts): uncompressed, so that neither side of the
   // comparison carries a gzip the other does not.
   const upstreamInit = { headers: { "X-Service-API-Key": SANDBOX_KEY, "Accept-Encoding": "identity" } };
+  const offersUrls = apps.map(({ pages }) => pages.find(([name]) => name === "offers")![1]);
   for (let i = 0; i < 5; i++) {
-    await timed(offersUrl);
+    for (const url of offersUrls) await timed(url);
     await timed(upstreamUrl, upstreamInit);
   }
-  const offersTimes: number[] = [];
+  const offersTimes: number[][] = apps.map(() => []);
   const upstreamTimes: number[] = [];
   for (let i = 0; i < SAMPLES; i++) {
-    // Interleaved, so that both see the same moment of a shared machine.
-    offersTimes.push(await timed(offersUrl));
+    // Interleaved, so that all see the same moment of a shared machine.
+    for (const [n, url] of offersUrls.entries()) offersTimes[n]!.push(await timed(url));
     upstreamTimes.push(await timed(upstreamUrl, upstreamInit));
   }
-  const [o50, o90, u50, u90] = [
-    percentile(offersTimes, 50),
-    percentile(offersTimes, 90),
-    percentile(upstreamTimes, 50),
-    percentile(upstreamTimes, 90),
-  ];
+  const [u50, u90] = [percentile(upstreamTimes, 50), percentile(upstreamTimes, 90)];
   say("");
   say(`Latency (${SAMPLES} sequential requests each, ${UPSTREAM_LATENCY_MS} ms upstream latency injected)`);
-  say(`  offers page              p50 ${o50.toFixed(1)} ms   p90 ${o90.toFixed(1)} ms`);
   say(`  GET /financing/{id}      p50 ${u50.toFixed(1)} ms   p90 ${u90.toFixed(1)} ms`);
-  say(`  page's own work (p50)    ${(o50 - u50).toFixed(1)} ms   ratio ${(o50 / u50).toFixed(3)} ×`);
+  for (const [n, { name }] of apps.entries()) {
+    const [o50, o90] = [percentile(offersTimes[n]!, 50), percentile(offersTimes[n]!, 90)];
+    say(
+      `  offers page${apps.length > 1 ? ` (${name})` : ""}`.padEnd(26) +
+        ` p50 ${o50.toFixed(1)} ms   p90 ${o90.toFixed(1)} ms   page's own work (p50) ${(o50 - u50).toFixed(1)} ms   ratio ${(o50 / u50).toFixed(3)} ×`,
+    );
+  }
   await setUpstreamLatency(0);
 }
 
@@ -451,7 +540,7 @@ async function measureLighthouse(pages: Page[]): Promise<void> {
 /** The median of some numbers (the upper one of the middle two). */
 const median = (values: number[]) => percentile(values, 50);
 
-/** A page's load result and the empty page's, over the slices they alternated in. */
+/** A page's load result on one app server and the empty page's, over the slices they alternated in. */
 interface Paired {
   page: LoadResult;
   empty: LoadResult;
@@ -468,38 +557,44 @@ type Run = Awaited<ReturnType<typeof load>>;
 type LoadResult = Run & { cpuPerRequest: number };
 
 /**
- * One page under load beside the empty page, in ROUNDS alternating slices (empty, page, empty,
- * page…) of SECONDS / ROUNDS each: whatever else the machine runs moves both sides of each round's
- * ratio alike, where one long run of each would compare two different moments.
+ * One page under load on each app server beside the empty page, in ROUNDS alternating slices
+ * (empty, app, [other app servers…], empty, app…) of SECONDS / ROUNDS each: whatever else the
+ * machine runs moves both sides of each round's ratio alike, where one long run of each would
+ * compare two different moments.
  *
  * A slice is charged with the CPU its server spent until its next slice (the last, until a slice's
  * rest after it): V8 collects much of a burst's garbage once the burst is over, which a count
  * within the slice alone would leave out, for each server in its own measure.
  */
-async function paired(url: string, app: ChildProcess, empty: ChildProcess): Promise<Paired> {
+async function paired(urls: string[], apps: ChildProcess[], empty: ChildProcess): Promise<Paired[]> {
   const slice = SECONDS / ROUNDS;
-  const pages: Run[] = [];
+  const pages: Run[][] = apps.map(() => []);
   const empties: Run[] = [];
   const emptyCpu: number[] = [];
-  const appCpu: number[] = [];
+  const appCpu: number[][] = apps.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     emptyCpu.push(cpuMs(empty.pid!));
     empties.push(await load(EMPTY, slice));
-    appCpu.push(cpuMs(app.pid!));
-    pages.push(await load(url, slice));
+    for (const [n, app] of apps.entries()) {
+      appCpu[n]!.push(cpuMs(app.pid!));
+      pages[n]!.push(await load(urls[n]!, slice));
+    }
   }
   await new Promise((resolve) => setTimeout(resolve, slice * 1000));
   emptyCpu.push(cpuMs(empty.pid!));
-  appCpu.push(cpuMs(app.pid!));
+  for (const [n, app] of apps.entries()) appCpu[n]!.push(cpuMs(app.pid!));
   const charged = (results: Run[], cpu: number[]): LoadResult[] =>
     results.map((result, i) => ({ ...result, cpuPerRequest: (cpu[i + 1]! - cpu[i]!) / Math.max(1, result.requests) }));
-  const [pageSlices, emptySlices] = [charged(pages, appCpu), charged(empties, emptyCpu)];
-  return {
-    page: combined(pageSlices),
-    empty: combined(emptySlices),
-    cpuRatios: pageSlices.map((page, i) => emptySlices[i]!.cpuPerRequest / page.cpuPerRequest),
-    rpsRatios: pageSlices.map((page, i) => page.rps / emptySlices[i]!.rps),
-  };
+  const emptySlices = charged(empties, emptyCpu);
+  return apps.map((_, n) => {
+    const pageSlices = charged(pages[n]!, appCpu[n]!);
+    return {
+      page: combined(pageSlices),
+      empty: combined(emptySlices),
+      cpuRatios: pageSlices.map((page, i) => emptySlices[i]!.cpuPerRequest / page.cpuPerRequest),
+      rpsRatios: pageSlices.map((page, i) => page.rps / emptySlices[i]!.rps),
+    };
+  });
 }
 
 /** Slices taken together: requests/s and CPU per request over all of them, the median slice's p50. */
@@ -517,35 +612,56 @@ function combined(slices: LoadResult[]): LoadResult {
   };
 }
 
-const range = (values: number[]) => `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`;
+/** A round whose slice completed no request has no ratio (a machine too busy to measure): left out. */
+const finite = (values: number[]) => values.filter((value) => Number.isFinite(value));
+const range = (values: number[]) => {
+  const kept = finite(values);
+  return kept.length === 0 ? "n/a" : `${Math.min(...kept).toFixed(2)}–${Math.max(...kept).toFixed(2)}`;
+};
+const medianRatio = (values: number[]) => {
+  const kept = finite(values);
+  return kept.length === 0 ? "n/a" : median(kept).toFixed(2);
+};
 
 /** 6. Requests/s and CPU per request under load, each page against the empty page beside it, and each server's memory. */
-async function measureLoad(pages: Page[], empty: ChildProcess, app: ChildProcess): Promise<void> {
+async function measureLoad(apps: AppServer[], empty: ChildProcess): Promise<void> {
   say("");
   say(
     `Load (autocannon, 10 connections, no upstream latency; each page ${SECONDS} s in ${ROUNDS} slices alternating with the empty page's; ratios: the median round's, and the rounds' range)`,
   );
   const only = process.env.BENCH_LOAD_PAGES?.split(",").map((name) => name.trim());
-  const chosen = ([["demo shop", `${APP}/`], ...pages] as Page[]).filter(([name]) => !only || only.includes(name));
+  const pageUrls = (app: AppServer) =>
+    ([["demo shop", `${app.base}/`], ...app.pages] as Page[]).filter(([name]) => !only || only.includes(name));
+  const chosen = pageUrls(apps[0]!).map(([name]) => name);
   // Warm-up, not counted: the first requests of a page compile its code (V8's JIT, Next's lazy
   // route modules), which a server in production has long done. The empty page's comes last, right
   // before the first round: warmed first and then left idle while the app's pages warmed, its
   // slices beside the first page measured cost 1.4–2 × those beside the later ones (4.1–6.0
   // against 2.5–3.5 ms of CPU per request), flattering that first page.
-  for (const [, url] of chosen) await load(url, SECONDS / 2);
+  for (const app of apps) for (const [, url] of pageUrls(app)) await load(url, SECONDS / 2);
   await load(EMPTY, SECONDS);
-  // The app's RSS after each page's runs (it grows with what the pages have loaded).
-  const results: [string, Paired, number][] = [];
-  for (const [name, url] of chosen) results.push([name, await paired(url, app, empty), rssMb(app.pid!)]);
+  // Each app server's RSS after each page's runs (it grows with what the pages have loaded).
+  const results: [string, Paired[], number[]][] = [];
+  for (const [i, name] of chosen.entries()) {
+    const runs = await paired(
+      apps.map((app) => pageUrls(app)[i]![1]),
+      apps.map(({ child }) => child),
+      empty,
+    );
+    results.push([name, runs, apps.map(({ child }) => rssMb(child.pid!))]);
+  }
   const emptyRss = rssMb(empty.pid!);
-  const all = combined(results.map(([, r]) => r.empty));
+  const all = combined(results.map(([, runs]) => runs[0]!.empty));
   say(
     `  empty dynamic page       ${all.rps.toFixed(1)} req/s   p50 ${all.p50} ms   CPU ${all.cpuPerRequest.toFixed(1)} ms/req   RSS ${emptyRss.toFixed(0)} MB   (all its slices)`,
   );
-  for (const [name, { page, empty: beside, cpuRatios, rpsRatios }, rss] of results) {
-    say(
-      `  ${name.padEnd(24)} ${page.rps.toFixed(1)} req/s   ${median(rpsRatios).toFixed(2)} × (${range(rpsRatios)})   p50 ${page.p50} ms   errors ${page.errors}   CPU ${page.cpuPerRequest.toFixed(1)} ms/req against ${beside.cpuPerRequest.toFixed(1)} (${median(cpuRatios).toFixed(2)} ×, rounds ${range(cpuRatios)})   RSS ${rss.toFixed(0)} MB (${(rss / emptyRss).toFixed(2)} ×)`,
-    );
+  for (const [name, runs, rss] of results) {
+    for (const [n, { page, empty: beside, cpuRatios, rpsRatios }] of runs.entries()) {
+      const label = apps.length > 1 ? `${n === 0 ? name : ""}`.padEnd(10) + apps[n]!.name.slice(0, 22).padEnd(23) : name.padEnd(24);
+      say(
+        `  ${label} ${page.rps.toFixed(1)} req/s   ${medianRatio(rpsRatios)} × (${range(rpsRatios)})   p50 ${page.p50} ms   errors ${page.errors}   CPU ${page.cpuPerRequest.toFixed(1)} ms/req against ${beside.cpuPerRequest.toFixed(1)} (${medianRatio(cpuRatios)} ×, rounds ${range(cpuRatios)})   RSS ${rss[n]!.toFixed(0)} MB (${(rss[n]! / emptyRss).toFixed(2)} ×)`,
+      );
+    }
   }
 }
 

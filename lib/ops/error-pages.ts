@@ -13,17 +13,18 @@ import { LOCALE_COOKIE, isLocale, resolveLocale, type Locale } from "@/lib/i18n/
  * Server errors readable without JavaScript. When a page fails, Next answers 500 with a document
  * whose message only its JavaScript renders (App Router error boundaries are client components):
  * without it, a blank page. Next gives a page no other way to set its status, so the answer is
- * replaced here, at the HTTP server (lib/ops/http-server.ts observes every request): an HTML
- * answer of 500 or more (or Next's bare text one, to a browser) becomes our own page (lib/http/error-page.ts) with the message and a way
- * back in the HTML, in the page's language, and
+ * replaced here, at the HTTP server (the server entry's, lib/ops/app-server.ts): an HTML answer of
+ * 500 or more (or Next's bare text one, to a browser) becomes our own page (lib/http/error-page.ts)
+ * with the message and a way back in the HTML, in the page's language, and
  * - 503 "try again in a moment", with `Retry-After`, when what failed was the database being
  *   unreachable (lib/db/unavailable.ts), as Next's onRequestError hook reports it for this request;
  * - 500 "something went wrong" otherwise.
  * Route handlers answer JSON in their own format (lib/http/request-scope.ts) and are left alone, as
  * are Next's flight answers (client navigations: its JavaScript shows those) and the sandbox.
  *
- * Each request runs with a small state (AsyncLocalStorage, on globalThis: the instrumentation and
- * the pages are bundled apart) where the hook notes what failed and the root layout the language.
+ * Each request runs with a small state (AsyncLocalStorage, on globalThis: the server entry's copy of
+ * this module and the pages' are two instances) where Next's onRequestError hook notes what failed
+ * and the root layout the language.
  */
 
 export type RequestFailure = "database_unavailable" | "internal";
@@ -41,7 +42,7 @@ function storage(): AsyncLocalStorage<RequestState> {
   return globalForState.__travelCheckoutRequestState;
 }
 
-/** Runs a request's handling with its own state (from the HTTP server's request event). */
+/** Runs a request's handling with its own state (the server entry, for every request). */
 export function runWithRequestState<T>(fn: () => T): T {
   return storage().run({}, fn);
 }

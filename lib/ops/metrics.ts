@@ -30,17 +30,6 @@ function createMetrics() {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     }),
-    pagesPrepared: new Counter({
-      name: "http_pages_prepared_total",
-      help: "Page requests whose headers the HTTP server set itself, the proxy skipped (lib/security/prepared-page.ts).",
-      registers,
-    }),
-    pagesPreloaded: new Counter({
-      name: "http_pages_preloaded_total",
-      help: "Offers and status page requests whose session and partner API call the HTTP server started as they arrived (lib/checkout/page-preload.ts), by page.",
-      labelNames: ["page"] as const,
-      registers,
-    }),
     partnerCalls: new Counter({
       name: "partner_api_requests_total",
       help: "Attempts of calls to the partner API, by endpoint template and outcome (HTTP status, timeout or network).",

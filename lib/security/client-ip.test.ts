@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
 import { clientIpFrom, normalizeIp, SOCKET_ADDRESS_HEADER, socketStampValue } from "./client-ip";
-import { stamp } from "./socket-address";
+import { stampSocketAddress } from "./socket-address";
 
 const headers = (entries: Record<string, string>) => new Headers(entries);
 
@@ -48,15 +48,15 @@ describe("the client IP", () => {
       rawHeaders: ["Host", "example", "X-TFC-Socket-Address", "6.6.6.6"],
       socket: { remoteAddress: "::ffff:203.0.113.7" },
     } as unknown as IncomingMessage;
-    stamp(request);
+    stampSocketAddress(request);
     expect(request.headers[SOCKET_ADDRESS_HEADER]).toBe(socketStampValue("::ffff:203.0.113.7"));
     expect(request.rawHeaders).toEqual(["Host", "example", SOCKET_ADDRESS_HEADER, socketStampValue("::ffff:203.0.113.7")]);
     expect(clientIpFrom(headers({ [SOCKET_ADDRESS_HEADER]: request.headers[SOCKET_ADDRESS_HEADER] as string }), 0)).toBe("203.0.113.7");
   });
 
-  it("believes only the server's stamp: a request never stamped (taken while the server starts) keeps a forged copy, which is ignored", () => {
-    // `next start` listens before instrumentation installs the stamp: such a request reaches the
-    // app with the header exactly as the client wrote it.
+  it("believes only the server's stamp: a request never stamped (Next's own server run without the entry) keeps a forged copy, which is ignored", () => {
+    // `next start` or `next dev` run directly never stamp: such a request reaches the app with the
+    // header exactly as the client wrote it.
     const forged = ["6.6.6.6", "::ffff:6.6.6.6", "x 6.6.6.6", `${"A".repeat(24)} 6.6.6.6`, socketStampValue("6.6.6.6").replace(/^./, "#")];
     for (const value of forged) {
       expect(clientIpFrom(headers({ [SOCKET_ADDRESS_HEADER]: value }), 0)).toBe("unknown");

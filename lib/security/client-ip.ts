@@ -6,10 +6,10 @@ import { isIP } from "node:net";
  * be trusted on its own: `X-Forwarded-For` is whatever the client sent, with each proxy on the
  * way appending the address it saw. So:
  * - with no proxy in front (`TRUSTED_PROXY_HOPS=0`, the default) the address is the TCP socket's,
- *   which instrumentation.ts stamps on every request in {@link SOCKET_ADDRESS_HEADER} after
- *   deleting any copy the client sent. The stamp carries this process's random key, because
- *   `next start` listens before it runs instrumentation: a request that arrives in between is
- *   never stamped, and its copy of the header (the client's writing) must not be believed;
+ *   which the server entry stamps on every request in {@link SOCKET_ADDRESS_HEADER} after deleting
+ *   any copy the client sent (lib/security/socket-address.ts). The stamp carries this process's
+ *   random key, so that a server started another way (`next start`, `next dev` run directly), which
+ *   stamps nothing, never believes the client's copy;
  * - behind N proxies that each append to X-Forwarded-For, it is the Nth entry from the right (the
  *   one our outermost proxy appended). The first entry, and anything left of the Nth, is the
  *   client's own writing and never read.
@@ -25,7 +25,7 @@ interface HeaderSource {
   get(name: string): string | null;
 }
 
-// On globalThis so that instrumentation's bundle (which stamps) and the app's (which reads) share it.
+// On globalThis so that the server entry's copy of this module (which stamps) and the app's (which reads) share it.
 const STAMP_KEY = Symbol.for("tfc.socketStampKey");
 
 function stampKey(): string {

@@ -82,17 +82,6 @@ export function isUnknownCheckoutSession(sessionId: string, now = Date.now()): b
   return entry !== undefined && entry.partnerId === undefined;
 }
 
-/**
- * The origins that may frame a session's checkout if a lookup of it, still fresh, found the
- * session; undefined otherwise (not looked up, expired, unknown, or the lookup failed). Without
- * waiting: the HTTP server's fast path (lib/security/prepared-page.ts) prepares a checkout page
- * itself only then, and leaves every other case to the proxy.
- */
-export function cachedFrameAncestors(sessionId: string, now = Date.now()): readonly string[] | undefined {
-  const entry = freshEntry(sessionId, now);
-  return entry?.partnerId !== undefined ? entry.origins : undefined;
-}
-
 function freshEntry(sessionId: string, now: number): Entry | undefined {
   const entry = cache().get(sessionId);
   return entry !== undefined && entry.expires > now ? entry : undefined;

@@ -3,9 +3,7 @@ import { REQUEST_ID_HEADER } from "@/lib/logging/request-id";
 import { pageCsp } from "./csp";
 
 /**
- * The headers of a page request, as pure functions: what proxy.ts sets on every page it passes on,
- * and what the HTTP server's fast path (lib/security/prepared-page.ts) sets on the page requests it
- * prepares itself, so that both give a page exactly the same request and response headers.
+ * The headers of a page request, as pure functions: what proxy.ts sets on every page it passes on.
  *
  * On the request (for the page to read): the nonce Next puts on its scripts, the CSP it reads it
  * from, the request id, and a checkout page's path and query (lib/http/checkout-page.ts; a value
@@ -18,14 +16,6 @@ export const CHECKOUT_PATH = /^\/checkout\/(cs_[\w-]{10,64})(?:\/|$)/;
 
 /** The checkout's pages (not its route handlers: return, status data), whatever the session id looks like. */
 export const CHECKOUT_PAGE_PATH = /^\/checkout\/[^/]+(?:\/offers|\/status)?\/?$/;
-
-/**
- * The marker the fast path leaves on a request it prepared, so that the proxy's matcher skips it
- * (proxy.ts repeats it in its `config`, which Next reads as a literal). `@` is not allowed in a
- * header name, so Node's HTTP parser refuses any request that sends it (400): only our own code,
- * on the parsed request, can set it.
- */
-export const PREPARED_HEADER = "x-tfc@prepared";
 
 export interface PageRequest {
   pathname: string;

@@ -2,7 +2,7 @@ import "server-only";
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
-import { preloadedSession, readSession } from "@/lib/checkout/page-preload";
+import { readSession } from "@/lib/checkout/read-session";
 import { sessionState, type CheckoutSession, type SessionState } from "@/lib/checkout/sessions";
 import { embedContext, embedHref, embedLocaleHint } from "@/lib/embed/context";
 import { headers } from "next/headers";
@@ -33,12 +33,10 @@ function stepPath(sessionId: string, step: CheckoutStep): string {
 }
 
 /**
- * One read of the session per request, shared by the root layout, generateMetadata and the page
- * (the one the HTTP server started for the offers or status page, lib/checkout/page-preload.ts,
- * when it did); its partner from the short-lived partner cache (lib/partners/cache.ts: at most a
- * few seconds old).
+ * One read of the session per request, shared by the root layout, generateMetadata and the page;
+ * its partner from the short-lived partner cache (lib/partners/cache.ts: at most a few seconds old).
  */
-const loadSession = cache((sessionId: string) => preloadedSession(sessionId) ?? readSession(sessionId));
+const loadSession = cache((sessionId: string) => readSession(sessionId));
 
 /**
  * The language of the checkout page being rendered, for the root layout's <html lang> (which

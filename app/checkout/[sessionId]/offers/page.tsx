@@ -9,7 +9,6 @@ import { Notice } from "@/components/ui/notice";
 import { TextLink } from "@/components/ui/text-link";
 import { bookingTotalCents } from "@/lib/checkout/booking";
 import { loadOffers, returnUrlFor, showsOffers } from "@/lib/checkout/flow";
-import { preloadedOffers } from "@/lib/checkout/page-preload";
 import { defaultInstallments, installmentChoices, plansFor, representativeExample } from "@/lib/financing/offers";
 import { embedFields, embedHref } from "@/lib/embed/context";
 import { formatAmount } from "@/lib/i18n/format";
@@ -68,9 +67,8 @@ async function OffersContent({ page }: { page: LoadedCheckout }) {
     session.hasAlternatives === true && (session.financingStatus === "REFUSED" || session.financingStatus === "ERROR")
       ? noticeOfFailure[session.financingStatus]
       : undefined;
-  // Asked for as the request arrived (lib/checkout/page-preload.ts), or now; with the request id
-  // on its log lines and sent upstream.
-  const view = (await preloadedOffers(session.id)) ?? (await inRequestScope(() => loadOffers(ctx, session, page.partner)));
+  // With the request id on its log lines and sent upstream.
+  const view = await inRequestScope(() => loadOffers(ctx, session, page.partner));
   const cashPrice = { cents: bookingTotalCents(session.booking), currency: session.booking.totalPrice.currency };
   const backToPartner = (
     <div>

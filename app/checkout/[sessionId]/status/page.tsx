@@ -8,7 +8,6 @@ import { StatusPoller } from "@/components/checkout/status-poller";
 import { LinkButton } from "@/components/ui/link-button";
 import { Notice } from "@/components/ui/notice";
 import { pollStatus } from "@/lib/checkout/flow";
-import { preloadedStatus } from "@/lib/checkout/page-preload";
 import type { SessionState } from "@/lib/checkout/sessions";
 import { EMBED_RETURN_COOKIE, HANDOFF_PARAM } from "@/lib/embed/context";
 import { checkoutMetadata, loadCheckout, type CheckoutPageProps } from "../load-checkout";
@@ -69,9 +68,8 @@ export default async function StatusPage(props: CheckoutPageProps) {
   // Any state may be shown here: no step to send the customer to first.
   const page = await loadCheckout(props, "status");
   const { ctx, session, query, embed, locale, m, partnerName } = page;
-  // Asked for as the request arrived (lib/checkout/page-preload.ts), or now; with the request id
-  // on its log lines and sent upstream.
-  const view = (await preloadedStatus(session.id)) ?? (await inRequestScope(() => pollStatus(ctx, session)));
+  // With the request id on its log lines and sent upstream.
+  const view = await inRequestScope(() => pollStatus(ctx, session));
   // Back from the provider at the top level after an embedded checkout: on to the partner's page.
   if (!embed && view.final && (await cookies()).get(EMBED_RETURN_COOKIE)?.value === session.id) redirect(view.returnUrl);
 

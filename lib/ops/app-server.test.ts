@@ -1,0 +1,81 @@
+/**
+ * The server entry's HTTP server (lib/ops/app-server.ts) around a stand-in for Next's handler:
+ * each request counted with the status it was sent with, a page's blank 5xx replaced, and the
+ * socket's address the only one the app believes.
+ */
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { MESSAGES } from "@/lib/i18n/messages";
+import { clientIpFrom, SOCKET_ADDRESS_HEADER } from "@/lib/security/client-ip";
+import { createAppServer } from "./app-server";
+import { closeHttpServers } from "./http-server";
+import { metrics } from "./metrics";
+
+type Handler = (request: IncomingMessage, response: ServerResponse) => void;
+let handler: Handler;
+let server: Server;
+let port: number;
+
+beforeAll(async () => {
+  vi.stubEnv("NODE_ENV", "production");
+  server = createAppServer(async (request, response) => handler(request, response));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  port = (server.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await closeHttpServers(1_000);
+});
+
+async function counted(method: string, route: string, status: string): Promise<number> {
+  const metric = await metrics().httpRequests.get();
+  return (
+    metric.values.find((v) => v.labels.method === method && v.labels.route === route && String(v.labels.status) === status)?.value ?? 0
+  );
+}
+
+/** A raw request (fetch would refuse to send some of these headers), its status and body. */
+function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: "127.0.0.1", port, path, headers }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (body += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe("the app's HTTP server", () => {
+  it("counts every request with the status it was answered with", async () => {
+    handler = (_request, response) => response.writeHead(404, { "Content-Type": "text/plain" }).end("none");
+    const before = await counted("GET", "/api/health", "404");
+    expect((await get("/api/health")).status).toBe(404);
+    await vi.waitFor(async () => expect(await counted("GET", "/api/health", "404")).toBe(before + 1));
+  });
+
+  it("replaces a page's blank 5xx with a page readable without JavaScript, and counts the status sent", async () => {
+    handler = (_request, response) => response.writeHead(500, { "Content-Type": "text/html" }).end('<html id="__next_error__"></html>');
+    const before = await counted("GET", "/checkout/[sessionId]", "500");
+    const answer = await get("/checkout/cs_abcdefghijkl", { "Accept-Language": "en" });
+    expect(answer.status).toBe(500);
+    expect(answer.body).toContain(MESSAGES.en.errorPage.errorTitle);
+    await vi.waitFor(async () => expect(await counted("GET", "/checkout/[sessionId]", "500")).toBe(before + 1));
+  });
+
+  it("gives the app the socket's address: a client-sent copy of the internal header is not believed", async () => {
+    let seen: string | undefined;
+    handler = (request, response) => {
+      const value = request.headers[SOCKET_ADDRESS_HEADER];
+      seen = clientIpFrom(new Headers(typeof value === "string" ? { [SOCKET_ADDRESS_HEADER]: value } : {}), 0);
+      response.end("ok");
+    };
+    await get("/", { [SOCKET_ADDRESS_HEADER]: "6.6.6.6", "X-TFC-Socket-Address": "6.6.6.7" });
+    expect(seen).toBe("127.0.0.1");
+  });
+});

@@ -1,0 +1,54 @@
+import "server-only";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { logError, loggerFor } from "@/lib/logger";
+import { unservedMethodAnswer } from "@/lib/security/request-guard";
+import { stampSocketAddress } from "@/lib/security/socket-address";
+import { guardPageResponse, runWithRequestState } from "./error-pages";
+import { countRequest } from "./http-metrics";
+import { trackHttpServer } from "./http-server";
+
+const log = loggerFor("http");
+
+/** Next's request handler (`next(…).getRequestHandler()`), or a test's. */
+export type RequestHandler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+
+/**
+ * The app's HTTP server (server.ts creates it around Next's handler): each request, in this order,
+ * - carries the socket's address (lib/security/socket-address.ts; a client's copy deleted first);
+ * - is counted in the HTTP metrics with the status sent (lib/ops/http-metrics.ts);
+ * - with a method no route serves (TRACE, WebDAV's), is answered 405 with the security headers here,
+ *   since Next cannot even build a Request for TRACE (lib/security/request-guard.ts);
+ * - runs with its own state, and a page's blank HTML 5xx is replaced by a page readable without
+ *   JavaScript (lib/ops/error-pages.ts);
+ * - goes to Next (proxy.ts first, for every route but Next's static files).
+ * The server is remembered for the graceful shutdown (lib/ops/http-server.ts).
+ */
+export function createAppServer(handle: RequestHandler): Server {
+  const server = createServer((request, response) => {
+    stampSocketAddress(request);
+    countRequest(request, response);
+    const unserved = unservedMethodAnswer(request.method, request.url);
+    if (unserved) {
+      response.writeHead(unserved.status, unserved.headers).end(unserved.body);
+      return;
+    }
+    runWithRequestState(() => {
+      guardPageResponse(request, response);
+      void handle(request, response).catch((error: unknown) => failed(response, error));
+    });
+  });
+  trackHttpServer(server);
+  return server;
+}
+
+/** What Next's handler let through (it answers its own errors): a bare 500, or the connection cut. */
+function failed(response: ServerResponse, error: unknown): void {
+  logError(log, "a request failed outside Next's handling", error);
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  response.statusCode = 500;
+  response.setHeader("Content-Type", "text/plain; charset=utf-8");
+  response.end("Internal Server Error");
+}

@@ -1,0 +1,41 @@
+/**
+ * The app's one HTTP entry (`npm run serve`; Next.js's documented custom server): it creates the
+ * HTTP server, whose every request goes through the steps lib/ops/app-server.ts lists (the
+ * socket's address, the metrics, pages' server errors readable without JavaScript) and then to
+ * Next's handler. Next still runs instrumentation.ts's register() (the start-up: configuration,
+ * database, background work, the shutdown on SIGTERM): it starts it as it loads the app, and every
+ * request waits for it to have finished.
+ *
+ * Run with `node --import tsx --import ./scripts/server-only-stub.mjs server.ts`; PORT (default
+ * 3000) and HOSTNAME (default: every interface), as `next start`; NODE_ENV defaults to production
+ * (`development` runs Next's dev server).
+ */
+export {};
+
+const env = process.env as Record<string, string | undefined>;
+env.NODE_ENV ??= "production";
+const dev = env.NODE_ENV === "development";
+const port = Number(env.PORT || 3000);
+const hostname = env.HOSTNAME || undefined;
+
+// Imported once NODE_ENV is set: Next and the logger read it as they load.
+const [{ default: next }, { createAppServer }, { logError, loggerFor }] = await Promise.all([
+  import("next"),
+  import("@/lib/ops/app-server"),
+  import("@/lib/logger"),
+]);
+const log = loggerFor("server");
+
+const app = next({ dev, port, hostname });
+try {
+  await app.prepare();
+} catch (error) {
+  logError(log, "The server cannot start: Next could not prepare the app.", error);
+  process.exit(1);
+}
+const server = createAppServer(app.getRequestHandler());
+server.once("error", (error) => {
+  logError(log, `The server cannot start: port ${port} could not be listened on.`, error);
+  process.exit(1);
+});
+server.listen(port, hostname, () => log.info({ port, dev }, "listening"));
