@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import type { APIResponse } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { APP_PORT, APP_URL } from "./support/app";
@@ -167,6 +168,19 @@ test("the pages every customer loads get the same headers on every load, the fir
   expect(unknown.status()).toBe(404);
   await checkHeaders("/checkout/{unknown}", unknown, { html: true, personal: true });
 });
+
+/** A request written on a socket: no HTTP client sends a header name Node's parser refuses. */
+function rawRequest(head: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(APP_PORT, "127.0.0.1", () =>
+      socket.write(`${head}\r\nHost: localhost:${APP_PORT}\r\nConnection: close\r\n\r\n`),
+    );
+    let answer = "";
+    socket.on("data", (chunk: Buffer) => (answer += chunk.toString("latin1")));
+    socket.on("end", () => resolve(answer));
+    socket.on("error", reject);
+  });
+}
 
 test("a method no route serves (TRACE, WebDAV's) answers 405 with the security headers on any URL, never a 500", async () => {
   // (TRACK and CONNECT never reach the app: Node's parser answers the first 400, and hands the
