@@ -1,5 +1,6 @@
 "use server";
 
+import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { CancelState, LoginState, RefundComputation, RefundErrors, RefundState } from "@/components/admin/form-states";
@@ -12,11 +13,11 @@ import {
   anyStaffSessionForAction,
   clearStaffCookie,
   codePath,
-  ENROL_PATH,
   isAdminPath,
   requestIp,
   requestUserAgent,
   setStaffCookie,
+  staffCookieName,
   type StaffContext,
 } from "@/lib/backoffice/staff";
 import { getAppContext } from "@/lib/app-context";
@@ -55,12 +56,14 @@ const signInSchema = z.object({
 const signInValidated = validatedAction(signInSchema, async ({ email, password, next }) => {
   if (email.trim() === "" || password === "") return { ok: false as const, error: "missing" as const, email };
   const { db } = await getAppContext();
-  const result = await signIn(db, { email, password, ip: await requestIp(), userAgent: await requestUserAgent() });
+  // The browser's session before this sign-in (if any) ends with it: a new level, a new token.
+  const previousToken = (await cookies()).get(await staffCookieName())?.value;
+  const result = await signIn(db, { email, password, ip: await requestIp(), userAgent: await requestUserAgent(), previousToken });
   if (!result.ok) return { ok: false as const, error: result.reason, email };
   await setStaffCookie(result.token);
-  // A password alone opens nothing: the second factor next (or, not enrolled yet, enrolment).
+  // A password alone opens nothing: the second factor next.
   const target = isAdminPath(next) ? next : "/admin";
-  return { ok: true as const, next: result.stage === "code" ? codePath(target) : ENROL_PATH };
+  return { ok: true as const, next: codePath(target) };
 });
 
 export async function signInAction(previous: LoginState, formData: FormData): Promise<LoginState> {

@@ -31,7 +31,10 @@ export default async function EnrolPage() {
   const enrolling = staff.stage === "enrol";
   // Already enrolled (and signed in with it): the page has nothing to set up; the form below only
   // shows the codes right after the confirmation that made the stage "full".
-  const secret = enrolling ? await enrolmentSecret(staff.db, staff.user.id) : undefined;
+  // This session's own secret: another session of the account never sees it.
+  const secret = enrolling ? await enrolmentSecret(staff.db, staff.session.tokenHash) : undefined;
+  // Opened by an enrolment link: the password is chosen here too.
+  const setsPassword = staff.session.enrolment === "link";
   const svg = secret ? await totpQrSvg(totpUri(secret, staff.user.email)) : undefined;
   return (
     <PlainFrame m={m} locale={locale} path={PATH} signOut={signOutAction}>
@@ -39,6 +42,7 @@ export default async function EnrolPage() {
       {enrolling ? <Notice tone="warning">{t.enrolRequired}</Notice> : null}
       {secret && svg ? (
         <section aria-label={t.enrolTitle} className="flex flex-col gap-4 rounded-card bg-surface p-5 shadow-sm">
+          {setsPassword ? <p>{t.enrolPassword}</p> : null}
           <p>{t.scan}</p>
           {/* Our own SVG, made by the qrcode package from the otpauth URI: paths only, no script. */}
           <div role="img" aria-label={t.qrLabel} className="mx-auto w-56 bg-white" dangerouslySetInnerHTML={{ __html: svg }} />
@@ -50,6 +54,18 @@ export default async function EnrolPage() {
             action={enrolAction}
             page={PATH}
             fields={[
+              ...(setsPassword
+                ? [
+                    {
+                      name: "password",
+                      label: t.newPassword,
+                      hint: t.newPasswordHint,
+                      type: "password" as const,
+                      autoComplete: "new-password",
+                    },
+                    { name: "confirm", label: t.confirm, type: "password" as const, autoComplete: "new-password" },
+                  ]
+                : []),
               {
                 name: "code",
                 label: m.secondFactor.code,
