@@ -89,7 +89,7 @@ const enrolValidated = validatedAction(z.object({ code, password: password, conf
   if (staff.stage === "code") return { redirect: codePath("/admin/security") } as const;
   if (staff.stage === "full") return { redirect: "/admin/security" } as const;
   const result = await completeEnrolment(staff.db, staff, { ...input, code: input.code.trim() }, await requestIp());
-  if (!result.ok) return { error: result.reason } as const;
+  if (!result.ok) return { error: result.reason === "not_allowed" ? "invalid" : result.reason } as const;
   // Just proven: the app has the secret. Signed in with both factors, on a new token.
   await setStaffCookie(result.token);
   return { codes: result.recoveryCodes } as const;
