@@ -52,9 +52,11 @@ test("sign-in asks for the TOTP code after the password: a wrong code and a used
   expect(used).not.toBe("");
   await expect(page).toHaveURL(`${APP_URL}/admin/operations`);
 
-  // A `next` no Location header can carry (CR/LF, a character above U+00FF) leads to the safe default, never a 500.
+  // A `next` no Location header can carry (CR/LF, a character above U+00FF): refused (400) or sent
+  // to the safe default, never a 500 and never that target.
   for (const next of ["/admin/operations\r\nSet-Cookie: x=1", "/admin/operations/\u0100", "/admin/😀"]) {
     const response = await page.request.get(`/admin/login/code?next=${encodeURIComponent(next)}`, { maxRedirects: 0 });
+    if (response.status() === 400) continue;
     expect(response.status(), JSON.stringify(next)).toBeLessThan(400);
     expect(response.headers().location, JSON.stringify(next)).toBe("/admin");
   }
