@@ -40,51 +40,63 @@ export default async function EnrolPage() {
     <PlainFrame m={m} locale={locale} path={PATH} signOut={signOutAction}>
       <h1 className="text-3xl font-bold">{t.enrolTitle}</h1>
       {enrolling ? <Notice tone="warning">{t.enrolRequired}</Notice> : null}
-      {secret && svg ? (
-        <section aria-label={t.enrolTitle} className="flex flex-col gap-4 rounded-card bg-surface p-5 shadow-sm">
-          {setsPassword ? <p>{t.enrolPassword}</p> : null}
-          <p>{t.scan}</p>
-          {/* Our own SVG, made by the qrcode package from the otpauth URI: paths only, no script. */}
-          <div role="img" aria-label={t.qrLabel} className="mx-auto w-56 bg-white" dangerouslySetInnerHTML={{ __html: svg }} />
-          <p>{t.manual}</p>
-          <p className="font-mono text-lg break-all" data-testid="totp-secret">
-            {secret.match(/.{1,4}/g)?.join(" ")}
-          </p>
-          <SecurityForm
-            action={enrolAction}
-            page={PATH}
-            fields={[
-              ...(setsPassword
-                ? [
-                    {
-                      name: "password",
-                      label: t.newPassword,
-                      hint: t.newPasswordHint,
-                      type: "password" as const,
-                      autoComplete: "new-password",
-                    },
-                    { name: "confirm", label: t.confirm, type: "password" as const, autoComplete: "new-password" },
-                  ]
-                : []),
-              {
-                name: "code",
-                label: m.secondFactor.code,
-                hint: m.secondFactor.codeHint,
-                type: "text",
-                autoComplete: "one-time-code",
-                code: true,
-              },
-            ]}
-            text={t.enrolForm}
-          />
-        </section>
-      ) : (
-        <>
-          <SecurityForm action={enrolAction} page={PATH} fields={[]} text={t.enrolForm} continueHref="/admin/security" />
-          <p>
-            <TextLink href="/admin/security">{t.back}</TextLink>
-          </p>
-        </>
+      {/*
+        One SecurityForm at one place in the tree, whether the page shows the QR code or not: the
+        confirmation sets a new session cookie, the page is drawn again as signed in, and the form
+        must keep its answer (the recovery codes, shown once) through that.
+      */}
+      <section
+        aria-label={t.enrolTitle}
+        className={secret ? "flex flex-col gap-4 rounded-card bg-surface p-5 shadow-sm" : "flex flex-col gap-4"}
+      >
+        {secret && svg ? (
+          <>
+            {setsPassword ? <p>{t.enrolPassword}</p> : null}
+            <p>{t.scan}</p>
+            {/* Our own SVG, made by the qrcode package from the otpauth URI: paths only, no script. */}
+            <div role="img" aria-label={t.qrLabel} className="mx-auto w-56 bg-white" dangerouslySetInnerHTML={{ __html: svg }} />
+            <p>{t.manual}</p>
+            <p className="font-mono text-lg break-all" data-testid="totp-secret">
+              {secret.match(/.{1,4}/g)?.join(" ")}
+            </p>
+          </>
+        ) : null}
+        <SecurityForm
+          action={enrolAction}
+          page={PATH}
+          fields={
+            secret
+              ? [
+                  ...(setsPassword
+                    ? [
+                        {
+                          name: "password",
+                          label: t.newPassword,
+                          hint: t.newPasswordHint,
+                          type: "password" as const,
+                          autoComplete: "new-password",
+                        },
+                        { name: "confirm", label: t.confirm, type: "password" as const, autoComplete: "new-password" },
+                      ]
+                    : []),
+                  {
+                    name: "code",
+                    label: m.secondFactor.code,
+                    hint: m.secondFactor.codeHint,
+                    type: "text" as const,
+                    autoComplete: "one-time-code",
+                    code: true,
+                  },
+                ]
+              : []
+          }
+          text={t.enrolForm}
+        />
+      </section>
+      {secret ? null : (
+        <p>
+          <TextLink href="/admin/security">{t.back}</TextLink>
+        </p>
       )}
     </PlainFrame>
   );
