@@ -61,6 +61,8 @@ test.describe("access", () => {
   });
 
   test("every action is refused once the session is gone, and changes nothing", async ({ page, admin, sandbox }) => {
+    // Four sign-ins with their codes (a password check is seconds of scrypt on a busy machine).
+    test.setTimeout(90_000);
     const generated = await sandbox.createOperation();
     const confirmed = await sandbox.createOperation();
     await sandbox.confirm(confirmed.id);

@@ -11,7 +11,7 @@ import type { AdminMessages, CounterMessages } from "@/lib/i18n/admin-messages";
 export interface LoginState {
   submission: number;
   email?: string;
-  error?: "invalid" | "locked" | "missing";
+  error?: "invalid" | "locked" | "missing" | "enrolment_link_needed";
 }
 
 export const INITIAL_LOGIN_STATE: LoginState = { submission: 0 };

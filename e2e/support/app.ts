@@ -32,7 +32,8 @@ export const DEMO_TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
  * The published demo staff accounts of the back-office. `sessions` is for tests that change a
  * password or sign out everywhere (so they never end another test's session), `security` for the
  * other sign-in tests (apart, so that neither waits for new TOTP codes the other used up);
- * `unenrolled` has no second factor (and tests must leave it so).
+ * `unenrolled` has no second factor (and tests must leave it so: its enrolment, through a one-time
+ * link, is tested on an app of its own).
  */
 export const STAFF = {
   aurora: {

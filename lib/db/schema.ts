@@ -313,8 +313,6 @@ export const staffUsers = pgTable("staff_users", {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   /** The TOTP secret of the second factor, once enrolled (through lib/backoffice/totp-secret-store.ts). */
   totpSecret: text("totp_secret"),
-  /** A secret shown for enrolment and not yet confirmed with a code. */
-  totpPendingSecret: text("totp_pending_secret"),
   totpEnabledAt: timestamp("totp_enabled_at", { withTimezone: true }),
   /** The time step of the last code accepted: a code of that step or an earlier one is a replay. */
   totpLastStep: bigint("totp_last_step", { mode: "number" }),
@@ -355,7 +353,50 @@ export const staffSessions = pgTable("staff_sessions", {
   /** For the staff member's list of sessions: the address and a shortened user agent. */
   ip: text("ip"),
   userAgent: text("user_agent"),
+  /**
+   * Whether this session may enrol a second factor, and how it came to: "link" (a one-time
+   * enrolment link: the password is set with it) or "renew" (turned off behind both factors, to
+   * set up again). Null: a session of an unenrolled account without either opens nothing.
+   */
+  enrolment: text("enrolment").$type<"link" | "renew">(),
+  /** The secret shown to this session for enrolment (sealed), never to another one. */
+  totpPendingSecret: text("totp_pending_secret"),
 });
+
+/**
+ * One-time links for staff (enrolment today; invitations and password resets later): the URL
+ * carries a random token, the table only its SHA-256; used once, and only before it expires.
+ */
+export const staffLinks = pgTable(
+  "staff_links",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: "cascade" }),
+    purpose: text("purpose").$type<"enrolment">().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (table) => [index("staff_links_user").on(table.userId)],
+);
+
+/**
+ * Where an account completed a full sign-in (both factors): an IPv4 address or an IPv6 /64. Sign-in
+ * attempts from there are spared the per-account ceiling (lib/backoffice/rate-limit.ts).
+ */
+export const staffKnownSources = pgTable(
+  "staff_known_sources",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: "cascade" }),
+    source: text("source").notNull(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.source] })],
+);
 
 /**
  * Sign-in attempts per key (an e-mail with an IP address, or an IP address), reserved atomically
@@ -407,6 +448,8 @@ export const AUDIT_KINDS = [
   "payment_link_created",
   "payment_link_sent",
   "payment_link_revoked",
+  "staff_link_issued",
+  "staff_link_used",
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 export type AuditResult = "ok" | "refused" | "failed";

@@ -137,7 +137,8 @@ export function demoSigningSecret(secret: string): string {
  *   TOTP code works once per account, so four sign-ins in a row on one account waited for new
  *   codes).
  * - `nuevo@viajes-aurora.example` / `aurora-new-demo`: a staff member without a second factor:
- *   signing in leads to enrolment, and to nothing else until it is done.
+ *   the password alone opens nothing; an enrolment link (`npm run admin -- enrolment-link`) sets
+ *   it up.
  * The second factor of all but the last is enrolled with the published TOTP secret
  * {@link DEMO_TOTP_SECRET} (any authenticator app, or `otplib`, gives the codes).
  */

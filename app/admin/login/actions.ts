@@ -1,10 +1,11 @@
 "use server";
 
+import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { LoginState } from "@/components/admin/form-states";
 import { signIn } from "@/lib/backoffice/staff/auth";
-import { codePath, ENROL_PATH, isAdminPath, requestIp, requestUserAgent, setStaffCookie } from "@/lib/backoffice/staff/staff";
+import { codePath, isAdminPath, requestIp, requestUserAgent, setStaffCookie, staffCookieName } from "@/lib/backoffice/staff/staff";
 import { getAppContext } from "@/lib/app-context";
 import { validatedAction } from "@/lib/validated-action";
 import { safeText } from "@/lib/validation/text";
@@ -20,12 +21,14 @@ const signInSchema = z.object({
 const signInValidated = validatedAction(signInSchema, async ({ email, password, next }) => {
   if (email.trim() === "" || password === "") return { ok: false as const, error: "missing" as const, email };
   const { db } = await getAppContext();
-  const result = await signIn(db, { email, password, ip: await requestIp(), userAgent: await requestUserAgent() });
+  // The browser's session before this sign-in (if any) ends with it: a new level, a new token.
+  const previousToken = (await cookies()).get(await staffCookieName())?.value;
+  const result = await signIn(db, { email, password, ip: await requestIp(), userAgent: await requestUserAgent(), previousToken });
   if (!result.ok) return { ok: false as const, error: result.reason, email };
   await setStaffCookie(result.token);
-  // A password alone opens nothing: the second factor next (or, not enrolled yet, enrolment).
+  // A password alone opens nothing: the second factor next.
   const target = isAdminPath(next) ? next : "/admin";
-  return { ok: true as const, next: result.stage === "code" ? codePath(target) : ENROL_PATH };
+  return { ok: true as const, next: codePath(target) };
 });
 
 export async function signInAction(previous: LoginState, formData: FormData): Promise<LoginState> {

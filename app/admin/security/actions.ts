@@ -1,6 +1,5 @@
 "use server";
 
-import { eq } from "drizzle-orm";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { SecurityFormState } from "@/components/admin/form-states";
@@ -8,10 +7,14 @@ import { recordAudit } from "@/lib/backoffice/audit/audit";
 import {
   changePassword,
   checkCurrentPassword,
+  completeEnrolment,
   completeSecondFactor,
   deleteOtherStaffSessions,
+  deleteStaffSession,
+  openEnrolmentSession,
   turnOffSecondFactor,
 } from "@/lib/backoffice/staff/auth";
+import { consumeLink } from "@/lib/backoffice/staff/links";
 import {
   anyStaffSessionForAction,
   clearStaffCookie,
@@ -19,11 +22,14 @@ import {
   ENROL_PATH,
   isAdminPath,
   requestIp,
+  requestUserAgent,
+  setStaffCookie,
   staffForAction,
   type StaffContext,
 } from "@/lib/backoffice/staff/staff";
 import { confirmEnrolment } from "@/lib/backoffice/staff/two-factor";
 import { staffSessions } from "@/lib/db/schema";
+import { getAppContext } from "@/lib/app-context";
 import { validatedAction } from "@/lib/validated-action";
 import { safeText } from "@/lib/validation/text";
 
@@ -54,7 +60,11 @@ const secondFactorValidated = validatedAction(
     if (staff.stage === "full") return { redirect: target } as const;
     if (code.trim() === "") return { error: "missing" } as const;
     const result = await completeSecondFactor(staff.db, staff, code.trim(), await requestIp());
-    if (result.ok) return { redirect: target } as const;
+    if (result.ok) {
+      // Signed in with both factors: a new token, the one from the password step is dead.
+      await setStaffCookie(result.token);
+      return { redirect: target } as const;
+    }
     if (result.reason === "ended") {
       await clearStaffCookie();
       return { redirect: "/admin/login?codes=ended" } as const;
@@ -74,18 +84,17 @@ export async function secondFactorAction(previous: SecurityFormState, formData: 
 // ---------------------------------------------------------------------------------------------
 // Enrolment
 
-const enrolValidated = validatedAction(z.object({ code }), async ({ code }) => {
+const enrolValidated = validatedAction(z.object({ code, password: password, confirm: password }), async (input) => {
   const staff = await anyStaffSessionForAction();
   if (!staff) return { redirect: "/admin/login" } as const;
   // Someone enrolled already: the second factor they have first (a password alone never re-enrols).
   if (staff.stage === "code") return { redirect: codePath("/admin/security") } as const;
   if (staff.stage === "full") return { redirect: "/admin/security" } as const;
-  const codes = await confirmEnrolment(staff.db, staff.user.id, code.trim());
-  if (!codes) return { error: "invalid" } as const;
-  // Just proven: the app has the secret. This session counts as signed in with both factors.
-  await staff.db.update(staffSessions).set({ secondFactorAt: new Date() }).where(eq(staffSessions.tokenHash, staff.session.tokenHash));
-  await recordAudit(staff.db, { kind: "two_factor_enrolled", result: "ok", ...who(staff, await requestIp()) });
-  return { codes } as const;
+  const result = await completeEnrolment(staff.db, staff, { ...input, code: input.code.trim() }, await requestIp());
+  if (!result.ok) return { error: result.reason === "not_allowed" ? "invalid" : result.reason } as const;
+  // Just proven: the app has the secret. Signed in with both factors, on a new token.
+  await setStaffCookie(result.token);
+  return { codes: result.recoveryCodes } as const;
 });
 
 export async function enrolAction(previous: SecurityFormState, formData: FormData): Promise<SecurityFormState> {
@@ -95,6 +104,27 @@ export async function enrolAction(previous: SecurityFormState, formData: FormDat
   if (outcome.redirect) redirect(outcome.redirect);
   if (outcome.codes) return { submission, recoveryCodes: outcome.codes };
   return { submission, error: outcome.error };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A one-time enrolment link: used on a post (a mail scanner's visit does not use it up), it opens
+// a session that leads only to enrolment.
+
+const linkValidated = validatedAction(z.object({ token: z.string().max(100) }), async ({ token }) => {
+  const { db } = await getAppContext();
+  const ip = await requestIp();
+  const userId = await consumeLink(db, token, "enrolment", { ip });
+  if (!userId) return { ok: false } as const;
+  const previous = await anyStaffSessionForAction();
+  if (previous) await deleteStaffSession(db, previous.token);
+  await setStaffCookie(await openEnrolmentSession(db, userId, { ip, userAgent: await requestUserAgent() }));
+  return { ok: true } as const;
+});
+
+export async function openEnrolmentLinkAction(formData: FormData): Promise<void> {
+  const outcome = await linkValidated(undefined, formData);
+  if ("invalid" in outcome || !outcome.ok) redirect("/admin/login/link/used");
+  redirect(ENROL_PATH);
 }
 
 // ---------------------------------------------------------------------------------------------

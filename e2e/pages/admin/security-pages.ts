@@ -61,3 +61,41 @@ export class AuditPage {
     return this.table.getByRole("row").filter({ hasText: text });
   }
 }
+
+/**
+ * A one-time enrolment link's page, and the enrolment it opens: the password chosen, the QR code
+ * (and the key in text), the first code, the recovery codes.
+ */
+export class EnrolmentLinkPages {
+  readonly heading: Locator;
+  readonly start: Locator;
+  readonly invalid: Locator;
+  readonly qr: Locator;
+  readonly secret: Locator;
+  readonly password: Locator;
+  readonly confirm: Locator;
+  readonly code: Locator;
+  readonly activate: Locator;
+  readonly recoveryTitle: Locator;
+
+  constructor(
+    readonly page: Page,
+    readonly m: AdminMessages,
+  ) {
+    this.heading = page.getByRole("heading", { level: 1 });
+    this.start = page.getByRole("button", { name: m.security.linkContinue, exact: true });
+    this.invalid = page.getByText(m.security.linkInvalid);
+    this.qr = page.getByRole("img", { name: m.security.qrLabel });
+    this.secret = page.getByTestId("totp-secret");
+    this.password = page.getByLabel(m.security.newPassword, { exact: true });
+    this.confirm = page.getByLabel(m.security.confirm, { exact: true });
+    this.code = page.getByLabel(m.secondFactor.code, { exact: true });
+    this.activate = page.getByRole("button", { name: m.security.enrolForm.submit, exact: true });
+    this.recoveryTitle = page.getByText(m.security.enrolForm.recoveryTitle);
+  }
+
+  /** The key the page shows, as an authenticator app reads it. */
+  async shownSecret(): Promise<string> {
+    return ((await this.secret.textContent()) ?? "").replace(/\s+/g, "");
+  }
+}

@@ -5,8 +5,20 @@ import type { Db } from "@/lib/db";
 import { partners, staffSessions, staffUsers, type PartnerRow } from "@/lib/db/schema";
 import { recordAudit } from "../audit/audit";
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from "./passwords";
-import { forgetKey, ipKey, LOGIN_LIMITS, normalizeEmail, pairKey, releaseAttempt, reserveAttempt } from "./rate-limit";
-import { checkSecondFactor, disableTwoFactor } from "./two-factor";
+import {
+  accountKey,
+  forgetKey,
+  ipKey,
+  LOGIN_LIMITS,
+  normalizeEmail,
+  pairKey,
+  releaseAttempt,
+  reserveAttempt,
+  type Reservation,
+} from "./rate-limit";
+import { isKnownSource, rememberSource } from "./known-sources";
+import { PASSWORD_MIN_LENGTH, passwordProblem } from "./password-policy";
+import { checkSecondFactor, confirmEnrolment, disableTwoFactor, type Tx } from "./two-factor";
 import { loggerFor } from "@/lib/logger";
 
 /**
@@ -14,7 +26,10 @@ import { loggerFor } from "@/lib/logger";
  * `staff.ts`). The cookie carries a random 32-byte token; the table keeps only its SHA-256, so a
  * leaked table opens no session. A session lasts 8 hours at most and ends after 30 minutes without
  * a request; signing out deletes the row. A password opens a session that waits for the second
- * factor (or, for someone not enrolled yet, leads only to enrolment): see {@link sessionStage}.
+ * factor: see {@link sessionStage}. Someone not enrolled yet gets no session from a password: only
+ * a one-time enrolment link (staff/links.ts) opens one, and that one leads only to enrolment. Every
+ * change of level (password, second factor, enrolment) gives the session a new token, the old one
+ * dead: a cookie someone saw before the second factor is worth nothing after it.
  */
 
 export const STAFF_SESSION_TTL_MS = 8 * 60 * 60 * 1000;
@@ -55,7 +70,7 @@ export async function createStaffSession(
   db: Db,
   userId: string,
   now = new Date(),
-  options: SessionOrigin & { secondFactor?: boolean } = {},
+  options: SessionOrigin & { secondFactor?: boolean; enrolment?: StaffSessionRow["enrolment"] } = {},
 ): Promise<string> {
   const token = randomBytes(32).toString("base64url");
   await db.insert(staffSessions).values({
@@ -65,10 +80,29 @@ export async function createStaffSession(
     createdAt: now,
     lastSeenAt: now,
     secondFactorAt: options.secondFactor ? now : null,
+    enrolment: options.enrolment ?? null,
     ip: options.ip ?? null,
     userAgent: shortUserAgent(options.userAgent),
   });
   return token;
+}
+
+/**
+ * Gives the session a new token (the old one opens nothing from now on) along with `changes`, in
+ * one statement; returns the new token, or undefined when the session is gone.
+ */
+export async function renewSessionToken(
+  db: Db | Tx,
+  tokenHash: string,
+  changes: Partial<Pick<StaffSessionRow, "secondFactorAt" | "codeFailures" | "enrolment" | "totpPendingSecret">> = {},
+): Promise<string | undefined> {
+  const token = randomBytes(32).toString("base64url");
+  const renewed = await db
+    .update(staffSessions)
+    .set({ ...changes, tokenHash: hashToken(token) })
+    .where(eq(staffSessions.tokenHash, tokenHash))
+    .returning({ userId: staffSessions.userId });
+  return renewed.length === 1 ? token : undefined;
 }
 
 /** "Firefox 132 on Windows": enough to recognise a session, not a fingerprint. */
@@ -100,13 +134,16 @@ export async function findStaffSession(db: Db, token: string | undefined, now = 
     )
     .limit(1);
   if (!row) return undefined;
+  const twoFactor = Boolean(row.user.totpSecret && row.user.totpEnabledAt);
+  // Not enrolled, and not opened for enrolment (by a link, or behind both factors): nothing.
+  if (!twoFactor && !row.session.enrolment) return undefined;
   if (now.getTime() - row.session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
     await db.update(staffSessions).set({ lastSeenAt: now }).where(eq(staffSessions.tokenHash, row.session.tokenHash));
   }
   const { id, email, name, partnerId } = row.user;
   return {
     session: row.session,
-    user: { id, email, name, partnerId, twoFactor: Boolean(row.user.totpSecret && row.user.totpEnabledAt) },
+    user: { id, email, name, partnerId, twoFactor },
     partner: row.partner,
   };
 }
@@ -155,43 +192,50 @@ export async function setStaffSessionAgency(db: Db, token: string, agencyId: num
 }
 
 export type SignInResult =
-  { ok: true; token: string; userId: string; stage: Exclude<SessionStage, "full"> } | { ok: false; reason: "invalid" | "locked" };
+  | { ok: true; token: string; userId: string; stage: "code" }
+  | { ok: false; reason: "invalid" | "locked" }
+  /** The right password, for an account with no second factor: only an enrolment link goes on. */
+  | { ok: false; reason: "enrolment_link_needed" };
 
 /**
  * Checks the e-mail and password, under the rate limit (lib/backoffice/rate-limit.ts): the attempt
  * is reserved first, so parallel guesses cannot get more checks than the limit. The answer never
  * says whether the e-mail exists: an unknown e-mail is checked against a dummy hash (same time)
- * and counted like any other. A success opens a session that still needs the second factor.
+ * and counted like any other. A success opens a session that still needs the second factor (and
+ * ends `previousToken`'s, the browser's session before it); for an account not enrolled yet, it
+ * opens nothing.
  */
 export async function signIn(
   db: Db,
-  input: { email: string; password: string; ip: string; userAgent?: string | null },
+  input: { email: string; password: string; ip: string; userAgent?: string | null; previousToken?: string },
   now = new Date(),
   hooks: { verify?: typeof verifyPassword } = {},
 ): Promise<SignInResult> {
   const verify = hooks.verify ?? verifyPassword;
   const email = normalizeEmail(input.email);
-  const keys = { pair: pairKey(email, input.ip), ip: ipKey(input.ip) };
+  const keys = { pair: pairKey(email, input.ip), ip: ipKey(input.ip), account: accountKey(email) };
   const log = loggerFor("backoffice");
   const [user] = await db.select().from(staffUsers).where(eq(staffUsers.email, email)).limit(1);
   const who = user ? { partnerId: user.partnerId, staff: { id: user.id, name: user.name } } : {};
 
+  // The per-account ceiling spares the places the account is known at (known-sources.ts).
+  const known = user ? await isKnownSource(db, user.id, input.ip, now) : false;
   const pair = await reserveAttempt(db, keys.pair, LOGIN_LIMITS.perPair, now);
   const ip = pair.allowed ? await reserveAttempt(db, keys.ip, LOGIN_LIMITS.perIp, now) : undefined;
-  if (!pair.allowed || !ip?.allowed) {
+  const account: Reservation | undefined =
+    ip?.allowed && !known ? await reserveAttempt(db, keys.account, LOGIN_LIMITS.perAccount, now) : undefined;
+  if (!pair.allowed || !ip?.allowed || (!known && !account?.allowed)) {
     if (pair.allowed) await releaseAttempt(db, keys.pair);
+    if (ip?.allowed) await releaseAttempt(db, keys.ip);
+    const by = !pair.allowed ? "account_and_ip" : !ip?.allowed ? "ip" : "account";
     log.info({ reason: "locked" }, "backoffice: a sign-in was refused by its limit");
-    await recordAudit(
-      db,
-      { kind: "sign_in_locked", result: "refused", ...who, ip: input.ip, details: { by: pair.allowed ? "ip" : "account_and_ip" } },
-      now,
-    );
+    await recordAudit(db, { kind: "sign_in_locked", result: "refused", ...who, ip: input.ip, details: { by } }, now);
     return { ok: false, reason: "locked" };
   }
 
   const matches = await verify(input.password, user?.passwordHash ?? (await dummyPasswordHash()));
   if (!user || !matches) {
-    const reason = pair.last || ip.last ? "locked" : "invalid";
+    const reason = pair.last || ip.last || account?.last ? "locked" : "invalid";
     // Neither the e-mail nor the password: whether the account exists is no log reader's business either.
     log.info({ reason }, "backoffice: a sign-in failed");
     await recordAudit(db, { kind: reason === "locked" ? "sign_in_locked" : "sign_in_failed", result: "failed", ...who, ip: input.ip }, now);
@@ -200,6 +244,7 @@ export async function signIn(
 
   await forgetKey(db, keys.pair);
   await releaseAttempt(db, keys.ip);
+  if (account) await releaseAttempt(db, keys.account);
   if (needsRehash(user.passwordHash)) {
     // The password is known right now, and only now: the moment to move an old hash to today's cost.
     await db
@@ -208,19 +253,25 @@ export async function signIn(
       .where(eq(staffUsers.id, user.id));
   }
   await deleteExpiredStaffSessions(db, now);
+  // A new session, a new token: whatever this browser held before is over.
+  if (input.previousToken) await deleteStaffSession(db, input.previousToken);
   const enrolled = Boolean(user.totpSecret && user.totpEnabledAt);
+  if (!enrolled) {
+    // Whoever knows the password must not be the one who sets the second factor up: that takes a
+    // one-time link from an administrator, sent to the owner.
+    log.info({ userId: user.id }, "backoffice: password accepted, no second factor: an enrolment link is needed");
+    await recordAudit(db, { kind: "sign_in", result: "refused", ...who, ip: input.ip, details: { next: "enrolment_link" } }, now);
+    return { ok: false, reason: "enrolment_link_needed" };
+  }
   log.info({ userId: user.id }, "backoffice: password accepted");
-  await recordAudit(
-    db,
-    { kind: "sign_in", result: "ok", ...who, ip: input.ip, details: { next: enrolled ? "second_factor" : "enrolment" } },
-    now,
-  );
+  await recordAudit(db, { kind: "sign_in", result: "ok", ...who, ip: input.ip, details: { next: "second_factor" } }, now);
   const token = await createStaffSession(db, user.id, now, { ip: input.ip, userAgent: input.userAgent });
-  return { ok: true, token, userId: user.id, stage: enrolled ? "code" : "enrol" };
+  return { ok: true, token, userId: user.id, stage: "code" };
 }
 
 export type SecondFactorResult =
-  { ok: true; method: "totp" | "recovery" } | { ok: false; reason: "invalid" | "replayed" | "ended" | "locked" };
+  /** `token`: the session's new token (the one it had before opens nothing any more). */
+  { ok: true; method: "totp" | "recovery"; token: string } | { ok: false; reason: "invalid" | "replayed" | "ended" | "locked" };
 
 /** The rate-limit key of an account's second-factor codes (5, then locks of 1 minute doubling up to 1 hour). */
 export function secondFactorKey(userId: string): string {
@@ -231,6 +282,7 @@ export function secondFactorKey(userId: string): string {
  * The second step of a sign-in: a code on a session that waits for it. A wrong code counts on the
  * session; the 5th ends it, so guessing needs the password again (and its limit). Codes are also
  * limited per account whatever the session: 5, then locks of 1 minute doubling up to 1 hour.
+ * A right code gives the session a new token, and makes the address a known one for the account.
  */
 export async function completeSecondFactor(
   db: Db,
@@ -268,10 +320,77 @@ export async function completeSecondFactor(
     return { ok: false, reason: ended ? "ended" : "invalid" };
   }
   await forgetKey(db, codeKey);
-  await db.update(staffSessions).set({ secondFactorAt: now, codeFailures: 0 }).where(eq(staffSessions.tokenHash, found.session.tokenHash));
+  const token = await renewSessionToken(db, found.session.tokenHash, { secondFactorAt: now, codeFailures: 0 });
+  if (!token) return { ok: false, reason: "ended" };
+  await rememberSource(db, found.user.id, ip, now);
   loggerFor("backoffice").info({ userId: found.user.id }, "backoffice: signed in");
   await recordAudit(db, { kind: check.method === "recovery" ? "recovery_code_used" : "second_factor", result: "ok", ...who }, now);
-  return check;
+  return { ...check, token };
+}
+
+/**
+ * Opens a session for the holder of a one-time enrolment link (already used: staff/links.ts). It
+ * leads only to enrolment, where the password is set along with the second factor.
+ */
+export async function openEnrolmentSession(db: Db, userId: string, origin: SessionOrigin, now = new Date()): Promise<string> {
+  await deleteExpiredStaffSessions(db, now);
+  return createStaffSession(db, userId, now, { ...origin, enrolment: "link" });
+}
+
+export type EnrolmentResult =
+  | { ok: true; token: string; recoveryCodes: string[]; endedSessions: number }
+  | { ok: false; reason: "not_allowed" | "invalid" | "too_short" | "common" | "mismatch" };
+
+/**
+ * Completes enrolment on a session opened for it: the code from the app confirms this session's
+ * own pending secret; a session opened by a link sets its password too (`password`, `confirm`).
+ * In one transaction, the second factor is on, every other session of the account ends, and this
+ * one gets a new token, signed in with both factors.
+ */
+export async function completeEnrolment(
+  db: Db,
+  found: Pick<StaffSession, "session" | "user" | "partner">,
+  input: { code: string; password?: string; confirm?: string },
+  ip: string,
+  now = new Date(),
+): Promise<EnrolmentResult> {
+  const { session, user } = found;
+  if (user.twoFactor || !session.enrolment) return { ok: false, reason: "not_allowed" };
+  let passwordHash: string | undefined;
+  if (session.enrolment === "link") {
+    const problem = await passwordProblem(input.password ?? "");
+    if (problem) return { ok: false, reason: problem };
+    if (input.password !== input.confirm) return { ok: false, reason: "mismatch" };
+    passwordHash = await hashPassword(input.password ?? "");
+  }
+  let token: string | undefined;
+  let endedSessions = 0;
+  const recoveryCodes = await confirmEnrolment(db, { tokenHash: session.tokenHash, userId: user.id }, input.code, now, async (tx) => {
+    if (passwordHash) await tx.update(staffUsers).set({ passwordHash, passwordChangedAt: now }).where(eq(staffUsers.id, user.id));
+    const ended = await tx
+      .delete(staffSessions)
+      .where(and(eq(staffSessions.userId, user.id), ne(staffSessions.tokenHash, session.tokenHash)))
+      .returning({ tokenHash: staffSessions.tokenHash });
+    endedSessions = ended.length;
+    token = await renewSessionToken(tx, session.tokenHash, { secondFactorAt: now, codeFailures: 0, enrolment: null });
+    if (!token) throw new Error("the enrolling session ended during its enrolment");
+  });
+  if (!recoveryCodes || !token) return { ok: false, reason: "invalid" };
+  await rememberSource(db, user.id, ip, now);
+  loggerFor("backoffice").info({ userId: user.id }, "backoffice: second factor enrolled");
+  await recordAudit(
+    db,
+    {
+      kind: "two_factor_enrolled",
+      result: "ok",
+      partnerId: found.partner.id,
+      staff: { id: user.id, name: user.name },
+      ip,
+      details: { endedSessions, via: session.enrolment },
+    },
+    now,
+  );
+  return { ok: true, token, recoveryCodes, endedSessions };
 }
 
 /** The rate-limit key of an account's current password asked again behind a session. */
@@ -313,19 +432,24 @@ export async function checkCurrentPassword(
 
 /**
  * Turns the user's second factor off (the current password was checked: checkCurrentPassword) and
- * ends every other session of theirs: they would otherwise be sent to enrol with the same pending
- * secret, and once this session re-enrolled, a session that had passed the old factor (a stolen
- * one, say) would be fully signed in again without any code. Returns how many ended.
+ * ends every other session of theirs: once this session re-enrolled, a session that had passed the
+ * old factor (a stolen one, say) would be fully signed in again without any code. This session,
+ * which gave both factors, may enrol again; any other needs an enrolment link. Returns how many
+ * sessions ended.
  */
 export async function turnOffSecondFactor(db: Db, found: { token: string; user: { id: string } }): Promise<number> {
   await disableTwoFactor(db, found.user.id);
+  await db
+    .update(staffSessions)
+    .set({ enrolment: "renew", totpPendingSecret: null })
+    .where(eq(staffSessions.tokenHash, hashToken(found.token)));
   return deleteOtherStaffSessions(db, found.user.id, found.token);
 }
 
 export type PasswordChangeResult =
-  { ok: true; endedSessions: number } | { ok: false; reason: "wrong_current" | "ended" | "too_short" | "mismatch" | "same" };
+  { ok: true; endedSessions: number } | { ok: false; reason: "wrong_current" | "ended" | "too_short" | "common" | "mismatch" | "same" };
 
-export const PASSWORD_MIN_LENGTH = 12;
+export { PASSWORD_MIN_LENGTH };
 
 /** Changes the password (the current one first) and ends every other session of the user. */
 export async function changePassword(
@@ -342,7 +466,8 @@ export async function changePassword(
     await recordAudit(db, { kind: "password_changed", result: "refused", ...who, details: { reason } }, now);
     return { ok: false, reason };
   }
-  if ([...input.next].length < PASSWORD_MIN_LENGTH) return { ok: false, reason: "too_short" };
+  const problem = await passwordProblem(input.next);
+  if (problem) return { ok: false, reason: problem };
   if (input.next !== input.confirm) return { ok: false, reason: "mismatch" };
   if (input.next === input.current) return { ok: false, reason: "same" };
   await db

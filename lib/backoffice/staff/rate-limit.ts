@@ -2,6 +2,7 @@ import "server-only";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { loginThrottles } from "@/lib/db/schema";
+import { addressBucket } from "@/lib/security/address-bucket";
 
 /**
  * Sign-in limits that hold under parallel guessing and cannot be turned against someone else:
@@ -13,6 +14,13 @@ import { loginThrottles } from "@/lib/db/schema";
  *   twice the one before, from 1 minute up to 1 hour, and all is forgotten after a day of calm or
  *   a successful sign-in.
  * - A looser limit per address alone slows down one address trying many accounts.
+ * - "Address" is an IPv4 address or an IPv6 /64 (lib/security/address-bucket.ts): one line holds
+ *   a whole /64, and would otherwise get a fresh allowance per address.
+ * - A soft ceiling per account, whatever the address, slows guessing spread over many addresses:
+ *   past `perAccount` attempts in the window, the account refuses attempts ("try later") for
+ *   1 minute, doubling up to 1 hour, but only from places it is not known to sign in from
+ *   (known-sources.ts: where it completed both factors lately). The owner at a known place is
+ *   never held back by it, and elsewhere it ends by itself: no one can lock an account out.
  * A success gives its reservations back. Unknown e-mails are counted like known ones, so a lock
  * never tells whether an account exists.
  */
@@ -22,6 +30,8 @@ export const LOGIN_LIMITS = {
   perPair: 5,
   /** Attempts per address, over all e-mails, before a lock. */
   perIp: 50,
+  /** Attempts per account from places it is not known at, over all addresses, before a lock. */
+  perAccount: 20,
   /** Attempts older than this no longer count. */
   windowMs: 15 * 60_000,
   firstLockMs: 60_000,
@@ -35,11 +45,16 @@ export function normalizeEmail(email: string): string {
 }
 
 export function pairKey(email: string, ip: string): string {
-  return `pair:${ip}:${normalizeEmail(email)}`;
+  return `pair:${addressBucket(ip)}:${normalizeEmail(email)}`;
 }
 
 export function ipKey(ip: string): string {
-  return `ip:${ip}`;
+  return `ip:${addressBucket(ip)}`;
+}
+
+/** Keyed by e-mail, so an unknown e-mail is counted (and locked) like an account. */
+export function accountKey(email: string): string {
+  return `account:${normalizeEmail(email)}`;
 }
 
 export interface Reservation {

@@ -48,4 +48,18 @@ describe("where a sign-in may lead back to", () => {
       expect(isAdminPath(value), String(value)).toBe(false);
     }
   });
+
+  it("refuses what no Location header can carry: CR, LF, controls and characters above U+00FF", () => {
+    for (const value of [
+      "/admin/operations\r\nSet-Cookie: x=1",
+      "/admin/\n",
+      "/admin/\u0000",
+      "/admin/opera\u0100tions",
+      "/admin/😀",
+      "/admin/é",
+    ]) {
+      expect(isAdminPath(value), JSON.stringify(value)).toBe(false);
+    }
+    expect(isAdminPath("/admin/operations?q=%C3%A9")).toBe(true);
+  });
 });

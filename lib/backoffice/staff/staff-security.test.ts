@@ -13,6 +13,7 @@ import {
   completeSecondFactor,
   createStaffSession,
   findStaffSession,
+  hashToken,
   signIn,
   STAFF_IDLE_TIMEOUT_MS,
   turnOffSecondFactor,
@@ -20,7 +21,7 @@ import {
 } from "./auth";
 import { PASSWORD_COST, verifyPassword } from "./passwords";
 import { LOGIN_LIMITS } from "./rate-limit";
-import { checkSecondFactor, confirmEnrolment, enrolmentSecret, enrolWithSecret, newRecoveryCodes } from "./two-factor";
+import { checkSecondFactor, confirmEnrolment, disableTwoFactor, enrolmentSecret, enrolWithSecret, newRecoveryCodes } from "./two-factor";
 
 /*
  * The staff sign-in as an attacker would try it: parallel guessing, locking someone else
@@ -46,6 +47,8 @@ async function setUp(database: Database) {
       .insert(staffUsers)
       .values({ id: user.id, partnerId: DEMO_PARTNER_ID, email: user.email, name: user.name, passwordHash: oldCostHash(user.password) })
       .onConflictDoNothing();
+    // Enrolled: without a second factor, a password opens no session at all.
+    await enrolWithSecret(db, user.id, DEMO_TOTP_SECRET, []);
   }
 }
 
@@ -226,7 +229,7 @@ describe("passwords, sessions and the second factor", () => {
     expect(await findStaffSession(db(), token, at(58 * MINUTE + STAFF_IDLE_TIMEOUT_MS))).toBeUndefined();
   });
 
-  it("TOTP: a password alone gives a session waiting for the code; a valid code opens it, a wrong one does not", async () => {
+  it("TOTP: a password alone gives a session waiting for the code; a valid code opens it on a new token, a wrong one does not", async () => {
     await enrolWithSecret(db(), OTHER.id, DEMO_TOTP_SECRET, []);
     const now = new Date();
     const result = await signIn(db(), { email: OTHER.email, password: OTHER.password, ip: "203.0.113.2" }, now);
@@ -243,8 +246,12 @@ describe("passwords, sessions and the second factor", () => {
       "203.0.113.2",
       now,
     );
-    expect(ok).toEqual({ ok: true, method: "totp" });
-    expect((await sessionOf(result.token, now)).session.secondFactorAt).not.toBeNull();
+    expect(ok).toEqual({ ok: true, method: "totp", token: expect.any(String) });
+    if (!ok.ok) return;
+    // The pre-2FA cookie is dead: only the new token is signed in.
+    expect(ok.token).not.toBe(result.token);
+    expect(await findStaffSession(db(), result.token, now)).toBeUndefined();
+    expect((await sessionOf(ok.token, now)).session.secondFactorAt).not.toBeNull();
   });
 
   it("TOTP: the secret is stored sealed (SECRETS_KEYS), never as it is, and still gives working codes", async () => {
@@ -256,7 +263,7 @@ describe("passwords, sessions and the second factor", () => {
     const result = await signIn(db(), { email: OTHER.email, password: OTHER.password, ip: "203.0.113.9" }, now);
     if (!result.ok) throw new Error("sign-in failed");
     const session = await sessionOf(result.token, now);
-    expect(await completeSecondFactor(db(), session, await codeAt(DEMO_TOTP_SECRET, now), "203.0.113.9", now)).toEqual({
+    expect(await completeSecondFactor(db(), session, await codeAt(DEMO_TOTP_SECRET, now), "203.0.113.9", now)).toMatchObject({
       ok: true,
       method: "totp",
     });
@@ -313,7 +320,7 @@ describe("passwords, sessions and the second factor", () => {
       "203.0.113.4",
       later,
     );
-    expect(ok).toEqual({ ok: true, method: "totp" });
+    expect(ok).toMatchObject({ ok: true, method: "totp" });
   });
 
   it("the current password asked behind a session is limited per account: a stolen cookie is no password oracle", async () => {
@@ -368,11 +375,14 @@ describe("passwords, sessions and the second factor", () => {
   });
 
   it("enrolment: the first code confirms the secret and gives 10 recovery codes, stored only hashed, each single-use", async () => {
-    const now = new Date();
-    const secret = await enrolmentSecret(db(), VICTIM.id);
-    expect(await enrolmentSecret(db(), VICTIM.id)).toBe(secret);
-    expect(await confirmEnrolment(db(), VICTIM.id, "000000", now)).toBeUndefined();
-    const codes = await confirmEnrolment(db(), VICTIM.id, await codeAt(secret, now), now);
+    const now = new Date(Date.now() + 90 * MINUTE);
+    await disableTwoFactor(db(), VICTIM.id);
+    const token = await createStaffSession(db(), VICTIM.id, now, { enrolment: "renew" });
+    const session = { tokenHash: hashToken(token), userId: VICTIM.id };
+    const secret = await enrolmentSecret(db(), session.tokenHash);
+    expect(await enrolmentSecret(db(), session.tokenHash)).toBe(secret);
+    expect(await confirmEnrolment(db(), session, "000000", now)).toBeUndefined();
+    const codes = await confirmEnrolment(db(), session, await codeAt(secret, now), now);
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
     const stored = await db().select().from(staffRecoveryCodes).where(eq(staffRecoveryCodes.userId, VICTIM.id));

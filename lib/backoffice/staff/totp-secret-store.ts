@@ -9,6 +9,8 @@ import { openSecret, sealSecret } from "@/lib/security/secrets";
  */
 
 const CONTEXT = "staff_users.totp_secret";
+/** The secret shown to one session for enrolment: sealed for its own column, so it only opens there. */
+const PENDING_CONTEXT = "staff_sessions.totp_pending_secret";
 
 export function storeTotpSecret(plaintext: string): string {
   return sealSecret(plaintext, CONTEXT);
@@ -16,4 +18,12 @@ export function storeTotpSecret(plaintext: string): string {
 
 export function readTotpSecret(stored: string): string {
   return openSecret(stored, CONTEXT);
+}
+
+export function storePendingTotpSecret(plaintext: string): string {
+  return sealSecret(plaintext, PENDING_CONTEXT);
+}
+
+export function readPendingTotpSecret(stored: string): string {
+  return openSecret(stored, PENDING_CONTEXT);
 }

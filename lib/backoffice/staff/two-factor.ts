@@ -3,9 +3,12 @@ import { createHash, randomInt } from "node:crypto";
 import { and, count, eq, isNull, lt, or } from "drizzle-orm";
 import { generateSecret, generateURI, verify } from "otplib";
 import type { Db } from "@/lib/db";
-import { staffRecoveryCodes, staffUsers } from "@/lib/db/schema";
+import { staffRecoveryCodes, staffSessions, staffUsers } from "@/lib/db/schema";
 import { qrSvg } from "../shared/qr";
-import { readTotpSecret, storeTotpSecret } from "./totp-secret-store";
+import { readPendingTotpSecret, readTotpSecret, storePendingTotpSecret, storeTotpSecret } from "./totp-secret-store";
+
+/** A transaction of the database (what `db.transaction` hands its callback). */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /**
  * The second factor of staff sign-in: TOTP (RFC 6238: 6 digits, 30-second steps, SHA-1, as every
@@ -72,36 +75,59 @@ export function newRecoveryCodes(): string[] {
   });
 }
 
-/** The secret shown for enrolment: the pending one if there is one (a reload shows the same QR), else a new one. */
-export async function enrolmentSecret(db: Db, userId: string): Promise<string> {
-  const [user] = await db.select({ pending: staffUsers.totpPendingSecret }).from(staffUsers).where(eq(staffUsers.id, userId)).limit(1);
-  if (user?.pending) return readTotpSecret(user.pending);
+/**
+ * The secret shown to this session for enrolment: its own pending one (a reload shows the same QR),
+ * else a new one kept with the session. Never another session's: whoever else knows the password
+ * cannot see, nor later hold, the secret the owner scans.
+ */
+export async function enrolmentSecret(db: Db, tokenHash: string): Promise<string> {
+  const [session] = await db
+    .select({ pending: staffSessions.totpPendingSecret })
+    .from(staffSessions)
+    .where(eq(staffSessions.tokenHash, tokenHash))
+    .limit(1);
+  if (session?.pending) return readPendingTotpSecret(session.pending);
   const secret = newTotpSecret();
   await db
-    .update(staffUsers)
-    .set({ totpPendingSecret: storeTotpSecret(secret) })
-    .where(eq(staffUsers.id, userId));
+    .update(staffSessions)
+    .set({ totpPendingSecret: storePendingTotpSecret(secret) })
+    .where(eq(staffSessions.tokenHash, tokenHash));
   return secret;
 }
 
 /**
- * Confirms the enrolment with a code from the app: the pending secret becomes the user's, and 10
- * new recovery codes replace any old ones. Returns the codes, to be shown once; undefined for a
- * wrong code.
+ * Confirms this session's enrolment with a code from the app: its pending secret becomes the
+ * user's, and 10 new recovery codes replace any old ones, in one transaction with `alongside`
+ * (the caller's session changes). Returns the codes, to be shown once; undefined for a wrong code
+ * or a session with no pending secret.
  */
-export async function confirmEnrolment(db: Db, userId: string, code: string, now = new Date()): Promise<string[] | undefined> {
-  const [user] = await db.select().from(staffUsers).where(eq(staffUsers.id, userId)).limit(1);
-  if (!user?.totpPendingSecret) return undefined;
-  const step = await totpStep(readTotpSecret(user.totpPendingSecret), code, now);
+export async function confirmEnrolment(
+  db: Db,
+  session: { tokenHash: string; userId: string },
+  code: string,
+  now = new Date(),
+  alongside?: (tx: Tx) => Promise<void>,
+): Promise<string[] | undefined> {
+  const [row] = await db
+    .select({ pending: staffSessions.totpPendingSecret })
+    .from(staffSessions)
+    .where(and(eq(staffSessions.tokenHash, session.tokenHash), eq(staffSessions.userId, session.userId)))
+    .limit(1);
+  if (!row?.pending) return undefined;
+  const secret = readPendingTotpSecret(row.pending);
+  const step = await totpStep(secret, code, now);
   if (step === undefined) return undefined;
   const codes = newRecoveryCodes();
+  const { userId } = session;
   await db.transaction(async (tx) => {
     await tx
       .update(staffUsers)
-      .set({ totpSecret: user.totpPendingSecret, totpPendingSecret: null, totpEnabledAt: now, totpLastStep: step })
+      .set({ totpSecret: storeTotpSecret(secret), totpEnabledAt: now, totpLastStep: step })
       .where(eq(staffUsers.id, userId));
+    await tx.update(staffSessions).set({ totpPendingSecret: null }).where(eq(staffSessions.tokenHash, session.tokenHash));
     await tx.delete(staffRecoveryCodes).where(eq(staffRecoveryCodes.userId, userId));
     await tx.insert(staffRecoveryCodes).values(codes.map((c) => ({ userId, codeHash: hashRecoveryCode(c), createdAt: now })));
+    await alongside?.(tx);
   });
   return codes;
 }
@@ -111,7 +137,7 @@ export async function enrolWithSecret(db: Db, userId: string, secret: string, re
   await db.transaction(async (tx) => {
     await tx
       .update(staffUsers)
-      .set({ totpSecret: storeTotpSecret(secret), totpPendingSecret: null, totpEnabledAt: now, totpLastStep: null })
+      .set({ totpSecret: storeTotpSecret(secret), totpEnabledAt: now, totpLastStep: null })
       .where(eq(staffUsers.id, userId));
     await tx.delete(staffRecoveryCodes).where(eq(staffRecoveryCodes.userId, userId));
     if (recoveryCodes.length > 0) {
@@ -123,10 +149,7 @@ export async function enrolWithSecret(db: Db, userId: string, secret: string, re
 /** Turns the second factor off (the user is then sent to enrol again before any other page). */
 export async function disableTwoFactor(db: Db, userId: string): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx
-      .update(staffUsers)
-      .set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null })
-      .where(eq(staffUsers.id, userId));
+    await tx.update(staffUsers).set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null }).where(eq(staffUsers.id, userId));
     await tx.delete(staffRecoveryCodes).where(eq(staffRecoveryCodes.userId, userId));
   });
 }
