@@ -1,10 +1,10 @@
 "use client";
 
 import { useActionState, useRef, type MouseEvent, type ReactNode } from "react";
-import type { CustomerDraft, CustomerErrorCode, CustomerField, DocumentType } from "@/lib/checkout/customer";
+import type { CustomerDraft, CustomerErrorCode, CustomerField, DocumentType } from "@/lib/checkout/session/customer";
 import { customerErrorMessage } from "@/lib/i18n/customer-errors";
 import type { FormMessages } from "@/lib/i18n/messages";
-import { countryOptionsHtml } from "@/lib/checkout/country-options";
+import { countryOptionsHtml } from "@/lib/checkout/session/country-options";
 import { INITIAL_CUSTOMER_FORM_STATE, type CustomerFormState } from "./customer-form-state";
 import { ErrorSummary } from "@/components/ui/error-summary";
 import { fieldId, RadioGroupField, SelectField, TextField } from "@/components/ui/field";
@@ -20,7 +20,7 @@ import { useKeptAcrossLanguageSwitch } from "./kept-across-language-switch";
  * this same page, rendered with the action's state, so errors show there too.
  *
  * Value imports from lib/checkout are avoided on purpose (they pull zod and every country name
- * into the browser); only types come from there, and lib/checkout/country-options.ts (no data).
+ * into the browser); only types come from there, and lib/checkout/session/country-options.ts (no data).
  */
 
 const DOCUMENT_TYPE_OPTIONS: readonly DocumentType[] = ["DNI", "NIE", "PASSPORT"];
@@ -59,7 +59,7 @@ export interface CustomerFormProps {
   prefill: CustomerDraft;
   /** The document type preselected (guessed from the document number). */
   documentType: DocumentType;
-  /** Every country, in the compact form of lib/checkout/countries.ts (countryList). */
+  /** Every country, in the compact form of lib/checkout/session/countries.ts (countryList). */
   countries: string;
   text: FormMessages;
   /** yyyy-MM-dd: bounds for the date pickers (the server still checks). */
@@ -71,7 +71,7 @@ export interface CustomerFormProps {
   renderedAt: number;
   correctionHref: string;
   /**
-   * The correction form: what was sent, masked, by field (lib/checkout/customer-editor.ts). Those
+   * The correction form: what was sent, masked, by field (lib/checkout/session/customer-editor.ts). Those
    * fields start blank and are typed again only to change them; "" says the value is hidden whole.
    */
   masks?: Partial<Record<CustomerField, string>>;

@@ -72,7 +72,7 @@ export interface StoredMoney {
   currency: string;
 }
 
-/** The trip a session is for, as the partner sent it (lib/checkout/booking.ts checks its schema's output is this). */
+/** The trip a session is for, as the partner sent it (lib/checkout/session/booking.ts checks its schema's output is this). */
 export interface StoredBooking {
   bookingReference: string;
   packageName: string;
@@ -99,7 +99,7 @@ export interface StoredPlan {
   totalFinanced: StoredMoney;
 }
 
-/** A partner notification's body, as signed and sent (lib/checkout/api-schemas.ts checks its schema's output is this). */
+/** A partner notification's body, as signed and sent (lib/checkout/api/api-schemas.ts checks its schema's output is this). */
 export interface StoredNotification {
   type: `checkout.session.${SessionState}`;
   timestamp: string;
@@ -112,7 +112,7 @@ export interface StoredNotification {
   };
 }
 
-/** What the customer typed, by field name (lib/checkout/customer.ts's `CustomerDraft` narrows the names). */
+/** What the customer typed, by field name (lib/checkout/session/customer.ts's `CustomerDraft` narrows the names). */
 export type StoredCustomerDraft = Partial<Record<string, string>>;
 
 /** True when A and B are the same type: a domain's check that the document its schema builds is the stored one. */

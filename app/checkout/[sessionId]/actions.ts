@@ -5,18 +5,18 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { CustomerFormState } from "@/components/checkout/customer-form-state";
 import { AppError } from "@/lib/app-error";
-import { CUSTOMER_FIELDS, draftFromForm, type CustomerDraft, type CustomerErrors, type CustomerField } from "@/lib/checkout/customer";
+import { CUSTOMER_FIELDS, draftFromForm, type CustomerDraft, type CustomerErrors, type CustomerField } from "@/lib/checkout/session/customer";
 import { getAppContext } from "@/lib/app-context";
-import { EDITOR_COOKIE, newEditorToken } from "@/lib/checkout/customer-editor";
-import { chooseOffer, submitCustomer, type ChooseResult } from "@/lib/checkout/flow";
-import { SESSION_TTL_MS } from "@/lib/checkout/sessions";
+import { EDITOR_COOKIE, newEditorToken } from "@/lib/checkout/session/customer-editor";
+import { chooseOffer, submitCustomer, type ChooseResult } from "@/lib/checkout/session/flow";
+import { SESSION_TTL_MS } from "@/lib/checkout/session/sessions";
 import { servedOverHttps } from "@/lib/security/served-over-https";
 import { EMBED_LANG_PARAM, EMBED_PARAM, embedFromForm, embedHref, HANDOFF_PARAM, type EmbedContext } from "@/lib/embed/context";
 import { formOf, validatedAction } from "@/lib/validated-action";
 
 /*
  * The checkout's server actions. Each validates its form with zod through validatedAction, calls
- * the domain (lib/checkout/flow.ts), and redirects after any try/catch. Customer data is never
+ * the domain (lib/checkout/session/flow.ts), and redirects after any try/catch. Customer data is never
  * logged here, and never put in a URL: it travels in the POST body and back in the action state.
  *
  * In the embedded checkout the forms also send the embedded mode (hidden `embed` and `lang`), so
