@@ -15,6 +15,7 @@ import {
 } from "@/lib/db/schema";
 import type { OperationStatus } from "@/lib/financing/contract";
 import type { FinancialOffer } from "@/lib/financing/types";
+import { isCheckoutSessionId } from "@/lib/http/checkout-session-id";
 import type { Locale } from "@/lib/i18n/locales";
 import type { NotificationPayload } from "../api/api-schemas";
 import { bookingHash, type CreateSessionInput } from "./booking";
@@ -170,7 +171,7 @@ const draftBySession = preparedPerDb((db) =>
 );
 
 export async function getSession(db: Db, id: string): Promise<CheckoutSession | undefined> {
-  if (!/^cs_[\w-]{10,64}$/.test(id)) return undefined;
+  if (!isCheckoutSessionId(id)) return undefined;
   const [row] = await sessionById(db).execute({ id });
   return row;
 }
