@@ -2,6 +2,7 @@
 
 import { useActionState, useRef, type MouseEvent, type ReactNode } from "react";
 import type { CustomerDraft, CustomerErrorCode, CustomerField, DocumentType } from "@/lib/checkout/session/customer";
+import { CUSTOMER_FIELDS } from "@/lib/db/column-types";
 import { customerErrorMessage } from "@/lib/i18n/customer-errors";
 import type { FormMessages } from "@/lib/i18n/messages";
 import { countryOptionsHtml } from "@/lib/checkout/session/country-options";
@@ -21,29 +22,12 @@ import { useKeptAcrossLanguageSwitch } from "./kept-across-language-switch";
  *
  * Value imports from lib/checkout are avoided on purpose (they pull zod and every country name
  * into the browser); only types come from there, and lib/checkout/session/country-options.ts (no data).
+ * The fields, in the order the form shows them and its error summary lists them, are the stored
+ * draft's list (lib/db/column-types.ts, which imports nothing).
  */
 
 const DOCUMENT_TYPE_OPTIONS: readonly DocumentType[] = ["DNI", "NIE", "PASSPORT"];
 const GENDERS = ["FEMALE", "MALE"] as const;
-
-/** The fields in the order the form shows them: the error summary lists errors in this order. */
-const FIELD_ORDER: readonly CustomerField[] = [
-  "firstName",
-  "lastName",
-  "birthDate",
-  "gender",
-  "nationality",
-  "email",
-  "prefix",
-  "phone",
-  "documentType",
-  "documentId",
-  "documentValidityDate",
-  "address",
-  "city",
-  "postalCode",
-  "countryCode",
-];
 
 /** Where an error summary link leads: the control itself (the first radio for a radio group). */
 function anchorOf(field: CustomerField): string {
@@ -108,7 +92,7 @@ export function CustomerForm({
   };
   // In the summary, away from its field, a message that does not name what it is about
   // ("This is too long") gets the field's label in front.
-  const listed = FIELD_ORDER.flatMap((field) => {
+  const listed = CUSTOMER_FIELDS.flatMap((field) => {
     const message = messageOf(field);
     if (!message) return [];
     const generic = errors[field] === "too_long" || errors[field] === "characters";

@@ -112,8 +112,32 @@ export interface StoredNotification {
   };
 }
 
-/** What the customer typed, by field name (lib/checkout/session/customer.ts's `CustomerDraft` narrows the names). */
-export type StoredCustomerDraft = Partial<Record<string, string>>;
+/**
+ * The customer's fields, in the order the details form shows them (its error summary lists errors
+ * in this order). The checkout validates them (lib/checkout/session/customer.ts); the stored draft
+ * is keyed by them.
+ */
+export const CUSTOMER_FIELDS = [
+  "firstName",
+  "lastName",
+  "birthDate",
+  "gender",
+  "nationality",
+  "email",
+  "prefix",
+  "phone",
+  "documentType",
+  "documentId",
+  "documentValidityDate",
+  "address",
+  "city",
+  "postalCode",
+  "countryCode",
+] as const;
+export type CustomerField = (typeof CUSTOMER_FIELDS)[number];
+
+/** What the customer typed (or the partner prefilled), by field: every value a string, possibly missing. */
+export type StoredCustomerDraft = Partial<Record<CustomerField, string>>;
 
 /** True when A and B are the same type: a domain's check that the document its schema builds is the stored one. */
 export type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
