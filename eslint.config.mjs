@@ -146,7 +146,7 @@ export default defineConfig([
         {
           patterns: [
             {
-              group: ["@/lib/checkout/*", "@/lib/backoffice/*", "@/lib/backoffice/**"],
+              group: ["@/lib/checkout/*", "@/lib/checkout/**", "@/lib/backoffice/*", "@/lib/backoffice/**"],
               allowTypeImports: true,
               message: "lib/i18n may name a domain's fields and codes (import type), never run its code.",
             },

@@ -38,7 +38,7 @@ beforeAll(async () => {
 
 describe("the layers, enforced by the linter", () => {
   it("refuses platform code importing a domain", async () => {
-    const found = await failures("lib/db/layers-fixture.ts", 'export { getSession } from "@/lib/checkout/sessions";\n');
+    const found = await failures("lib/db/layers-fixture.ts", 'export { getSession } from "@/lib/checkout/session/sessions";\n');
     expect(found).toEqual([expect.stringMatching(/^import\/no-restricted-paths: .*Platform code imports no domain/)]);
   });
 
@@ -72,13 +72,17 @@ describe("the layers, enforced by the linter", () => {
         'export { getDatabase } from "@/lib/db";\nexport { isCancellable } from "@/lib/financing/contract";\n',
       ),
     ).toEqual([]);
-    expect(await failures("lib/backoffice/layers-fixture.ts", 'export { getSession } from "@/lib/checkout/sessions";\n')).toEqual([]);
+    expect(await failures("lib/backoffice/layers-fixture.ts", 'export { getSession } from "@/lib/checkout/session/sessions";\n')).toEqual(
+      [],
+    );
     expect(await failures("lib/db/layers-fixture.ts", 'export { OPERATION_STATUSES } from "./column-types";\n')).toEqual([]);
   });
 
   it("lets lib/i18n name a domain's fields by type, never import its code", async () => {
-    expect(await failures("lib/i18n/layers-fixture.ts", 'export type { CustomerField } from "@/lib/checkout/customer";\n')).toEqual([]);
-    const found = await failures("lib/i18n/layers-fixture.ts", 'export { CUSTOMER_FIELDS } from "@/lib/checkout/customer";\n');
+    expect(await failures("lib/i18n/layers-fixture.ts", 'export type { CustomerField } from "@/lib/checkout/session/customer";\n')).toEqual(
+      [],
+    );
+    const found = await failures("lib/i18n/layers-fixture.ts", 'export { CUSTOMER_FIELDS } from "@/lib/checkout/session/customer";\n');
     expect(found).toEqual([expect.stringMatching(/^@typescript-eslint\/no-restricted-imports: /)]);
   });
 });

@@ -81,8 +81,8 @@ export async function startServer(): Promise<void> {
   const { seedDemo } = await import("@/lib/demo/seed");
   await seedDemo(database.db, env);
   const { createAppContext } = await import("@/lib/app-context");
-  const { startBackgroundWork } = await import("@/lib/checkout/worker");
-  const { checkoutShutdownStep } = await import("@/lib/checkout/shutdown");
+  const { startBackgroundWork } = await import("@/lib/checkout/background/worker");
+  const { checkoutShutdownStep } = await import("@/lib/checkout/background/shutdown");
   const { createFinancingClient } = await import("@/lib/financing/client");
   const { onShutdown } = await import("@/lib/ops/lifecycle");
   const { READY_API_TIMEOUT_MS, registerReadinessCheck } = await import("@/lib/ops/readiness");

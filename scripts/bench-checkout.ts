@@ -39,7 +39,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { findChromium, INSTALL_HINT, LAUNCH_ARGS } from "./chromium.mjs";
-import { tripDayFromToday } from "../lib/checkout/trip-dates";
+import { tripDayFromToday } from "../lib/checkout/session/trip-dates";
 
 const ROOT = process.cwd();
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");

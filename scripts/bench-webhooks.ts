@@ -16,10 +16,10 @@ import { isNotNull } from "drizzle-orm";
 import postgres from "postgres";
 import { openDatabase, type Database } from "../lib/db";
 import { checkoutSessions, webhookEvents } from "../lib/db/schema";
-import type { CheckoutContext } from "../lib/checkout/flow";
+import type { CheckoutContext } from "../lib/checkout/session/flow";
 import { seedDemoPartner } from "../lib/demo/seed";
-import { receiveWebhook } from "../lib/checkout/webhooks";
-import { createWebhookPump } from "../lib/checkout/worker";
+import { receiveWebhook } from "../lib/checkout/background/webhooks";
+import { createWebhookPump } from "../lib/checkout/background/worker";
 import { createFinancingClient } from "../lib/financing/client";
 import { storedSession } from "../lib/checkout/testing/context";
 

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { buildCheckoutApiDocument } from "@/lib/checkout/openapi";
+import { buildCheckoutApiDocument } from "@/lib/checkout/api/openapi";
 import { checkoutApiTypes, TYPES_FILE } from "./openapi-types";
 
 describe("examples/checkout-api.d.ts", () => {

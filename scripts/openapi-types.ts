@@ -21,7 +21,7 @@ export async function checkoutApiTypes(document: object): Promise<string> {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   // Imported here only: the e2e tests import this module, and the builder's imports are the app's.
-  const { buildCheckoutApiDocument } = await import("../lib/checkout/openapi");
+  const { buildCheckoutApiDocument } = await import("../lib/checkout/api/openapi");
   await writeFile(TYPES_FILE, await checkoutApiTypes(buildCheckoutApiDocument()));
   process.stdout.write(`wrote ${TYPES_FILE}\n`);
 }

@@ -1,4 +1,4 @@
-import { tripDayFromToday } from "@/lib/checkout/trip-dates";
+import { tripDayFromToday } from "@/lib/checkout/session/trip-dates";
 import type { Locale } from "@/lib/i18n/locales";
 
 /**

@@ -1,5 +1,5 @@
-import type { Booking } from "@/lib/checkout/booking";
-import { bookingTotalCents } from "@/lib/checkout/booking";
+import type { Booking } from "@/lib/checkout/session/booking";
+import { bookingTotalCents } from "@/lib/checkout/session/booking";
 import { formatAmount, formatDate } from "@/lib/i18n/format";
 import type { Locale } from "@/lib/i18n/locales";
 import type { Messages } from "@/lib/i18n/messages";

@@ -1,5 +1,5 @@
-import type { CustomerDraft, CustomerErrors } from "@/lib/checkout/customer";
-import type { SubmitFailure } from "@/lib/checkout/flow";
+import type { CustomerDraft, CustomerErrors } from "@/lib/checkout/session/customer";
+import type { SubmitFailure } from "@/lib/checkout/session/flow";
 
 /**
  * What the customer-data action hands back to the form: what was sent (to refill the fields), the

@@ -1,10 +1,11 @@
 "use client";
 
 import { useActionState, useRef, type MouseEvent, type ReactNode } from "react";
-import type { CustomerDraft, CustomerErrorCode, CustomerField, DocumentType } from "@/lib/checkout/customer";
+import type { CustomerDraft, CustomerErrorCode, CustomerField, DocumentType } from "@/lib/checkout/session/customer";
+import { CUSTOMER_FIELDS } from "@/lib/db/column-types";
 import { customerErrorMessage } from "@/lib/i18n/customer-errors";
 import type { FormMessages } from "@/lib/i18n/messages";
-import { countryOptionsHtml } from "@/lib/checkout/country-options";
+import { countryOptionsHtml } from "@/lib/checkout/session/country-options";
 import { INITIAL_CUSTOMER_FORM_STATE, type CustomerFormState } from "./customer-form-state";
 import { ErrorSummary } from "@/components/ui/error-summary";
 import { fieldId, RadioGroupField, SelectField, TextField } from "@/components/ui/field";
@@ -20,30 +21,13 @@ import { useKeptAcrossLanguageSwitch } from "./kept-across-language-switch";
  * this same page, rendered with the action's state, so errors show there too.
  *
  * Value imports from lib/checkout are avoided on purpose (they pull zod and every country name
- * into the browser); only types come from there, and lib/checkout/country-options.ts (no data).
+ * into the browser); only types come from there, and lib/checkout/session/country-options.ts (no data).
+ * The fields, in the order the form shows them and its error summary lists them, are the stored
+ * draft's list (lib/db/column-types.ts, which imports nothing).
  */
 
 const DOCUMENT_TYPE_OPTIONS: readonly DocumentType[] = ["DNI", "NIE", "PASSPORT"];
 const GENDERS = ["FEMALE", "MALE"] as const;
-
-/** The fields in the order the form shows them: the error summary lists errors in this order. */
-const FIELD_ORDER: readonly CustomerField[] = [
-  "firstName",
-  "lastName",
-  "birthDate",
-  "gender",
-  "nationality",
-  "email",
-  "prefix",
-  "phone",
-  "documentType",
-  "documentId",
-  "documentValidityDate",
-  "address",
-  "city",
-  "postalCode",
-  "countryCode",
-];
 
 /** Where an error summary link leads: the control itself (the first radio for a radio group). */
 function anchorOf(field: CustomerField): string {
@@ -59,7 +43,7 @@ export interface CustomerFormProps {
   prefill: CustomerDraft;
   /** The document type preselected (guessed from the document number). */
   documentType: DocumentType;
-  /** Every country, in the compact form of lib/checkout/countries.ts (countryList). */
+  /** Every country, in the compact form of lib/checkout/session/countries.ts (countryList). */
   countries: string;
   text: FormMessages;
   /** yyyy-MM-dd: bounds for the date pickers (the server still checks). */
@@ -71,7 +55,7 @@ export interface CustomerFormProps {
   renderedAt: number;
   correctionHref: string;
   /**
-   * The correction form: what was sent, masked, by field (lib/checkout/customer-editor.ts). Those
+   * The correction form: what was sent, masked, by field (lib/checkout/session/customer-editor.ts). Those
    * fields start blank and are typed again only to change them; "" says the value is hidden whole.
    */
   masks?: Partial<Record<CustomerField, string>>;
@@ -108,7 +92,7 @@ export function CustomerForm({
   };
   // In the summary, away from its field, a message that does not name what it is about
   // ("This is too long") gets the field's label in front.
-  const listed = FIELD_ORDER.flatMap((field) => {
+  const listed = CUSTOMER_FIELDS.flatMap((field) => {
     const message = messageOf(field);
     if (!message) return [];
     const generic = errors[field] === "too_long" || errors[field] === "characters";

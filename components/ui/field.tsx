@@ -149,7 +149,7 @@ export function SelectField({
   options?: readonly Option[];
   /**
    * the options as trusted HTML written once on the server (a long list, the same for every page:
-   * lib/checkout/countries.ts), placeholder included, as `<option value=CODE>` (unquoted values).
+   * lib/checkout/session/countries.ts), placeholder included, as `<option value=CODE>` (unquoted values).
    */
   optionsHtml?: string;
   /** An empty first option ("Choose a country"), for a select with no answer yet (with `options`). */

@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { isCheckoutSessionId } from "@/lib/http/checkout-session-id";
 import { escapeHtml } from "@/lib/text/escape-html";
 import { APP_PORT, APP_URL } from "./app";
 
@@ -29,8 +30,6 @@ export interface PartnerSite {
   origin: string;
   close(): Promise<void>;
 }
-
-const SESSION_ID = /^cs_[\w-]{10,64}$/;
 
 const RECORD = `
   window.checkoutEvents = [];
@@ -96,9 +95,9 @@ export async function startPartnerSite(options: { port?: number; appOrigin?: str
     const url = new URL(request.url ?? "/", "http://partner.invalid");
     const session = url.searchParams.get("checkoutSession") ?? "";
     let html: string | undefined;
-    if (url.pathname === "/shop" && SESSION_ID.test(session))
+    if (url.pathname === "/shop" && isCheckoutSessionId(session))
       html = page("reserva", shopSnippet(appOrigin, session, url.searchParams.get("outcome")));
-    else if (url.pathname === "/shop-api" && SESSION_ID.test(session)) html = page("reserva", shopApiSnippet(appOrigin, session));
+    else if (url.pathname === "/shop-api" && isCheckoutSessionId(session)) html = page("reserva", shopApiSnippet(appOrigin, session));
     else if (url.pathname === "/product")
       html = page(
         "producto",

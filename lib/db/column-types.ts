@@ -72,7 +72,7 @@ export interface StoredMoney {
   currency: string;
 }
 
-/** The trip a session is for, as the partner sent it (lib/checkout/booking.ts checks its schema's output is this). */
+/** The trip a session is for, as the partner sent it (lib/checkout/session/booking.ts checks its schema's output is this). */
 export interface StoredBooking {
   bookingReference: string;
   packageName: string;
@@ -99,7 +99,7 @@ export interface StoredPlan {
   totalFinanced: StoredMoney;
 }
 
-/** A partner notification's body, as signed and sent (lib/checkout/api-schemas.ts checks its schema's output is this). */
+/** A partner notification's body, as signed and sent (lib/checkout/api/api-schemas.ts checks its schema's output is this). */
 export interface StoredNotification {
   type: `checkout.session.${SessionState}`;
   timestamp: string;
@@ -112,8 +112,32 @@ export interface StoredNotification {
   };
 }
 
-/** What the customer typed, by field name (lib/checkout/customer.ts's `CustomerDraft` narrows the names). */
-export type StoredCustomerDraft = Partial<Record<string, string>>;
+/**
+ * The customer's fields, in the order the details form shows them (its error summary lists errors
+ * in this order). The checkout validates them (lib/checkout/session/customer.ts); the stored draft
+ * is keyed by them.
+ */
+export const CUSTOMER_FIELDS = [
+  "firstName",
+  "lastName",
+  "birthDate",
+  "gender",
+  "nationality",
+  "email",
+  "prefix",
+  "phone",
+  "documentType",
+  "documentId",
+  "documentValidityDate",
+  "address",
+  "city",
+  "postalCode",
+  "countryCode",
+] as const;
+export type CustomerField = (typeof CUSTOMER_FIELDS)[number];
+
+/** What the customer typed (or the partner prefilled), by field: every value a string, possibly missing. */
+export type StoredCustomerDraft = Partial<Record<CustomerField, string>>;
 
 /** True when A and B are the same type: a domain's check that the document its schema builds is the stored one. */
 export type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -115,7 +115,7 @@ export const checkoutSessions = pgTable(
       .notNull()
       .references(() => partners.id),
     bookingReference: text("booking_reference").notNull(),
-    /** The booking as the partner sent it (no personal data): see lib/checkout/booking.ts. */
+    /** The booking as the partner sent it (no personal data): see lib/checkout/session/booking.ts. */
     booking: jsonb("booking").$type<StoredBooking>().notNull(),
     /** Hash of the booking, to tell an idempotent repeat from a different booking under the same reference. */
     bookingHash: text("booking_hash").notNull(),
@@ -165,7 +165,7 @@ export type CheckoutSessionRow = typeof checkoutSessions.$inferSelect;
 
 /**
  * The operations sessions opened and then replaced (the customer corrected their details: the
- * operation was cancelled and a new one created, lib/checkout/flow.ts). The session's row holds only
+ * operation was cancelled and a new one created, lib/checkout/session/flow.ts). The session's row holds only
  * its current operation; without these, a replaced operation would be nobody's, and staff of any
  * partner acting for its agency would see it as theirs (lib/backoffice/ownership.ts), and another
  * session could attach it (attachOperation). Written with the detach, in one transaction.
@@ -199,7 +199,7 @@ export const customerData = pgTable("customer_data", {
   submitted: boolean("submitted").notNull().default(false),
   /**
    * SHA-256 of the random token in the cookie of the browser that submitted it: only that browser
-   * sees the data again (masked) and may correct it (lib/checkout/customer-editor.ts).
+   * sees the data again (masked) and may correct it (lib/checkout/session/customer-editor.ts).
    */
   editorTokenHash: text("editor_token_hash"),
   /** How many corrections changed the data after its first submit: capped per session. */

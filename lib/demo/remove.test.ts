@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createSession, detachOperation, notificationPayload } from "@/lib/checkout/sessions";
+import { createSession, detachOperation, notificationPayload } from "@/lib/checkout/session/sessions";
 import { sessionInput } from "@/lib/checkout/testing/context";
 import { throwawayDatabase } from "@/lib/db/testing/throwaway";
 import { openDatabase, type Database, type Db } from "@/lib/db";

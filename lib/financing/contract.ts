@@ -256,7 +256,7 @@ export type WireClient = z.infer<typeof clientSchema>;
  * Item fields of flights, hotels and services are "not shown" by the spec, so an item is any JSON
  * object, kept and echoed as sent: requiring field names of our own (a hotel's `checkInDate`, say)
  * would refuse what the real API may accept. The one rule the spec states, at least one item
- * overall, is checked on the body below. Our own bookings send the fields of lib/checkout/booking.ts.
+ * overall, is checked on the body below. Our own bookings send the fields of lib/checkout/session/booking.ts.
  */
 // Three schemas, not one shared: each is its own component in the sandbox's OpenAPI document.
 export const flightSchema = freeFormItem();

@@ -1,4 +1,4 @@
-import type { CustomerErrorCode, CustomerField } from "@/lib/checkout/customer";
+import type { CustomerErrorCode, CustomerField } from "@/lib/checkout/session/customer";
 import type { CustomerErrorMessages } from "./messages";
 
 /**

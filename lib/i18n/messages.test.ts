@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CUSTOMER_FIELDS, validateCustomer, type CustomerErrorCode } from "@/lib/checkout/customer";
+import { CUSTOMER_FIELDS, validateCustomer, type CustomerErrorCode } from "@/lib/checkout/session/customer";
 import { customerErrorMessage } from "./customer-errors";
 import { formatDate, formatPercent } from "./format";
 import { LOCALES } from "./locales";

@@ -1,4 +1,4 @@
-import type { CustomerField } from "@/lib/checkout/customer";
+import type { CustomerField } from "@/lib/checkout/session/customer";
 import type { SessionState } from "@/lib/db/column-types";
 import type { Locale } from "./locales";
 
@@ -11,7 +11,7 @@ import type { Locale } from "./locales";
  * cross the server/client boundary).
  */
 
-/** Per field, the messages of the codes that field can get (see lib/checkout/customer.ts). */
+/** Per field, the messages of the codes that field can get (see lib/checkout/session/customer.ts). */
 export interface CustomerErrorMessages {
   required: Record<CustomerField, string>;
   too_long: string;

@@ -111,7 +111,7 @@ export function onWake(wake: (() => void) | undefined): void {
 /**
  * Runs one webhook delivery's request path (check, store), counted: while any is, the worker's
  * processing runs at a lower concurrency, so the deliveries do not queue behind it for the event
- * loop and the database (lib/checkout/worker.ts).
+ * loop and the database (lib/checkout/background/worker.ts).
  */
 export async function duringIntake<T>(intake: () => Promise<T>): Promise<T> {
   const state = lifecycle();

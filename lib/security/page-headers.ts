@@ -1,4 +1,5 @@
 import { CHECKOUT_PAGE_HEADER } from "@/lib/http/checkout-page";
+import { CHECKOUT_SESSION_ID_SOURCE } from "@/lib/http/checkout-session-id";
 import { REQUEST_ID_HEADER } from "@/lib/logging/request-id";
 import { pageCsp } from "./csp";
 
@@ -12,7 +13,7 @@ import { pageCsp } from "./csp";
  */
 
 /** A checkout session's URLs (pages and route handlers), with its id: group 1. */
-export const CHECKOUT_PATH = /^\/checkout\/(cs_[\w-]{10,64})(?:\/|$)/;
+export const CHECKOUT_PATH = new RegExp(String.raw`^/checkout/(${CHECKOUT_SESSION_ID_SOURCE})(?:/|$)`);
 
 /** The checkout's pages (not its route handlers: return, status data), whatever the session id looks like. */
 export const CHECKOUT_PAGE_PATH = /^\/checkout\/[^/]+(?:\/offers|\/status)?\/?$/;

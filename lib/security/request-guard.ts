@@ -170,7 +170,7 @@ const REFUSAL_HEADERS = {
 export function refusalResponse(pathname: string, refusal: Refusal, now = Date.now()): Response {
   const surface = surfaceOf(pathname);
   if (surface === "api") {
-    // The codes the API documents for these statuses (lib/checkout/openapi.ts): a body over the
+    // The codes the API documents for these statuses (lib/checkout/api/openapi.ts): a body over the
     // limit is `payload_too_large`, whoever refuses it (here, or the route for a chunked body).
     const code = refusal.status === 413 ? "payload_too_large" : "validation_failed";
     const body = { error: { code, message: refusal.message, fields: [{ field: refusal.field, message: refusal.message }] } };

@@ -14,6 +14,7 @@ import {
 import type { PaymentLinkFormState } from "@/lib/backoffice/payment-links/payment-link-state";
 import { createPaymentLink, revokePaymentLink, sendPaymentLink } from "@/lib/backoffice/payment-links/payment-links";
 import { requestIp } from "@/lib/backoffice/staff/staff";
+import { CHECKOUT_SESSION_ID } from "@/lib/http/checkout-session-id";
 import { LOCALES } from "@/lib/i18n/locales";
 import { safeText } from "@/lib/validation/text";
 
@@ -24,7 +25,7 @@ import { safeText } from "@/lib/validation/text";
  * works as a plain form post, without JavaScript.
  */
 
-const sessionId = z.string().regex(/^cs_[\w-]{10,64}$/, "is not a payment link id");
+const sessionId = z.string().regex(CHECKOUT_SESSION_ID, "is not a payment link id");
 
 const linkPage = (id: string, notice?: string) => `/admin/payment-links/${encodeURIComponent(id)}${notice ? `?notice=${notice}` : ""}`;
 

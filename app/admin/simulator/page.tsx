@@ -9,7 +9,7 @@ import { groupAgencies } from "@/lib/backoffice/staff/agencies";
 import { apiProblem } from "@/lib/backoffice/shared/errors";
 import { parseChargeCents } from "@/lib/backoffice/refunds/review";
 import { requireStaff } from "@/lib/backoffice/staff/staff";
-import { countryName, countryOptions, isCountryCode } from "@/lib/checkout/countries";
+import { countryName, countryOptions, isCountryCode } from "@/lib/checkout/session/countries";
 import { representativeExample, sortOffers } from "@/lib/financing/offers";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import type { FinancialOffer } from "@/lib/financing/types";

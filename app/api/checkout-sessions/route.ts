@@ -1,5 +1,5 @@
 import { errorResponse } from "@/lib/app-error";
-import { handleCreateSession } from "@/lib/checkout/sessions-api";
+import { handleCreateSession } from "@/lib/checkout/api/sessions-api";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 import { routeHandler } from "@/lib/http/request-scope";
 

@@ -1,4 +1,4 @@
-import { buildCheckoutApiDocument } from "@/lib/checkout/openapi";
+import { buildCheckoutApiDocument } from "@/lib/checkout/api/openapi";
 import { DEMO_PARTNER_DEFAULT_SECRET, getEnv } from "@/lib/env";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 import { routeHandler } from "@/lib/http/request-scope";

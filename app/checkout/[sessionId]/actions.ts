@@ -5,18 +5,25 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { CustomerFormState } from "@/components/checkout/customer-form-state";
 import { AppError } from "@/lib/app-error";
-import { CUSTOMER_FIELDS, draftFromForm, type CustomerDraft, type CustomerErrors, type CustomerField } from "@/lib/checkout/customer";
+import {
+  CUSTOMER_FIELDS,
+  draftFromForm,
+  type CustomerDraft,
+  type CustomerErrors,
+  type CustomerField,
+} from "@/lib/checkout/session/customer";
 import { getAppContext } from "@/lib/app-context";
-import { EDITOR_COOKIE, newEditorToken } from "@/lib/checkout/customer-editor";
-import { chooseOffer, submitCustomer, type ChooseResult } from "@/lib/checkout/flow";
-import { SESSION_TTL_MS } from "@/lib/checkout/sessions";
+import { EDITOR_COOKIE, newEditorToken } from "@/lib/checkout/session/customer-editor";
+import { chooseOffer, submitCustomer, type ChooseResult } from "@/lib/checkout/session/flow";
+import { SESSION_TTL_MS } from "@/lib/checkout/session/sessions";
 import { servedOverHttps } from "@/lib/security/served-over-https";
+import { CHECKOUT_SESSION_ID, isCheckoutSessionId } from "@/lib/http/checkout-session-id";
 import { EMBED_LANG_PARAM, EMBED_PARAM, embedFromForm, embedHref, HANDOFF_PARAM, type EmbedContext } from "@/lib/embed/context";
 import { formOf, validatedAction } from "@/lib/validated-action";
 
 /*
  * The checkout's server actions. Each validates its form with zod through validatedAction, calls
- * the domain (lib/checkout/flow.ts), and redirects after any try/catch. Customer data is never
+ * the domain (lib/checkout/session/flow.ts), and redirects after any try/catch. Customer data is never
  * logged here, and never put in a URL: it travels in the POST body and back in the action state.
  *
  * In the embedded checkout the forms also send the embedded mode (hidden `embed` and `lang`), so
@@ -27,8 +34,7 @@ function embedOf(formData: FormData): EmbedContext | undefined {
   return embedFromForm(formData.get(EMBED_PARAM), formData.get(EMBED_LANG_PARAM));
 }
 
-const SESSION_ID = /^cs_[\w-]{10,64}$/;
-const sessionId = z.string().regex(SESSION_ID, "is not a checkout session");
+const sessionId = z.string().regex(CHECKOUT_SESSION_ID, "is not a checkout session");
 
 /** Every form field is a string; the rules (DNI letter, adult, ...) are the domain's. */
 const text = z.string().max(1000, "is too long").optional();
@@ -186,7 +192,9 @@ export async function chooseOfferAction(formData: FormData): Promise<void> {
     // A malformed post: back to the offers when the session id is usable, else to the start.
     const form = formOf(formData);
     const id = form.get("sessionId");
-    redirect(typeof id === "string" && SESSION_ID.test(id) ? embedHref(`/checkout/${id}/offers?notice=offer_gone`, embedOf(form)) : "/");
+    redirect(
+      typeof id === "string" && isCheckoutSessionId(id) ? embedHref(`/checkout/${id}/offers?notice=offer_gone`, embedOf(form)) : "/",
+    );
   }
   redirect(destination(outcome.sessionId, outcome.result, embedOf(formData)));
 }

@@ -4,11 +4,11 @@ import { CheckoutShell } from "@/components/checkout/checkout-shell";
 import { CustomerForm } from "@/components/checkout/customer-form";
 import { LinkButton } from "@/components/ui/link-button";
 import { Notice } from "@/components/ui/notice";
-import { countryList } from "@/lib/checkout/countries";
+import { countryList } from "@/lib/checkout/session/countries";
 import { cookies } from "next/headers";
-import { guessDocumentType } from "@/lib/checkout/customer";
-import { EDITOR_COOKIE, isEditor, MAX_CORRECTIONS, maskedDraft } from "@/lib/checkout/customer-editor";
-import { getCustomerDraft, returnUrlFor } from "@/lib/checkout/flow";
+import { guessDocumentType } from "@/lib/checkout/session/customer";
+import { EDITOR_COOKIE, isEditor, MAX_CORRECTIONS, maskedDraft } from "@/lib/checkout/session/customer-editor";
+import { getCustomerDraft, returnUrlFor } from "@/lib/checkout/session/flow";
 import { embedFields, embedHref } from "@/lib/embed/context";
 import { submitCustomerForm } from "./actions";
 import { checkoutMetadata, loadCheckout, type CheckoutPageProps } from "./load-checkout";
@@ -27,7 +27,7 @@ export async function generateMetadata(props: CheckoutPageProps): Promise<Metada
 
 export default async function CustomerPage(props: CheckoutPageProps) {
   // `?edit=1` (the offers page's "Correct my details"): the form again while the plans are shown;
-  // a correction replaces the operation (lib/checkout/flow.ts, submitCustomer).
+  // a correction replaces the operation (lib/checkout/session/flow.ts, submitCustomer).
   const editing = (await props.searchParams).edit === "1";
   const page = await loadCheckout(props, "details", (state) => {
     if (state === "open" || state === "expired") return undefined;
@@ -50,7 +50,7 @@ export default async function CustomerPage(props: CheckoutPageProps) {
     );
   }
   // The partner's prefill; once the customer sent their data, only the browser that sent it sees it
-  // again, masked (lib/checkout/customer-editor.ts): the link alone shows none of it.
+  // again, masked (lib/checkout/session/customer-editor.ts): the link alone shows none of it.
   const stored = state === "open" || correcting ? await getCustomerDraft(ctx.db, session.id) : undefined;
   const sent = stored?.submitted === true;
   const editor = sent && isEditor((await cookies()).get(EDITOR_COOKIE)?.value, stored.editorTokenHash);

@@ -2,7 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { isIP } from "node:net";
 import { and, desc, eq, isNull } from "drizzle-orm";
-import type { NotificationTestPayload } from "@/lib/checkout/api-schemas";
+import type { NotificationTestPayload } from "@/lib/checkout/api/api-schemas";
 import {
   deliverNotificationNow,
   makeWaitingNotificationsDue,
@@ -12,7 +12,7 @@ import {
   type DeliveryOptions,
   type DeliveryResult,
   type SendOutcome,
-} from "@/lib/checkout/notifications";
+} from "@/lib/checkout/background/notifications";
 import type { Db } from "@/lib/db";
 import { checkoutSessions, partnerNotifications, partners, type PartnerRow } from "@/lib/db/schema";
 import type { FinancingEnvironment } from "@/lib/env";

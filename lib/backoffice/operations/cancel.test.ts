@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessionAtProvider, testContext } from "@/lib/checkout/testing/context";
-import type { CheckoutContext } from "@/lib/checkout/flow";
+import type { CheckoutContext } from "@/lib/checkout/session/flow";
 import type { Database } from "@/lib/db";
 import { auditEvents } from "@/lib/db/schema";
 import { DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID } from "@/lib/demo/seed";

@@ -9,7 +9,7 @@ import type { FinancialOffer, Operation, Page } from "@/lib/financing/types";
 import { apiProblem, type ApiProblem } from "../shared/errors";
 import { toListInput, type OperationFilters } from "./filters";
 import { ownedOperationIds, ownsOperation } from "./ownership";
-import { operationOwners } from "@/lib/checkout/sessions";
+import { operationOwners } from "@/lib/checkout/session/sessions";
 import type { StaffContext } from "../staff/staff";
 
 /**

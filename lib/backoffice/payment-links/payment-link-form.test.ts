@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { tripDayFromToday } from "@/lib/checkout/trip-dates";
+import { tripDayFromToday } from "@/lib/checkout/session/trip-dates";
 import { PAYMENT_LINK_MESSAGES } from "@/lib/i18n/payment-link-messages";
 import { paymentLinkFormSchema, parsePaymentLinkForm } from "./payment-link-form";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { createSessionSchema, type CreateSessionInput } from "@/lib/checkout/booking";
+import { createSessionSchema, type CreateSessionInput } from "@/lib/checkout/session/booking";
 import { LOCALES, type Locale } from "@/lib/i18n/locales";
 import { safeText } from "@/lib/validation/text";
 import { parseChargeCents } from "../refunds/review";

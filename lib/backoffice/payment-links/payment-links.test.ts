@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { attachOperation, getSession, sessionState } from "@/lib/checkout/sessions";
+import { attachOperation, getSession, sessionState } from "@/lib/checkout/session/sessions";
 import { sessionInput } from "@/lib/checkout/testing/context";
 import { openDatabase, type Database } from "@/lib/db";
 import { auditEvents, staffUsers } from "@/lib/db/schema";

@@ -1,8 +1,15 @@
 import "server-only";
 import { and, count, desc, eq, gt, gte, isNotNull, isNull, lt, type SQL } from "drizzle-orm";
-import { checkoutUrls } from "@/lib/checkout/flow";
-import { createSession, getSession, operationOwners, sessionState, type CheckoutSession, type SessionState } from "@/lib/checkout/sessions";
-import type { CreateSessionInput } from "@/lib/checkout/booking";
+import { checkoutUrls } from "@/lib/checkout/session/flow";
+import {
+  createSession,
+  getSession,
+  operationOwners,
+  sessionState,
+  type CheckoutSession,
+  type SessionState,
+} from "@/lib/checkout/session/sessions";
+import type { CreateSessionInput } from "@/lib/checkout/session/booking";
 import type { Db } from "@/lib/db";
 import { checkoutSessions, customerData, staffUsers } from "@/lib/db/schema";
 import { formatAmount } from "@/lib/i18n/format";

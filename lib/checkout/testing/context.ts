@@ -6,10 +6,10 @@ import { checkoutSessions } from "@/lib/db/schema";
 import { DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
 import { workSettled } from "@/lib/ops/lifecycle";
 import { partnerById, type Partner } from "@/lib/partners/partners";
-import { chooseOffer, loadOffers, submitCustomer, type CheckoutContext } from "../flow";
-import type { Booking, CreateSessionInput } from "../booking";
-import { tripDayFromToday } from "../trip-dates";
-import { createSession, requireSession, type CheckoutSession } from "../sessions";
+import { chooseOffer, loadOffers, submitCustomer, type CheckoutContext } from "../session/flow";
+import type { Booking, CreateSessionInput } from "../session/booking";
+import { tripDayFromToday } from "../session/trip-dates";
+import { createSession, requireSession, type CheckoutSession } from "../session/sessions";
 
 export const DEMO_SECRET = "test_partner_secret_0123456789";
 
@@ -80,7 +80,7 @@ export function sessionInput(overrides: Partial<CreateSessionInput> = {}, appUrl
   };
 }
 
-/** The customer's browser in tests: the token its cookie holds (lib/checkout/customer-editor.ts). */
+/** The customer's browser in tests: the token its cookie holds (lib/checkout/session/customer-editor.ts). */
 export const BROWSER = "test-browser-token";
 
 /** The sample customer as the checkout form posts it (SAMPLE_CLIENT, with the document type). */

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { hostileQuery, hostileSegment, hostileString, mutated, nonObjectJson, notJson, pathsOf, withValueAt } from "./values";
 import { SAMPLE_WIRE_CLIENT } from "@/lib/financing/testing/samples";
-import { tripDayFromToday } from "@/lib/checkout/trip-dates";
+import { tripDayFromToday } from "@/lib/checkout/session/trip-dates";
 
 /**
  * Hostile requests for every input surface of the app and of its sandbox, as plain data: the fuzz

@@ -1,5 +1,5 @@
 import { errorResponse } from "@/lib/app-error";
-import { handleGetSession } from "@/lib/checkout/sessions-api";
+import { handleGetSession } from "@/lib/checkout/api/sessions-api";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 import { routeHandler } from "@/lib/http/request-scope";
 

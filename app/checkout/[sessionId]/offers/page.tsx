@@ -7,8 +7,8 @@ import { RepresentativeExample } from "@/components/checkout/representative-exam
 import { LinkButton } from "@/components/ui/link-button";
 import { Notice } from "@/components/ui/notice";
 import { TextLink } from "@/components/ui/text-link";
-import { bookingTotalCents } from "@/lib/checkout/booking";
-import { loadOffers, returnUrlFor, showsOffers } from "@/lib/checkout/flow";
+import { bookingTotalCents } from "@/lib/checkout/session/booking";
+import { loadOffers, returnUrlFor, showsOffers } from "@/lib/checkout/session/flow";
 import { defaultInstallments, installmentChoices, plansFor, representativeExample } from "@/lib/financing/offers";
 import { embedFields, embedHref } from "@/lib/embed/context";
 import { formatAmount } from "@/lib/i18n/format";

@@ -1,20 +1,20 @@
 import { redirect } from "next/navigation";
 import { errorHeaders } from "@/lib/app-error";
 import { getAppContext } from "@/lib/app-context";
-import { refreshStatus } from "@/lib/checkout/flow";
-import { getSession, sessionLocale } from "@/lib/checkout/sessions";
-import { statusReadRefusal } from "@/lib/checkout/status-throttle";
+import { refreshStatus } from "@/lib/checkout/session/flow";
+import { getSession, sessionLocale } from "@/lib/checkout/session/sessions";
+import { statusReadRefusal } from "@/lib/checkout/session/status-throttle";
 import { errorPageHtml } from "@/lib/http/error-page";
 import { routeHandler } from "@/lib/http/request-scope";
 import { resolveLocale } from "@/lib/i18n/locales";
 
 /**
  * Where the provider sends the customer back: our successRedirectUrl and errorRedirectUrl
- * (`checkoutUrls` in lib/checkout/flow.ts), one route each. They are folders of their own rather
+ * (`checkoutUrls` in lib/checkout/session/flow.ts), one route each. They are folders of their own rather
  * than a `[kind]` segment so that any other word (`/return/ok`) is no route at all: the app's
  * readable 404, never a return that asks the partner API for news. The query says what happened,
  * but it is only a hint: the status is asked of the partner API and recorded, then the customer
- * sees the status page. Budgeted like the status poll (lib/checkout/status-throttle.ts): over it, a
+ * sees the status page. Budgeted like the status poll (lib/checkout/session/status-throttle.ts): over it, a
  * 429 page with Retry-After that leads to the status page.
  */
 export function providerReturn(kind: "success" | "error") {

@@ -1,6 +1,6 @@
-import { providerTarget } from "@/lib/checkout/flow";
-import { SESSION_TTL_MS } from "@/lib/checkout/sessions";
-import { checkoutSessionRoute } from "@/lib/checkout/route-session";
+import { providerTarget } from "@/lib/checkout/session/flow";
+import { SESSION_TTL_MS } from "@/lib/checkout/session/sessions";
+import { checkoutSessionRoute } from "@/lib/checkout/session/route-session";
 import { EMBED_RETURN_COOKIE } from "@/lib/embed/context";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { getAppContext } from "@/lib/app-context";
-import { receiveWebhook } from "@/lib/checkout/webhooks";
+import { receiveWebhook } from "@/lib/checkout/background/webhooks";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 import { routeHandler } from "@/lib/http/request-scope";
 import { loggerFor } from "@/lib/logger";
@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
  * The partner API's webhooks. The request path is: check the token and the body, store the
  * delivery (one prepared statement: an insert, or for a duplicate a count), answer. Processing (the
  * status read from the API, applied, acknowledged) is the background worker's, woken at once
- * (lib/checkout/worker.ts), so the API's delivery never waits for our call back to it. A wrong
+ * (lib/checkout/background/worker.ts), so the API's delivery never waits for our call back to it. A wrong
  * token is a 404 (the URL does not exist for a guesser); a bad body is a 400. Neither stores anything.
  */
 async function post(request: Request, { params }: { params: Promise<{ token: string }> }) {

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { errorResponse } from "@/lib/app-error";
 import { getAppContext } from "@/lib/app-context";
-import { pollStatus } from "@/lib/checkout/flow";
-import { statusReadRefusal } from "@/lib/checkout/status-throttle";
+import { pollStatus } from "@/lib/checkout/session/flow";
+import { statusReadRefusal } from "@/lib/checkout/session/status-throttle";
 import { ifNoneMatches } from "@/lib/http/etag";
 import { routeHandler } from "@/lib/http/request-scope";
 

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorResponse } from "@/lib/app-error";
 import type { Database } from "@/lib/db";
 import { createTokenBuckets } from "@/lib/security/token-bucket";
-import type { CheckoutContext } from "./flow";
+import type { CheckoutContext } from "../session/flow";
 import { handleCreateSession, handleGetSession, type SessionsApiThrottles } from "./sessions-api";
-import { DEMO_SECRET, sessionInput, testContext } from "./testing/context";
+import { DEMO_SECRET, sessionInput, testContext } from "../testing/context";
 
 let database: Database;
 let ctx: CheckoutContext;

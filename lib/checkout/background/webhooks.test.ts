@@ -12,10 +12,10 @@ import { partnerNotifications, sessionStatusHistory, webhookEvents } from "@/lib
 import { createFinancingClient } from "@/lib/financing/client";
 import { createFetchDouble, json } from "@/lib/financing/testing/fetch-double";
 import { startSandboxServer } from "@/lib/sandbox/testing/servers";
-import type { CheckoutContext } from "./flow";
+import type { CheckoutContext } from "../session/flow";
 import type { Partner } from "@/lib/partners/partners";
-import { requireSession, sessionState } from "./sessions";
-import { sessionAtProvider, sessionInput, testContext } from "./testing/context";
+import { requireSession, sessionState } from "../session/sessions";
+import { sessionAtProvider, sessionInput, testContext } from "../testing/context";
 import { processWebhookEvent, receiveWebhook, webhookEvent, WEBHOOK_BODY_MAX_BYTES } from "./webhooks";
 
 const KEY = "fk_test_sandbox_agency_101";

@@ -2,9 +2,9 @@ import { z } from "zod";
 import { operationStatusSchema } from "@/lib/financing/contract";
 import { APP_ERROR_STATUS } from "@/lib/app-error";
 import { LOCALES } from "@/lib/i18n/locales";
-import { bookingSchema, createSessionSchema, flightSchema, hotelSchema, moneySchema, serviceSchema } from "./booking";
+import { bookingSchema, createSessionSchema, flightSchema, hotelSchema, moneySchema, serviceSchema } from "../session/booking";
 import { SESSION_STATES, type SameType, type StoredNotification } from "@/lib/db/column-types";
-import { TRIP_TIME_ZONE } from "./trip-dates";
+import { TRIP_TIME_ZONE } from "../session/trip-dates";
 
 /**
  * The wire shapes of the checkout sessions API that `booking.ts` does not hold: what a partner

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ZodOpenApiResponseObject } from "zod-openapi";
 import { APP_ERROR_STATUS, type AppErrorCode } from "@/lib/app-error";
 import { generateDocument, jsonContent, routesToPaths, type OpenApiDocument, type Route } from "@/lib/openapi/document";
-import { createSessionSchema } from "./booking";
+import { createSessionSchema } from "../session/booking";
 import {
   apiErrorSchema,
   checkoutSessionSchema,

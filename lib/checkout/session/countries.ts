@@ -43,7 +43,7 @@ const LISTS = new Map<Locale, string>();
  * Every country, sorted by name in the locale, in the compact form the details form takes as a
  * prop ("AFGAfganistán|ALBAlbania|…": a 3-letter code then the name): the list travels in the page's
  * RSC payload, where this is a third of the size of `{code, name}` objects and of `<option>`
- * markup (which the payload escapes). lib/checkout/country-options.ts turns it into the options.
+ * markup (which the payload escapes). lib/checkout/session/country-options.ts turns it into the options.
  */
 export function countryList(locale: Locale): string {
   let list = LISTS.get(locale);

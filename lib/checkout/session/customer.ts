@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CUSTOMER_FIELDS, type CustomerField, type StoredCustomerDraft } from "@/lib/db/column-types";
 import type { ClientData } from "@/lib/financing/types";
 import { textProblem } from "@/lib/validation/text";
 import { isCountryCode } from "./countries";
@@ -13,24 +14,8 @@ import { isCountryCode } from "./countries";
 export const DOCUMENT_TYPES = ["DNI", "NIE", "PASSPORT"] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
-export const CUSTOMER_FIELDS = [
-  "firstName",
-  "lastName",
-  "email",
-  "prefix",
-  "phone",
-  "documentType",
-  "documentId",
-  "documentValidityDate",
-  "gender",
-  "birthDate",
-  "nationality",
-  "address",
-  "city",
-  "postalCode",
-  "countryCode",
-] as const;
-export type CustomerField = (typeof CUSTOMER_FIELDS)[number];
+// The field list is the stored draft's (lib/db/column-types.ts), so the table's column is typed by it.
+export { CUSTOMER_FIELDS, type CustomerField };
 
 export type CustomerErrorCode =
   | "required"
@@ -60,7 +45,7 @@ export interface CustomerInput extends ClientData {
 }
 
 /** What the form or the partner sent: every field a string, possibly missing. */
-export type CustomerDraft = Partial<Record<CustomerField, string>>;
+export type CustomerDraft = StoredCustomerDraft;
 
 const CHECK_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE";
 

@@ -11,7 +11,7 @@ import { createTokenBuckets } from "@/lib/security/token-bucket";
 import { decideAtProvider, startSandboxServer } from "@/lib/sandbox/testing/servers";
 import { pollStatus, refreshStatus, type CheckoutContext } from "./flow";
 import { statusReadRefusal, type StatusThrottle } from "./status-throttle";
-import { recordingFetch, sessionAtProvider, testContext, type RecordedCall } from "./testing/context";
+import { recordingFetch, sessionAtProvider, testContext, type RecordedCall } from "../testing/context";
 
 let server: Awaited<ReturnType<typeof startSandboxServer>>;
 let database: Database;

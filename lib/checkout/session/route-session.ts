@@ -1,5 +1,6 @@
 import "server-only";
 import { getAppContext, type AppContext } from "@/lib/app-context";
+import { isCheckoutSessionId } from "@/lib/http/checkout-session-id";
 import { routeHandler } from "@/lib/http/request-scope";
 import { getSession, type CheckoutSession } from "./sessions";
 
@@ -14,7 +15,7 @@ export function checkoutSessionRoute(route: string, handle: (ctx: AppContext, se
   return routeHandler(route, async (_request: Request, { params }: SessionParams) => {
     const { sessionId } = await params;
     const ctx = await getAppContext();
-    const session = /^cs_[\w-]{10,64}$/.test(sessionId) ? await getSession(ctx.db, sessionId) : undefined;
+    const session = isCheckoutSessionId(sessionId) ? await getSession(ctx.db, sessionId) : undefined;
     if (!session) {
       return new Response("This checkout does not exist.", {
         status: 404,

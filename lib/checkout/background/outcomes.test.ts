@@ -8,13 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { partnerNotifications, partners } from "@/lib/db/schema";
 import { decideAtProvider, startSandboxServer, startWebhookListener } from "@/lib/sandbox/testing/servers";
-import { refreshStatus, submitCustomer, type CheckoutContext } from "./flow";
+import { refreshStatus, submitCustomer, type CheckoutContext } from "../session/flow";
 import { setNotificationUrl } from "@/lib/backoffice/notifications/notifications";
 import { deliverDueNotifications, newSigningSecret, NOTIFICATION_USER_AGENT } from "./notifications";
 import type { Partner } from "@/lib/partners/partners";
 import { acquireLease, reconcile, RECONCILE_AFTER_MS, releaseLease } from "./reconciler";
-import { createSession, notifyExpiredSessions, recordOperationStatus, requireSession, sessionState } from "./sessions";
-import { BROWSER, customerDraft, sessionAtProvider, sessionInput, testContext } from "./testing/context";
+import { createSession, notifyExpiredSessions, recordOperationStatus, requireSession, sessionState } from "../session/sessions";
+import { BROWSER, customerDraft, sessionAtProvider, sessionInput, testContext } from "../testing/context";
 
 let sandbox: Awaited<ReturnType<typeof startSandboxServer>>;
 let partnerBackend: Awaited<ReturnType<typeof startWebhookListener>>;

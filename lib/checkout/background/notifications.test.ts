@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { checkoutSessions, partnerNotifications, partners } from "@/lib/db/schema";
 import { hashSecret } from "@/lib/partners/partners";
-import type { CheckoutContext } from "./flow";
+import type { CheckoutContext } from "../session/flow";
 import { deliverDueNotifications, newSigningSecret } from "./notifications";
-import { storedSession, testContext } from "./testing/context";
+import { storedSession, testContext } from "../testing/context";
 
 let database: Database;
 let ctx: CheckoutContext;

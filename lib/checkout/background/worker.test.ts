@@ -10,8 +10,8 @@ import { webhookEvents } from "@/lib/db/schema";
 import { seedDemoPartner } from "@/lib/demo/seed";
 import { createFinancingClient } from "@/lib/financing/client";
 import { duringIntake, resetLifecycle, startDraining } from "@/lib/ops/lifecycle";
-import type { CheckoutContext } from "./flow";
-import { insertSessionAtProvider } from "./testing/context";
+import type { CheckoutContext } from "../session/flow";
+import { insertSessionAtProvider } from "../testing/context";
 import { createWebhookPump, outageBackoff } from "./worker";
 
 let database: Database;

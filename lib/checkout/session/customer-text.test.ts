@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hostileString } from "@/lib/testing/fuzz/values";
 import { CUSTOMER_FIELDS, validateCustomer } from "./customer";
-import { customerDraft } from "./testing/context";
+import { customerDraft } from "../testing/context";
 
 // The checkout form's fields reached PostgreSQL with a NUL or a lone surrogate (a 500).
 describe("validateCustomer and text that cannot be kept", () => {

@@ -6,7 +6,7 @@ import { durableWork } from "@/lib/db/durable-work";
 import type { Db } from "@/lib/db";
 import { partnerNotifications, partners, type PartnerRow } from "@/lib/db/schema";
 import { openPartnerSecret } from "@/lib/partners/secrets";
-import type { CheckoutContext } from "./flow";
+import type { CheckoutContext } from "../session/flow";
 import { getEnv, type FinancingEnvironment } from "@/lib/env";
 import { loggerFor } from "@/lib/logger";
 import { notificationPolicy, type DestinationPolicy } from "@/lib/security/addresses";

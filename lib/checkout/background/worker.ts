@@ -1,5 +1,5 @@
 import "server-only";
-import type { CheckoutContext } from "./flow";
+import type { CheckoutContext } from "../session/flow";
 import { deliverDueNotifications } from "./notifications";
 import { reconcile } from "./reconciler";
 import { dueWebhookEvents, processWebhookEvent } from "./webhooks";

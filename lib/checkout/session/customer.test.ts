@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ageOn, dniLetter, guessDocumentType, toClientData, validateCustomer, type CustomerDraft } from "./customer";
-import { customerDraft } from "./testing/context";
+import { customerDraft } from "../testing/context";
 
 const TODAY = "2026-11-22";
 

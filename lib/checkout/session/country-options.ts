@@ -1,5 +1,5 @@
 /**
- * The country selects' options from the compact list lib/checkout/countries.ts writes (client-safe:
+ * The country selects' options from the compact list lib/checkout/session/countries.ts writes (client-safe:
  * no country data here, the names come with the page). As HTML, for SelectField's `optionsHtml`:
  * one string per list and placeholder, kept, instead of ~250 React elements per select and render
  * (two selects on the details form, each server render and each hydration).
@@ -11,7 +11,7 @@ export const COUNTRY_LIST_SEPARATOR = "|";
 
 /**
  * By list, then placeholder: a few lists at most (one per locale), the last ones built kept. Keyed by
- * the list string itself, the same instance on every server render (lib/checkout/countries.ts keeps
+ * the list string itself, the same instance on every server render (lib/checkout/session/countries.ts keeps
  * it), whose hash V8 keeps: no key of ~10 KB is built and hashed per call.
  */
 const BUILT = new Map<string, Map<string, string>>();

@@ -23,8 +23,8 @@ import {
 import { DEMO_BLUE_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
 import { partnerById } from "@/lib/partners/partners";
 import { workSettled } from "@/lib/ops/lifecycle";
-import { sessionResource } from "./sessions-api";
-import { BROWSER, customerDraft, DEMO_SECRET, recordingFetch, sessionInput, testContext, type RecordedCall } from "./testing/context";
+import { sessionResource } from "../api/sessions-api";
+import { BROWSER, customerDraft, DEMO_SECRET, recordingFetch, sessionInput, testContext, type RecordedCall } from "../testing/context";
 
 let server: Awaited<ReturnType<typeof startSandboxServer>>;
 let database: Database;

@@ -15,8 +15,9 @@ import {
 } from "@/lib/db/schema";
 import type { OperationStatus } from "@/lib/financing/contract";
 import type { FinancialOffer } from "@/lib/financing/types";
+import { isCheckoutSessionId } from "@/lib/http/checkout-session-id";
 import type { Locale } from "@/lib/i18n/locales";
-import type { NotificationPayload } from "./api-schemas";
+import type { NotificationPayload } from "../api/api-schemas";
 import { bookingHash, type CreateSessionInput } from "./booking";
 import type { CustomerDraft } from "./customer";
 import { isAllowedReturnUrl, type Partner } from "@/lib/partners/partners";
@@ -170,7 +171,7 @@ const draftBySession = preparedPerDb((db) =>
 );
 
 export async function getSession(db: Db, id: string): Promise<CheckoutSession | undefined> {
-  if (!/^cs_[\w-]{10,64}$/.test(id)) return undefined;
+  if (!isCheckoutSessionId(id)) return undefined;
   const [row] = await sessionById(db).execute({ id });
   return row;
 }
@@ -189,7 +190,7 @@ export async function getSessionByOperation(db: Db, operationId: string): Promis
 export interface StoredCustomerData {
   draft: CustomerDraft;
   submitted: boolean;
-  /** The hash of the submitting browser's token (lib/checkout/customer-editor.ts); null before a submit. */
+  /** The hash of the submitting browser's token (lib/checkout/session/customer-editor.ts); null before a submit. */
   editorTokenHash: string | null;
   corrections: number;
 }
@@ -456,7 +457,7 @@ export async function recordOperationStatus(
 /**
  * Writes the notification of a state to the outbox, once per (session, state). Written whether or
  * not the partner has a notification URL: without one it waits, unattempted, and goes out once a URL
- * is saved (lib/checkout/notifications.ts).
+ * is saved (lib/checkout/background/notifications.ts).
  */
 async function enqueueNotification(tx: Pick<Db, "insert">, session: CheckoutSession, state: SessionState): Promise<void> {
   await tx

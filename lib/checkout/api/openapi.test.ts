@@ -6,7 +6,7 @@ import { openApi31Problems } from "@/lib/openapi/testing/validate";
 import { createOpenApiChecker } from "@/lib/sandbox/testing/openapi-check";
 import { SESSION_STATES } from "./api-schemas";
 import { buildCheckoutApiDocument } from "./openapi";
-import { notificationPayload } from "./sessions";
+import { notificationPayload } from "../session/sessions";
 
 const doc = buildCheckoutApiDocument({ serverUrl: "https://checkout.example.com/api" });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { verifyNotification, verifyNotificationByHand } from "@/examples/verify-notification";
 import type { CheckoutSessionRow } from "@/lib/db/schema";
 import { newSigningSecret, signNotification } from "./notifications";
-import { notificationPayload } from "./sessions";
+import { notificationPayload } from "../session/sessions";
 
 /*
  * The README's verification of a notification (examples/verify-notification.ts), with the library

@@ -4,8 +4,8 @@ import { and, asc, eq, isNotNull, lte, inArray, sql } from "drizzle-orm";
 import { checkoutSessions, leases } from "@/lib/db/schema";
 import type { Db } from "@/lib/db";
 import { isOpenStatus, OPEN_STATUSES } from "@/lib/financing/contract";
-import { refreshStatus, type CheckoutContext } from "./flow";
-import { notifyExpiredSessions } from "./sessions";
+import { refreshStatus, type CheckoutContext } from "../session/flow";
+import { notifyExpiredSessions } from "../session/sessions";
 import { loggerFor } from "@/lib/logger";
 import { withLogContext } from "@/lib/logging/context";
 
@@ -71,7 +71,7 @@ export async function reconcile(
     .orderBy(asc(checkoutSessions.updatedAt))
     .limit(options.limit ?? 50);
   // Sessions that expired before any operation existed: no status will report it, so it is
-  // announced from here (lib/checkout/sessions.ts).
+  // announced from here (lib/checkout/session/sessions.ts).
   const expired = await notifyExpiredSessions(ctx.db, now);
   if (expired > 0) log.info({ sessions: expired }, "reconciler: expired sessions announced to their partners");
   if (due.length > 0) log.info({ sessions: due.length }, "reconciler: re-checking open outcomes");
