@@ -2,7 +2,7 @@ import { expect, test } from "./fixtures";
 import { DEMO_PARTNERS } from "./support/app";
 import { checkoutSessionBody } from "./support/checkout-sessions";
 import { SANDBOX_AGENCY_KEY } from "./support/sandbox";
-import { aBookingReference, isoDayFromToday } from "./support/test-data";
+import { aBookingReference, aCustomer, isoDayFromToday } from "./support/test-data";
 
 /**
  * The checkout sessions API, our own API for agencies, as a partner's backend uses it: the demo
@@ -36,6 +36,11 @@ test.describe("POST /api/checkout-sessions", () => {
     expect(await read.json()).toMatchObject({ id: session.id, state: "open" });
     // Never the customer's data.
     expect(JSON.stringify(await read.json())).not.toContain("García");
+
+    // Nor does the link show the prefilled identity data in full, to whoever holds it.
+    const page = await (await api.request.get(session.url)).text();
+    const customer = aCustomer();
+    for (const value of [customer.documentId, customer.phone, customer.address]) expect(page).not.toContain(value);
   });
 
   test("the same reference for another booking is a conflict", async ({ checkoutSessions: api }) => {

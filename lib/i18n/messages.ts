@@ -168,6 +168,8 @@ const es = {
     // Strings, not functions: the form is a client component. `{mask}`: what was sent, masked.
     keptValue: "Guardado: {mask}. Déjalo en blanco para mantenerlo.",
     keptHidden: "Guardado (oculto). Déjalo en blanco para mantenerlo.",
+    prefillMaskedNotice:
+      "Tu agencia nos ha dado algunos de tus datos. Por tu privacidad, mostramos solo una parte de los más sensibles: escribe de nuevo solo lo que quieras cambiar; lo que dejes en blanco se mantiene.",
     maskedNotice:
       "Por tu privacidad, solo mostramos una parte de lo que enviaste. Escribe de nuevo solo lo que quieras cambiar: lo que dejes en blanco se mantiene.",
     sentTitle: "Tus datos ya se enviaron",
@@ -503,6 +505,8 @@ const en: Messages = {
     },
     keptValue: "Saved: {mask}. Leave it blank to keep it.",
     keptHidden: "Saved (hidden). Leave it blank to keep it.",
+    prefillMaskedNotice:
+      "Your agency gave us some of your details. For your privacy, we show only part of the most sensitive ones: type again only what you want to change; what you leave blank is kept.",
     maskedNotice:
       "For your privacy, we show only part of what you sent. Type again only what you want to change: what you leave blank is kept.",
     sentTitle: "Your details have been sent",

@@ -7,7 +7,7 @@ import { Notice } from "@/components/ui/notice";
 import { countryList } from "@/lib/checkout/session/countries";
 import { cookies } from "next/headers";
 import { guessDocumentType } from "@/lib/checkout/session/customer";
-import { EDITOR_COOKIE, isEditor, MAX_CORRECTIONS, maskedDraft } from "@/lib/checkout/session/customer-editor";
+import { EDITOR_COOKIE, isEditor, MAX_CORRECTIONS, maskedDraft, PREFILL_MASKED_FIELDS } from "@/lib/checkout/session/customer-editor";
 import { getCustomerDraft, returnUrlFor } from "@/lib/checkout/session/flow";
 import { embedFields, embedHref } from "@/lib/embed/context";
 import { submitCustomerForm } from "./actions";
@@ -49,8 +49,9 @@ export default async function CustomerPage(props: CheckoutPageProps) {
       </CheckoutShell>
     );
   }
-  // The partner's prefill; once the customer sent their data, only the browser that sent it sees it
-  // again, masked (lib/checkout/session/customer-editor.ts): the link alone shows none of it.
+  // The partner's prefill, its identity data masked; once the customer sent their data, only the
+  // browser that sent it sees it again, masked (lib/checkout/session/customer-editor.ts): the link
+  // alone never shows a document number, birth date, phone or address in full.
   const stored = state === "open" || correcting ? await getCustomerDraft(ctx.db, session.id) : undefined;
   const sent = stored?.submitted === true;
   const editor = sent && isEditor((await cookies()).get(EDITOR_COOKIE)?.value, stored.editorTokenHash);
@@ -67,7 +68,11 @@ export default async function CustomerPage(props: CheckoutPageProps) {
       </CheckoutShell>
     );
   }
-  const { shown: prefill, masks } = sent ? maskedDraft(stored.draft) : { shown: stored?.draft ?? {}, masks: {} };
+  const { shown: prefill, masks } = sent
+    ? maskedDraft(stored.draft)
+    : stored
+      ? maskedDraft(stored.draft, PREFILL_MASKED_FIELDS)
+      : { shown: {}, masks: {} };
 
   return (
     <CheckoutShell page={page} step={1} bridge={{ step: "details", state, final: state === "expired" }}>
@@ -89,7 +94,11 @@ export default async function CustomerPage(props: CheckoutPageProps) {
             <p className="text-muted">{m.form.intro}</p>
           </div>
           {correcting ? <Notice tone="info">{m.form.correctionNotice}</Notice> : null}
-          {sent ? <Notice tone="info">{m.form.maskedNotice}</Notice> : null}
+          {sent ? (
+            <Notice tone="info">{m.form.maskedNotice}</Notice>
+          ) : Object.keys(masks).length > 0 ? (
+            <Notice tone="info">{m.form.prefillMaskedNotice}</Notice>
+          ) : null}
           <CustomerForm
             // A new render from the server is a new form: its fields take the values it brings
             // (the router may reuse this instance, where a radio keeps the check it had).

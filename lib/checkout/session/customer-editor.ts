@@ -48,10 +48,23 @@ export const MASKED_FIELDS = [
 ] as const satisfies readonly CustomerField[];
 export type MaskedField = (typeof MASKED_FIELDS)[number];
 
+/**
+ * Of a partner's prefill (data the customer has not sent yet), the identity data the link alone
+ * must not show in full: the document, its validity, the birth date, the phone and the address.
+ * The name and e-mail stay shown, so the customer recognises the booking as theirs.
+ */
+export const PREFILL_MASKED_FIELDS = [
+  "phone",
+  "documentId",
+  "documentValidityDate",
+  "birthDate",
+  "address",
+] as const satisfies readonly MaskedField[];
+
 const DOT = "•";
 
-function isMasked(field: CustomerField): field is MaskedField {
-  return (MASKED_FIELDS as readonly string[]).includes(field);
+function isMaskedIn(fields: readonly MaskedField[], field: CustomerField): field is MaskedField {
+  return (fields as readonly string[]).includes(field);
 }
 
 /** Keeps the last `n` characters of a value, the rest dots (at least four, whatever its length). */
@@ -88,24 +101,34 @@ export function maskValue(field: MaskedField, value: string | undefined): string
   }
 }
 
-/** The stored data as the correction form shows it: masked fields masked, choices as they are. */
-export function maskedDraft(stored: CustomerDraft): { shown: CustomerDraft; masks: Partial<Record<MaskedField, string>> } {
+/**
+ * The stored data as the form shows it: `fields` masked (all of MASKED_FIELDS once the customer sent
+ * the data; PREFILL_MASKED_FIELDS of a partner's prefill), the rest as they are.
+ */
+export function maskedDraft(
+  stored: CustomerDraft,
+  fields: readonly MaskedField[] = MASKED_FIELDS,
+): { shown: CustomerDraft; masks: Partial<Record<MaskedField, string>> } {
   const shown: CustomerDraft = {};
   const masks: Partial<Record<MaskedField, string>> = {};
   for (const [field, value] of Object.entries(stored) as [CustomerField, string | undefined][]) {
     if (value === undefined) continue;
-    if (isMasked(field)) masks[field] = maskValue(field, value);
+    if (isMaskedIn(fields, field)) masks[field] = maskValue(field, value);
     else shown[field] = value;
   }
   return { shown, masks };
 }
 
-/** A correction over the stored data: what the customer typed replaces it; a blank masked field keeps it. */
-export function mergeCorrection(stored: CustomerDraft, typed: CustomerDraft): CustomerDraft {
+/** What was typed over the stored data: it replaces it; a blank field of `fields` (shown masked) keeps it. */
+export function mergeCorrection(
+  stored: CustomerDraft,
+  typed: CustomerDraft,
+  fields: readonly MaskedField[] = MASKED_FIELDS,
+): CustomerDraft {
   const merged: CustomerDraft = { ...stored };
   for (const [field, value] of Object.entries(typed) as [CustomerField, string | undefined][]) {
     if (value === undefined) continue;
-    if (isMasked(field) && value.trim() === "") continue;
+    if (isMaskedIn(fields, field) && value.trim() === "") continue;
     merged[field] = value;
   }
   return merged;

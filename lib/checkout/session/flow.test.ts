@@ -304,6 +304,22 @@ describe("the customer's data, bound to the browser that sent it", () => {
     });
   });
 
+  it("a partner's prefill: its identity fields, shown masked, left blank keep the prefill; the name typed replaces it", async () => {
+    const prefill = { ...customerDraft(), documentType: "DNI" as const };
+    const { session } = await createSession(ctx.db, partner, sessionInput({ customer: prefill }));
+    const blanks = { phone: "", documentId: "", documentValidityDate: "", birthDate: "", address: "" };
+    // A blank name is not kept: the name is shown in full, so blank means the customer cleared it.
+    expect(await submitCustomer(ctx, session.id, { ...prefill, ...blanks, firstName: "" }, BROWSER)).toMatchObject({
+      ok: false,
+      errors: { firstName: "required" },
+    });
+    expect(await submitCustomer(ctx, session.id, { ...prefill, ...blanks, firstName: "Anabel" }, BROWSER)).toEqual({ ok: true });
+    const after = await requireSession(ctx.db, session.id);
+    const caller = server.sandbox.engine.authenticate("fk_test_sandbox_agency_101", null);
+    const { request } = await server.sandbox.engine.getOperation(caller, after.operationId!);
+    expect(request.client).toMatchObject({ firstName: "Anabel", documentId: prefill.documentId, phone: prefill.phone });
+  });
+
   it("corrections are capped per session: then refused with nothing sent upstream; the data as sent, again, is no correction", async () => {
     const session = await sessionWithOperation();
     for (const firstName of ["Anabel", "Anita", "Ani"].slice(0, MAX_CORRECTIONS)) {

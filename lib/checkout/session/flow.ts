@@ -8,7 +8,7 @@ import { cachedPartnerById } from "@/lib/partners/cache";
 import type { Partner } from "@/lib/partners/partners";
 import { clientDataHash, operationBooking, operationExternalId } from "./booking";
 import { toClientData, validateCustomer, type CustomerDraft, type CustomerErrors } from "./customer";
-import { editorTokenHash, isEditor, MAX_CORRECTIONS, mergeCorrection } from "./customer-editor";
+import { editorTokenHash, isEditor, MAX_CORRECTIONS, mergeCorrection, PREFILL_MASKED_FIELDS } from "./customer-editor";
 import { sortOffers } from "@/lib/financing/offers";
 import {
   attachOperation,
@@ -119,7 +119,12 @@ export async function submitCustomer(
   const stored = await getCustomerDraft(ctx.db, session.id);
   const sentBefore = stored?.submitted === true;
   if (sentBefore && !isEditor(editorToken, stored.editorTokenHash)) return { ok: false, failure: "not_editor", draft: {} };
-  const draft = sentBefore ? mergeCorrection(stored.draft, typed) : typed;
+  // Over a partner's prefill, its identity fields were shown masked: left blank, they keep the prefill.
+  const draft = sentBefore
+    ? mergeCorrection(stored.draft, typed)
+    : stored
+      ? mergeCorrection(stored.draft, typed, PREFILL_MASKED_FIELDS)
+      : typed;
 
   const result = validateCustomer(draft, ctx.today());
   if (!result.ok) return { ok: false, errors: result.errors, draft: typed };
