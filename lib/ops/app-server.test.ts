@@ -7,9 +7,11 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { renderErrorPage } from "@/lib/embed/error-page";
 import { MESSAGES } from "@/lib/i18n/messages";
 import { clientIpFrom, SOCKET_ADDRESS_HEADER } from "@/lib/security/client-ip";
 import { createAppServer } from "./app-server";
+import { registerErrorPageRenderer } from "./error-pages";
 import { closeHttpServers } from "./http-server";
 import { metrics } from "./metrics";
 
@@ -20,6 +22,7 @@ let port: number;
 
 beforeAll(async () => {
   vi.stubEnv("NODE_ENV", "production");
+  registerErrorPageRenderer(renderErrorPage); // as lib/startup.ts does
   server = createAppServer(async (request, response) => handler(request, response));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as AddressInfo).port;
