@@ -306,10 +306,7 @@ test.describe("operations", () => {
   }) => {
     // The partner's backend opens a session and the customer sends their details: POST /operations.
     const booking = aBookingReference("E2E-CHECKOUT");
-    const session = await checkoutSessions.open({ reference: booking, locale: "en" });
-    await page.goto(session.url);
-    await checkout.details.submit();
-    await expect(page).toHaveURL(/\/offers$/);
+    const session = await checkout.detailsSent(checkoutSessions, { reference: booking, locale: "en" });
 
     await admin.signIn(STAFF.aurora);
     const { operations, operation, m } = admin;
@@ -378,10 +375,7 @@ test.describe("an operation from our checkout, end to end", () => {
     checkoutSessions,
   }) => {
     const booking = aBookingReference("E2E-SIGNED");
-    const session = await checkoutSessions.open({ reference: booking, locale: "en" });
-    await page.goto(session.url);
-    await checkout.details.submit();
-    await expect(page).toHaveURL(/\/offers$/);
+    await checkout.detailsSent(checkoutSessions, { reference: booking, locale: "en" });
     await checkout.offers.choose(12, "Financiera Olivo");
     await checkout.provider.sign();
     await expect(page).toHaveURL(/\/checkout\/cs_[\w-]+\/status$/);
