@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { Overview } from "@/lib/backoffice/operations/overview";
 import type { FunnelStep } from "@/lib/backoffice/operations/overview-steps";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";
@@ -12,6 +13,28 @@ import type { Locale } from "@/lib/i18n/locales";
  */
 
 type OverviewMessages = AdminMessages["overview"];
+
+/** A chart's figures as a table for screen readers: its caption, column headings, and rows. */
+function FiguresTable({ caption, columns, children }: { caption: string; columns: readonly string[]; children: ReactNode }) {
+  return (
+    // The wrapper is what is hidden: a table does not shrink to sr-only's 1 px.
+    <div className="sr-only">
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
 
 const STEPS: readonly FunnelStep[] = ["opened", "detailsGiven", "planChosen", "signed"];
 const OUTCOMES: readonly FunnelStep[] = ["confirmed", "refused", "expired"];
@@ -88,28 +111,15 @@ export function OverviewFunnel({ overview, m, locale }: { overview: Overview; m:
           {m.outcomes}
         </text>
       </svg>
-      {/* The wrapper is what is hidden: a table does not shrink to sr-only's 1 px. */}
-      <div className="sr-only">
-        <table>
-          <caption>{m.funnelCaption}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{m.stepColumn}</th>
-              <th scope="col">{m.countColumn}</th>
-              <th scope="col">{m.shareColumn}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {[...STEPS, ...OUTCOMES].map((step) => (
-              <tr key={step} data-step={step}>
-                <th scope="row">{OUTCOMES.includes(step) ? `${m.outcomes}: ${m.steps[step]}` : m.steps[step]}</th>
-                <td>{f.number(funnel[step])}</td>
-                <td>{f.share(funnel[step], funnel.opened)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <FiguresTable caption={m.funnelCaption} columns={[m.stepColumn, m.countColumn, m.shareColumn]}>
+        {[...STEPS, ...OUTCOMES].map((step) => (
+          <tr key={step} data-step={step}>
+            <th scope="row">{OUTCOMES.includes(step) ? `${m.outcomes}: ${m.steps[step]}` : m.steps[step]}</th>
+            <td>{f.number(funnel[step])}</td>
+            <td>{f.share(funnel[step], funnel.opened)}</td>
+          </tr>
+        ))}
+      </FiguresTable>
     </div>
   );
 }
@@ -207,30 +217,17 @@ export function OverviewDaily({ overview, m, locale }: { overview: Overview; m: 
           </text>
         </g>
       </svg>
-      {/* The wrapper is what is hidden: a table does not shrink to sr-only's 1 px. */}
-      <div className="sr-only">
-        <table>
-          <caption>{m.dailyCaption}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{m.dayColumn}</th>
-              <th scope="col">{m.openedColumn}</th>
-              <th scope="col">{m.confirmedColumn}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {days.map((day) => (
-              <tr key={day.day} data-day={day.day}>
-                <th scope="row">
-                  <time dateTime={day.day}>{f.longDay(day.day)}</time>
-                </th>
-                <td>{f.number(day.opened)}</td>
-                <td>{f.number(day.confirmed)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <FiguresTable caption={m.dailyCaption} columns={[m.dayColumn, m.openedColumn, m.confirmedColumn]}>
+        {days.map((day) => (
+          <tr key={day.day} data-day={day.day}>
+            <th scope="row">
+              <time dateTime={day.day}>{f.longDay(day.day)}</time>
+            </th>
+            <td>{f.number(day.opened)}</td>
+            <td>{f.number(day.confirmed)}</td>
+          </tr>
+        ))}
+      </FiguresTable>
     </div>
   );
 }
