@@ -20,9 +20,11 @@ let handler: Handler;
 let server: Server;
 let port: number;
 
+// The page the replacement renders, registered as lib/startup.ts does.
+registerErrorPageRenderer(renderErrorPage);
+
 beforeAll(async () => {
   vi.stubEnv("NODE_ENV", "production");
-  registerErrorPageRenderer(renderErrorPage); // as lib/startup.ts does
   server = createAppServer(async (request, response) => handler(request, response));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as AddressInfo).port;

@@ -16,9 +16,11 @@ let handler: Handler;
 let server: Server;
 let origin: string;
 
+// The page the replacement renders, registered as lib/startup.ts does.
+registerErrorPageRenderer(renderErrorPage);
+
 beforeAll(async () => {
   vi.stubEnv("NODE_ENV", "production");
-  registerErrorPageRenderer(renderErrorPage); // as lib/startup.ts does
   server = createServer((request, response) =>
     runWithRequestState(() => {
       guardPageResponse(request, response);
