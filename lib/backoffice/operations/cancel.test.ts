@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { sessionAtProvider } from "@/lib/checkout/testing/context";
-import { DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID } from "@/lib/demo/seed";
+import { DEMO_PARTNER_ID } from "@/lib/demo/seed";
 import { FinancingApiError } from "@/lib/financing/errors";
 import { sampleBooking } from "@/lib/financing/testing/samples";
-import { auditOf, auroraWorld, LUCIA } from "../testing/aurora";
+import { auditOf, auroraStaff, auroraWorld, grupoStaffOnAuroras, LUCIA } from "../testing/aurora";
 import { cancelOperation, type CancellingStaff } from "./cancel";
 
 const world = auroraWorld();
@@ -11,14 +11,7 @@ const audited = (operationId: string) => auditOf(world.database.db, operationId,
 
 const IP = "203.0.113.7";
 
-/** Viajes Aurora's staff member on agency 101, with the sandbox behind. */
-const aurora = (): CancellingStaff => ({
-  db: world.database.db,
-  partner: { id: DEMO_PARTNER_ID },
-  user: LUCIA,
-  actingAgencyId: 101,
-  client: world.client,
-});
+const aurora = (): CancellingStaff => auroraStaff(world);
 
 /** A partner API that records every call and answers none of them. */
 function recordingClient(
@@ -60,13 +53,7 @@ describe("cancelling an operation from the back-office", () => {
     const operation = await newOperation();
     const { client: recording, calls } = recordingClient();
     // Grupo Demo's key reaches agency 101, but 101 is Viajes Aurora's.
-    const grupo: CancellingStaff = {
-      db: world.database.db,
-      partner: { id: DEMO_GROUP_PARTNER_ID },
-      user: { id: "staff_demo_grupo", name: "Marcos Vidal" },
-      actingAgencyId: 101,
-      client: recording,
-    };
+    const grupo: CancellingStaff = grupoStaffOnAuroras(world, recording);
     expect(await cancelOperation(grupo, { operationId: operation.id, reason: "" }, { ip: IP })).toEqual({ ok: false, reason: "not_found" });
     expect(calls).toEqual([]);
     expect((await world.client.getStatus(operation.id)).status.status).toBe("GENERATED");

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { sessionAtProvider } from "@/lib/checkout/testing/context";
-import { DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID } from "@/lib/demo/seed";
+import { DEMO_PARTNER_ID } from "@/lib/demo/seed";
 import { decideAtProvider } from "@/lib/sandbox/testing/servers";
-import { auditOf, auroraWorld, LUCIA } from "../testing/aurora";
+import { auditOf, auroraStaff, auroraWorld, grupoStaffOnAuroras, LUCIA } from "../testing/aurora";
 import { refundStep, type RefundingStaff } from "./refund";
 
 const world = auroraWorld();
@@ -11,13 +11,7 @@ const audited = (operationId: string) => auditOf(world.database.db, operationId,
 const IP = "203.0.113.9";
 const NO_CHARGES = { agencyFee: "", providerFee: "", reason: "" };
 
-const aurora = (): RefundingStaff => ({
-  db: world.database.db,
-  partner: { id: DEMO_PARTNER_ID },
-  user: LUCIA,
-  actingAgencyId: 101,
-  client: world.client,
-});
+const aurora = (): RefundingStaff => auroraStaff(world);
 
 /** An operation of Viajes Aurora's checkout, confirmed at the provider: refundable. */
 async function confirmedOperation(): Promise<string> {
@@ -70,13 +64,7 @@ describe("refunding an operation from the back-office", () => {
       },
     });
     // Grupo Demo's key reaches agency 101, but 101 and this checkout's operation are Viajes Aurora's.
-    const grupo: RefundingStaff = {
-      db: world.database.db,
-      partner: { id: DEMO_GROUP_PARTNER_ID },
-      user: { id: "staff_demo_grupo", name: "Marcos Vidal" },
-      actingAgencyId: 101,
-      client: recording,
-    };
+    const grupo: RefundingStaff = grupoStaffOnAuroras(world, recording);
     for (const intent of ["review", "confirm"] as const) {
       expect(await refundStep(grupo, { operationId, intent, values: NO_CHARGES, expectedTotal: "0" }, { ip: IP })).toEqual({
         step: "failed",

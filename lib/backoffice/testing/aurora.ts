@@ -4,7 +4,7 @@ import type { CheckoutContext } from "@/lib/checkout/flow";
 import { testContext } from "@/lib/checkout/testing/context";
 import type { Database } from "@/lib/db";
 import { auditEvents, type AuditKind } from "@/lib/db/schema";
-import { DEMO_PARTNER_ID } from "@/lib/demo/seed";
+import { DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID } from "@/lib/demo/seed";
 import type { FinancingClient } from "@/lib/financing/client";
 import type { Partner } from "@/lib/partners/partners";
 import { startSandboxServer } from "@/lib/sandbox/testing/servers";
@@ -39,6 +39,25 @@ export function auroraWorld(): AuroraWorld {
     await world.database?.close();
   });
   return world;
+}
+
+/** Viajes Aurora's staff member Lucía on agency 101, calling the API with the world's client. */
+export function auroraStaff(world: AuroraWorld) {
+  return { db: world.database.db, partner: { id: DEMO_PARTNER_ID }, user: LUCIA, actingAgencyId: 101, client: world.client };
+}
+
+/**
+ * Grupo Demo's staff member acting on agency 101, which Grupo Demo's group key reaches but which is
+ * Viajes Aurora's, calling the API with `client`.
+ */
+export function grupoStaffOnAuroras<Client>(world: AuroraWorld, client: Client) {
+  return {
+    db: world.database.db,
+    partner: { id: DEMO_GROUP_PARTNER_ID },
+    user: { id: "staff_demo_grupo", name: "Marcos Vidal" },
+    actingAgencyId: 101,
+    client,
+  };
 }
 
 /** The audit events of one kind about an operation. */
