@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { sessionIdHint } from "@/lib/backoffice/shared/format";
 import { expect, test } from "./fixtures";
 import { Backoffice } from "./pages/admin/backoffice";
+import type { CreateOperationOptions, Sandbox } from "./support/sandbox";
 import { APP_URL, STAFF } from "./support/app";
 import { expectNoAxeViolations } from "./support/axe";
 import { horizontalOverflow } from "./support/layout";
@@ -22,6 +23,15 @@ import { cents, literally } from "./support/text";
  * switcher); POST /operations and POST /financing through the checkout a customer completes, and
  * the webhook acknowledgement through the webhook receiver (the operation page shows it).
  */
+
+/** A CONFIRMED operation created at the sandbox, its page open to Viajes Aurora's staff. */
+async function confirmedOperationOpened(admin: Backoffice, sandbox: Sandbox, options?: CreateOperationOptions) {
+  const op = await sandbox.createOperation(options);
+  await sandbox.confirm(op.id);
+  await admin.signIn(STAFF.aurora);
+  await admin.openByReference(op.externalId);
+  return op;
+}
 
 test.use({ baseURL: APP_URL, locale: "en-GB" });
 
@@ -463,12 +473,8 @@ test.describe("cancel", () => {
 
 test.describe("refund", () => {
   test("a CONFIRMED operation with charges: totals match the sandbox to the cent, then REFUNDED", async ({ page, admin, sandbox }) => {
-    const op = await sandbox.createOperation();
-    await sandbox.confirm(op.id);
+    const op = await confirmedOperationOpened(admin, sandbox);
     const details = await sandbox.refundDetails(op.id);
-
-    await admin.signIn(STAFF.aurora);
-    await admin.openByReference(op.externalId);
     const { operation, refund, m } = admin;
     const f = m.refundForm;
     await operation.expectStatus("CONFIRMED");
@@ -516,10 +522,7 @@ test.describe("refund", () => {
   });
 
   test("charges above the total are refused before anything is sent", async ({ admin, sandbox }) => {
-    const op = await sandbox.createOperation();
-    await sandbox.confirm(op.id);
-    await admin.signIn(STAFF.aurora);
-    await admin.openByReference(op.externalId);
+    const op = await confirmedOperationOpened(admin, sandbox);
     await admin.operation.refundLink.click();
     const { refund, m } = admin;
     await refund.agencyFee.fill("5000");
@@ -536,10 +539,7 @@ test.describe("refund", () => {
   });
 
   test("a form the server's checks refuse comes back as typed, each field's problem said on it", async ({ admin, sandbox }) => {
-    const op = await sandbox.createOperation();
-    await sandbox.confirm(op.id);
-    await admin.signIn(STAFF.aurora);
-    await admin.openByReference(op.externalId);
+    const op = await confirmedOperationOpened(admin, sandbox);
     await admin.operation.refundLink.click();
     const { refund, m } = admin;
     // A charge longer than any amount, and a reason with a control character: refused by the
@@ -557,10 +557,7 @@ test.describe("refund", () => {
   });
 
   test("a refund the provider rejects (+refund_reject) changes nothing, and says so", async ({ page, admin, sandbox }) => {
-    const op = await sandbox.createOperation({ email: "ana+refund_reject@example.com" });
-    await sandbox.confirm(op.id);
-    await admin.signIn(STAFF.aurora);
-    await admin.openByReference(op.externalId);
+    const op = await confirmedOperationOpened(admin, sandbox, { email: "ana+refund_reject@example.com" });
     await admin.operation.refundLink.click();
     const { refund, m } = admin;
     await refund.agencyFee.fill("12");
@@ -669,11 +666,8 @@ test.describe("without JavaScript", () => {
   });
 
   test("refund in its steps", async ({ page, admin, sandbox }) => {
-    const op = await sandbox.createOperation();
-    await sandbox.confirm(op.id);
+    const op = await confirmedOperationOpened(admin, sandbox);
     const details = await sandbox.refundDetails(op.id);
-    await admin.signIn(STAFF.aurora);
-    await admin.openByReference(op.externalId);
     await admin.operation.refundLink.click();
     await admin.refund.agencyFee.fill("1");
     await admin.refund.review.click();
