@@ -129,15 +129,6 @@ export default defineConfig([
     },
   },
   {
-    // TEMPORARY EXCEPTIONS, for the lead to remove when the error pages and the HTTP server's speed
-    // path are reworked (their files are another change's): each imports a domain from platform code.
-    //   lib/ops/http-server.ts   -> lib/checkout/page-preload.ts
-    //   lib/ops/error-pages.ts   -> lib/embed/context.ts, lib/i18n/locales.ts
-    //   lib/http/error-page.ts   -> lib/i18n/messages.ts, lib/i18n/locales.ts (rendered for lib/ops/error-pages.ts)
-    files: ["lib/ops/http-server.ts", "lib/ops/error-pages.ts", "lib/http/error-page.ts"],
-    rules: { "import/no-restricted-paths": "off" },
-  },
-  {
     files: ["lib/i18n/**/*.ts"],
     ignores: TEST_FILES,
     rules: {

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { sessionIdHint } from "@/lib/backoffice/shared/format";
 import { expect, test } from "./fixtures";
 import { Backoffice } from "./pages/admin/backoffice";
+import type { CreateOperationOptions, Sandbox } from "./support/sandbox";
 import { APP_URL, STAFF } from "./support/app";
 import { expectNoAxeViolations } from "./support/axe";
 import { horizontalOverflow } from "./support/layout";
@@ -22,6 +23,15 @@ import { cents, literally } from "./support/text";
  * switcher); POST /operations and POST /financing through the checkout a customer completes, and
  * the webhook acknowledgement through the webhook receiver (the operation page shows it).
  */
+
+/** A CONFIRMED operation created at the sandbox, its page open to Viajes Aurora's staff. */
+async function confirmedOperationOpened(admin: Backoffice, sandbox: Sandbox, options?: CreateOperationOptions) {
+  const op = await sandbox.createOperation(options);
+  await sandbox.confirm(op.id);
+  await admin.signIn(STAFF.aurora);
+  await admin.openByReference(op.externalId);
+  return op;
+}
 
 test.use({ baseURL: APP_URL, locale: "en-GB" });
 
@@ -308,10 +318,7 @@ test.describe("operations", () => {
   }) => {
     // The partner's backend opens a session and the customer sends their details: POST /operations.
     const booking = aBookingReference("E2E-CHECKOUT");
-    const session = await checkoutSessions.open({ reference: booking, locale: "en" });
-    await page.goto(session.url);
-    await checkout.details.submit();
-    await expect(page).toHaveURL(/\/offers$/);
+    const session = await checkout.detailsSent(checkoutSessions, { reference: booking, locale: "en" });
 
     await admin.signIn(STAFF.aurora);
     const { operations, operation, m } = admin;
@@ -380,10 +387,7 @@ test.describe("an operation from our checkout, end to end", () => {
     checkoutSessions,
   }) => {
     const booking = aBookingReference("E2E-SIGNED");
-    const session = await checkoutSessions.open({ reference: booking, locale: "en" });
-    await page.goto(session.url);
-    await checkout.details.submit();
-    await expect(page).toHaveURL(/\/offers$/);
+    await checkout.detailsSent(checkoutSessions, { reference: booking, locale: "en" });
     await checkout.offers.choose(12, "Financiera Olivo");
     await checkout.provider.sign();
     await expect(page).toHaveURL(/\/checkout\/cs_[\w-]+\/status$/);
@@ -471,12 +475,8 @@ test.describe("cancel", () => {
 
 test.describe("refund", () => {
   test("a CONFIRMED operation with charges: totals match the sandbox to the cent, then REFUNDED", async ({ page, admin, sandbox }) => {
-    const op = await sandbox.createOperation();
-    await sandbox.confirm(op.id);
+    const op = await confirmedOperationOpened(admin, sandbox);
     const details = await sandbox.refundDetails(op.id);
-
-    await admin.signIn(STAFF.aurora);
-    await admin.openByReference(op.externalId);
     const { operation, refund, m } = admin;
     const f = m.refundForm;
     await operation.expectStatus("CONFIRMED");
@@ -524,10 +524,7 @@ test.describe("refund", () => {
   });
 
   test("charges above the total are refused before anything is sent", async ({ admin, sandbox }) => {
-    const op = await sandbox.createOperation();
-    await sandbox.confirm(op.id);
-    await admin.signIn(STAFF.aurora);
-    await admin.openByReference(op.externalId);
+    const op = await confirmedOperationOpened(admin, sandbox);
     await admin.operation.refundLink.click();
     const { refund, m } = admin;
     await refund.agencyFee.fill("5000");
@@ -544,10 +541,7 @@ test.describe("refund", () => {
   });
 
   test("a form the server's checks refuse comes back as typed, each field's problem said on it", async ({ admin, sandbox }) => {
-    const op = await sandbox.createOperation();
-    await sandbox.confirm(op.id);
-    await admin.signIn(STAFF.aurora);
-    await admin.openByReference(op.externalId);
+    const op = await confirmedOperationOpened(admin, sandbox);
     await admin.operation.refundLink.click();
     const { refund, m } = admin;
     // A charge longer than any amount, and a reason with a control character: refused by the
@@ -565,10 +559,7 @@ test.describe("refund", () => {
   });
 
   test("a refund the provider rejects (+refund_reject) changes nothing, and says so", async ({ page, admin, sandbox }) => {
-    const op = await sandbox.createOperation({ email: "ana+refund_reject@example.com" });
-    await sandbox.confirm(op.id);
-    await admin.signIn(STAFF.aurora);
-    await admin.openByReference(op.externalId);
+    const op = await confirmedOperationOpened(admin, sandbox, { email: "ana+refund_reject@example.com" });
     await admin.operation.refundLink.click();
     const { refund, m } = admin;
     await refund.agencyFee.fill("12");
@@ -677,11 +668,8 @@ test.describe("without JavaScript", () => {
   });
 
   test("refund in its steps", async ({ page, admin, sandbox }) => {
-    const op = await sandbox.createOperation();
-    await sandbox.confirm(op.id);
+    const op = await confirmedOperationOpened(admin, sandbox);
     const details = await sandbox.refundDetails(op.id);
-    await admin.signIn(STAFF.aurora);
-    await admin.openByReference(op.externalId);
     await admin.operation.refundLink.click();
     await admin.refund.agencyFee.fill("1");
     await admin.refund.review.click();

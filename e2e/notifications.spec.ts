@@ -1,7 +1,5 @@
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { APIRequestContext } from "@playwright/test";
-import { Webhook } from "standardwebhooks";
+import { startPartnerEndpoint, verifies } from "@/lib/backoffice/notifications/testing/partner-endpoint";
 import { sessionIdHint } from "@/lib/backoffice/shared/format";
 import { expect, test } from "./fixtures";
 import { signedInContext } from "./pages/admin/backoffice";
@@ -46,10 +44,7 @@ test("a checkout's notification is listed, resent with the same webhook-id, and 
 }) => {
   // Viajes Aurora's checkout: the details create the operation, the session reaches `choosing`, and that is notified.
   const booking = aBookingReference("E2E-NOTE");
-  const session = await checkoutSessions.open({ reference: booking, locale: "en" });
-  await page.goto(session.url);
-  await checkout.details.submit();
-  await expect(page).toHaveURL(/\/offers$/);
+  const session = await checkout.detailsSent(checkoutSessions, { reference: booking, locale: "en" });
   const type = "checkout.session.choosing";
   await expect
     .poll(async () => (await demoReceived(request, session.id)).find((n) => n.type === type)?.deliveries ?? 0, { timeout: 30_000 })
@@ -118,41 +113,11 @@ test("a checkout's notification is listed, resent with the same webhook-id, and 
   await grupo.close();
 });
 
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A partner's endpoint of the test's own, on loopback (the sandbox allows it): answers 204, keeps what came. */
-async function partnerEndpoint(): Promise<{ url: string; received: Received[]; server: Server }> {
-  const received: Received[] = [];
-  const server = createServer((request, response) => {
-    let body = "";
-    request.setEncoding("utf8");
-    request.on("data", (chunk: string) => (body += chunk));
-    request.on("end", () => {
-      received.push({ headers: request.headers, body });
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, received, server };
-}
-
-function verifies(secret: string, received: Received): boolean {
-  try {
-    new Webhook(secret).verify(received.body, received.headers as Record<string, string>);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 test("Grupo Demo sets its notification URL and rotates its signing secret: what is sent after verifies with the old and the new secret", async ({
   page,
   admin,
 }) => {
-  const endpoint = await partnerEndpoint();
+  const endpoint = await startPartnerEndpoint();
   try {
     await admin.signIn(STAFF.group);
     const notifications = admin.notifications;

@@ -21,10 +21,7 @@ test("Grupo Demo's staff cannot list, find, open, export or see the webhook even
 }) => {
   // Viajes Aurora's operation, from its own checkout (so our webhook receiver gets its events).
   const booking = aBookingReference("E2E-OWN");
-  const session = await checkoutSessions.open({ reference: booking, locale: "en" });
-  await page.goto(session.url);
-  await checkout.details.submit();
-  await expect(page).toHaveURL(/\/offers$/);
+  await checkout.detailsSent(checkoutSessions, { reference: booking, locale: "en" });
 
   // Aurora's staff see it, with its webhook events once the API cancels it.
   await admin.signIn(STAFF.aurora);

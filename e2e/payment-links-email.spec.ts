@@ -8,7 +8,7 @@ import { expect, test } from "./fixtures";
 import { APP_PORT, STAFF } from "./support/app";
 import { expectNoAxeViolations } from "./support/axe";
 import { startProcess, waitUntilOk, type Instance, SERVER_ARGS } from "./support/instances";
-import { aBookingReference, isoDayFromToday } from "./support/test-data";
+import { aBookingReference, aCustomer, isoDayFromToday } from "./support/test-data";
 
 /*
  * The payment link e-mail: the production build the web server made, run as a process of
@@ -72,12 +72,8 @@ test("staff e-mail the link in the customer's language: the trip, the amount and
   const { paymentLinks: links } = admin;
   await admin.signIn(STAFF.aurora);
   await links.gotoNew();
-  const prefill = {
-    firstName: "Ana",
-    lastName: "García López",
-    email: "ana.link@example.com",
-    phone: "612345678",
-  };
+  const { firstName, lastName, phone } = aCustomer();
+  const prefill = { firstName, lastName, email: "ana.link@example.com", phone };
   // Staff are not asked for the customer's document or birth date: a link carries neither.
   await expect(page.getByLabel("DNI, NIE o pasaporte")).toHaveCount(0);
   await expect(page.getByLabel("Fecha de nacimiento")).toHaveCount(0);

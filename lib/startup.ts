@@ -88,7 +88,11 @@ export async function startServer(): Promise<void> {
   const { READY_API_TIMEOUT_MS, registerReadinessCheck } = await import("@/lib/ops/readiness");
   const { installShutdown } = await import("@/lib/ops/shutdown");
   const { countRowsIn, observePartnerCall } = await import("@/lib/ops/metrics");
+  const { registerErrorPageRenderer } = await import("@/lib/ops/error-pages");
+  const { renderErrorPage } = await import("@/lib/embed/error-page");
   countRowsIn(async () => database.db);
+  // A page's blank 5xx is replaced by the app's own page, in the page's language.
+  registerErrorPageRenderer(renderErrorPage);
   // Readiness asks the partner API's health call, with the deployment's key, once, briefly.
   const readinessClient = createFinancingClient({
     ...env.financing,

@@ -2,12 +2,11 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { SelectField } from "@/components/ui/field";
-import { LanguageSwitcher } from "@/components/ui/language-switcher";
-import { switchLocale } from "@/lib/i18n/actions";
 import { groupAgencies } from "@/lib/backoffice/staff/agencies";
 import type { StaffContext } from "@/lib/backoffice/staff/staff";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";
 import type { Locale } from "@/lib/i18n/locales";
+import { FrameActions } from "./frame-actions";
 
 export type AdminSection = "health" | "simulator" | "paymentLinks" | "operations" | "notifications" | "theme" | "security" | "audit";
 
@@ -55,14 +54,7 @@ export async function AdminFrame({ actions, staff, locale, m, path, section, chi
               {m.common.backOffice} · {m.common.signedInAs(staff.user.name)}
             </p>
           </div>
-          <div className="flex flex-wrap items-center gap-2">
-            <LanguageSwitcher action={switchLocale} locale={locale} returnTo={path} label={m.common.switchLanguage} />
-            <form action={actions.signOut}>
-              <Button variant="secondary" size="sm">
-                {m.common.signOut}
-              </Button>
-            </form>
-          </div>
+          <FrameActions m={m} locale={locale} path={path} signOut={actions.signOut} />
         </div>
         <div className="mx-auto flex max-w-6xl flex-wrap items-end justify-between gap-x-6 gap-y-3 px-4 pb-3">
           <nav aria-label={m.common.navLabel}>

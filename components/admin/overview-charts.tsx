@@ -1,3 +1,5 @@
+import type { ReactNode } from "react";
+import { TableHead } from "@/components/ui/table";
 import type { Overview } from "@/lib/backoffice/operations/overview";
 import type { FunnelStep } from "@/lib/backoffice/operations/overview-steps";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";
@@ -12,6 +14,61 @@ import type { Locale } from "@/lib/i18n/locales";
  */
 
 type OverviewMessages = AdminMessages["overview"];
+
+/** Each chart's table's column headings. */
+const COLUMNS = {
+  funnel: ["stepColumn", "countColumn", "shareColumn"],
+  daily: ["dayColumn", "openedColumn", "confirmedColumn"],
+} as const satisfies Record<string, readonly (keyof OverviewMessages)[]>;
+
+/**
+ * A chart: the SVG, an image with its title (the chart's, by its name) and description, then the
+ * same figures as a table for screen readers (the chart's caption and columns, and `rows`).
+ */
+function Chart({
+  name,
+  m,
+  size: [width, height],
+  description,
+  rows,
+  children,
+}: {
+  name: keyof typeof COLUMNS;
+  m: OverviewMessages;
+  /** The SVG's coordinates: width and height. */
+  size: [number, number];
+  description: string;
+  rows: ReactNode;
+  children: ReactNode;
+}) {
+  const title = m[`${name}Title`];
+  const caption = m[`${name}Caption`];
+  const columns = COLUMNS[name].map((key) => m[key]);
+  return (
+    <div className="flex flex-col gap-2">
+      <svg
+        role="img"
+        aria-labelledby={`overview-${name}-title`}
+        aria-describedby={`overview-${name}-desc`}
+        viewBox={`0 0 ${width} ${height}`}
+        className="h-auto w-full max-w-3xl"
+        data-chart={name}
+      >
+        <title id={`overview-${name}-title`}>{title}</title>
+        <desc id={`overview-${name}-desc`}>{description}</desc>
+        {children}
+      </svg>
+      {/* The wrapper is what is hidden: a table does not shrink to sr-only's 1 px. */}
+      <div className="sr-only">
+        <table>
+          <caption>{caption}</caption>
+          <TableHead columns={columns.map((label) => ({ key: label, label }))} />
+          <tbody>{rows}</tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
 
 const STEPS: readonly FunnelStep[] = ["opened", "detailsGiven", "planChosen", "signed"];
 const OUTCOMES: readonly FunnelStep[] = ["confirmed", "refused", "expired"];
@@ -57,60 +114,39 @@ export function OverviewFunnel({ overview, m, locale }: { overview: Overview; m:
   const barWidth = (n: number) => (funnel.opened === 0 ? 0 : Math.max(n > 0 ? 2 : 0, (n / funnel.opened) * barMax));
 
   return (
-    <div className="flex flex-col gap-2">
-      <svg
-        role="img"
-        aria-labelledby="overview-funnel-title"
-        aria-describedby="overview-funnel-desc"
-        viewBox={`0 0 ${width} ${height}`}
-        className="h-auto w-full max-w-3xl"
-        data-chart="funnel"
-      >
-        <title id="overview-funnel-title">{m.funnelTitle}</title>
-        <desc id="overview-funnel-desc">{m.funnelDescription(summary)}</desc>
-        {[...STEPS, ...OUTCOMES].map((step, index) => {
-          const top = y(index);
-          const w = barWidth(funnel[step]);
-          return (
-            <g key={step}>
-              <text x={labelWidth - 10} y={top + 17} textAnchor="end" dominantBaseline="middle" className="fill-ink text-[14px]">
-                {m.steps[step]}
-              </text>
-              <rect x={labelWidth} y={top + 4} width={barMax} height={26} rx={3} className="fill-canvas" />
-              <rect x={labelWidth} y={top + 4} width={w} height={26} rx={3} className={BAR_CLASS[step]} />
-              <text x={labelWidth + barMax + 10} y={top + 17} dominantBaseline="middle" className="fill-ink text-[14px] font-semibold">
-                {`${f.number(funnel[step])} · ${f.share(funnel[step], funnel.opened)}`}
-              </text>
-            </g>
-          );
-        })}
-        <text x={labelWidth} y={y(STEPS.length) - 8} className="fill-muted text-[13px]">
-          {m.outcomes}
-        </text>
-      </svg>
-      {/* The wrapper is what is hidden: a table does not shrink to sr-only's 1 px. */}
-      <div className="sr-only">
-        <table>
-          <caption>{m.funnelCaption}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{m.stepColumn}</th>
-              <th scope="col">{m.countColumn}</th>
-              <th scope="col">{m.shareColumn}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {[...STEPS, ...OUTCOMES].map((step) => (
-              <tr key={step} data-step={step}>
-                <th scope="row">{OUTCOMES.includes(step) ? `${m.outcomes}: ${m.steps[step]}` : m.steps[step]}</th>
-                <td>{f.number(funnel[step])}</td>
-                <td>{f.share(funnel[step], funnel.opened)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </div>
+    <Chart
+      name="funnel"
+      m={m}
+      size={[width, height]}
+      description={m.funnelDescription(summary)}
+      rows={[...STEPS, ...OUTCOMES].map((step) => (
+        <tr key={step} data-step={step}>
+          <th scope="row">{OUTCOMES.includes(step) ? `${m.outcomes}: ${m.steps[step]}` : m.steps[step]}</th>
+          <td>{f.number(funnel[step])}</td>
+          <td>{f.share(funnel[step], funnel.opened)}</td>
+        </tr>
+      ))}
+    >
+      {[...STEPS, ...OUTCOMES].map((step, index) => {
+        const top = y(index);
+        const w = barWidth(funnel[step]);
+        return (
+          <g key={step}>
+            <text x={labelWidth - 10} y={top + 17} textAnchor="end" dominantBaseline="middle" className="fill-ink text-[14px]">
+              {m.steps[step]}
+            </text>
+            <rect x={labelWidth} y={top + 4} width={barMax} height={26} rx={3} className="fill-canvas" />
+            <rect x={labelWidth} y={top + 4} width={w} height={26} rx={3} className={BAR_CLASS[step]} />
+            <text x={labelWidth + barMax + 10} y={top + 17} dominantBaseline="middle" className="fill-ink text-[14px] font-semibold">
+              {`${f.number(funnel[step])} · ${f.share(funnel[step], funnel.opened)}`}
+            </text>
+          </g>
+        );
+      })}
+      <text x={labelWidth} y={y(STEPS.length) - 8} className="fill-muted text-[13px]">
+        {m.outcomes}
+      </text>
+    </Chart>
   );
 }
 
@@ -151,86 +187,65 @@ export function OverviewDaily({ overview, m, locale }: { overview: Overview; m: 
   const labelled = new Set([0, 7, 14, 21, days.length - 1]);
 
   return (
-    <div className="flex flex-col gap-2">
-      <svg
-        role="img"
-        aria-labelledby="overview-daily-title"
-        aria-describedby="overview-daily-desc"
-        viewBox={`0 0 ${width} ${height}`}
-        className="h-auto w-full max-w-3xl"
-        data-chart="daily"
-      >
-        <title id="overview-daily-title">{m.dailyTitle}</title>
-        <desc id="overview-daily-desc">{description}</desc>
-        {gridlines.map((value) => {
-          const gy = bottom - barHeight(value);
-          return (
-            <g key={value}>
-              <line x1={left} x2={width - right} y1={gy} y2={gy} className="stroke-divider" strokeWidth={1} />
-              <text x={left - 6} y={gy} textAnchor="end" dominantBaseline="middle" className="fill-muted text-[12px]">
-                {f.number(value)}
+    <Chart
+      name="daily"
+      m={m}
+      size={[width, height]}
+      description={description}
+      rows={days.map((day) => (
+        <tr key={day.day} data-day={day.day}>
+          <th scope="row">
+            <time dateTime={day.day}>{f.longDay(day.day)}</time>
+          </th>
+          <td>{f.number(day.opened)}</td>
+          <td>{f.number(day.confirmed)}</td>
+        </tr>
+      ))}
+    >
+      {gridlines.map((value) => {
+        const gy = bottom - barHeight(value);
+        return (
+          <g key={value}>
+            <line x1={left} x2={width - right} y1={gy} y2={gy} className="stroke-divider" strokeWidth={1} />
+            <text x={left - 6} y={gy} textAnchor="end" dominantBaseline="middle" className="fill-muted text-[12px]">
+              {f.number(value)}
+            </text>
+          </g>
+        );
+      })}
+      {days.map((day, index) => {
+        const x = left + index * slot + (slot - barWidth) / 2;
+        const opened = barHeight(day.opened);
+        const confirmed = barHeight(day.confirmed);
+        return (
+          <g key={day.day} data-day={day.day}>
+            {day.opened > 0 ? (
+              <rect x={x} y={bottom - opened} width={barWidth} height={opened} className="fill-brand-soft stroke-brand" strokeWidth={1} />
+            ) : null}
+            {day.confirmed > 0 ? <rect x={x} y={bottom - confirmed} width={barWidth} height={confirmed} className="fill-brand" /> : null}
+            {labelled.has(index) ? (
+              <text
+                x={index === 0 ? x : index === days.length - 1 ? x + barWidth : x + barWidth / 2}
+                y={bottom + 16}
+                textAnchor={index === 0 ? "start" : index === days.length - 1 ? "end" : "middle"}
+                className="fill-muted text-[12px]"
+              >
+                {f.shortDay(day.day)}
               </text>
-            </g>
-          );
-        })}
-        {days.map((day, index) => {
-          const x = left + index * slot + (slot - barWidth) / 2;
-          const opened = barHeight(day.opened);
-          const confirmed = barHeight(day.confirmed);
-          return (
-            <g key={day.day} data-day={day.day}>
-              {day.opened > 0 ? (
-                <rect x={x} y={bottom - opened} width={barWidth} height={opened} className="fill-brand-soft stroke-brand" strokeWidth={1} />
-              ) : null}
-              {day.confirmed > 0 ? <rect x={x} y={bottom - confirmed} width={barWidth} height={confirmed} className="fill-brand" /> : null}
-              {labelled.has(index) ? (
-                <text
-                  x={index === 0 ? x : index === days.length - 1 ? x + barWidth : x + barWidth / 2}
-                  y={bottom + 16}
-                  textAnchor={index === 0 ? "start" : index === days.length - 1 ? "end" : "middle"}
-                  className="fill-muted text-[12px]"
-                >
-                  {f.shortDay(day.day)}
-                </text>
-              ) : null}
-            </g>
-          );
-        })}
-        <g>
-          <rect x={left} y={height - 18} width={12} height={12} className="fill-brand-soft stroke-brand" strokeWidth={1} />
-          <text x={left + 18} y={height - 12} dominantBaseline="middle" className="fill-ink text-[12px]">
-            {m.legendOpened}
-          </text>
-          <rect x={left + 150} y={height - 18} width={12} height={12} className="fill-brand" />
-          <text x={left + 168} y={height - 12} dominantBaseline="middle" className="fill-ink text-[12px]">
-            {m.legendConfirmed}
-          </text>
-        </g>
-      </svg>
-      {/* The wrapper is what is hidden: a table does not shrink to sr-only's 1 px. */}
-      <div className="sr-only">
-        <table>
-          <caption>{m.dailyCaption}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{m.dayColumn}</th>
-              <th scope="col">{m.openedColumn}</th>
-              <th scope="col">{m.confirmedColumn}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {days.map((day) => (
-              <tr key={day.day} data-day={day.day}>
-                <th scope="row">
-                  <time dateTime={day.day}>{f.longDay(day.day)}</time>
-                </th>
-                <td>{f.number(day.opened)}</td>
-                <td>{f.number(day.confirmed)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </div>
+            ) : null}
+          </g>
+        );
+      })}
+      <g>
+        <rect x={left} y={height - 18} width={12} height={12} className="fill-brand-soft stroke-brand" strokeWidth={1} />
+        <text x={left + 18} y={height - 12} dominantBaseline="middle" className="fill-ink text-[12px]">
+          {m.legendOpened}
+        </text>
+        <rect x={left + 150} y={height - 18} width={12} height={12} className="fill-brand" />
+        <text x={left + 168} y={height - 12} dominantBaseline="middle" className="fill-ink text-[12px]">
+          {m.legendConfirmed}
+        </text>
+      </g>
+    </Chart>
   );
 }

@@ -1,9 +1,7 @@
 import type { ReactNode } from "react";
-import { Button } from "@/components/ui/button";
-import { LanguageSwitcher } from "@/components/ui/language-switcher";
-import { switchLocale } from "@/lib/i18n/actions";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";
 import type { Locale } from "@/lib/i18n/locales";
+import { FrameActions } from "./frame-actions";
 
 /**
  * The frame of the pages a session sees before it is signed in with both factors (the second step,
@@ -27,14 +25,7 @@ export function PlainFrame({
       <header className="border-b border-divider bg-surface">
         <div className="mx-auto flex max-w-md flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-2">
           <p className="py-2 font-bold text-brand">{m.common.backOffice}</p>
-          <div className="flex flex-wrap items-center gap-2">
-            <LanguageSwitcher action={switchLocale} locale={locale} returnTo={path} label={m.common.switchLanguage} />
-            <form action={signOut}>
-              <Button variant="secondary" size="sm">
-                {m.common.signOut}
-              </Button>
-            </form>
-          </div>
+          <FrameActions m={m} locale={locale} path={path} signOut={signOut} />
         </div>
       </header>
       <main id="main" tabIndex={-1} className="mx-auto flex max-w-md flex-col gap-6 px-4 py-8 sm:py-12">

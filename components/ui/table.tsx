@@ -8,6 +8,11 @@ export interface Column {
   numeric?: boolean;
 }
 
+/** Columns in the order of `keys`, each labelled by its text in `labels`; those in `numeric` hold figures. */
+export function columnsOf<K extends string>(labels: Record<K, ReactNode>, keys: readonly K[], numeric: readonly K[] = []): Column[] {
+  return keys.map((key) => ({ key, label: labels[key], numeric: numeric.includes(key) }));
+}
+
 /**
  * A table that scrolls sideways on a phone, in a focusable region so a keyboard can scroll it.
  * `label` names the region and, unless `caption` differs, the table. Rows are `Row`s of `Cell`s.
@@ -33,15 +38,11 @@ export function ScrollTable({
     <div role="region" aria-label={label} tabIndex={0} className={cx("overflow-x-auto", className)}>
       <table className={cx("w-full border-collapse text-left text-sm", wide ? "min-w-[44rem]" : "min-w-[32rem]")}>
         <caption className="sr-only">{caption}</caption>
-        <thead>
-          <tr className="border-b-2 border-divider">
-            {columns.map((column) => (
-              <th key={column.key} scope="col" className={cx(CELL, "font-semibold", column.numeric && "text-right")}>
-                {column.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead
+          columns={columns}
+          className="border-b-2 border-divider"
+          cellClassName={(column) => cx(CELL, "font-semibold", column.numeric && "text-right")}
+        />
         <tbody>{children}</tbody>
       </table>
     </div>
@@ -49,6 +50,29 @@ export function ScrollTable({
 }
 
 const CELL = "px-3 py-2";
+
+/** A table's column headings; `cellClassName` styles each heading. */
+export function TableHead({
+  columns,
+  className,
+  cellClassName,
+}: {
+  columns: readonly Column[];
+  className?: string;
+  cellClassName?: (column: Column) => string;
+}) {
+  return (
+    <thead>
+      <tr className={className}>
+        {columns.map((column) => (
+          <th key={column.key} scope="col" className={cellClassName?.(column)}>
+            {column.label}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
 
 /** A body row; `top` aligns its cells to the top (cells of several lines). */
 export function Row({ top = false, children }: { top?: boolean; children: ReactNode }) {

@@ -1,6 +1,6 @@
 import { expect, type FrameLocator, type Page } from "@playwright/test";
 import { MESSAGES, type Messages } from "@/lib/i18n/messages";
-import type { CheckoutSessionsApi } from "../support/checkout-sessions";
+import type { CheckoutSessionOptions, CheckoutSessionResource, CheckoutSessionsApi } from "../support/checkout-sessions";
 import { aCustomer, type CustomerDetails } from "../support/test-data";
 import type { UiLanguage } from "../support/text";
 import { CustomerDetailsPage } from "./customer-details-page";
@@ -65,6 +65,18 @@ export class CheckoutPages {
     const { operation } = await api.read(session.id);
     expect(operation, "the details created an operation").toBeTruthy();
     return { sessionId: session.id, operationId: operation!.id };
+  }
+
+  /**
+   * A session the partner's backend opened (the customer's details prefilled) whose customer sent
+   * the details: the offers page is showing. Answers the session.
+   */
+  async detailsSent(api: CheckoutSessionsApi, options: CheckoutSessionOptions): Promise<CheckoutSessionResource> {
+    const session = await api.open(options);
+    await this.page.goto(session.url);
+    await this.details.submit();
+    await expect(this.page).toHaveURL(/\/offers$/);
+    return session;
   }
 
   /** From the shop to the details form of a new session; answers the session's id. */

@@ -3,7 +3,7 @@ import { MESSAGES, type Messages } from "@/lib/i18n/messages";
 import type { UiLanguage } from "../support/text";
 
 /**
- * The page the server answers itself when a page fails (lib/http/error-page.ts): "try again in a
+ * The page the server answers itself when a page fails (lib/i18n/error-page.ts): "try again in a
  * moment" when the database is unreachable (503), "something went wrong" otherwise (500); readable
  * without JavaScript.
  */

@@ -6,19 +6,24 @@ import { horizontalOverflow } from "../support/layout";
  * customer. They speak English only.
  */
 
-/** The sandbox's `financingUrl` page: the customer picks an installment plan. */
-export class SandboxFinancingPage {
+/** What every sandbox page has: its heading, and whether it fits a phone's width. */
+class SandboxPage {
   readonly heading: Locator;
-  readonly plans: Locator;
-  readonly alert: Locator;
-  readonly continueButton: Locator;
 
   constructor(readonly page: Page) {
     this.heading = page.getByRole("heading", { level: 1 });
-    this.plans = page.getByRole("group", { name: "Installment plans" });
-    this.alert = page.getByRole("alert");
-    this.continueButton = page.getByRole("button", { name: "Continue to the provider" });
   }
+
+  horizontalOverflow(): Promise<number> {
+    return horizontalOverflow(this.page);
+  }
+}
+
+/** The sandbox's `financingUrl` page: the customer picks an installment plan. */
+export class SandboxFinancingPage extends SandboxPage {
+  readonly plans = this.page.getByRole("group", { name: "Installment plans" });
+  readonly alert = this.page.getByRole("alert");
+  readonly continueButton = this.page.getByRole("button", { name: "Continue to the provider" });
 
   async goto(financingUrl: string) {
     await this.page.goto(financingUrl);
@@ -33,27 +38,14 @@ export class SandboxFinancingPage {
     await this.plan(name).check();
     await this.continueButton.click();
   }
-
-  horizontalOverflow(): Promise<number> {
-    return horizontalOverflow(this.page);
-  }
 }
 
 /** The provider checkout at `paymentUrl`: the plan to review, then sign or decline. */
-export class SandboxProviderCheckoutPage {
-  readonly heading: Locator;
-  readonly provider: Locator;
-  readonly schedule: Locator;
-  readonly signButton: Locator;
-  readonly declineButton: Locator;
-
-  constructor(readonly page: Page) {
-    this.heading = page.getByRole("heading", { level: 1 });
-    this.provider = page.getByRole("banner");
-    this.schedule = page.getByRole("table", { name: "Payment schedule" });
-    this.signButton = page.getByRole("button", { name: "Sign and accept" });
-    this.declineButton = page.getByRole("button", { name: "Decline" });
-  }
+export class SandboxProviderCheckoutPage extends SandboxPage {
+  readonly provider = this.page.getByRole("banner");
+  readonly schedule = this.page.getByRole("table", { name: "Payment schedule" });
+  readonly signButton = this.page.getByRole("button", { name: "Sign and accept" });
+  readonly declineButton = this.page.getByRole("button", { name: "Decline" });
 
   /** One row per month of the schedule ("Month 1" ... "Month n"). */
   months(): Locator {
@@ -67,20 +59,10 @@ export class SandboxProviderCheckoutPage {
   async decline() {
     await this.declineButton.click();
   }
-
-  horizontalOverflow(): Promise<number> {
-    return horizontalOverflow(this.page);
-  }
 }
 
 /** The sandbox's default result page, where the customer lands when the partner gave no redirect URLs. */
-export class SandboxResultPage {
-  readonly heading: Locator;
-
-  constructor(readonly page: Page) {
-    this.heading = page.getByRole("heading", { level: 1 });
-  }
-}
+export class SandboxResultPage extends SandboxPage {}
 
 /** The sandbox's hosted pages, in the order a customer meets them. */
 export class SandboxPages {

@@ -1,31 +1,15 @@
-import { expect, type Locator, type Page } from "@playwright/test";
-import type { Messages } from "@/lib/i18n/messages";
+import { expect, type Locator } from "@playwright/test";
 import { horizontalOverflow } from "../support/layout";
+import { HomePage } from "./home-page";
 
 /** The demo shop at `/`: a travel agency's page whose "Pay in installments" opens a checkout session. */
-export class ShopPage {
-  readonly main: Locator;
-  readonly heading: Locator;
-  readonly payButton: Locator;
+export class ShopPage extends HomePage {
+  readonly payButton: Locator = this.main.getByRole("button", { name: this.m.shop.payButton });
   /** The notice shown when the customer comes back from the checkout. */
-  readonly returnNotice: Locator;
-
-  constructor(
-    readonly page: Page,
-    readonly m: Messages,
-  ) {
-    this.main = page.getByRole("main");
-    this.heading = page.getByRole("heading", { level: 1 });
-    this.payButton = this.main.getByRole("button", { name: m.shop.payButton });
-    this.returnNotice = this.main
-      .locator("div")
-      .filter({ has: page.getByText(m.shop.outcomeHeading, { exact: true }) })
-      .last();
-  }
-
-  async goto() {
-    await this.page.goto("/");
-  }
+  readonly returnNotice: Locator = this.main
+    .locator("div")
+    .filter({ has: this.page.getByText(this.m.shop.outcomeHeading, { exact: true }) })
+    .last();
 
   /** Opens a checkout session for the sample trip; answers its id, read from the page's URL. */
   async payInInstallments(): Promise<string> {

@@ -4,9 +4,9 @@ import { gzipSync } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
 import { createFinancingClient, parseRetryAfter, type FinancingClientOptions } from "./client";
 import { ERROR_CODES, OPERATION_STATUSES, type ErrorCode } from "./contract";
-import { FinancingApiError } from "./errors";
 import { money } from "./money";
 import { createFetchDouble, json } from "./testing/fetch-double";
+import { failure } from "./testing/failure";
 import { sampleBooking } from "./testing/samples";
 import type { CreateOperationInput } from "./types";
 
@@ -27,16 +27,6 @@ function setup(overrides: Partial<FinancingClientOptions> = {}) {
     ...overrides,
   });
   return { client, double, sleep };
-}
-
-async function failure(promise: Promise<unknown>): Promise<FinancingApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof FinancingApiError) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
 }
 
 const wireOperation = {

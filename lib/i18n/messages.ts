@@ -365,7 +365,7 @@ const es = {
     body: "El enlace puede estar incompleto o ya no es válido. Vuelve a la web de tu agencia y empieza el pago de nuevo.",
     home: "Ir al inicio",
   },
-  /** The pages the server answers itself when a page fails (lib/http/error-page.ts): no JavaScript needed. */
+  /** The pages the server answers itself when a page fails (lib/i18n/error-page.ts): no JavaScript needed. */
   errorPage: {
     unavailableTitle: "Vuelve a intentarlo en un momento",
     unavailableBody: "Ahora mismo no podemos atenderte. Espera unos segundos y vuelve a intentarlo.",

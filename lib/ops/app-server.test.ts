@@ -7,9 +7,11 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { renderErrorPage } from "@/lib/embed/error-page";
 import { MESSAGES } from "@/lib/i18n/messages";
 import { clientIpFrom, SOCKET_ADDRESS_HEADER } from "@/lib/security/client-ip";
 import { createAppServer } from "./app-server";
+import { registerErrorPageRenderer } from "./error-pages";
 import { closeHttpServers } from "./http-server";
 import { metrics } from "./metrics";
 
@@ -17,6 +19,9 @@ type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 let handler: Handler;
 let server: Server;
 let port: number;
+
+// The page the replacement renders, registered as lib/startup.ts does.
+registerErrorPageRenderer(renderErrorPage);
 
 beforeAll(async () => {
   vi.stubEnv("NODE_ENV", "production");

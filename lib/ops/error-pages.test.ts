@@ -7,13 +7,17 @@ import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AppError } from "@/lib/app-error";
+import { renderErrorPage } from "@/lib/embed/error-page";
 import { MESSAGES } from "@/lib/i18n/messages";
-import { guardPageResponse, noteRequestError, noteRequestLocale, runWithRequestState } from "./error-pages";
+import { guardPageResponse, noteRequestError, noteRequestLocale, registerErrorPageRenderer, runWithRequestState } from "./error-pages";
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 let handler: Handler;
 let server: Server;
 let origin: string;
+
+// The page the replacement renders, registered as lib/startup.ts does.
+registerErrorPageRenderer(renderErrorPage);
 
 beforeAll(async () => {
   vi.stubEnv("NODE_ENV", "production");

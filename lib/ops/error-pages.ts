@@ -5,17 +5,14 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { DATABASE_RETRY_AFTER_S } from "@/lib/app-error";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
-import { EMBED_LANG_PARAM, EMBED_PARAM } from "@/lib/embed/context";
-import { errorPageHtml } from "@/lib/http/error-page";
-import { LOCALE_COOKIE, isLocale, resolveLocale, type Locale } from "@/lib/i18n/locales";
 
 /**
  * Server errors readable without JavaScript. When a page fails, Next answers 500 with a document
  * whose message only its JavaScript renders (App Router error boundaries are client components):
  * without it, a blank page. Next gives a page no other way to set its status, so the answer is
  * replaced here, at the HTTP server (the server entry's, lib/ops/app-server.ts): an HTML answer of
- * 500 or more (or Next's bare text one, to a browser) becomes our own page (lib/http/error-page.ts)
- * with the message and a way back in the HTML, in the page's language, and
+ * 500 or more (or Next's bare text one, to a browser) becomes our own page with the message and a
+ * way back in the HTML, in the page's language, and
  * - 503 "try again in a moment", with `Retry-After`, when what failed was the database being
  *   unreachable (lib/db/unavailable.ts), as Next's onRequestError hook reports it for this request;
  * - 500 "something went wrong" otherwise.
@@ -25,21 +22,51 @@ import { LOCALE_COOKIE, isLocale, resolveLocale, type Locale } from "@/lib/i18n/
  * Each request runs with a small state (AsyncLocalStorage, on globalThis: the server entry's copy of
  * this module and the pages' are two instances) where Next's onRequestError hook notes what failed
  * and the root layout the language.
+ *
+ * What the page says and in which language is the domains' (this platform code knows neither the
+ * texts nor the embedded checkout): the start-up code registers the renderer
+ * (`registerErrorPageRenderer`). Until one is registered, Next's answer is left as it is.
  */
 
 export type RequestFailure = "database_unavailable" | "internal";
 
+/** What the renderer is given to write a failed page's replacement. */
+export interface ErrorPageRequest {
+  kind: "unavailable" | "error";
+  /** The language the root layout noted for the page, if it got that far. */
+  pageLocale?: string;
+  /** The request, for the language when the page did not get to say (its query, cookie, Accept-Language). */
+  request: { url?: string; headers: IncomingMessage["headers"] };
+  /** Where "try again" goes: the page that failed (path and query). */
+  retryHref: string;
+  /** The app's stylesheets, as the failed page linked them (`/_next/static/…css`). */
+  stylesheets: readonly string[];
+  /** The request's id, for the customer to quote to support. */
+  requestId?: string;
+}
+
+/** Writes the HTML of a failed page's replacement. */
+export type ErrorPageRenderer = (page: ErrorPageRequest) => string;
+
 interface RequestState {
   failure?: RequestFailure;
   /** The page's language, once the root layout knew it (the session's, or the partner page's). */
-  locale?: Locale;
+  locale?: string;
 }
 
-const globalForState = globalThis as typeof globalThis & { __travelCheckoutRequestState?: AsyncLocalStorage<RequestState> };
+const globalForState = globalThis as typeof globalThis & {
+  __travelCheckoutRequestState?: AsyncLocalStorage<RequestState>;
+  __travelCheckoutErrorPageRenderer?: ErrorPageRenderer;
+};
 
 function storage(): AsyncLocalStorage<RequestState> {
   globalForState.__travelCheckoutRequestState ??= new AsyncLocalStorage<RequestState>();
   return globalForState.__travelCheckoutRequestState;
+}
+
+/** Registers what writes the replacement page (the start-up code; registering again replaces it). */
+export function registerErrorPageRenderer(renderer: ErrorPageRenderer): void {
+  globalForState.__travelCheckoutErrorPageRenderer = renderer;
 }
 
 /** Runs a request's handling with its own state (the server entry, for every request). */
@@ -56,7 +83,7 @@ export function noteRequestError(error: unknown): void {
 }
 
 /** The language the page being rendered speaks (the root layout's), for its error page. */
-export function noteRequestLocale(locale: Locale): void {
+export function noteRequestLocale(locale: string): void {
   const state = storage().getStore();
   if (state) state.locale = locale;
 }
@@ -66,6 +93,9 @@ export function guardPageResponse(request: IncomingMessage, response: ServerResp
   if (process.env.NODE_ENV !== "production") return; // `next dev` keeps its error overlay.
   const url = request.url ?? "/";
   if (url === "/sandbox" || url.startsWith("/sandbox/") || url.startsWith("/sandbox?") || url.startsWith("/_next/")) return;
+  const registered = globalForState.__travelCheckoutErrorPageRenderer;
+  if (!registered) return;
+  const render: ErrorPageRenderer = registered;
   const state = storage().getStore();
   const acceptsHtml = /\btext\/html\b/i.test(String(request.headers.accept ?? ""));
 
@@ -120,9 +150,10 @@ export function guardPageResponse(request: IncomingMessage, response: ServerResp
 
   function sendErrorPage(res: ServerResponse, callback: (() => void) | undefined): void {
     const unavailable = state?.failure === "database_unavailable";
-    const html = errorPageHtml({
+    const html = render({
       kind: unavailable ? "unavailable" : "error",
-      locale: state?.locale ?? requestLocale(request),
+      pageLocale: state?.locale,
+      request,
       retryHref: url,
       stylesheets: preloadedStylesheets(res.getHeader("link")) ?? appStylesheets(),
       requestId: headerValue(res.getHeader("x-request-id")),
@@ -152,24 +183,6 @@ function headerIn(headers: Record<string, unknown>, name: string): unknown {
 
 function headerValue(value: number | string | string[] | undefined): string | undefined {
   return typeof value === "string" ? value : undefined;
-}
-
-/**
- * The request's language when the page did not get to say: the partner page's (an embedded
- * checkout's `?embed=…&lang=…`), then the customer's cookie, then Accept-Language (the session's
- * own cannot be read when the database is down).
- */
-export function requestLocale(request: Pick<IncomingMessage, "url" | "headers">): Locale {
-  const query = new URL(request.url ?? "/", "http://app.invalid").searchParams;
-  const lang = query.get(EMBED_LANG_PARAM);
-  if (query.has(EMBED_PARAM) && isLocale(lang)) return lang;
-  const cookie = /(?:^|;\s*)([^=;\s]+)=([^;]*)/g;
-  let chosen: string | undefined;
-  for (const match of (request.headers.cookie ?? "").matchAll(cookie)) {
-    if (match[1] === LOCALE_COOKIE) chosen = match[2];
-  }
-  const acceptLanguage = request.headers["accept-language"];
-  return resolveLocale({ cookie: chosen, acceptLanguage: typeof acceptLanguage === "string" ? acceptLanguage : undefined });
 }
 
 /** The stylesheets Next announced for the failed page (its `Link: <…css>; rel=preload; as="style"` header): the root layout's. */

@@ -414,26 +414,10 @@ describe("the OpenAPI checker", () => {
 
   it("checks the documented headers and the absence of a body", () => {
     const body = { operationId: "op_1", status: "PENDING", updatedAt: "2024-06-10T08:30:00Z" };
-    expectRejected(
-      checker.check({
-        method: "GET",
-        path: "/operations/op_1/status",
-        status: 200,
-        body,
-        headers: { "Cache-Control": "max-age=60, must-revalidate" },
-      }),
-      "ETag",
-    );
-    expectRejected(
-      checker.check({
-        method: "GET",
-        path: "/operations/op_1/status",
-        status: 200,
-        body,
-        headers: { ...statusHeaders, ETag: "PENDING-1" },
-      }),
-      "header ETag",
-    );
+    const statusAnswer = (headers: Record<string, string>) =>
+      checker.check({ method: "GET", path: "/operations/op_1/status", status: 200, body, headers });
+    expectRejected(statusAnswer({ "Cache-Control": "max-age=60, must-revalidate" }), "ETag");
+    expectRejected(statusAnswer({ ...statusHeaders, ETag: "PENDING-1" }), "header ETag");
     expectRejected(checker.check({ method: "GET", path: "/operations/op_1/status", status: 304, body }), "no body");
     expectRejected(checker.check({ method: "GET", path: "/operations/op_1/status", status: 200, body: undefined }), "none");
     expectRejected(

@@ -5,8 +5,8 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createFinancingClient, type FinancingClient } from "@/lib/financing/client";
-import { FinancingApiError } from "@/lib/financing/errors";
 import { money } from "@/lib/financing/money";
+import { failure } from "@/lib/financing/testing/failure";
 import { SAMPLE_CLIENT, sampleBooking } from "@/lib/financing/testing/samples";
 import { toWireCreateOperation, type CreateOperationInput } from "@/lib/financing/types";
 import { EXPIRY_SECONDS } from "./engine";
@@ -65,16 +65,6 @@ async function raw(
 
 async function control(method: string, path: string, body?: unknown, key = AGENCY_101, agency?: string) {
   return raw(method, `/_control${path}`, { key, agency, body: body === undefined ? undefined : JSON.stringify(body) });
-}
-
-async function failure(promise: Promise<unknown>): Promise<FinancingApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof FinancingApiError) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
 }
 
 let counter = 0;

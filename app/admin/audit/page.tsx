@@ -4,7 +4,7 @@ import { AdminPage } from "@/app/admin/admin-page";
 import { Button } from "@/components/ui/button";
 import { ErrorSummary } from "@/components/ui/error-summary";
 import { SelectField, TextField } from "@/components/ui/field";
-import { Cell, Row, ScrollTable } from "@/components/ui/table";
+import { Cell, Row, columnsOf, ScrollTable } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
 import { isAuditKind, listAuditEvents, type AuditEventRow, type AuditFilters } from "@/lib/backoffice/audit/audit";
 import { formatDateTime } from "@/lib/backoffice/shared/format";
@@ -100,15 +100,7 @@ export default async function AuditPage({ searchParams }: Props) {
               label={t.title}
               caption={t.caption}
               wide
-              columns={[
-                { key: "at", label: t.columns.at },
-                { key: "kind", label: t.columns.kind },
-                { key: "who", label: t.columns.who },
-                { key: "operation", label: t.columns.operation },
-                { key: "ip", label: t.columns.ip },
-                { key: "result", label: t.columns.result },
-                { key: "details", label: t.columns.details },
-              ]}
+              columns={columnsOf(t.columns, ["at", "kind", "who", "operation", "ip", "result", "details"])}
             >
               {events.map((event) => (
                 <Row key={event.id}>

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { AdminPage } from "@/app/admin/admin-page";
 import { NotificationUrlForm, RotateSecretForm, TestNotificationForm } from "@/components/admin/notifications/notification-forms";
 import { ResendForm, ResentNotice } from "@/components/admin/notifications/resend";
-import { Cell, Row, ScrollTable } from "@/components/ui/table";
+import { Cell, Row, columnsOf, ScrollTable } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
 import { formatDateTime, sessionIdHint } from "@/lib/backoffice/shared/format";
 import { listPartnerNotifications, notificationSettings } from "@/lib/backoffice/notifications/notifications";
@@ -79,17 +79,11 @@ export default async function NotificationsPage({ searchParams }: Props) {
             <ScrollTable
               label={t.listTitle}
               wide
-              columns={[
-                { key: "created", label: t.columns.created },
-                { key: "event", label: t.columns.event },
-                { key: "session", label: t.columns.session },
-                { key: "attempts", label: t.columns.attempts, numeric: true },
-                { key: "lastStatus", label: t.columns.lastStatus },
-                { key: "lastError", label: t.columns.lastError },
-                { key: "nextAttempt", label: t.columns.nextAttempt },
-                { key: "delivered", label: t.columns.delivered },
-                { key: "action", label: t.columns.action },
-              ]}
+              columns={columnsOf(
+                t.columns,
+                ["created", "event", "session", "attempts", "lastStatus", "lastError", "nextAttempt", "delivered", "action"],
+                ["attempts"],
+              )}
             >
               {items.map((item) => (
                 <Row key={item.id}>

@@ -132,20 +132,16 @@ export default async function OperationsPage({ searchParams }: Props) {
               placeholder={m.operations.anyStatus}
               options={OPERATION_STATUSES.map((status) => ({ value: status, label: `${m.common.statuses[status]} (${status})` }))}
             />
-            <TextField
-              id="ops-from"
-              name="from"
-              label={m.operations.from}
-              type="date"
-              defaultValue={parsed.ok ? (filters.from ?? "") : shown("from")}
-            />
-            <TextField
-              id="ops-to"
-              name="to"
-              label={m.operations.to}
-              type="date"
-              defaultValue={parsed.ok ? (filters.to ?? "") : shown("to")}
-            />
+            {(["from", "to"] as const).map((name) => (
+              <TextField
+                key={name}
+                id={`ops-${name}`}
+                name={name}
+                label={m.operations[name]}
+                type="date"
+                defaultValue={parsed.ok ? (filters[name] ?? "") : shown(name)}
+              />
+            ))}
             <SelectField
               id="ops-origin"
               name="origin"

@@ -1,4 +1,6 @@
+import type { ReactNode } from "react";
 import { StatusBadge } from "@/components/admin/status-badge";
+import { cx } from "@/components/ui/cx";
 import { Pager } from "@/components/ui/pager";
 import { Cell, Row, ScrollTable, type Column } from "@/components/ui/table";
 import { TEXT_LINK, TextLink } from "@/components/ui/text-link";
@@ -75,18 +77,10 @@ export function OperationResults({
         </ul>
       ) : null}
       {page.content.length > 0 ? (
-        <ScrollTable
-          label={m.operations.scrollHint}
-          caption={m.operations.caption}
-          columns={operationColumns(m)}
-          wide
-          className="hidden rounded-card bg-surface shadow-sm sm:block"
-        >
+        <ResultsTable m={m} caption={m.operations.caption} columns={operationColumns(m)} className="hidden sm:block">
           {page.content.map(({ operation, session }) => (
             <Row key={operation.id} top>
-              <Cell header className="font-normal whitespace-nowrap">
-                <TextLink href={operationHref(operation)}>{operation.externalId ?? operation.id}</TextLink>
-              </Cell>
+              <LinkHeader href={operationHref(operation)}>{operation.externalId ?? operation.id}</LinkHeader>
               <Cell>
                 {operation.operationNumber !== undefined ? <span className="block">№ {operation.operationNumber}</span> : null}
                 <code className="text-xs text-muted">{operation.id}</code>
@@ -108,7 +102,7 @@ export function OperationResults({
               <Cell>{operation.updatedAt ? formatDateTime(operation.updatedAt, locale) : m.common.notAvailable}</Cell>
             </Row>
           ))}
-        </ScrollTable>
+        </ResultsTable>
       ) : null}
       {page.totalElements > 0 ? <OperationsPager filters={filters} totalPages={totalPages} m={m} /> : null}
     </section>
@@ -139,19 +133,12 @@ export function StaffLinks({
         {rows.length > 0 ? m.operations.staffLinksShowing(first, last, total) : m.operations.staffLinksNone}
       </h2>
       {rows.length > 0 ? (
-        <ScrollTable
-          label={m.operations.scrollHint}
-          caption={m.operations.staffLinksCaption}
-          columns={staffLinkColumns(m)}
-          wide
-          className="rounded-card bg-surface shadow-sm"
-        >
+        <ResultsTable m={m} caption={m.operations.staffLinksCaption} columns={staffLinkColumns(m)}>
           {rows.map(({ session, state, creatorName }) => (
             <Row key={session.id} top>
-              <Cell header className="font-normal whitespace-nowrap">
-                <TextLink href={`/admin/payment-links/${encodeURIComponent(session.id)}`}>{session.bookingReference}</TextLink>
-                <span className="block text-muted">{session.booking.packageName}</span>
-              </Cell>
+              <LinkHeader href={`/admin/payment-links/${encodeURIComponent(session.id)}`} detail={session.booking.packageName}>
+                {session.bookingReference}
+              </LinkHeader>
               <Cell>{creatorName ?? m.operation.formerStaff}</Cell>
               <Cell>
                 {session.operationStatus ? (
@@ -171,7 +158,7 @@ export function StaffLinks({
               <Cell>{formatDateTime(session.updatedAt, locale)}</Cell>
             </Row>
           ))}
-        </ScrollTable>
+        </ResultsTable>
       ) : null}
       {total > 0 ? <OperationsPager filters={filters} totalPages={totalPages} m={m} /> : null}
     </section>
@@ -179,6 +166,43 @@ export function StaffLinks({
 }
 
 /** The list's pages, each link keeping the current filters. */
+/** A list's results as a table on a surface, scrolling sideways on a phone. */
+function ResultsTable({
+  m,
+  caption,
+  columns,
+  className,
+  children,
+}: {
+  m: AdminMessages;
+  caption: string;
+  columns: Column[];
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <ScrollTable
+      label={m.operations.scrollHint}
+      caption={caption}
+      columns={columns}
+      wide
+      className={cx("rounded-card bg-surface shadow-sm", className)}
+    >
+      {children}
+    </ScrollTable>
+  );
+}
+
+/** A row's header: the link to the item's page, and under it an optional detail. */
+function LinkHeader({ href, detail, children }: { href: string; detail?: string; children: ReactNode }) {
+  return (
+    <Cell header className="font-normal whitespace-nowrap">
+      <TextLink href={href}>{children}</TextLink>
+      {detail !== undefined ? <span className="block text-muted">{detail}</span> : null}
+    </Cell>
+  );
+}
+
 function OperationsPager({ filters, totalPages, m }: { filters: OperationFilters; totalPages: number; m: AdminMessages }) {
   return (
     <Pager

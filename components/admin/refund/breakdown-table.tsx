@@ -1,24 +1,22 @@
 import type { RefundBase } from "@/lib/backoffice/refunds/review";
 import { fill } from "@/lib/backoffice/shared/template";
-import type { RefundFormMessages } from "@/lib/i18n/admin-messages";
 import type { RefundComputation } from "../form-states";
+import { moneyFormatter, type RefundFlowContext } from "./step";
 
 /** The API's breakdown, and optionally the charges and the total after them, as a table. */
 export function BreakdownTable({
+  flow,
   base,
   computed,
-  text,
-  money,
   caption,
-  intlLocale,
 }: {
+  flow: RefundFlowContext;
   base: RefundBase;
   computed?: RefundComputation;
-  text: RefundFormMessages;
-  money: (cents: number) => string;
   caption: string;
-  intlLocale: string;
 }) {
+  const { text, intlLocale } = flow;
+  const money = moneyFormatter(flow, base);
   const percentage = new Intl.NumberFormat(intlLocale, { style: "percent", maximumFractionDigits: 2 }).format(
     base.cancellationFeePercentage / 100,
   );

@@ -3,12 +3,11 @@ import { Notice } from "@/components/ui/notice";
 import { SubmitButton } from "@/components/ui/submit-button";
 import type { RefundValues } from "@/lib/backoffice/refunds/review";
 import { BreakdownTable } from "./breakdown-table";
-import { moneyFormatter, StepSection, type FormAction, type StepProps } from "./step";
+import { StepSection, type FormAction, type StepProps } from "./step";
 
 /** The server's own computation, to confirm (the refund goes ahead only if its total still holds) or change. */
 export function ConfirmStep({ flow, state, headingRef, formAction }: StepProps<"confirm"> & { formAction: FormAction }) {
   const { text } = flow;
-  const money = moneyFormatter(flow, state.base);
   return (
     <StepSection title={text.confirmHeading} headingRef={headingRef} autoFocus>
       {state.changed ? (
@@ -17,14 +16,7 @@ export function ConfirmStep({ flow, state, headingRef, formAction }: StepProps<"
         </Notice>
       ) : null}
       <p>{text.confirmIntro}</p>
-      <BreakdownTable
-        base={state.base}
-        computed={state.computed}
-        text={text}
-        money={money}
-        caption={text.confirmHeading}
-        intlLocale={flow.intlLocale}
-      />
+      <BreakdownTable flow={flow} base={state.base} computed={state.computed} caption={text.confirmHeading} />
       <dl>
         <dt className="font-semibold">{text.reasonShown}</dt>
         <dd className="whitespace-pre-wrap text-muted">{state.values.reason.trim() === "" ? text.noReason : state.values.reason}</dd>

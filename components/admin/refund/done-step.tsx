@@ -12,14 +12,7 @@ export function DoneStep({ flow, state, headingRef }: StepProps<"done">) {
       <Notice tone="success">
         {fill(text.doneBody, { total: money(state.computed.totalToRefundCents), status: statusText(flow, state.status) })}
       </Notice>
-      <BreakdownTable
-        base={state.base}
-        computed={state.computed}
-        text={text}
-        money={money}
-        caption={text.doneTitle}
-        intlLocale={flow.intlLocale}
-      />
+      <BreakdownTable flow={flow} base={state.base} computed={state.computed} caption={text.doneTitle} />
     </StepSection>
   );
 }

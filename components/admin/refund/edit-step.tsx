@@ -37,7 +37,7 @@ export function EditStep({ flow, state, base, headingRef, formAction }: StepProp
 
   return (
     <StepSection title={text.breakdownHeading} headingRef={headingRef} autoFocus={state.submission > 0} roomy>
-      <BreakdownTable base={base} text={text} money={money} caption={text.breakdownHeading} intlLocale={flow.intlLocale} />
+      <BreakdownTable flow={flow} base={base} caption={text.breakdownHeading} />
       <form action={formAction} noValidate className="flex flex-col gap-4">
         <input type="hidden" name="operationId" value={flow.operationId} />
         <input type="hidden" name="intent" value="review" />

@@ -4,7 +4,7 @@
  * notification reports the endpoint's answer or why there was none; after a rotation, notifications
  * carry both signatures (each verifies with standardwebhooks), and only the new one once the day is over.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
@@ -24,38 +24,16 @@ import {
   sendTestNotification,
   setNotificationUrl,
 } from "./notifications";
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A partner's endpoint: answers `status` (changeable), keeps what it received. */
-interface Endpoint {
-  url: string;
-  received: Received[];
-  status: number;
-}
+import { startPartnerEndpoint, verifies, type PartnerEndpoint } from "./testing/partner-endpoint";
 
 let database: Database;
 let db: Database["db"];
 const servers: Server[] = [];
 
-async function endpoint(status = 204): Promise<Endpoint> {
-  const state: Endpoint = { url: "", received: [], status };
-  const server = createServer((request, response) => {
-    let body = "";
-    request.setEncoding("utf8");
-    request.on("data", (chunk: string) => (body += chunk));
-    request.on("end", () => {
-      state.received.push({ headers: request.headers, body });
-      response.writeHead(state.status).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  servers.push(server);
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
-  return state;
+async function endpoint(status = 204): Promise<PartnerEndpoint> {
+  const started = await startPartnerEndpoint(status);
+  servers.push(started.server);
+  return started;
 }
 
 /** A port nothing listens on (a server opened and closed). */
@@ -103,15 +81,6 @@ async function row(id: string) {
   return found!;
 }
 
-function verifies(secret: string, received: Received): boolean {
-  try {
-    new Webhook(secret).verify(received.body, received.headers as Record<string, string>);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const sandbox = { environment: "sandbox" as const };
 
 beforeAll(async () => {
@@ -128,8 +97,8 @@ afterAll(async () => {
 });
 
 describe("a partner's notifications", () => {
-  let mine: Endpoint;
-  let theirs: Endpoint;
+  let mine: PartnerEndpoint;
+  let theirs: PartnerEndpoint;
   beforeEach(async () => {
     mine = await endpoint();
     theirs = await endpoint();

@@ -1,42 +1,17 @@
-import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sessionAtProvider, testContext } from "@/lib/checkout/testing/context";
-import type { CheckoutContext } from "@/lib/checkout/session/flow";
-import type { Database } from "@/lib/db";
-import { auditEvents } from "@/lib/db/schema";
-import { DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID } from "@/lib/demo/seed";
-import type { FinancingClient } from "@/lib/financing/client";
+import { describe, expect, it } from "vitest";
+import { sessionAtProvider } from "@/lib/checkout/testing/context";
+import { DEMO_PARTNER_ID } from "@/lib/demo/seed";
 import { FinancingApiError } from "@/lib/financing/errors";
 import { sampleBooking } from "@/lib/financing/testing/samples";
-import type { Partner } from "@/lib/partners/partners";
-import { startSandboxServer } from "@/lib/sandbox/testing/servers";
+import { auditOf, auroraStaff, auroraWorld, grupoStaffOnAuroras, LUCIA } from "../testing/aurora";
 import { cancelOperation, type CancellingStaff } from "./cancel";
-import { assignAgencies } from "./ownership";
 
-let sandbox: Awaited<ReturnType<typeof startSandboxServer>>;
-let database: Database;
-let ctx: CheckoutContext;
-let partner: Partner;
-let client: FinancingClient;
+const world = auroraWorld();
+const audited = (operationId: string) => auditOf(world.database.db, operationId, "operation_cancelled");
 
 const IP = "203.0.113.7";
-const LUCIA = { id: "staff_demo_aurora", name: "Lucía Ortega" };
 
-beforeAll(async () => {
-  sandbox = await startSandboxServer();
-  ({ ctx, database, partner } = await testContext(sandbox.baseUrl));
-  client = ctx.clientFor(partner);
-  // As the demo sets it up: agency 101 is Viajes Aurora's (Grupo Demo's group key reaches it too).
-  await assignAgencies(database.db, DEMO_PARTNER_ID, [101]);
-});
-
-afterAll(async () => {
-  await sandbox?.close();
-  await database?.close();
-});
-
-/** Viajes Aurora's staff member on agency 101, with the sandbox behind. */
-const aurora = (): CancellingStaff => ({ db: database.db, partner: { id: DEMO_PARTNER_ID }, user: LUCIA, actingAgencyId: 101, client });
+const aurora = (): CancellingStaff => auroraStaff(world);
 
 /** A partner API that records every call and answers none of them. */
 function recordingClient(
@@ -58,14 +33,7 @@ function recordingClient(
 let bookings = 0;
 function newOperation() {
   bookings += 1;
-  return client.createOperation(sampleBooking({ externalId: `BK-CANCEL-${bookings}` }));
-}
-
-async function auditOf(operationId: string) {
-  return database.db
-    .select()
-    .from(auditEvents)
-    .where(and(eq(auditEvents.operationId, operationId), eq(auditEvents.kind, "operation_cancelled")));
+  return world.client.createOperation(sampleBooking({ externalId: `BK-CANCEL-${bookings}` }));
 }
 
 describe("cancelling an operation from the back-office", () => {
@@ -73,8 +41,8 @@ describe("cancelling an operation from the back-office", () => {
     const operation = await newOperation();
     expect(await cancelOperation(aurora(), { operationId: operation.id, reason: "  changed plans " }, { ip: IP })).toEqual({ ok: true });
 
-    expect((await client.getStatus(operation.id)).status.status).toBe("CANCELLED");
-    const [event, ...more] = await auditOf(operation.id);
+    expect((await world.client.getStatus(operation.id)).status.status).toBe("CANCELLED");
+    const [event, ...more] = await audited(operation.id);
     expect(more).toEqual([]);
     expect(event).toMatchObject({ result: "ok", partnerId: DEMO_PARTNER_ID, staffUserId: LUCIA.id, staffName: LUCIA.name, ip: IP });
     // What the staff member typed is not audited.
@@ -85,29 +53,23 @@ describe("cancelling an operation from the back-office", () => {
     const operation = await newOperation();
     const { client: recording, calls } = recordingClient();
     // Grupo Demo's key reaches agency 101, but 101 is Viajes Aurora's.
-    const grupo: CancellingStaff = {
-      db: database.db,
-      partner: { id: DEMO_GROUP_PARTNER_ID },
-      user: { id: "staff_demo_grupo", name: "Marcos Vidal" },
-      actingAgencyId: 101,
-      client: recording,
-    };
+    const grupo: CancellingStaff = grupoStaffOnAuroras(world, recording);
     expect(await cancelOperation(grupo, { operationId: operation.id, reason: "" }, { ip: IP })).toEqual({ ok: false, reason: "not_found" });
     expect(calls).toEqual([]);
-    expect((await client.getStatus(operation.id)).status.status).toBe("GENERATED");
-    expect(await auditOf(operation.id)).toEqual([]);
+    expect((await world.client.getStatus(operation.id)).status.status).toBe("GENERATED");
+    expect(await audited(operation.id)).toEqual([]);
   });
 
   it("refuses an operation in a status that cannot be cancelled, says which, and audits the failure", async () => {
     // The customer is at the provider: CLIENT_REQUESTED, not cancellable.
-    const { operationId } = await sessionAtProvider(ctx, partner);
+    const { operationId } = await sessionAtProvider(world.ctx, world.partner);
     expect(await cancelOperation(aurora(), { operationId: operationId!, reason: "" }, { ip: IP })).toEqual({
       ok: false,
       reason: "not_cancellable",
       status: "CLIENT_REQUESTED",
     });
-    expect((await client.getStatus(operationId!)).status.status).toBe("CLIENT_REQUESTED");
-    const [event] = await auditOf(operationId!);
+    expect((await world.client.getStatus(operationId!)).status.status).toBe("CLIENT_REQUESTED");
+    const [event] = await audited(operationId!);
     expect(event).toMatchObject({ result: "failed", staffUserId: LUCIA.id, ip: IP, details: { status: 400 } });
   });
 
@@ -136,6 +98,6 @@ describe("cancelling an operation from the back-office", () => {
     const result = await cancelOperation({ ...aurora(), client: failing }, { operationId: operation.id, reason: "" }, { ip: IP });
     expect(result).toEqual({ ok: false, reason: "unavailable" });
     expect(calls).toEqual([`cancel ${operation.id}`]);
-    expect(await auditOf(operation.id)).toMatchObject([{ result: "failed", details: { status: 503 } }]);
+    expect(await audited(operation.id)).toMatchObject([{ result: "failed", details: { status: 503 } }]);
   });
 });

@@ -1,53 +1,23 @@
-import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sessionAtProvider, testContext } from "@/lib/checkout/testing/context";
-import type { CheckoutContext } from "@/lib/checkout/session/flow";
-import type { Database } from "@/lib/db";
-import { auditEvents } from "@/lib/db/schema";
-import { DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID } from "@/lib/demo/seed";
-import type { FinancingClient } from "@/lib/financing/client";
-import type { Partner } from "@/lib/partners/partners";
-import { decideAtProvider, startSandboxServer } from "@/lib/sandbox/testing/servers";
-import { assignAgencies } from "../operations/ownership";
+import { describe, expect, it } from "vitest";
+import { sessionAtProvider } from "@/lib/checkout/testing/context";
+import { DEMO_PARTNER_ID } from "@/lib/demo/seed";
+import { decideAtProvider } from "@/lib/sandbox/testing/servers";
+import { auditOf, auroraStaff, auroraWorld, grupoStaffOnAuroras, LUCIA } from "../testing/aurora";
 import { refundStep, type RefundingStaff } from "./refund";
 
-let sandbox: Awaited<ReturnType<typeof startSandboxServer>>;
-let database: Database;
-let ctx: CheckoutContext;
-let partner: Partner;
-let client: FinancingClient;
+const world = auroraWorld();
+const audited = (operationId: string) => auditOf(world.database.db, operationId, "operation_refunded");
 
 const IP = "203.0.113.9";
-const LUCIA = { id: "staff_demo_aurora", name: "Lucía Ortega" };
 const NO_CHARGES = { agencyFee: "", providerFee: "", reason: "" };
 
-beforeAll(async () => {
-  sandbox = await startSandboxServer();
-  ({ ctx, database, partner } = await testContext(sandbox.baseUrl));
-  client = ctx.clientFor(partner);
-  // As the demo sets it up: agency 101 is Viajes Aurora's (Grupo Demo's group key reaches it too).
-  await assignAgencies(database.db, DEMO_PARTNER_ID, [101]);
-});
-
-afterAll(async () => {
-  await sandbox?.close();
-  await database?.close();
-});
-
-const aurora = (): RefundingStaff => ({ db: database.db, partner: { id: DEMO_PARTNER_ID }, user: LUCIA, actingAgencyId: 101, client });
+const aurora = (): RefundingStaff => auroraStaff(world);
 
 /** An operation of Viajes Aurora's checkout, confirmed at the provider: refundable. */
 async function confirmedOperation(): Promise<string> {
-  const { operationId } = await sessionAtProvider(ctx, partner);
-  await decideAtProvider(sandbox.origin, operationId!);
+  const { operationId } = await sessionAtProvider(world.ctx, world.partner);
+  await decideAtProvider(world.sandbox.origin, operationId!);
   return operationId!;
-}
-
-async function auditOf(operationId: string) {
-  return database.db
-    .select()
-    .from(auditEvents)
-    .where(and(eq(auditEvents.operationId, operationId), eq(auditEvents.kind, "operation_refunded")));
 }
 
 describe("refunding an operation from the back-office", () => {
@@ -59,12 +29,12 @@ describe("refunding an operation from the back-office", () => {
     expect(review.computed).toMatchObject({ agencyFeeCents: 1000, providerFeeCents: 250, chargesCents: 1250 });
     expect(review.computed.totalToRefundCents).toBe(review.base.totalToRefundCents - 1250);
     // Nothing moved on a review.
-    expect(await auditOf(operationId)).toEqual([]);
+    expect(await audited(operationId)).toEqual([]);
 
     const total = String(review.computed.totalToRefundCents);
     const done = await refundStep(aurora(), { operationId, intent: "confirm", values, expectedTotal: total }, { ip: IP });
     expect(done).toMatchObject({ step: "done", status: "REFUNDED", computed: review.computed });
-    const [event, ...more] = await auditOf(operationId);
+    const [event, ...more] = await audited(operationId);
     expect(more).toEqual([]);
     expect(event).toMatchObject({
       result: "ok",
@@ -80,8 +50,8 @@ describe("refunding an operation from the back-office", () => {
     const operationId = await confirmedOperation();
     const step = await refundStep(aurora(), { operationId, intent: "confirm", values: NO_CHARGES, expectedTotal: "1" }, { ip: IP });
     expect(step).toMatchObject({ step: "confirm", changed: true });
-    expect((await client.getStatus(operationId)).status.status).toBe("CONFIRMED");
-    expect(await auditOf(operationId)).toEqual([]);
+    expect((await world.client.getStatus(operationId)).status.status).toBe("CONFIRMED");
+    expect(await audited(operationId)).toEqual([]);
   });
 
   it("another partner's staff get 'not found': nothing is asked of the API, nothing is refunded", async () => {
@@ -94,13 +64,7 @@ describe("refunding an operation from the back-office", () => {
       },
     });
     // Grupo Demo's key reaches agency 101, but 101 and this checkout's operation are Viajes Aurora's.
-    const grupo: RefundingStaff = {
-      db: database.db,
-      partner: { id: DEMO_GROUP_PARTNER_ID },
-      user: { id: "staff_demo_grupo", name: "Marcos Vidal" },
-      actingAgencyId: 101,
-      client: recording,
-    };
+    const grupo: RefundingStaff = grupoStaffOnAuroras(world, recording);
     for (const intent of ["review", "confirm"] as const) {
       expect(await refundStep(grupo, { operationId, intent, values: NO_CHARGES, expectedTotal: "0" }, { ip: IP })).toEqual({
         step: "failed",
@@ -109,15 +73,15 @@ describe("refunding an operation from the back-office", () => {
       });
     }
     expect(calls).toEqual([]);
-    expect((await client.getStatus(operationId)).status.status).toBe("CONFIRMED");
-    expect(await auditOf(operationId)).toEqual([]);
+    expect((await world.client.getStatus(operationId)).status.status).toBe("CONFIRMED");
+    expect(await audited(operationId)).toEqual([]);
   });
 
   it("an operation that is not confirmed is not refundable, and its status is said", async () => {
-    const { operationId } = await sessionAtProvider(ctx, partner);
+    const { operationId } = await sessionAtProvider(world.ctx, world.partner);
     const step = await refundStep(aurora(), { operationId: operationId!, intent: "review", values: NO_CHARGES }, { ip: IP });
     expect(step).toEqual({ step: "failed", reason: "not_refundable", status: "CLIENT_REQUESTED" });
-    expect(await auditOf(operationId!)).toEqual([]);
+    expect(await audited(operationId!)).toEqual([]);
   });
 
   it("charges above the total go back to the form, on the charge to lower", async () => {

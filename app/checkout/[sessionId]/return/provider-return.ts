@@ -4,7 +4,7 @@ import { getAppContext } from "@/lib/app-context";
 import { refreshStatus } from "@/lib/checkout/session/flow";
 import { getSession, sessionLocale } from "@/lib/checkout/session/sessions";
 import { statusReadRefusal } from "@/lib/checkout/session/status-throttle";
-import { errorPageHtml } from "@/lib/http/error-page";
+import { errorPageHtml } from "@/lib/i18n/error-page";
 import { routeHandler } from "@/lib/http/request-scope";
 import { resolveLocale } from "@/lib/i18n/locales";
 

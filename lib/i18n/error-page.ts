@@ -3,7 +3,7 @@ import { MESSAGES } from "@/lib/i18n/messages";
 import { escapeHtml } from "@/lib/text/escape-html";
 
 /**
- * The page the server answers itself when a page fails (lib/ops/error-pages.ts): the message and
+ * The page the server answers itself when a page fails (lib/ops/error-pages.ts, through lib/embed/error-page.ts): the message and
  * a way back in the HTML itself, readable without JavaScript (Next's own error pages render only
  * once its JavaScript runs). No script, no inline style: the app's own stylesheets (the ones the
  * failed page linked) under the page's Content-Security-Policy.
