@@ -27,8 +27,6 @@ import {
   staffForAction,
   type StaffContext,
 } from "@/lib/backoffice/staff/staff";
-import { confirmEnrolment } from "@/lib/backoffice/staff/two-factor";
-import { staffSessions } from "@/lib/db/schema";
 import { getAppContext } from "@/lib/app-context";
 import { validatedAction } from "@/lib/validated-action";
 import { safeText } from "@/lib/validation/text";
