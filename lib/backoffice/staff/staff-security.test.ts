@@ -62,18 +62,22 @@ function countingVerify() {
   return { counter, verify };
 }
 
+/** A database opened by `open`, with the accounts set up, for the describe block that calls this. */
+function setUpDatabase(open: () => Promise<Database>): () => Database["db"] {
+  let database: Database | undefined;
+  beforeAll(async () => {
+    database = await open();
+    await setUp(database);
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+  return () => database!.db;
+}
+
 function signInSuite(name: string, open: () => Promise<Database>) {
   describe(`sign-in limits (${name})`, () => {
-    let database: Database;
-    const db = () => database.db;
-
-    beforeAll(async () => {
-      database = await open();
-      await setUp(database);
-    });
-    afterAll(async () => {
-      await database?.close();
-    });
+    const db = setUpDatabase(open);
     beforeEach(async () => {
       await db().delete(loginThrottles);
       await db().delete(staffSessions);
@@ -123,15 +127,7 @@ describe.runIf(testDatabaseUrl)("on PostgreSQL", () => {
 });
 
 describe("locks by (e-mail, IP)", () => {
-  let database: Database;
-  const db = () => database.db;
-  beforeAll(async () => {
-    database = await openDatabase({ dataDir: "memory://" });
-    await setUp(database);
-  });
-  afterAll(async () => {
-    await database.close();
-  });
+  const db = setUpDatabase(() => openDatabase({ dataDir: "memory://" }));
   beforeEach(async () => {
     await db().delete(loginThrottles);
   });
@@ -190,15 +186,7 @@ describe("locks by (e-mail, IP)", () => {
 });
 
 describe("passwords, sessions and the second factor", () => {
-  let database: Database;
-  const db = () => database.db;
-  beforeAll(async () => {
-    database = await openDatabase({ dataDir: "memory://" });
-    await setUp(database);
-  });
-  afterAll(async () => {
-    await database.close();
-  });
+  const db = setUpDatabase(() => openDatabase({ dataDir: "memory://" }));
 
   async function sessionOf(token: string, now = new Date()): Promise<StaffSession> {
     const found = await findStaffSession(db(), token, now);
@@ -397,15 +385,7 @@ describe("passwords, sessions and the second factor", () => {
 });
 
 describe("the audit log", () => {
-  let database: Database;
-  const db = () => database.db;
-  beforeAll(async () => {
-    database = await openDatabase({ dataDir: "memory://" });
-    await setUp(database);
-  });
-  afterAll(async () => {
-    await database.close();
-  });
+  const db = setUpDatabase(() => openDatabase({ dataDir: "memory://" }));
 
   it("refuses UPDATE and DELETE (and TRUNCATE): it is append-only", async () => {
     await recordAudit(db(), {

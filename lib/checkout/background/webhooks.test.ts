@@ -259,6 +259,17 @@ describe("an outcome through the webhook alone", () => {
   });
 });
 
+/** The checkout context with a partner API that answers what the test tells its double, once each. */
+function answeredByDouble(): { double: ReturnType<typeof createFetchDouble>; stub: CheckoutContext } {
+  const double = createFetchDouble("/sandbox/v1");
+  const stub: CheckoutContext = {
+    ...ctx,
+    clientFor: () =>
+      createFinancingClient({ baseUrl: sandbox.baseUrl, apiKey: KEY, fetch: double.fetch, sleep: async () => {}, maxAttempts: 1 }),
+  };
+  return { double, stub };
+}
+
 describe("each ack error code", () => {
   const cases = [
     ["OPERATION_NOT_FOUND", 404, "rejected"],
@@ -271,12 +282,7 @@ describe("each ack error code", () => {
 
   it.each(cases)("%s (%i) ends the event: %s", async (code, status, result) => {
     const session = await atProvider();
-    const double = createFetchDouble("/sandbox/v1");
-    const stub: CheckoutContext = {
-      ...ctx,
-      clientFor: () =>
-        createFinancingClient({ baseUrl: sandbox.baseUrl, apiKey: KEY, fetch: double.fetch, sleep: async () => {}, maxAttempts: 1 }),
-    };
+    const { double, stub } = answeredByDouble();
     double.answer(
       json(200, { operationId: session.operationId, status: "CONFIRMED", updatedAt: new Date().toISOString() }, { ETag: '"CONFIRMED-1"' }),
       json(status, { errorCode: code, message: code }),
@@ -296,12 +302,7 @@ describe("each ack error code", () => {
 
   it("any other ack failure (a 500) leaves the event to be retried", async () => {
     const session = await atProvider();
-    const double = createFetchDouble("/sandbox/v1");
-    const stub: CheckoutContext = {
-      ...ctx,
-      clientFor: () =>
-        createFinancingClient({ baseUrl: sandbox.baseUrl, apiKey: KEY, fetch: double.fetch, sleep: async () => {}, maxAttempts: 1 }),
-    };
+    const { double, stub } = answeredByDouble();
     double.answer(
       json(200, { operationId: session.operationId, status: "CONFIRMED", updatedAt: new Date().toISOString() }),
       json(500, { errorCode: "INTERNAL_ERROR", message: "boom" }),
@@ -372,12 +373,7 @@ describe("a forged delivery never pre-empts the genuine event", () => {
   it("the genuine delivery arriving while the forged one is processed is not lost: another pass acknowledges it", async () => {
     const session = await atProvider();
     const key = { eventId: 800200, operationId: session.operationId! };
-    const double = createFetchDouble("/sandbox/v1");
-    const stub: CheckoutContext = {
-      ...ctx,
-      clientFor: () =>
-        createFinancingClient({ baseUrl: sandbox.baseUrl, apiKey: KEY, fetch: double.fetch, sleep: async () => {}, maxAttempts: 1 }),
-    };
+    const { double, stub } = answeredByDouble();
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const status = () => json(200, { operationId: session.operationId, status: "CONFIRMED", updatedAt: new Date().toISOString() });
@@ -427,12 +423,7 @@ describe("a forged delivery never pre-empts the genuine event", () => {
 
     // The same eventId, now the API's event for another operation: it is stored, applied and acknowledged.
     const second = await atProvider();
-    const double = createFetchDouble("/sandbox/v1");
-    const stub: CheckoutContext = {
-      ...ctx,
-      clientFor: () =>
-        createFinancingClient({ baseUrl: sandbox.baseUrl, apiKey: KEY, fetch: double.fetch, sleep: async () => {}, maxAttempts: 1 }),
-    };
+    const { double, stub } = answeredByDouble();
     // Later than the operation's last report, on the sandbox's clock (an earlier test moved it).
     const { now } = (await control("GET", "/clock")) as { now: string };
     double.answer(
