@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { sessionIdHint } from "@/lib/backoffice/shared/format";
+import { sessionIdHint } from "@/lib/backoffice/common/format";
 import { expect, test } from "./fixtures";
 import { Backoffice } from "./pages/admin/backoffice";
 import type { CreateOperationOptions, Sandbox } from "./support/sandbox";

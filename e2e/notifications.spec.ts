@@ -1,6 +1,6 @@
 import type { APIRequestContext } from "@playwright/test";
 import { startPartnerEndpoint, verifies } from "@/lib/backoffice/notifications/testing/partner-endpoint";
-import { sessionIdHint } from "@/lib/backoffice/shared/format";
+import { sessionIdHint } from "@/lib/backoffice/common/format";
 import { expect, test } from "./fixtures";
 import { signedInContext } from "./pages/admin/backoffice";
 import { APP_URL, DEMO_PARTNERS, STAFF } from "./support/app";

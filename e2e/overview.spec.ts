@@ -1,5 +1,5 @@
 import { FUNNEL_STEPS, type FunnelCounts } from "@/lib/backoffice/operations/overview-steps";
-import { ADMIN_TIME_ZONE } from "@/lib/backoffice/shared/format";
+import { ADMIN_TIME_ZONE } from "@/lib/backoffice/common/format";
 import { expect, test } from "./fixtures";
 import { Backoffice } from "./pages/admin/backoffice";
 import { APP_URL, DEMO_PARTNERS, STAFF } from "./support/app";

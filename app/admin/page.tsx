@@ -4,7 +4,7 @@ import { OverviewDaily, OverviewFunnel } from "@/components/admin/overview-chart
 import { Card } from "@/components/ui/card";
 import { Notice } from "@/components/ui/notice";
 import { groupAgencies } from "@/lib/backoffice/staff/agencies";
-import { formatDateTime, formatSignedSeconds } from "@/lib/backoffice/shared/format";
+import { formatDateTime, formatSignedSeconds } from "@/lib/backoffice/common/format";
 import { integrationHealth } from "@/lib/backoffice/health/health";
 import { staffOverview } from "@/lib/backoffice/operations/overview";
 import { requireStaff } from "@/lib/backoffice/staff/staff";

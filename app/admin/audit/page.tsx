@@ -7,7 +7,7 @@ import { SelectField, TextField } from "@/components/ui/field";
 import { Cell, Row, columnsOf, ScrollTable } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
 import { isAuditKind, listAuditEvents, type AuditEventRow, type AuditFilters } from "@/lib/backoffice/audit/audit";
-import { formatDateTime } from "@/lib/backoffice/shared/format";
+import { formatDateTime } from "@/lib/backoffice/common/format";
 import { requireStaff } from "@/lib/backoffice/staff/staff";
 import { AUDIT_KINDS, staffUsers } from "@/lib/db/schema";
 import { money } from "@/lib/financing/money";

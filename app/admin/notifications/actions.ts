@@ -6,7 +6,7 @@ import type { NotificationUrlError, NotificationUrlState, RotateSecretState, Tes
 import { operationIdField } from "@/lib/backoffice/operations/form-fields";
 import { staffAction } from "@/lib/backoffice/staff/staff-action";
 import { recordAudit } from "@/lib/backoffice/audit/audit";
-import { formatDateTime } from "@/lib/backoffice/shared/format";
+import { formatDateTime } from "@/lib/backoffice/common/format";
 import {
   NOTIFICATION_URL_MAX_LENGTH,
   resendNotification,

@@ -4,7 +4,7 @@ import { NotificationUrlForm, RotateSecretForm, TestNotificationForm } from "@/c
 import { ResendForm, ResentNotice } from "@/components/admin/notifications/resend";
 import { Cell, Row, columnsOf, ScrollTable } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
-import { formatDateTime, sessionIdHint } from "@/lib/backoffice/shared/format";
+import { formatDateTime, sessionIdHint } from "@/lib/backoffice/common/format";
 import { listPartnerNotifications, notificationSettings } from "@/lib/backoffice/notifications/notifications";
 import { requireStaff } from "@/lib/backoffice/staff/staff";
 import { partnerById } from "@/lib/partners/partners";

@@ -7,7 +7,7 @@ import { Notice } from "@/components/ui/notice";
 import { Cell, Row, ScrollTable } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
 import { listStaffSessions } from "@/lib/backoffice/staff/auth";
-import { formatDateTime } from "@/lib/backoffice/shared/format";
+import { formatDateTime } from "@/lib/backoffice/common/format";
 import { requireStaff } from "@/lib/backoffice/staff/staff";
 import { unusedRecoveryCodes } from "@/lib/backoffice/staff/two-factor";
 import { staffUsers } from "@/lib/db/schema";

@@ -6,7 +6,7 @@ import { Notice } from "@/components/ui/notice";
 import { OfferArticle } from "@/components/checkout/offer-card";
 import { RepresentativeExample } from "@/components/checkout/representative-example";
 import { groupAgencies } from "@/lib/backoffice/staff/agencies";
-import { apiProblem } from "@/lib/backoffice/shared/errors";
+import { apiProblem } from "@/lib/backoffice/common/errors";
 import { parseChargeCents } from "@/lib/backoffice/refunds/review";
 import { requireStaff } from "@/lib/backoffice/staff/staff";
 import { countryName, countryOptions, isCountryCode } from "@/lib/checkout/session/countries";

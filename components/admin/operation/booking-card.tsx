@@ -1,5 +1,5 @@
 import { Card } from "@/components/ui/card";
-import { sessionIdHint } from "@/lib/backoffice/shared/format";
+import { sessionIdHint } from "@/lib/backoffice/common/format";
 import type { OperationSectionProps } from "./section";
 
 /** Our checkout session for the operation: who, what, which booking; or that it is not ours. */

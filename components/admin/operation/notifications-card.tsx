@@ -1,6 +1,6 @@
 import { ResendForm } from "@/components/admin/notifications/resend";
 import { Cell, Row } from "@/components/ui/table";
-import { formatDateTime } from "@/lib/backoffice/shared/format";
+import { formatDateTime } from "@/lib/backoffice/common/format";
 import { columnsOf, TableCard, type OperationSectionProps } from "./section";
 
 const COLUMNS = ["state", "created", "attempts", "delivered", "action"] as const;

@@ -1,5 +1,5 @@
 import { Card } from "@/components/ui/card";
-import { formatDateTime } from "@/lib/backoffice/shared/format";
+import { formatDateTime } from "@/lib/backoffice/common/format";
 import { StatusBadge } from "../status-badge";
 import type { OperationSectionProps } from "./section";
 

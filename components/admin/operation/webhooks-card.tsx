@@ -1,5 +1,5 @@
 import { Cell, Row } from "@/components/ui/table";
-import { formatDateTime } from "@/lib/backoffice/shared/format";
+import { formatDateTime } from "@/lib/backoffice/common/format";
 import { StatusBadge } from "../status-badge";
 import { columnsOf, TableCard, type OperationSectionProps } from "./section";
 import { webhookEventState } from "./webhook-state";

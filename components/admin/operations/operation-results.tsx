@@ -7,7 +7,7 @@ import { TEXT_LINK, TextLink } from "@/components/ui/text-link";
 import { filtersQuery, type OperationFilters } from "@/lib/backoffice/operations/filters";
 import { operationHref, type ListedOperation } from "@/lib/backoffice/operations/operations";
 import type { ListedLink } from "@/lib/backoffice/payment-links/payment-links";
-import { formatDateTime } from "@/lib/backoffice/shared/format";
+import { formatDateTime } from "@/lib/backoffice/common/format";
 import { centsFromAmount } from "@/lib/financing/money";
 import type { Page } from "@/lib/financing/types";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";

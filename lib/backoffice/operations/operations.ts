@@ -6,7 +6,7 @@ import { checkoutSessions, customerData, partnerNotifications, sessionStatusHist
 import type { StatusRead } from "@/lib/financing/client";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import type { FinancialOffer, Operation, Page } from "@/lib/financing/types";
-import { apiProblem, type ApiProblem } from "../shared/errors";
+import { apiProblem, type ApiProblem } from "../common/errors";
 import { toListInput, type OperationFilters } from "./filters";
 import { ownedOperationIds, ownsOperation } from "./ownership";
 import { operationOwners } from "@/lib/checkout/session/sessions";

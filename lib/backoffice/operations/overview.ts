@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import type { OperationStatus } from "@/lib/financing/contract";
 import { logError, loggerFor } from "@/lib/logger";
-import { ADMIN_TIME_ZONE } from "../shared/format";
+import { ADMIN_TIME_ZONE } from "../common/format";
 import type { FunnelCounts } from "./overview-steps";
 
 export { FUNNEL_STEPS, type FunnelCounts, type FunnelStep } from "./overview-steps";

@@ -22,7 +22,7 @@ import { maskEmail } from "@/lib/mail/inert-text";
 import { getMailer, type Mailer } from "@/lib/mail/mailer";
 import { paymentLinkEmail } from "@/lib/mail/payment-link-email";
 import { recordAudit } from "../audit/audit";
-import { formatDateTime } from "../shared/format";
+import { formatDateTime } from "../common/format";
 import type { StaffContext } from "../staff/staff";
 
 /**

@@ -1,7 +1,7 @@
 import "server-only";
 import { cache } from "react";
 import type { Agency } from "@/lib/financing/types";
-import { apiProblem } from "../shared/errors";
+import { apiProblem } from "../common/errors";
 import type { StaffContext } from "./staff";
 
 export type AgencyList = { ok: true; agencies: Agency[]; current: Agency | undefined } | { ok: false };

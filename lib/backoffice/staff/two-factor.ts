@@ -4,7 +4,7 @@ import { and, count, eq, isNull, lt, or } from "drizzle-orm";
 import { generateSecret, generateURI, verify } from "otplib";
 import type { Db } from "@/lib/db";
 import { staffRecoveryCodes, staffSessions, staffUsers } from "@/lib/db/schema";
-import { qrSvg } from "../shared/qr";
+import { qrSvg } from "../common/qr";
 import { readPendingTotpSecret, readTotpSecret, storePendingTotpSecret, storeTotpSecret } from "./totp-secret-store";
 
 /** A transaction of the database (what `db.transaction` hands its callback). */

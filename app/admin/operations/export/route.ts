@@ -1,8 +1,8 @@
 import { allOperations } from "@/lib/backoffice/operations/operations";
 import { toCsv } from "@/lib/backoffice/operations/csv";
 import { parseOperationFilters } from "@/lib/backoffice/operations/filters";
-import { sessionIdHint } from "@/lib/backoffice/shared/format";
-import { apiProblem } from "@/lib/backoffice/shared/errors";
+import { sessionIdHint } from "@/lib/backoffice/common/format";
+import { apiProblem } from "@/lib/backoffice/common/errors";
 import { staffForRequest } from "@/lib/backoffice/staff/staff";
 import { amountFromCents } from "@/lib/financing/money";
 import { routeHandler } from "@/lib/http/request-scope";

@@ -4,7 +4,7 @@ import { RefundFlow } from "@/components/admin/refund-flow";
 import { reasonSettings, type RefundState } from "@/components/admin/form-states";
 import { TextLink } from "@/components/ui/text-link";
 import { AppError } from "@/lib/app-error";
-import { apiProblem } from "@/lib/backoffice/shared/errors";
+import { apiProblem } from "@/lib/backoffice/common/errors";
 import { requireOwnedOperation } from "@/lib/backoffice/operations/ownership";
 import { refundBaseOf, type RefundBase } from "@/lib/backoffice/refunds/review";
 import { requireStaff } from "@/lib/backoffice/staff/staff";
