@@ -6,7 +6,7 @@ import { ENROL_PATH, isAdminPath, requireStaffSession } from "@/lib/backoffice/s
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
 import { signOutAction } from "../../actions";
-import { secondFactorAction } from "../../security/actions";
+import { secondFactorAction } from "./actions";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 

@@ -17,7 +17,7 @@ import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { formatAmount } from "@/lib/i18n/format";
 import { getPaymentLinkMessages } from "@/lib/i18n/payment-link-messages";
 import { getLocale } from "@/lib/i18n/server";
-import { revokePaymentLinkAction, sendPaymentLinkAction } from "../actions";
+import { revokePaymentLinkAction, sendPaymentLinkAction } from "./actions";
 
 type Props = {
   params: Promise<{ id: string }>;

@@ -8,7 +8,7 @@ import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { formatAmount } from "@/lib/i18n/format";
 import { getPaymentLinkMessages } from "@/lib/i18n/payment-link-messages";
 import { getLocale } from "@/lib/i18n/server";
-import { createPaymentLinkAction } from "../actions";
+import { createPaymentLinkAction } from "./actions";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 

@@ -5,7 +5,7 @@ import { TextLink } from "@/components/ui/text-link";
 import { requireStaff } from "@/lib/backoffice/staff/staff";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
-import { changePasswordAction } from "../actions";
+import { changePasswordAction } from "./actions";
 
 const PATH = "/admin/security/password";
 

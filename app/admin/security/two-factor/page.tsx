@@ -9,7 +9,7 @@ import { enrolmentSecret, totpQrSvg, totpUri } from "@/lib/backoffice/staff/two-
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
 import { signOutAction } from "../../actions";
-import { enrolAction } from "../actions";
+import { enrolAction } from "./actions";
 
 const PATH = "/admin/security/two-factor";
 

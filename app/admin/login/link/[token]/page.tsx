@@ -6,7 +6,7 @@ import { peekLink } from "@/lib/backoffice/staff/links";
 import { getAppContext } from "@/lib/app-context";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
-import { openEnrolmentLinkAction } from "../../../security/actions";
+import { openEnrolmentLinkAction } from "./actions";
 
 type Props = { params: Promise<{ token: string }> };
 

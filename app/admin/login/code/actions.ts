@@ -1,0 +1,52 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import type { SecurityFormState } from "@/components/admin/form-states";
+import { completeSecondFactor } from "@/lib/backoffice/staff/auth";
+import {
+  anyStaffSessionForAction,
+  clearStaffCookie,
+  ENROL_PATH,
+  isAdminPath,
+  requestIp,
+  setStaffCookie,
+} from "@/lib/backoffice/staff/staff";
+import { staffCodeField as code } from "@/lib/backoffice/staff/form-fields";
+import { validatedAction } from "@/lib/validated-action";
+import { safeText } from "@/lib/validation/text";
+
+/** The sign-in's second step: the TOTP or a recovery code, for a session waiting for it. Nothing here logs a code. */
+
+// The sign-in's second step
+
+const secondFactorValidated = validatedAction(
+  z.object({ code, next: z.string().check(safeText()).max(1000).optional() }),
+  async ({ code, next }) => {
+    const staff = await anyStaffSessionForAction();
+    const target = isAdminPath(next) ? next : "/admin";
+    if (!staff) return { redirect: "/admin/login" } as const;
+    if (staff.stage === "enrol") return { redirect: ENROL_PATH } as const;
+    if (staff.stage === "full") return { redirect: target } as const;
+    if (code.trim() === "") return { error: "missing" } as const;
+    const result = await completeSecondFactor(staff.db, staff, code.trim(), await requestIp());
+    if (result.ok) {
+      // Signed in with both factors: a new token, the one from the password step is dead.
+      await setStaffCookie(result.token);
+      return { redirect: target } as const;
+    }
+    if (result.reason === "ended") {
+      await clearStaffCookie();
+      return { redirect: "/admin/login?codes=ended" } as const;
+    }
+    return { error: result.reason } as const;
+  },
+);
+
+export async function secondFactorAction(previous: SecurityFormState, formData: FormData): Promise<SecurityFormState> {
+  const submission = (previous?.submission ?? 0) + 1;
+  const outcome = await secondFactorValidated(previous, formData);
+  if ("invalid" in outcome) return { submission, error: "invalid" };
+  if (outcome.redirect) redirect(outcome.redirect);
+  return { submission, error: outcome.error };
+}

@@ -1,0 +1,35 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import type { SecurityFormState } from "@/components/admin/form-states";
+import { completeEnrolment } from "@/lib/backoffice/staff/auth";
+import { anyStaffSessionForAction, codePath, requestIp, setStaffCookie } from "@/lib/backoffice/staff/staff";
+import { staffCodeField as code, staffPasswordField as password } from "@/lib/backoffice/staff/form-fields";
+import { validatedAction } from "@/lib/validated-action";
+
+/** Enrolment in two-step verification, for a session that may enrol. Nothing here logs a password or a code. */
+
+// Enrolment
+
+const enrolValidated = validatedAction(z.object({ code, password: password, confirm: password }), async (input) => {
+  const staff = await anyStaffSessionForAction();
+  if (!staff) return { redirect: "/admin/login" } as const;
+  // Someone enrolled already: the second factor they have first (a password alone never re-enrols).
+  if (staff.stage === "code") return { redirect: codePath("/admin/security") } as const;
+  if (staff.stage === "full") return { redirect: "/admin/security" } as const;
+  const result = await completeEnrolment(staff.db, staff, { ...input, code: input.code.trim() }, await requestIp());
+  if (!result.ok) return { error: result.reason === "not_allowed" ? "invalid" : result.reason } as const;
+  // Just proven: the app has the secret. Signed in with both factors, on a new token.
+  await setStaffCookie(result.token);
+  return { codes: result.recoveryCodes } as const;
+});
+
+export async function enrolAction(previous: SecurityFormState, formData: FormData): Promise<SecurityFormState> {
+  const submission = (previous?.submission ?? 0) + 1;
+  const outcome = await enrolValidated(previous, formData);
+  if ("invalid" in outcome) return { submission, error: "invalid" };
+  if (outcome.redirect) redirect(outcome.redirect);
+  if (outcome.codes) return { submission, recoveryCodes: outcome.codes };
+  return { submission, error: outcome.error };
+}
