@@ -101,6 +101,14 @@ export interface components {
             customer?: {
                 firstName?: string;
                 lastName?: string;
+                /**
+                 * Format: date
+                 * @description A calendar date as yyyy-MM-dd.
+                 */
+                birthDate?: string;
+                /** @enum {string} */
+                gender?: "MALE" | "FEMALE";
+                nationality?: string;
                 email?: string;
                 prefix?: string;
                 phone?: string;
@@ -112,14 +120,6 @@ export interface components {
                  * @description A calendar date as yyyy-MM-dd.
                  */
                 documentValidityDate?: string;
-                /** @enum {string} */
-                gender?: "MALE" | "FEMALE";
-                /**
-                 * Format: date
-                 * @description A calendar date as yyyy-MM-dd.
-                 */
-                birthDate?: string;
-                nationality?: string;
                 address?: string;
                 city?: string;
                 postalCode?: string;
