@@ -159,7 +159,7 @@ test.describe("the pages' reads", () => {
     expect(await metricValue(request, OFFERS_CALLS), "one upstream call per load").toBe(calls + 3);
   });
 
-  test("each load of the status page asks the partner API for the status once", async ({ checkout, request }) => {
+  test("each load of the status page asks the partner API for the status at most once", async ({ checkout, request }) => {
     const sessionId = await checkout.startWithDetails(aCustomer());
     await checkout.chooseAndReachProvider(12, "Financiera Olivo");
     const statusCalls = async () => (await Promise.all(STATUS_CALLS.map((series) => metricValue(request, series)))).reduce((a, b) => a + b);
@@ -171,7 +171,11 @@ test.describe("the pages' reads", () => {
       expect(document.status()).toBe(200);
       expect(await document.text()).toContain(checkout.m.status.states.pending.title);
     }
-    expect(await statusCalls(), "one upstream call per load").toBe(calls + 3);
+    // At least the first load reads; loads within a few seconds of a read may reuse it (the status
+    // reads' budget, lib/app-context.ts), so never more than one call per load.
+    const made = (await statusCalls()) - calls;
+    expect(made, "at most one upstream call per load").toBeLessThanOrEqual(3);
+    expect(made, "the first load reads the status").toBeGreaterThanOrEqual(1);
   });
 });
 
