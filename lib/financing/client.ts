@@ -113,9 +113,7 @@ type CallResult<T> = { kind: "body"; data: T; headers: Headers } | { kind: "not-
 
 export type FinancingClient = ReturnType<typeof createFinancingClient>;
 
-/** A typed client for the partner API: one method per endpoint of `partner-api-spec.md`. */
-export type { PartnerCallObservation };
-
+/** A typed client for the partner API: one method per endpoint (docs/partner-api.md). */
 export function createFinancingClient(options: FinancingClientOptions) {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const apiKeyHeader = options.apiKeyHeader ?? "X-Service-API-Key";

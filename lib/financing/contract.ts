@@ -6,7 +6,7 @@ import { REASON_MAX_LENGTH } from "./limits";
 export { REASON_MAX_LENGTH };
 
 /**
- * The partner API's wire contract (`partner-api-spec.md`), as zod schemas: the one source of truth
+ * The partner API's wire contract (docs/partner-api.md), as zod schemas: the one source of truth
  * for every request, response and error body, shared by the client here and by the sandbox.
  * These are the shapes on the wire (body dates dd-MM-yyyy, amounts as JSON numbers); the client
  * maps them into the app's own types (`types.ts`).

@@ -23,7 +23,7 @@ export const API_VERSION = "1.8.0";
 
 type Env = { Variables: { caller: Caller } };
 
-/** Every endpoint of partner-api-spec.md, mounted by `app.ts` under `/sandbox/v1`. */
+/** Every endpoint of the partner API (docs/partner-api.md), mounted by `app.ts` under `/sandbox/v1`. */
 export function partnerApi(engine: SandboxEngine) {
   const api = new Hono<Env>();
 
