@@ -10,7 +10,7 @@ const TYPED_RULES = ["@typescript-eslint/no-floating-promises", "@typescript-esl
 // ---------------------------------------------------------------------------------------------
 const ENTRY = ["app", "proxy.ts", "instrumentation.ts", "lib/startup.ts"];
 const UI = ["components"];
-const FEATURE = ["lib/backoffice", "lib/demo", "lib/docs"];
+const FEATURE = ["lib/backoffice", "lib/demo", "lib/docs", "lib/operator"];
 const CORE = ["lib/checkout", "lib/embed", "lib/theme"];
 const SANDBOX = ["lib/sandbox"];
 const COMPOSITION = ["lib/app-context.ts", "lib/composition"];

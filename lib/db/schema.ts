@@ -493,6 +493,16 @@ export const AUDIT_KINDS = [
   "payment_link_revoked",
   "staff_link_issued",
   "staff_link_used",
+  "partner_created",
+  "partner_updated",
+  "partner_disabled",
+  "partner_enabled",
+  "partner_credential_changed",
+  "partner_agencies_changed",
+  "partner_admin_invited",
+  "api_secret_created",
+  "api_secret_rotated",
+  "api_secret_revoked",
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 export type AuditResult = "ok" | "refused" | "failed";
