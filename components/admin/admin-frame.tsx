@@ -8,7 +8,8 @@ import type { AdminMessages } from "@/lib/i18n/admin-messages";
 import type { Locale } from "@/lib/i18n/locales";
 import { FrameActions } from "./frame-actions";
 
-export type AdminSection = "health" | "simulator" | "paymentLinks" | "operations" | "notifications" | "theme" | "security" | "audit";
+export type AdminSection =
+  "health" | "simulator" | "paymentLinks" | "operations" | "notifications" | "apiSecrets" | "theme" | "security" | "audit";
 
 const SECTIONS: { key: AdminSection; href: string }[] = [
   { key: "health", href: "/admin" },
@@ -16,6 +17,7 @@ const SECTIONS: { key: AdminSection; href: string }[] = [
   { key: "paymentLinks", href: "/admin/payment-links/new" },
   { key: "operations", href: "/admin/operations" },
   { key: "notifications", href: "/admin/notifications" },
+  { key: "apiSecrets", href: "/admin/settings/api-secrets" },
   { key: "theme", href: "/admin/theme" },
   { key: "audit", href: "/admin/audit" },
   { key: "security", href: "/admin/security" },

@@ -53,6 +53,7 @@ const es = {
       paymentLinks: "Enlace de pago",
       operations: "Operaciones",
       notifications: "Avisos",
+      apiSecrets: "Secretos de la API",
       theme: "Tema",
       security: "Seguridad",
       audit: "Auditoría",
@@ -264,6 +265,7 @@ const es = {
     refundDetails: (total: string, charges: string) => `Devuelto ${total} · gastos ${charges}`,
     refundAskedDetails: (total: string, charges: string) => `Pedido: devolver ${total} · gastos ${charges}`,
     endedSessions: (n: number) => `${n} sesiones cerradas`,
+    byOperator: (name: string) => `${name} (operador de la plataforma)`,
     linkDetails: (reference: string, to: string | undefined) => (to ? `Reserva ${reference} · a ${to}` : `Reserva ${reference}`),
   },
   health: {
@@ -669,6 +671,7 @@ const en: AdminMessages = {
       paymentLinks: "Payment link",
       operations: "Operations",
       notifications: "Notifications",
+      apiSecrets: "API secrets",
       theme: "Theme",
       security: "Security",
       audit: "Audit log",
@@ -876,6 +879,7 @@ const en: AdminMessages = {
     refundDetails: (total: string, charges: string) => `Refunded ${total} · charges ${charges}`,
     refundAskedDetails: (total: string, charges: string) => `Asked to refund ${total} · charges ${charges}`,
     endedSessions: (n: number) => `${n} sessions signed out`,
+    byOperator: (name) => `${name} (platform operator)`,
     linkDetails: (reference: string, to: string | undefined) => (to ? `Booking ${reference} · to ${to}` : `Booking ${reference}`),
   },
   health: {

@@ -1,4 +1,5 @@
 import "server-only";
+import { z } from "zod";
 import type { Db } from "@/lib/db";
 import {
   createApiSecret,
@@ -79,4 +80,45 @@ export async function revokePartnerApiSecret(db: Db, partnerId: string, secretId
     details: result.ok ? { secretId, prefix: result.view.prefix } : { secretId, reason: result.reason },
   });
   return result;
+}
+
+/** A secret's id as forms send it back. */
+const secretIdField = z.string().regex(/^sec_[\w-]{1,80}$/, "is not a secret's id");
+
+/** What the API secrets panel's forms post: create one (a name), rotate or revoke one (its id). */
+export const apiSecretIntentSchema = z.discriminatedUnion("intent", [
+  // Longer than allowed is said on the field, not refused as a malformed form.
+  z.object({ intent: z.literal("create"), name: z.string().max(400).default("") }),
+  z.object({ intent: z.literal("rotate"), secretId: secretIdField }),
+  z.object({ intent: z.literal("revoke"), secretId: secretIdField }),
+]);
+export type ApiSecretIntent = z.output<typeof apiSecretIntentSchema>;
+
+export type ApiSecretOutcome =
+  | { created: { secret: string; name: string; previousValidUntil?: Date } }
+  | { revoked: true }
+  | { error: "invalid_name" | "too_many" | "not_found" | "not_active" | "already_revoked"; name?: string };
+
+/** One post of the panel, on `partnerId`'s secrets, as `actor`. */
+export async function runApiSecretIntent(
+  db: Db,
+  partnerId: string,
+  input: ApiSecretIntent,
+  actor: AuditActor,
+  environment: SecretEnvironment,
+): Promise<ApiSecretOutcome> {
+  if (input.intent === "create") {
+    const result = await createPartnerApiSecret(db, partnerId, input.name, actor, environment);
+    return result.ok
+      ? { created: { secret: result.secret, name: result.view.name } }
+      : { error: result.reason, name: input.name.slice(0, 60) };
+  }
+  if (input.intent === "rotate") {
+    const result = await rotatePartnerApiSecret(db, partnerId, input.secretId, actor, environment);
+    return result.ok
+      ? { created: { secret: result.secret, name: result.view.name, previousValidUntil: result.previousValidUntil } }
+      : { error: result.reason };
+  }
+  const result = await revokePartnerApiSecret(db, partnerId, input.secretId, actor);
+  return result.ok ? { revoked: true } : { error: result.reason };
 }

@@ -524,7 +524,7 @@ describe("a disabled partner's checkout", () => {
     const pending = await sessionWithOperation();
     expect((await chooseOffer(ctx, pending.id, view.offers[0]!.id)).kind).toBe("redirect");
     // The status read that follows a plan request, off the customer's way: done before counting.
-    await workSettled();
+    expect(await workSettled(5_000)).toBe(true);
     const atProvider = await requireSession(ctx.db, pending.id);
     const before = calls().length;
 

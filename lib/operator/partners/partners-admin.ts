@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, count, eq, gt, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { recordActorAudit, type AuditActor } from "@/lib/backoffice/audit/audit";
-import { checkNotificationUrl, setNotificationUrl } from "@/lib/backoffice/notifications/notifications";
+import { checkNotificationUrl, notificationUrlProblem, setNotificationUrl } from "@/lib/backoffice/notifications/notifications";
 import type { Db } from "@/lib/db";
 import { partnerAgencies, partnerApiSecrets, partners, staffUsers } from "@/lib/db/schema";
 import { DEMO_PARTNER_IDS } from "@/lib/demo/remove";
@@ -178,7 +178,7 @@ export async function setPartnerNotificationUrl(
     kind: "notification_url_changed",
     result: result.ok ? "ok" : "refused",
     partnerId,
-    details: result.ok ? { set: result.url !== null } : { reason: result.reason.slice(0, 80) },
+    details: result.ok ? { set: result.url !== null } : { reason: notificationUrlProblem(result.reason) },
   });
   return result;
 }
