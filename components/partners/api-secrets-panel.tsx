@@ -83,8 +83,7 @@ export function ApiSecretsPanel({
         <p>{text.none}</p>
       ) : (
         <ScrollTable
-          label={text.title}
-          caption={text.caption}
+          label={text.caption}
           wide
           columns={columnsOf(text.columns, ["name", "prefix", "created", "lastUsed", "state", "actions"])}
         >
@@ -108,7 +107,7 @@ export function ApiSecretsPanel({
                         {hiddenFields}
                         <input type="hidden" name="intent" value="rotate" />
                         <input type="hidden" name="secretId" value={row.id} />
-                        <SubmitButton variant="secondary" pendingLabel={text.creating} label={fill(text.rotateLabel, { name: row.name })}>
+                        <SubmitButton variant="secondary" pendingLabel={text.working} label={fill(text.rotateLabel, { name: row.name })}>
                           {text.rotate}
                         </SubmitButton>
                       </form>
@@ -117,7 +116,7 @@ export function ApiSecretsPanel({
                       {hiddenFields}
                       <input type="hidden" name="intent" value="revoke" />
                       <input type="hidden" name="secretId" value={row.id} />
-                      <SubmitButton variant="secondary" pendingLabel={text.creating} label={fill(text.revokeLabel, { name: row.name })}>
+                      <SubmitButton variant="secondary" pendingLabel={text.working} label={fill(text.revokeLabel, { name: row.name })}>
                         {text.revoke}
                       </SubmitButton>
                     </form>

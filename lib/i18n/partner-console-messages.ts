@@ -188,6 +188,7 @@ const es = {
     nameHint: "Para reconocerlo, por ejemplo «Backend de producción». Como máximo 60 caracteres.",
     create: "Crear un secreto",
     creating: "Creando…",
+    working: "Un momento…",
     none: "Todavía no hay ningún secreto.",
     caption: "Secretos, los que funcionan primero",
     columns: {
@@ -407,6 +408,7 @@ const en: PartnerConsoleMessages = {
     nameHint: "To recognise it, for example “Production backend”. At most 60 characters.",
     create: "Create a secret",
     creating: "Creating…",
+    working: "One moment…",
     none: "There is no secret yet.",
     caption: "Secrets, working ones first",
     columns: {
