@@ -34,7 +34,7 @@ let database: Database;
 
 beforeAll(async () => {
   sandbox = await startSandboxServer();
-  deps = { financing: { ...parseEnv({}).financing, baseUrl: sandbox.baseUrl, timeoutMs: 5_000 }, keyring: KEYRING };
+  deps = { financing: { ...parseEnv({}).financing, baseUrl: sandbox.baseUrl, timeoutMs: 30_000 }, keyring: KEYRING };
 }, 120_000);
 afterAll(async () => {
   await sandbox?.close();

@@ -65,14 +65,13 @@ describe("creating a partner", () => {
 
   it("refuses a taken id, a reserved or malformed one, and a missing name, naming the field", async () => {
     await acme();
-    expect(await createPartner(db(), { id: "acme-travel", name: "Other" }, OPERATOR)).toEqual({ ok: false, field: "id", reason: "taken" });
-    expect(await createPartner(db(), { id: "demo", name: "Not the demo" }, OPERATOR)).toEqual({
+    expect(await createPartner(db(), { id: "acme-travel", name: "Other" }, OPERATOR)).toEqual({ ok: false, errors: { id: "taken" } });
+    expect(await createPartner(db(), { id: "demo", name: "Not the demo" }, OPERATOR)).toEqual({ ok: false, errors: { id: "reserved" } });
+    expect(await createPartner(db(), { id: "Acme Travel", name: " " }, OPERATOR)).toEqual({
       ok: false,
-      field: "id",
-      reason: "reserved",
+      errors: { id: "invalid", name: "missing" },
     });
-    expect(await createPartner(db(), { id: "Acme Travel", name: "x" }, OPERATOR)).toEqual({ ok: false, field: "id", reason: "invalid" });
-    expect(await createPartner(db(), { id: "other", name: " " }, OPERATOR)).toEqual({ ok: false, field: "name", reason: "missing" });
+    expect(await createPartner(db(), { id: "other", name: " " }, OPERATOR)).toEqual({ ok: false, errors: { name: "missing" } });
     expect((await partnerById(db(), "acme-travel"))?.name).toBe("Acme Travel");
   });
 });

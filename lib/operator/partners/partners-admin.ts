@@ -91,8 +91,8 @@ export async function partnerForConsole(
 
 export type CreatePartnerResult =
   | { ok: true; id: string }
-  | { ok: false; field: "id"; reason: PartnerIdProblem | "taken" }
-  | { ok: false; field: "name"; reason: "missing" | "too_long" | "characters" };
+  /** Each field's problem, all of them at once. */
+  | { ok: false; errors: { id?: PartnerIdProblem | "taken"; name?: "missing" | "too_long" | "characters" } };
 
 /**
  * A new partner, active, with nothing else yet: no origins (its API secrets can open no session
@@ -101,15 +101,14 @@ export type CreatePartnerResult =
  */
 export async function createPartner(db: Db, input: { id: string; name: string }, actor: AuditActor): Promise<CreatePartnerResult> {
   const id = checkPartnerId(input.id, DEMO_PARTNER_IDS);
-  if (!id.ok) return { ok: false, field: "id", reason: id.reason };
   const name = checkPartnerName(input.name);
-  if (!name.ok) return { ok: false, field: "name", reason: name.reason };
+  if (!id.ok || !name.ok) return { ok: false, errors: { id: id.ok ? undefined : id.reason, name: name.ok ? undefined : name.reason } };
   const inserted = await db
     .insert(partners)
     .values({ id: id.value, name: name.value, allowedOrigins: [] })
     .onConflictDoNothing({ target: partners.id })
     .returning({ id: partners.id });
-  if (inserted.length === 0) return { ok: false, field: "id", reason: "taken" };
+  if (inserted.length === 0) return { ok: false, errors: { id: "taken" } };
   forgetPartner(id.value);
   await recordActorAudit(db, actor, { kind: "partner_created", result: "ok", partnerId: id.value, details: {} });
   return { ok: true, id: id.value };

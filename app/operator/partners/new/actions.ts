@@ -32,5 +32,5 @@ export async function createPartnerAction(previous: CreatePartnerState, formData
   if ("invalid" in outcome) return { submission, errors: { id: "invalid" } };
   const { input, result } = outcome;
   if (result.ok) redirect(`/operator/partners/${encodeURIComponent(result.id)}?notice=created`);
-  return { submission, values: input, errors: { [result.field]: result.reason } };
+  return { submission, values: input, errors: result.errors };
 }
