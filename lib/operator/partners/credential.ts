@@ -71,14 +71,8 @@ function keyProblem(key: string, environment: FinancingSettings["environment"]):
 }
 
 function clientWith(deps: CredentialDeps, apiKey: string, agencyId?: number): FinancingClient {
-  // One attempt, a short wait: an operator is looking at the page.
-  return createFinancingClient({
-    ...deps.financing,
-    apiKey,
-    agencyId,
-    maxAttempts: 1,
-    ...(deps.fetch ? { fetch: deps.fetch } : {}),
-  });
+  // The deployment's timeout and retries: both calls are reads, safe to repeat after a lost connection.
+  return createFinancingClient({ ...deps.financing, apiKey, agencyId, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
 }
 
 /** What the API said, without the endpoint's name in front: `401: Invalid API key`. */
