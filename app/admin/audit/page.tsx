@@ -108,7 +108,8 @@ export default async function AuditPage({ searchParams }: Props) {
                   <Cell>{t.kinds[event.kind] ?? event.kind}</Cell>
                   <Cell>{whoText(event, t, m.common.notAvailable)}</Cell>
                   <Cell>{event.operationId ?? m.common.notAvailable}</Cell>
-                  <Cell>{event.ip ?? m.common.notAvailable}</Cell>
+                  {/* A platform operator's address is the platform's to know, not the partner's. */}
+                  <Cell>{event.details?.actor === "operator" ? m.common.notAvailable : (event.ip ?? m.common.notAvailable)}</Cell>
                   <Cell>{t.results[event.result] ?? event.result}</Cell>
                   <Cell>{detailsText(event, t, locale)}</Cell>
                 </Row>
