@@ -53,6 +53,7 @@ const rawEnvSchema = z.object({
   FINANCING_MAX_ATTEMPTS: positiveInt(3).default(3),
   // No default here: unset, it follows the API's environment (parseEnv).
   SANDBOX_ENABLED: booleanFlag.optional(),
+  PAGE_PRELOAD: booleanFlag.optional(),
   BADGE_UPSTREAM_PER_MINUTE_PARTNER: positiveInt(100_000).default(60),
   BADGE_UPSTREAM_PER_MINUTE_IP: positiveInt(100_000).default(20),
   SESSIONS_API_CREATE_PER_MINUTE_PARTNER: positiveInt(100_000).default(60),
@@ -129,6 +130,11 @@ export interface AppEnv {
   DATABASE_URL: string | undefined;
   /** Whether this app serves the partner API sandbox under /sandbox: on the sandbox only. */
   SANDBOX_ENABLED: boolean;
+  /**
+   * Whether the offers and status pages' reads start as their request arrives, before Next routes
+   * it (lib/checkout/session/page-preload.ts); default on, `false` to measure without.
+   */
+  PAGE_PRELOAD: boolean;
   /**
    * The keys partners' API keys and signing secrets are sealed with at rest (lib/security/secrets.ts),
    * the sealing one first. On the sandbox without SECRETS_KEYS, the published sandbox key.
@@ -309,6 +315,7 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
     DATA_DIR: raw.DATA_DIR,
     DATABASE_URL: raw.DATABASE_URL,
     SANDBOX_ENABLED: sandboxEnabled,
+    PAGE_PRELOAD: raw.PAGE_PRELOAD ?? true,
     SECRETS_KEYS: secretsKeys,
     APP_URL: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ""),
     // Derived from the API key when not set: stable across instances and restarts, and as hard to
