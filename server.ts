@@ -6,7 +6,8 @@
  * database, background work, the shutdown on SIGTERM): it starts it as it loads the app, and every
  * request waits for it to have finished.
  *
- * Run with `node --import tsx --import ./scripts/server-only-stub.mjs server.ts`; PORT (default
+ * `npm run build` compiles it to `.next/server-entry.mjs` (scripts/build-server.mjs), which
+ * `npm run serve` runs with plain node (`npm run dev` runs this file through tsx); PORT (default
  * 3000) and HOSTNAME (default: every interface), as `next start`; NODE_ENV defaults to production
  * (`development` runs Next's dev server).
  */

@@ -28,7 +28,7 @@
  *
  * Comparisons in the same run (latency and load; each server on its own port and data folder):
  * BENCH_COMPARE_ENV="NAME=value …": a second server of this build with those variables set (e.g.
- * PAGE_FAST_PATH=off); BENCH_BASELINE_REV=<git rev>: that revision, extracted under
+ * PAGE_PRELOAD=false); BENCH_BASELINE_REV=<git rev>[,<git rev>…]: each revision, extracted under
  * `.next-bench/<rev>` (inside the project, so that it resolves this checkout's node_modules; kept
  * for the next run, `rm -rf .next-bench` to remove it) and built there, its server alongside.
  */
@@ -45,6 +45,8 @@ const ROOT = process.cwd();
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
 /** The app's server entry, as `npm run serve` starts it. */
 const SERVER_ENTRY = ["--import", "tsx", "--import", "./scripts/server-only-stub.mjs", "server.ts"];
+/** The server entry as the build compiles it (scripts/build-server.mjs), where a revision has it. */
+const COMPILED_SERVER_ENTRY = [".next/server-entry.mjs"];
 const EMPTY_APP = path.join(ROOT, "scripts/bench/empty-app");
 const PORT = Number(process.env.BENCH_PORT ?? 3540);
 const EMPTY_PORT = PORT + 1;
@@ -88,6 +90,7 @@ function run(command: string, args: string[], cwd = ROOT): void {
 
 /** The app's server in `dir`: its entry, or `next start` for a revision from before it had one. */
 function appServerArgs(dir: string): string[] {
+  if (existsSync(path.join(dir, "scripts/build-server.mjs"))) return COMPILED_SERVER_ENTRY;
   return existsSync(path.join(dir, "server.ts")) ? SERVER_ENTRY : [NEXT_BIN, "start"];
 }
 
@@ -349,6 +352,8 @@ function baselineBuild(rev: string): { dir: string; commit: string } {
     // Its lockfile would only make Next warn that it found two: the root is this checkout.
     rmSync(path.join(dir, "package-lock.json"), { force: true });
     run(process.execPath, [NEXT_BIN, "build"], dir);
+    // A revision whose server entry the build compiles: compiled as its `npm run build` would.
+    if (existsSync(path.join(dir, "scripts/build-server.mjs"))) run(process.execPath, ["scripts/build-server.mjs"], dir);
   }
   return { dir, commit };
 }
@@ -381,6 +386,7 @@ async function main() {
   if (process.env.BENCH_SKIP_BUILD !== "1") {
     say("Building the app and the empty page…");
     run(process.execPath, [NEXT_BIN, "build"]);
+    run(process.execPath, ["scripts/build-server.mjs"]);
     run(process.execPath, [NEXT_BIN, "build", EMPTY_APP]);
   } else if (!existsSync(path.join(EMPTY_APP, ".next", "BUILD_ID"))) {
     // BENCH_SKIP_BUILD skips the app's build (the one being measured); the empty page is only the
@@ -389,7 +395,11 @@ async function main() {
     run(process.execPath, [NEXT_BIN, "build", EMPTY_APP]);
   }
   const variantEnv = compareEnv();
-  const baseline = process.env.BENCH_BASELINE_REV ? baselineBuild(process.env.BENCH_BASELINE_REV) : undefined;
+  const baselines = (process.env.BENCH_BASELINE_REV ?? "")
+    .split(",")
+    .map((rev) => rev.trim())
+    .filter(Boolean)
+    .map(baselineBuild);
   // BENCH_CPU_PROF=<dir>: the app's server writes a V8 CPU profile there when it stops (open it in
   // Chrome's DevTools, or summarise it with scripts/bench/cpu-profile-summary.ts).
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
@@ -419,14 +429,15 @@ async function main() {
       child: start(appServerArgs(ROOT), { ...appEnv(port), ...variantEnv }),
     });
   }
-  if (baseline) {
-    const port = PORT + 4;
+  // Ports +4, +5, …: +1 and +2 are the empty page's and the sandbox's, +3 the variant's.
+  baselines.forEach((baseline, index) => {
+    const port = PORT + 4 + index;
     launched.push({
       name: `baseline ${baseline.commit}`,
       base: `http://localhost:${port}`,
       child: start(appServerArgs(baseline.dir), appEnv(port), [], baseline.dir),
     });
-  }
+  });
   const empty = start([NEXT_BIN, "start", EMPTY_APP, "-p", String(EMPTY_PORT)], {});
   const stop = () => {
     for (const { child } of launched) child.kill();
