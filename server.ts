@@ -3,8 +3,8 @@
  * HTTP server, whose every request goes through the steps lib/ops/app-server.ts lists (the
  * socket's address, the metrics, pages' server errors readable without JavaScript) and then to
  * Next's handler. Next still runs instrumentation.ts's register() (the start-up: configuration,
- * database, background work, the shutdown on SIGTERM): it starts it as it loads the app, and every
- * request waits for it to have finished.
+ * database, background work, the shutdown on SIGTERM): it starts it as it prepares the app, and
+ * the port opens once it has finished.
  *
  * `npm run build` compiles it to `.next/server-entry.mjs` (scripts/build-server.mjs), which
  * `npm run serve` runs with plain node (`npm run dev` runs this file through tsx); PORT (default
@@ -20,9 +20,10 @@ const port = Number(env.PORT || 3000);
 const hostname = env.HOSTNAME || undefined;
 
 // Imported once NODE_ENV is set: Next and the logger read it as they load.
-const [{ default: next }, { createAppServer }, { logError, loggerFor }] = await Promise.all([
+const [{ default: next }, { createAppServer }, { whenStarted }, { logError, loggerFor }] = await Promise.all([
   import("next"),
   import("@/lib/ops/app-server"),
+  import("@/lib/ops/lifecycle"),
   import("@/lib/logger"),
 ]);
 const log = loggerFor("server");
@@ -34,6 +35,11 @@ try {
   logError(log, "The server cannot start: Next could not prepare the app.", error);
   process.exit(1);
 }
+// Next starts instrumentation.ts's register() (the start-up: database migrated, demo seeded,
+// background work started) as it prepares; the port opens once it has finished, so the first
+// customer is not the one who waits for it (a fresh PGlite folder takes seconds). A start-up that
+// fails exits the process. The dev server compiles register() on demand: it listens at once.
+if (!dev) await whenStarted();
 const server = createAppServer(app.getRequestHandler());
 server.once("error", (error) => {
   logError(log, `The server cannot start: port ${port} could not be listened on.`, error);

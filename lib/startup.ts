@@ -116,4 +116,6 @@ export async function startServer(): Promise<void> {
     graceMs: env.SHUTDOWN_GRACE_MS,
   });
   log.info({ database: env.DATABASE_URL === undefined ? "pglite" : "postgresql", sandbox: env.SANDBOX_ENABLED }, "server ready");
+  const { started } = await import("@/lib/ops/lifecycle");
+  started();
 }
