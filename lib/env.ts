@@ -3,6 +3,8 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { LOG_LEVELS } from "@/lib/logging/levels";
 import { envInteger } from "@/lib/validation/env-integer";
+import { emptyAllowList, parseAllowList, type AllowList } from "@/lib/security/allow-list";
+import { PemFileError, readCertificates } from "@/lib/security/pem-files";
 import { KeyringError, parseKeyring, SANDBOX_SECRETS_KEY_BASE64, sandboxKeyring, type Keyring } from "@/lib/security/secret-box";
 
 /**
@@ -51,6 +53,11 @@ const rawEnvSchema = z.object({
   FINANCING_AGENCY_HEADER: headerName.default("X-Service-Agency"),
   FINANCING_TIMEOUT_MS: positiveInt(120_000).default(10_000),
   FINANCING_MAX_ATTEMPTS: positiveInt(3).default(3),
+  // Files of PEM certificates, read and checked below (lib/security/pem-files.ts).
+  FINANCING_API_CA_FILE: z.string().optional(),
+  NOTIFICATION_CA_FILE: z.string().optional(),
+  // Parsed below (lib/security/allow-list.ts), naming the entry it cannot read.
+  NOTIFICATION_PRIVATE_HOSTS: z.string().optional(),
   // No default here: unset, it follows the API's environment (parseEnv).
   SANDBOX_ENABLED: booleanFlag.optional(),
   PAGE_PRELOAD: booleanFlag.optional(),
@@ -173,6 +180,16 @@ export interface AppEnv {
    * (SMTP_FROM, else no-reply at APP_URL's host). Undefined: no e-mail, the link is copied or scanned.
    */
   smtp: { url: string; from: string } | undefined;
+  /** How partners' notification endpoints are reached (lib/checkout/background/notifications.ts). */
+  notifications: {
+    /**
+     * More CAs to trust, beside the public ones, for partners' endpoints (NOTIFICATION_CA_FILE: a
+     * private CA on a partner's network); undefined: the public CAs only.
+     */
+    caCertificates: readonly string[] | undefined;
+    /** Private hosts, addresses and ranges partners' endpoints may be on (NOTIFICATION_PRIVATE_HOSTS); empty by default. */
+    privateHosts: AllowList;
+  };
   financing: {
     baseUrl: string;
     apiKey: string;
@@ -188,6 +205,11 @@ export interface AppEnv {
     agencyHeader: string;
     timeoutMs: number;
     maxAttempts: number;
+    /**
+     * More CAs to trust, beside the public ones, for the partner API (FINANCING_API_CA_FILE: an API
+     * behind a private CA); undefined: the public CAs only.
+     */
+    caCertificates?: readonly string[] | undefined;
   };
 }
 
@@ -308,6 +330,30 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
     });
   }
 
+  const certificatesOf = (variable: string, file: string | undefined): readonly string[] | undefined => {
+    if (file === undefined) return undefined;
+    try {
+      return readCertificates(file);
+    } catch (error) {
+      if (!(error instanceof PemFileError)) throw error;
+      problems.push({ variable, message: error.message });
+      return undefined;
+    }
+  };
+  const financingCa = certificatesOf("FINANCING_API_CA_FILE", raw.FINANCING_API_CA_FILE);
+  const notificationCa = certificatesOf("NOTIFICATION_CA_FILE", raw.NOTIFICATION_CA_FILE);
+  let privateHosts = emptyAllowList();
+  if (raw.NOTIFICATION_PRIVATE_HOSTS !== undefined) {
+    const parsedHosts = parseAllowList(raw.NOTIFICATION_PRIVATE_HOSTS);
+    if (parsedHosts.ok) privateHosts = parsedHosts.list;
+    else {
+      problems.push({
+        variable: "NOTIFICATION_PRIVATE_HOSTS",
+        message: `cannot read ${JSON.stringify(parsedHosts.entry)}: use host names, IP addresses or CIDR ranges separated by commas`,
+      });
+    }
+  }
+
   if (problems.length > 0 || apiKey === undefined || secretsKeys === undefined) throw new ConfigError(problems);
 
   return {
@@ -337,6 +383,7 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
     smtp: raw.SMTP_URL
       ? { url: raw.SMTP_URL, from: raw.SMTP_FROM ?? `no-reply@${new URL(raw.APP_URL ?? "http://localhost").hostname}` }
       : undefined,
+    notifications: { caCertificates: notificationCa, privateHosts },
     financing: {
       baseUrl,
       apiKey,
@@ -347,6 +394,7 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
       agencyHeader: raw.FINANCING_AGENCY_HEADER,
       timeoutMs: raw.FINANCING_TIMEOUT_MS,
       maxAttempts: raw.FINANCING_MAX_ATTEMPTS,
+      caCertificates: financingCa,
     },
   };
 }
