@@ -20,10 +20,11 @@ const port = Number(env.PORT || 3000);
 const hostname = env.HOSTNAME || undefined;
 
 // Imported once NODE_ENV is set: Next and the logger read it as they load.
-const [{ default: next }, { createAppServer }, { whenStarted }, { logError, loggerFor }] = await Promise.all([
+const [{ default: next }, { createAppServer }, { whenStarted }, { warmUp }, { logError, loggerFor }] = await Promise.all([
   import("next"),
   import("@/lib/ops/app-server"),
   import("@/lib/ops/lifecycle"),
+  import("@/lib/ops/warm-up"),
   import("@/lib/logger"),
 ]);
 const log = loggerFor("server");
@@ -40,7 +41,11 @@ try {
 // customer is not the one who waits for it (a fresh PGlite folder takes seconds). A start-up that
 // fails exits the process. The dev server compiles register() on demand: it listens at once.
 if (!dev) await whenStarted();
-const server = createAppServer(app.getRequestHandler());
+const handle = app.getRequestHandler();
+// The pages a first customer loads (the home page, a checkout page: an unknown session's 404 still
+// loads the checkout's code), loaded once before the port opens, so the first request is like the tenth.
+if (!dev) log.info({ warmed: await warmUp(handle, ["/", "/checkout/cs_warm_up_0000", "/api/health"]) }, "warmed up");
+const server = createAppServer(handle);
 server.once("error", (error) => {
   logError(log, `The server cannot start: port ${port} could not be listened on.`, error);
   process.exit(1);

@@ -21,7 +21,7 @@
  * BENCH_SECONDS (load duration per page, default 10), BENCH_ROUNDS (the slices it is cut in,
  * default 5), BENCH_REQUESTS (sequential samples, default 60), BENCH_LIGHTHOUSE=0 to skip
  * Lighthouse, CHROMIUM_PATH (else the first Chromium scripts/chromium.mjs finds; none: the bench
- * stops at once, saying so), BENCH_PHASES (latency,size,lighthouse,load: which measures to take;
+ * stops at once, saying so), BENCH_PHASES (startup,latency,size,lighthouse,load: which measures to take;
  * hold: keep the servers up until Ctrl-C), BENCH_LOAD_PAGES (e.g. "details,offers": which pages
  * the load phase measures besides the empty page), BENCH_CPU_PROF=<dir> (the app runs under
  * `node --cpu-prof` and writes its profile there when it stops).
@@ -63,7 +63,7 @@ const DATABASE_URL =
   process.argv.find((arg) => arg.startsWith("--database-url="))?.slice("--database-url=".length) || process.env.DATABASE_URL || undefined;
 const UPSTREAM_LATENCY_MS = 150;
 /** BENCH_PHASES: which measures to take (default all), e.g. `load` alone under a profiler. */
-const PHASES = new Set((process.env.BENCH_PHASES ?? "latency,size,lighthouse,load").split(",").map((p) => p.trim()));
+const PHASES = new Set((process.env.BENCH_PHASES ?? "startup,latency,size,lighthouse,load").split(",").map((p) => p.trim()));
 const LIGHTHOUSE = PHASES.has("lighthouse") && process.env.BENCH_LIGHTHOUSE !== "0";
 const chromium = findChromium(process.env);
 
@@ -418,6 +418,14 @@ async function main() {
     FINANCING_API_KEY: SANDBOX_KEY,
     ...(DATABASE_URL ? { DATABASE_URL } : {}),
   });
+  if (PHASES.has("startup")) {
+    // Before the app servers measured below start: each build alone for its start.
+    await waitFor(`${SANDBOX}/api/health`);
+    await measureStartup(
+      [{ name: "app", dir: ROOT }, ...baselines.map(({ dir, commit }) => ({ name: `baseline ${commit}`, dir }))],
+      appEnv,
+    );
+  }
   const launched: { name: string; base: string; child: ChildProcess }[] = [
     { name: "app", base: APP, child: start(appServerArgs(ROOT), appEnv(PORT), profile) },
   ];
@@ -483,6 +491,43 @@ async function main() {
 }
 
 type Page = [name: string, url: string];
+
+/**
+ * The first page on a fresh data folder against the ones after it: each build's server started on
+ * a new folder, `/` asked every 20 ms from the moment it is spawned until it answers, then ten more
+ * times. A server that takes traffic before its start-up is done (migrations, seeding) answers its
+ * first request late; one that opens its port after shows a first request like the others.
+ */
+async function measureStartup(builds: { name: string; dir: string }[], env: (port: number) => Record<string, string>): Promise<void> {
+  say("\nStart-up (a fresh data folder; `/` asked every 20 ms from the spawn until it answers, then 10 times more)");
+  for (const [index, build] of builds.entries()) {
+    const port = PORT + 10 + index;
+    const spawned = performance.now();
+    const child = start(appServerArgs(build.dir), env(port), [], build.dir);
+    try {
+      const url = `http://localhost:${port}/`;
+      let first: number | undefined;
+      for (let i = 0; i < 6000 && first === undefined; i++) {
+        try {
+          first = await timed(url);
+        } catch {
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }
+      if (first === undefined) throw new Error(`${build.name}: ${url} did not come up`);
+      const answered = performance.now() - spawned;
+      const after: number[] = [];
+      for (let i = 0; i < 10; i++) after.push(await timed(url));
+      say(
+        `  ${build.name.padEnd(24)} first answer ${(answered / 1000).toFixed(1)} s after the spawn   first request ${first.toFixed(0)} ms   ` +
+          `next ten p50 ${percentile(after, 50).toFixed(0)} ms, max ${Math.max(...after).toFixed(0)} ms`,
+      );
+    } finally {
+      child.kill();
+      await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once("exit", resolve)));
+    }
+  }
+}
 
 async function measureLatency(apps: AppServer[]): Promise<void> {
   await setUpstreamLatency(UPSTREAM_LATENCY_MS);
