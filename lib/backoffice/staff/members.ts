@@ -154,7 +154,7 @@ async function createInvitedMember(
   return { ok: true, memberId, link };
 }
 
-/** An administrator invites someone to their partner's staff. */
+/** An administrator invites someone to their partner's staff (the e-mail and name are checked here too). */
 export async function inviteMember(
   actor: StaffAdminActor,
   input: { email: string; name: string; role: PartnerStaffRole; canRefund: boolean; delivery: "email" | "link" },
@@ -162,7 +162,11 @@ export async function inviteMember(
 ): Promise<InviteResult> {
   const now = options.now ?? new Date();
   if (!can(actor.user, "manage-staff")) return refuse(actor, "invite", options);
-  const created = await createInvitedMember(actor.db, actor.partner.id, input, now);
+  const email = memberEmailField.safeParse(input.email);
+  if (!email.success) return { ok: false, reason: "invalid_email" };
+  const name = memberNameField.safeParse(input.name);
+  if (!name.success) return { ok: false, reason: "invalid_name" };
+  const created = await createInvitedMember(actor.db, actor.partner.id, { ...input, email: email.data, name: name.data }, now);
   if (!created.ok) return created;
   await recordAudit(
     actor.db,
@@ -170,7 +174,7 @@ export async function inviteMember(
       kind: "staff_invited",
       result: "ok",
       ...who(actor, options.ip),
-      details: { member: created.memberId, memberName: input.name, role: input.role, canRefund: input.canRefund, delivery: input.delivery },
+      details: { member: created.memberId, memberName: name.data, role: input.role, canRefund: input.canRefund, delivery: input.delivery },
     },
     now,
   );
