@@ -1,6 +1,8 @@
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -203,4 +205,27 @@ describe.runIf(process.env.TEST_DATABASE_URL)("on PostgreSQL, the server running
     await server?.close();
   });
   suite("PostgreSQL", () => ({ env: { DATABASE_URL: url }, open: () => openDatabase({ databaseUrl: url, dataDir: "unused" }) }));
+});
+
+describe("the script as npm runs it", () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "admin-script-"));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it("prints the link alone on standard output (the app's log lines go to standard error) and exits with the command's code", async () => {
+    const script = (...args: string[]) =>
+      promisify(execFile)(
+        process.execPath,
+        ["--import", "tsx", "--import", "./scripts/server-only-stub.mjs", "scripts/admin.ts", ...args],
+        {
+          env: { ...process.env, DATA_DIR: dataDir, APP_URL, DATABASE_URL: "", LOG_LEVEL: "info" },
+        },
+      );
+    const { stdout, stderr } = await script("create-operator", "--email", "script@platform.example", "--name", "Script");
+    expect(stdout).toMatch(new RegExp(`^${APP_URL}${LINK_PATH}/[A-Za-z0-9_-]{43}\n$`));
+    expect(stderr).toContain("operator: created");
+    const refused = await script("create-operator", "--email", "script@platform.example", "--name", "Again").catch(
+      (error: { code: number; stdout: string }) => error,
+    );
+    expect(refused).toMatchObject({ code: EXIT.failed, stdout: "" });
+  });
 });

@@ -13,7 +13,11 @@
  * standard output and nowhere else: hand them to their owner only. Exit codes: 0 done, 1 refused
  * or failed (the message says why), 2 the command itself was wrong.
  */
-import { runAdmin } from "./admin-cli";
+
+// Standard output carries the command's answer (a link, a list) and nothing else: the app's log
+// lines go to standard error. Set before any of the app's modules load (lib/logger.ts reads it once).
+(globalThis as { __appLogFd?: 1 | 2 }).__appLogFd = 2;
+const { runAdmin } = await import("./admin-cli");
 
 const code = await runAdmin({
   argv: process.argv.slice(2),
@@ -22,3 +26,5 @@ const code = await runAdmin({
   err: (text) => process.stderr.write(text),
 });
 process.exit(code);
+
+export {};
