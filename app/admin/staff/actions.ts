@@ -1,5 +1,6 @@
 "use server";
 
+import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { InviteState } from "@/components/admin/form-states";
 import { formatDateTime } from "@/lib/backoffice/common/format";
@@ -77,5 +78,7 @@ export async function inviteAction(previous: InviteState, formData: FormData): P
   const submission = (previous?.submission ?? 0) + 1;
   const outcome = await inviteValidated(previous, formData);
   if ("invalid" in outcome) return { submission, error: "invalid" };
+  // The list above the form shows the new member along with the answer.
+  if (!outcome.error) revalidatePath("/admin/staff");
   return { ...outcome, submission };
 }
