@@ -68,6 +68,11 @@ const nextConfig = {
         headers: [{ key: "Cache-Control", value: "no-store" }],
       },
       {
+        // The operator's console shows partners and their people.
+        source: "/operator/:path*",
+        headers: [{ key: "Cache-Control", value: "no-store" }],
+      },
+      {
         // The partner-facing scripts: one stable URL each, so caches must come back within the hour.
         source: "/:script(embed|badge).js",
         headers: [{ key: "Cache-Control", value: "public, max-age=3600, stale-while-revalidate=86400" }],

@@ -56,6 +56,7 @@ const es = {
       theme: "Tema",
       security: "Seguridad",
       audit: "Auditoría",
+      staff: "Equipo",
     },
     signOut: "Cerrar sesión",
     switchLanguage: "Cambiar idioma:",
@@ -113,6 +114,7 @@ const es = {
     missing: "Escribe tu correo y tu contraseña.",
     enrolment_link_needed:
       "Tu cuenta aún no tiene la verificación en dos pasos. Para configurarla necesitas un enlace de activación: pídeselo a un administrador.",
+    disabled: "Esta cuenta está desactivada. Si crees que es un error, habla con un administrador de tu agencia.",
     errorPrefix: "Error:",
   },
   secondFactor: {
@@ -247,14 +249,33 @@ const es = {
       payment_link_created: "Enlace de pago creado",
       payment_link_sent: "Enlace de pago enviado por correo",
       payment_link_revoked: "Enlace de pago anulado",
-      staff_link_issued: "Enlace de activación creado",
-      staff_link_used: "Enlace de activación usado",
+      staff_link_issued: "Enlace de un solo uso creado",
+      staff_link_used: "Enlace de un solo uso usado",
+      staff_invited: "Persona invitada",
+      staff_role_changed: "Cambio de rol o permisos",
+      staff_disabled: "Cuenta desactivada",
+      staff_enabled: "Cuenta reactivada",
+      staff_removed: "Cuenta eliminada",
+      two_factor_reset: "Verificación en dos pasos restablecida",
+      password_reset_requested: "Restablecimiento de contraseña pedido",
+      password_reset: "Contraseña restablecida",
+      operator_created: "Operador creado",
+      operator_disabled: "Operador desactivado",
+      permission_refused: "Acción sin permiso",
     },
     results: { ok: "Hecho", refused: "Rechazado", failed: "Fallido" },
     refundDetails: (total: string, charges: string) => `Devuelto ${total} · gastos ${charges}`,
     refundAskedDetails: (total: string, charges: string) => `Pedido: devolver ${total} · gastos ${charges}`,
     endedSessions: (n: number) => `${n} sesiones cerradas`,
     linkDetails: (reference: string, to: string | undefined) => (to ? `Reserva ${reference} · a ${to}` : `Reserva ${reference}`),
+    memberDetails: (name: string, role: string | undefined, refund: boolean | undefined) =>
+      [
+        `Persona: ${name}`,
+        role ? `rol ${role === "admin" ? "administrador" : "agente"}` : "",
+        refund === undefined ? "" : refund ? "puede devolver" : "no puede devolver",
+      ]
+        .filter(Boolean)
+        .join(" · "),
   },
   health: {
     title: "Estado de la integración",
@@ -468,6 +489,8 @@ const es = {
     refundHeading: "Devolución",
     refundIntro: "El viaje se ha cancelado y hay que devolver la financiación al cliente.",
     refundLink: "Preparar la devolución",
+    refundNotAllowed:
+      "Tu cuenta no puede hacer devoluciones. Las hace quien tiene ese permiso; un administrador de tu agencia puede dártelo.",
     refundOnlyConfirmed: "Solo se devuelven las operaciones confirmadas (CONFIRMED).",
     refunded: "Operación devuelta.",
   },
@@ -662,6 +685,7 @@ const en: AdminMessages = {
       theme: "Theme",
       security: "Security",
       audit: "Audit log",
+      staff: "Team",
     },
     signOut: "Sign out",
     switchLanguage: "Change language:",
@@ -717,6 +741,7 @@ const en: AdminMessages = {
     missing: "Enter your e-mail and your password.",
     enrolment_link_needed:
       "Your account has no two-step verification yet. Setting it up takes an enrolment link: ask an administrator for one.",
+    disabled: "This account is disabled. If you think that is a mistake, talk to an administrator of your agency.",
     errorPrefix: "Error:",
   },
   secondFactor: {
@@ -849,14 +874,33 @@ const en: AdminMessages = {
       payment_link_created: "Payment link created",
       payment_link_sent: "Payment link e-mailed",
       payment_link_revoked: "Payment link revoked",
-      staff_link_issued: "Enrolment link issued",
-      staff_link_used: "Enrolment link used",
+      staff_link_issued: "One-time link issued",
+      staff_link_used: "One-time link used",
+      staff_invited: "Person invited",
+      staff_role_changed: "Role or permissions changed",
+      staff_disabled: "Account disabled",
+      staff_enabled: "Account enabled again",
+      staff_removed: "Account removed",
+      two_factor_reset: "Two-step verification reset",
+      password_reset_requested: "Password reset asked for",
+      password_reset: "Password reset",
+      operator_created: "Operator created",
+      operator_disabled: "Operator disabled",
+      permission_refused: "Action without permission",
     },
     results: { ok: "Done", refused: "Refused", failed: "Failed" },
     refundDetails: (total: string, charges: string) => `Refunded ${total} · charges ${charges}`,
     refundAskedDetails: (total: string, charges: string) => `Asked to refund ${total} · charges ${charges}`,
     endedSessions: (n: number) => `${n} sessions signed out`,
     linkDetails: (reference: string, to: string | undefined) => (to ? `Booking ${reference} · to ${to}` : `Booking ${reference}`),
+    memberDetails: (name: string, role: string | undefined, refund: boolean | undefined) =>
+      [
+        `Member: ${name}`,
+        role ? `role ${role === "admin" ? "administrator" : "agent"}` : "",
+        refund === undefined ? "" : refund ? "may refund" : "may not refund",
+      ]
+        .filter(Boolean)
+        .join(" · "),
   },
   health: {
     title: "Integration health",
@@ -1070,6 +1114,8 @@ const en: AdminMessages = {
     refundHeading: "Refund",
     refundIntro: "The trip was cancelled and the financing must be refunded to the customer.",
     refundLink: "Prepare the refund",
+    refundNotAllowed:
+      "Your account may not refund. Refunds are made by members with that permission; an administrator of your agency can grant it.",
     refundOnlyConfirmed: "Only confirmed (CONFIRMED) operations are refunded.",
     refunded: "Operation refunded.",
   },

@@ -8,7 +8,7 @@ import { Cell, Row, columnsOf, ScrollTable } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
 import { isAuditKind, listAuditEvents, type AuditEventRow, type AuditFilters } from "@/lib/backoffice/audit/audit";
 import { formatDateTime } from "@/lib/backoffice/common/format";
-import { requireStaff } from "@/lib/backoffice/staff/staff";
+import { requirePermission } from "@/lib/backoffice/staff/staff";
 import { AUDIT_KINDS, staffUsers } from "@/lib/db/schema";
 import { money } from "@/lib/financing/money";
 import { getAdminMessages, type AdminMessages } from "@/lib/i18n/admin-messages";
@@ -40,7 +40,7 @@ function dayOf(value: unknown): { date?: Date; invalid?: boolean } {
  */
 export default async function AuditPage({ searchParams }: Props) {
   const query = await searchParams;
-  const staff = await requireStaff(PATH);
+  const staff = await requirePermission("audit", PATH);
   const locale = await getLocale();
   const m = getAdminMessages(locale);
   const t = m.audit;
@@ -132,6 +132,15 @@ function detailsText(event: AuditEventRow, t: AdminMessages["audit"], locale: Lo
       formatAmount(money(d.totalToRefundCents, currency), locale),
       formatAmount(money(d.chargesCents, currency), locale),
     );
+  }
+  // A change to a member of the staff: whom it was about (the log outlives the account), and what they may do now.
+  if (typeof d.memberName === "string") {
+    const member = t.memberDetails(
+      d.memberName,
+      typeof d.role === "string" ? d.role : undefined,
+      typeof d.canRefund === "boolean" ? d.canRefund : undefined,
+    );
+    return typeof d.endedSessions === "number" && d.endedSessions > 0 ? `${member} · ${t.endedSessions(d.endedSessions)}` : member;
   }
   if (typeof d.endedSessions === "number") return t.endedSessions(d.endedSessions);
   // A payment link: its booking and, for an e-mail, the recipient as recorded (masked). Not the
