@@ -68,7 +68,7 @@ const nextConfig = {
         headers: [{ key: "Cache-Control", value: "no-store" }],
       },
       {
-        // The operator console shows partners' settings, and secrets once.
+        // The operator's console shows partners and their people.
         source: "/operator/:path*",
         headers: [{ key: "Cache-Control", value: "no-store" }],
       },

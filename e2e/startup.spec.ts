@@ -113,3 +113,42 @@ test.describe("SANDBOX_ENABLED", () => {
     }
   });
 });
+
+test.describe("the start-up before traffic", () => {
+  test.describe.configure({ timeout: 90_000 });
+
+  test("on a fresh data folder, the port opens only once the start-up has finished: the first page is served by a started server", async () => {
+    const port = 3196;
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "travel-checkout-first-request-"));
+    const child = spawn(process.execPath, SERVER_ARGS, {
+      env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      // The first answer of any kind: the moment the port took a connection.
+      let first: Response | undefined;
+      await expect
+        .poll(
+          async () => {
+            first = await fetch(`${base}/`).catch(() => undefined);
+            return first !== undefined;
+          },
+          { timeout: 60_000, intervals: [50] },
+        )
+        .toBe(true);
+      expect(first!.status, "the demo shop, served at once").toBe(200);
+      const ready = output.indexOf('"msg":"server ready"');
+      const listening = output.indexOf('"msg":"listening"');
+      expect(ready, "the start-up finished (database migrated, demo seeded)").toBeGreaterThanOrEqual(0);
+      expect(listening, "the port opened after it").toBeGreaterThan(ready);
+    } finally {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,4 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createTestCa } from "@/e2e/support/test-ca";
 import { ConfigError, environmentOfBaseUrl, parseEnv, SANDBOX_DEFAULT_API_KEY } from "./env";
 import { SANDBOX_SECRETS_KEY_BASE64, SANDBOX_SECRETS_KEY_ID } from "./security/secret-box";
 
@@ -317,5 +321,46 @@ describe("production-safe by construction", () => {
       expect((error as ConfigError).problems.map((p) => p.variable).sort()).toEqual(["SMTP_FROM", "SMTP_URL"]);
       expect((error as Error).message).not.toContain("s3cret-pass");
     }
+  });
+});
+
+describe("a private CA and private partner networks", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "env-ca-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const ca = createTestCa("Env test CA");
+  const caFile = path.join(dir, "ca.crt");
+  writeFileSync(caFile, ca.certificate);
+  const keyFile = path.join(dir, "server.key");
+  writeFileSync(keyFile, ca.issue(["localhost"]).key);
+
+  it("trusts the public CAs only, and allows no private partner host, by default", () => {
+    const env = parseEnv(PRODUCTION);
+    expect(env.financing.caCertificates).toBeUndefined();
+    expect(env.notifications.caCertificates).toBeUndefined();
+    expect(env.notifications.privateHosts.empty).toBe(true);
+  });
+
+  it("reads FINANCING_API_CA_FILE and NOTIFICATION_CA_FILE once, as certificates", () => {
+    const env = parseEnv({ ...PRODUCTION, FINANCING_API_CA_FILE: caFile, NOTIFICATION_CA_FILE: caFile });
+    expect(env.financing.caCertificates).toEqual([ca.certificate.trim()]);
+    expect(env.notifications.caCertificates).toEqual([ca.certificate.trim()]);
+  });
+
+  it("names a CA file that is missing or holds no certificate, without echoing a key it holds", () => {
+    const error = refusal({ ...PRODUCTION, FINANCING_API_CA_FILE: path.join(dir, "missing.crt"), NOTIFICATION_CA_FILE: keyFile });
+    expect(error.problems.map((p) => p.variable)).toEqual(["FINANCING_API_CA_FILE", "NOTIFICATION_CA_FILE"]);
+    expect(error.message).toContain("ENOENT");
+    expect(error.message).not.toContain(readFileSync(keyFile, "utf8").split("\n")[1]);
+  });
+
+  it("reads NOTIFICATION_PRIVATE_HOSTS as hosts, addresses and ranges, and names an entry it cannot read", () => {
+    const hosts = parseEnv({ ...PRODUCTION, NOTIFICATION_PRIVATE_HOSTS: "hooks.partner.internal, 127.0.0.1 10.0.0.0/8" }).notifications
+      .privateHosts;
+    expect(hosts.hosts.has("hooks.partner.internal")).toBe(true);
+    expect(hosts.addresses.check("10.1.2.3", "ipv4")).toBe(true);
+    expect(hosts.addresses.check("127.0.0.1", "ipv4")).toBe(true);
+    expect(refusal({ ...PRODUCTION, NOTIFICATION_PRIVATE_HOSTS: "10.0.0.0/33" }).problems).toEqual([
+      { variable: "NOTIFICATION_PRIVATE_HOSTS", message: expect.stringContaining('"10.0.0.0/33"') },
+    ]);
   });
 });

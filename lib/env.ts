@@ -3,6 +3,8 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { LOG_LEVELS } from "@/lib/logging/levels";
 import { envInteger } from "@/lib/validation/env-integer";
+import { emptyAllowList, parseAllowList, type AllowList } from "@/lib/security/allow-list";
+import { PemFileError, readCertificates } from "@/lib/security/pem-files";
 import { KeyringError, parseKeyring, SANDBOX_SECRETS_KEY_BASE64, sandboxKeyring, type Keyring } from "@/lib/security/secret-box";
 
 /**
@@ -51,8 +53,14 @@ const rawEnvSchema = z.object({
   FINANCING_AGENCY_HEADER: headerName.default("X-Service-Agency"),
   FINANCING_TIMEOUT_MS: positiveInt(120_000).default(10_000),
   FINANCING_MAX_ATTEMPTS: positiveInt(3).default(3),
+  // Files of PEM certificates, read and checked below (lib/security/pem-files.ts).
+  FINANCING_API_CA_FILE: z.string().optional(),
+  NOTIFICATION_CA_FILE: z.string().optional(),
+  // Parsed below (lib/security/allow-list.ts), naming the entry it cannot read.
+  NOTIFICATION_PRIVATE_HOSTS: z.string().optional(),
   // No default here: unset, it follows the API's environment (parseEnv).
   SANDBOX_ENABLED: booleanFlag.optional(),
+  PAGE_PRELOAD: booleanFlag.optional(),
   BADGE_UPSTREAM_PER_MINUTE_PARTNER: positiveInt(100_000).default(60),
   BADGE_UPSTREAM_PER_MINUTE_IP: positiveInt(100_000).default(20),
   SESSIONS_API_CREATE_PER_MINUTE_PARTNER: positiveInt(100_000).default(60),
@@ -130,6 +138,11 @@ export interface AppEnv {
   /** Whether this app serves the partner API sandbox under /sandbox: on the sandbox only. */
   SANDBOX_ENABLED: boolean;
   /**
+   * Whether the offers and status pages' reads start as their request arrives, before Next routes
+   * it (lib/checkout/session/page-preload.ts); default on, `false` to measure without.
+   */
+  PAGE_PRELOAD: boolean;
+  /**
    * The keys partners' API keys and signing secrets are sealed with at rest (lib/security/secrets.ts),
    * the sealing one first. On the sandbox without SECRETS_KEYS, the published sandbox key.
    */
@@ -167,6 +180,16 @@ export interface AppEnv {
    * (SMTP_FROM, else no-reply at APP_URL's host). Undefined: no e-mail, the link is copied or scanned.
    */
   smtp: { url: string; from: string } | undefined;
+  /** How partners' notification endpoints are reached (lib/checkout/background/notifications.ts). */
+  notifications: {
+    /**
+     * More CAs to trust, beside the public ones, for partners' endpoints (NOTIFICATION_CA_FILE: a
+     * private CA on a partner's network); undefined: the public CAs only.
+     */
+    caCertificates: readonly string[] | undefined;
+    /** Private hosts, addresses and ranges partners' endpoints may be on (NOTIFICATION_PRIVATE_HOSTS); empty by default. */
+    privateHosts: AllowList;
+  };
   financing: {
     baseUrl: string;
     apiKey: string;
@@ -182,6 +205,11 @@ export interface AppEnv {
     agencyHeader: string;
     timeoutMs: number;
     maxAttempts: number;
+    /**
+     * More CAs to trust, beside the public ones, for the partner API (FINANCING_API_CA_FILE: an API
+     * behind a private CA); undefined: the public CAs only.
+     */
+    caCertificates?: readonly string[] | undefined;
   };
 }
 
@@ -302,6 +330,30 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
     });
   }
 
+  const certificatesOf = (variable: string, file: string | undefined): readonly string[] | undefined => {
+    if (file === undefined) return undefined;
+    try {
+      return readCertificates(file);
+    } catch (error) {
+      if (!(error instanceof PemFileError)) throw error;
+      problems.push({ variable, message: error.message });
+      return undefined;
+    }
+  };
+  const financingCa = certificatesOf("FINANCING_API_CA_FILE", raw.FINANCING_API_CA_FILE);
+  const notificationCa = certificatesOf("NOTIFICATION_CA_FILE", raw.NOTIFICATION_CA_FILE);
+  let privateHosts = emptyAllowList();
+  if (raw.NOTIFICATION_PRIVATE_HOSTS !== undefined) {
+    const parsedHosts = parseAllowList(raw.NOTIFICATION_PRIVATE_HOSTS);
+    if (parsedHosts.ok) privateHosts = parsedHosts.list;
+    else {
+      problems.push({
+        variable: "NOTIFICATION_PRIVATE_HOSTS",
+        message: `cannot read ${JSON.stringify(parsedHosts.entry)}: use host names, IP addresses or CIDR ranges separated by commas`,
+      });
+    }
+  }
+
   if (problems.length > 0 || apiKey === undefined || secretsKeys === undefined) throw new ConfigError(problems);
 
   return {
@@ -309,6 +361,7 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
     DATA_DIR: raw.DATA_DIR,
     DATABASE_URL: raw.DATABASE_URL,
     SANDBOX_ENABLED: sandboxEnabled,
+    PAGE_PRELOAD: raw.PAGE_PRELOAD ?? true,
     SECRETS_KEYS: secretsKeys,
     APP_URL: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ""),
     // Derived from the API key when not set: stable across instances and restarts, and as hard to
@@ -330,6 +383,7 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
     smtp: raw.SMTP_URL
       ? { url: raw.SMTP_URL, from: raw.SMTP_FROM ?? `no-reply@${new URL(raw.APP_URL ?? "http://localhost").hostname}` }
       : undefined,
+    notifications: { caCertificates: notificationCa, privateHosts },
     financing: {
       baseUrl,
       apiKey,
@@ -340,6 +394,7 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
       agencyHeader: raw.FINANCING_AGENCY_HEADER,
       timeoutMs: raw.FINANCING_TIMEOUT_MS,
       maxAttempts: raw.FINANCING_MAX_ATTEMPTS,
+      caCertificates: financingCa,
     },
   };
 }

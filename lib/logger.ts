@@ -41,14 +41,28 @@ const REDACTED_KEYS = [
   "query",
 ];
 
-export function createLogger(options: { level?: string; destination?: DestinationStream; pretty?: boolean } = {}): Logger {
+export function createLogger(
+  options: {
+    level?: string;
+    destination?: DestinationStream;
+    pretty?: boolean;
+    /** 1: standard output (the default), 2: standard error. */ fd?: 1 | 2;
+  } = {},
+): Logger {
   const usePretty = options.pretty ?? (process.env.NODE_ENV !== "production" && options.destination === undefined);
+  const fd = options.fd ?? 1;
   const destination =
     options.destination ??
     (usePretty
       ? // A synchronous stream in this thread: pino's worker-thread transports do not survive Next's bundling.
-        pretty({ sync: true, colorize: Boolean(process.stdout.isTTY), translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname" })
-      : pino.destination({ dest: 1, sync: true }));
+        pretty({
+          sync: true,
+          destination: fd,
+          colorize: Boolean((fd === 1 ? process.stdout : process.stderr).isTTY),
+          translateTime: "SYS:HH:MM:ss.l",
+          ignore: "pid,hostname",
+        })
+      : pino.destination({ dest: fd, sync: true }));
   return pino(
     {
       level: options.level ?? logLevelFrom(process.env),
@@ -75,9 +89,10 @@ export function createLogger(options: { level?: string; destination?: Destinatio
   );
 }
 
-// One per process (Next's dev server reloads modules: keep the first).
-const globalForLogger = globalThis as unknown as { __appLogger?: Logger };
-export const logger: Logger = (globalForLogger.__appLogger ??= createLogger());
+// One per process (Next's dev server reloads modules: keep the first). A command whose standard
+// output is its answer (scripts/admin.ts) sets `__appLogFd` to 2 before loading any of the app.
+const globalForLogger = globalThis as unknown as { __appLogger?: Logger; __appLogFd?: 1 | 2 };
+export const logger: Logger = (globalForLogger.__appLogger ??= createLogger({ fd: globalForLogger.__appLogFd }));
 
 /** The logger of a part of the system: its lines say which (`component`). */
 export function loggerFor(component: string): Logger {

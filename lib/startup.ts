@@ -93,6 +93,12 @@ export async function startServer(): Promise<void> {
   countRowsIn(async () => database.db);
   // A page's blank 5xx is replaced by the app's own page, in the page's language.
   registerErrorPageRenderer(renderErrorPage);
+  if (env.PAGE_PRELOAD) {
+    // The offers and status pages' reads start as their request arrives, before Next routes it.
+    const { registerRequestStep } = await import("@/lib/ops/request-steps");
+    const { pagePreloadStep } = await import("@/lib/checkout/session/page-preload");
+    registerRequestStep("checkout-page-preload", pagePreloadStep());
+  }
   // Readiness asks the partner API's health call, with the deployment's key, once, briefly.
   const readinessClient = createFinancingClient({
     ...env.financing,
@@ -110,4 +116,6 @@ export async function startServer(): Promise<void> {
     graceMs: env.SHUTDOWN_GRACE_MS,
   });
   log.info({ database: env.DATABASE_URL === undefined ? "pglite" : "postgresql", sandbox: env.SANDBOX_ENABLED }, "server ready");
+  const { started } = await import("@/lib/ops/lifecycle");
+  started();
 }

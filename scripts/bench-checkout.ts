@@ -21,14 +21,14 @@
  * BENCH_SECONDS (load duration per page, default 10), BENCH_ROUNDS (the slices it is cut in,
  * default 5), BENCH_REQUESTS (sequential samples, default 60), BENCH_LIGHTHOUSE=0 to skip
  * Lighthouse, CHROMIUM_PATH (else the first Chromium scripts/chromium.mjs finds; none: the bench
- * stops at once, saying so), BENCH_PHASES (latency,size,lighthouse,load: which measures to take;
+ * stops at once, saying so), BENCH_PHASES (startup,latency,size,lighthouse,load: which measures to take;
  * hold: keep the servers up until Ctrl-C), BENCH_LOAD_PAGES (e.g. "details,offers": which pages
  * the load phase measures besides the empty page), BENCH_CPU_PROF=<dir> (the app runs under
  * `node --cpu-prof` and writes its profile there when it stops).
  *
  * Comparisons in the same run (latency and load; each server on its own port and data folder):
  * BENCH_COMPARE_ENV="NAME=value …": a second server of this build with those variables set (e.g.
- * PAGE_FAST_PATH=off); BENCH_BASELINE_REV=<git rev>: that revision, extracted under
+ * PAGE_PRELOAD=false); BENCH_BASELINE_REV=<git rev>[,<git rev>…]: each revision, extracted under
  * `.next-bench/<rev>` (inside the project, so that it resolves this checkout's node_modules; kept
  * for the next run, `rm -rf .next-bench` to remove it) and built there, its server alongside.
  */
@@ -45,6 +45,8 @@ const ROOT = process.cwd();
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
 /** The app's server entry, as `npm run serve` starts it. */
 const SERVER_ENTRY = ["--import", "tsx", "--import", "./scripts/server-only-stub.mjs", "server.ts"];
+/** The server entry as the build compiles it (scripts/build-server.mjs), where a revision has it. */
+const COMPILED_SERVER_ENTRY = [".next/server-entry.mjs"];
 const EMPTY_APP = path.join(ROOT, "scripts/bench/empty-app");
 const PORT = Number(process.env.BENCH_PORT ?? 3540);
 const EMPTY_PORT = PORT + 1;
@@ -61,7 +63,7 @@ const DATABASE_URL =
   process.argv.find((arg) => arg.startsWith("--database-url="))?.slice("--database-url=".length) || process.env.DATABASE_URL || undefined;
 const UPSTREAM_LATENCY_MS = 150;
 /** BENCH_PHASES: which measures to take (default all), e.g. `load` alone under a profiler. */
-const PHASES = new Set((process.env.BENCH_PHASES ?? "latency,size,lighthouse,load").split(",").map((p) => p.trim()));
+const PHASES = new Set((process.env.BENCH_PHASES ?? "startup,latency,size,lighthouse,load").split(",").map((p) => p.trim()));
 const LIGHTHOUSE = PHASES.has("lighthouse") && process.env.BENCH_LIGHTHOUSE !== "0";
 const chromium = findChromium(process.env);
 
@@ -88,6 +90,7 @@ function run(command: string, args: string[], cwd = ROOT): void {
 
 /** The app's server in `dir`: its entry, or `next start` for a revision from before it had one. */
 function appServerArgs(dir: string): string[] {
+  if (existsSync(path.join(dir, "scripts/build-server.mjs"))) return COMPILED_SERVER_ENTRY;
   return existsSync(path.join(dir, "server.ts")) ? SERVER_ENTRY : [NEXT_BIN, "start"];
 }
 
@@ -349,6 +352,8 @@ function baselineBuild(rev: string): { dir: string; commit: string } {
     // Its lockfile would only make Next warn that it found two: the root is this checkout.
     rmSync(path.join(dir, "package-lock.json"), { force: true });
     run(process.execPath, [NEXT_BIN, "build"], dir);
+    // A revision whose server entry the build compiles: compiled as its `npm run build` would.
+    if (existsSync(path.join(dir, "scripts/build-server.mjs"))) run(process.execPath, ["scripts/build-server.mjs"], dir);
   }
   return { dir, commit };
 }
@@ -381,6 +386,7 @@ async function main() {
   if (process.env.BENCH_SKIP_BUILD !== "1") {
     say("Building the app and the empty page…");
     run(process.execPath, [NEXT_BIN, "build"]);
+    run(process.execPath, ["scripts/build-server.mjs"]);
     run(process.execPath, [NEXT_BIN, "build", EMPTY_APP]);
   } else if (!existsSync(path.join(EMPTY_APP, ".next", "BUILD_ID"))) {
     // BENCH_SKIP_BUILD skips the app's build (the one being measured); the empty page is only the
@@ -389,7 +395,11 @@ async function main() {
     run(process.execPath, [NEXT_BIN, "build", EMPTY_APP]);
   }
   const variantEnv = compareEnv();
-  const baseline = process.env.BENCH_BASELINE_REV ? baselineBuild(process.env.BENCH_BASELINE_REV) : undefined;
+  const baselines = (process.env.BENCH_BASELINE_REV ?? "")
+    .split(",")
+    .map((rev) => rev.trim())
+    .filter(Boolean)
+    .map(baselineBuild);
   // BENCH_CPU_PROF=<dir>: the app's server writes a V8 CPU profile there when it stops (open it in
   // Chrome's DevTools, or summarise it with scripts/bench/cpu-profile-summary.ts).
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
@@ -408,6 +418,14 @@ async function main() {
     FINANCING_API_KEY: SANDBOX_KEY,
     ...(DATABASE_URL ? { DATABASE_URL } : {}),
   });
+  if (PHASES.has("startup")) {
+    // Before the app servers measured below start: each build alone for its start.
+    await waitFor(`${SANDBOX}/api/health`);
+    await measureStartup(
+      [{ name: "app", dir: ROOT }, ...baselines.map(({ dir, commit }) => ({ name: `baseline ${commit}`, dir }))],
+      appEnv,
+    );
+  }
   const launched: { name: string; base: string; child: ChildProcess }[] = [
     { name: "app", base: APP, child: start(appServerArgs(ROOT), appEnv(PORT), profile) },
   ];
@@ -419,14 +437,15 @@ async function main() {
       child: start(appServerArgs(ROOT), { ...appEnv(port), ...variantEnv }),
     });
   }
-  if (baseline) {
-    const port = PORT + 4;
+  // Ports +4, +5, …: +1 and +2 are the empty page's and the sandbox's, +3 the variant's.
+  baselines.forEach((baseline, index) => {
+    const port = PORT + 4 + index;
     launched.push({
       name: `baseline ${baseline.commit}`,
       base: `http://localhost:${port}`,
       child: start(appServerArgs(baseline.dir), appEnv(port), [], baseline.dir),
     });
-  }
+  });
   const empty = start([NEXT_BIN, "start", EMPTY_APP, "-p", String(EMPTY_PORT)], {});
   const stop = () => {
     for (const { child } of launched) child.kill();
@@ -472,6 +491,43 @@ async function main() {
 }
 
 type Page = [name: string, url: string];
+
+/**
+ * The first page on a fresh data folder against the ones after it: each build's server started on
+ * a new folder, `/` asked every 20 ms from the moment it is spawned until it answers, then ten more
+ * times. A server that takes traffic before its start-up is done (migrations, seeding) answers its
+ * first request late; one that opens its port after shows a first request like the others.
+ */
+async function measureStartup(builds: { name: string; dir: string }[], env: (port: number) => Record<string, string>): Promise<void> {
+  say("\nStart-up (a fresh data folder; `/` asked every 20 ms from the spawn until it answers, then 10 times more)");
+  for (const [index, build] of builds.entries()) {
+    const port = PORT + 10 + index;
+    const spawned = performance.now();
+    const child = start(appServerArgs(build.dir), env(port), [], build.dir);
+    try {
+      const url = `http://localhost:${port}/`;
+      let first: number | undefined;
+      for (let i = 0; i < 6000 && first === undefined; i++) {
+        try {
+          first = await timed(url);
+        } catch {
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }
+      if (first === undefined) throw new Error(`${build.name}: ${url} did not come up`);
+      const answered = performance.now() - spawned;
+      const after: number[] = [];
+      for (let i = 0; i < 10; i++) after.push(await timed(url));
+      say(
+        `  ${build.name.padEnd(24)} first answer ${(answered / 1000).toFixed(1)} s after the spawn   first request ${first.toFixed(0)} ms   ` +
+          `next ten p50 ${percentile(after, 50).toFixed(0)} ms, max ${Math.max(...after).toFixed(0)} ms`,
+      );
+    } finally {
+      child.kill();
+      await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once("exit", resolve)));
+    }
+  }
+}
 
 async function measureLatency(apps: AppServer[]): Promise<void> {
   await setUpstreamLatency(UPSTREAM_LATENCY_MS);

@@ -1,11 +1,13 @@
 /**
  * `npm run sandbox -- --port 4010 [--host 127.0.0.1]`: the partner API sandbox on its own, without
- * the app. Base URL: http://HOST:PORT/sandbox/v1.
+ * the app. Base URL: http://HOST:PORT/sandbox/v1 (https with SANDBOX_TLS_CERT_FILE and
+ * SANDBOX_TLS_KEY_FILE; SANDBOX_PUBLIC_ORIGIN instead of HOST:PORT when set).
  *
  * Its state is kept in its own database: PGlite under `$DATA_DIR/sandbox` (default `.data/sandbox`),
  * or PostgreSQL when DATABASE_URL is set (tables in the `sandbox` schema). SANDBOX_* variables:
- * see lib/sandbox/config.ts and the README.
+ * see lib/sandbox/config.ts, the README and docs/going-live-tls.md (the production-like mode).
  */
+import { createServer as createHttpsServer } from "node:https";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { serve } from "@hono/node-server";
@@ -33,7 +35,7 @@ const port = parsedPort.data;
 
 let config: ReturnType<typeof sandboxConfigFromEnv>;
 try {
-  config = sandboxConfigFromEnv();
+  config = sandboxConfigFromEnv(process.env, { standalone: true });
 } catch (error) {
   console.error(`sandbox: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(2);
@@ -49,6 +51,8 @@ const sandbox = createSandbox({
   localMode: config.localMode,
   allowedTargets: config.allowedTargets,
   loopbackPaths: config.loopbackPaths,
+  publicOrigin: config.publicOrigin,
+  productionLike: config.productionLike,
 });
 try {
   await sandbox.ready;
@@ -57,9 +61,23 @@ try {
   process.exit(1);
 }
 
-const server = serve({ fetch: sandbox.fetch, port, hostname: values.host }, (info) => {
-  log.info({ url: `http://${values.host}:${info.port}/sandbox/v1` }, "Partner API sandbox listening");
-});
+const tls = config.tls;
+const scheme = tls ? "https" : "http";
+const server = serve(
+  {
+    fetch: sandbox.fetch,
+    port,
+    hostname: values.host,
+    ...(tls ? { createServer: createHttpsServer, serverOptions: { cert: tls.cert, key: tls.key } } : {}),
+  },
+  (info) => {
+    const origin = config.publicOrigin ?? `${scheme}://${values.host}:${info.port}`;
+    log.info(
+      { url: `${origin}/sandbox/v1`, tls: tls !== undefined, productionLike: config.productionLike },
+      config.productionLike ? "Partner API sandbox listening, production-like (fk_live_ keys)" : "Partner API sandbox listening",
+    );
+  },
+);
 
 async function stop() {
   server.close();

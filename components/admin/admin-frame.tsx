@@ -3,23 +3,26 @@ import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { SelectField } from "@/components/ui/field";
 import { groupAgencies } from "@/lib/backoffice/staff/agencies";
+import { can, type Permission } from "@/lib/backoffice/staff/permissions";
 import type { StaffContext } from "@/lib/backoffice/staff/staff";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";
 import type { Locale } from "@/lib/i18n/locales";
 import { FrameActions } from "./frame-actions";
 
 export type AdminSection =
-  "health" | "simulator" | "paymentLinks" | "operations" | "notifications" | "apiSecrets" | "theme" | "security" | "audit";
+  "health" | "simulator" | "paymentLinks" | "operations" | "notifications" | "apiSecrets" | "theme" | "security" | "audit" | "staff";
 
-const SECTIONS: { key: AdminSection; href: string }[] = [
+/** The sections, each shown to whoever may open it (permissions.ts): an agent sees no administrator's pages. */
+const SECTIONS: { key: AdminSection; href: string; permission?: Permission }[] = [
   { key: "health", href: "/admin" },
   { key: "simulator", href: "/admin/simulator" },
-  { key: "paymentLinks", href: "/admin/payment-links/new" },
-  { key: "operations", href: "/admin/operations" },
-  { key: "notifications", href: "/admin/notifications" },
-  { key: "apiSecrets", href: "/admin/settings/api-secrets" },
-  { key: "theme", href: "/admin/theme" },
-  { key: "audit", href: "/admin/audit" },
+  { key: "paymentLinks", href: "/admin/payment-links/new", permission: "payment-links" },
+  { key: "operations", href: "/admin/operations", permission: "operations" },
+  { key: "notifications", href: "/admin/notifications", permission: "settings" },
+  { key: "apiSecrets", href: "/admin/settings/api-secrets", permission: "api-secrets" },
+  { key: "theme", href: "/admin/theme", permission: "theme" },
+  { key: "staff", href: "/admin/staff", permission: "manage-staff" },
+  { key: "audit", href: "/admin/audit", permission: "audit" },
   { key: "security", href: "/admin/security" },
 ];
 
@@ -61,7 +64,7 @@ export async function AdminFrame({ actions, staff, locale, m, path, section, chi
         <div className="mx-auto flex max-w-6xl flex-wrap items-end justify-between gap-x-6 gap-y-3 px-4 pb-3">
           <nav aria-label={m.common.navLabel}>
             <ul className="flex flex-wrap gap-1">
-              {SECTIONS.map(({ key, href }) => (
+              {SECTIONS.filter(({ permission }) => !permission || can(staff.user, permission)).map(({ key, href }) => (
                 <li key={key}>
                   <Link
                     href={href}

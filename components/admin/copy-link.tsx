@@ -8,7 +8,17 @@ import { useHydrated } from "@/components/ui/use-hydrated";
  * The payment link in a read-only field (selectable and copyable by hand, JavaScript or not) and,
  * once the page runs JavaScript, a button that copies it, with the outcome said in a live region.
  */
-export function CopyLink({ url, label, text }: { url: string; label: string; text: { copy: string; copied: string; copyFailed: string } }) {
+export function CopyLink({
+  url,
+  label,
+  text,
+  id = "payment-link-url",
+}: {
+  url: string;
+  label: string;
+  text: { copy: string; copied: string; copyFailed: string };
+  id?: string;
+}) {
   const hydrated = useHydrated();
   const [outcome, setOutcome] = useState<"copied" | "failed" | undefined>();
   async function copy() {
@@ -21,12 +31,12 @@ export function CopyLink({ url, label, text }: { url: string; label: string; tex
   }
   return (
     <div className="flex flex-col gap-2">
-      <label htmlFor="payment-link-url" className="font-semibold">
+      <label htmlFor={id} className="font-semibold">
         {label}
       </label>
       <div className="flex flex-col gap-2 sm:flex-row">
         <input
-          id="payment-link-url"
+          id={id}
           readOnly
           value={url}
           onFocus={(event) => event.currentTarget.select()}

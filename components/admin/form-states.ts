@@ -12,7 +12,7 @@ import type { AdminMessages, CounterMessages } from "@/lib/i18n/admin-messages";
 export interface LoginState {
   submission: number;
   email?: string;
-  error?: "invalid" | "locked" | "missing" | "enrolment_link_needed";
+  error?: "invalid" | "locked" | "missing" | "enrolment_link_needed" | "disabled";
 }
 
 export const INITIAL_LOGIN_STATE: LoginState = { submission: 0 };
@@ -83,3 +83,34 @@ export interface TestNotificationState {
 }
 
 export const INITIAL_TEST_NOTIFICATION_STATE: TestNotificationState = { submission: 0 };
+
+/** An invitation's answer: the form again with an error, or the link shown once (or where it was sent). */
+export interface InviteState {
+  submission: number;
+  error?: "email_taken" | "invalid_email" | "invalid_name" | "invalid" | "forbidden" | "no_partner";
+  /** What was typed, kept on an error. */
+  values?: { email: string; name: string; role: string; canRefund: boolean; delivery: string };
+  /** The invitee's name, for the link's title. */
+  name?: string;
+  /** The one-time link, shown once (by link, or when the e-mail could not go). */
+  link?: string;
+  /** Already formatted, in the page's language. */
+  expires?: string;
+  /** Where the invitation was e-mailed. */
+  sentTo?: string;
+  sendFailed?: boolean;
+}
+
+export const INITIAL_INVITE_STATE: InviteState = { submission: 0 };
+
+/** A member's new one-time link (after a second-factor reset, or a new invitation), shown once. */
+export interface MemberLinkState {
+  submission: number;
+  error?: string;
+  link?: string;
+  expires?: string;
+  /** The member's sessions ended (a reset). */
+  ended?: boolean;
+}
+
+export const INITIAL_MEMBER_LINK_STATE: MemberLinkState = { submission: 0 };

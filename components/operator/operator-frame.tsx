@@ -1,53 +1,63 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { LanguageSwitcher } from "@/components/ui/language-switcher";
-import { switchLocale } from "@/lib/i18n/actions";
+import { FrameActions } from "@/components/admin/frame-actions";
+import type { AdminMessages } from "@/lib/i18n/admin-messages";
 import type { Locale } from "@/lib/i18n/locales";
-import { fill, type PartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
-import type { OperatorContext } from "@/lib/operator/session";
+import type { OperatorMessages } from "@/lib/i18n/operator-messages";
+
+export type OperatorSection = "home" | "partners";
+
+const SECTIONS: { key: OperatorSection; href: string }[] = [
+  { key: "home", href: "/operator" },
+  { key: "partners", href: "/operator/partners" },
+];
+
+export interface OperatorFrameProps {
+  /** The operator signed in (lib/operator/session.ts). */
+  operator: { user: { name: string } };
+  locale: Locale;
+  m: OperatorMessages;
+  /** The back-office's texts the shared top right uses (language, sign-out). */
+  admin: AdminMessages;
+  /** This page's path and query: where the language switch comes back to. */
+  path: string;
+  section: OperatorSection | undefined;
+  signOut: (formData: FormData) => Promise<void>;
+  children: ReactNode;
+}
 
 /**
- * The platform operator console's pages: whose session it is, its sections, the language. Plain
- * links and forms. (The identity work brings the console's sign-in and sign-out; its frame and this
- * one become one at the merge.)
+ * Every signed-in page of the operator's console: whose console it is, its sections, the language
+ * and signing out. All plain links and forms. Not a partner's frame: no partner, no agency.
  */
-export function OperatorFrame({
-  operator,
-  locale,
-  m,
-  path,
-  children,
-}: {
-  operator: OperatorContext;
-  locale: Locale;
-  m: PartnerConsoleMessages;
-  /** This page's path: where the language switch comes back to. */
-  path: string;
-  children: ReactNode;
-}) {
+export function OperatorFrame({ operator, locale, m, admin, path, section, signOut, children }: OperatorFrameProps) {
   return (
     <>
       <header className="border-b border-divider bg-surface">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-2">
           <div className="min-w-0 py-1">
-            <p className="font-bold text-brand">{m.frame.console}</p>
-            <p className="text-sm text-muted">{fill(m.frame.signedInAs, { name: operator.user.name })}</p>
+            <p className="font-bold text-brand">{m.common.console}</p>
+            <p className="text-sm text-muted">{m.common.signedInAs(operator.user.name)}</p>
           </div>
-          <LanguageSwitcher action={switchLocale} locale={locale} returnTo={path} label={m.frame.switchLanguage} />
+          <FrameActions m={admin} locale={locale} path={path} signOut={signOut} />
         </div>
-        <nav aria-label={m.frame.navLabel} className="mx-auto max-w-6xl px-4 pb-3">
-          <ul className="flex flex-wrap gap-1">
-            <li>
-              <Link
-                href="/operator/partners"
-                aria-current={path.startsWith("/operator/partners") ? "page" : undefined}
-                className="inline-flex min-h-11 items-center rounded-md px-3 font-semibold text-brand underline-offset-4 hover:bg-brand-soft aria-[current=page]:bg-brand aria-[current=page]:text-brand-contrast"
-              >
-                {m.frame.partners}
-              </Link>
-            </li>
-          </ul>
-        </nav>
+        <div className="mx-auto flex max-w-6xl px-4 pb-3">
+          <nav aria-label={m.common.navLabel}>
+            <ul className="flex flex-wrap gap-1">
+              {SECTIONS.map(({ key, href }) => (
+                <li key={key}>
+                  <Link
+                    href={href}
+                    aria-current={section === key ? "page" : undefined}
+                    className="inline-flex min-h-11 items-center rounded-md px-3 font-semibold text-brand underline-offset-4 hover:bg-brand-soft aria-[current=page]:bg-brand aria-[current=page]:text-brand-contrast"
+                  >
+                    {m.common.nav[key]}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </div>
       </header>
       <main id="main" tabIndex={-1} className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-6 sm:py-8">
         {children}

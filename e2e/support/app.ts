@@ -69,6 +69,15 @@ export const STAFF = {
     totpSecret: DEMO_TOTP_SECRET,
     reuseSession: false,
   },
+  /** An agent: operations, payment links and cancelling; no refund, no administrator's pages. */
+  agent: {
+    email: "agente@viajes-aurora.example",
+    password: "aurora-agent-demo",
+    name: "Carmen Vega",
+    partner: "Viajes Aurora (demo)",
+    totpSecret: DEMO_TOTP_SECRET,
+    reuseSession: false,
+  },
   unenrolled: {
     email: "nuevo@viajes-aurora.example",
     password: "aurora-new-demo",

@@ -4,8 +4,8 @@ import type { AddressInfo } from "node:net";
 
 /** Processes and a load balancer on loopback, for the several-instances tests. */
 
-/** The built app's server, as `npm run serve` starts it (server.ts): the arguments to `node`. */
-export const SERVER_ARGS = ["--import", "tsx", "--import", "./scripts/server-only-stub.mjs", "server.ts"];
+/** The built app's server, as `npm run serve` starts it (server.ts, compiled by the build): the arguments to `node`. */
+export const SERVER_ARGS = [".next/server-entry.mjs"];
 
 export interface Instance {
   name: string;

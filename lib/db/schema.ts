@@ -1,6 +1,7 @@
 import {
   bigint,
   boolean,
+  check,
   doublePrecision,
   index,
   integer,
@@ -18,6 +19,8 @@ import type {
   OperationStatus,
   SessionFinancingStatus,
   SessionState,
+  StaffLinkPurpose,
+  StaffRole,
   StatusSource,
   StoredBooking,
   StoredCustomerDraft,
@@ -81,8 +84,8 @@ export const partners = pgTable("partners", {
    */
   defaultReturnUrl: text("default_return_url"),
   /**
-   * Set by an operator: its API secrets answer 401, its customers' checkouts say the agency is
-   * unavailable. Null: active.
+   * Set by an operator: its API secrets answer 401, its staff cannot sign in, its customers'
+   * checkouts say the agency is unavailable. Null: active.
    */
   disabledAt: timestamp("disabled_at", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -344,23 +347,41 @@ export const leases = pgTable("leases", {
 // ---------------------------------------------------------------------------------------------
 // Back-office (partner staff)
 
-/** A partner's staff member; the password is kept only as a scrypt hash. */
-export const staffUsers = pgTable("staff_users", {
-  id: text("id").primaryKey(),
-  partnerId: text("partner_id")
-    .notNull()
-    .references(() => partners.id),
-  email: text("email").notNull().unique(),
-  name: text("name").notNull(),
-  passwordHash: text("password_hash").notNull(),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-  /** The TOTP secret of the second factor, once enrolled (through lib/backoffice/totp-secret-store.ts). */
-  totpSecret: text("totp_secret"),
-  totpEnabledAt: timestamp("totp_enabled_at", { withTimezone: true }),
-  /** The time step of the last code accepted: a code of that step or an earlier one is a replay. */
-  totpLastStep: bigint("totp_last_step", { mode: "number" }),
-  passwordChangedAt: timestamp("password_changed_at", { withTimezone: true }),
-});
+/**
+ * A person who signs in: a partner's staff member (`admin` or `agent`, with their partner) or one
+ * of the platform's operators (no partner). The password is kept only as a scrypt hash; none yet
+ * (null) for someone invited who has not used their link. The states the checks below allow are
+ * the types of lib/backoffice/staff/accounts.ts.
+ */
+export const staffUsers = pgTable(
+  "staff_users",
+  {
+    id: text("id").primaryKey(),
+    /** Null exactly for an operator (a check below). */
+    partnerId: text("partner_id").references(() => partners.id),
+    role: text("role").$type<StaffRole>().notNull(),
+    /** Whether this member may refund: granted by an admin, to agents and admins alike; never an operator. */
+    canRefund: boolean("can_refund").notNull().default(false),
+    email: text("email").notNull().unique(),
+    name: text("name").notNull(),
+    passwordHash: text("password_hash"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The TOTP secret of the second factor, once enrolled (through lib/backoffice/totp-secret-store.ts). */
+    totpSecret: text("totp_secret"),
+    totpEnabledAt: timestamp("totp_enabled_at", { withTimezone: true }),
+    /** The time step of the last code accepted: a code of that step or an earlier one is a replay. */
+    totpLastStep: bigint("totp_last_step", { mode: "number" }),
+    passwordChangedAt: timestamp("password_changed_at", { withTimezone: true }),
+    /** When an admin (or, for an operator, the command line) disabled the account: no sign-in, no session. */
+    disabledAt: timestamp("disabled_at", { withTimezone: true }),
+  },
+  (table) => [
+    check("staff_users_role", sql`${table.role} in ('operator', 'admin', 'agent')`),
+    check("staff_users_partner_unless_operator", sql`(${table.role} = 'operator') = (${table.partnerId} is null)`),
+    check("staff_users_operator_never_refunds", sql`not (${table.role} = 'operator' and ${table.canRefund})`),
+    index("staff_users_partner").on(table.partnerId),
+  ],
+);
 
 /** Single-use recovery codes of the second factor, kept only as SHA-256 hashes (they are random, 60 bits). */
 export const staffRecoveryCodes = pgTable(
@@ -407,8 +428,8 @@ export const staffSessions = pgTable("staff_sessions", {
 });
 
 /**
- * One-time links for staff (enrolment today; invitations and password resets later): the URL
- * carries a random token, the table only its SHA-256; used once, and only before it expires.
+ * One-time links for staff (enrolment, invitations, password resets): the URL carries a random
+ * token, the table only its SHA-256; used once, and only before it expires.
  */
 export const staffLinks = pgTable(
   "staff_links",
@@ -417,7 +438,7 @@ export const staffLinks = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => staffUsers.id, { onDelete: "cascade" }),
-    purpose: text("purpose").$type<"enrolment">().notNull(),
+    purpose: text("purpose").$type<StaffLinkPurpose>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
@@ -493,13 +514,23 @@ export const AUDIT_KINDS = [
   "payment_link_revoked",
   "staff_link_issued",
   "staff_link_used",
+  "staff_invited",
+  "staff_role_changed",
+  "staff_disabled",
+  "staff_enabled",
+  "staff_removed",
+  "two_factor_reset",
+  "password_reset_requested",
+  "password_reset",
+  "operator_created",
+  "operator_disabled",
+  "permission_refused",
   "partner_created",
   "partner_updated",
   "partner_disabled",
   "partner_enabled",
   "partner_credential_changed",
   "partner_agencies_changed",
-  "partner_admin_invited",
   "api_secret_created",
   "api_secret_rotated",
   "api_secret_revoked",

@@ -60,7 +60,9 @@ async function seedBoth(db: Db) {
   const { session: realSession } = await createSession(db, real, sessionInput({}, APP_URL));
   await db.update(checkoutSessions).set({ operationId: "op_real_1" }).where(eq(checkoutSessions.id, realSession.id));
   await db.insert(webhookEvents).values({ eventId: 1, operationId: "op_real_1", claimedStatus: "CONFIRMED" });
-  await db.insert(staffUsers).values({ id: "staff_real", partnerId: "real", email: "ops@real.example", name: "Ops", passwordHash: "x" });
+  await db
+    .insert(staffUsers)
+    .values({ id: "staff_real", partnerId: "real", role: "admin", email: "ops@real.example", name: "Ops", passwordHash: "x" });
   return { demoSession: session.id, realSession: realSession.id };
 }
 

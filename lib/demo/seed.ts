@@ -142,7 +142,10 @@ export function demoSigningSecret(secret: string): string {
  * - `nuevo@viajes-aurora.example` / `aurora-new-demo`: a staff member without a second factor:
  *   the password alone opens nothing; an enrolment link (`npm run admin -- enrolment-link`) sets
  *   it up.
- * The second factor of all but the last is enrolled with the published TOTP secret
+ * - `agente@viajes-aurora.example` / `aurora-agent-demo`: an agent of the demo partner who may not
+ *   refund: operations, payment links and cancelling, no staff or settings pages, no refund.
+ * All but the agent are admins who may refund (what every account could do before roles). The
+ * second factor of all but `nuevo@` is enrolled with the published TOTP secret
  * {@link DEMO_TOTP_SECRET} (any authenticator app, or `otplib`, gives the codes).
  */
 
@@ -161,6 +164,8 @@ export const DEMO_STAFF = [
   {
     id: "staff_demo_aurora",
     partnerId: DEMO_PARTNER_ID,
+    role: "admin",
+    canRefund: true,
     email: "staff@viajes-aurora.example",
     name: "Lucía Ortega",
     password: "aurora-staff-demo",
@@ -169,6 +174,8 @@ export const DEMO_STAFF = [
   {
     id: "staff_demo_grupo",
     partnerId: DEMO_GROUP_PARTNER_ID,
+    role: "admin",
+    canRefund: true,
     email: "staff@grupo-demo.example",
     name: "Marcos Vidal",
     password: "grupo-staff-demo",
@@ -177,6 +184,8 @@ export const DEMO_STAFF = [
   {
     id: "staff_demo_aurora_security",
     partnerId: DEMO_PARTNER_ID,
+    role: "admin",
+    canRefund: true,
     email: "seguridad@viajes-aurora.example",
     name: "Ana Ruiz",
     password: "aurora-security-demo",
@@ -185,6 +194,8 @@ export const DEMO_STAFF = [
   {
     id: "staff_demo_aurora_sessions",
     partnerId: DEMO_PARTNER_ID,
+    role: "admin",
+    canRefund: true,
     email: "sesiones@viajes-aurora.example",
     name: "Diego Marín",
     password: "aurora-sessions-demo",
@@ -193,10 +204,22 @@ export const DEMO_STAFF = [
   {
     id: "staff_demo_aurora_new",
     partnerId: DEMO_PARTNER_ID,
+    role: "admin",
+    canRefund: true,
     email: "nuevo@viajes-aurora.example",
     name: "Pablo Nuevo",
     password: "aurora-new-demo",
     twoFactor: false,
+  },
+  {
+    id: "staff_demo_aurora_agent",
+    partnerId: DEMO_PARTNER_ID,
+    role: "agent",
+    canRefund: false,
+    email: "agente@viajes-aurora.example",
+    name: "Carmen Vega",
+    password: "aurora-agent-demo",
+    twoFactor: true,
   },
 ] as const;
 
@@ -246,6 +269,8 @@ export async function seedDemoStaff(db: Db, options: { appUrl: string }): Promis
       .values({
         id: staff.id,
         partnerId: staff.partnerId,
+        role: staff.role,
+        canRefund: staff.canRefund,
         email: staff.email,
         name: staff.name,
         passwordHash: await hashPassword(staff.password),

@@ -26,7 +26,7 @@ import {
 import { FinancingApiError, redact, redactRecord, type FieldProblem, type FinancingErrorKind } from "./errors";
 import { amountFromCents, decimalFromCents, moneyFromAmount } from "./money";
 import { createMemoryStatusCache, type StatusCache } from "./status-cache";
-import { fetchTransport, undiciTransport, type HttpExchange } from "./transport";
+import { fetchTransport, undiciTransportTrusting, type HttpExchange } from "./transport";
 import {
   toFinancialOffer,
   toOperation,
@@ -68,6 +68,8 @@ export interface FinancingClientOptions {
   statusCache?: StatusCache;
   /** Sends the calls through this fetch (tests, the sandbox's in-process pages); by default undici (./transport.ts). */
   fetch?: typeof fetch;
+  /** CAs (PEM) trusted beside the public ones for this API's TLS (FINANCING_API_CA_FILE); not with `fetch`. */
+  caCertificates?: readonly string[] | undefined;
   /** Told of every attempt's outcome (metrics): the endpoint as a template, never a path with an id. */
   observe?: (attempt: PartnerCallObservation) => void;
   /** For tests: the backoff's sleep and randomness. */
@@ -113,6 +115,21 @@ type CallResult<T> = { kind: "body"; data: T; headers: Headers } | { kind: "not-
 
 export type FinancingClient = ReturnType<typeof createFinancingClient>;
 
+// OpenSSL's and Node's codes for a certificate chain or name the client would not accept.
+const TLS_CERTIFICATE_CODE = /^(ERR_TLS_CERT_ALTNAME_INVALID|CERT_[A-Z_]+|[A-Z_]*SELF_SIGNED[A-Z_]*|UNABLE_TO_[A-Z_]+)$/;
+
+/**
+ * Why a call got no answer, for the log: a refused certificate is told apart (its code and the
+ * setting that fixes the usual cause), since retrying never helps it.
+ */
+function unreachableReason(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === "string" && TLS_CERTIFICATE_CODE.test(code)) {
+    return `the partner API's TLS certificate was not accepted (${code}); if it is issued by a private CA, set FINANCING_API_CA_FILE`;
+  }
+  return "the partner API could not be reached";
+}
+
 /** A typed client for the partner API: one method per endpoint (docs/partner-api.md). */
 export function createFinancingClient(options: FinancingClientOptions) {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
@@ -121,7 +138,7 @@ export function createFinancingClient(options: FinancingClientOptions) {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxAttempts = Math.min(Math.max(options.maxAttempts ?? MAX_ATTEMPTS, 1), MAX_ATTEMPTS);
   const statusCache = options.statusCache ?? createMemoryStatusCache();
-  const send = options.fetch ? fetchTransport(options.fetch) : undiciTransport;
+  const send = options.fetch ? fetchTransport(options.fetch) : undiciTransportTrusting(options.caCertificates);
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const random = options.random ?? Math.random;
   // Within a request, the request's own id (so its lines and the partner's match); else one per call.
@@ -194,7 +211,7 @@ export function createFinancingClient(options: FinancingClientOptions) {
           requestId,
           attempts: attempt,
           cause: timedOut ? undefined : error,
-          message: timedOut ? `${endpoint} timed out after ${timeoutMs} ms` : `${endpoint} failed: the partner API could not be reached`,
+          message: timedOut ? `${endpoint} timed out after ${timeoutMs} ms` : `${endpoint} failed: ${unreachableReason(error)}`,
         });
       }
 

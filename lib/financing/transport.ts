@@ -1,5 +1,7 @@
 import "server-only";
-import { request } from "undici";
+import { createHash } from "node:crypto";
+import { rootCertificates } from "node:tls";
+import { Agent, request, type Dispatcher } from "undici";
 
 /*
  * How the partner API client sends one attempt of a call. By default undici's `request` (undici is
@@ -11,6 +13,10 @@ import { request } from "undici";
  *
  * A `fetch` can still be given (tests' doubles, the sandbox's in-process pages): fetchTransport
  * makes it a transport with the same behaviour.
+ *
+ * An API behind a private CA (FINANCING_API_CA_FILE) is reached through an undici Agent whose TLS
+ * trusts that CA beside Node's public ones: only these calls trust it, not every connection of the
+ * process (as NODE_EXTRA_CA_CERTS would).
  */
 
 /** One attempt, as the client builds it. */
@@ -36,11 +42,36 @@ export interface HttpExchange {
  */
 export type HttpTransport = (url: URL, attempt: HttpAttempt) => Promise<HttpExchange>;
 
-export const undiciTransport: HttpTransport = async (url, { method, headers, body, signal }) => {
-  const response = await request(url, { method: method as "GET", headers, body, signal });
-  const text = await response.body.text();
-  return { status: response.statusCode, headers: toHeaders(response.headers), text };
-};
+export const undiciTransport: HttpTransport = transportThrough(undefined);
+
+/** undici's `request` trusting these CAs too (PEM certificates); the public CAs only when none. */
+export function undiciTransportTrusting(caCertificates: readonly string[] | undefined): HttpTransport {
+  return caCertificates === undefined || caCertificates.length === 0 ? undiciTransport : transportThrough(agentTrusting(caCertificates));
+}
+
+function transportThrough(dispatcher: Dispatcher | undefined): HttpTransport {
+  return async (url, { method, headers, body, signal }) => {
+    const response = await request(url, { method: method as "GET", headers, body, signal, dispatcher });
+    const text = await response.body.text();
+    return { status: response.statusCode, headers: toHeaders(response.headers), text };
+  };
+}
+
+// One Agent (one connection pool) per set of CAs for the process, whichever clients use it: the
+// app builds a client per partner, and each must not open a pool of its own.
+const globalForAgents = globalThis as typeof globalThis & { __financingTlsAgents?: Map<string, Agent> };
+
+function agentTrusting(caCertificates: readonly string[]): Agent {
+  const agents = (globalForAgents.__financingTlsAgents ??= new Map());
+  const id = createHash("sha256").update(caCertificates.join("\n")).digest("hex");
+  let agent = agents.get(id);
+  if (!agent) {
+    // `ca` replaces the default trust store: the public roots are given again, the private CA beside them.
+    agent = new Agent({ connect: { ca: [...rootCertificates, ...caCertificates] } });
+    agents.set(id, agent);
+  }
+  return agent;
+}
 
 /** A fetch as a transport: no redirect followed (one is a failure), nothing cached. */
 export function fetchTransport(doFetch: typeof fetch): HttpTransport {

@@ -21,7 +21,7 @@ describe("safeError: database errors", () => {
   });
 
   it("logs a refused insert by its SQLSTATE, table and constraint; never the query or its parameters", async () => {
-    const row = { id: "u1", partnerId: "p1", email: EMAIL, name: `${DOCUMENT} ${PHONE}`, passwordHash: BIRTH_DATE };
+    const row = { id: "u1", partnerId: "p1", role: "admin" as const, email: EMAIL, name: `${DOCUMENT} ${PHONE}`, passwordHash: BIRTH_DATE };
     await database.db.insert(staffUsers).values(row);
     const error: unknown = await database.db
       .insert(staffUsers)

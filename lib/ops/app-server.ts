@@ -6,6 +6,7 @@ import { stampSocketAddress } from "@/lib/security/socket-address";
 import { guardPageResponse, runWithRequestState } from "./error-pages";
 import { countRequest } from "./http-metrics";
 import { trackHttpServer } from "./http-server";
+import { runRequestSteps } from "./request-steps";
 
 const log = loggerFor("http");
 
@@ -20,7 +21,9 @@ export type RequestHandler = (request: IncomingMessage, response: ServerResponse
  *   since Next cannot even build a Request for TRACE (lib/security/request-guard.ts);
  * - runs with its own state, and a page's blank HTML 5xx is replaced by a page readable without
  *   JavaScript (lib/ops/error-pages.ts);
- * - goes to Next (proxy.ts first, for every route but Next's static files).
+ * - goes through the steps the domains registered (lib/ops/request-steps.ts: the checkout's page
+ *   preload, lib/checkout/session/page-preload.ts), then to Next (proxy.ts first, for every route
+ *   but Next's static files).
  * The server is remembered for the graceful shutdown (lib/ops/http-server.ts).
  */
 export function createAppServer(handle: RequestHandler): Server {
@@ -34,7 +37,7 @@ export function createAppServer(handle: RequestHandler): Server {
     }
     runWithRequestState(() => {
       guardPageResponse(request, response);
-      void handle(request, response).catch((error: unknown) => failed(response, error));
+      runRequestSteps(request, response, () => void handle(request, response).catch((error: unknown) => failed(response, error)));
     });
   });
   trackHttpServer(server);

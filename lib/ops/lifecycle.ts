@@ -25,6 +25,8 @@ export interface ShutdownStep {
 }
 
 interface Lifecycle {
+  /** Settles when the start-up (lib/startup.ts) has finished; `started` settles it. */
+  startup: { done: Promise<void>; settle: () => void };
   draining: boolean;
   steps: Map<string, ShutdownStep>;
   /** The background worker's "there is work now" (set at start-up; absent in a unit test). */
@@ -40,6 +42,7 @@ const globalForLifecycle = globalThis as typeof globalThis & { __travelCheckoutL
 
 function lifecycle(): Lifecycle {
   globalForLifecycle.__travelCheckoutLifecycle ??= {
+    startup: deferred(),
     draining: false,
     steps: new Map(),
     work: new Set(),
@@ -48,6 +51,25 @@ function lifecycle(): Lifecycle {
     quiet: [],
   };
   return globalForLifecycle.__travelCheckoutLifecycle;
+}
+
+function deferred(): Lifecycle["startup"] {
+  let settle = () => {};
+  const done = new Promise<void>((resolve) => (settle = resolve));
+  return { done, settle };
+}
+
+/** Says the start-up has finished: the database is migrated and the background work running. */
+export function started(): void {
+  lifecycle().startup.settle();
+}
+
+/**
+ * Settles once the start-up has finished. The server entry waits for it before it listens, so the
+ * first request is served by a started server instead of waiting for the start-up behind it.
+ */
+export function whenStarted(): Promise<void> {
+  return lifecycle().startup.done;
 }
 
 /** Registers what a domain does at shutdown, under a name (registering the name again replaces it). */

@@ -57,7 +57,9 @@ export function registerReadinessCheck(name: string, { timeoutMs, check }: Readi
       return answer === "timeout" ? "timeout" : "ok";
     } catch (error) {
       const timedOut = error instanceof Error && "kind" in error && error.kind === "timeout";
-      log.warn({ check: name, result: timedOut ? "timeout" : "failed" }, "ready: an outside system's check failed");
+      // The error by its safe shape (the logger's serializer): why, for the operator (a refused
+      // certificate, a refused key), never echoed to the caller.
+      log.warn({ check: name, result: timedOut ? "timeout" : "failed", err: error }, "ready: an outside system's check failed");
       return timedOut ? "timeout" : "failed";
     }
   });

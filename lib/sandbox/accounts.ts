@@ -63,8 +63,24 @@ export const KEYS: readonly SandboxKey[] = [
   { key: "fk_test_sandbox_group_1", kind: "group", agencyIds: [101, 102, 103], partnerCode: "GRUPO1", account: "group_1" },
 ];
 
-export function findKey(key: string): SandboxKey | undefined {
-  return KEYS.find((k) => k.key === key);
+export const TEST_KEY_PREFIX = "fk_test_";
+export const LIVE_KEY_PREFIX = "fk_live_";
+
+/**
+ * A seeded key as the sandbox takes it in its production-like mode (SANDBOX_PRODUCTION_LIKE): the
+ * same key with the production prefix, `fk_live_sandbox_agency_101`. The accounts, agencies and
+ * rules are the same; only the keys' kind changes, as the production API's would.
+ */
+export function liveKeyOf(key: SandboxKey): string {
+  return `${LIVE_KEY_PREFIX}${key.key.slice(TEST_KEY_PREFIX.length)}`;
+}
+
+/**
+ * The seeded key this is: a `fk_test_` key on the sandbox; in the production-like mode its
+ * `fk_live_` form, and never a `fk_test_` one (production refuses sandbox keys).
+ */
+export function findKey(key: string, productionLike = false): SandboxKey | undefined {
+  return KEYS.find((k) => (productionLike ? liveKeyOf(k) : k.key) === key);
 }
 
 export function findAgency(id: number): SandboxAgency | undefined {

@@ -186,8 +186,18 @@ export function partnerApi(engine: SandboxEngine) {
 
 // ---------------------------------------------------------------------------------------------
 
+// The configured public origin, when there is one, rides on the request's context: every link the
+// API, the control API and the hosted pages build goes through origin() below.
+const PUBLIC_ORIGIN = "sandboxPublicOrigin";
+
+export function setPublicOrigin(c: Context, publicOrigin: string): void {
+  c.set(PUBLIC_ORIGIN, publicOrigin);
+}
+
+/** Where the sandbox's links point: its configured public origin (SANDBOX_PUBLIC_ORIGIN), else the request's. */
 export function origin(c: Context): string {
-  return new URL(c.req.url).origin;
+  const configured: unknown = c.get(PUBLIC_ORIGIN);
+  return typeof configured === "string" ? configured : new URL(c.req.url).origin;
 }
 
 export function financingUrl(operation: SandboxOperation, base: string): string {

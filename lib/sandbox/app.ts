@@ -2,8 +2,7 @@ import "server-only";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { API_KEY_HEADER, partnerApi, SANDBOX_BODY_MAX_BYTES } from "./api";
-import { findKey } from "./accounts";
+import { API_KEY_HEADER, partnerApi, SANDBOX_BODY_MAX_BYTES, setPublicOrigin } from "./api";
 import { DEFAULT_QA_TOKEN } from "./config";
 import { checkUrl, refusalResponse } from "@/lib/security/request-guard";
 import { controlApi } from "./control";
@@ -29,6 +28,11 @@ export interface SandboxOptions extends SandboxEngineOptions {
   database?: SandboxDatabase | Promise<SandboxDatabase>;
   /** The operator's QA token for the control API (`Authorization: Bearer …`). */
   qaToken?: string;
+  /**
+   * The origin the sandbox's links are built on (SANDBOX_PUBLIC_ORIGIN: `financingUrl`, the hosted
+   * pages' links and redirects, the OpenAPI document's server); by default each request's own.
+   */
+  publicOrigin?: string;
 }
 
 export interface Sandbox {
@@ -54,6 +58,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   // Each request's lines carry its id: the X-Request-Id the caller sent (our client sends one per call,
   // the app's proxy sets it in the app), else a new one.
   app.use((c, next) => withRequestId(c.req.header(REQUEST_ID_HEADER), next));
+  // Links are built on the configured origin, not on a Host header anyone can send (api.ts, origin()).
+  const publicOrigin = options.publicOrigin;
+  if (publicOrigin !== undefined) {
+    app.use(async (c, next) => {
+      setPublicOrigin(c, publicOrigin);
+      await next();
+    });
+  }
 
   // A path or query that does not decode to safe text never reaches a route (nor the database,
   // which refuses a NUL): the app's proxy does the same in front of it, but the sandbox also runs alone.
@@ -76,7 +88,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   app.use("/v1/*", async (c, next) => {
     const path = c.req.path.slice("/sandbox/v1".length) || "/";
     // Faults belong to the account of the key sent; a request without a valid key has none (its 401 follows).
-    const account = findKey(c.req.header(API_KEY_HEADER)?.trim() ?? "")?.account;
+    const account = engine.keyOf(c.req.header(API_KEY_HEADER) ?? "")?.account;
     if (path !== "/openapi.json" && account !== undefined) await faults.apply(account, c.req.method, path, await engine.now(account));
     await next();
   });

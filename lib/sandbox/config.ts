@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { keyMatchesCertificate, PemFileError, readCertificates, readPrivateKey } from "@/lib/security/pem-files";
 import { envInteger } from "@/lib/validation/env-integer";
 import { DEFAULT_LOOPBACK_PATHS, emptyAllowList, parseAllowList, type AllowList } from "./targets";
 
@@ -22,6 +23,24 @@ export interface SandboxConfig {
   allowedTargets: AllowList;
   /** The paths a loopback target may start with in local mode; undefined: any (`*`). */
   loopbackPaths: readonly string[] | undefined;
+  /** The origin its links are built on (SANDBOX_PUBLIC_ORIGIN); undefined: each request's own. */
+  publicOrigin: string | undefined;
+  /**
+   * Production-like (SANDBOX_PRODUCTION_LIKE, the sandbox run on its own only): it stands in for the
+   * production API, taking the seeded keys in their `fk_live_` form and no `fk_test_` key.
+   */
+  productionLike: boolean;
+  /**
+   * The certificate chain and key it serves HTTPS with (SANDBOX_TLS_CERT_FILE, SANDBOX_TLS_KEY_FILE,
+   * the sandbox run on its own only); undefined: plain HTTP.
+   */
+  tls: { cert: string; key: string } | undefined;
+}
+
+/** Where the sandbox runs: served by the app under /sandbox, or on its own (`npm run sandbox`). */
+export interface SandboxConfigOptions {
+  /** On its own: it has a listener of its own, so TLS and the production-like mode are its to set. */
+  standalone?: boolean;
 }
 
 const booleanFlag = z
@@ -46,7 +65,22 @@ const envSchema = z.object({
       "must be paths starting with / (comma-separated), or *",
     )
     .optional(),
+  SANDBOX_PUBLIC_ORIGIN: z
+    .string()
+    .transform((text) => text.replace(/\/+$/, ""))
+    .refine(isOrigin, "must be an origin like https://financing-sandbox.example:8443 (no path, query or credentials)")
+    .optional(),
+  SANDBOX_PRODUCTION_LIKE: booleanFlag.default(false),
+  // Files, read and checked below.
+  SANDBOX_TLS_CERT_FILE: z.string().optional(),
+  SANDBOX_TLS_KEY_FILE: z.string().optional(),
 });
+
+/** `http(s)://host[:port]`, exactly as URL.origin writes it. */
+function isOrigin(value: string): boolean {
+  const url = URL.parse(value);
+  return url !== null && (url.protocol === "http:" || url.protocol === "https:") && url.origin === value;
+}
 
 export class SandboxConfigError extends Error {
   constructor(readonly problems: { variable: string; message: string }[]) {
@@ -56,7 +90,10 @@ export class SandboxConfigError extends Error {
 }
 
 /** The settings from the environment; throws {@link SandboxConfigError} naming every bad variable. */
-export function sandboxConfigFromEnv(source: Record<string, string | undefined> = process.env): SandboxConfig {
+export function sandboxConfigFromEnv(
+  source: Record<string, string | undefined> = process.env,
+  { standalone = false }: SandboxConfigOptions = {},
+): SandboxConfig {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
   const parsed = envSchema.safeParse(cleaned);
   if (!parsed.success) {
@@ -72,13 +109,67 @@ export function sandboxConfigFromEnv(source: Record<string, string | undefined> 
       },
     ]);
   }
+  const problems: { variable: string; message: string }[] = [];
+  if (!standalone) {
+    // The app serves its sandbox on its own listener, under the sandbox's keys' rules.
+    const standaloneOnly = {
+      SANDBOX_PRODUCTION_LIKE: parsed.data.SANDBOX_PRODUCTION_LIKE,
+      SANDBOX_TLS_CERT_FILE: parsed.data.SANDBOX_TLS_CERT_FILE !== undefined,
+      SANDBOX_TLS_KEY_FILE: parsed.data.SANDBOX_TLS_KEY_FILE !== undefined,
+    };
+    for (const [variable, set] of Object.entries(standaloneOnly)) {
+      if (set)
+        problems.push({ variable, message: "is for the sandbox run on its own (npm run sandbox), not the one the app serves: unset it" });
+    }
+  }
+  const tls = standalone ? tlsOf(parsed.data.SANDBOX_TLS_CERT_FILE, parsed.data.SANDBOX_TLS_KEY_FILE, problems) : undefined;
+  if (problems.length > 0) throw new SandboxConfigError(problems);
   return {
     qaToken: parsed.data.SANDBOX_QA_TOKEN,
     retentionDays: parsed.data.SANDBOX_RETENTION_DAYS,
     localMode: parsed.data.SANDBOX_LOCAL_MODE,
     allowedTargets: allowed.list,
     loopbackPaths: loopbackPathsOf(parsed.data.SANDBOX_LOOPBACK_PATHS),
+    publicOrigin: parsed.data.SANDBOX_PUBLIC_ORIGIN,
+    productionLike: standalone && parsed.data.SANDBOX_PRODUCTION_LIKE,
+    tls,
   };
+}
+
+/** Both files or neither; each read and checked, the key the certificate's. Never echoes the key. */
+function tlsOf(
+  certFile: string | undefined,
+  keyFile: string | undefined,
+  problems: { variable: string; message: string }[],
+): SandboxConfig["tls"] {
+  if (certFile === undefined && keyFile === undefined) return undefined;
+  if (certFile === undefined || keyFile === undefined) {
+    problems.push({
+      variable: certFile === undefined ? "SANDBOX_TLS_CERT_FILE" : "SANDBOX_TLS_KEY_FILE",
+      message: "is required with the other TLS file: give both, the certificate (chain) and its key",
+    });
+    return undefined;
+  }
+  let certificates: string[] | undefined;
+  let key: ReturnType<typeof readPrivateKey> | undefined;
+  try {
+    certificates = readCertificates(certFile);
+  } catch (error) {
+    if (!(error instanceof PemFileError)) throw error;
+    problems.push({ variable: "SANDBOX_TLS_CERT_FILE", message: error.message });
+  }
+  try {
+    key = readPrivateKey(keyFile);
+  } catch (error) {
+    if (!(error instanceof PemFileError)) throw error;
+    problems.push({ variable: "SANDBOX_TLS_KEY_FILE", message: error.message });
+  }
+  if (certificates === undefined || key === undefined) return undefined;
+  if (!keyMatchesCertificate(certificates, key.key)) {
+    problems.push({ variable: "SANDBOX_TLS_KEY_FILE", message: `is not the key of the first certificate in ${certFile}` });
+    return undefined;
+  }
+  return { cert: certificates.join("\n"), key: key.pem };
 }
 
 function loopbackPathsOf(paths: string[] | undefined): readonly string[] | undefined {
@@ -93,5 +184,8 @@ export function defaultSandboxConfig(): SandboxConfig {
     localMode: true,
     allowedTargets: emptyAllowList(),
     loopbackPaths: DEFAULT_LOOPBACK_PATHS,
+    publicOrigin: undefined,
+    productionLike: false,
+    tls: undefined,
   };
 }

@@ -140,6 +140,8 @@ export interface SandboxEngineOptions {
   loopbackPaths?: readonly string[];
   /** Operations created longer ago than this (wall clock) are purged on the timer. */
   retentionDays?: number;
+  /** The production-like mode: the seeded keys are taken in their `fk_live_` form only (accounts.ts). */
+  productionLike?: boolean;
 }
 
 /** A change being made to one operation: its clock, and the webhook statuses it emits. */
@@ -159,6 +161,7 @@ export class SandboxEngine {
   private readonly allowedTargets: AllowList;
   private readonly loopbackPaths: readonly string[] | undefined;
   readonly retentionDays: number;
+  readonly productionLike: boolean;
   /**
    * Errors of work done in the background (a delivery's bookkeeping, a timer tick), kept for
    * inspection (the last 20) until the app's logger takes them.
@@ -179,6 +182,7 @@ export class SandboxEngine {
     this.allowedTargets = options.allowedTargets ?? emptyAllowList();
     this.loopbackPaths = options.loopbackPaths;
     this.retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
+    this.productionLike = options.productionLike ?? false;
   }
 
   private async db(): Promise<SandboxDb> {
@@ -316,10 +320,15 @@ export class SandboxEngine {
   // -------------------------------------------------------------------------------------------
   // Authentication
 
+  /** The seeded key a request's key header names, in this sandbox's mode; undefined: none. */
+  keyOf(apiKey: string): SandboxKey | undefined {
+    return findKey(apiKey.trim(), this.productionLike);
+  }
+
   authenticate(apiKey: string | null, agencyHeader: string | null, options: { agencyExempt?: boolean } = {}): Caller {
     if (apiKey === null || apiKey.trim() === "") throw authError("Missing API key");
-    const key = findKey(apiKey.trim());
-    // fk_live_ keys belong to production: never valid here.
+    // fk_live_ keys belong to production: valid only in the production-like mode, where fk_test_ keys are not.
+    const key = this.keyOf(apiKey);
     if (!key) throw authError("Invalid API key");
     if (key.kind === "agency") {
       const agencyId = key.agencyIds[0]!;

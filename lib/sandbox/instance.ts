@@ -26,6 +26,7 @@ export function getSandbox(): Sandbox {
       localMode: config.localMode,
       allowedTargets: config.allowedTargets,
       loopbackPaths: config.loopbackPaths,
+      publicOrigin: config.publicOrigin,
     });
     // A failed open (server down, bad migration) must not be kept: the next request tries again.
     created.ready.catch(() => {

@@ -1,5 +1,6 @@
 import "server-only";
-import { BlockList, isIP } from "node:net";
+import { isIP } from "node:net";
+import { allowListAllows, emptyAllowList, parseAllowList, type AllowList } from "@/lib/security/allow-list";
 import { classifyAddress, METADATA_HOSTS, type AddressKind } from "@/lib/security/addresses";
 
 /**
@@ -14,12 +15,8 @@ import { classifyAddress, METADATA_HOSTS, type AddressKind } from "@/lib/securit
  */
 
 export type { AddressKind };
-
-export interface AllowList {
-  hosts: ReadonlySet<string>;
-  addresses: BlockList;
-  empty: boolean;
-}
+// The allow-list is the app's one parser (lib/security/allow-list.ts), shared with NOTIFICATION_PRIVATE_HOSTS.
+export { emptyAllowList, parseAllowList, type AllowList };
 
 export interface TargetPolicy {
   localMode: boolean;
@@ -43,35 +40,6 @@ export type Lookup = (hostname: string) => Promise<{ address: string; family: nu
 // partner notifications; the sandbox adds its local mode and allow-list on top.
 export { classifyAddress };
 
-/** `partner.internal, 10.0.0.5, 192.168.0.0/16` -> an allow-list; or the entry it cannot read. */
-export function parseAllowList(text: string): { ok: true; list: AllowList } | { ok: false; entry: string } {
-  const hosts = new Set<string>();
-  const addresses = new BlockList();
-  const entries = text.split(/[\s,]+/).filter(Boolean);
-  for (const entry of entries) {
-    const [ip, prefix, ...rest] = entry.split("/");
-    const family = isIP(ip!);
-    if (family !== 0) {
-      const type = family === 4 ? "ipv4" : "ipv6";
-      if (prefix === undefined) addresses.addAddress(ip!, type);
-      else {
-        const bits = Number(prefix);
-        if (rest.length > 0 || !/^\d+$/.test(prefix) || bits > (family === 4 ? 32 : 128)) return { ok: false, entry };
-        addresses.addSubnet(ip!, bits, type);
-      }
-    } else if (prefix === undefined && /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(entry)) {
-      hosts.add(entry.toLowerCase());
-    } else {
-      return { ok: false, entry };
-    }
-  }
-  return { ok: true, list: { hosts, addresses, empty: entries.length === 0 } };
-}
-
-export function emptyAllowList(): AllowList {
-  return { hosts: new Set(), addresses: new BlockList(), empty: true };
-}
-
 /** Whether a delivery to `url` may go out now. Never throws. */
 export async function checkTarget(url: string, policy: TargetPolicy, lookup: Lookup): Promise<TargetCheck> {
   let parsed: URL;
@@ -83,7 +51,6 @@ export async function checkTarget(url: string, policy: TargetPolicy, lookup: Loo
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return { ok: false, reason: "only http and https targets are allowed" };
   const host = parsed.hostname.replace(/^\[|\]$/g, "").toLowerCase();
   if (METADATA_HOSTS.has(host)) return { ok: false, reason: "cloud metadata hosts are never allowed" };
-  const hostAllowed = policy.allowList.hosts.has(host);
 
   let addresses: string[];
   if (isIP(host) !== 0) addresses = [host];
@@ -101,7 +68,7 @@ export async function checkTarget(url: string, policy: TargetPolicy, lookup: Loo
     const kind = classifyAddress(address);
     if (kind === "public") continue;
     if (kind === "link-local") return { ok: false, reason: `the target resolves to a link-local or metadata address (${address})` };
-    const listed = hostAllowed || policy.allowList.addresses.check(address, isIP(address) === 6 ? "ipv6" : "ipv4");
+    const listed = allowListAllows(policy.allowList, host, address);
     if (listed) continue;
     if (kind === "loopback" && policy.localMode) {
       if (policy.loopbackPaths === undefined || policy.loopbackPaths.some((prefix) => parsed.pathname.startsWith(prefix))) continue;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { parseEnv } from "@/lib/env";
 import { checkDestinationUrl, checkResolvedAddresses, classifyAddress, notificationPolicy } from "./addresses";
+import { parseAllowList } from "./allow-list";
 
 const production = notificationPolicy("production");
 const sandbox = notificationPolicy("sandbox");
@@ -88,5 +90,50 @@ describe("the address policy", () => {
     expect(checkResolvedAddresses(["10.0.0.7"], sandbox).ok).toBe(false);
     expect(checkResolvedAddresses(["169.254.169.254"], sandbox).ok).toBe(false);
     expect(checkResolvedAddresses(["::ffff:169.254.169.254"], sandbox).ok).toBe(false);
+  });
+});
+
+describe("private partner hosts (NOTIFICATION_PRIVATE_HOSTS)", () => {
+  const listed = (text: string) => {
+    const parsed = parseAllowList(text);
+    if (!parsed.ok) throw new Error(parsed.entry);
+    return notificationPolicy("production", parsed.list);
+  };
+
+  it("are none by default: the configuration's policy refuses loopback and private addresses in production", () => {
+    const configured = notificationPolicy("production", parseEnv({}).notifications.privateHosts);
+    expect(checkResolvedAddresses(["127.0.0.1"], configured, "127.0.0.1").ok).toBe(false);
+    expect(checkResolvedAddresses(["10.0.0.7"], configured, "hooks.partner.internal").ok).toBe(false);
+    // The policy built without a list reads the same configuration.
+    expect(checkResolvedAddresses(["127.0.0.1"], production, "127.0.0.1").ok).toBe(false);
+  });
+
+  it("allow the addresses and ranges listed, and nothing beside them", () => {
+    const policy = listed("127.0.0.1, 10.20.0.0/16, fd12:3456::/32");
+    expect(checkResolvedAddresses(["127.0.0.1"], policy).ok).toBe(true);
+    expect(checkResolvedAddresses(["10.20.3.4"], policy).ok).toBe(true);
+    expect(checkResolvedAddresses(["fd12:3456::9"], policy).ok).toBe(true);
+    expect(checkResolvedAddresses(["127.0.0.2"], policy).ok).toBe(false);
+    expect(checkResolvedAddresses(["10.21.0.1"], policy).ok).toBe(false);
+    // One address outside the list refuses the destination, as before.
+    expect(checkResolvedAddresses(["10.20.3.4", "192.168.1.1"], policy).ok).toBe(false);
+    // Still https only in production.
+    expect(checkDestinationUrl("http://127.0.0.1/n", policy).ok).toBe(false);
+  });
+
+  it("allow a host name listed to its private addresses, not another name resolving there", () => {
+    const policy = listed("hooks.partner.internal");
+    expect(checkResolvedAddresses(["10.0.0.7"], policy, "hooks.partner.internal").ok).toBe(true);
+    expect(checkResolvedAddresses(["10.0.0.7"], policy, "elsewhere.internal").ok).toBe(false);
+    expect(checkResolvedAddresses(["10.0.0.7"], policy).ok).toBe(false);
+  });
+
+  it("never allow link-local or metadata addresses, whatever is listed", () => {
+    const policy = listed("169.254.0.0/16, fe80::/10, metadata.internal, 0.0.0.0/0");
+    expect(checkResolvedAddresses(["169.254.169.254"], policy).ok).toBe(false);
+    expect(checkResolvedAddresses(["::ffff:169.254.169.254"], policy).ok).toBe(false);
+    expect(checkResolvedAddresses(["fe80::1"], policy).ok).toBe(false);
+    expect(checkResolvedAddresses(["169.254.169.254"], policy, "metadata.internal").ok).toBe(false);
+    expect(checkDestinationUrl("https://metadata.google.internal/", listed("metadata.google.internal")).ok).toBe(false);
   });
 });

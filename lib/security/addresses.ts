@@ -1,9 +1,12 @@
 import { BlockList, isIP } from "node:net";
+import { getEnv } from "@/lib/env";
+import { allowListAllows, emptyAllowList, type AllowList } from "./allow-list";
 
 /**
  * The address policy for requests this app sends to URLs someone else chose (SSRF): a partner's
- * notification URL, a sandbox webhook target. Pure: it judges addresses and URLs that are given;
- * resolving names and connecting is lib/security/outbound.ts's (and the sandbox's own engine).
+ * notification URL, a sandbox webhook target. It judges addresses and URLs that are given;
+ * resolving names and connecting is lib/security/outbound.ts's (and the sandbox's own engine). The
+ * one setting it reads is the operator's list of private partner hosts (NOTIFICATION_PRIVATE_HOSTS).
  *
  * Every address a host name resolves to is judged, not only a literal in the URL, and an
  * IPv4-mapped IPv6 address (`::ffff:127.0.0.1`) is judged as its IPv4 address. Decimal, octal and
@@ -127,11 +130,24 @@ export interface DestinationPolicy {
   httpsOnly: boolean;
   /** Loopback addresses allowed (the sandbox and tests: the partner's test site runs on 127.0.0.1). */
   allowLoopback: boolean;
+  /**
+   * Private or loopback hosts, addresses and ranges the operator allows although they are not
+   * public (partners on a private network). Link-local and metadata addresses stay refused.
+   */
+  privateHosts?: AllowList;
 }
 
-/** A partner's notification URL: https and public addresses in production; loopback too on the sandbox. */
-export function notificationPolicy(environment: "sandbox" | "production"): DestinationPolicy {
-  return environment === "production" ? { httpsOnly: true, allowLoopback: false } : { httpsOnly: false, allowLoopback: true };
+/**
+ * A partner's notification URL: https and public addresses in production; loopback too on the
+ * sandbox; and, in either, the private hosts the operator lists (NOTIFICATION_PRIVATE_HOSTS, none
+ * by default), read from the configuration unless given.
+ */
+export function notificationPolicy(
+  environment: "sandbox" | "production",
+  privateHosts: AllowList = getEnv().notifications.privateHosts,
+): DestinationPolicy {
+  const base = environment === "production" ? { httpsOnly: true, allowLoopback: false } : { httpsOnly: false, allowLoopback: true };
+  return { ...base, privateHosts };
 }
 
 export interface Destination {
@@ -159,13 +175,29 @@ export function checkDestinationUrl(raw: string, policy: DestinationPolicy): Des
   return { ok: true, value: { url, host } };
 }
 
-/** Every address the host resolved to must be allowed: one bad address refuses the destination. */
-export function checkResolvedAddresses(addresses: readonly string[], policy: DestinationPolicy): DestinationCheck<readonly string[]> {
+/**
+ * Every address the host resolved to must be allowed: one bad address refuses the destination.
+ * `host` (as the URL names it, lower-case) lets a host name the operator listed reach its private
+ * addresses.
+ */
+export function checkResolvedAddresses(
+  addresses: readonly string[],
+  policy: DestinationPolicy,
+  host?: string,
+): DestinationCheck<readonly string[]> {
   if (addresses.length === 0) return { ok: false, reason: "the host name did not resolve" };
+  const listed = policy.privateHosts ?? emptyAllowList();
   for (const address of addresses) {
     const kind = classifyAddress(address);
     if (kind === "public" || (kind === "loopback" && policy.allowLoopback)) continue;
-    return { ok: false, reason: `the destination resolves to a ${kind} address, not allowed` };
+    if ((kind === "loopback" || kind === "private") && allowListAllows(listed, host, address)) continue;
+    return {
+      ok: false,
+      reason:
+        kind === "link-local"
+          ? "the destination resolves to a link-local address, never allowed"
+          : `the destination resolves to a ${kind} address, not allowed (an operator may allow a private partner host with NOTIFICATION_PRIVATE_HOSTS)`,
+    };
   }
   return { ok: true, value: addresses };
 }

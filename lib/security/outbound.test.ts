@@ -1,7 +1,10 @@
 import { createServer, type Server } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestCa } from "@/e2e/support/test-ca";
 import { notificationPolicy } from "./addresses";
+import { parseAllowList } from "./allow-list";
 import { DestinationRefused, postToCheckedDestination, type Resolve } from "./outbound";
 
 let server: Server;
@@ -86,5 +89,64 @@ describe("a POST to a URL a partner chose", () => {
     expect(Date.now() - started).toBeLessThan(2_000);
     hanging.closeAllConnections();
     await new Promise((resolve) => hanging.close(resolve));
+  });
+});
+
+describe("a partner endpoint on a private network, behind a private CA", () => {
+  const privateCa = createTestCa("Partner network CA");
+  const otherCa = createTestCa("Another CA");
+  let tlsServer: ReturnType<typeof createHttpsServer>;
+  let tlsPort: number;
+  const received: string[] = [];
+
+  beforeAll(async () => {
+    const { certificate, key } = privateCa.issue(["hooks.partner.internal", "127.0.0.1"]);
+    tlsServer = createHttpsServer({ cert: certificate, key }, (request, response) => {
+      let body = "";
+      request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      request.on("end", () => {
+        received.push(body);
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => tlsServer.listen(0, "127.0.0.1", resolve));
+    tlsPort = (tlsServer.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    tlsServer.closeAllConnections();
+    await new Promise((resolve) => tlsServer.close(resolve));
+  });
+
+  const listed = (text: string) => {
+    const parsed = parseAllowList(text);
+    if (!parsed.ok) throw new Error(parsed.entry);
+    return notificationPolicy("production", parsed.list);
+  };
+  const post = (url: string, policy: ReturnType<typeof notificationPolicy>, caCertificates?: readonly string[], resolve?: Resolve) =>
+    postToCheckedDestination(url, { headers: {}, body: "{}", timeoutMs: 5_000, policy, caCertificates, resolve });
+
+  it("is refused in production without the operator's list, before any connection", async () => {
+    const before = received.length;
+    await expect(post(`https://127.0.0.1:${tlsPort}/n`, notificationPolicy("production"), [privateCa.certificate])).rejects.toBeInstanceOf(
+      DestinationRefused,
+    );
+    expect(received.length).toBe(before);
+  });
+
+  it("is reached when listed and its CA trusted, by address or by host name (the name checked against the certificate)", async () => {
+    expect(await post(`https://127.0.0.1:${tlsPort}/n`, listed("127.0.0.1"), [privateCa.certificate])).toEqual({ status: 204 });
+    const byName: Resolve = async () => [{ address: "127.0.0.1", family: 4 }];
+    expect(
+      await post(`https://hooks.partner.internal:${tlsPort}/n`, listed("hooks.partner.internal"), [privateCa.certificate], byName),
+    ).toEqual({ status: 204 });
+  });
+
+  it("is refused when its certificate's CA is not trusted", async () => {
+    for (const trusted of [undefined, [otherCa.certificate]]) {
+      await expect(post(`https://127.0.0.1:${tlsPort}/n`, listed("127.0.0.1"), trusted)).rejects.toMatchObject({
+        code: expect.stringMatching(/CERT|SELF_SIGNED|UNABLE_TO/),
+      });
+    }
   });
 });

@@ -3,6 +3,7 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
+import { rootCertificates } from "node:tls";
 import { checkDestinationUrl, checkResolvedAddresses, type DestinationPolicy } from "./addresses";
 
 /**
@@ -10,7 +11,8 @@ import { checkDestinationUrl, checkResolvedAddresses, type DestinationPolicy } f
  * lib/security/addresses.ts: the host name is resolved here, every address it resolves to is
  * checked, and the connection is pinned to the checked address (the socket's own lookup answers
  * with it), so a name that resolves to something else a moment later (DNS rebinding) is never
- * asked again. TLS still checks the certificate against the host name. No redirect is followed.
+ * asked again. TLS still checks the certificate against the host name, trusting the public CAs and
+ * those the caller adds (an operator's private CA). No redirect is followed.
  */
 
 export type Resolve = (host: string) => Promise<{ address: string; family: number }[]>;
@@ -29,6 +31,8 @@ export interface PostOptions {
   body: string;
   timeoutMs: number;
   policy: DestinationPolicy;
+  /** CAs (PEM) trusted beside the public ones for an https destination (NOTIFICATION_CA_FILE). */
+  caCertificates?: readonly string[] | undefined;
   /** Tests: a resolver of their own. */
   resolve?: Resolve;
 }
@@ -51,6 +55,7 @@ export async function postToCheckedDestination(rawUrl: string, options: PostOpti
   const checked = checkResolvedAddresses(
     resolved.map((entry) => entry.address),
     options.policy,
+    host,
   );
   if (!checked.ok) throw new DestinationRefused(checked.reason);
   const pinned = resolved[0]!;
@@ -73,6 +78,8 @@ export async function postToCheckedDestination(rawUrl: string, options: PostOpti
         signal,
         // One request per connection: a pinned socket is never reused for another destination.
         agent: false,
+        // `ca` replaces the default trust store: the public roots are given again, the private CA beside them.
+        ...(options.caCertificates?.length ? { ca: [...rootCertificates, ...options.caCertificates] } : {}),
       },
       (response: IncomingMessage) => {
         response.on("error", reject);

@@ -8,7 +8,7 @@ import { Cell, Row, columnsOf, ScrollTable } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
 import { isAuditKind, listAuditEvents, type AuditEventRow, type AuditFilters } from "@/lib/backoffice/audit/audit";
 import { formatDateTime } from "@/lib/backoffice/common/format";
-import { requireStaff } from "@/lib/backoffice/staff/staff";
+import { requirePermission } from "@/lib/backoffice/staff/staff";
 import { AUDIT_KINDS, staffUsers } from "@/lib/db/schema";
 import { money } from "@/lib/financing/money";
 import { getAdminMessages, type AdminMessages } from "@/lib/i18n/admin-messages";
@@ -40,7 +40,7 @@ function dayOf(value: unknown): { date?: Date; invalid?: boolean } {
  */
 export default async function AuditPage({ searchParams }: Props) {
   const query = await searchParams;
-  const staff = await requireStaff(PATH);
+  const staff = await requirePermission("audit", PATH);
   const locale = await getLocale();
   const m = getAdminMessages(locale);
   const t = m.audit;
@@ -109,7 +109,7 @@ export default async function AuditPage({ searchParams }: Props) {
                   <Cell>{whoText(event, t, m.common.notAvailable)}</Cell>
                   <Cell>{event.operationId ?? m.common.notAvailable}</Cell>
                   {/* A platform operator's address is the platform's to know, not the partner's. */}
-                  <Cell>{event.details?.actor === "operator" ? m.common.notAvailable : (event.ip ?? m.common.notAvailable)}</Cell>
+                  <Cell>{byOperator(event) ? m.common.notAvailable : (event.ip ?? m.common.notAvailable)}</Cell>
                   <Cell>{t.results[event.result] ?? event.result}</Cell>
                   <Cell>{detailsText(event, t, locale)}</Cell>
                 </Row>
@@ -123,10 +123,18 @@ export default async function AuditPage({ searchParams }: Props) {
   );
 }
 
+/**
+ * Whether a platform operator did it, in the console: a change to the partner's settings
+ * (`actor: operator`, lib/backoffice/audit) or its first administrator's invitation (`by: operator`).
+ */
+function byOperator(event: AuditEventRow): boolean {
+  return event.details?.actor === "operator" || (event.kind === "staff_invited" && event.details?.by === "operator");
+}
+
 /** Who did it: a staff member by name, or a platform operator (the console), said as such. */
 function whoText(event: AuditEventRow, t: AdminMessages["audit"], none: string): string {
   if (!event.staffName) return none;
-  return event.details?.actor === "operator" ? t.byOperator(event.staffName) : event.staffName;
+  return byOperator(event) ? t.byOperator(event.staffName) : event.staffName;
 }
 
 /** The few details staff need: a refund's amounts, how many sessions ended, which API secret. */
@@ -139,6 +147,15 @@ function detailsText(event: AuditEventRow, t: AdminMessages["audit"], locale: Lo
       formatAmount(money(d.totalToRefundCents, currency), locale),
       formatAmount(money(d.chargesCents, currency), locale),
     );
+  }
+  // A change to a member of the staff: whom it was about (the log outlives the account), and what they may do now.
+  if (typeof d.memberName === "string") {
+    const member = t.memberDetails(
+      d.memberName,
+      typeof d.role === "string" ? d.role : undefined,
+      typeof d.canRefund === "boolean" ? d.canRefund : undefined,
+    );
+    return typeof d.endedSessions === "number" && d.endedSessions > 0 ? `${member} · ${t.endedSessions(d.endedSessions)}` : member;
   }
   if (typeof d.endedSessions === "number") return t.endedSessions(d.endedSessions);
   if (event.kind.startsWith("api_secret_") && typeof d.prefix === "string" && d.prefix !== "") return `${d.prefix}…`;

@@ -5,7 +5,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { LoginState } from "@/components/admin/form-states";
 import { signIn } from "@/lib/backoffice/staff/auth";
-import { codePath, isAdminPath, requestIp, requestUserAgent, setStaffCookie, staffCookieName } from "@/lib/backoffice/staff/staff";
+import { codePath, isReturnPath, requestIp, requestUserAgent, setStaffCookie, staffCookieName } from "@/lib/backoffice/staff/staff";
 import { getAppContext } from "@/lib/app-context";
 import { validatedAction } from "@/lib/validated-action";
 import { safeText } from "@/lib/validation/text";
@@ -26,9 +26,8 @@ const signInValidated = validatedAction(signInSchema, async ({ email, password, 
   const result = await signIn(db, { email, password, ip: await requestIp(), userAgent: await requestUserAgent(), previousToken });
   if (!result.ok) return { ok: false as const, error: result.reason, email };
   await setStaffCookie(result.token);
-  // A password alone opens nothing: the second factor next.
-  const target = isAdminPath(next) ? next : "/admin";
-  return { ok: true as const, next: codePath(target) };
+  // A password alone opens nothing: the second factor next (which knows whose area to land in).
+  return { ok: true as const, next: codePath(isReturnPath(next) ? next : undefined) };
 });
 
 export async function signInAction(previous: LoginState, formData: FormData): Promise<LoginState> {

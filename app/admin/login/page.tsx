@@ -5,9 +5,11 @@ import { LoginForm } from "@/components/admin/login-form";
 import { LanguageSwitcher } from "@/components/ui/language-switcher";
 import { switchLocale } from "@/lib/i18n/actions";
 import { Notice } from "@/components/ui/notice";
-import { anyStaffSessionForAction, codePath, ENROL_PATH, isAdminPath, staffCookieName } from "@/lib/backoffice/staff/staff";
+import { anyStaffSessionForAction, codePath, ENROL_PATH, isReturnPath, landingPath, staffCookieName } from "@/lib/backoffice/staff/staff";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
+import { getStaffMessages } from "@/lib/i18n/staff-messages";
+import { TextLink } from "@/components/ui/text-link";
 import { signInAction } from "./actions";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -19,17 +21,22 @@ export async function generateMetadata(): Promise<Metadata> {
 /** The staff sign-in. Someone already signed in goes straight on. */
 export default async function LoginPage({ searchParams }: Props) {
   const query = await searchParams;
-  const next = isAdminPath(query.next) ? query.next : undefined;
+  const next = isReturnPath(query.next) ? query.next : undefined;
   const staff = await anyStaffSessionForAction();
-  if (staff) redirect(staff.stage === "full" ? (next ?? "/admin") : staff.stage === "code" ? codePath(next) : ENROL_PATH);
+  if (staff) redirect(staff.stage === "full" ? landingPath(staff.user.role, next) : staff.stage === "code" ? codePath(next) : ENROL_PATH);
   // A cookie that no longer opens a session: it expired, went idle, or was signed out elsewhere.
   const codesEnded = query.codes === "ended";
   const passwordEnded = query.password === "ended";
   const expired =
-    Boolean((await cookies()).get(await staffCookieName())?.value) && query.signedOut !== "1" && !codesEnded && !passwordEnded;
+    Boolean((await cookies()).get(await staffCookieName())?.value) &&
+    query.signedOut !== "1" &&
+    query.reset !== "done" &&
+    !codesEnded &&
+    !passwordEnded;
 
   const locale = await getLocale();
   const m = getAdminMessages(locale);
+  const s = getStaffMessages(locale);
   const returnTo = next ? `/admin/login?next=${encodeURIComponent(next)}` : "/admin/login";
   return (
     <>
@@ -48,9 +55,13 @@ export default async function LoginPage({ searchParams }: Props) {
         {expired ? <Notice tone="info">{m.login.expired}</Notice> : null}
         {codesEnded ? <Notice tone="warning">{m.secondFactor.ended}</Notice> : null}
         {passwordEnded ? <Notice tone="warning">{m.login.passwordEnded}</Notice> : null}
+        {query.reset === "done" ? <Notice tone="success">{s.reset.done}</Notice> : null}
         <section aria-label={m.login.title} className="rounded-card bg-surface p-5 shadow-sm">
           <LoginForm action={signInAction} text={m.loginForm} next={next} />
         </section>
+        <p>
+          <TextLink href="/admin/login/forgot">{s.forgot.link}</TextLink>
+        </p>
       </main>
     </>
   );

@@ -69,15 +69,19 @@ export async function resendNotificationAction(formData: FormData): Promise<void
 // ---------------------------------------------------------------------------------------------
 // Test notification
 
-const testValidated = staffAction(z.object({}), async (staff) => {
-  const { webhookId, outcome } = await sendTestNotification(staff.db, staff.partner.id, { environment: getEnv().financing.environment });
-  await audit(staff, {
-    kind: "notification_test_sent",
-    result: outcome.ok ? "ok" : "failed",
-    details: { notificationId: webhookId, statusCode: outcome.status, failure: outcome.ok ? null : outcome.failure },
-  });
-  return outcome;
-});
+const testValidated = staffAction(
+  z.object({}),
+  async (staff) => {
+    const { webhookId, outcome } = await sendTestNotification(staff.db, staff.partner.id, { environment: getEnv().financing.environment });
+    await audit(staff, {
+      kind: "notification_test_sent",
+      result: outcome.ok ? "ok" : "failed",
+      details: { notificationId: webhookId, statusCode: outcome.status, failure: outcome.ok ? null : outcome.failure },
+    });
+    return outcome;
+  },
+  { permission: "settings" },
+);
 
 export async function testNotificationAction(previous: TestNotificationState, formData: FormData): Promise<TestNotificationState> {
   const submission = (previous?.submission ?? 0) + 1;
@@ -110,6 +114,7 @@ const urlValidated = staffAction(
     });
     return result.ok ? ({ saved: true, url: result.url ?? "" } as const) : ({ error: notificationUrlProblem(result.reason) } as const);
   },
+  { permission: "settings" },
 );
 
 export async function notificationUrlAction(previous: NotificationUrlState, formData: FormData): Promise<NotificationUrlState> {
@@ -124,15 +129,19 @@ export async function notificationUrlAction(previous: NotificationUrlState, form
 // ---------------------------------------------------------------------------------------------
 // Signing secret rotation
 
-const rotateValidated = staffAction(z.object({}), async (staff) => {
-  const result = await rotateSigningSecret(staff.db, staff.partner.id);
-  await audit(staff, {
-    kind: "signing_secret_rotated",
-    result: result.ok ? "ok" : "failed",
-    details: result.ok ? { previousValidUntil: result.previousValidUntil?.toISOString() ?? null } : { reason: result.reason },
-  });
-  return result;
-});
+const rotateValidated = staffAction(
+  z.object({}),
+  async (staff) => {
+    const result = await rotateSigningSecret(staff.db, staff.partner.id);
+    await audit(staff, {
+      kind: "signing_secret_rotated",
+      result: result.ok ? "ok" : "failed",
+      details: result.ok ? { previousValidUntil: result.previousValidUntil?.toISOString() ?? null } : { reason: result.reason },
+    });
+    return result;
+  },
+  { permission: "settings" },
+);
 
 export async function rotateSecretAction(previous: RotateSecretState, formData: FormData): Promise<RotateSecretState> {
   const submission = (previous?.submission ?? 0) + 1;

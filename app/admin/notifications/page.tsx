@@ -6,7 +6,7 @@ import { Cell, Row, columnsOf, ScrollTable } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
 import { formatDateTime, sessionIdHint } from "@/lib/backoffice/common/format";
 import { listPartnerNotifications, notificationSettings } from "@/lib/backoffice/notifications/notifications";
-import { requireStaff } from "@/lib/backoffice/staff/staff";
+import { requirePermission } from "@/lib/backoffice/staff/staff";
 import { partnerById } from "@/lib/partners/partners";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
@@ -27,7 +27,7 @@ export async function generateMetadata(): Promise<Metadata> {
  */
 export default async function NotificationsPage({ searchParams }: Props) {
   const query = await searchParams;
-  const staff = await requireStaff(PATH);
+  const staff = await requirePermission("settings", PATH);
   const locale = await getLocale();
   const m = getAdminMessages(locale);
   const t = m.notifications;

@@ -22,18 +22,22 @@ const themeForm = z.object({
   logoUrl: field,
 });
 
-const saveTheme = staffAction(themeForm, async (staff, _input, formData) => {
-  const result = await savePartnerTheme(staff.db, staff.partner.id, themeFromForm(formData));
-  // audit: who changed the partner's look, and whether it was saved.
-  await recordAudit(staff.db, {
-    kind: "theme_changed",
-    result: result.ok ? "ok" : "refused",
-    partnerId: staff.partner.id,
-    staff: { id: staff.user.id, name: staff.user.name },
-    ip: await requestIp(),
-  });
-  return result;
-});
+const saveTheme = staffAction(
+  themeForm,
+  async (staff, _input, formData) => {
+    const result = await savePartnerTheme(staff.db, staff.partner.id, themeFromForm(formData));
+    // audit: who changed the partner's look, and whether it was saved.
+    await recordAudit(staff.db, {
+      kind: "theme_changed",
+      result: result.ok ? "ok" : "refused",
+      partnerId: staff.partner.id,
+      staff: { id: staff.user.id, name: staff.user.name },
+      ip: await requestIp(),
+    });
+    return result;
+  },
+  { permission: "theme" },
+);
 
 /** Saves the partner's theme if it passes validation (contrast included); otherwise shows why. */
 export async function saveThemeAction(formData: FormData): Promise<void> {

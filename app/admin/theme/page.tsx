@@ -5,7 +5,7 @@ import { ErrorSummary } from "@/components/ui/error-summary";
 import { SelectField, TextField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { ThemePreview } from "@/components/theme/theme-preview";
-import { requireStaff } from "@/lib/backoffice/staff/staff";
+import { requirePermission } from "@/lib/backoffice/staff/staff";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
 import { partnerTheme } from "@/lib/theme/store";
@@ -24,7 +24,7 @@ export async function generateMetadata(): Promise<Metadata> {
  */
 export default async function ThemePage({ searchParams }: Props) {
   const query = await searchParams;
-  const staff = await requireStaff("/admin/theme");
+  const staff = await requirePermission("theme", "/admin/theme");
   const locale = await getLocale();
   const m = getAdminMessages(locale);
   const saved = partnerTheme(staff.partner) ?? DEFAULT_THEME;

@@ -2,6 +2,7 @@ import "server-only";
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
+import { preloadedSession } from "@/lib/checkout/session/page-preload";
 import { readSession } from "@/lib/checkout/session/read-session";
 import { sessionState, type CheckoutSession, type SessionState } from "@/lib/checkout/session/sessions";
 import { embedContext, embedHref, embedLocaleHint } from "@/lib/embed/context";
@@ -40,7 +41,7 @@ function stepPath(sessionId: string, step: CheckoutPage): string {
  * One read of the session per request, shared by the root layout, generateMetadata and the page;
  * its partner from the short-lived partner cache (lib/partners/cache.ts: at most a few seconds old).
  */
-const loadSession = cache((sessionId: string) => readSession(sessionId));
+const loadSession = cache((sessionId: string) => preloadedSession(sessionId) ?? readSession(sessionId));
 
 /**
  * The language of the checkout page being rendered, for the root layout's <html lang> (which

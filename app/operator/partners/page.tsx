@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
-import { OperatorFrame } from "@/components/operator/operator-frame";
+import { OperatorPage } from "@/app/operator/operator-page";
 import { credentialText } from "@/components/operator/credential-text";
 import { LinkButton } from "@/components/ui/link-button";
 import { Cell, Row, columnsOf, ScrollTable } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
-import { getAppContext } from "@/lib/app-context";
 import { getPartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
+import { getOperatorMessages } from "@/lib/i18n/operator-messages";
+import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
 import { listPartners } from "@/lib/operator/partners/partners-admin";
 import { requireOperator } from "@/lib/operator/session";
@@ -18,13 +19,19 @@ export async function generateMetadata(): Promise<Metadata> {
 
 /** Every partner, with its state, its financing key (last four only), its working secrets, agencies and staff. */
 export default async function PartnersPage() {
-  const operator = await requireOperator();
+  const operator = await requireOperator(PATH);
   const locale = await getLocale();
   const m = getPartnerConsoleMessages(locale);
-  const { db } = await getAppContext();
-  const partners = await listPartners(db);
+  const partners = await listPartners(operator.db);
   return (
-    <OperatorFrame operator={operator} locale={locale} m={m} path={PATH}>
+    <OperatorPage
+      operator={operator}
+      locale={locale}
+      m={getOperatorMessages(locale)}
+      admin={getAdminMessages(locale)}
+      path={PATH}
+      section="partners"
+    >
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-3xl font-bold">{m.list.title}</h1>
         <LinkButton href="/operator/partners/new">{m.list.create}</LinkButton>
@@ -56,6 +63,6 @@ export default async function PartnersPage() {
           ))}
         </ScrollTable>
       )}
-    </OperatorFrame>
+    </OperatorPage>
   );
 }

@@ -12,11 +12,14 @@ export function OperationActions({
   operationId,
   permalink,
   cancelAction,
+  canRefund,
 }: Omit<OperationSectionProps, "locale"> & {
   operationId: string;
   /** The operation page's path: where the cancel form comes back to without JavaScript. */
   permalink: string;
   cancelAction: (state: CancelState, formData: FormData) => Promise<CancelState>;
+  /** Whether this staff member may refund (lib/backoffice/staff/permissions.ts): else no link to the refund page. */
+  canRefund: boolean;
 }) {
   const status = detail.status.status.status;
   if (isCancellable(status)) {
@@ -32,6 +35,13 @@ export function OperationActions({
             reason={reasonSettings(m)}
           />
         </div>
+      </Card>
+    );
+  }
+  if (status === "CONFIRMED" && !canRefund) {
+    return (
+      <Card title={m.operation.refundHeading} id="refund-heading">
+        <p>{m.operation.refundNotAllowed}</p>
       </Card>
     );
   }

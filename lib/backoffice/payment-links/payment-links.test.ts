@@ -55,7 +55,15 @@ function suite(name: string, open: () => Promise<Database>) {
     const staffOf = (partner: Partner, id = "staff_demo_aurora", staffName = "Lucía Ortega") => ({
       db: database.db,
       partner,
-      user: { id, name: staffName, email: "x@example.com", partnerId: partner.id, twoFactor: true },
+      user: {
+        id,
+        name: staffName,
+        email: "x@example.com",
+        partnerId: partner.id,
+        role: "admin" as const,
+        canRefund: true,
+        twoFactor: true,
+      },
     });
 
     beforeAll(async () => {

@@ -77,6 +77,40 @@ describe("refunding an operation from the back-office", () => {
     expect(await audited(operationId)).toEqual([]);
   });
 
+  it("a member without the refund permission gets 'not found' at every step: nothing is asked of the API, the refusal is audited", async () => {
+    const operationId = await confirmedOperation();
+    const calls: string[] = [];
+    const recording = new Proxy({} as RefundingStaff["client"], {
+      get: (_target, name: string) => () => {
+        calls.push(name);
+        throw new Error("unexpected call");
+      },
+    });
+    const agent: RefundingStaff = {
+      ...aurora(),
+      user: { id: "staff_demo_aurora_agent", name: "Carmen Vega", role: "agent", canRefund: false },
+      client: recording,
+    };
+    for (const intent of ["edit", "review", "confirm"] as const) {
+      expect(await refundStep(agent, { operationId, intent, values: NO_CHARGES, expectedTotal: "0" }, { ip: IP })).toEqual({
+        step: "failed",
+        reason: "not_found",
+        status: null,
+      });
+    }
+    expect(calls).toEqual([]);
+    expect((await world.client.getStatus(operationId)).status.status).toBe("CONFIRMED");
+    expect(await audited(operationId)).toEqual([]);
+    const refused = await auditOf(world.database.db, operationId, "permission_refused");
+    expect(refused.map((event) => [event.staffUserId, event.result, event.details])).toEqual(
+      Array(3).fill(["staff_demo_aurora_agent", "refused", { permission: "refund" }]),
+    );
+
+    // The same agent, once an administrator granted the permission, may.
+    const granted: RefundingStaff = { ...aurora(), user: { ...agent.user, canRefund: true } };
+    expect(await refundStep(granted, { operationId, intent: "review", values: NO_CHARGES }, { ip: IP })).toMatchObject({ step: "confirm" });
+  });
+
   it("an operation that is not confirmed is not refundable, and its status is said", async () => {
     const { operationId } = await sessionAtProvider(world.ctx, world.partner);
     const step = await refundStep(aurora(), { operationId: operationId!, intent: "review", values: NO_CHARGES }, { ip: IP });

@@ -3,7 +3,9 @@ import type { FinancingClient } from "@/lib/financing/client";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import { money } from "@/lib/financing/money";
 import { logError, loggerFor } from "@/lib/logger";
+import { recordAudit } from "../audit/audit";
 import { auditOperation, type StaffActor } from "../audit/operation-audit";
+import { can, type PermissionHolder } from "../staff/permissions";
 import { ownsOperation, type OwnershipSubject } from "../operations/ownership";
 import { refundBaseOf, reviewRefund, type RefundBase, type RefundFieldError, type RefundValues } from "./review";
 
@@ -37,16 +39,31 @@ export interface RefundRequest {
 }
 
 /** The staff member refunding: who they are, what they own, and the partner API as they reach it. */
-export type RefundingStaff = StaffActor & OwnershipSubject & { client: Pick<FinancingClient, "getRefundDetails" | "refund" | "getStatus"> };
+export type RefundingStaff = StaffActor &
+  OwnershipSubject & { user: PermissionHolder } & { client: Pick<FinancingClient, "getRefundDetails" | "refund" | "getStatus"> };
 
 /**
  * One step of a refund: edit the charges, review the server's computation, confirm. Amounts are
  * recomputed from a fresh breakdown at each step, never taken from the form. Someone else's
- * operation (a forged id) is "not found" and nothing is asked of the API; the refund call itself is
- * audited with the amounts asked for, whatever its result.
+ * operation (a forged id) is "not found" and nothing is asked of the API, as it is for a member
+ * without the refund permission (that refusal audited); the refund call itself is audited with the
+ * amounts asked for, whatever its result.
  */
 export async function refundStep(staff: RefundingStaff, request: RefundRequest, origin: { ip: string }): Promise<RefundStep> {
   const { operationId, values } = request;
+  if (!can(staff.user, "refund")) {
+    log.info({ userId: staff.user.id }, "backoffice: a refund was refused: no refund permission");
+    await recordAudit(staff.db, {
+      kind: "permission_refused",
+      result: "refused",
+      partnerId: staff.partner.id,
+      staff: { id: staff.user.id, name: staff.user.name },
+      operationId,
+      ip: origin.ip,
+      details: { permission: "refund" },
+    });
+    return { step: "failed", reason: "not_found", status: null };
+  }
   if (request.intent === "edit") return { step: "edit", values };
   if (!(await ownsOperation(staff, operationId))) return { step: "failed", reason: "not_found", status: null };
 

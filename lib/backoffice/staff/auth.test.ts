@@ -22,6 +22,7 @@ const GROUP = demoStaff("staff_demo_grupo");
 const SECURITY = demoStaff("staff_demo_aurora_security");
 const SESSIONS = demoStaff("staff_demo_aurora_sessions");
 const NEW = demoStaff("staff_demo_aurora_new");
+const AGENT = demoStaff("staff_demo_aurora_agent");
 const MINUTE = 60_000;
 
 let database: Database;
@@ -50,6 +51,7 @@ describe("the seed", () => {
   it("gives the demo partner and Grupo Demo (its own group key, agency 102) one staff member each, hashed", async () => {
     const users = await db().select().from(staffUsers);
     expect(users.map((u) => [u.email, u.partnerId]).sort()).toEqual([
+      [AGENT.email, DEMO_PARTNER_ID],
       [NEW.email, DEMO_PARTNER_ID],
       [SECURITY.email, DEMO_PARTNER_ID],
       [SESSIONS.email, DEMO_PARTNER_ID],
@@ -63,7 +65,10 @@ describe("the seed", () => {
         .filter((u) => u.totpEnabledAt)
         .map((u) => u.email)
         .sort(),
-    ).toEqual([SECURITY.email, SESSIONS.email, GROUP.email, AURORA.email].sort());
+    ).toEqual([SECURITY.email, SESSIONS.email, GROUP.email, AURORA.email, AGENT.email].sort());
+    // Every flow the demo shows keeps working: admins who may refund; one agent who may not.
+    expect(users.filter((u) => u.role === "admin" && u.canRefund).length).toBe(DEMO_STAFF.length - 1);
+    expect(users.find((u) => u.email === AGENT.email)).toMatchObject({ role: "agent", canRefund: false });
     expect(users.find((u) => u.email === NEW.email)?.totpSecret).toBeNull();
     const [group] = await db().select().from(partners).where(eq(partners.id, DEMO_GROUP_PARTNER_ID));
     expect(group).toMatchObject({ name: "Grupo Demo", financingAgencyId: 102, allowedOrigins: [APP_URL] });
@@ -101,7 +106,7 @@ describe("staff sessions", () => {
 
     const found = await findStaffSession(db(), result.token, at(now, MINUTE));
     expect(found?.user).toMatchObject({ email: AURORA.email, name: AURORA.name });
-    expect(found?.partner.id).toBe(DEMO_PARTNER_ID);
+    expect(found?.partner?.id).toBe(DEMO_PARTNER_ID);
   });
 
   it("expire after 8 hours, even in use", async () => {

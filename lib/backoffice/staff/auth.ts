@@ -2,8 +2,10 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, gt, lte, ne, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
+import type { PartnerStaffRole } from "@/lib/db/column-types";
 import { partners, staffSessions, staffUsers, type PartnerRow } from "@/lib/db/schema";
 import { recordAudit } from "../audit/audit";
+import { asAccount, hasSecondFactor, type OperatorAccount, type PartnerStaffAccount } from "./accounts";
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from "./passwords";
 import {
   accountKey,
@@ -30,6 +32,9 @@ import { loggerFor } from "@/lib/logger";
  * a one-time enrolment link (staff/links.ts) opens one, and that one leads only to enrolment. Every
  * change of level (password, second factor, enrolment) gives the session a new token, the old one
  * dead: a cookie someone saw before the second factor is worth nothing after it.
+ *
+ * The same machinery signs in a partner's staff and the platform's operators (no partner); a
+ * disabled account, or the staff of a disabled partner, gets no sign-in and no session.
  */
 
 export const STAFF_SESSION_TTL_MS = 8 * 60 * 60 * 1000;
@@ -42,11 +47,29 @@ export const MAX_CODE_FAILURES = 5;
 export type StaffUser = typeof staffUsers.$inferSelect;
 export type StaffSessionRow = typeof staffSessions.$inferSelect;
 
-export interface StaffSession {
+type SessionUserOf<A extends OperatorAccount | PartnerStaffAccount> = Pick<
+  A,
+  "id" | "email" | "name" | "partnerId" | "role" | "canRefund"
+> & {
+  twoFactor: boolean;
+};
+
+/** A partner's staff member's session, with their partner. */
+export interface PartnerStaffSession {
   session: StaffSessionRow;
-  user: Pick<StaffUser, "id" | "email" | "name" | "partnerId"> & { twoFactor: boolean };
+  user: SessionUserOf<PartnerStaffAccount> & { role: PartnerStaffRole };
   partner: PartnerRow;
 }
+
+/** An operator's session: no partner. */
+export interface OperatorSession {
+  session: StaffSessionRow;
+  user: SessionUserOf<OperatorAccount>;
+  partner: null;
+}
+
+/** Anyone's session: `partner` (null for an operator) tells which. */
+export type StaffSession = PartnerStaffSession | OperatorSession;
 
 /** full: everything; code: waiting for the second factor; enrol: no second factor yet, only enrolment. */
 export type SessionStage = "full" | "code" | "enrol";
@@ -124,7 +147,7 @@ export async function findStaffSession(db: Db, token: string | undefined, now = 
     .select({ session: staffSessions, user: staffUsers, partner: partners })
     .from(staffSessions)
     .innerJoin(staffUsers, eq(staffUsers.id, staffSessions.userId))
-    .innerJoin(partners, eq(partners.id, staffUsers.partnerId))
+    .leftJoin(partners, eq(partners.id, staffUsers.partnerId))
     .where(
       and(
         eq(staffSessions.tokenHash, hashToken(token)),
@@ -134,18 +157,35 @@ export async function findStaffSession(db: Db, token: string | undefined, now = 
     )
     .limit(1);
   if (!row) return undefined;
-  const twoFactor = Boolean(row.user.totpSecret && row.user.totpEnabledAt);
+  // Disabling ends the sessions too; this holds whatever else ended them or not.
+  if (row.user.disabledAt || row.partner?.disabledAt) return undefined;
+  const twoFactor = hasSecondFactor(row.user);
   // Not enrolled, and not opened for enrolment (by a link, or behind both factors): nothing.
   if (!twoFactor && !row.session.enrolment) return undefined;
   if (now.getTime() - row.session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
     await db.update(staffSessions).set({ lastSeenAt: now }).where(eq(staffSessions.tokenHash, row.session.tokenHash));
   }
-  const { id, email, name, partnerId } = row.user;
+  const account = asAccount(row.user);
+  const { id, email, name } = account;
+  if (account.role === "operator") {
+    return {
+      session: row.session,
+      user: { id, email, name, partnerId: null, role: "operator", canRefund: false, twoFactor },
+      partner: null,
+    };
+  }
+  if (!row.partner) return undefined;
   return {
     session: row.session,
-    user: { id, email, name, partnerId, twoFactor },
+    user: { id, email, name, partnerId: account.partnerId, role: account.role, canRefund: account.canRefund, twoFactor },
     partner: row.partner,
   };
+}
+
+/** Ends every session of the user (disabled, removed, second factor reset); returns how many ended. */
+export async function deleteAllStaffSessions(db: Db | Tx, userId: string): Promise<number> {
+  const gone = await db.delete(staffSessions).where(eq(staffSessions.userId, userId)).returning({ tokenHash: staffSessions.tokenHash });
+  return gone.length;
 }
 
 export async function deleteStaffSession(db: Db, token: string): Promise<void> {
@@ -194,6 +234,8 @@ export async function setStaffSessionAgency(db: Db, token: string, agencyId: num
 export type SignInResult =
   | { ok: true; token: string; userId: string; stage: "code" }
   | { ok: false; reason: "invalid" | "locked" }
+  /** The right password, for a disabled account or the staff of a disabled partner. */
+  | { ok: false; reason: "disabled" }
   /** The right password, for an account with no second factor: only an enrolment link goes on. */
   | { ok: false; reason: "enrolment_link_needed" };
 
@@ -215,7 +257,13 @@ export async function signIn(
   const email = normalizeEmail(input.email);
   const keys = { pair: pairKey(email, input.ip), ip: ipKey(input.ip), account: accountKey(email) };
   const log = loggerFor("backoffice");
-  const [user] = await db.select().from(staffUsers).where(eq(staffUsers.email, email)).limit(1);
+  const [found] = await db
+    .select({ user: staffUsers, partnerDisabledAt: partners.disabledAt })
+    .from(staffUsers)
+    .leftJoin(partners, eq(partners.id, staffUsers.partnerId))
+    .where(eq(staffUsers.email, email))
+    .limit(1);
+  const user = found?.user;
   const who = user ? { partnerId: user.partnerId, staff: { id: user.id, name: user.name } } : {};
 
   // The per-account ceiling spares the places the account is known at (known-sources.ts).
@@ -233,7 +281,8 @@ export async function signIn(
     return { ok: false, reason: "locked" };
   }
 
-  const matches = await verify(input.password, user?.passwordHash ?? (await dummyPasswordHash()));
+  // Someone invited who has not chosen a password yet: checked against the dummy, like an unknown e-mail.
+  const matches = (await verify(input.password, user?.passwordHash ?? (await dummyPasswordHash()))) && Boolean(user?.passwordHash);
   if (!user || !matches) {
     const reason = pair.last || ip.last || account?.last ? "locked" : "invalid";
     // Neither the e-mail nor the password: whether the account exists is no log reader's business either.
@@ -245,7 +294,13 @@ export async function signIn(
   await forgetKey(db, keys.pair);
   await releaseAttempt(db, keys.ip);
   if (account) await releaseAttempt(db, keys.account);
-  if (needsRehash(user.passwordHash)) {
+  if (user.disabledAt || found?.partnerDisabledAt) {
+    // Only someone who knows the password learns the account is disabled (and whom to ask).
+    log.info({ userId: user.id }, "backoffice: password accepted for a disabled account: refused");
+    await recordAudit(db, { kind: "sign_in", result: "refused", ...who, ip: input.ip, details: { reason: "disabled" } }, now);
+    return { ok: false, reason: "disabled" };
+  }
+  if (user.passwordHash && needsRehash(user.passwordHash)) {
     // The password is known right now, and only now: the moment to move an old hash to today's cost.
     await db
       .update(staffUsers)
@@ -255,7 +310,7 @@ export async function signIn(
   await deleteExpiredStaffSessions(db, now);
   // A new session, a new token: whatever this browser held before is over.
   if (input.previousToken) await deleteStaffSession(db, input.previousToken);
-  const enrolled = Boolean(user.totpSecret && user.totpEnabledAt);
+  const enrolled = hasSecondFactor(user);
   if (!enrolled) {
     // Whoever knows the password must not be the one who sets the second factor up: that takes a
     // one-time link from an administrator, sent to the owner.
@@ -291,7 +346,7 @@ export async function completeSecondFactor(
   ip: string,
   now = new Date(),
 ): Promise<SecondFactorResult> {
-  const who = { partnerId: found.partner.id, staff: { id: found.user.id, name: found.user.name }, ip };
+  const who = { partnerId: found.partner?.id ?? null, staff: { id: found.user.id, name: found.user.name }, ip };
   // Per account, across sessions and addresses: without it, someone holding the password could
   // sign in again and again for 5 more guesses each time.
   const codeKey = secondFactorKey(found.user.id);
@@ -383,7 +438,7 @@ export async function completeEnrolment(
     {
       kind: "two_factor_enrolled",
       result: "ok",
-      partnerId: found.partner.id,
+      partnerId: found.partner?.id ?? null,
       staff: { id: user.id, name: user.name },
       ip,
       details: { endedSessions, via: session.enrolment },
@@ -420,7 +475,7 @@ export async function checkCurrentPassword(
       .from(staffUsers)
       .where(eq(staffUsers.id, found.user.id))
       .limit(1);
-    if (user && (await verifyPassword(password, user.passwordHash))) {
+    if (user?.passwordHash && (await verifyPassword(password, user.passwordHash))) {
       await forgetKey(db, key);
       return "ok";
     }
@@ -454,7 +509,7 @@ export { PASSWORD_MIN_LENGTH };
 /** Changes the password (the current one first) and ends every other session of the user. */
 export async function changePassword(
   db: Db,
-  found: { token: string; user: { id: string; name: string; partnerId: string } },
+  found: { token: string; user: { id: string; name: string; partnerId: string | null } },
   input: { current: string; next: string; confirm: string },
   ip: string,
   now = new Date(),

@@ -57,7 +57,14 @@ beforeAll(async () => {
   for (const user of [NEWCOMER, OWNER]) {
     await db()
       .insert(staffUsers)
-      .values({ id: user.id, partnerId: DEMO_PARTNER_ID, email: user.email, name: user.name, passwordHash: cheapHash(user.password) });
+      .values({
+        id: user.id,
+        partnerId: DEMO_PARTNER_ID,
+        role: "agent",
+        email: user.email,
+        name: user.name,
+        passwordHash: cheapHash(user.password),
+      });
   }
   await enrolWithSecret(db(), OWNER.id, DEMO_TOTP_SECRET, []);
 });
@@ -131,7 +138,7 @@ describe("first enrolment", () => {
     expect(await findStaffSession(db(), token, now)).toBeUndefined();
     expect((await sessionOf(done.token, now)).session.secondFactorAt).not.toBeNull();
     const [user] = await db().select().from(staffUsers).where(eq(staffUsers.id, NEWCOMER.id));
-    expect(await verifyPassword(NEW_PASSWORD, user!.passwordHash)).toBe(true);
+    expect(await verifyPassword(NEW_PASSWORD, user!.passwordHash!)).toBe(true);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { agencyScope } from "@/lib/partners/credential";
-import { isAdminPath } from "./scope";
+import { homeFor, isAdminPath, isOperatorPath, isReturnPath, landingPath } from "./scope";
 
 describe("which agency staff act for", () => {
   it("an agency key: its own agency, no switcher", () => {
@@ -61,5 +61,28 @@ describe("where a sign-in may lead back to", () => {
       expect(isAdminPath(value), JSON.stringify(value)).toBe(false);
     }
     expect(isAdminPath("/admin/operations?q=%C3%A9")).toBe(true);
+  });
+});
+
+describe("which area a sign-in lands in", () => {
+  it("an operator's console path is a return path, never a back-office one", () => {
+    expect(isOperatorPath("/operator")).toBe(true);
+    expect(isOperatorPath("/operator/partners?x=1")).toBe(true);
+    expect(isOperatorPath("/operators")).toBe(false);
+    expect(isOperatorPath("//evil.example/operator")).toBe(false);
+    expect(isAdminPath("/operator")).toBe(false);
+    expect(isReturnPath("/operator/partners")).toBe(true);
+    expect(isReturnPath("/admin/operations")).toBe(true);
+    expect(isReturnPath("/checkout/x")).toBe(false);
+  });
+
+  it("each role lands in its own area, whatever it was asked to go back to", () => {
+    expect(landingPath("operator", "/operator/partners")).toBe("/operator/partners");
+    expect(landingPath("operator", "/admin/operations")).toBe("/operator");
+    expect(landingPath("operator", undefined)).toBe("/operator");
+    expect(landingPath("agent", "/operator/partners")).toBe("/admin");
+    expect(landingPath("admin", "/admin/staff")).toBe("/admin/staff");
+    expect(landingPath("agent", "https://evil.example/admin")).toBe("/admin");
+    expect(homeFor("admin")).toBe("/admin");
   });
 });

@@ -45,7 +45,14 @@ async function setUp(database: Database) {
   for (const user of [VICTIM, OTHER]) {
     await db
       .insert(staffUsers)
-      .values({ id: user.id, partnerId: DEMO_PARTNER_ID, email: user.email, name: user.name, passwordHash: oldCostHash(user.password) })
+      .values({
+        id: user.id,
+        partnerId: DEMO_PARTNER_ID,
+        role: "admin",
+        email: user.email,
+        name: user.name,
+        passwordHash: oldCostHash(user.password),
+      })
       .onConflictDoNothing();
     // Enrolled: without a second factor, a password opens no session at all.
     await enrolWithSecret(db, user.id, DEMO_TOTP_SECRET, []);
@@ -197,11 +204,11 @@ describe("passwords, sessions and the second factor", () => {
   const codeAt = (secret: string, when: Date) => generate({ secret, epoch: Math.floor(when.getTime() / 1000) });
 
   it("scrypt: an old-cost hash is replaced at N=2^17 on a successful sign-in, and still verifies", async () => {
-    const before = (await db().select().from(staffUsers).where(eq(staffUsers.id, VICTIM.id)))[0]!.passwordHash;
+    const before = (await db().select().from(staffUsers).where(eq(staffUsers.id, VICTIM.id)))[0]!.passwordHash!;
     expect(before.split("$")[1]).toBe("1024");
     const result = await signIn(db(), { email: VICTIM.email, password: VICTIM.password, ip: "203.0.113.1" });
     expect(result.ok).toBe(true);
-    const after = (await db().select().from(staffUsers).where(eq(staffUsers.id, VICTIM.id)))[0]!.passwordHash;
+    const after = (await db().select().from(staffUsers).where(eq(staffUsers.id, VICTIM.id)))[0]!.passwordHash!;
     expect(after.split("$").slice(0, 4)).toEqual(["scrypt", String(PASSWORD_COST.N), "8", "1"]);
     expect(PASSWORD_COST.N).toBe(2 ** 17);
     await expect(verifyPassword(VICTIM.password, after)).resolves.toBe(true);
@@ -333,7 +340,7 @@ describe("passwords, sessions and the second factor", () => {
     const another = await createStaffSession(db(), OTHER.id, now);
     expect(await checkCurrentPassword(db(), { token: another, user }, OTHER.password, now)).toBe("ended");
     expect(await findStaffSession(db(), another, now)).toBeUndefined();
-    const password = async () => (await db().select().from(staffUsers).where(eq(staffUsers.id, OTHER.id)))[0]!.passwordHash;
+    const password = async () => (await db().select().from(staffUsers).where(eq(staffUsers.id, OTHER.id)))[0]!.passwordHash!;
     expect(await verifyPassword(OTHER.password, await password())).toBe(true);
 
     // After the lock (a minute), the owner's right password works, and the count starts again.

@@ -1,6 +1,6 @@
 import "server-only";
 import { cookies, headers } from "next/headers";
-import { redirect } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { getAppContext } from "@/lib/app-context";
 import type { Db } from "@/lib/db";
@@ -10,16 +10,27 @@ import type { AgencyScope } from "@/lib/partners/credential";
 import type { Partner } from "@/lib/partners/partners";
 import { clientIpFrom } from "@/lib/security/client-ip";
 import { servedOverHttps } from "@/lib/security/served-over-https";
-import { findStaffSession, sessionStage, STAFF_SESSION_TTL_MS, type SessionStage, type StaffSession } from "./auth";
+import {
+  findStaffSession,
+  sessionStage,
+  STAFF_SESSION_TTL_MS,
+  type OperatorSession,
+  type PartnerStaffSession,
+  type SessionStage,
+  type StaffSession,
+} from "./auth";
 import { actingAgencyId } from "../operations/ownership-rule";
-import { isAdminPath } from "./scope";
+import { can, type Permission } from "./permissions";
+import { homeFor, isAdminPath, isOperatorPath, isReturnPath, landingPath, OPERATOR_HOME } from "./scope";
 
-export { isAdminPath, type AgencyScope };
+export { homeFor, isAdminPath, isOperatorPath, isReturnPath, landingPath, type AgencyScope };
 
 /**
  * Who is asking, for every back-office page, route and action: the staff member from the session
  * cookie, their partner, the agency they work on, and a partner API client for exactly that
  * credential and agency. Pages without a session go to the sign-in page; actions are refused.
+ * The same cookie carries an operator's session (lib/operator/session.ts reads it): the sign-in's
+ * steps serve both, the back-office's pages only a partner's staff.
  */
 
 /**
@@ -44,13 +55,25 @@ export async function requestUserAgent(): Promise<string | null> {
   return (await headers()).get("user-agent");
 }
 
-export interface StaffContext {
+interface SessionBase {
   db: Db;
   token: string;
   /** full: signed in with both factors; code: the second factor is awaited; enrol: not enrolled yet. */
   stage: SessionStage;
   session: StaffSession["session"];
-  user: StaffSession["user"];
+}
+
+/**
+ * Anyone's session, at any stage: a partner's staff member (with their partner) or an operator
+ * (`partner` null). What the sign-in's own steps (second factor, enrolment, sign-out) work on.
+ */
+export type SignInContext =
+  | (SessionBase & { user: PartnerStaffSession["user"]; partner: PartnerStaffSession["partner"] })
+  | (SessionBase & { user: OperatorSession["user"]; partner: null });
+
+/** A partner's staff member, for the back-office's pages, routes and actions. */
+export interface StaffContext extends SessionBase {
+  user: PartnerStaffSession["user"];
   partner: Partner;
   agency: AgencyScope;
   /** The agency the calls act for, when known: what the ownership rule checks (ownership.ts). */
@@ -59,19 +82,28 @@ export interface StaffContext {
   client: FinancingClient;
 }
 
-/** The request's staff member, once per request (pages, their metadata and actions share it). */
-const currentStaff = cache(async (): Promise<StaffContext | undefined> => {
+/** The request's session, once per request (pages, their metadata and actions share it). */
+const currentSignIn = cache(async (): Promise<SignInContext | undefined> => {
   const token = (await cookies()).get(await staffCookieName())?.value;
   if (!token) return undefined;
-  const ctx = await getAppContext();
-  const found = await findStaffSession(ctx.db, token);
+  const { db } = await getAppContext();
+  const found = await findStaffSession(db, token);
   if (!found) return undefined;
+  const base = { db, token, stage: sessionStage(found), session: found.session };
+  return found.partner ? { ...base, user: found.user, partner: found.partner } : { ...base, user: found.user, partner: null };
+});
+
+/** The request's partner staff member (an operator's session is none), once per request. */
+const currentStaff = cache(async (): Promise<StaffContext | undefined> => {
+  const found = await currentSignIn();
+  if (!found?.partner) return undefined;
+  const ctx = await getAppContext();
   const { partner } = found;
   const credential = ctx.credentialFor(partner, found.session.agencyId);
   return {
-    db: ctx.db,
-    token,
-    stage: sessionStage(found),
+    db: found.db,
+    token: found.token,
+    stage: found.stage,
     session: found.session,
     user: found.user,
     partner,
@@ -84,27 +116,41 @@ const currentStaff = cache(async (): Promise<StaffContext | undefined> => {
 /**
  * For pages and route handlers: the staff member signed in with both factors; otherwise a redirect
  * to the sign-in, to the second-factor step, or (not enrolled yet) to enrolment. Every page that
- * moves money goes through here, so none is reached with a password alone.
+ * moves money goes through here, so none is reached with a password alone. An operator is sent to
+ * their own console: no partner's pages are theirs.
  */
 export async function requireStaff(returnTo?: string): Promise<StaffContext> {
+  const found = await currentSignIn();
+  if (!found) redirect(loginPath(returnTo));
+  if (found.stage === "code") redirect(codePath(returnTo));
+  if (found.stage === "enrol") redirect(ENROL_PATH);
+  if (!found.partner) redirect(OPERATOR_HOME);
   const staff = await currentStaff();
   if (!staff) redirect(loginPath(returnTo));
-  if (staff.stage === "code") redirect(codePath(returnTo));
-  if (staff.stage === "enrol") redirect(ENROL_PATH);
   return staff;
 }
 
-/** For the second-factor step and enrolment pages: any session, whatever its stage. */
-export async function requireStaffSession(returnTo?: string): Promise<StaffContext> {
-  const staff = await currentStaff();
-  if (!staff) redirect(loginPath(returnTo));
+/**
+ * For a page only some members may see (permissions.ts): the staff member as requireStaff gives
+ * them, and "not found" for anyone else, so a typed URL shows nothing a link would not.
+ */
+export async function requirePermission(permission: Permission, returnTo?: string): Promise<StaffContext> {
+  const staff = await requireStaff(returnTo);
+  if (!can(staff.user, permission)) notFound();
   return staff;
+}
+
+/** For the second-factor step and enrolment pages: anyone's session, whatever its stage. */
+export async function requireStaffSession(returnTo?: string): Promise<SignInContext> {
+  const found = await currentSignIn();
+  if (!found) redirect(loginPath(returnTo));
+  return found;
 }
 
 export const ENROL_PATH = "/admin/security/two-factor";
 
 export function codePath(returnTo?: string): string {
-  return isAdminPath(returnTo) ? `/admin/login/code?next=${encodeURIComponent(returnTo)}` : "/admin/login/code";
+  return isReturnPath(returnTo) ? `/admin/login/code?next=${encodeURIComponent(returnTo)}` : "/admin/login/code";
 }
 
 /** For server actions: the staff member signed in with both factors, or undefined (refuse, do nothing). */
@@ -113,16 +159,16 @@ export async function staffForAction(): Promise<StaffContext | undefined> {
   return staff?.stage === "full" ? staff : undefined;
 }
 
-/** For the actions of the sign-in's second step, enrolment and sign-out: any session. */
-export async function anyStaffSessionForAction(): Promise<StaffContext | undefined> {
-  return currentStaff();
+/** For the actions of the sign-in's second step, enrolment and sign-out: anyone's session, at any stage. */
+export async function anyStaffSessionForAction(): Promise<SignInContext | undefined> {
+  return currentSignIn();
 }
 
 /** For route handlers, which answer rather than redirect. */
 export const staffForRequest = staffForAction;
 
 export function loginPath(returnTo?: string): string {
-  return isAdminPath(returnTo) ? `/admin/login?next=${encodeURIComponent(returnTo)}` : "/admin/login";
+  return isReturnPath(returnTo) ? `/admin/login?next=${encodeURIComponent(returnTo)}` : "/admin/login";
 }
 
 // Path=/ and no Domain always (what __Host- requires); Secure whenever served over https.

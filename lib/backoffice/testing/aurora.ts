@@ -11,7 +11,7 @@ import { startSandboxServer } from "@/lib/sandbox/testing/servers";
 import { assignAgencies } from "../operations/ownership";
 
 /** Viajes Aurora's demo staff member. */
-export const LUCIA = { id: "staff_demo_aurora", name: "Lucía Ortega" };
+export const LUCIA = { id: "staff_demo_aurora", name: "Lucía Ortega", role: "admin", canRefund: true } as const;
 
 /** A back-office test file's world: the sandbox behind, a database, Viajes Aurora and its API client. */
 export interface AuroraWorld {
@@ -54,7 +54,7 @@ export function grupoStaffOnAuroras<Client>(world: AuroraWorld, client: Client) 
   return {
     db: world.database.db,
     partner: { id: DEMO_GROUP_PARTNER_ID },
-    user: { id: "staff_demo_grupo", name: "Marcos Vidal" },
+    user: { id: "staff_demo_grupo", name: "Marcos Vidal", role: "admin" as const, canRefund: true },
     actingAgencyId: 101,
     client,
   };

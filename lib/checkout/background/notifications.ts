@@ -20,7 +20,9 @@ const log = loggerFor("notifications");
  * the outbox written with the change, retried with backoff until it answers 2xx. Delivery is at
  * least once: the partner deduplicates on `webhook-id`. The partner's URL is held to the address
  * policy (lib/security/addresses.ts: https and public addresses in production, loopback too on the
- * sandbox), checked on the addresses it resolves to, and the connection is pinned to them.
+ * sandbox, and the private hosts the operator lists), checked on the addresses it resolves to, and
+ * the connection is pinned to them; its certificate is checked against the public CAs and the
+ * operator's private one (NOTIFICATION_CA_FILE).
  */
 
 /**
@@ -84,6 +86,8 @@ export type SendOutcome = { ok: true; status: number } | { ok: false; failure: S
 
 export interface SendOptions {
   policy: DestinationPolicy;
+  /** CAs trusted beside the public ones; by default the configuration's (NOTIFICATION_CA_FILE). */
+  caCertificates?: readonly string[] | undefined;
   resolve?: Resolve;
   /** The `webhook-timestamp` and the moment the previous secret's expiry is judged at. */
   now?: Date;
@@ -111,6 +115,7 @@ export async function sendSigned(
       body,
       timeoutMs: TIMEOUT_MS,
       policy: options.policy,
+      caCertificates: options.caCertificates ?? getEnv().notifications.caCertificates,
       resolve: options.resolve,
     });
     if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };

@@ -1,6 +1,8 @@
 import "server-only";
 import { and, asc, count, eq, gt, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { recordActorAudit, type AuditActor } from "@/lib/backoffice/audit/audit";
+import { createPartnerAdminInvitation } from "@/lib/backoffice/staff/members";
+import { linkUrl } from "@/lib/backoffice/staff/links";
 import { checkNotificationUrl, notificationUrlProblem, setNotificationUrl } from "@/lib/backoffice/notifications/notifications";
 import type { Db } from "@/lib/db";
 import { partnerAgencies, partnerApiSecrets, partners, staffUsers } from "@/lib/db/schema";
@@ -8,7 +10,6 @@ import { DEMO_PARTNER_IDS } from "@/lib/demo/remove";
 import type { FinancingEnvironment } from "@/lib/env";
 import { forgetPartner } from "@/lib/partners/cache";
 import { partnerById, type Partner } from "@/lib/partners/partners";
-import { createPartnerAdminInvitation } from "../invitations";
 import { credentialSummary, type CredentialSummary } from "./credential";
 import {
   checkDefaultReturnUrl,
@@ -58,9 +59,13 @@ export async function listPartners(db: Db, now = new Date()): Promise<PartnerLis
     .from(partnerApiSecrets)
     .where(and(isNull(partnerApiSecrets.revokedAt), or(isNull(partnerApiSecrets.expiresAt), gt(partnerApiSecrets.expiresAt, now))))
     .groupBy(partnerApiSecrets.partnerId);
-  const staff = await db.select({ partnerId: staffUsers.partnerId, n: count() }).from(staffUsers).groupBy(staffUsers.partnerId);
+  const staff = await db
+    .select({ partnerId: staffUsers.partnerId, n: count() })
+    .from(staffUsers)
+    .where(isNotNull(staffUsers.partnerId))
+    .groupBy(staffUsers.partnerId);
   const assigned = await db.select().from(partnerAgencies).orderBy(asc(partnerAgencies.agencyId));
-  const countOf = (counts: { partnerId: string; n: number }[], id: string) => counts.find((c) => c.partnerId === id)?.n ?? 0;
+  const countOf = (counts: { partnerId: string | null; n: number }[], id: string) => counts.find((c) => c.partnerId === id)?.n ?? 0;
   return rows.map(({ financingApiKey, financingKeyLast4, financingAgencyId, ...row }) => ({
     ...row,
     credential: credentialSummary({ financingApiKey, financingKeyLast4, financingAgencyId }),
@@ -242,34 +247,30 @@ export async function setPartnerAgencies(
 }
 
 export type InviteAdminResult =
-  { ok: true; link: string } | { ok: false; reason: "not_found" | "invalid_email" | "invalid_name" | "email_taken" | "disabled" };
-
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+  | { ok: true; link: string; expiresAt: Date }
+  | { ok: false; reason: "not_found" | "invalid_email" | "invalid_name" | "email_taken" | "disabled" };
 
 /**
- * The partner's first administrator: an account and its one-time link (lib/operator/invitations.ts),
- * which the operator hands over. The link is returned here, once, and kept nowhere in clear.
+ * The partner's first administrator: an account and its one-time invitation link
+ * (lib/backoffice/staff/members.ts, which audits it as the operator's `staff_invited`), for the
+ * operator to hand over. The link is returned here, once, and kept nowhere in clear. A disabled
+ * partner invites no one: its staff could not sign in.
  */
 export async function invitePartnerAdmin(
   db: Db,
   partnerId: string,
   input: { email: string; name: string },
   actor: AuditActor,
+  appUrl: string,
 ): Promise<InviteAdminResult> {
   const partner = await partnerById(db, partnerId);
   if (!partner) return { ok: false, reason: "not_found" };
   if (partner.disabledAt) return { ok: false, reason: "disabled" };
-  const email = input.email.trim();
-  if (!EMAIL.test(email) || email.length > 254) return { ok: false, reason: "invalid_email" };
-  const name = checkPartnerName(input.name);
-  if (!name.ok) return { ok: false, reason: "invalid_name" };
-  const [taken] = await db
-    .select({ id: staffUsers.id })
-    .from(staffUsers)
-    .where(eq(sql`lower(${staffUsers.email})`, email.toLowerCase()))
-    .limit(1);
-  if (taken) return { ok: false, reason: "email_taken" };
-  const link = await createPartnerAdminInvitation(db, partnerId, email, name.value);
-  await recordActorAudit(db, actor, { kind: "partner_admin_invited", result: "ok", partnerId, details: {} });
-  return { ok: true, link };
+  const result = await createPartnerAdminInvitation(db, partnerId, input.email, input.name, {
+    by: { id: actor.id, name: actor.name },
+    ip: actor.ip ?? undefined,
+  });
+  if (!result.ok)
+    return { ok: false, reason: result.reason === "no_partner" || result.reason === "forbidden" ? "not_found" : result.reason };
+  return { ok: true, link: linkUrl(appUrl, result.link.token, "invitation"), expiresAt: result.link.expiresAt };
 }

@@ -8,7 +8,7 @@ import {
   anyStaffSessionForAction,
   clearStaffCookie,
   ENROL_PATH,
-  isAdminPath,
+  landingPath,
   requestIp,
   setStaffCookie,
 } from "@/lib/backoffice/staff/staff";
@@ -24,8 +24,9 @@ const secondFactorValidated = validatedAction(
   z.object({ code, next: z.string().check(safeText()).max(1000).optional() }),
   async ({ code, next }) => {
     const staff = await anyStaffSessionForAction();
-    const target = isAdminPath(next) ? next : "/admin";
     if (!staff) return { redirect: "/admin/login" } as const;
+    // Each role to its own area: an operator's console, a partner's back-office.
+    const target = landingPath(staff.user.role, next);
     if (staff.stage === "enrol") return { redirect: ENROL_PATH } as const;
     if (staff.stage === "full") return { redirect: target } as const;
     if (code.trim() === "") return { error: "missing" } as const;

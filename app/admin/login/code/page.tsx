@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { PlainFrame } from "@/components/admin/plain-frame";
 import { SecurityForm } from "@/components/admin/security/security-form";
-import { ENROL_PATH, isAdminPath, requireStaffSession } from "@/lib/backoffice/staff/staff";
+import { ENROL_PATH, isReturnPath, landingPath, requireStaffSession } from "@/lib/backoffice/staff/staff";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
 import { signOutAction } from "../../actions";
@@ -17,9 +17,9 @@ export async function generateMetadata(): Promise<Metadata> {
 /** The sign-in's second step: the code from the authenticator app (or a recovery code). */
 export default async function SecondFactorPage({ searchParams }: Props) {
   const query = await searchParams;
-  const next = isAdminPath(query.next) ? query.next : undefined;
+  const next = isReturnPath(query.next) ? query.next : undefined;
   const staff = await requireStaffSession(next);
-  if (staff.stage === "full") redirect(next ?? "/admin");
+  if (staff.stage === "full") redirect(landingPath(staff.user.role, next));
   if (staff.stage === "enrol") redirect(ENROL_PATH);
   const locale = await getLocale();
   const m = getAdminMessages(locale);

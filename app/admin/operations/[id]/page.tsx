@@ -13,6 +13,7 @@ import { WebhooksCard } from "@/components/admin/operation/webhooks-card";
 import { Notice } from "@/components/ui/notice";
 import { TextLink } from "@/components/ui/text-link";
 import { operationDetail } from "@/lib/backoffice/operations/operations";
+import { can } from "@/lib/backoffice/staff/permissions";
 import { requireStaff } from "@/lib/backoffice/staff/staff";
 import { OPERATION_STATUSES } from "@/lib/financing/contract";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
@@ -92,7 +93,14 @@ export default async function OperationPage({ params, searchParams }: Props) {
         <StatusCard detail={detail} m={m} locale={locale} operationId={id} />
         <AmountsCard detail={detail} m={m} locale={locale} />
       </div>
-      <OperationActions detail={detail} m={m} operationId={id} permalink={path} cancelAction={cancelOperationAction} />
+      <OperationActions
+        detail={detail}
+        m={m}
+        operationId={id}
+        permalink={path}
+        cancelAction={cancelOperationAction}
+        canRefund={can(staff.user, "refund")}
+      />
       <BookingCard detail={detail} m={m} />
       <OffersCard detail={detail} m={m} locale={locale} />
       {detail.session ? <HistoryCard detail={detail} m={m} locale={locale} /> : null}

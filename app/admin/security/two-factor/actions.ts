@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { SecurityFormState } from "@/components/admin/form-states";
 import { completeEnrolment } from "@/lib/backoffice/staff/auth";
-import { anyStaffSessionForAction, codePath, requestIp, setStaffCookie } from "@/lib/backoffice/staff/staff";
+import { anyStaffSessionForAction, codePath, homeFor, requestIp, setStaffCookie } from "@/lib/backoffice/staff/staff";
 import { staffCodeField as code, staffPasswordField as password } from "@/lib/backoffice/staff/form-fields";
 import { validatedAction } from "@/lib/validated-action";
 
@@ -16,8 +16,9 @@ const enrolValidated = validatedAction(z.object({ code, password: password, conf
   const staff = await anyStaffSessionForAction();
   if (!staff) return { redirect: "/admin/login" } as const;
   // Someone enrolled already: the second factor they have first (a password alone never re-enrols).
-  if (staff.stage === "code") return { redirect: codePath("/admin/security") } as const;
-  if (staff.stage === "full") return { redirect: "/admin/security" } as const;
+  const back = staff.partner ? "/admin/security" : homeFor(staff.user.role);
+  if (staff.stage === "code") return { redirect: codePath(back) } as const;
+  if (staff.stage === "full") return { redirect: back } as const;
   const result = await completeEnrolment(staff.db, staff, { ...input, code: input.code.trim() }, await requestIp());
   if (!result.ok) return { error: result.reason === "not_allowed" ? "invalid" : result.reason } as const;
   // Just proven: the app has the secret. Signed in with both factors, on a new token.

@@ -4,7 +4,7 @@ import { PlainFrame } from "@/components/admin/plain-frame";
 import { SecurityForm } from "@/components/admin/security/security-form";
 import { Notice } from "@/components/ui/notice";
 import { TextLink } from "@/components/ui/text-link";
-import { codePath, requireStaffSession } from "@/lib/backoffice/staff/staff";
+import { codePath, homeFor, requireStaffSession } from "@/lib/backoffice/staff/staff";
 import { enrolmentSecret, totpQrSvg, totpUri } from "@/lib/backoffice/staff/two-factor";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
@@ -24,7 +24,9 @@ export async function generateMetadata(): Promise<Metadata> {
  */
 export default async function EnrolPage() {
   const staff = await requireStaffSession(PATH);
-  if (staff.stage === "code") redirect(codePath("/admin/security"));
+  // An operator's own account pages are their console's; a partner's staff go back to their security page.
+  const back = staff.partner ? "/admin/security" : homeFor(staff.user.role);
+  if (staff.stage === "code") redirect(codePath(back));
   const locale = await getLocale();
   const m = getAdminMessages(locale);
   const t = m.security;
@@ -91,11 +93,12 @@ export default async function EnrolPage() {
               : []
           }
           text={t.enrolForm}
+          continueHref={homeFor(staff.user.role)}
         />
       </section>
       {secret ? null : (
         <p>
-          <TextLink href="/admin/security">{t.back}</TextLink>
+          <TextLink href={back}>{t.back}</TextLink>
         </p>
       )}
     </PlainFrame>

@@ -15,6 +15,7 @@ import { formatAmount } from "@/lib/i18n/format";
 import { chooseOfferAction } from "../actions";
 import { checkoutMetadata, loadCheckout, type CheckoutPageProps, type LoadedCheckout } from "../load-checkout";
 import { inRequestScope } from "@/lib/http/request-scope";
+import { preloadedOffers } from "@/lib/checkout/session/page-preload";
 
 /**
  * Step 3 (docs/architecture.md, "The checkout as data moves"): the plans the customer can choose, read from the partner API on every
@@ -67,8 +68,9 @@ async function OffersContent({ page }: { page: LoadedCheckout }) {
     session.hasAlternatives === true && (session.financingStatus === "REFUSED" || session.financingStatus === "ERROR")
       ? noticeOfFailure[session.financingStatus]
       : undefined;
-  // With the request id on its log lines and sent upstream.
-  const view = await inRequestScope(() => loadOffers(ctx, session, page.partner));
+  // Asked for as the request arrived (lib/checkout/session/page-preload.ts), or now; with the
+  // request id on its log lines and sent upstream.
+  const view = (await preloadedOffers(session.id)) ?? (await inRequestScope(() => loadOffers(ctx, session, page.partner)));
   const cashPrice = { cents: bookingTotalCents(session.booking), currency: session.booking.totalPrice.currency };
   const backToPartner = (
     <div>

@@ -12,6 +12,7 @@ import type { SessionState } from "@/lib/checkout/session/sessions";
 import { EMBED_RETURN_COOKIE, HANDOFF_PARAM } from "@/lib/embed/context";
 import { checkoutMetadata, loadCheckout, type CheckoutPageProps } from "../load-checkout";
 import { inRequestScope } from "@/lib/http/request-scope";
+import { preloadedStatus } from "@/lib/checkout/session/page-preload";
 
 /**
  * Step 5 (docs/architecture.md, "The checkout as data moves"): what happened, in words, and what comes next. Rendering asks the partner
@@ -68,8 +69,9 @@ export default async function StatusPage(props: CheckoutPageProps) {
   // Any state may be shown here: no step to send the customer to first.
   const page = await loadCheckout(props, "status");
   const { ctx, session, query, embed, locale, m, partnerName } = page;
-  // With the request id on its log lines and sent upstream.
-  const view = await inRequestScope(() => pollStatus(ctx, session));
+  // Asked for as the request arrived (lib/checkout/session/page-preload.ts), or now; with the
+  // request id on its log lines and sent upstream.
+  const view = (await preloadedStatus(session.id)) ?? (await inRequestScope(() => pollStatus(ctx, session)));
   // Back from the provider at the top level after an embedded checkout: on to the partner's page.
   if (!embed && view.final && (await cookies()).get(EMBED_RETURN_COOKIE)?.value === session.id) redirect(view.returnUrl);
 

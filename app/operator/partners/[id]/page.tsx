@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
+import { OperatorPage } from "@/app/operator/operator-page";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { credentialText } from "@/components/operator/credential-text";
-import { OperatorFrame } from "@/components/operator/operator-frame";
 import { CredentialForm, InviteAdminForm, PartnerNotificationForm, PartnerSettingsForm } from "@/components/operator/partner-forms";
 import { ApiSecretsPanel } from "@/components/partners/api-secrets-panel";
 import { apiSecretRows } from "@/components/partners/api-secrets-rows";
@@ -11,12 +11,12 @@ import { Field } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { Cell, Row, columnsOf, ScrollTable } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
-import { getAppContext } from "@/lib/app-context";
 import { partnerApiSecrets } from "@/lib/backoffice/api-secrets/api-secrets";
 import { formatDateTime } from "@/lib/backoffice/common/format";
 import { getEnv } from "@/lib/env";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { fill, getPartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
+import { getOperatorMessages } from "@/lib/i18n/operator-messages";
 import { getLocale } from "@/lib/i18n/server";
 import { reachableAgencies } from "@/lib/operator/partners/credential";
 import { partnerForConsole } from "@/lib/operator/partners/partners-admin";
@@ -44,8 +44,8 @@ function isNotice(value: unknown): value is PageNotice {
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  await requireOperator();
-  const found = await partnerForConsole((await getAppContext()).db, (await params).id);
+  const operator = await requireOperator();
+  const found = await partnerForConsole(operator.db, (await params).id);
   return { title: found?.partner.name ?? getPartnerConsoleMessages(await getLocale()).meta.partners };
 }
 
@@ -67,13 +67,13 @@ function Section({ id, title, intro, children }: { id: string; title: string; in
  * administrator, and whether it is active.
  */
 export default async function PartnerPage({ params, searchParams }: Props) {
-  const operator = await requireOperator();
   const { id } = await params;
+  const operator = await requireOperator(`/operator/partners/${encodeURIComponent(id)}`);
   const query = await searchParams;
   const locale = await getLocale();
   const m = getPartnerConsoleMessages(locale);
   const admin = getAdminMessages(locale);
-  const { db } = await getAppContext();
+  const { db } = operator;
   const found = await partnerForConsole(db, id);
   if (!found) notFound();
   const { partner, credential, agencies, staff } = found;
@@ -85,7 +85,14 @@ export default async function PartnerPage({ params, searchParams }: Props) {
   const keyPrefix = env.financing.environment === "production" ? "fk_live_" : "fk_test_";
 
   return (
-    <OperatorFrame operator={operator} locale={locale} m={m} path={path}>
+    <OperatorPage
+      operator={operator}
+      locale={locale}
+      m={getOperatorMessages(locale)}
+      admin={getAdminMessages(locale)}
+      path={path}
+      section="partners"
+    >
       <TextLink href="/operator/partners">{m.detail.back}</TextLink>
       <div className="flex flex-col gap-1">
         <h1 className="text-3xl font-bold">{partner.name}</h1>
@@ -207,6 +214,6 @@ export default async function PartnerPage({ params, searchParams }: Props) {
           </Button>
         </form>
       </Section>
-    </OperatorFrame>
+    </OperatorPage>
   );
 }

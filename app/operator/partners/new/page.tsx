@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
+import { OperatorPage } from "@/app/operator/operator-page";
 import { CreatePartnerForm } from "@/components/operator/create-partner-form";
-import { OperatorFrame } from "@/components/operator/operator-frame";
 import { TextLink } from "@/components/ui/text-link";
 import { getPartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
+import { getOperatorMessages } from "@/lib/i18n/operator-messages";
+import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
 import { requireOperator } from "@/lib/operator/session";
 import { createPartnerAction } from "./actions";
@@ -15,11 +17,18 @@ export async function generateMetadata(): Promise<Metadata> {
 
 /** A new partner: its id and name, then its page for the rest. */
 export default async function NewPartnerPage() {
-  const operator = await requireOperator();
+  const operator = await requireOperator(PATH);
   const locale = await getLocale();
   const m = getPartnerConsoleMessages(locale);
   return (
-    <OperatorFrame operator={operator} locale={locale} m={m} path={PATH}>
+    <OperatorPage
+      operator={operator}
+      locale={locale}
+      m={getOperatorMessages(locale)}
+      admin={getAdminMessages(locale)}
+      path={PATH}
+      section="partners"
+    >
       <div className="flex max-w-2xl flex-col gap-6">
         <TextLink href="/operator/partners">{m.detail.back}</TextLink>
         <h1 className="text-3xl font-bold">{m.create.title}</h1>
@@ -28,6 +37,6 @@ export default async function NewPartnerPage() {
           <CreatePartnerForm action={createPartnerAction} text={m.create} errorPrefix={m.common.errorPrefix} />
         </div>
       </div>
-    </OperatorFrame>
+    </OperatorPage>
   );
 }

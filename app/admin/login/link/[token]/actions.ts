@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { deleteStaffSession, openEnrolmentSession } from "@/lib/backoffice/staff/auth";
-import { consumeLink } from "@/lib/backoffice/staff/links";
+import { consumeLink, ENROLMENT_PURPOSES } from "@/lib/backoffice/staff/links";
 import { anyStaffSessionForAction, ENROL_PATH, requestIp, requestUserAgent, setStaffCookie } from "@/lib/backoffice/staff/staff";
 import { getAppContext } from "@/lib/app-context";
 import { validatedAction } from "@/lib/validated-action";
@@ -16,7 +16,7 @@ import { validatedAction } from "@/lib/validated-action";
 const linkValidated = validatedAction(z.object({ token: z.string().max(100) }), async ({ token }) => {
   const { db } = await getAppContext();
   const ip = await requestIp();
-  const userId = await consumeLink(db, token, "enrolment", { ip });
+  const userId = await consumeLink(db, token, ENROLMENT_PURPOSES, { ip });
   if (!userId) return { ok: false } as const;
   const previous = await anyStaffSessionForAction();
   if (previous) await deleteStaffSession(db, previous.token);

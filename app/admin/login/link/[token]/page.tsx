@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { Notice } from "@/components/ui/notice";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { TextLink } from "@/components/ui/text-link";
-import { peekLink } from "@/lib/backoffice/staff/links";
+import { ENROLMENT_PURPOSES, peekLink } from "@/lib/backoffice/staff/links";
 import { getAppContext } from "@/lib/app-context";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
@@ -15,14 +15,14 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 /**
- * A one-time enrolment link's page. Opening it uses nothing (mail scanners open links too): the
+ * A one-time enrolment link's page (the command line's, or an administrator's invitation). Opening it uses nothing (mail scanners open links too): the
  * button posts it, which opens a session for enrolment only, where the password and the second
  * factor are set up.
  */
 export default async function EnrolmentLinkPage({ params }: Props) {
   const { token } = await params;
   const { db } = await getAppContext();
-  const live = Boolean(await peekLink(db, token, "enrolment"));
+  const live = Boolean(await peekLink(db, token, ENROLMENT_PURPOSES));
   const m = getAdminMessages(await getLocale());
   const t = m.security;
   return (

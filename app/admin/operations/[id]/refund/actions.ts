@@ -23,14 +23,18 @@ const refundSchema = z.object({
     .optional(),
 });
 
-const refundValidated = staffAction(refundSchema, async (staff, input) => {
-  const values: RefundValues = { agencyFee: input.agencyFee, providerFee: input.providerFee, reason: input.reason };
-  return refundStep(
-    staff,
-    { operationId: input.operationId, intent: input.intent, values, expectedTotal: input.expectedTotal },
-    { ip: await requestIp() },
-  );
-});
+const refundValidated = staffAction(
+  refundSchema,
+  async (staff, input) => {
+    const values: RefundValues = { agencyFee: input.agencyFee, providerFee: input.providerFee, reason: input.reason };
+    return refundStep(
+      staff,
+      { operationId: input.operationId, intent: input.intent, values, expectedTotal: input.expectedTotal },
+      { ip: await requestIp() },
+    );
+  },
+  { permission: "refund" },
+);
 
 export async function refundAction(previous: RefundState, formData: FormData): Promise<RefundState> {
   const submission = (previous?.submission ?? 0) + 1;

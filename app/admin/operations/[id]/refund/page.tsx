@@ -7,7 +7,7 @@ import { AppError } from "@/lib/app-error";
 import { apiProblem } from "@/lib/backoffice/common/errors";
 import { requireOwnedOperation } from "@/lib/backoffice/operations/ownership";
 import { refundBaseOf, type RefundBase } from "@/lib/backoffice/refunds/review";
-import { requireStaff } from "@/lib/backoffice/staff/staff";
+import { requirePermission } from "@/lib/backoffice/staff/staff";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { intlLocale } from "@/lib/i18n/format";
@@ -36,7 +36,8 @@ export default async function RefundPage({ params, searchParams }: Props) {
   const refQuery = refHint ? `?ref=${encodeURIComponent(refHint)}` : "";
   const operationPath = `/admin/operations/${encodeURIComponent(id)}${refQuery}`;
   const path = `/admin/operations/${encodeURIComponent(id)}/refund${refQuery}`;
-  const staff = await requireStaff(path);
+  // Only members an administrator let refund: anyone else, by a typed URL too, gets "not found".
+  const staff = await requirePermission("refund", path);
   const locale = await getLocale();
   const m = getAdminMessages(locale);
 

@@ -1,0 +1,76 @@
+import type { Metadata } from "next";
+import { Notice } from "@/components/ui/notice";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { TextField } from "@/components/ui/field";
+import { TextLink } from "@/components/ui/text-link";
+import { getAdminMessages } from "@/lib/i18n/admin-messages";
+import { getLocale } from "@/lib/i18n/server";
+import { getStaffMessages } from "@/lib/i18n/staff-messages";
+import { forgotPasswordAction } from "./actions";
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: getStaffMessages(await getLocale()).meta.forgot };
+}
+
+/**
+ * Asking for a password reset link by e-mail. The answer is the same whatever the address (an
+ * account or not), so this page tells no one who has an account.
+ */
+export default async function ForgotPasswordPage({ searchParams }: Props) {
+  const query = await searchParams;
+  const locale = await getLocale();
+  const m = getAdminMessages(locale);
+  const t = getStaffMessages(locale).forgot;
+  const sent = query.sent;
+  return (
+    <>
+      <header className="border-b border-divider bg-surface">
+        <div className="mx-auto flex max-w-md px-4 py-2">
+          <p className="py-2 font-bold text-brand">{m.common.backOffice}</p>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1} className="mx-auto flex max-w-md flex-col gap-6 px-4 py-8 sm:py-12">
+        <div className="flex flex-col gap-2">
+          <h1 className="text-3xl font-bold">{t.title}</h1>
+          <p className="text-muted">{t.intro}</p>
+        </div>
+        {sent === "accepted" ? (
+          <Notice tone="success" live>
+            {t.accepted}
+          </Notice>
+        ) : sent === "limited" ? (
+          <Notice tone="warning" live>
+            {t.limited}
+          </Notice>
+        ) : sent === "unavailable" ? (
+          <Notice tone="warning" live>
+            {t.unavailable}
+          </Notice>
+        ) : null}
+        <section aria-label={t.title} className="rounded-card bg-surface p-5 shadow-sm">
+          <form action={forgotPasswordAction} className="flex flex-col gap-4">
+            <TextField
+              name="email"
+              id="forgot-email"
+              label={t.email}
+              type="email"
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              required
+              maxLength={254}
+            />
+            <div>
+              <SubmitButton pendingLabel={t.submitting}>{t.submit}</SubmitButton>
+            </div>
+          </form>
+        </section>
+        <p>
+          <TextLink href="/admin/login">{t.back}</TextLink>
+        </p>
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,29 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import type { SecurityFormState } from "@/components/admin/form-states";
+import { staffPasswordField } from "@/lib/backoffice/staff/form-fields";
+import { resetPassword } from "@/lib/backoffice/staff/password-reset";
+import { requestIp } from "@/lib/backoffice/staff/staff";
+import { getAppContext } from "@/lib/app-context";
+import { validatedAction } from "@/lib/validated-action";
+
+/** A password reset link's form: the new password, twice. Nothing here logs a password. */
+
+const resetValidated = validatedAction(
+  z.object({ token: z.string().max(100), password: staffPasswordField, confirm: staffPasswordField }),
+  async ({ token, password, confirm }) => {
+    const { db } = await getAppContext();
+    return resetPassword(db, token, { password, confirm }, { ip: await requestIp() });
+  },
+);
+
+export async function resetPasswordAction(previous: SecurityFormState, formData: FormData): Promise<SecurityFormState> {
+  const submission = (previous?.submission ?? 0) + 1;
+  const outcome = await resetValidated(previous, formData);
+  if ("invalid" in outcome) return { submission, error: "invalid" };
+  // Every session ended: the sign-in, with the new password and the second factor.
+  if (outcome.ok) redirect("/admin/login?reset=done");
+  return { submission, error: outcome.reason };
+}

@@ -1,0 +1,112 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import type { MemberLinkState } from "@/components/admin/form-states";
+import { formatDateTime } from "@/lib/backoffice/common/format";
+import { staffCodeField } from "@/lib/backoffice/staff/form-fields";
+import { linkUrl } from "@/lib/backoffice/staff/links";
+import {
+  changeMember,
+  memberRoleField,
+  reissueInvitation,
+  removeMember,
+  resetMemberSecondFactor,
+  setMemberDisabled,
+} from "@/lib/backoffice/staff/members";
+import { staffAction } from "@/lib/backoffice/staff/staff-action";
+import { requestIp } from "@/lib/backoffice/staff/staff";
+import { getEnv } from "@/lib/env";
+import { getLocale } from "@/lib/i18n/server";
+import { safeText } from "@/lib/validation/text";
+
+/** One member's management: role and refund, disable, enable, remove, second-factor reset, a new invitation. */
+
+const memberId = z.string().check(safeText()).min(1).max(100);
+const memberPage = (id: string, query: string) => `/admin/staff/${encodeURIComponent(id)}?${query}`;
+const permission = { permission: "manage-staff" } as const;
+
+const changeValidated = staffAction(
+  z.object({ memberId, role: memberRoleField, canRefund: z.literal("on").optional() }),
+  async (staff, input) =>
+    changeMember(staff, input.memberId, { role: input.role, canRefund: input.canRefund === "on" }, { ip: await requestIp() }),
+  permission,
+);
+
+export async function changeMemberAction(formData: FormData): Promise<void> {
+  const outcome = await changeValidated(undefined, formData);
+  const id = String(formData.get("memberId") ?? "");
+  // A hand-made form (no member, a forged id): the list, nothing done.
+  if ("invalid" in outcome) redirect("/admin/staff?error=invalid");
+  redirect(memberPage(id, outcome.ok ? "done=changed" : `error=${outcome.reason}`));
+}
+
+const disableValidated = staffAction(
+  z.object({ memberId, disabled: z.enum(["1", "0"]) }),
+  async (staff, input) => setMemberDisabled(staff, input.memberId, input.disabled === "1", { ip: await requestIp() }),
+  permission,
+);
+
+export async function setMemberDisabledAction(formData: FormData): Promise<void> {
+  const outcome = await disableValidated(undefined, formData);
+  const id = String(formData.get("memberId") ?? "");
+  // A hand-made form (no member, a forged id): the list, nothing done.
+  if ("invalid" in outcome) redirect("/admin/staff?error=invalid");
+  if (!outcome.ok) redirect(memberPage(id, `error=${outcome.reason}`));
+  redirect(memberPage(id, formData.get("disabled") === "1" ? `done=disabled&ended=${outcome.endedSessions}` : "done=enabled"));
+}
+
+const removeValidated = staffAction(
+  z.object({ memberId, confirm: z.literal("on") }),
+  async (staff, input) => removeMember(staff, input.memberId, { ip: await requestIp() }),
+  permission,
+);
+
+export async function removeMemberAction(formData: FormData): Promise<void> {
+  const outcome = await removeValidated(undefined, formData);
+  const id = String(formData.get("memberId") ?? "");
+  // Not confirmed (the box unticked): back, nothing done.
+  if ("invalid" in outcome) redirect(memberId.safeParse(id).success ? memberPage(id, "error=confirm") : "/admin/staff?error=invalid");
+  if (!outcome.ok) redirect(memberPage(id, `error=${outcome.reason}`));
+  redirect("/admin/staff?done=removed");
+}
+
+async function linkState(link: { token: string; expiresAt: Date }, ended: boolean): Promise<Omit<MemberLinkState, "submission">> {
+  return {
+    link: linkUrl(getEnv().APP_URL, link.token, "invitation"),
+    expires: formatDateTime(link.expiresAt, await getLocale()),
+    ended,
+  };
+}
+
+const resetValidated = staffAction(
+  z.object({ memberId, code: staffCodeField }),
+  async (staff, input): Promise<Omit<MemberLinkState, "submission">> => {
+    const result = await resetMemberSecondFactor(staff, input.memberId, input.code, { ip: await requestIp() });
+    return result.ok ? linkState(result.link, true) : { error: result.reason };
+  },
+  permission,
+);
+
+export async function resetSecondFactorAction(previous: MemberLinkState, formData: FormData): Promise<MemberLinkState> {
+  const submission = (previous?.submission ?? 0) + 1;
+  const outcome = await resetValidated(previous, formData);
+  if ("invalid" in outcome) return { submission, error: "invalid" };
+  return { ...outcome, submission };
+}
+
+const reissueValidated = staffAction(
+  z.object({ memberId }),
+  async (staff, input): Promise<Omit<MemberLinkState, "submission">> => {
+    const result = await reissueInvitation(staff, input.memberId, { ip: await requestIp() });
+    return result.ok ? linkState(result.link, false) : { error: result.reason };
+  },
+  permission,
+);
+
+export async function reissueInvitationAction(previous: MemberLinkState, formData: FormData): Promise<MemberLinkState> {
+  const submission = (previous?.submission ?? 0) + 1;
+  const outcome = await reissueValidated(previous, formData);
+  if ("invalid" in outcome) return { submission, error: "invalid" };
+  return { ...outcome, submission };
+}

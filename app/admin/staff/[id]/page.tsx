@@ -1,0 +1,191 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { AdminPage } from "@/app/admin/admin-page";
+import { MemberLinkForm } from "@/components/admin/staff/member-link-form";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { SelectField } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
+import { TextLink } from "@/components/ui/text-link";
+import { formatDateTime } from "@/lib/backoffice/common/format";
+import { findMember } from "@/lib/backoffice/staff/members";
+import { requirePermission } from "@/lib/backoffice/staff/staff";
+import { getAdminMessages } from "@/lib/i18n/admin-messages";
+import { getLocale } from "@/lib/i18n/server";
+import { getStaffMessages } from "@/lib/i18n/staff-messages";
+import {
+  changeMemberAction,
+  reissueInvitationAction,
+  removeMemberAction,
+  resetSecondFactorAction,
+  setMemberDisabledAction,
+} from "./actions";
+
+type Props = {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: getStaffMessages(await getLocale()).meta.member };
+}
+
+/**
+ * One member of the partner's staff, for its administrators: their role and refund permission,
+ * disabling (or enabling) and removing them, resetting a lost second factor, a new invitation link.
+ * Another partner's member (or an operator) is "not found", whatever id is typed.
+ */
+export default async function MemberPage({ params, searchParams }: Props) {
+  const { id } = await params;
+  const query = await searchParams;
+  const path = `/admin/staff/${encodeURIComponent(id)}`;
+  const staff = await requirePermission("manage-staff", path);
+  const member = await findMember(staff.db, staff.partner.id, id);
+  if (!member) notFound();
+  const locale = await getLocale();
+  const m = getAdminMessages(locale);
+  const s = getStaffMessages(locale);
+  const t = s.staff;
+  const u = s.member;
+  const self = member.id === staff.user.id;
+  const error = typeof query.error === "string" && query.error in t.errors ? t.errors[query.error as keyof typeof t.errors] : undefined;
+  const ended = Number(typeof query.ended === "string" ? query.ended : 0);
+  const done =
+    query.done === "changed"
+      ? t.done.changed
+      : query.done === "disabled"
+        ? t.done.disabled(Number.isSafeInteger(ended) && ended >= 0 ? ended : 0)
+        : query.done === "enabled"
+          ? t.done.enabled
+          : undefined;
+  const status = member.disabledAt ? t.statuses.disabled : member.twoFactor ? t.statuses.active : t.statuses.invited;
+
+  return (
+    <AdminPage staff={staff} locale={locale} m={m} path={path} section="staff">
+      <p>
+        <TextLink href="/admin/staff">{u.back}</TextLink>
+      </p>
+      <div className="flex flex-col gap-2">
+        <h1 className="text-3xl font-bold">
+          {member.name} {self ? <span className="text-muted">{t.you}</span> : null}
+        </h1>
+        <p className="text-muted">{member.email}</p>
+      </div>
+      {done ? <Notice tone="success">{done}</Notice> : null}
+      {error ? <Notice tone="error">{error}</Notice> : null}
+      <Card title={u.details} id="details-heading">
+        <dl className="grid gap-x-6 gap-y-2 sm:grid-cols-[max-content_1fr]">
+          <dt className="text-muted">{t.columns.role}</dt>
+          <dd className="font-semibold">{t.roles[member.role]}</dd>
+          <dt className="text-muted">{t.columns.refund}</dt>
+          <dd className="font-semibold">{member.canRefund ? t.yes : t.no}</dd>
+          <dt className="text-muted">{t.columns.twoFactor}</dt>
+          <dd className="font-semibold">{member.twoFactor ? t.yes : t.no}</dd>
+          <dt className="text-muted">{t.columns.status}</dt>
+          <dd className="font-semibold" data-testid="member-status">
+            {status}
+          </dd>
+          <dt className="text-muted">{u.created}</dt>
+          <dd className="font-semibold">{formatDateTime(member.createdAt, locale)}</dd>
+        </dl>
+      </Card>
+      <Card title={u.roleHeading} id="role-heading">
+        <form action={changeMemberAction} className="flex flex-col gap-4">
+          <input type="hidden" name="memberId" value={member.id} />
+          <SelectField
+            name="role"
+            id="member-role"
+            label={u.roleLabel}
+            defaultValue={member.role}
+            options={[
+              { value: "agent", label: t.roles.agent },
+              { value: "admin", label: t.roles.admin },
+            ]}
+          />
+          <div className="flex flex-col gap-1">
+            <label className="flex min-h-11 items-center gap-3">
+              <input
+                type="checkbox"
+                name="canRefund"
+                id="member-can-refund"
+                defaultChecked={member.canRefund}
+                aria-describedby="member-can-refund-hint"
+                className="size-5 accent-brand"
+              />
+              <span className="font-semibold">{u.refundLabel}</span>
+            </label>
+            <p id="member-can-refund-hint" className="text-sm text-muted">
+              {u.refundHint}
+            </p>
+          </div>
+          <div>
+            <Button stretch={false}>{u.roleSubmit}</Button>
+          </div>
+        </form>
+      </Card>
+      {self ? null : (
+        <>
+          {!member.disabledAt && member.twoFactor ? (
+            <Card title={u.resetHeading} id="reset-heading">
+              <div className="flex flex-col gap-4">
+                <p>{u.resetIntro}</p>
+                <MemberLinkForm
+                  action={resetSecondFactorAction}
+                  page={path}
+                  memberId={member.id}
+                  text={s.linkForm}
+                  withCode
+                  submit={s.linkForm.reset}
+                  testId="reset-link"
+                />
+              </div>
+            </Card>
+          ) : null}
+          {!member.disabledAt && !member.twoFactor ? (
+            <Card title={u.reissueHeading} id="reissue-heading">
+              <div className="flex flex-col gap-4">
+                <p>{u.reissueIntro}</p>
+                <MemberLinkForm
+                  action={reissueInvitationAction}
+                  page={path}
+                  memberId={member.id}
+                  text={s.linkForm}
+                  withCode={false}
+                  submit={s.linkForm.reissue}
+                  testId="invitation-link"
+                />
+              </div>
+            </Card>
+          ) : null}
+          <Card title={u.accessHeading} id="access-heading">
+            <form action={setMemberDisabledAction} className="flex flex-col gap-3">
+              <input type="hidden" name="memberId" value={member.id} />
+              <input type="hidden" name="disabled" value={member.disabledAt ? "0" : "1"} />
+              <p>{member.disabledAt ? u.enableIntro : u.disableIntro}</p>
+              <div>
+                <Button variant="secondary" stretch={false}>
+                  {member.disabledAt ? u.enableSubmit : u.disableSubmit}
+                </Button>
+              </div>
+            </form>
+          </Card>
+          <Card title={u.removeHeading} id="remove-heading">
+            <form action={removeMemberAction} className="flex flex-col gap-3">
+              <input type="hidden" name="memberId" value={member.id} />
+              <p>{u.removeIntro}</p>
+              <label className="flex min-h-11 items-center gap-3">
+                <input type="checkbox" name="confirm" id="member-remove-confirm" required className="size-5 accent-brand" />
+                <span className="font-semibold">{u.removeConfirm}</span>
+              </label>
+              <div>
+                <Button variant="secondary" stretch={false}>
+                  {u.removeSubmit}
+                </Button>
+              </div>
+            </form>
+          </Card>
+        </>
+      )}
+    </AdminPage>
+  );
+}
