@@ -305,7 +305,7 @@ export interface components {
     };
     responses: {
         /**
-         * @description No `Authorization: Bearer <secret>` header, or not a partner's secret.
+         * @description No `Authorization: Bearer <secret>` header, or not a working secret: unknown, revoked, expired after a rotation, or of a disabled partner.
          *
          *     - `unauthorized`
          */

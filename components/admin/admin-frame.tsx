@@ -10,7 +10,7 @@ import type { Locale } from "@/lib/i18n/locales";
 import { FrameActions } from "./frame-actions";
 
 export type AdminSection =
-  "health" | "simulator" | "paymentLinks" | "operations" | "notifications" | "theme" | "security" | "audit" | "staff";
+  "health" | "simulator" | "paymentLinks" | "operations" | "notifications" | "apiSecrets" | "theme" | "security" | "audit" | "staff";
 
 /** The sections, each shown to whoever may open it (permissions.ts): an agent sees no administrator's pages. */
 const SECTIONS: { key: AdminSection; href: string; permission?: Permission }[] = [
@@ -19,6 +19,7 @@ const SECTIONS: { key: AdminSection; href: string; permission?: Permission }[] =
   { key: "paymentLinks", href: "/admin/payment-links/new", permission: "payment-links" },
   { key: "operations", href: "/admin/operations", permission: "operations" },
   { key: "notifications", href: "/admin/notifications", permission: "settings" },
+  { key: "apiSecrets", href: "/admin/settings/api-secrets", permission: "api-secrets" },
   { key: "theme", href: "/admin/theme", permission: "theme" },
   { key: "staff", href: "/admin/staff", permission: "manage-staff" },
   { key: "audit", href: "/admin/audit", permission: "audit" },

@@ -1,4 +1,5 @@
 import { REASON_MAX_LENGTH } from "@/lib/financing/limits";
+import type { NotificationUrlProblem } from "@/lib/backoffice/notifications/notifications";
 import type { RefundStep } from "@/lib/backoffice/refunds/refund";
 import type { AdminMessages, CounterMessages } from "@/lib/i18n/admin-messages";
 
@@ -51,7 +52,7 @@ export interface SecurityFormState {
 export const INITIAL_SECURITY_FORM_STATE: SecurityFormState = { submission: 0 };
 
 /** Why a notification URL was refused (the messages are `notifications.urlErrors`). */
-export type NotificationUrlError = "invalid" | "https_only" | "scheme" | "credentials" | "metadata" | "address" | "too_long";
+export type NotificationUrlError = NotificationUrlProblem;
 
 export interface NotificationUrlState {
   submission: number;

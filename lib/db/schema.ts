@@ -51,47 +51,88 @@ export type NewStatusSnapshot = typeof statusSnapshots.$inferInsert;
 // Checkout (docs/architecture.md, "Tenancy" and "Storage")
 
 /**
- * A travel agency using the checkout. Its backend authenticates with a secret of its own (stored
- * only as a SHA-256 hash); its calls to the partner API use its own agency key, or an agency id
- * under the deployment's key.
+ * A travel agency using the checkout. Its backend authenticates with secrets of its own
+ * (`partner_api_secrets`, stored only as SHA-256 hashes); its calls to the partner API use its own
+ * agency key, or an agency id under the deployment's key.
  */
-export const partners = pgTable(
-  "partners",
-  {
-    id: text("id").primaryKey(),
-    name: text("name").notNull(),
-    secretHash: text("secret_hash").notNull(),
-    /** Origins the customer may be returned to (and, later, that may frame the checkout). */
-    allowedOrigins: jsonb("allowed_origins").$type<string[]>().notNull(),
-    /** An agency id under the deployment's management group key; null with an agency key. */
-    financingAgencyId: integer("financing_agency_id"),
-    /** Where the partner's backend is told of outcomes (Standard Webhooks); null: not told. */
-    notificationUrl: text("notification_url"),
-    /** The key those notifications are signed with (`whsec_…`), shared with the partner. */
-    signingSecret: text("signing_secret"),
-    /**
-     * The key before the last rotation (sealed like the current one): notifications carry its
-     * signature too until `previousSigningSecretExpiresAt`, so the partner can switch keys calmly.
-     */
-    previousSigningSecret: text("previous_signing_secret"),
-    previousSigningSecretExpiresAt: timestamp("previous_signing_secret_expires_at", { withTimezone: true }),
-    /** The partner's own partner API key; null: the deployment's (FINANCING_API_KEY). */
-    financingApiKey: text("financing_api_key"),
-    /** White-label theme (logo, colours, font, radius), checked for contrast when set. */
-    theme: jsonb("theme").$type<Record<string, string>>(),
-    /**
-     * Where a customer of a payment link goes back to (staff open those, with no return URL of their
-     * own): on one of the allowed origins. Null: the back-office opens no payment links.
-     */
-    defaultReturnUrl: text("default_return_url"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    /** When the platform's operator disabled the partner: its staff cannot sign in. */
-    disabledAt: timestamp("disabled_at", { withTimezone: true }),
-  },
-  (table) => [uniqueIndex("partners_secret_hash_key").on(table.secretHash)],
-);
+export const partners = pgTable("partners", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  /** Origins the customer may be returned to (and, later, that may frame the checkout). */
+  allowedOrigins: jsonb("allowed_origins").$type<string[]>().notNull(),
+  /** An agency id under the deployment's management group key; null with an agency key. */
+  financingAgencyId: integer("financing_agency_id"),
+  /** Where the partner's backend is told of outcomes (Standard Webhooks); null: not told. */
+  notificationUrl: text("notification_url"),
+  /** The key those notifications are signed with (`whsec_…`), shared with the partner. */
+  signingSecret: text("signing_secret"),
+  /**
+   * The key before the last rotation (sealed like the current one): notifications carry its
+   * signature too until `previousSigningSecretExpiresAt`, so the partner can switch keys calmly.
+   */
+  previousSigningSecret: text("previous_signing_secret"),
+  previousSigningSecretExpiresAt: timestamp("previous_signing_secret_expires_at", { withTimezone: true }),
+  /** The partner's own partner API key; null: the deployment's (FINANCING_API_KEY). */
+  financingApiKey: text("financing_api_key"),
+  /** The key's last four characters, for the console to show which key it is (the key itself never is). */
+  financingKeyLast4: text("financing_key_last4"),
+  /** White-label theme (logo, colours, font, radius), checked for contrast when set. */
+  theme: jsonb("theme").$type<Record<string, string>>(),
+  /**
+   * Where a customer of a payment link goes back to (staff open those, with no return URL of their
+   * own): on one of the allowed origins. Null: the back-office opens no payment links.
+   */
+  defaultReturnUrl: text("default_return_url"),
+  /**
+   * Set by an operator: its API secrets answer 401, its customers' checkouts say the agency is
+   * unavailable. Null: active.
+   */
+  disabledAt: timestamp("disabled_at", { withTimezone: true }),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date()),
+});
 
 export type PartnerRow = typeof partners.$inferSelect;
+
+/**
+ * A partner's secrets for the checkout sessions API (`Authorization: Bearer …`), kept only as
+ * SHA-256 hashes: they are random and only ever compared, never shown again after their creation.
+ * Several at once: a rotation keeps the old one working until `expiresAt` while the partner
+ * switches; a revocation ends one at once (lib/partners/api-secrets.ts).
+ */
+export const partnerApiSecrets = pgTable(
+  "partner_api_secrets",
+  {
+    id: text("id").primaryKey(),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id, { onDelete: "cascade" }),
+    /** What the partner calls it ("production backend"): typed by someone, shown in lists only. */
+    name: text("name").notNull(),
+    /** The secret's first characters (`cs_live_AbCd`), to recognise it; empty when unknown (migrated). */
+    prefix: text("prefix").notNull(),
+    secretHash: text("secret_hash").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Who created it: a partner's staff member, an operator, or the system (the demo seed, a migration). */
+    createdByKind: text("created_by_kind").$type<"staff" | "operator" | "system">().notNull(),
+    createdById: text("created_by_id"),
+    createdByName: text("created_by_name"),
+    /** The last request it authenticated, written at most once a minute. */
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    /** Set by a rotation: it keeps working until then. */
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex("partner_api_secrets_secret_hash_key").on(table.secretHash),
+    index("partner_api_secrets_partner_idx").on(table.partnerId),
+  ],
+);
+
+export type PartnerApiSecretRow = typeof partnerApiSecrets.$inferSelect;
 
 /**
  * The agencies whose operations a partner's staff may see and act on, besides the operations of the
@@ -484,6 +525,16 @@ export const AUDIT_KINDS = [
   "operator_created",
   "operator_disabled",
   "permission_refused",
+  "partner_created",
+  "partner_updated",
+  "partner_disabled",
+  "partner_enabled",
+  "partner_credential_changed",
+  "partner_agencies_changed",
+  "partner_admin_invited",
+  "api_secret_created",
+  "api_secret_rotated",
+  "api_secret_revoked",
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 export type AuditResult = "ok" | "refused" | "failed";

@@ -20,7 +20,7 @@ import {
   webhookEvents,
 } from "@/lib/db/schema";
 import { parseEnv } from "@/lib/env";
-import { hashSecret, partnerById } from "@/lib/partners/partners";
+import { partnerById } from "@/lib/partners/partners";
 import { findDemoData, removeDemoData } from "./remove";
 import { DEMO_PARTNER_ID, DEMO_STAFF, seedDemo } from "./seed";
 
@@ -55,9 +55,7 @@ async function seedBoth(db: Db) {
   await db.insert(webhookEvents).values({ eventId: 1, operationId: "op_demo_1", claimedStatus: "CONFIRMED" });
   await db.insert(staffSessions).values({ tokenHash: "demo-session", userId: DEMO_STAFF[0].id, expiresAt: new Date(Date.now() + 60_000) });
 
-  await db
-    .insert(partners)
-    .values({ id: "real", name: "Real agency", secretHash: hashSecret("real_partner_secret_0123"), allowedOrigins: [APP_URL] });
+  await db.insert(partners).values({ id: "real", name: "Real agency", allowedOrigins: [APP_URL] });
   const real = (await partnerById(db, "real"))!;
   const { session: realSession } = await createSession(db, real, sessionInput({}, APP_URL));
   await db.update(checkoutSessions).set({ operationId: "op_real_1" }).where(eq(checkoutSessions.id, realSession.id));

@@ -1,5 +1,5 @@
 import "server-only";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { assignAgencies } from "@/lib/backoffice/operations/ownership";
 import { hashPassword } from "@/lib/backoffice/staff/passwords";
@@ -7,7 +7,7 @@ import { enrolWithSecret } from "@/lib/backoffice/staff/two-factor";
 import type { Db } from "@/lib/db";
 import { partners, staffUsers } from "@/lib/db/schema";
 import type { AppEnv } from "@/lib/env";
-import { hashSecret } from "@/lib/partners/partners";
+import { seedKnownSecret } from "@/lib/partners/api-secrets";
 import { sealPartnerSecret } from "@/lib/partners/secrets";
 import { DEMO_BLUE_THEME, DEMO_THEME } from "@/lib/theme/demo";
 import { storedTheme } from "@/lib/theme/theme";
@@ -59,7 +59,6 @@ export async function seedDemoPartner(
   const row = {
     id: DEMO_PARTNER_ID,
     name: "Viajes Aurora (demo)",
-    secretHash: hashSecret(options.secret),
     allowedOrigins,
     theme: storedTheme(DEMO_THEME),
     // Where a payment link's customer comes back to: the demo shop, as its own checkouts do.
@@ -75,7 +74,6 @@ export async function seedDemoPartner(
     .onConflictDoUpdate({
       target: partners.id,
       set: {
-        secretHash: row.secretHash,
         allowedOrigins: row.allowedOrigins,
         name: row.name,
         notificationUrl: row.notificationUrl,
@@ -87,11 +85,12 @@ export async function seedDemoPartner(
         theme: sql`coalesce(${partners.theme}, excluded.theme)`,
       },
     });
+  // Its published secret for the checkout sessions API, among any others made in the console.
+  await seedKnownSecret(db, DEMO_PARTNER_ID, DEMO_SECRET_ID, DEMO_SECRET_NAME, options.secret);
   if (!options.secondPartner) return;
   const blue = {
     id: DEMO_BLUE_PARTNER_ID,
     name: "Rutas Azules (demo)",
-    secretHash: hashSecret(DEMO_BLUE_PARTNER_SECRET),
     allowedOrigins,
     financingAgencyId: null,
     notificationUrl: null,
@@ -105,14 +104,18 @@ export async function seedDemoPartner(
     .onConflictDoUpdate({
       target: partners.id,
       set: {
-        secretHash: blue.secretHash,
         allowedOrigins: blue.allowedOrigins,
         name: blue.name,
         defaultReturnUrl: blue.defaultReturnUrl,
         theme: sql`coalesce(${partners.theme}, excluded.theme)`,
       },
     });
+  await seedKnownSecret(db, DEMO_BLUE_PARTNER_ID, `${DEMO_SECRET_ID}-blue`, DEMO_SECRET_NAME, DEMO_BLUE_PARTNER_SECRET);
 }
+
+/** The demo partners' published secrets: fixed ids, so a restart writes them again in place. */
+const DEMO_SECRET_ID = "sec_demo_published";
+const DEMO_SECRET_NAME = "Published demo secret";
 
 /** The demo partner's signing secret, derived from its bearer secret so both ends know it. */
 export function demoSigningSecret(secret: string): string {
@@ -224,11 +227,11 @@ export async function seedDemoStaff(db: Db, options: { appUrl: string }): Promis
   const group = {
     id: DEMO_GROUP_PARTNER_ID,
     name: "Grupo Demo",
-    // Its own secret is never used here (it opens no checkout sessions in the demo): a random one.
-    secretHash: hashSecret(randomBytes(32).toString("base64url")),
+    // No checkout sessions API secret: it opens no checkout sessions in the demo.
     allowedOrigins: [new URL(options.appUrl).origin],
     defaultReturnUrl: `${options.appUrl}/`,
     financingApiKey: sealPartnerSecret(DEMO_GROUP_PARTNER_ID, "financingApiKey", "fk_test_sandbox_group_1"),
+    financingKeyLast4: "up_1",
     // Its own agency: 101 is reached by its key but is Viajes Aurora's.
     financingAgencyId: 102,
   };
@@ -242,6 +245,7 @@ export async function seedDemoStaff(db: Db, options: { appUrl: string }): Promis
         allowedOrigins: group.allowedOrigins,
         defaultReturnUrl: group.defaultReturnUrl,
         financingApiKey: group.financingApiKey,
+        financingKeyLast4: group.financingKeyLast4,
         financingAgencyId: group.financingAgencyId,
       },
     });

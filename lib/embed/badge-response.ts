@@ -9,7 +9,7 @@ import { formatAmount, formatPercent } from "@/lib/i18n/format";
 import { resolveLocale, type Locale } from "@/lib/i18n/locales";
 import { getMessages } from "@/lib/i18n/server";
 import { loggerFor } from "@/lib/logger";
-import { partnerById } from "@/lib/partners/partners";
+import { isPartnerDisabled, partnerById } from "@/lib/partners/partners";
 import { createTokenBuckets, takeAll, type TokenBuckets } from "@/lib/security/token-bucket";
 import { createBadgeQuotes, parseAmountCents, type BadgeQuote } from "./badge";
 
@@ -78,7 +78,9 @@ export async function badgeResponse(
   }
   const query = parsed.data;
   const partner = await partnerById(ctx.db, query.partner);
-  if (!partner) return Response.json({ visible: false }, { status: 404, headers: { "Cache-Control": "no-store" } });
+  // A partner an operator disabled offers no installments: the badge hides, as for no partner.
+  if (!partner || isPartnerDisabled(partner))
+    return Response.json({ visible: false }, { status: 404, headers: { "Cache-Control": "no-store" } });
 
   const origin = request.headers.get("origin");
   const headers: Record<string, string> = { "Cache-Control": "public, max-age=300", Vary: "Origin, Accept-Language" };

@@ -47,6 +47,7 @@ const es = {
     customerTitle: "Tus datos",
     offersTitle: "Elige cómo pagar",
     statusTitle: "Estado de tu financiación",
+    agencyUnavailableTitle: "Pago no disponible",
     notFoundTitle: "Pago no encontrado",
   },
   common: {
@@ -156,6 +157,7 @@ const es = {
     errorPrefix: "Error:",
     failures: {
       unavailable: "El servicio de financiación no responde ahora mismo. Tus datos están guardados: inténtalo de nuevo en un momento.",
+      agency_unavailable: "Esta agencia no tiene disponible el pago a plazos en este momento: no se ha guardado nada.",
       expired: "Este pago ha caducado. Vuelve a la agencia para empezar de nuevo.",
       closed: "Este pago ya no admite cambios.",
       closedLink: "Ver el estado del pago",
@@ -360,6 +362,12 @@ const es = {
     sampleNotice: "Tus datos están enviados. Ahora elige cómo quieres pagar.",
     sampleError: "Escribe un correo electrónico válido",
   },
+  /** A checkout of a partner an operator disabled: nothing can be done here any more. */
+  agencyUnavailable: {
+    title: "El pago a plazos de esta agencia no está disponible",
+    body: (partner: string) =>
+      `${partner} no tiene disponible el pago a plazos en este momento, así que este pago no puede seguir aquí. Si ya habías completado la financiación, la agencia tiene sus datos. Para cualquier duda, o para pagar de otra forma, ponte en contacto con la agencia.`,
+  },
   notFound: {
     title: "No encontramos este pago",
     body: "El enlace puede estar incompleto o ya no es válido. Vuelve a la web de tu agencia y empieza el pago de nuevo.",
@@ -386,6 +394,7 @@ const en: Messages = {
     customerTitle: "Your details",
     offersTitle: "Choose how to pay",
     statusTitle: "Your financing status",
+    agencyUnavailableTitle: "Payment unavailable",
     notFoundTitle: "Payment not found",
   },
   common: {
@@ -494,6 +503,7 @@ const en: Messages = {
     errorPrefix: "Error:",
     failures: {
       unavailable: "The financing service is not answering right now. Your details are saved: try again in a moment.",
+      agency_unavailable: "This agency does not offer installments at the moment: nothing was saved.",
       expired: "This payment has expired. Go back to the agency to start again.",
       closed: "This payment can no longer be changed.",
       closedLink: "See the payment's status",
@@ -682,6 +692,11 @@ const en: Messages = {
     sampleMonthly: "€56.94",
     sampleNotice: "Your details are sent. Now choose how you want to pay.",
     sampleError: "Enter a valid e-mail address",
+  },
+  agencyUnavailable: {
+    title: "This agency's installment payments are unavailable",
+    body: (partner) =>
+      `${partner} does not offer paying in installments at the moment, so this payment cannot go on here. If you had already completed the financing, the agency has its details. For any question, or to pay another way, please contact the agency.`,
   },
   notFound: {
     title: "We cannot find this payment",

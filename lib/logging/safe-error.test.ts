@@ -14,7 +14,7 @@ describe("safeError: database errors", () => {
   let database: Database;
   beforeAll(async () => {
     database = await openDatabase({ dataDir: "memory://" });
-    await database.db.insert(partners).values({ id: "p1", name: "P", secretHash: "x", allowedOrigins: [] });
+    await database.db.insert(partners).values({ id: "p1", name: "P", allowedOrigins: [] });
   });
   afterAll(async () => {
     await database.close();

@@ -42,7 +42,7 @@ async function stored(id: string, db = database.db): Promise<{ financing_api_key
 }
 
 async function insertPartner(id: string, values: { financingApiKey: string | null; signingSecret: string | null }) {
-  await database.db.insert(partners).values({ id, name: id, secretHash: `hash-${id}`, allowedOrigins: [], ...values });
+  await database.db.insert(partners).values({ id, name: id, allowedOrigins: [], ...values });
 }
 
 describe("partner secrets at rest", () => {
@@ -118,6 +118,9 @@ describe("partner secrets at rest", () => {
     expect(JSON.stringify(sealed)).not.toContain(API_KEY);
     expect(JSON.stringify(sealed)).not.toContain(SIGNING.slice(6));
     expect(await stored("agency-b")).toEqual({ financing_api_key: null, signing_secret: null });
+    // A key stored before its last four characters were kept gets them, for the console to show.
+    expect((await partnerById(database.db, "agency-a"))?.financingKeyLast4).toBe(API_KEY.slice(-4));
+    expect((await partnerById(database.db, "agency-b"))?.financingKeyLast4).toBeNull();
     expect(await resealPartnerSecrets(database.db, K1)).toBe(0);
 
     // Rotation: the new key first, restart (re-seal), then the old key dropped.

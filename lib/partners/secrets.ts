@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, isNotNull, or } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { partners, type PartnerRow } from "@/lib/db/schema";
 import { getEnv } from "@/lib/env";
@@ -75,6 +75,31 @@ export async function resealPartnerSecrets(db: Db, keyring?: Keyring): Promise<n
       resealed += updated.length;
     }
   }
+  await fillFinancingKeyLast4(db, ring);
   if (resealed > 0) forgetPartner();
   return resealed;
+}
+
+/** The last four characters of a partner API key: all the console ever shows of it. */
+export function keyLast4(key: string): string {
+  return key.slice(-4);
+}
+
+/**
+ * Keys stored before their last four characters were kept (or written by hand): the console shows
+ * which key a partner has, so they are filled in, once, where the key is opened anyway.
+ */
+async function fillFinancingKeyLast4(db: Db, ring: Keyring): Promise<void> {
+  const rows = await db
+    .select({ id: partners.id, financingApiKey: partners.financingApiKey })
+    .from(partners)
+    .where(and(isNotNull(partners.financingApiKey), isNull(partners.financingKeyLast4)));
+  for (const row of rows) {
+    const key = openPartnerSecret(row, "financingApiKey", ring);
+    if (key === null) continue;
+    await db
+      .update(partners)
+      .set({ financingKeyLast4: keyLast4(key) })
+      .where(and(eq(partners.id, row.id), eq(partners.financingApiKey, row.financingApiKey!)));
+  }
 }

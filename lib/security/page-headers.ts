@@ -16,7 +16,7 @@ import { pageCsp } from "./csp";
 export const CHECKOUT_PATH = new RegExp(String.raw`^/checkout/(${CHECKOUT_SESSION_ID_SOURCE})(?:/|$)`);
 
 /** The checkout's pages (not its route handlers: return, status data), whatever the session id looks like. */
-export const CHECKOUT_PAGE_PATH = /^\/checkout\/[^/]+(?:\/offers|\/status)?\/?$/;
+export const CHECKOUT_PAGE_PATH = /^\/checkout\/[^/]+(?:\/offers|\/status|\/unavailable)?\/?$/;
 
 export interface PageRequest {
   pathname: string;

@@ -106,9 +106,10 @@ export default async function AuditPage({ searchParams }: Props) {
                 <Row key={event.id}>
                   <Cell header>{formatDateTime(event.at, locale)}</Cell>
                   <Cell>{t.kinds[event.kind] ?? event.kind}</Cell>
-                  <Cell>{event.staffName ?? m.common.notAvailable}</Cell>
+                  <Cell>{whoText(event, t, m.common.notAvailable)}</Cell>
                   <Cell>{event.operationId ?? m.common.notAvailable}</Cell>
-                  <Cell>{event.ip ?? m.common.notAvailable}</Cell>
+                  {/* A platform operator's address is the platform's to know, not the partner's. */}
+                  <Cell>{event.details?.actor === "operator" ? m.common.notAvailable : (event.ip ?? m.common.notAvailable)}</Cell>
                   <Cell>{t.results[event.result] ?? event.result}</Cell>
                   <Cell>{detailsText(event, t, locale)}</Cell>
                 </Row>
@@ -122,7 +123,13 @@ export default async function AuditPage({ searchParams }: Props) {
   );
 }
 
-/** The few details staff need: a refund's amounts, how many sessions ended. */
+/** Who did it: a staff member by name, or a platform operator (the console), said as such. */
+function whoText(event: AuditEventRow, t: AdminMessages["audit"], none: string): string {
+  if (!event.staffName) return none;
+  return event.details?.actor === "operator" ? t.byOperator(event.staffName) : event.staffName;
+}
+
+/** The few details staff need: a refund's amounts, how many sessions ended, which API secret. */
 function detailsText(event: AuditEventRow, t: AdminMessages["audit"], locale: Locale): string {
   const d = event.details ?? {};
   if (event.kind === "operation_refunded" && typeof d.totalToRefundCents === "number" && typeof d.chargesCents === "number") {
@@ -143,6 +150,7 @@ function detailsText(event: AuditEventRow, t: AdminMessages["audit"], locale: Lo
     return typeof d.endedSessions === "number" && d.endedSessions > 0 ? `${member} · ${t.endedSessions(d.endedSessions)}` : member;
   }
   if (typeof d.endedSessions === "number") return t.endedSessions(d.endedSessions);
+  if (event.kind.startsWith("api_secret_") && typeof d.prefix === "string" && d.prefix !== "") return `${d.prefix}…`;
   // A payment link: its booking and, for an e-mail, the recipient as recorded (masked). Not the
   // session id: the link's key, which a reader of the log does not need.
   if (event.kind.startsWith("payment_link_") && typeof d.bookingReference === "string") {

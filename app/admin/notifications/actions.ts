@@ -2,13 +2,14 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import type { NotificationUrlError, NotificationUrlState, RotateSecretState, TestNotificationState } from "@/components/admin/form-states";
+import type { NotificationUrlState, RotateSecretState, TestNotificationState } from "@/components/admin/form-states";
 import { operationIdField } from "@/lib/backoffice/operations/form-fields";
 import { staffAction } from "@/lib/backoffice/staff/staff-action";
 import { recordAudit } from "@/lib/backoffice/audit/audit";
 import { formatDateTime } from "@/lib/backoffice/common/format";
 import {
   NOTIFICATION_URL_MAX_LENGTH,
+  notificationUrlProblem,
   resendNotification,
   type ResendOutcome,
   rotateSigningSecret,
@@ -94,17 +95,6 @@ export async function testNotificationAction(previous: TestNotificationState, fo
 // ---------------------------------------------------------------------------------------------
 // Notification URL
 
-/** The address policy's reasons (lib/security/addresses.ts), as the field's messages. */
-function urlError(reason: string): NotificationUrlError {
-  if (reason.startsWith("only https")) return "https_only";
-  if (reason.startsWith("only http")) return "scheme";
-  if (reason.startsWith("credentials")) return "credentials";
-  if (reason.startsWith("cloud metadata")) return "metadata";
-  if (reason.startsWith("the destination resolves")) return "address";
-  if (reason.startsWith("is longer")) return "too_long";
-  return "invalid";
-}
-
 const urlValidated = staffAction(
   // Longer than allowed is said on the field (below), not refused as a malformed form.
   z.object({
@@ -120,9 +110,9 @@ const urlValidated = staffAction(
       kind: "notification_url_changed",
       result: result.ok ? "ok" : "refused",
       // Whether one is set, not the URL (it may carry a token of the partner's).
-      details: result.ok ? { set: result.url !== null } : { reason: urlError(result.reason) },
+      details: result.ok ? { set: result.url !== null } : { reason: notificationUrlProblem(result.reason) },
     });
-    return result.ok ? ({ saved: true, url: result.url ?? "" } as const) : ({ error: urlError(result.reason) } as const);
+    return result.ok ? ({ saved: true, url: result.url ?? "" } as const) : ({ error: notificationUrlProblem(result.reason) } as const);
   },
   { permission: "settings" },
 );

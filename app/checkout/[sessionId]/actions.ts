@@ -124,6 +124,9 @@ export async function submitCustomerForm(previous: CustomerFormState, formData: 
     return Object.keys(errors).length > 0 ? { submission, draft, errors } : { submission, draft, failure: "invalid" };
   }
   if (!outcome.ok) {
+    // The partner was disabled meanwhile: its page says so (nothing was stored).
+    if (outcome.state.failure === "agency_unavailable")
+      redirect(embedHref(`/checkout/${outcome.sessionId}/unavailable`, embedOf(formData)));
     // Without JavaScript the answer is this page rendered again, which sends a payment that can no
     // longer change on to its status with a 307, and the browser would post the form there too
     // ("Server Action unavailable"). The status page it belongs on, then, with a plain GET.
@@ -178,6 +181,8 @@ function destination(id: string, result: ChooseOutcome, embed: EmbedContext | un
       return at(`/checkout/${id}/offers?notice=offer_gone`);
     case "unavailable":
       return at(`/checkout/${id}/offers?notice=unavailable`);
+    case "agency_unavailable":
+      return at(`/checkout/${id}/unavailable`);
     case "no_operation":
       return at(`/checkout/${id}`);
     case "not_found":

@@ -11,6 +11,7 @@ import { CHECKOUT_PAGE_HEADER } from "@/lib/http/checkout-page";
 import type { Locale } from "@/lib/i18n/locales";
 import type { Messages } from "@/lib/i18n/messages";
 import { getLocale, getMessages } from "@/lib/i18n/server";
+import { isPartnerDisabled } from "@/lib/partners/partners";
 import { partnerTheme } from "@/lib/theme/store";
 
 /*
@@ -27,9 +28,12 @@ export type CheckoutPageProps = {
 /** The checkout's pages, in the order the customer meets them. */
 export type CheckoutStep = "details" | "offers" | "status";
 
-const STEP_PATHS: Record<CheckoutStep, string> = { details: "", offers: "/offers", status: "/status" };
+/** Every checkout page: the steps, and the page of a partner an operator disabled. */
+type CheckoutPage = CheckoutStep | "unavailable";
 
-function stepPath(sessionId: string, step: CheckoutStep): string {
+const STEP_PATHS: Record<CheckoutPage, string> = { details: "", offers: "/offers", status: "/status", unavailable: "/unavailable" };
+
+function stepPath(sessionId: string, step: CheckoutPage): string {
   return `/checkout/${sessionId}${STEP_PATHS[step]}`;
 }
 
@@ -82,12 +86,14 @@ function keptQuery(query: Record<string, string | string[] | undefined>): Record
 export type LoadedCheckout = Awaited<ReturnType<typeof loadCheckout>>;
 
 /**
- * Loads what a checkout page shows, or ends the request: not found for an unknown session; a
- * redirect (keeping the embedded mode) when `belongsIn` names another step for the session's state.
+ * Loads what a checkout page shows, or ends the request: not found for an unknown session; the
+ * "unavailable" page for every step of a disabled partner's session (and the details step for that
+ * page once the partner is enabled again); a redirect (keeping the embedded mode) when `belongsIn`
+ * names another step for the session's state.
  */
 export async function loadCheckout(
   { params, searchParams }: CheckoutPageProps,
-  step: CheckoutStep,
+  step: CheckoutPage,
   belongsIn?: (state: SessionState, session: CheckoutSession) => CheckoutStep | undefined,
 ) {
   const { ctx, session, partner } = await loadSession((await params).sessionId);
@@ -95,6 +101,8 @@ export async function loadCheckout(
 
   const query = await searchParams;
   const embed = partner ? embedContext(query, partner.allowedOrigins) : undefined;
+  const disabled = partner !== undefined && isPartnerDisabled(partner);
+  if (disabled !== (step === "unavailable")) redirect(embedHref(stepPath(session.id, disabled ? "unavailable" : "details"), embed));
   const state = sessionState(session);
   const elsewhere = belongsIn?.(state, session);
   if (elsewhere && elsewhere !== step) redirect(embedHref(stepPath(session.id, elsewhere), embed));

@@ -23,6 +23,32 @@ export interface AuditEventInput {
 export type AuditEventRow = typeof auditEvents.$inferSelect;
 
 /**
+ * Who made a change to a partner's settings: one of its staff members, or a platform operator
+ * (the operator console). Either is recorded in the staff columns, by id and name at the time, and
+ * `details.actor` says which.
+ */
+export interface AuditActor {
+  kind: "staff" | "operator";
+  id: string;
+  name: string;
+  ip?: string | null;
+}
+
+/** An event of a change `actor` made to `partnerId`'s settings. */
+export async function recordActorAudit(
+  db: Db,
+  actor: AuditActor,
+  event: Omit<AuditEventInput, "staff" | "ip"> & { partnerId: string },
+  now = new Date(),
+): Promise<void> {
+  await recordAudit(
+    db,
+    { ...event, staff: { id: actor.id, name: actor.name }, ip: actor.ip ?? null, details: { ...event.details, actor: actor.kind } },
+    now,
+  );
+}
+
+/**
  * Records one event. A failure to record is logged and does not undo what happened (a refund the
  * partner API made stays made); it is an error for operations to look at.
  */

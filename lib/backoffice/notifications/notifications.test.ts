@@ -13,7 +13,7 @@ import { newSigningSecret, PREVIOUS_SECRET_VALIDITY_MS, signingSecretsOf, signNo
 import { storedSession, testContext } from "@/lib/checkout/testing/context";
 import type { Database } from "@/lib/db";
 import { checkoutSessions, partnerNotifications, partners } from "@/lib/db/schema";
-import { hashSecret, partnerById } from "@/lib/partners/partners";
+import { partnerById } from "@/lib/partners/partners";
 import { openPartnerSecret, sealPartnerSecret } from "@/lib/partners/secrets";
 import {
   checkNotificationUrl,
@@ -50,7 +50,6 @@ async function partner(id: string, notificationUrl: string | null, secret: strin
   await db.insert(partners).values({
     id,
     name: id,
-    secretHash: hashSecret(`secret-${id}-0123456789`),
     allowedOrigins: ["http://127.0.0.1:3999"],
     notificationUrl,
     signingSecret: secret === null ? null : sealPartnerSecret(id, "signingSecret", secret),

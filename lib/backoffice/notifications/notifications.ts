@@ -137,6 +137,20 @@ export async function sendTestNotification(
 
 export const NOTIFICATION_URL_MAX_LENGTH = 2_000;
 
+/** Why a notification URL was refused, as a code the pages put in words (their `urlErrors`). */
+export type NotificationUrlProblem = "invalid" | "https_only" | "scheme" | "credentials" | "metadata" | "address" | "too_long";
+
+/** The address policy's reasons (lib/security/addresses.ts) and checkNotificationUrl's, as codes. */
+export function notificationUrlProblem(reason: string): NotificationUrlProblem {
+  if (reason.startsWith("only https")) return "https_only";
+  if (reason.startsWith("only http")) return "scheme";
+  if (reason.startsWith("credentials")) return "credentials";
+  if (reason.startsWith("cloud metadata")) return "metadata";
+  if (reason.startsWith("the destination resolves")) return "address";
+  if (reason.startsWith("is longer")) return "too_long";
+  return "invalid";
+}
+
 /**
  * A notification URL as staff type it, held to the address policy notifications are sent under:
  * the URL itself (scheme, no credentials, no metadata host) and, when the host is an address or

@@ -4,7 +4,6 @@ import { openDatabase, type Database } from "@/lib/db";
 import { checkoutSessions, customerData, partners, sessionStatusHistory } from "@/lib/db/schema";
 import { throwawayDatabase } from "@/lib/db/testing/throwaway";
 import type { OperationStatus } from "@/lib/financing/contract";
-import { hashSecret } from "@/lib/partners/partners";
 import { partnerOverview } from "./overview";
 
 const OURS = "overview_ours";
@@ -58,7 +57,7 @@ function overviewSuite(label: string, open: () => Promise<Database>) {
       for (const id of [OURS, THEIRS]) {
         await db()
           .insert(partners)
-          .values({ id, name: id, secretHash: hashSecret(`${id}_secret_0123456789`), allowedOrigins: ["http://127.0.0.1"] });
+          .values({ id, name: id, allowedOrigins: ["http://127.0.0.1"] });
       }
     });
     afterAll(async () => {

@@ -51,7 +51,11 @@ const noStore = z.object({
 
 const COMMON: Record<string, ZodOpenApiResponseObject> = {
   "401": {
-    ...errorResponse(401, "No `Authorization: Bearer <secret>` header, or not a partner's secret.", ["unauthorized"]),
+    ...errorResponse(
+      401,
+      "No `Authorization: Bearer <secret>` header, or not a working secret: unknown, revoked, expired after a rotation, or of a disabled partner.",
+      ["unauthorized"],
+    ),
     id: "Unauthorized",
   },
   "429": {

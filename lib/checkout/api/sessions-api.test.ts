@@ -3,9 +3,13 @@
  * wrong bearer secrets per client IP, each answered 429 `rate_limited` with Retry-After in the
  * API's error format.
  */
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorResponse } from "@/lib/app-error";
 import type { Database } from "@/lib/db";
+import { partners } from "@/lib/db/schema";
+import { DEMO_PARTNER_ID } from "@/lib/demo/seed";
+import { createApiSecret, revokeApiSecret } from "@/lib/partners/api-secrets";
 import { createTokenBuckets } from "@/lib/security/token-bucket";
 import type { CheckoutContext } from "../session/flow";
 import { handleCreateSession, handleGetSession, type SessionsApiThrottles } from "./sessions-api";
@@ -86,5 +90,41 @@ describe("the checkout sessions API's throttles", () => {
     expect((await answer(handleCreateSession(post(DEMO_SECRET), limits, context))).status).toBe(429);
     // From another address: served.
     expect((await answer(handleCreateSession(post(DEMO_SECRET, "192.0.2.44"), limits, context))).status).toBe(201);
+  });
+});
+
+describe("the checkout sessions API's secrets", () => {
+  /** The whole answer to a call: status and the body in the API's error format. */
+  async function refusal(call: Promise<unknown>): Promise<{ status: number; body: unknown }> {
+    try {
+      await call;
+      return { status: 201, body: undefined };
+    } catch (error) {
+      const response = errorResponse(error);
+      return { status: response.status, body: await response.json() };
+    }
+  }
+
+  it("answer a revoked secret and a disabled partner's secret exactly as an unknown one, at once", async () => {
+    const limits = throttles();
+    const unknown = await refusal(handleCreateSession(post("not_a_secret_of_anyone_0123"), limits, context));
+    expect(unknown).toEqual({ status: 401, body: { error: { code: "unauthorized", message: expect.any(String) } } });
+
+    const created = await createApiSecret(ctx.db, DEMO_PARTNER_ID, "Backend", { kind: "system", id: null, name: null }, "sandbox");
+    if (!created.ok) throw new Error(created.reason);
+    expect((await answer(handleCreateSession(post(created.secret), limits, context))).status).toBe(201);
+
+    await ctx.db.update(partners).set({ disabledAt: new Date() }).where(eq(partners.id, DEMO_PARTNER_ID));
+    try {
+      expect(await refusal(handleCreateSession(post(created.secret), limits, context))).toEqual(unknown);
+      expect(await refusal(handleGetSession(post(DEMO_SECRET), "cs_x0123456789", limits, context))).toEqual(unknown);
+    } finally {
+      await ctx.db.update(partners).set({ disabledAt: null }).where(eq(partners.id, DEMO_PARTNER_ID));
+    }
+
+    await revokeApiSecret(ctx.db, DEMO_PARTNER_ID, created.view.id);
+    expect(await refusal(handleCreateSession(post(created.secret), limits, context))).toEqual(unknown);
+    // The partner's other secret goes on.
+    expect((await answer(handleCreateSession(post(DEMO_SECRET), limits, context))).status).toBe(201);
   });
 });

@@ -1,7 +1,8 @@
 import "server-only";
 import { AppError } from "@/lib/app-error";
 import { getAppContext } from "@/lib/app-context";
-import { partnerBySecret, type Partner } from "@/lib/partners/partners";
+import { partnerBySecret } from "@/lib/partners/api-secrets";
+import type { Partner } from "@/lib/partners/partners";
 import { bodyProblemMessage, readJsonBody } from "@/lib/http/body";
 import type { CheckoutSessionResource } from "./api-schemas";
 import { createSessionSchema } from "../session/booking";

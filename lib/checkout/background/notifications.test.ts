@@ -9,7 +9,6 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { checkoutSessions, partnerNotifications, partners } from "@/lib/db/schema";
-import { hashSecret } from "@/lib/partners/partners";
 import type { CheckoutContext } from "../session/flow";
 import { deliverDueNotifications, newSigningSecret } from "./notifications";
 import { storedSession, testContext } from "../testing/context";
@@ -41,7 +40,6 @@ async function partnerWith(id: string, notificationUrl: string): Promise<void> {
   await ctx.db.insert(partners).values({
     id,
     name: id,
-    secretHash: hashSecret(`secret-${id}-0123456789`),
     allowedOrigins: ["http://127.0.0.1:3999"],
     notificationUrl,
     signingSecret: newSigningSecret(),

@@ -3,9 +3,12 @@
  * sessions (idempotency, conflicts), the customer's data, offers, choosing (double submits,
  * refusals, alternatives), and statuses that only move forward.
  */
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AppError } from "@/lib/app-error";
 import type { Database } from "@/lib/db";
+import { partners } from "@/lib/db/schema";
+import { forgetPartner } from "@/lib/partners/cache";
 import { decideAtProvider, startSandboxServer } from "@/lib/sandbox/testing/servers";
 import { MAX_CORRECTIONS } from "./customer-editor";
 import { chooseOffer, loadOffers, pollStatus, providerTarget, refreshStatus, submitCustomer, type CheckoutContext } from "./flow";
@@ -501,5 +504,42 @@ describe("coming back", () => {
     } finally {
       transactions.mockRestore();
     }
+  });
+});
+
+describe("a disabled partner's checkout", () => {
+  async function setDisabled(disabled: boolean) {
+    await ctx.db
+      .update(partners)
+      .set({ disabledAt: disabled ? new Date() : null })
+      .where(eq(partners.id, partner.id));
+    forgetPartner(partner.id);
+  }
+
+  it("goes no further: no data stored, no operation, no plan requested, nobody sent to the provider", async () => {
+    const open = (await createSession(ctx.db, partner, sessionInput())).session;
+    const choosing = await sessionWithOperation();
+    const view = await loadOffers(ctx, choosing);
+    if (view.kind !== "offers") throw new Error("expected offers");
+    const pending = await sessionWithOperation();
+    expect((await chooseOffer(ctx, pending.id, view.offers[0]!.id)).kind).toBe("redirect");
+    // The status read that follows a plan request, off the customer's way: done before counting.
+    expect(await workSettled(5_000)).toBe(true);
+    const atProvider = await requireSession(ctx.db, pending.id);
+    const before = calls().length;
+
+    await setDisabled(true);
+    try {
+      expect(await submitCustomer(ctx, open.id, customerDraft(), BROWSER)).toMatchObject({ ok: false, failure: "agency_unavailable" });
+      expect(await getCustomerDraft(ctx.db, open.id)).toBeUndefined();
+      expect(await chooseOffer(ctx, choosing.id, view.offers[0]!.id)).toEqual({ kind: "agency_unavailable" });
+      expect(await providerTarget(ctx, atProvider)).toBe(`/checkout/${pending.id}/status`);
+      expect(calls().slice(before)).toEqual([]);
+      expect((await requireSession(ctx.db, choosing.id)).financingStatus).toBeNull();
+    } finally {
+      await setDisabled(false);
+    }
+    // Enabled again: the same checkout goes on.
+    expect(await submitCustomer(ctx, open.id, customerDraft(), BROWSER)).toEqual({ ok: true });
   });
 });

@@ -5,7 +5,7 @@ import type { FinancingClient } from "@/lib/financing/client";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import type { FinancialOffer, StartFinancingResult } from "@/lib/financing/types";
 import { cachedPartnerById } from "@/lib/partners/cache";
-import type { Partner } from "@/lib/partners/partners";
+import { isPartnerDisabled, type Partner } from "@/lib/partners/partners";
 import { clientDataHash, operationBooking, operationExternalId } from "./booking";
 import { toClientData, validateCustomer, type CustomerDraft, type CustomerErrors } from "./customer";
 import { editorTokenHash, isEditor, MAX_CORRECTIONS, mergeCorrection, PREFILL_MASKED_FIELDS } from "./customer-editor";
@@ -66,6 +66,15 @@ async function partnerOf(ctx: CheckoutContext, session: CheckoutSession): Promis
   return partner;
 }
 
+/**
+ * Whether an operator disabled the session's partner: its checkout then goes no further (no
+ * operation created, no plan requested, nobody sent to the provider), and its pages say the agency
+ * is unavailable (app/checkout/[sessionId]/unavailable).
+ */
+export async function agencyUnavailable(ctx: CheckoutContext, session: CheckoutSession): Promise<boolean> {
+  return isPartnerDisabled(await partnerOf(ctx, session));
+}
+
 export function checkoutUrls(ctx: Pick<CheckoutContext, "appUrl" | "webhookToken">, sessionId: string) {
   return {
     page: `${ctx.appUrl}/checkout/${sessionId}`,
@@ -85,7 +94,7 @@ export type SubmitCustomerResult =
  * Why a submit changed nothing: `not_editor`, the data was sent from another browser (only that
  * one may correct it); `too_many_corrections`, the session's corrections are used up.
  */
-export type SubmitFailure = "unavailable" | "expired" | "closed" | "not_editor" | "too_many_corrections";
+export type SubmitFailure = "unavailable" | "expired" | "closed" | "not_editor" | "too_many_corrections" | "agency_unavailable";
 
 /**
  * Validates and stores the customer's data, then creates the operation (externalId = the booking
@@ -112,6 +121,8 @@ export async function submitCustomer(
   editorToken: string,
 ): Promise<SubmitCustomerResult> {
   let session = await requireSession(ctx.db, sessionId);
+  // Before anything is stored: a disabled partner's checkout takes no more of the customer's data.
+  if (await agencyUnavailable(ctx, session)) return { ok: false, failure: "agency_unavailable", draft: typed };
   const state = sessionState(session);
   if (state === "expired") return { ok: false, failure: "expired", draft: typed };
   if (state !== "open" && state !== "choosing") return { ok: false, failure: "closed", draft: typed };
@@ -268,7 +279,8 @@ export type ChooseResult =
   | { kind: "error"; hasAlternatives: boolean }
   | { kind: "offer_gone" }
   | { kind: "in_progress" }
-  | { kind: "unavailable" };
+  | { kind: "unavailable" }
+  | { kind: "agency_unavailable" };
 
 /**
  * Starts financing with the chosen offer. The offer id from the form is only a choice: the offer
@@ -277,6 +289,7 @@ export type ChooseResult =
  */
 export async function chooseOffer(ctx: CheckoutContext, sessionId: string, offerId: number): Promise<ChooseResult> {
   const session = await requireSession(ctx.db, sessionId);
+  if (await agencyUnavailable(ctx, session)) return { kind: "agency_unavailable" };
   if (!session.operationId) throw new AppError("conflict", "The customer's data has not been sent yet");
   const state = sessionState(session);
   // A repeat (double submit, back button) while at the provider goes back to the same checkout.
@@ -341,7 +354,8 @@ export async function chooseOffer(ctx: CheckoutContext, sessionId: string, offer
  */
 export async function providerTarget(ctx: CheckoutContext, session: CheckoutSession): Promise<string> {
   const statusPage = `/checkout/${session.id}/status`;
-  if (sessionState(session) !== "pending" || !session.operationId) return statusPage;
+  // The status page then says the agency is unavailable.
+  if (sessionState(session) !== "pending" || !session.operationId || (await agencyUnavailable(ctx, session))) return statusPage;
   if (session.financingStatus === "REQUESTED" && session.paymentUrl) return session.paymentUrl;
   if (session.operationStatus !== "CLIENT_REQUESTED") return statusPage;
   try {

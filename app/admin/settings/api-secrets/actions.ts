@@ -1,0 +1,36 @@
+"use server";
+
+import { refresh } from "next/cache";
+import { apiSecretsState } from "@/components/partners/api-secrets-rows";
+import type { ApiSecretsState } from "@/components/partners/api-secrets-state";
+import { apiSecretIntentSchema, runApiSecretIntent } from "@/lib/backoffice/api-secrets/api-secrets";
+import { requestIp } from "@/lib/backoffice/staff/staff";
+import { staffAction } from "@/lib/backoffice/staff/staff-action";
+import { getEnv } from "@/lib/env";
+import { getLocale } from "@/lib/i18n/server";
+
+/*
+ * The partner's own API secrets, from its back-office: created, rotated, revoked on the signed-in
+ * staff member's partner only (another partner's secret id is "not found"), audited by them.
+ *
+ * NOTE for the merge: any staff member signed in with both factors may do this for now (staffAction);
+ * it becomes the administrator's permission once roles exist.
+ */
+
+const validated = staffAction(apiSecretIntentSchema, async (staff, input) =>
+  runApiSecretIntent(
+    staff.db,
+    staff.partner.id,
+    input,
+    { kind: "staff", id: staff.user.id, name: staff.user.name, ip: await requestIp() },
+    getEnv().financing.environment,
+  ),
+);
+
+export async function apiSecretAction(previous: ApiSecretsState, formData: FormData): Promise<ApiSecretsState> {
+  const submission = (previous?.submission ?? 0) + 1;
+  const outcome = await validated(previous, formData);
+  // The list shows the change at once (the new secret is in this answer, not in the page).
+  refresh();
+  return apiSecretsState(submission, "invalid" in outcome ? { error: "invalid" } : outcome, await getLocale());
+}

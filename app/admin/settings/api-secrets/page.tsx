@@ -1,0 +1,52 @@
+import type { Metadata } from "next";
+import { AdminPage } from "@/app/admin/admin-page";
+import { ApiSecretsPanel } from "@/components/partners/api-secrets-panel";
+import { apiSecretRows } from "@/components/partners/api-secrets-rows";
+import { partnerApiSecrets } from "@/lib/backoffice/api-secrets/api-secrets";
+import { requireStaff } from "@/lib/backoffice/staff/staff";
+import { getAdminMessages } from "@/lib/i18n/admin-messages";
+import { getPartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
+import { getLocale } from "@/lib/i18n/server";
+import { apiSecretAction } from "./actions";
+
+const PATH = "/admin/settings/api-secrets";
+
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: getPartnerConsoleMessages(await getLocale()).meta.apiSecrets };
+}
+
+/**
+ * The partner's checkout sessions API secrets, managed by its own staff: only this partner's, the
+ * list and every action scoped by the session's partner.
+ *
+ * NOTE for the merge: guarded by the signed-in staff member (both factors) for now; it becomes the
+ * administrator's permission once roles exist.
+ */
+export default async function ApiSecretsPage() {
+  const staff = await requireStaff(PATH);
+  const locale = await getLocale();
+  const m = getAdminMessages(locale);
+  const t = getPartnerConsoleMessages(locale);
+  const rows = apiSecretRows(await partnerApiSecrets(staff.db, staff.partner.id), locale);
+  return (
+    <AdminPage staff={staff} locale={locale} m={m} path={PATH} section="apiSecrets">
+      <div className="flex flex-col gap-6">
+        <h1 className="text-3xl font-bold">{t.apiSecrets.title}</h1>
+        <p>{t.apiSecrets.intro}</p>
+        <section aria-labelledby="api-secrets" className="flex flex-col gap-4 rounded-card bg-surface p-4 shadow-sm">
+          <h2 id="api-secrets" className="sr-only">
+            {t.apiSecrets.title}
+          </h2>
+          <ApiSecretsPanel
+            action={apiSecretAction}
+            rows={rows}
+            text={t.apiSecrets}
+            errorPrefix={t.common.errorPrefix}
+            copy={{ copy: t.common.copy, copied: t.common.copied }}
+            permalink={PATH}
+          />
+        </section>
+      </div>
+    </AdminPage>
+  );
+}

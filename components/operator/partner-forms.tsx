@@ -1,0 +1,333 @@
+"use client";
+
+import { useActionState, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { controlClass, Field, RadioGroupField, SelectField, TextField } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
+import type { AdminMessages } from "@/lib/i18n/admin-messages";
+import { fill, type PartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
+import {
+  INITIAL_CREDENTIAL_STATE,
+  INITIAL_INVITE_ADMIN_STATE,
+  INITIAL_PARTNER_NOTIFICATION_STATE,
+  INITIAL_PARTNER_SETTINGS_STATE,
+  type CredentialState,
+  type InviteAdminState,
+  type PartnerNotificationState,
+  type PartnerSettingsState,
+} from "./form-states";
+
+/*
+ * The forms of a partner's page in the operator console: client components only for
+ * useActionState, so each answer (a field's error, the agencies to pick from, a link shown once)
+ * comes back in place. Without JavaScript the post lands on the page with the action's answer.
+ */
+
+type Action<S> = (state: S, formData: FormData) => Promise<S>;
+
+function PartnerField({ partnerId }: { partnerId: string }) {
+  return <input type="hidden" name="partnerId" value={partnerId} />;
+}
+
+export function PartnerSettingsForm({
+  action,
+  partnerId,
+  current,
+  text,
+  errorPrefix,
+  permalink,
+}: {
+  action: Action<PartnerSettingsState>;
+  partnerId: string;
+  current: { name: string; allowedOrigins: string; defaultReturnUrl: string };
+  text: PartnerConsoleMessages["settings"];
+  errorPrefix: string;
+  permalink: string;
+}) {
+  const [state, formAction] = useActionState(action, INITIAL_PARTNER_SETTINGS_STATE, permalink);
+  const noticeRef = useFocusAfterSubmit<HTMLDivElement>(state.submission, Boolean(state.saved));
+  const values = state.values ?? current;
+  const errors = state.errors ?? {};
+  const originsError = errors.allowedOrigins
+    ? fill(text.errors[errors.allowedOrigins.reason], { line: errors.allowedOrigins.line ?? "" })
+    : undefined;
+  return (
+    <form action={formAction} className="flex flex-col gap-4" noValidate>
+      <PartnerField partnerId={partnerId} />
+      {state.saved ? (
+        <div ref={noticeRef} tabIndex={-1}>
+          <Notice tone="success" live>
+            {text.saved}
+          </Notice>
+        </div>
+      ) : null}
+      <TextField
+        key={`name-${state.submission}`}
+        name="name"
+        id="settings-name"
+        label={text.name}
+        maxLength={100}
+        defaultValue={values.name}
+        error={errors.name ? text.errors[errors.name] : undefined}
+        errorPrefix={errorPrefix}
+      />
+      <Field id="settings-origins" label={text.origins} hint={text.originsHint} error={originsError} errorPrefix={errorPrefix}>
+        {(control) => (
+          <textarea
+            key={`origins-${state.submission}`}
+            {...control}
+            name="allowedOrigins"
+            rows={4}
+            spellCheck={false}
+            autoComplete="off"
+            defaultValue={values.allowedOrigins}
+          />
+        )}
+      </Field>
+      <TextField
+        key={`return-${state.submission}`}
+        name="defaultReturnUrl"
+        id="settings-return-url"
+        label={text.returnUrl}
+        hint={text.returnUrlHint}
+        type="url"
+        inputMode="url"
+        spellCheck={false}
+        maxLength={2000}
+        defaultValue={values.defaultReturnUrl}
+        error={errors.defaultReturnUrl ? text.errors[errors.defaultReturnUrl] : undefined}
+        errorPrefix={errorPrefix}
+      />
+      <div>
+        <SubmitButton pendingLabel={text.submit}>{text.submit}</SubmitButton>
+      </div>
+    </form>
+  );
+}
+
+export function PartnerNotificationForm({
+  action,
+  partnerId,
+  current,
+  text,
+  adminText,
+  errorPrefix,
+  permalink,
+}: {
+  action: Action<PartnerNotificationState>;
+  partnerId: string;
+  current: string;
+  text: PartnerConsoleMessages["notifications"];
+  /** The back-office's words for the field and its errors: the same rules. */
+  adminText: AdminMessages["notifications"];
+  errorPrefix: string;
+  permalink: string;
+}) {
+  const [state, formAction] = useActionState(action, INITIAL_PARTNER_NOTIFICATION_STATE, permalink);
+  const noticeRef = useFocusAfterSubmit<HTMLDivElement>(state.submission, Boolean(state.saved));
+  const error = state.error === "not_found" ? text.notFound : state.error ? adminText.urlErrors[state.error] : undefined;
+  return (
+    <form action={formAction} className="flex flex-col gap-3">
+      <PartnerField partnerId={partnerId} />
+      {state.saved ? (
+        <div ref={noticeRef} tabIndex={-1}>
+          <Notice tone="success" live>
+            {text.saved}
+          </Notice>
+        </div>
+      ) : null}
+      <TextField
+        key={state.submission}
+        name="notificationUrl"
+        id="partner-notification-url"
+        label={adminText.urlLabel}
+        hint={adminText.urlHint}
+        type="url"
+        inputMode="url"
+        spellCheck={false}
+        maxLength={2000}
+        defaultValue={state.url ?? current}
+        error={error}
+        errorPrefix={errorPrefix}
+      />
+      <div>
+        <SubmitButton variant="secondary" pendingLabel={adminText.urlSave}>
+          {adminText.urlSave}
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}
+
+export function CredentialForm({
+  action,
+  partnerId,
+  keyPrefix,
+  text,
+  errorPrefix,
+  permalink,
+}: {
+  action: Action<CredentialState>;
+  partnerId: string;
+  /** The prefix of this platform's keys (fk_live_ with the production API, fk_test_ with the sandbox). */
+  keyPrefix: string;
+  text: PartnerConsoleMessages["credential"];
+  errorPrefix: string;
+  permalink: string;
+}) {
+  const [state, formAction] = useActionState(action, INITIAL_CREDENTIAL_STATE, permalink);
+  const resultRef = useFocusAfterSubmit<HTMLDivElement>(state.submission);
+  const error = state.error
+    ? fill(text.errors[state.error.reason], { reason: state.error.apiReason ?? "—", prefix: keyPrefix })
+    : undefined;
+  return (
+    <div className="flex flex-col gap-3">
+      <div ref={resultRef} tabIndex={-1}>
+        {state.saved ? (
+          <Notice tone="success" live>
+            {text.saved}
+          </Notice>
+        ) : null}
+        {error ? (
+          <Notice tone="error" live>
+            {error}
+          </Notice>
+        ) : null}
+      </div>
+      {state.pick ? (
+        <form action={formAction} className="flex flex-col gap-3 rounded-card border-2 border-line p-4">
+          <PartnerField partnerId={partnerId} />
+          <input type="hidden" name="kind" value={state.pick.kind} />
+          {state.pick.pending ? <input type="hidden" name="pending" value={state.pick.pending} /> : null}
+          <p>{text.pickAgency}</p>
+          <SelectField
+            name="agencyId"
+            id="credential-agency"
+            label={text.agency}
+            options={state.pick.agencies.map((agency) => ({ value: String(agency.id), label: agency.label }))}
+          />
+          <div>
+            <SubmitButton pendingLabel={text.verifying}>{text.saveAgency}</SubmitButton>
+          </div>
+        </form>
+      ) : null}
+      <form action={formAction} className="flex flex-col gap-3" autoComplete="off">
+        <PartnerField partnerId={partnerId} />
+        <RadioGroupField
+          name="kind"
+          legend={text.kind}
+          errorPrefix={errorPrefix}
+          defaultValue="agency"
+          options={[
+            { value: "agency", label: text.kinds.agency },
+            { value: "group", label: text.kinds.group },
+            { value: "deployment", label: text.kinds.deployment },
+          ]}
+        />
+        <TextField
+          key={state.submission}
+          name="key"
+          id="credential-key"
+          label={text.key}
+          hint={fill(text.keyHint, { prefix: keyPrefix })}
+          // Typed once and never shown: a password field, which the browser does not keep.
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          maxLength={300}
+        />
+        <div>
+          <SubmitButton pendingLabel={text.verifying}>{text.submit}</SubmitButton>
+        </div>
+      </form>
+    </div>
+  );
+}
+
+export function InviteAdminForm({
+  action,
+  partnerId,
+  text,
+  copy,
+  errorPrefix,
+  permalink,
+}: {
+  action: Action<InviteAdminState>;
+  partnerId: string;
+  text: PartnerConsoleMessages["admin"];
+  copy: { copy: string; copied: string };
+  errorPrefix: string;
+  permalink: string;
+}) {
+  const [state, formAction] = useActionState(action, INITIAL_INVITE_ADMIN_STATE, permalink);
+  const [copied, setCopied] = useState(false);
+  const resultRef = useFocusAfterSubmit<HTMLDivElement>(state.submission);
+  const error = state.error ? text.errors[state.error] : undefined;
+  return (
+    <div className="flex flex-col gap-3">
+      <div ref={resultRef} tabIndex={-1}>
+        {state.link ? (
+          <div role="status" className="flex flex-col gap-2 rounded-card border-l-4 border-success bg-success-soft px-4 py-3">
+            <h3 className="font-semibold">{text.linkTitle}</h3>
+            <p>{text.linkIntro}</p>
+            <div className="flex flex-wrap items-center gap-2">
+              <input
+                readOnly
+                aria-label={text.linkTitle}
+                data-testid="admin-invitation-link"
+                value={state.link}
+                className={controlClass({ className: "font-mono text-sm" })}
+              />
+              <Button
+                type="button"
+                variant="secondary"
+                size="sm"
+                onClick={() => {
+                  void navigator.clipboard?.writeText(state.link!).then(() => setCopied(true));
+                }}
+              >
+                {copied ? copy.copied : copy.copy}
+              </Button>
+            </div>
+          </div>
+        ) : null}
+        {error && state.error !== "invalid_email" && state.error !== "invalid_name" ? (
+          <Notice tone="error" live>
+            {error}
+          </Notice>
+        ) : null}
+      </div>
+      <form action={formAction} className="flex flex-col gap-3" noValidate>
+        <PartnerField partnerId={partnerId} />
+        <TextField
+          key={`email-${state.submission}`}
+          name="email"
+          id="admin-email"
+          label={text.email}
+          type="email"
+          autoComplete="off"
+          maxLength={254}
+          defaultValue={state.values?.email ?? ""}
+          error={state.error === "invalid_email" ? error : undefined}
+          errorPrefix={errorPrefix}
+        />
+        <TextField
+          key={`name-${state.submission}`}
+          name="name"
+          id="admin-name"
+          label={text.name}
+          autoComplete="off"
+          maxLength={100}
+          defaultValue={state.values?.name ?? ""}
+          error={state.error === "invalid_name" ? error : undefined}
+          errorPrefix={errorPrefix}
+        />
+        <div>
+          <SubmitButton pendingLabel={text.submit}>{text.submit}</SubmitButton>
+        </div>
+      </form>
+    </div>
+  );
+}

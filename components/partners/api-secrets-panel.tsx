@@ -1,0 +1,152 @@
+"use client";
+
+import { useActionState, useState } from "react";
+import { Button } from "@/components/ui/button";
+import { TextField } from "@/components/ui/field";
+import { Notice } from "@/components/ui/notice";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { Cell, Row, columnsOf, ScrollTable } from "@/components/ui/table";
+import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
+import { fill, type ApiSecretsMessages } from "@/lib/i18n/partner-console-messages";
+import { INITIAL_API_SECRETS_STATE, type ApiSecretRow, type ApiSecretsState } from "./api-secrets-state";
+
+/*
+ * A partner's checkout sessions API secrets: the list, a form to create one, and on each working
+ * one "Rotate" and "Revoke". One action for all of them (`intent`), through useActionState, so a
+ * new secret comes back into this component's state and is shown once, never in a URL nor in the
+ * page the server renders next. Without JavaScript the post lands on `permalink` with the answer.
+ * The operator console and the back-office each hand in their own action (`hidden`: the partner's
+ * id, in the console).
+ */
+
+export function ApiSecretsPanel({
+  action,
+  rows,
+  text,
+  errorPrefix,
+  copy,
+  permalink,
+  hidden = {},
+}: {
+  action: (state: ApiSecretsState, formData: FormData) => Promise<ApiSecretsState>;
+  rows: ApiSecretRow[];
+  text: ApiSecretsMessages;
+  errorPrefix: string;
+  copy: { copy: string; copied: string };
+  permalink: string;
+  hidden?: Record<string, string>;
+}) {
+  const [state, formAction] = useActionState(action, INITIAL_API_SECRETS_STATE, permalink);
+  const [copied, setCopied] = useState(false);
+  const resultRef = useFocusAfterSubmit<HTMLDivElement>(state.submission);
+  const hiddenFields = Object.entries(hidden).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />);
+  const working = (row: ApiSecretRow) => row.state === "active" || row.state === "rotating";
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div ref={resultRef} tabIndex={-1} className="flex flex-col gap-3">
+        {state.created ? (
+          <div role="status" className="flex flex-col gap-2 rounded-card border-l-4 border-success bg-success-soft px-4 py-3">
+            <h3 className="font-semibold">{text.newSecretTitle}</h3>
+            <p>{text.newSecretIntro}</p>
+            <div className="flex flex-wrap items-center gap-2">
+              <code data-testid="new-api-secret" className="rounded-md bg-surface px-2 py-1 font-mono text-sm break-all">
+                {state.created.secret}
+              </code>
+              <Button
+                type="button"
+                variant="secondary"
+                size="sm"
+                onClick={() => {
+                  void navigator.clipboard?.writeText(state.created!.secret).then(() => setCopied(true));
+                }}
+              >
+                {copied ? copy.copied : copy.copy}
+              </Button>
+            </div>
+            {state.created.previousValidUntil ? <p>{fill(text.rotatedNote, { until: state.created.previousValidUntil })}</p> : null}
+          </div>
+        ) : null}
+        {state.revoked ? (
+          <Notice tone="success" live>
+            {text.revoked}
+          </Notice>
+        ) : null}
+        {state.error && state.error !== "invalid_name" ? (
+          <Notice tone="error" live>
+            {text.errors[state.error]}
+          </Notice>
+        ) : null}
+      </div>
+
+      {rows.length === 0 ? (
+        <p>{text.none}</p>
+      ) : (
+        <ScrollTable
+          label={text.caption}
+          wide
+          columns={columnsOf(text.columns, ["name", "prefix", "created", "lastUsed", "state", "actions"])}
+        >
+          {rows.map((row) => (
+            <Row key={row.id}>
+              <Cell header>{row.name}</Cell>
+              <Cell>
+                <code className="font-mono">{row.prefix ? `${row.prefix}…` : "—"}</code>
+              </Cell>
+              <Cell>
+                {row.created}
+                {row.createdBy ? <span className="block text-sm text-muted">{fill(text.createdBy, { name: row.createdBy })}</span> : null}
+              </Cell>
+              <Cell>{row.lastUsed ?? text.never}</Cell>
+              <Cell>{row.state === "rotating" ? fill(text.states.rotating, { until: row.until ?? "" }) : text.states[row.state]}</Cell>
+              <Cell>
+                {working(row) ? (
+                  <div className="flex flex-wrap gap-2">
+                    {row.state === "active" ? (
+                      <form action={formAction}>
+                        {hiddenFields}
+                        <input type="hidden" name="intent" value="rotate" />
+                        <input type="hidden" name="secretId" value={row.id} />
+                        <SubmitButton variant="secondary" pendingLabel={text.working} label={fill(text.rotateLabel, { name: row.name })}>
+                          {text.rotate}
+                        </SubmitButton>
+                      </form>
+                    ) : null}
+                    <form action={formAction}>
+                      {hiddenFields}
+                      <input type="hidden" name="intent" value="revoke" />
+                      <input type="hidden" name="secretId" value={row.id} />
+                      <SubmitButton variant="secondary" pendingLabel={text.working} label={fill(text.revokeLabel, { name: row.name })}>
+                        {text.revoke}
+                      </SubmitButton>
+                    </form>
+                  </div>
+                ) : null}
+              </Cell>
+            </Row>
+          ))}
+        </ScrollTable>
+      )}
+
+      <form action={formAction} className="flex flex-col gap-3 border-t border-divider pt-4">
+        {hiddenFields}
+        <input type="hidden" name="intent" value="create" />
+        <TextField
+          key={state.submission}
+          name="name"
+          id="api-secret-name"
+          label={text.name}
+          hint={text.nameHint}
+          maxLength={60}
+          autoComplete="off"
+          defaultValue={state.error === "invalid_name" ? (state.name ?? "") : ""}
+          error={state.error === "invalid_name" ? text.errors.invalid_name : undefined}
+          errorPrefix={errorPrefix}
+        />
+        <div>
+          <SubmitButton pendingLabel={text.creating}>{text.create}</SubmitButton>
+        </div>
+      </form>
+    </div>
+  );
+}

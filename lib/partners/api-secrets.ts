@@ -1,0 +1,311 @@
+import "server-only";
+import { createHash, randomBytes } from "node:crypto";
+import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { partnerApiSecrets, partners, type PartnerApiSecretRow, type PartnerRow } from "@/lib/db/schema";
+
+/**
+ * A partner's secrets for the checkout sessions API: created (shown once), listed, rotated (the old
+ * one keeps working for ROTATION_OVERLAP_MS) and revoked (at once). Only their SHA-256 is stored:
+ * a secret is random and only ever compared, so nothing needs to open it again.
+ *
+ * Every request is a database lookup on the unique index of the hash, joined with the partner: no
+ * process keeps a secret → partner answer, so a revocation, an expiry or a disabled partner holds on
+ * every instance from the next request.
+ *
+ * Who may call these (an operator, a partner's administrator) and the audit of it are the callers'.
+ */
+
+/** A secret's prefix says which partner API it goes with: production (`fk_live_` keys) or the sandbox. */
+export const LIVE_SECRET_PREFIX = "cs_live_";
+export const TEST_SECRET_PREFIX = "cs_test_";
+/**
+ * Random bytes of a secret: 384 bits, 64 characters. Long enough too that `cs_live_…` never has the
+ * shape of a checkout session id (`cs_` and at most 64 characters, lib/http/checkout-session-id.ts),
+ * so a secret pasted where an id goes is never taken, or logged, as one.
+ */
+const SECRET_BYTES = 48;
+/** The characters kept to recognise a secret in lists: its kind and four random characters. */
+const SHOWN_PREFIX_LENGTH = LIVE_SECRET_PREFIX.length + 4;
+/** A rotated secret keeps working this long, while the partner's backend moves to the new one. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60_000;
+/** `last_used_at` is written at most this often per secret: a request is not a write. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+/** Secrets that work at once per partner (active or in a rotation's overlap). */
+export const MAX_LIVE_SECRETS = 10;
+export const SECRET_NAME_MAX_LENGTH = 60;
+/** Bearer values outside these lengths are not looked up. */
+const MIN_SECRET_LENGTH = 16;
+const MAX_SECRET_LENGTH = 200;
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+export type SecretEnvironment = "sandbox" | "production";
+export type SecretState = "active" | "rotating" | "expired" | "revoked";
+
+export interface SecretAuthor {
+  kind: "staff" | "operator" | "system";
+  id: string | null;
+  name: string | null;
+}
+
+export function hashSecret(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+/** A new secret, `cs_live_…` with the production partner API, `cs_test_…` with the sandbox. */
+export function newSecret(environment: SecretEnvironment): string {
+  const prefix = environment === "production" ? LIVE_SECRET_PREFIX : TEST_SECRET_PREFIX;
+  return `${prefix}${randomBytes(SECRET_BYTES).toString("base64url")}`;
+}
+
+/** The part of a secret kept in clear: enough to recognise it, far too little to guess it. */
+export function shownPrefix(secret: string): string {
+  return secret.slice(0, SHOWN_PREFIX_LENGTH);
+}
+
+export function secretState(secret: Pick<PartnerApiSecretRow, "revokedAt" | "expiresAt">, now = new Date()): SecretState {
+  if (secret.revokedAt) return "revoked";
+  if (secret.expiresAt) return secret.expiresAt > now ? "rotating" : "expired";
+  return "active";
+}
+
+/** Neither revoked nor expired: the SQL twin of a state of "active" or "rotating". */
+function works(now: Date) {
+  return and(isNull(partnerApiSecrets.revokedAt), or(isNull(partnerApiSecrets.expiresAt), gt(partnerApiSecrets.expiresAt, now)));
+}
+
+/**
+ * The partner whose working secret this is: unknown, revoked and expired secrets, and the secrets of
+ * a disabled partner, are all the same "no". Records when the secret was last used (at most once a
+ * LAST_USED_RESOLUTION_MS).
+ */
+export async function partnerBySecret(db: Db, secret: string, now = new Date()): Promise<PartnerRow | undefined> {
+  if (secret.length < MIN_SECRET_LENGTH || secret.length > MAX_SECRET_LENGTH) return undefined;
+  const [row] = await db
+    .select({ partner: partners, secretId: partnerApiSecrets.id, lastUsedAt: partnerApiSecrets.lastUsedAt })
+    .from(partnerApiSecrets)
+    .innerJoin(partners, eq(partners.id, partnerApiSecrets.partnerId))
+    .where(and(eq(partnerApiSecrets.secretHash, hashSecret(secret)), works(now), isNull(partners.disabledAt)))
+    .limit(1);
+  if (!row) return undefined;
+  const stale = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
+  if (!row.lastUsedAt || row.lastUsedAt < stale) {
+    // Conditional: instances racing on the same secret write it once.
+    await db
+      .update(partnerApiSecrets)
+      .set({ lastUsedAt: now })
+      .where(
+        and(eq(partnerApiSecrets.id, row.secretId), or(isNull(partnerApiSecrets.lastUsedAt), lt(partnerApiSecrets.lastUsedAt, stale))),
+      );
+  }
+  return row.partner;
+}
+
+/** What a list shows of a secret: never its hash. */
+export interface ApiSecretView {
+  id: string;
+  name: string;
+  prefix: string;
+  state: SecretState;
+  createdAt: Date;
+  createdByName: string | null;
+  createdByKind: SecretAuthor["kind"];
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}
+
+function view(row: PartnerApiSecretRow, now: Date): ApiSecretView {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    state: secretState(row, now),
+    createdAt: row.createdAt,
+    createdByName: row.createdByName,
+    createdByKind: row.createdByKind,
+    lastUsedAt: row.lastUsedAt,
+    expiresAt: row.expiresAt,
+    revokedAt: row.revokedAt,
+  };
+}
+
+/** The partner's secrets, working ones first, newest first. */
+export async function listApiSecrets(db: Db, partnerId: string, now = new Date()): Promise<ApiSecretView[]> {
+  const rows = await db
+    .select()
+    .from(partnerApiSecrets)
+    .where(eq(partnerApiSecrets.partnerId, partnerId))
+    .orderBy(desc(partnerApiSecrets.createdAt), desc(partnerApiSecrets.id));
+  const views = rows.map((row) => view(row, now));
+  const working = (state: SecretState) => state === "active" || state === "rotating";
+  return [...views.filter((v) => working(v.state)), ...views.filter((v) => !working(v.state))];
+}
+
+export type CreateSecretResult =
+  { ok: true; secret: string; view: ApiSecretView } | { ok: false; reason: "not_found" | "too_many" | "invalid_name" };
+
+/** The name as typed, trimmed; undefined when it cannot be a name. */
+export function secretName(raw: string): string | undefined {
+  const name = raw.trim();
+  if (name.length === 0 || name.length > SECRET_NAME_MAX_LENGTH || /[\u0000-\u001f\u007f]/.test(name)) return undefined;
+  return name;
+}
+
+function newId(): string {
+  return `sec_${randomBytes(12).toString("base64url")}`;
+}
+
+async function insertSecret(
+  db: Db | Tx,
+  partnerId: string,
+  name: string,
+  author: SecretAuthor,
+  environment: SecretEnvironment,
+  now: Date,
+): Promise<{ secret: string; row: PartnerApiSecretRow }> {
+  const secret = newSecret(environment);
+  const [row] = await db
+    .insert(partnerApiSecrets)
+    .values({
+      id: newId(),
+      partnerId,
+      name,
+      prefix: shownPrefix(secret),
+      secretHash: hashSecret(secret),
+      createdAt: now,
+      createdByKind: author.kind,
+      createdById: author.id,
+      createdByName: author.name,
+    })
+    .returning();
+  return { secret, row: row! };
+}
+
+async function liveSecretCount(db: Db, partnerId: string, now: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(partnerApiSecrets)
+    .where(and(eq(partnerApiSecrets.partnerId, partnerId), works(now)));
+  return row?.n ?? 0;
+}
+
+async function partnerExists(db: Db, partnerId: string): Promise<boolean> {
+  const [row] = await db.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId)).limit(1);
+  return row !== undefined;
+}
+
+/** A new secret for the partner: the plaintext is returned here, once, and stored nowhere. */
+export async function createApiSecret(
+  db: Db,
+  partnerId: string,
+  rawName: string,
+  author: SecretAuthor,
+  environment: SecretEnvironment,
+  now = new Date(),
+): Promise<CreateSecretResult> {
+  const name = secretName(rawName);
+  if (!name) return { ok: false, reason: "invalid_name" };
+  if (!(await partnerExists(db, partnerId))) return { ok: false, reason: "not_found" };
+  if ((await liveSecretCount(db, partnerId, now)) >= MAX_LIVE_SECRETS) return { ok: false, reason: "too_many" };
+  const { secret, row } = await insertSecret(db, partnerId, name, author, environment, now);
+  return { ok: true, secret, view: view(row, now) };
+}
+
+export type RotateSecretResult =
+  { ok: true; secret: string; view: ApiSecretView; previousValidUntil: Date } | { ok: false; reason: "not_found" | "not_active" };
+
+/**
+ * A new secret under the same name, and the old one working until ROTATION_OVERLAP_MS from now. Only
+ * an active secret rotates (one already in an overlap is on its way out: revoke it, or rotate its
+ * successor). `partnerId` scopes the lookup: another partner's secret is "not found".
+ */
+export async function rotateApiSecret(
+  db: Db,
+  partnerId: string,
+  secretId: string,
+  author: SecretAuthor,
+  environment: SecretEnvironment,
+  now = new Date(),
+): Promise<RotateSecretResult> {
+  return db.transaction(async (tx) => {
+    const previousValidUntil = new Date(now.getTime() + ROTATION_OVERLAP_MS);
+    // Conditional on its being active: two rotations at once do not both win.
+    const [old] = await tx
+      .update(partnerApiSecrets)
+      .set({ expiresAt: previousValidUntil })
+      .where(
+        and(
+          eq(partnerApiSecrets.id, secretId),
+          eq(partnerApiSecrets.partnerId, partnerId),
+          isNull(partnerApiSecrets.revokedAt),
+          isNull(partnerApiSecrets.expiresAt),
+        ),
+      )
+      .returning();
+    if (!old) {
+      const [exists] = await tx
+        .select({ id: partnerApiSecrets.id })
+        .from(partnerApiSecrets)
+        .where(and(eq(partnerApiSecrets.id, secretId), eq(partnerApiSecrets.partnerId, partnerId)))
+        .limit(1);
+      return { ok: false as const, reason: exists ? ("not_active" as const) : ("not_found" as const) };
+    }
+    const { secret, row } = await insertSecret(tx, partnerId, old.name, author, environment, now);
+    return { ok: true as const, secret, view: view(row, now), previousValidUntil };
+  });
+}
+
+export type RevokeSecretResult = { ok: true; view: ApiSecretView } | { ok: false; reason: "not_found" | "already_revoked" };
+
+/** Ends a secret at once, wherever it is in its life. Another partner's secret is "not found". */
+export async function revokeApiSecret(db: Db, partnerId: string, secretId: string, now = new Date()): Promise<RevokeSecretResult> {
+  const [row] = await db
+    .update(partnerApiSecrets)
+    .set({ revokedAt: now })
+    .where(and(eq(partnerApiSecrets.id, secretId), eq(partnerApiSecrets.partnerId, partnerId), isNull(partnerApiSecrets.revokedAt)))
+    .returning();
+  if (row) return { ok: true, view: view(row, now) };
+  const [exists] = await db
+    .select({ id: partnerApiSecrets.id })
+    .from(partnerApiSecrets)
+    .where(and(eq(partnerApiSecrets.id, secretId), eq(partnerApiSecrets.partnerId, partnerId)))
+    .limit(1);
+  return { ok: false, reason: exists ? "already_revoked" : "not_found" };
+}
+
+/** One secret of the partner (for an audit line naming it), or undefined. */
+export async function apiSecretById(db: Db, partnerId: string, secretId: string, now = new Date()): Promise<ApiSecretView | undefined> {
+  const [row] = await db
+    .select()
+    .from(partnerApiSecrets)
+    .where(and(eq(partnerApiSecrets.id, secretId), eq(partnerApiSecrets.partnerId, partnerId)))
+    .limit(1);
+  return row ? view(row, now) : undefined;
+}
+
+/**
+ * A secret known in advance, kept working under a fixed id: the demo partners' published sandbox
+ * secrets (lib/demo/seed.ts). Written again at every start, so a revocation made on the demo ends
+ * at the next restart, as the demo's other published settings do.
+ */
+export async function seedKnownSecret(db: Db, partnerId: string, id: string, name: string, secret: string): Promise<void> {
+  const values = {
+    id,
+    partnerId,
+    name,
+    prefix: shownPrefix(secret),
+    secretHash: hashSecret(secret),
+    createdByKind: "system" as const,
+    createdById: null,
+    createdByName: null,
+  };
+  await db
+    .insert(partnerApiSecrets)
+    .values(values)
+    .onConflictDoUpdate({
+      target: partnerApiSecrets.id,
+      set: { partnerId, name, prefix: values.prefix, secretHash: values.secretHash, revokedAt: null, expiresAt: null },
+    });
+}
