@@ -18,6 +18,7 @@ const TEMPLATES: [RegExp, string][] = [
   [/^\/admin\/operations\/[^/]+\/refund\/?$/, "/admin/operations/[id]/refund"],
   [/^\/admin\/operations\/[^/]+\/?$/, "/admin/operations/[id]"],
   [/^\/embed\/[^/]+\/continue\/?$/, "/embed/[sessionId]/continue"],
+  [/^\/docs\/guides\/[^/]+\/?$/, "/docs/guides/[slug]"],
   [/^\/sandbox\/v1\//, "/sandbox/v1/*"],
   [/^\/sandbox\/_control\//, "/sandbox/_control/*"],
   [/^\/sandbox\/.+/, "/sandbox/*"],
