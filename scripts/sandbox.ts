@@ -49,6 +49,7 @@ const sandbox = createSandbox({
   localMode: config.localMode,
   allowedTargets: config.allowedTargets,
   loopbackPaths: config.loopbackPaths,
+  publicOrigin: config.publicOrigin,
 });
 try {
   await sandbox.ready;

@@ -22,6 +22,11 @@ export interface SandboxConfig {
   allowedTargets: AllowList;
   /** The paths a loopback target may start with in local mode; undefined: any (`*`). */
   loopbackPaths: readonly string[] | undefined;
+  /**
+   * Run alone (`npm run sandbox`): the origin browsers reach it by, for the addresses it gives them
+   * (SANDBOX_PUBLIC_URL); undefined: each request's own. Served by the app, APP_URL's is used.
+   */
+  publicOrigin: string | undefined;
 }
 
 const booleanFlag = z
@@ -45,6 +50,16 @@ const envSchema = z.object({
       (paths) => paths.length > 0 && paths.every((path) => path === "*" || /^\/[\x21-\x7e]*$/.test(path)),
       "must be paths starting with / (comma-separated), or *",
     )
+    .optional(),
+  SANDBOX_PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http(s) URL, e.g. https://sandbox.example.com" })
+    .refine((value) => {
+      // The refinement runs after a failed URL check too.
+      if (!URL.canParse(value)) return true;
+      const url = new URL(value);
+      return (url.pathname === "/" || url.pathname === "") && url.search === "" && url.hash === "";
+    }, "must be an origin only (scheme, host and port): the sandbox's paths start with /sandbox")
+    .transform((value) => new URL(value).origin)
     .optional(),
 });
 
@@ -78,6 +93,7 @@ export function sandboxConfigFromEnv(source: Record<string, string | undefined> 
     localMode: parsed.data.SANDBOX_LOCAL_MODE,
     allowedTargets: allowed.list,
     loopbackPaths: loopbackPathsOf(parsed.data.SANDBOX_LOOPBACK_PATHS),
+    publicOrigin: parsed.data.SANDBOX_PUBLIC_URL,
   };
 }
 
@@ -93,5 +109,6 @@ export function defaultSandboxConfig(): SandboxConfig {
     localMode: true,
     allowedTargets: emptyAllowList(),
     loopbackPaths: DEFAULT_LOOPBACK_PATHS,
+    publicOrigin: undefined,
   };
 }

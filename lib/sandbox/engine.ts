@@ -140,6 +140,12 @@ export interface SandboxEngineOptions {
   loopbackPaths?: readonly string[];
   /** Operations created longer ago than this (wall clock) are purged on the timer. */
   retentionDays?: number;
+  /**
+   * The origin of every address a browser follows (`financingUrl`, `paymentUrl`, the hosted pages'
+   * links), e.g. `https://sandbox.example`: the served sandbox's is the app's APP_URL, the one run
+   * alone SANDBOX_PUBLIC_URL's. Unset: the origin each request came in on.
+   */
+  publicOrigin?: string;
 }
 
 /** A change being made to one operation: its clock, and the webhook statuses it emits. */
@@ -159,6 +165,7 @@ export class SandboxEngine {
   private readonly allowedTargets: AllowList;
   private readonly loopbackPaths: readonly string[] | undefined;
   readonly retentionDays: number;
+  readonly publicOrigin: string | undefined;
   /**
    * Errors of work done in the background (a delivery's bookkeeping, a timer tick), kept for
    * inspection (the last 20) until the app's logger takes them.
@@ -179,6 +186,7 @@ export class SandboxEngine {
     this.allowedTargets = options.allowedTargets ?? emptyAllowList();
     this.loopbackPaths = options.loopbackPaths;
     this.retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
+    this.publicOrigin = options.publicOrigin === undefined ? undefined : new URL(options.publicOrigin).origin;
   }
 
   private async db(): Promise<SandboxDb> {

@@ -553,3 +553,42 @@ describe("engine errors on the pages", () => {
     expect(response.headers.get("Referrer-Policy")).toBeNull();
   });
 });
+
+describe("the addresses given to browsers", () => {
+  it("are on the configured public origin, whatever address the sandbox is called on", async () => {
+    await sandbox.close();
+    sandbox = createSandbox({
+      tickMs: 0,
+      publicOrigin: "https://checkout.example:8443/",
+      lookup: async () => [{ address: "203.0.113.10", family: 4 }],
+      database: { ...database, close: async () => {} },
+    });
+    // Called on ORIGIN (the app calls its own sandbox on localhost:$PORT), seen by browsers elsewhere.
+    const op = await createOperation({ redirects: false });
+    expect(op.financingUrl).toMatch(/^https:\/\/checkout\.example:8443\/sandbox\/pay\/financing\?/);
+
+    const offers = await sandbox.fetch(new Request(`${ORIGIN}/sandbox/v1/financing/${op.id}`, { headers: { "X-Service-API-Key": KEY } }));
+    const [offer] = ((await offers.json()) as { financialOffers: { id: number }[] }).financialOffers;
+    const requested = await sandbox.fetch(
+      new Request(`${ORIGIN}/sandbox/v1/financing`, {
+        method: "POST",
+        headers: { "X-Service-API-Key": KEY, "Content-Type": "application/json" },
+        body: JSON.stringify({ operationIdentifier: op.id, financialOfferId: offer?.id }),
+      }),
+    );
+    const start = (await requested.json()) as { financingStatus: string; paymentUrl?: string };
+    expect(start.paymentUrl).toMatch(/^https:\/\/checkout\.example:8443\/sandbox\/provider\/checkout\/\w+$/);
+
+    // The hosted pages' redirects and links too, with the page requested on ORIGIN.
+    const pageUrl = new URL(op.financingUrl);
+    const local = `${ORIGIN}${pageUrl.pathname}${pageUrl.search}`;
+    const status = await get(local);
+    expect(await status.text()).toContain(`href="https://checkout.example:8443/sandbox/provider/checkout/`);
+    const declined = await postForm(`${ORIGIN}${new URL(start.paymentUrl ?? "").pathname}/decline`);
+    expect(declined.headers.get("Location")).toMatch(/^https:\/\/checkout\.example:8443\/sandbox\/pay\/result\?/);
+
+    const openapi = (await (await get(`${ORIGIN}/sandbox/v1/openapi.json`)).json()) as { servers: { url: string }[] };
+    expect(openapi.servers[0]?.url).toBe("https://checkout.example:8443/sandbox/v1");
+    expect(JSON.stringify(openapi)).not.toContain(ORIGIN);
+  });
+});

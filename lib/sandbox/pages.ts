@@ -1,4 +1,4 @@
-import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { Hono, type Context as HonoContext, type MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { OperationStatus } from "@/lib/financing/contract";
 import { origin } from "./api";
@@ -29,12 +29,17 @@ const SUCCEEDED: readonly OperationStatus[] = ["FAVORABLE", "CONFIRMED", "FINISH
 /** Over without financing: the error redirect. */
 const FAILED: readonly OperationStatus[] = ["REFUSED", "ERROR", "CANCELLED", "EXPIRED"];
 
+/** What every hosted page's handler knows before it runs: the origin its addresses are built on. */
+type PagesEnv = { Variables: { origin: string } };
+type Context = HonoContext<PagesEnv>;
+
 export function hostedPages(engine: SandboxEngine) {
-  const pages = new Hono();
+  const pages = new Hono<PagesEnv>();
 
   // Only these prefixes: a `*` here would also wrap the partner API, which `app.ts` mounts beside.
-  pages.use("/pay/*", hostedPageHeaders);
-  pages.use("/provider/*", hostedPageHeaders);
+  const prepare = hostedPageContext(engine);
+  pages.use("/pay/*", prepare);
+  pages.use("/provider/*", prepare);
 
   // --- The financing page (`financingUrl`) ---------------------------------------------------
 
@@ -70,7 +75,7 @@ export function hostedPages(engine: SandboxEngine) {
 
     let started: Awaited<ReturnType<SandboxEngine["startFinancing"]>>;
     try {
-      started = await engine.startFinancing(operation.id, offerId, origin(c));
+      started = await engine.startFinancing(operation.id, offerId, c.var.origin);
     } catch (error) {
       // A tampered or stale offerId: the engine's 422, shown with the plans still on offer.
       if (error instanceof SandboxError && error.body.errorCode === "NOT_ELIGIBLE_FINANCIAL_OFFER") {
@@ -173,12 +178,15 @@ export function hostedPages(engine: SandboxEngine) {
 
 // ---------------------------------------------------------------------------------------------
 
-const hostedPageHeaders: MiddlewareHandler = async (c, next) => {
-  await next();
-  // The URLs carry the operation's token: keep them out of caches and out of other sites' Referer.
-  c.res.headers.set("Cache-Control", "no-store");
-  c.res.headers.set("Referrer-Policy", "no-referrer");
-};
+function hostedPageContext(engine: SandboxEngine): MiddlewareHandler<PagesEnv> {
+  return async (c, next) => {
+    c.set("origin", origin(c, engine));
+    await next();
+    // The URLs carry the operation's token: keep them out of caches and out of other sites' Referer.
+    c.res.headers.set("Cache-Control", "no-store");
+    c.res.headers.set("Referrer-Policy", "no-referrer");
+  };
+}
 
 async function render(c: Context, status: ContentfulStatusCode, page: Html): Promise<Response> {
   return c.body(await page, status, { "Content-Type": "text/html; charset=utf-8" });
@@ -283,7 +291,7 @@ function financingPageUrl(c: Context, operation: SandboxOperation): string {
 }
 
 function pageUrl(c: Context, path: string, operation: SandboxOperation): string {
-  const url = new URL(`${origin(c)}${SANDBOX_BASE}${path}`);
+  const url = new URL(`${c.var.origin}${SANDBOX_BASE}${path}`);
   url.searchParams.set("operation", operation.id);
   url.searchParams.set("token", operation.token);
   return url.toString();
@@ -294,7 +302,7 @@ function checkoutPath(requestToken: string): string {
 }
 
 function checkoutUrl(c: Context, requestToken: string): string {
-  return `${origin(c)}${checkoutPath(requestToken)}`;
+  return `${c.var.origin}${checkoutPath(requestToken)}`;
 }
 
 /** The one useful link on a status page, if there is one. */
