@@ -61,7 +61,7 @@ test.describe("accessibility", () => {
     await expectNoAxeViolations(page, "the status page, pending");
 
     await status.continueAtProvider.click();
-    await expect(provider.heading).toHaveText("Review and sign your plan");
+    await expect(provider.heading).toHaveText(provider.t.checkout.heading);
     await provider.sign();
     await status.expectState("confirmed");
     await expectNoAxeViolations(page, "the status page, confirmed");
@@ -88,15 +88,15 @@ test.describe("accessibility", () => {
     const operation = await sandbox.createOperation();
 
     await financing.goto(operation.financingUrl);
-    await expect(financing.heading).toHaveText("Choose your installment plan");
+    await expect(financing.heading).toHaveText(financing.t.financing.title);
     await expectNoAxeViolations(page, "the sandbox's financing page");
 
-    await financing.choose(/^Financiera Olivo: 12 monthly installments of /);
-    await expect(provider.heading).toHaveText("Review and sign your plan");
+    await financing.choose(/^Financiera Olivo: 12 /);
+    await expect(provider.heading).toHaveText(provider.t.checkout.heading);
     await expectNoAxeViolations(page, "the sandbox's provider checkout");
 
     await provider.sign();
-    await expect(result.heading).toHaveText("Financing confirmed");
+    await expect(result.heading).toHaveText(result.t.status.CONFIRMED.heading);
     await expectNoAxeViolations(page, "the sandbox's result page");
   });
 
