@@ -61,6 +61,8 @@ export interface CustomerFormProps {
   masks?: Partial<Record<CustomerField, string>>;
   /** Shown between the error summary and the fields (the booking summary). */
   children?: ReactNode;
+  /** The answer to a post made without JavaScript, brought back by a redirect (the form's state to start from). */
+  answer?: CustomerFormState;
 }
 
 export function CustomerForm({
@@ -78,8 +80,9 @@ export function CustomerForm({
   correctionHref,
   masks = {},
   children,
+  answer,
 }: CustomerFormProps) {
-  const [state, formAction] = useActionState(action, INITIAL_CUSTOMER_FORM_STATE, permalink);
+  const [state, formAction] = useActionState(action, answer ?? INITIAL_CUSTOMER_FORM_STATE, permalink);
   useFreshDetails(sessionId, renderedAt, correctionHref);
   const formRef = useRef<HTMLFormElement>(null);
   useKeptAcrossLanguageSwitch(formRef, sessionId);
