@@ -10,6 +10,7 @@ import { createTokenBuckets } from "@/lib/security/token-bucket";
 import type { CheckoutContext } from "../session/flow";
 import { handleCreateSession, handleGetSession, type SessionsApiThrottles } from "./sessions-api";
 import { DEMO_SECRET, sessionInput, testContext } from "../testing/context";
+import { AppError } from "@/lib/app-error";
 
 let database: Database;
 let ctx: CheckoutContext;
@@ -86,5 +87,44 @@ describe("the checkout sessions API's throttles", () => {
     expect((await answer(handleCreateSession(post(DEMO_SECRET), limits, context))).status).toBe(429);
     // From another address: served.
     expect((await answer(handleCreateSession(post(DEMO_SECRET, "192.0.2.44"), limits, context))).status).toBe(201);
+  });
+});
+
+describe("a request with several bad fields", () => {
+  function create(body: unknown): Promise<unknown> {
+    const request = new Request("http://localhost/api/checkout-sessions", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${DEMO_SECRET}`, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    return handleCreateSession(request, throttles(), context);
+  }
+
+  async function fieldsOf(call: Promise<unknown>): Promise<{ status: number; code: string; fields: { field: string; message: string }[] }> {
+    const error = await call.then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(AppError);
+    const response = errorResponse(error);
+    const body = (await response.json()) as { error: { code: string; fields: { field: string; message: string }[] } };
+    return { status: response.status, code: body.error.code, fields: body.error.fields };
+  }
+
+  it("names a return URL off the partner's origins together with the booking's errors, in one answer", async () => {
+    const input = sessionInput({ returnUrl: "https://elsewhere.example/back" });
+    const body = { ...input, booking: { ...input.booking, travellers: 0, flights: [] } };
+    const answer = await fieldsOf(create(body));
+    expect(answer).toMatchObject({ status: 400, code: "validation_failed" });
+    expect(answer.fields.map((f) => f.field)).toEqual(expect.arrayContaining(["booking.travellers", "booking.flights", "returnUrl"]));
+    expect(answer.fields.find((f) => f.field === "returnUrl")?.message).toMatch(/allowed origins/);
+  });
+
+  it("names it alone when it is the only bad field, and once when it is also malformed", async () => {
+    expect((await fieldsOf(create(sessionInput({ returnUrl: "https://elsewhere.example/back" })))).fields).toEqual([
+      { field: "returnUrl", message: "must be on one of the partner's allowed origins" },
+    ]);
+    const malformed = await fieldsOf(create({ ...sessionInput(), returnUrl: "ftp://elsewhere.example/back" }));
+    expect(malformed.fields).toEqual([{ field: "returnUrl", message: "must be an http or https URL" }]);
   });
 });
