@@ -8,6 +8,7 @@ import { errorResponse } from "@/lib/app-error";
 import type { Database } from "@/lib/db";
 import { createTokenBuckets } from "@/lib/security/token-bucket";
 import type { CheckoutContext } from "../session/flow";
+import { sessionsApiHeaders } from "./api-headers";
 import { handleCreateSession, handleGetSession, type SessionsApiThrottles } from "./sessions-api";
 import { DEMO_SECRET, sessionInput, testContext } from "../testing/context";
 import { AppError } from "@/lib/app-error";
@@ -87,6 +88,23 @@ describe("the checkout sessions API's throttles", () => {
     expect((await answer(handleCreateSession(post(DEMO_SECRET), limits, context))).status).toBe(429);
     // From another address: served.
     expect((await answer(handleCreateSession(post(DEMO_SECRET, "192.0.2.44"), limits, context))).status).toBe(201);
+  });
+});
+
+describe("the checkout sessions API's read budget", () => {
+  it("refuses reads past a partner secret's budget (429 with Retry-After), and states it in every answer's headers", async () => {
+    const limits = { ...throttles(), readsPerPartner: createTokenBuckets({ capacity: 3, perMinute: 3 }) };
+    const created = await handleCreateSession(post(DEMO_SECRET), limits, context);
+    const reads = [];
+    for (let i = 0; i < 5; i += 1) reads.push(await answer(handleGetSession(post(DEMO_SECRET), created.body.id, limits, context)));
+    expect(reads.map((r) => r.status)).toEqual([201, 201, 201, 429, 429]);
+    expect(Number(reads[3]!.retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(sessionsApiHeaders("read")).toMatchObject({
+      "Cache-Control": "no-store",
+      "X-RateLimit-Limit": expect.stringMatching(/^\d+$/),
+      // Only this deployment's own pages could read an answer: no other site's.
+      "Access-Control-Allow-Origin": expect.stringMatching(/^https?:\/\/[^/]+$/),
+    });
   });
 });
 

@@ -30,6 +30,8 @@ export interface SessionsApiThrottles {
   createPerPartner: TokenBuckets;
   createPerIp: TokenBuckets;
   wrongSecretsPerIp: TokenBuckets;
+  /** Sessions read per partner (GET): reads touch the database too. Optional for tests of the others. */
+  readsPerPartner?: TokenBuckets;
   trustedProxyHops: number;
 }
 
@@ -44,6 +46,7 @@ function sessionsApiThrottles(): SessionsApiThrottles {
       createPerPartner: buckets(budget.createPerPartnerPerMinute),
       createPerIp: buckets(budget.createPerIpPerMinute),
       wrongSecretsPerIp: buckets(budget.wrongSecretsPerIpPerMinute),
+      readsPerPartner: buckets(budget.readsPerPartnerPerMinute),
       trustedProxyHops: env.TRUSTED_PROXY_HOPS,
     };
   }
@@ -170,6 +173,15 @@ export async function handleGetSession(
 ): Promise<CheckoutSessionResource> {
   const ctx = await context();
   const partner = await authenticatePartner(ctx, request, throttles);
+  const refusal =
+    throttles.readsPerPartner && rateLimited(throttles.readsPerPartner.take(partner.id), "Too many reads: retry after Retry-After seconds");
+  if (refusal) {
+    loggerFor("checkout").warn(
+      { partnerId: partner.id, retryAfter: refusal.details.retryAfterS },
+      "checkout API: reads over budget, answered 429",
+    );
+    throw refusal;
+  }
   const session = await getSession(ctx.db, id);
   // Another partner's session is "not found": its existence is nobody else's business.
   if (!session || session.partnerId !== partner.id) throw new AppError("not_found", "No checkout session with this id");
