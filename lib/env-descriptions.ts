@@ -151,6 +151,11 @@ export const ENV_DESCRIPTIONS: Record<string, VariableDescription> = {
       "Checkout sessions opened a minute with one partner's secrets (a burst of as many). Over it: `429 rate_limited` with `Retry-After`.",
   },
   SESSIONS_API_CREATE_PER_MINUTE_IP: { group: "Throttles", description: "The same per client address." },
+  SESSIONS_API_READS_PER_MINUTE_PARTNER: {
+    group: "Throttles",
+    description:
+      "Checkout session reads a minute with one partner's secrets (a burst of as many), stated in `X-RateLimit-Limit`. Over it: `429 rate_limited` with `Retry-After`.",
+  },
   SESSIONS_API_WRONG_SECRETS_PER_MINUTE_IP: {
     group: "Throttles",
     description:
