@@ -6,6 +6,7 @@ import { frameAncestorsOf, isUnknownCheckoutSession } from "@/lib/security/frame
 import { CHECKOUT_PAGE_PATH, CHECKOUT_PATH, isHttps, pageHeaders } from "@/lib/security/page-headers";
 import { refusesCrossOriginPost } from "@/lib/security/origin";
 import { rawPathAndQuery, refuseHostileRequest } from "@/lib/security/request-guard";
+import { withSessionsApiHeaders } from "@/lib/checkout/api/api-headers";
 
 /**
  * Next 16's proxy (formerly middleware; Node.js runtime), in front of every route but Next's static
@@ -47,7 +48,8 @@ async function answer(request: NextRequest, requestId: string): Promise<NextResp
     { method: request.method, headers: request.headers, rawPathname: raw.pathname, rawSearch: raw.search, pathname },
     () => request.clone().arrayBuffer(),
   );
-  if (hostile) return hostile;
+  // Under the checkout sessions API, still with its headers (its document states them on every answer).
+  if (hostile) return withSessionsApiHeaders(pathname, hostile);
 
   if ((pathname === "/sandbox" || pathname.startsWith("/sandbox/")) && !env.SANDBOX_ENABLED) {
     // Not served (always so with the production API, lib/env.ts): every URL under it is a 404,

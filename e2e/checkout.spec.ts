@@ -113,7 +113,7 @@ test.describe("checkout", () => {
     // Another provider took the request over, for the same 12 installments, and says so.
     await expect(provider.provider).not.toContainText("Financiera Olivo");
     await expect(provider.provider).toContainText("Crédito Levante");
-    await expect(page.getByRole("status")).toContainText("Financiera Olivo could not approve your request");
+    await expect(page.getByRole("status")).toContainText(provider.t.checkout.otherProviders("Financiera Olivo", "Crédito Levante", 12));
     await expect(provider.months()).toHaveCount(12);
 
     await provider.sign();
@@ -425,6 +425,60 @@ test.describe("checkout", () => {
       await expect(details.errorSummary.getByRole("link", { name: m.form.errors.email, exact: true })).toBeVisible();
       await expect(details.field("email")).toHaveAccessibleDescription(literally(m.form.errors.email));
       await expect(details.field("email")).toHaveValue("ana.example.com");
+    });
+
+    test("errors come back through a redirect: reload and Back never send the form again", async ({ checkout }) => {
+      const { page, m, details } = checkout;
+      const sessionId = await checkout.startAtShop();
+      const formPage = `${APP_URL}/checkout/${sessionId}`;
+      // Every page the browser asks for, with its method: only the two submits may be posts.
+      const navigations: string[] = [];
+      page.on("request", (request) => {
+        if (request.isNavigationRequest() && request.frame() === page.mainFrame()) navigations.push(`${request.method()} ${request.url()}`);
+      });
+
+      await details.fill({ email: "ana.example.com" });
+      const [answer] = await Promise.all([
+        page.waitForResponse((response) => response.request().method() === "POST" && response.request().isNavigationRequest()),
+        details.submit(),
+      ]);
+      // Post/redirect/get: the post is answered 303, and the errors are a page of their own.
+      expect(answer.status()).toBe(303);
+      await expect(page).toHaveURL(`${formPage}?form=sent`);
+      await expect(details.errorSummary.getByRole("link", { name: m.form.errors.email, exact: true })).toBeVisible();
+      await expect(details.field("email")).toHaveValue("ana.example.com");
+      // What was typed is personal data: not in any address.
+      expect(navigations.join(" ")).not.toContain("ana.example.com");
+
+      // A second round of errors, from that page.
+      await details.fill({ email: "ana@example.com", phone: "12" });
+      await details.submit();
+      await expect(page).toHaveURL(`${formPage}?form=sent`);
+      await expect(details.field("phone")).toHaveAccessibleDescription(literally(m.form.errors.phone));
+      await expect(details.field("email")).toHaveValue("ana@example.com");
+      await expect(details.errorSummary.getByRole("link", { name: m.form.errors.email, exact: true })).toHaveCount(0);
+
+      // Reload: a GET, the same answer.
+      await page.reload();
+      await expect(details.field("phone")).toHaveAccessibleDescription(literally(m.form.errors.phone));
+      await expect(details.field("phone")).toHaveValue("12");
+
+      // Back, twice: pages got with GET, shown again (a page a post answered would be Chromium's
+      // "Confirm Form Resubmission", ERR_CACHE_MISS, and no heading).
+      await page.goBack();
+      await expect(page).toHaveURL(`${formPage}?form=sent`);
+      await expect(details.heading).toHaveText(m.form.title);
+      await page.goBack();
+      await expect(page).toHaveURL(formPage);
+      await expect(details.heading).toHaveText(m.form.title);
+      expect(navigations.filter((navigation) => navigation.startsWith("POST "))).toHaveLength(2);
+
+      // Sent right, the customer goes on, and the answer is gone with it.
+      await page.goForward();
+      await details.complete(aCustomer());
+      await expect(checkout.offers.heading).toHaveText(m.offers.title);
+      await page.goto(`${formPage}?edit=1&form=sent`);
+      await expect(details.errorSummary).toHaveCount(0);
     });
   });
 });

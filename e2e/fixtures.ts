@@ -15,7 +15,7 @@ import { languageOf } from "./support/text";
 type Fixtures = {
   /** The financing partner API's sandbox (and its control API), once the app serves it. */
   sandbox: Sandbox;
-  /** The sandbox's hosted pages: financing page, provider checkout, result page. */
+  /** The sandbox's hosted pages (financing page, provider checkout, result page) in the language of the browser's `locale`. */
   sandboxPages: SandboxPages;
   /** The checkout sessions API, as the demo partner's backend calls it. */
   checkoutSessions: CheckoutSessionsApi;
@@ -32,8 +32,8 @@ export const test = base.extend<Fixtures>({
     await sandbox.waitUntilServed();
     await provide(sandbox);
   },
-  sandboxPages: async ({ page }, provide) => {
-    await provide(new SandboxPages(page));
+  sandboxPages: async ({ page, locale }, provide) => {
+    await provide(new SandboxPages(page, languageOf(locale)));
   },
   checkoutSessions: async ({ request }, provide) => {
     await provide(new CheckoutSessionsApi(request));

@@ -77,7 +77,7 @@ test.describe("payment links", () => {
     const customerContext = await browser.newContext({ baseURL: APP_URL, locale: "en-GB" });
     try {
       const customerPage = await customerContext.newPage();
-      const checkout = new CheckoutPages(customerPage, "es");
+      const checkout = new CheckoutPages(customerPage, "es", { browserLanguage: "en" });
       await customerPage.goto(url);
       await expect(checkout.details.heading).toHaveText(checkout.m.form.title);
       await expect(checkout.details.bookingSummary).toContainText("Lisboa por teléfono");

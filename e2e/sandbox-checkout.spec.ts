@@ -48,6 +48,46 @@ test.describe("sandbox hosted pages", () => {
     expect(await sandbox.status(operation.id)).toBe("REFUSED");
   });
 
+  test.describe("for a Spanish browser", () => {
+    test.use({ locale: "es-ES" });
+
+    test("the pages are in Spanish, switch to English, and ask for nothing that is not there (no favicon 404)", async ({
+      page,
+      sandbox,
+      sandboxPages,
+    }) => {
+      const { financing, provider, result } = sandboxPages;
+      const failures: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error") failures.push(`console: ${message.text()}`);
+      });
+      page.on("response", (response) => {
+        if (response.status() >= 400) failures.push(`${response.status()} ${response.url()}`);
+      });
+      const operation = await sandbox.createOperation();
+
+      await financing.goto(operation.financingUrl);
+      await expect(page.locator("html")).toHaveAttribute("lang", "es");
+      await expect(financing.heading).toHaveText("Elige tu plan de pago a plazos");
+      await expect(financing.plan(/^Banca Nube: 3 cuotas mensuales de .+ \(primera cuota .+\)$/)).toBeVisible();
+      await financing.choose(/^Financiera Olivo: 12 cuotas mensuales de /);
+
+      await expect(provider.heading).toHaveText("Revisa y firma tu plan");
+      await expect(provider.months()).toHaveCount(12);
+      await expect(provider.schedule.getByRole("row", { name: /Mes 12 distinta/ })).toBeVisible();
+      // The same page in English, by the link the page offers; its forms keep the language.
+      await page.getByRole("link", { name: "English" }).click();
+      await expect(provider.heading).toHaveText("Review and sign your plan");
+      await expect(page.locator("html")).toHaveAttribute("lang", "en");
+      await page.getByRole("button", { name: "Sign and accept" }).click();
+
+      await expect(result.heading).toHaveText("Financing confirmed");
+      expect(await sandbox.status(operation.id)).toBe("CONFIRMED");
+      // The browser asked for no favicon (the pages name an inline one), nor anything else that failed.
+      expect(failures).toEqual([]);
+    });
+  });
+
   test.describe("on a phone", () => {
     test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 

@@ -101,10 +101,7 @@ export interface components {
             customer?: {
                 firstName?: string;
                 lastName?: string;
-                /**
-                 * Format: date
-                 * @description A calendar date as yyyy-MM-dd.
-                 */
+                /** Format: date */
                 birthDate?: string;
                 /** @enum {string} */
                 gender?: "MALE" | "FEMALE";
@@ -115,10 +112,7 @@ export interface components {
                 /** @enum {string} */
                 documentType?: "DNI" | "NIE" | "PASSPORT";
                 documentId?: string;
-                /**
-                 * Format: date
-                 * @description A calendar date as yyyy-MM-dd.
-                 */
+                /** Format: date */
                 documentValidityDate?: string;
                 address?: string;
                 city?: string;
@@ -142,6 +136,7 @@ export interface components {
             packageName: string;
             /** @default true */
             packageTravel: boolean;
+            /** Format: int32 */
             travellers: number;
             totalPrice: components["schemas"]["CheckoutMoney"];
             /** @default [] */
@@ -167,15 +162,9 @@ export interface components {
         CheckoutFlight: {
             origin: string;
             destination: string;
-            /**
-             * Format: date
-             * @description A calendar date as yyyy-MM-dd.
-             */
+            /** Format: date */
             departureDate: string;
-            /**
-             * Format: date
-             * @description A calendar date as yyyy-MM-dd.
-             */
+            /** Format: date */
             returnDate?: string;
             carrier?: string;
         };
@@ -183,15 +172,9 @@ export interface components {
         CheckoutHotel: {
             name: string;
             city?: string;
-            /**
-             * Format: date
-             * @description A calendar date as yyyy-MM-dd.
-             */
+            /** Format: date */
             checkInDate: string;
-            /**
-             * Format: date
-             * @description A calendar date as yyyy-MM-dd.
-             */
+            /** Format: date */
             checkOutDate: string;
         };
         CheckoutService: {
@@ -311,6 +294,9 @@ export interface components {
          */
         Unauthorized: {
             headers: {
+                "Cache-Control": components["headers"]["NoStore"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -324,6 +310,9 @@ export interface components {
          */
         RateLimited: {
             headers: {
+                "Cache-Control": components["headers"]["NoStore"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "Retry-After": components["headers"]["RateLimitRetryAfter"];
                 [name: string]: unknown;
             };
@@ -338,6 +327,9 @@ export interface components {
          */
         InternalError: {
             headers: {
+                "Cache-Control": components["headers"]["NoStore"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 [name: string]: unknown;
             };
             content: {
@@ -351,6 +343,9 @@ export interface components {
          */
         DatabaseUnavailable: {
             headers: {
+                "Cache-Control": components["headers"]["NoStore"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
@@ -364,6 +359,10 @@ export interface components {
     headers: {
         /** @description Answers are never cached. */
         NoStore: "no-store";
+        /** @description This deployment's own origin: no other website's page may read an answer (call the API from your backend, never from a browser, which would hold your secret). */
+        "Access-Control-Allow-Origin": string;
+        /** @description Requests of this kind allowed a minute with your secret (a token bucket, a burst of as many): sessions opened for `POST`, reads for `GET`. Over it: 429 `rate_limited`. */
+        RateLimitLimit: string;
         /** @description Seconds to wait before retrying. */
         RateLimitRetryAfter: string;
         /** @description Seconds to wait before retrying. */
@@ -390,6 +389,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -400,6 +401,8 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -413,6 +416,9 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -427,6 +433,9 @@ export interface operations {
              */
             409: {
                 headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -440,6 +449,9 @@ export interface operations {
              */
             413: {
                 headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -467,6 +479,8 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -480,6 +494,9 @@ export interface operations {
              */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -494,6 +511,9 @@ export interface operations {
              */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     [name: string]: unknown;
                 };
                 content: {

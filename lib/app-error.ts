@@ -21,6 +21,13 @@ export const APP_ERROR_STATUS = {
 } as const;
 export type AppErrorCode = keyof typeof APP_ERROR_STATUS;
 
+/** The most an error's body holds (the API's document states these): characters, and fields named. */
+export const API_ERROR_LIMITS = { message: 2000, fields: 100, field: 200, fieldMessage: 500 } as const;
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
 export class AppError extends Error {
   readonly status: number;
 
@@ -39,9 +46,25 @@ export class AppError extends Error {
     this.status = APP_ERROR_STATUS[code];
   }
 
-  /** The JSON body of the checkout sessions API: `{ error: { code, message, fields? } }`. */
+  /**
+   * The JSON body of the checkout sessions API, `{ error: { code, message, fields? } }`, within
+   * API_ERROR_LIMITS: a request with many bad fields is still told the first ones.
+   */
   toBody() {
-    return { error: { code: this.code, message: this.message, ...(this.details.fields ? { fields: this.details.fields } : {}) } };
+    const { message, field, fieldMessage, fields } = API_ERROR_LIMITS;
+    return {
+      error: {
+        code: this.code,
+        message: clip(this.message, message),
+        ...(this.details.fields
+          ? {
+              fields: this.details.fields
+                .slice(0, fields)
+                .map((f) => ({ field: clip(f.field, field), message: clip(f.message, fieldMessage) })),
+            }
+          : {}),
+      },
+    };
   }
 }
 

@@ -66,6 +66,7 @@ const rawEnvSchema = z.object({
   SESSIONS_API_CREATE_PER_MINUTE_PARTNER: positiveInt(100_000).default(60),
   SESSIONS_API_CREATE_PER_MINUTE_IP: positiveInt(100_000).default(60),
   SESSIONS_API_WRONG_SECRETS_PER_MINUTE_IP: positiveInt(100_000).default(10),
+  SESSIONS_API_READS_PER_MINUTE_PARTNER: positiveInt(100_000).default(600),
   STATUS_READS_PER_MINUTE_SESSION: positiveInt(100_000).default(40),
   STATUS_READS_PER_MINUTE_IP: positiveInt(100_000).default(240),
   APP_URL: z
@@ -170,7 +171,12 @@ export interface AppEnv {
    * The checkout sessions API's throttles, as token buckets (a burst of as many as a minute's):
    * sessions opened per partner and per client IP, and wrong (or missing) secrets per client IP.
    */
-  sessionsApiBudget: { createPerPartnerPerMinute: number; createPerIpPerMinute: number; wrongSecretsPerIpPerMinute: number };
+  sessionsApiBudget: {
+    createPerPartnerPerMinute: number;
+    createPerIpPerMinute: number;
+    wrongSecretsPerIpPerMinute: number;
+    readsPerPartnerPerMinute: number;
+  };
   /** The checkout's status polls and provider returns, per session and per client IP (token buckets). */
   statusBudget: { perSessionPerMinute: number; perIpPerMinute: number };
   /** Proxies in front of the app that append the client's address to X-Forwarded-For; 0: none (the socket's address). */
@@ -374,6 +380,7 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
       createPerPartnerPerMinute: raw.SESSIONS_API_CREATE_PER_MINUTE_PARTNER,
       createPerIpPerMinute: raw.SESSIONS_API_CREATE_PER_MINUTE_IP,
       wrongSecretsPerIpPerMinute: raw.SESSIONS_API_WRONG_SECRETS_PER_MINUTE_IP,
+      readsPerPartnerPerMinute: raw.SESSIONS_API_READS_PER_MINUTE_PARTNER,
     },
     statusBudget: { perSessionPerMinute: raw.STATUS_READS_PER_MINUTE_SESSION, perIpPerMinute: raw.STATUS_READS_PER_MINUTE_IP },
     METRICS_TOKEN: raw.METRICS_TOKEN,

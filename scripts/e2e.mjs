@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { findChromium, INSTALL_HINT, isExecutableFile } from "./chromium.mjs";
+import { findNginx, NGINX_INSTALL_HINT } from "./nginx.mjs";
 import { findTestDatabase } from "./test-database.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -57,11 +58,38 @@ function locateChromium(env) {
   process.exit(1);
 }
 
+/**
+ * nginx for the production recipe's test (e2e/production-recipe.spec.ts): found, or installed from
+ * Debian's packages as root. Without it that one spec fails, saying what to install; the others run.
+ */
+function locateNginx(env) {
+  const found = findNginx(env);
+  if (found) return found;
+  if (canAptInstall(env)) {
+    log("nginx not found. Installing Debian's nginx package with apt-get (running as root)...");
+    const aptEnv = { ...env, DEBIAN_FRONTEND: "noninteractive" };
+    for (const args of [["update"], ["install", "-y", "nginx"]]) {
+      log(`$ apt-get ${args.join(" ")}`);
+      const result = spawnSync("apt-get", args, { stdio: ["ignore", "inherit", "inherit"], env: aptEnv });
+      if (result.status !== 0) {
+        log(`\`apt-get ${args.join(" ")}\` failed: e2e/production-recipe.spec.ts will fail. ${NGINX_INSTALL_HINT}`);
+        return null;
+      }
+    }
+    return findNginx(env);
+  }
+  log(`nginx not found: e2e/production-recipe.spec.ts will fail. ${NGINX_INSTALL_HINT}`);
+  return null;
+}
+
 const env = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1", NEXT_TELEMETRY_DISABLED: "1" };
 const chromium = locateChromium(env);
 const version = spawnSync(chromium, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 15_000 });
 log(`Chromium: ${chromium}${version.status === 0 ? ` (${version.stdout.trim()})` : ""}`);
 env.CHROMIUM_PATH = chromium;
+
+const nginx = locateNginx(env);
+if (nginx) log(`nginx: ${nginx}`);
 
 // The specs on PostgreSQL (several instances, an outage) use the local server when it answers.
 const database = await findTestDatabase(env);

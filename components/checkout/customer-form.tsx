@@ -61,6 +61,8 @@ export interface CustomerFormProps {
   masks?: Partial<Record<CustomerField, string>>;
   /** Shown between the error summary and the fields (the booking summary). */
   children?: ReactNode;
+  /** The answer to a post made without JavaScript, brought back by a redirect (the form's state to start from). */
+  answer?: CustomerFormState;
 }
 
 export function CustomerForm({
@@ -78,8 +80,9 @@ export function CustomerForm({
   correctionHref,
   masks = {},
   children,
+  answer,
 }: CustomerFormProps) {
-  const [state, formAction] = useActionState(action, INITIAL_CUSTOMER_FORM_STATE, permalink);
+  const [state, formAction] = useActionState(action, answer ?? INITIAL_CUSTOMER_FORM_STATE, permalink);
   useFreshDetails(sessionId, renderedAt, correctionHref);
   const formRef = useRef<HTMLFormElement>(null);
   useKeptAcrossLanguageSwitch(formRef, sessionId);
@@ -191,18 +194,19 @@ export function CustomerForm({
 
         <FieldGroup legend={text.legends.contact}>
           <TextField {...field("email")} type="email" autoComplete="email" autoCapitalize="none" spellCheck={false} maxLength={254} />
-          {/* Side by side where there is room; stacked on a phone, where errors need the width. */}
+          {/* Side by side where there is room; stacked on a phone, where errors need the width. The parts of a
+              number are text controls with a phone keypad: HTML allows tel-country-code and tel-national on
+              type=text, not on type=tel (which takes only the whole number, "tel"). */}
           <div className="flex flex-col gap-4 sm:grid sm:grid-cols-[8rem_minmax(0,1fr)] sm:items-start sm:gap-3">
             <TextField
               {...field("prefix")}
               defaultValue={values.prefix ?? "+34"}
-              type="tel"
               autoComplete="tel-country-code"
               inputMode="tel"
               maxLength={5}
               controlClassName="max-w-32 sm:max-w-none"
             />
-            <TextField {...field("phone")} type="tel" autoComplete="tel-national" inputMode="tel" maxLength={20} />
+            <TextField {...field("phone")} autoComplete="tel-national" inputMode="tel" maxLength={20} />
           </div>
         </FieldGroup>
 
@@ -217,7 +221,8 @@ export function CustomerForm({
         </FieldGroup>
 
         <FieldGroup legend={text.legends.address}>
-          <TextField {...field("address")} autoComplete="street-address" maxLength={200} />
+          {/* One line: street-address is for a multi-line control (a textarea) in HTML's autofill rules. */}
+          <TextField {...field("address")} autoComplete="address-line1" maxLength={200} />
           <TextField {...field("city")} autoComplete="address-level2" maxLength={100} />
           <TextField
             {...field("postalCode")}

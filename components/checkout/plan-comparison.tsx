@@ -74,7 +74,8 @@ export function PlanComparison({
               <th
                 key={offer.id}
                 scope="col"
-                className={`px-1 pb-2 align-bottom leading-tight font-semibold ${crowded ? "text-[0.8125rem]" : "text-base"}`}
+                // Top-aligned: the "cheapest" mark under one name must not lift that name above the others.
+                className={`px-1 pb-2 align-top leading-tight font-semibold ${crowded ? "text-[0.8125rem]" : "text-base"}`}
               >
                 {offer.companyName}
                 {offer.id === cheapest ? (
@@ -108,8 +109,11 @@ export function PlanComparison({
               <td key={offer.id} className="px-1 pt-2 align-top">
                 <form action={action}>
                   <HiddenFields fields={{ sessionId, offerId: offer.id, ...hiddenFields }} />
+                  {/* On a phone "Elegir este plan" takes two lines in a column, three with three plans: the short word
+                      there, the same height in every column; the accessible name is the full one anyway. */}
                   <SubmitButton size="sm" pendingLabel={m.choosing} label={m.chooseLabel(offer.installments, offer.companyName)}>
-                    {m.choose}
+                    <span className="sm:hidden">{m.chooseShort}</span>
+                    <span className="hidden sm:inline">{m.choose}</span>
                   </SubmitButton>
                 </form>
               </td>

@@ -25,28 +25,35 @@ export class CheckoutPages {
   readonly status: CheckoutStatusPage;
   readonly languageSwitcher: LanguageSwitcher;
 
+  readonly frame?: FrameLocator;
+  /** The browser's language (its `locale`), which the provider's page follows; the checkout's by default. */
+  readonly browserLanguage: UiLanguage;
+
   constructor(
     readonly page: Page,
     readonly language: UiLanguage,
-    readonly frame?: FrameLocator,
+    options: { frame?: FrameLocator; browserLanguage?: UiLanguage } = {},
   ) {
+    const { frame } = options;
+    this.frame = frame;
+    this.browserLanguage = options.browserLanguage ?? language;
     this.m = MESSAGES[language];
     this.shop = new ShopPage(page, this.m);
     this.details = new CustomerDetailsPage(page, language, frame);
     this.offers = new OffersPage(page, this.m, frame);
     // The provider's checkout is always a page of its own, at the top level.
-    this.provider = new SandboxProviderCheckoutPage(page);
+    this.provider = new SandboxProviderCheckoutPage(page, this.browserLanguage);
     this.status = new CheckoutStatusPage(page, this.m, frame);
     this.languageSwitcher = new LanguageSwitcher(page, this.m.common.switchLanguage);
   }
 
   in(language: UiLanguage): CheckoutPages {
-    return new CheckoutPages(this.page, language, this.frame);
+    return new CheckoutPages(this.page, language, { frame: this.frame, browserLanguage: this.browserLanguage });
   }
 
   /** The checkout's pages inside a frame of a partner's page. */
   within(frame: FrameLocator): CheckoutPages {
-    return new CheckoutPages(this.page, this.language, frame);
+    return new CheckoutPages(this.page, this.language, { frame, browserLanguage: this.browserLanguage });
   }
 
   /**
@@ -99,6 +106,6 @@ export class CheckoutPages {
   async chooseAndReachProvider(installments: number, company: string) {
     await this.offers.choose(installments, company);
     await expect(this.page).toHaveURL(/\/sandbox\/provider\/checkout\/\w+$/);
-    await expect(this.provider.heading).toHaveText("Review and sign your plan");
+    await expect(this.provider.heading).toHaveText(this.provider.t.checkout.heading);
   }
 }

@@ -1,17 +1,25 @@
 import type { Locator, Page } from "@playwright/test";
+import { PAGE_TEXT, type PageText } from "@/lib/sandbox/pages/text";
 import { horizontalOverflow } from "../support/layout";
+import type { UiLanguage } from "../support/text";
 
 /*
  * The sandbox's hosted pages (docs/architecture.md, "The sandbox"): what the financing partner and its providers show the
- * customer. They speak English only.
+ * customer, in the browser's language (Accept-Language; `?lang=` overrides it): `language` is the
+ * browser's, not the checkout's (whose switch is a cookie of the app's).
  */
 
 /** What every sandbox page has: its heading, and whether it fits a phone's width. */
 class SandboxPage {
   readonly heading: Locator;
+  readonly t: PageText;
 
-  constructor(readonly page: Page) {
+  constructor(
+    readonly page: Page,
+    readonly language: UiLanguage = "en",
+  ) {
     this.heading = page.getByRole("heading", { level: 1 });
+    this.t = PAGE_TEXT[language];
   }
 
   horizontalOverflow(): Promise<number> {
@@ -21,9 +29,9 @@ class SandboxPage {
 
 /** The sandbox's `financingUrl` page: the customer picks an installment plan. */
 export class SandboxFinancingPage extends SandboxPage {
-  readonly plans = this.page.getByRole("group", { name: "Installment plans" });
+  readonly plans = this.page.getByRole("group", { name: this.t.financing.plans });
   readonly alert = this.page.getByRole("alert");
-  readonly continueButton = this.page.getByRole("button", { name: "Continue to the provider" });
+  readonly continueButton = this.page.getByRole("button", { name: this.t.financing.continue });
 
   async goto(financingUrl: string) {
     await this.page.goto(financingUrl);
@@ -43,13 +51,13 @@ export class SandboxFinancingPage extends SandboxPage {
 /** The provider checkout at `paymentUrl`: the plan to review, then sign or decline. */
 export class SandboxProviderCheckoutPage extends SandboxPage {
   readonly provider = this.page.getByRole("banner");
-  readonly schedule = this.page.getByRole("table", { name: "Payment schedule" });
-  readonly signButton = this.page.getByRole("button", { name: "Sign and accept" });
-  readonly declineButton = this.page.getByRole("button", { name: "Decline" });
+  readonly schedule = this.page.getByRole("table", { name: this.t.schedule.caption });
+  readonly signButton = this.page.getByRole("button", { name: this.t.checkout.sign });
+  readonly declineButton = this.page.getByRole("button", { name: this.t.checkout.decline });
 
   /** One row per month of the schedule ("Month 1" ... "Month n"). */
   months(): Locator {
-    return this.schedule.getByRole("rowheader", { name: /^Month \d+/ });
+    return this.schedule.getByRole("rowheader", { name: new RegExp(`^${this.t.schedule.month} \\d+`) });
   }
 
   async sign() {
@@ -70,9 +78,12 @@ export class SandboxPages {
   readonly provider: SandboxProviderCheckoutPage;
   readonly result: SandboxResultPage;
 
-  constructor(readonly page: Page) {
-    this.financing = new SandboxFinancingPage(page);
-    this.provider = new SandboxProviderCheckoutPage(page);
-    this.result = new SandboxResultPage(page);
+  constructor(
+    readonly page: Page,
+    readonly language: UiLanguage = "en",
+  ) {
+    this.financing = new SandboxFinancingPage(page, language);
+    this.provider = new SandboxProviderCheckoutPage(page, language);
+    this.result = new SandboxResultPage(page, language);
   }
 }

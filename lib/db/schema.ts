@@ -84,8 +84,8 @@ export const partners = pgTable("partners", {
    */
   defaultReturnUrl: text("default_return_url"),
   /**
-   * Set by an operator: its API secrets answer 401, its staff cannot sign in, its customers'
-   * checkouts say the agency is unavailable. Null: active.
+   * Set by an operator: its API secrets answer 401, its customers' checkouts say the agency is
+   * unavailable. Null: active.
    */
   disabledAt: timestamp("disabled_at", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -531,6 +531,7 @@ export const AUDIT_KINDS = [
   "partner_enabled",
   "partner_credential_changed",
   "partner_agencies_changed",
+  "partner_admin_invited",
   "api_secret_created",
   "api_secret_rotated",
   "api_secret_revoked",

@@ -7,8 +7,13 @@
  * <style> element created on the page that nonce before Scalar (which writes its styles into
  * <style> elements) loads. Nothing is fetched from elsewhere: no web fonts (the system's), no
  * request proxy, no telemetry, no AI agent (it calls Scalar's servers).
+ *
+ * Scalar is mounted on `#reference`, never on `#api-reference`: its browser bundle mounts a second,
+ * unconfigured reference of its own on an element with that id (its HTML integration), which showed
+ * as an empty loading skeleton a screen tall above ours.
  */
 import { escapeHtml } from "@/lib/text/escape-html";
+import { guideLinks } from "./guides";
 
 export interface ReferenceDocument {
   title: string;
@@ -48,6 +53,10 @@ export function referenceConfiguration(documents: readonly ReferenceDocument[]) 
   };
 }
 
+/** The bar above the reference: the guides, served by this app (lib/docs/guides.ts). */
+const GUIDES_BAR_STYLE = `#guides { font: 14px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; padding: 0.45rem 1rem; border-bottom: 1px solid #e3e3e3; }
+#guides a { color: #0b57d0; }`;
+
 /** Gives each <style> element created from now on the nonce of the script that runs this. */
 const STYLE_NONCE_SCRIPT = `(function () {
   var nonce = document.currentScript && document.currentScript.nonce;
@@ -78,6 +87,7 @@ export function referencePage({ nonce, documents }: { nonce: string; documents: 
 <title>API reference</title>
 <link rel="icon" href="/favicon.svg">
 <script nonce="${n}">${STYLE_NONCE_SCRIPT}</script>
+<style nonce="${n}">${GUIDES_BAR_STYLE}</style>
 </head>
 <body>
 <noscript>
@@ -87,9 +97,10 @@ export function referencePage({ nonce, documents }: { nonce: string; documents: 
 <ul>${links}</ul>
 </main>
 </noscript>
-<div id="api-reference"></div>
+<nav id="guides" aria-label="Guides">Guides: ${guideLinks()}</nav>
+<div id="reference"></div>
 <script nonce="${n}" src="/docs/scalar.js"></script>
-<script nonce="${n}">window.Scalar.createApiReference("#api-reference", ${jsonForScript(referenceConfiguration(documents))});</script>
+<script nonce="${n}">window.Scalar.createApiReference("#reference", ${jsonForScript(referenceConfiguration(documents))});</script>
 </body>
 </html>
 `;

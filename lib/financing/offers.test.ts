@@ -23,12 +23,21 @@ function offer(id: number, installments: number, monthlyCents: number, lastCents
 describe("the installments-first choice", () => {
   const offers = [offer(1, 12, 10850), offer(2, 12, 10700, 13000), offer(3, 3, 41150), offer(4, 24, 5800), offer(5, 6, 20900)];
 
-  it("lists each count once, fewest first, with its lowest monthly installment", () => {
+  it("lists each count once, fewest first, with its lowest monthly installment and that plan's installment that differs", () => {
     expect(installmentChoices(offers)).toEqual([
       { installments: 3, lowestMonthly: money(41150) },
       { installments: 6, lowestMonthly: money(20900) },
-      { installments: 12, lowestMonthly: money(10700) },
+      // Provider 2's 107,00 € a month ends with 130,00 €: the count says so.
+      { installments: 12, lowestMonthly: money(10700), differing: { first: false, amount: money(13000) } },
       { installments: 24, lowestMonthly: money(5800) },
+    ]);
+  });
+
+  it("says a first installment that differs (an opening fee), and picks the plan costing less on a tie", () => {
+    const withFee = { ...offer(1, 6, 20575, 23661), differentialIsFirst: true };
+    const dearer = { ...offer(2, 6, 20575, 30000), differentialIsFirst: true };
+    expect(installmentChoices([dearer, withFee])).toEqual([
+      { installments: 6, lowestMonthly: money(20575), differing: { first: true, amount: money(23661) } },
     ]);
   });
 

@@ -63,20 +63,39 @@ export function representativeExample(offers: readonly FinancialOffer[], cashPri
   };
 }
 
-/** One installment count the customer can pick, with the lowest monthly installment among its plans. */
+/**
+ * One installment count the customer can pick, as its plan with the lowest monthly installment
+ * pays it: that installment, and the first or last one when it differs (an opening fee, rounding),
+ * so the count never reads cheaper than what is paid.
+ */
 export interface InstallmentChoice {
   installments: number;
   lowestMonthly: Money;
+  /** That plan's installment that differs from the others, when one does. */
+  differing?: { first: boolean; amount: Money };
 }
 
-/** The counts on offer, fewest first, each with its lowest regular (monthly) installment. */
+/** The counts on offer, fewest first, each as its plan with the lowest regular (monthly) installment pays it. */
 export function installmentChoices(offers: readonly FinancialOffer[]): InstallmentChoice[] {
-  const byCount = new Map<number, Money>();
+  const byCount = new Map<number, FinancialOffer>();
   for (const offer of offers) {
-    const lowest = byCount.get(offer.installments);
-    if (!lowest || offer.commonQuota.cents < lowest.cents) byCount.set(offer.installments, offer.commonQuota);
+    const best = byCount.get(offer.installments);
+    // On a tie, the plan that costs less in all.
+    const better =
+      !best ||
+      offer.commonQuota.cents < best.commonQuota.cents ||
+      (offer.commonQuota.cents === best.commonQuota.cents && totalOwed(offer).cents < totalOwed(best).cents);
+    if (better) byCount.set(offer.installments, offer);
   }
-  return [...byCount.entries()].sort(([a], [b]) => a - b).map(([installments, lowestMonthly]) => ({ installments, lowestMonthly }));
+  return [...byCount.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([installments, plan]) => ({
+      installments,
+      lowestMonthly: plan.commonQuota,
+      ...(installments > 1 && plan.differentialQuota.cents !== plan.commonQuota.cents
+        ? { differing: { first: plan.differentialIsFirst, amount: plan.differentialQuota } }
+        : {}),
+    }));
 }
 
 /**

@@ -249,12 +249,16 @@ const es = {
     costOfCredit: "Coste total del crédito (intereses y comisiones)",
     totalOwed: "Importe total adeudado",
     choose: "Elegir este plan",
+    /** The button's words on a phone, where plans share its width; its accessible name stays `chooseLabel`. */
+    chooseShort: "Elegir",
     /** The choose button's accessible name: its visible words, then which plan (no space before the colon). */
     chooseLabel: (n: number, company: string) => `Elegir este plan: ${n} cuotas con ${company}`,
     countsHeading: "¿En cuántas cuotas?",
     countsHint: "La cuota mensual más baja de cada plazo.",
     /** An installment count and its lowest monthly installment: "12 × 108,50 €". */
     countOption: (n: number, monthly: string) => `${n} × ${monthly}`,
+    /** Under the count: that plan's installment that differs ("primera: 236,61 €"). */
+    countDiffering: (first: boolean, amount: string) => `${first ? "primera" : "última"}: ${amount}`,
     comparisonCaption: (financed: string) => `Importe financiado en cada plan: ${financed}`,
     monthly: "Cuota mensual",
     firstInstallment: "Primera cuota",
@@ -594,10 +598,12 @@ const en: Messages = {
     costOfCredit: "Total cost of credit (interest and fees)",
     totalOwed: "Total amount owed",
     choose: "Choose this plan",
+    chooseShort: "Choose",
     chooseLabel: (n, company) => `Choose this plan: ${n} installments with ${company}`,
     countsHeading: "How many installments?",
     countsHint: "The lowest monthly installment for each term.",
     countOption: (n, monthly) => `${n} × ${monthly}`,
+    countDiffering: (first, amount) => `${first ? "first" : "last"}: ${amount}`,
     comparisonCaption: (financed) => `Amount financed in every plan: ${financed}`,
     monthly: "Monthly installment",
     firstInstallment: "First installment",

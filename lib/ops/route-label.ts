@@ -21,6 +21,7 @@ const TEMPLATES: [RegExp, string][] = [
   [/^\/admin\/login\/link\/[^/]+\/?$/, "/admin/login/link/[token]"],
   [/^\/admin\/login\/reset\/[^/]+\/?$/, "/admin/login/reset/[token]"],
   [/^\/embed\/[^/]+\/continue\/?$/, "/embed/[sessionId]/continue"],
+  [/^\/docs\/guides\/[^/]+\/?$/, "/docs/guides/[slug]"],
   [/^\/sandbox\/v1\//, "/sandbox/v1/*"],
   [/^\/sandbox\/_control\//, "/sandbox/_control/*"],
   [/^\/sandbox\/.+/, "/sandbox/*"],

@@ -28,7 +28,7 @@ export function partnerApi(engine: SandboxEngine) {
   const api = new Hono<Env>();
 
   // The OpenAPI document is public: it is documentation, not data.
-  api.get("/openapi.json", (c) => c.json(buildOpenApiDocument({ serverUrl: `${origin(c)}/sandbox/v1` })));
+  api.get("/openapi.json", (c) => c.json(buildOpenApiDocument({ serverUrl: `${origin(c, engine)}/sandbox/v1` })));
 
   api.use("*", async (c, next) => {
     const exempt = c.req.method === "GET" && c.req.path.endsWith("/v1/agencies");
@@ -72,7 +72,7 @@ export function partnerApi(engine: SandboxEngine) {
   api.post("/operations", async (c) => {
     const body = parseOrThrow(createOperationRequestSchema, await readJson(c));
     const { operation, created } = await engine.createOperation(c.get("caller"), body);
-    return c.json(wireOperation(operation, origin(c)), created ? 201 : 200);
+    return c.json(wireOperation(operation, origin(c, engine)), created ? 201 : 200);
   });
 
   api.get("/operations", async (c) => {
@@ -98,7 +98,7 @@ export function partnerApi(engine: SandboxEngine) {
     const totalPages = Math.ceil(result.totalElements / size);
     const sort = { empty: false, sorted: true, unsorted: false };
     return c.json({
-      content: result.content.map((op) => wireOperation(op, origin(c))),
+      content: result.content.map((op) => wireOperation(op, origin(c, engine))),
       pageable: { pageNumber: page, pageSize: size, offset: page * size, paged: true, unpaged: false, sort },
       number: page,
       size,
@@ -114,7 +114,7 @@ export function partnerApi(engine: SandboxEngine) {
 
   api.get("/operations/by-external-id/:externalId", async (c) => {
     const operation = await engine.getOperationByExternalId(c.get("caller"), c.req.param("externalId"));
-    const { operationNumber: _n, updatedAt: _u, ...body } = wireOperation(operation, origin(c));
+    const { operationNumber: _n, updatedAt: _u, ...body } = wireOperation(operation, origin(c, engine));
     return c.json(body);
   });
 
@@ -126,7 +126,7 @@ export function partnerApi(engine: SandboxEngine) {
   api.post("/financing", async (c) => {
     const body = parseOrThrow(startFinancingRequestSchema, await readJson(c));
     const operation = await engine.getOperation(c.get("caller"), body.operationIdentifier);
-    return c.json((await engine.startFinancing(operation.id, body.financialOfferId, origin(c))).outcome);
+    return c.json((await engine.startFinancing(operation.id, body.financialOfferId, origin(c, engine))).outcome);
   });
 
   api.get("/operations/:id/status", async (c) => {
@@ -144,7 +144,7 @@ export function partnerApi(engine: SandboxEngine) {
   api.post("/operations/:id/cancel", async (c) => {
     const { id } = await engine.getOperation(c.get("caller"), c.req.param("id"));
     const body = parseOrThrow(cancelRequestSchema, await readJson(c, {}));
-    return c.json(wireOperation(await engine.cancel(id, body.reason), origin(c)));
+    return c.json(wireOperation(await engine.cancel(id, body.reason), origin(c, engine)));
   });
 
   api.get("/operations/:id/refund/details", async (c) => {
@@ -161,7 +161,7 @@ export function partnerApi(engine: SandboxEngine) {
       { agencyCents: cents(body.agencyCancellationFee), providerCents: cents(body.providerCancellationFee) },
       body.reason,
     );
-    return c.json({ ...wireOperation(operation, origin(c)), refund: wireRefund(breakdown, operation.currency) });
+    return c.json({ ...wireOperation(operation, origin(c, engine)), refund: wireRefund(breakdown, operation.currency) });
   });
 
   api.get("/agencies", async (c) => {
@@ -186,18 +186,13 @@ export function partnerApi(engine: SandboxEngine) {
 
 // ---------------------------------------------------------------------------------------------
 
-// The configured public origin, when there is one, rides on the request's context: every link the
-// API, the control API and the hosted pages build goes through origin() below.
-const PUBLIC_ORIGIN = "sandboxPublicOrigin";
-
-export function setPublicOrigin(c: Context, publicOrigin: string): void {
-  c.set(PUBLIC_ORIGIN, publicOrigin);
-}
-
-/** Where the sandbox's links point: its configured public origin (SANDBOX_PUBLIC_ORIGIN), else the request's. */
-export function origin(c: Context): string {
-  const configured: unknown = c.get(PUBLIC_ORIGIN);
-  return typeof configured === "string" ? configured : new URL(c.req.url).origin;
+/**
+ * The origin of the addresses a browser is given: the configured public one, else the request's.
+ * Never only the request's when one is configured: the app calls its own sandbox on
+ * `localhost:$PORT`, an address that leads a customer's phone or a CI browser to itself.
+ */
+export function origin(c: Context, engine: SandboxEngine): string {
+  return engine.publicOrigin ?? new URL(c.req.url).origin;
 }
 
 export function financingUrl(operation: SandboxOperation, base: string): string {

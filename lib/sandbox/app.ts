@@ -2,7 +2,7 @@ import "server-only";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { API_KEY_HEADER, partnerApi, SANDBOX_BODY_MAX_BYTES, setPublicOrigin } from "./api";
+import { API_KEY_HEADER, partnerApi, SANDBOX_BODY_MAX_BYTES } from "./api";
 import { DEFAULT_QA_TOKEN } from "./config";
 import { checkUrl, refusalResponse } from "@/lib/security/request-guard";
 import { controlApi } from "./control";
@@ -58,14 +58,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   // Each request's lines carry its id: the X-Request-Id the caller sent (our client sends one per call,
   // the app's proxy sets it in the app), else a new one.
   app.use((c, next) => withRequestId(c.req.header(REQUEST_ID_HEADER), next));
-  // Links are built on the configured origin, not on a Host header anyone can send (api.ts, origin()).
-  const publicOrigin = options.publicOrigin;
-  if (publicOrigin !== undefined) {
-    app.use(async (c, next) => {
-      setPublicOrigin(c, publicOrigin);
-      await next();
-    });
-  }
 
   // A path or query that does not decode to safe text never reaches a route (nor the database,
   // which refuses a NUL): the app's proxy does the same in front of it, but the sandbox also runs alone.

@@ -12,6 +12,8 @@ describe("sandboxConfigFromEnv", () => {
     expect(config.allowedTargets.empty).toBe(true);
     // Loopback deliveries only to the app's own webhook receiver.
     expect(config.loopbackPaths).toEqual(["/api/webhooks/financing/"]);
+    // Addresses for browsers on each request's own origin.
+    expect(config.publicOrigin).toBeUndefined();
   });
 
   it("widens the loopback paths with SANDBOX_LOOPBACK_PATHS (`*`: any path)", () => {
@@ -29,8 +31,14 @@ describe("sandboxConfigFromEnv", () => {
       SANDBOX_RETENTION_DAYS: "7",
       SANDBOX_LOCAL_MODE: "false",
       SANDBOX_ALLOWED_TARGETS: "10.0.0.0/8,hooks.internal",
+      SANDBOX_PUBLIC_ORIGIN: "https://Sandbox.Example.com/",
     });
-    expect(config).toMatchObject({ qaToken: "qa_0123456789abcdef", retentionDays: 7, localMode: false });
+    expect(config).toMatchObject({
+      qaToken: "qa_0123456789abcdef",
+      retentionDays: 7,
+      localMode: false,
+      publicOrigin: "https://sandbox.example.com",
+    });
     expect(config.allowedTargets.hosts.has("hooks.internal")).toBe(true);
   });
 
@@ -44,6 +52,10 @@ describe("sandboxConfigFromEnv", () => {
     ["SANDBOX_QA_TOKEN", "short"],
     ["SANDBOX_LOCAL_MODE", "maybe"],
     ["SANDBOX_ALLOWED_TARGETS", "10.0.0.0/99"],
+    ["SANDBOX_PUBLIC_ORIGIN", "sandbox.example.com"],
+    ["SANDBOX_PUBLIC_ORIGIN", "ftp://sandbox.example.com"],
+    ["SANDBOX_PUBLIC_ORIGIN", "https://sandbox.example.com/sandbox"],
+    ["SANDBOX_PUBLIC_ORIGIN", "https://sandbox.example.com/?x=1"],
   ])("a bad %s (%s) is refused by name, without echoing a token", (variable, value) => {
     let thrown: unknown;
     try {

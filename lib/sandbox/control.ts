@@ -68,7 +68,7 @@ export function controlApi(engine: SandboxEngine, faults: Faults, options: { qaT
   control.get("/operations/:id", async (c) => {
     const operation = await engine.getOperationOfAccount(c.get("account"), c.req.param("id"));
     return c.json({
-      ...wireOperation(operation, origin(c)),
+      ...wireOperation(operation, origin(c, engine)),
       account: operation.account,
       agencyId: operation.agencyId,
       etag: etagOf(operation),
@@ -93,7 +93,7 @@ export function controlApi(engine: SandboxEngine, faults: Faults, options: { qaT
     const body = parseOrThrow(decisionSchema, await c.req.json().catch(() => undefined));
     const operation = await engine.decide(id, body.decision);
     await engine.idle();
-    return c.json(wireOperation(operation, origin(c)));
+    return c.json(wireOperation(operation, origin(c, engine)));
   });
 
   control.get("/operations/:id/webhooks", async (c) => {

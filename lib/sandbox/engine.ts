@@ -142,6 +142,12 @@ export interface SandboxEngineOptions {
   retentionDays?: number;
   /** The production-like mode: the seeded keys are taken in their `fk_live_` form only (accounts.ts). */
   productionLike?: boolean;
+  /**
+   * The origin of every address a browser follows (`financingUrl`, `paymentUrl`, the hosted pages'
+   * links), e.g. `https://sandbox.example`: the served sandbox's is the app's APP_URL, the one run
+   * alone SANDBOX_PUBLIC_ORIGIN's. Unset: the origin each request came in on.
+   */
+  publicOrigin?: string;
 }
 
 /** A change being made to one operation: its clock, and the webhook statuses it emits. */
@@ -162,6 +168,7 @@ export class SandboxEngine {
   private readonly loopbackPaths: readonly string[] | undefined;
   readonly retentionDays: number;
   readonly productionLike: boolean;
+  readonly publicOrigin: string | undefined;
   /**
    * Errors of work done in the background (a delivery's bookkeeping, a timer tick), kept for
    * inspection (the last 20) until the app's logger takes them.
@@ -183,6 +190,7 @@ export class SandboxEngine {
     this.loopbackPaths = options.loopbackPaths;
     this.retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
     this.productionLike = options.productionLike ?? false;
+    this.publicOrigin = options.publicOrigin === undefined ? undefined : new URL(options.publicOrigin).origin;
   }
 
   private async db(): Promise<SandboxDb> {

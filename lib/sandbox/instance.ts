@@ -26,7 +26,9 @@ export function getSandbox(): Sandbox {
       localMode: config.localMode,
       allowedTargets: config.allowedTargets,
       loopbackPaths: config.loopbackPaths,
-      publicOrigin: config.publicOrigin,
+      // Served by the app, the sandbox is on the app's origin: the addresses it gives browsers are
+      // under APP_URL, never the localhost:$PORT the app calls it on.
+      publicOrigin: getEnv().APP_URL,
     });
     // A failed open (server down, bad migration) must not be kept: the next request tries again.
     created.ready.catch(() => {

@@ -115,15 +115,16 @@ async function status(id: string): Promise<string> {
   return ((await response.json()) as { status: string }).status;
 }
 
-function get(url: string): Promise<Response> {
-  return sandbox.fetch(new Request(url));
+// A browser set to English, unless a test says otherwise: without Accept-Language the pages are Spanish.
+function get(url: string, acceptLanguage = "en-GB,en;q=0.9"): Promise<Response> {
+  return sandbox.fetch(new Request(url, { headers: acceptLanguage === "" ? {} : { "Accept-Language": acceptLanguage } }));
 }
 
 function postForm(url: string, fields: Record<string, string> = {}): Promise<Response> {
   return sandbox.fetch(
     new Request(url, {
       method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Accept-Language": "en-GB,en;q=0.9" },
       body: new URLSearchParams(fields).toString(),
     }),
   );
@@ -181,14 +182,19 @@ describe("the financing page", () => {
     expect(page).toContain('<form method="post">');
     expect(page).toContain("<legend>Installment plans</legend>");
     expect(page).toContain("Continue to the provider");
-    // No external assets and no script.
-    expect(page).not.toMatch(/<script|<link |src=/i);
+    // No external assets and no script; the icon is inline, so the browser asks for no /favicon.ico.
+    expect(page).not.toMatch(/<script|src=/i);
+    expect([...page.matchAll(/<link [^>]*>/g)].map((m) => m[0])).toEqual([
+      expect.stringMatching(/^<link rel="icon" href="data:image\/svg\+xml,/),
+    ]);
+    expect(response.headers.get("Content-Language")).toBe("en");
 
     const offers = offersOn(page);
     expect(offers.length).toBeGreaterThan(5);
     for (const offer of offers) expect(page).toContain(`<label class="offer-choice" for="offer-${offer.id}">`);
     // Banca Nube's 3 months: 0 % TIN, an opening fee in the first installment, which differs.
-    expect(page).toMatch(/Banca Nube: 3 monthly installments of 411,50\u00a0€/);
+    // Its label says so too.
+    expect(page).toMatch(/Banca Nube: 3 monthly installments of 411,50\u00a0€ \(first installment 442,36\u00a0€\)/);
     expect(page).toContain("First installment (differs)");
     expect(page).toContain("Opening fee");
     expect(page).toContain("0,00\u00a0%");
@@ -551,5 +557,98 @@ describe("engine errors on the pages", () => {
     expect(response.status).toBe(404);
     expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
     expect(response.headers.get("Referrer-Policy")).toBeNull();
+  });
+});
+
+describe("the addresses given to browsers", () => {
+  it("are on the configured public origin, whatever address the sandbox is called on", async () => {
+    await sandbox.close();
+    sandbox = createSandbox({
+      tickMs: 0,
+      publicOrigin: "https://checkout.example:8443/",
+      lookup: async () => [{ address: "203.0.113.10", family: 4 }],
+      database: { ...database, close: async () => {} },
+    });
+    // Called on ORIGIN (the app calls its own sandbox on localhost:$PORT), seen by browsers elsewhere.
+    const op = await createOperation({ redirects: false });
+    expect(op.financingUrl).toMatch(/^https:\/\/checkout\.example:8443\/sandbox\/pay\/financing\?/);
+
+    const offers = await sandbox.fetch(new Request(`${ORIGIN}/sandbox/v1/financing/${op.id}`, { headers: { "X-Service-API-Key": KEY } }));
+    const [offer] = ((await offers.json()) as { financialOffers: { id: number }[] }).financialOffers;
+    const requested = await sandbox.fetch(
+      new Request(`${ORIGIN}/sandbox/v1/financing`, {
+        method: "POST",
+        headers: { "X-Service-API-Key": KEY, "Content-Type": "application/json" },
+        body: JSON.stringify({ operationIdentifier: op.id, financialOfferId: offer?.id }),
+      }),
+    );
+    const start = (await requested.json()) as { financingStatus: string; paymentUrl?: string };
+    expect(start.paymentUrl).toMatch(/^https:\/\/checkout\.example:8443\/sandbox\/provider\/checkout\/\w+$/);
+
+    // The hosted pages' redirects and links too, with the page requested on ORIGIN.
+    const pageUrl = new URL(op.financingUrl);
+    const local = `${ORIGIN}${pageUrl.pathname}${pageUrl.search}`;
+    const status = await get(local);
+    expect(await status.text()).toContain(`href="https://checkout.example:8443/sandbox/provider/checkout/`);
+    const declined = await postForm(`${ORIGIN}${new URL(start.paymentUrl ?? "").pathname}/decline`);
+    expect(declined.headers.get("Location")).toMatch(/^https:\/\/checkout\.example:8443\/sandbox\/pay\/result\?/);
+
+    const openapi = (await (await get(`${ORIGIN}/sandbox/v1/openapi.json`)).json()) as { servers: { url: string }[] };
+    expect(openapi.servers[0]?.url).toBe("https://checkout.example:8443/sandbox/v1");
+    expect(JSON.stringify(openapi)).not.toContain(ORIGIN);
+  });
+});
+
+describe("the pages' language", () => {
+  it("is Spanish without an Accept-Language, the customers' language", async () => {
+    const op = await createOperation();
+    const response = await get(op.financingUrl, "");
+    expect(response.headers.get("Content-Language")).toBe("es");
+    const page = await response.text();
+    expect(page).toContain('<html lang="es">');
+    expect(h1(page)).toBe("Elige tu plan de pago a plazos");
+    expect(page).toContain("<legend>Planes de pago a plazos</legend>");
+    expect(page).toMatch(/Banca Nube: 3 cuotas mensuales de 411,50\u00a0€ \(primera cuota 442,36\u00a0€\)/);
+    expect(page).toContain("Primera cuota (distinta)");
+    expect(page).toContain("Continuar en la entidad");
+    // The way to the other language: this same page, asking for it.
+    expect(page).toMatch(/<a href="\/sandbox\/pay\/financing\?operation=[^"]+&amp;lang=en" lang="en" hreflang="en">English<\/a>/);
+  });
+
+  it("follows Accept-Language by its weights", async () => {
+    const op = await createOperation();
+    expect(h1(await (await get(op.financingUrl, "fr-FR, es;q=0.8, en;q=0.5")).text())).toBe("Elige tu plan de pago a plazos");
+    expect(h1(await (await get(op.financingUrl, "es;q=0.4, en-US")).text())).toBe("Choose your installment plan");
+  });
+
+  it("is the `lang` parameter's when given, kept through the provider checkout to the result page", async () => {
+    const op = await createOperation({ redirects: false });
+    const financing = `${op.financingUrl}&lang=es`;
+    // The browser asks for English; the address for Spanish.
+    const page = await (await get(financing)).text();
+    expect(h1(page)).toBe("Elige tu plan de pago a plazos");
+    const chosen = await postForm(financing, {
+      offerId: String(offerWith(page.replace(/cuotas mensuales/g, "monthly installments"), 12).id),
+    });
+    const checkout = chosen.headers.get("Location") ?? "";
+    expect(new URL(checkout).searchParams.get("lang")).toBe("es");
+
+    const provider = await (await get(checkout)).text();
+    expect(h1(provider)).toBe("Revisa y firma tu plan");
+    expect(provider).toContain("<caption>Calendario de pagos</caption>");
+    expect(provider).toContain("Firmar y aceptar");
+    expect(provider).toContain("Pago en la entidad (simulado)");
+    expect(provider).toMatch(/<form method="post" action="\/sandbox\/provider\/checkout\/\w+\/sign\?lang=es"/);
+
+    const signed = await postForm(`${new URL(checkout).pathname}/sign?lang=es`.replace(/^/, ORIGIN));
+    const result = signed.headers.get("Location") ?? "";
+    expect(new URL(result).searchParams.get("lang")).toBe("es");
+    expect(h1(await (await get(result)).text())).toBe("Financiación confirmada");
+  });
+
+  it("is the same for an error page", async () => {
+    const response = await get(`${ORIGIN}/sandbox/pay/financing?operation=op_x&token=wrong`, "es-ES");
+    expect(response.status).toBe(404);
+    expect(h1(await response.text())).toBe("Este enlace no es válido");
   });
 });

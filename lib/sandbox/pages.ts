@@ -1,11 +1,13 @@
-import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { Hono, type Context as HonoContext, type MiddlewareHandler } from "hono";
+import { languageDetector } from "hono/language";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { OperationStatus } from "@/lib/financing/contract";
 import { origin } from "./api";
 import type { SandboxEngine, SandboxOperation } from "./engine";
 import { SandboxError } from "./errors";
 import type { SandboxOffer } from "./offers";
-import type { Html } from "./pages/layout";
+import type { Html, PageLocale } from "./pages/layout";
+import { DEFAULT_PAGE_LANGUAGE, PAGE_LANGUAGES, PAGE_TEXT, type PageLanguage } from "./pages/text";
 import { checkoutView, financingView, invalidLinkView, messageView, notEligibleView, statusView, type Link } from "./pages/views";
 import { logError, loggerFor } from "@/lib/logger";
 
@@ -18,6 +20,9 @@ import { logError, loggerFor } from "@/lib/logger";
  * Plain HTML forms and 303 redirects, no JavaScript. A page opened in the "wrong" state (back
  * button, double submit, a link opened late) shows where the operation stands, or sends the
  * customer on to where that state leads, instead of failing.
+ *
+ * In Spanish or English: a `lang` parameter (kept on the pages' own links, forms and redirects),
+ * else the browser's Accept-Language, else Spanish.
  */
 
 /** Where `app.ts` mounts the sandbox; `engine.startFinancing` builds `paymentUrl` under it too. */
@@ -29,40 +34,58 @@ const SUCCEEDED: readonly OperationStatus[] = ["FAVORABLE", "CONFIRMED", "FINISH
 /** Over without financing: the error redirect. */
 const FAILED: readonly OperationStatus[] = ["REFUSED", "ERROR", "CANCELLED", "EXPIRED"];
 
+/**
+ * What every hosted page's handler knows before it runs: the origin its addresses are built on,
+ * the customer's language, and whether the address asked for it (then the pages' own links keep it).
+ */
+type PagesEnv = { Variables: { origin: string; language: string; locale: PageLocale; langParam: PageLanguage | undefined } };
+type Context = HonoContext<PagesEnv>;
+
 export function hostedPages(engine: SandboxEngine) {
-  const pages = new Hono();
+  const pages = new Hono<PagesEnv>();
 
   // Only these prefixes: a `*` here would also wrap the partner API, which `app.ts` mounts beside.
-  pages.use("/pay/*", hostedPageHeaders);
-  pages.use("/provider/*", hostedPageHeaders);
+  for (const prefix of ["/pay/*", "/provider/*"]) {
+    pages.use(
+      prefix,
+      languageDetector({
+        order: ["querystring", "header"],
+        lookupQueryString: "lang",
+        supportedLanguages: [...PAGE_LANGUAGES],
+        fallbackLanguage: DEFAULT_PAGE_LANGUAGE,
+        caches: false,
+      }),
+    );
+    pages.use(prefix, hostedPageContext(engine));
+  }
 
   // --- The financing page (`financingUrl`) ---------------------------------------------------
 
   pages.get("/pay/financing", async (c) => {
     const operation = await byPageToken(engine, c);
-    if (!operation) return render(c, 404, invalidLinkView());
+    if (!operation) return render(c, 404, invalidLinkView(c.var.locale));
     if (!CHOOSING.includes(operation.status)) {
-      return render(c, 200, statusView({ operation, next: nextStep(c, operation) }));
+      return render(c, 200, statusView(c.var.locale, { operation, next: nextStep(c, operation) }));
     }
     return offersPage(c, engine, await engine.openFinancingPage(operation.id), 200);
   });
 
   pages.post("/pay/financing", async (c) => {
     const operation = await byPageToken(engine, c);
-    if (!operation) return render(c, 404, invalidLinkView());
+    if (!operation) return render(c, 404, invalidLinkView(c.var.locale));
     if (!CHOOSING.includes(operation.status)) {
       // A second click on "Continue" after the first went through: follow the first.
       if (operation.status === "CLIENT_REQUESTED" && operation.financing) {
         return c.redirect(checkoutUrl(c, operation.financing.requestToken), 303);
       }
-      return render(c, 409, statusView({ operation, next: nextStep(c, operation) }));
+      return render(c, 409, statusView(c.var.locale, { operation, next: nextStep(c, operation) }));
     }
 
     // A body that is not a readable form (garbled multipart, say) chose no plan: the same 400.
     const form = await c.req.parseBody().catch(() => undefined);
     const offerId = parseOfferId(form?.offerId);
     if (offerId === undefined) {
-      return offersPage(c, engine, operation, 400, { alert: "Choose one of the plans to continue." });
+      return offersPage(c, engine, operation, 400, { alert: c.var.locale.t.financing.chooseOne });
     }
     const eligible = eligibility(engine, operation);
     if ("unavailable" in eligible) return unavailablePage(c, operation, eligible.unavailable);
@@ -70,21 +93,22 @@ export function hostedPages(engine: SandboxEngine) {
 
     let started: Awaited<ReturnType<SandboxEngine["startFinancing"]>>;
     try {
-      started = await engine.startFinancing(operation.id, offerId, origin(c));
+      started = await engine.startFinancing(operation.id, offerId, c.var.origin);
     } catch (error) {
       // A tampered or stale offerId: the engine's 422, shown with the plans still on offer.
       if (error instanceof SandboxError && error.body.errorCode === "NOT_ELIGIBLE_FINANCIAL_OFFER") {
-        return offersPage(c, engine, operation, 422, { alert: "That plan is not available. Choose one of the plans below." });
+        return offersPage(c, engine, operation, 422, { alert: c.var.locale.t.financing.notAvailable });
       }
       throw error;
     }
 
     const { outcome, operation: after } = started;
-    if (outcome.financingStatus === "REQUESTED") return c.redirect(outcome.paymentUrl, 303);
+    if (outcome.financingStatus === "REQUESTED") return c.redirect(withLang(c, outcome.paymentUrl), 303);
     if (outcome.hasAlternativeFinancialOffers) {
-      const count = chosen ? `${chosen.installments} installments` : "that plan";
-      const what = outcome.financingStatus === "REFUSED" ? "could not approve" : "had a technical error with";
-      return offersPage(c, engine, after, 200, { alert: `The provider ${what} ${count}; choose another plan.` });
+      const { t } = c.var.locale;
+      const what = chosen ? t.financing.installments(chosen.installments) : t.financing.thatPlan;
+      const alert = outcome.financingStatus === "REFUSED" ? t.financing.providerRefused(what) : t.financing.providerError(what);
+      return offersPage(c, engine, after, 200, { alert });
     }
     return c.redirect(returnUrl(c, after), 303);
   });
@@ -93,19 +117,24 @@ export function hostedPages(engine: SandboxEngine) {
 
   pages.get("/provider/checkout/:requestToken", async (c) => {
     const operation = await engine.operationByRequestToken(c.req.param("requestToken"));
-    if (!operation?.financing) return render(c, 404, invalidLinkView());
+    if (!operation?.financing) return render(c, 404, invalidLinkView(c.var.locale));
     if (operation.status !== "CLIENT_REQUESTED") return followStatus(c, operation, 200);
     const path = checkoutPath(operation.financing.requestToken);
     return render(
       c,
       200,
-      checkoutView({ operation, financing: operation.financing, signAction: `${path}/sign`, declineAction: `${path}/decline` }),
+      checkoutView(c.var.locale, {
+        operation,
+        financing: operation.financing,
+        signAction: withLang(c, `${path}/sign`),
+        declineAction: withLang(c, `${path}/decline`),
+      }),
     );
   });
 
   pages.post("/provider/checkout/:requestToken/sign", async (c) => {
     const operation = await engine.operationByRequestToken(c.req.param("requestToken"));
-    if (!operation?.financing) return render(c, 404, invalidLinkView());
+    if (!operation?.financing) return render(c, 404, invalidLinkView(c.var.locale));
     // Signed already (double submit, back button): the first decision stands.
     if (operation.status !== "CLIENT_REQUESTED") return followStatus(c, operation, 409);
     return c.redirect(returnUrl(c, await engine.sign(operation.id)), 303);
@@ -113,7 +142,7 @@ export function hostedPages(engine: SandboxEngine) {
 
   pages.post("/provider/checkout/:requestToken/decline", async (c) => {
     const operation = await engine.operationByRequestToken(c.req.param("requestToken"));
-    if (!operation?.financing) return render(c, 404, invalidLinkView());
+    if (!operation?.financing) return render(c, 404, invalidLinkView(c.var.locale));
     if (operation.status !== "CLIENT_REQUESTED") return followStatus(c, operation, 409);
     return c.redirect(returnUrl(c, await engine.declineAtCheckout(operation.id)), 303);
   });
@@ -125,47 +154,43 @@ export function hostedPages(engine: SandboxEngine) {
 
   pages.get("/pay/result", async (c) => {
     const operation = await byPageToken(engine, c);
-    if (!operation) return render(c, 404, invalidLinkView());
+    if (!operation) return render(c, 404, invalidLinkView(c.var.locale));
+    const { t } = c.var.locale;
     if (CHOOSING.includes(operation.status) && "unavailable" in eligibility(engine, operation)) {
       return render(
         c,
         200,
-        statusView({
-          operation,
-          heading: "Financing not available",
-          explanation: "Financing is not available for this booking. Nothing has been charged; you can pay another way at the shop.",
-        }),
+        statusView(c.var.locale, { operation, heading: t.unavailable.title, explanation: t.unavailable.resultExplanation }),
       );
     }
-    return render(c, 200, statusView({ operation, next: nextStep(c, operation) }));
+    return render(c, 200, statusView(c.var.locale, { operation, next: nextStep(c, operation) }));
   });
 
   // Unknown hosted-page URLs get a page too, not the API's JSON 404.
-  const notFound = (c: Context) =>
-    render(c, 404, messageView({ title: "Page not found", message: "There is no sandbox page at this address." }));
+  const notFound = (c: Context) => render(c, 404, messageView(c.var.locale, c.var.locale.t.errors.notFound));
   pages.all("/pay/*", notFound);
   pages.all("/provider/*", notFound);
 
   // Engine errors (409 NOT_ACTIVE_OPERATION and the like) reach a browser here: HTML, same status.
   pages.onError((error, c) => {
+    // Set by the middleware, unless the error came before it.
+    const locale = c.get("locale") ?? pageLocale(c, DEFAULT_PAGE_LANGUAGE);
+    const { t } = locale;
     if (error instanceof SandboxError) {
       const code = typeof error.body.errorCode === "string" ? error.body.errorCode : undefined;
       return render(
         c,
         contentfulStatus(error.status),
-        messageView({
-          title: error.status === 409 ? "This step is already done" : "The request could not be completed",
+        messageView(locale, {
+          title: error.status === 409 ? t.errors.conflict : t.errors.failed,
+          // The engine's own message, in English as the API gives it.
           message: error.message,
-          ...(code === undefined ? {} : { detail: `Error code: ${code} (HTTP ${error.status})` }),
+          ...(code === undefined ? {} : { detail: t.errors.detail(code, error.status) }),
         }),
       );
     }
     logError(loggerFor("sandbox"), "sandbox pages: unexpected error", error, { route: c.req.routePath });
-    return render(
-      c,
-      500,
-      messageView({ title: "Something went wrong", message: "The sandbox hit an unexpected error. Nothing has been charged." }),
-    );
+    return render(c, 500, messageView(locale, t.errors.unexpected));
   });
 
   return pages;
@@ -173,15 +198,42 @@ export function hostedPages(engine: SandboxEngine) {
 
 // ---------------------------------------------------------------------------------------------
 
-const hostedPageHeaders: MiddlewareHandler = async (c, next) => {
-  await next();
-  // The URLs carry the operation's token: keep them out of caches and out of other sites' Referer.
-  c.res.headers.set("Cache-Control", "no-store");
-  c.res.headers.set("Referrer-Policy", "no-referrer");
-};
+function hostedPageContext(engine: SandboxEngine): MiddlewareHandler<PagesEnv> {
+  return async (c, next) => {
+    c.set("origin", origin(c, engine));
+    const asked = c.req.query("lang")?.trim().toLowerCase();
+    c.set(
+      "langParam",
+      PAGE_LANGUAGES.find((lang) => lang === asked),
+    );
+    c.set("locale", pageLocale(c, PAGE_LANGUAGES.find((lang) => lang === c.var.language) ?? DEFAULT_PAGE_LANGUAGE));
+    await next();
+    // The URLs carry the operation's token: keep them out of caches and out of other sites' Referer.
+    c.res.headers.set("Cache-Control", "no-store");
+    c.res.headers.set("Referrer-Policy", "no-referrer");
+  };
+}
 
 async function render(c: Context, status: ContentfulStatusCode, page: Html): Promise<Response> {
-  return c.body(await page, status, { "Content-Type": "text/html; charset=utf-8" });
+  return c.body(await page, status, { "Content-Type": "text/html; charset=utf-8", "Content-Language": c.var.locale.lang });
+}
+
+/** The texts in `lang`, and the link to this same page (a GET of its address) in the other language. */
+function pageLocale(c: Context, lang: PageLanguage): PageLocale {
+  const other = lang === "es" ? "en" : "es";
+  const here = new URL(c.req.url);
+  here.searchParams.set("lang", other);
+  return { lang, t: PAGE_TEXT[lang], other: { lang: other, name: PAGE_TEXT[other].name, href: `${here.pathname}${here.search}` } };
+}
+
+/** One of the sandbox's own addresses, with the `lang` the request asked for, if it asked. */
+function withLang(c: Context, address: string): string {
+  const lang = c.var.langParam;
+  if (lang === undefined) return address;
+  const absolute = /^https?:/.test(address);
+  const url = new URL(address, "http://relative.invalid");
+  url.searchParams.set("lang", lang);
+  return absolute ? url.toString() : `${url.pathname}${url.search}`;
 }
 
 function contentfulStatus(status: number): ContentfulStatusCode {
@@ -218,7 +270,7 @@ function eligibility(engine: SandboxEngine, operation: SandboxOperation): Eligib
 
 function unavailablePage(c: Context, operation: SandboxOperation, reason: "not_eligible" | "no_offers"): Promise<Response> {
   // The API's GET /financing answers 422 NOT_ELIGIBLE_FOR_FINANCING; an empty list is a 200 there too.
-  return render(c, reason === "not_eligible" ? 422 : 200, notEligibleView(operation, reason, giveUpLink(c, operation)));
+  return render(c, reason === "not_eligible" ? 422 : 200, notEligibleView(c.var.locale, operation, reason, giveUpLink(c, operation)));
 }
 
 async function offersPage(
@@ -230,7 +282,7 @@ async function offersPage(
 ): Promise<Response> {
   const eligible = eligibility(engine, operation);
   if ("unavailable" in eligible) return unavailablePage(c, operation, eligible.unavailable);
-  return render(c, status, financingView({ operation, offers: eligible.offers, ...options }));
+  return render(c, status, financingView(c.var.locale, { operation, offers: eligible.offers, ...options }));
 }
 
 /** An operation past the customer's step: send them where its status leads, or say where it stands. */
@@ -238,7 +290,7 @@ function followStatus(c: Context, operation: SandboxOperation, status: Contentfu
   if (SUCCEEDED.includes(operation.status) || FAILED.includes(operation.status)) {
     return c.redirect(returnUrl(c, operation), 303);
   }
-  return render(c, status, statusView({ operation, next: nextStep(c, operation) }));
+  return render(c, status, statusView(c.var.locale, { operation, next: nextStep(c, operation) }));
 }
 
 /**
@@ -283,10 +335,10 @@ function financingPageUrl(c: Context, operation: SandboxOperation): string {
 }
 
 function pageUrl(c: Context, path: string, operation: SandboxOperation): string {
-  const url = new URL(`${origin(c)}${SANDBOX_BASE}${path}`);
+  const url = new URL(`${c.var.origin}${SANDBOX_BASE}${path}`);
   url.searchParams.set("operation", operation.id);
   url.searchParams.set("token", operation.token);
-  return url.toString();
+  return withLang(c, url.toString());
 }
 
 function checkoutPath(requestToken: string): string {
@@ -294,26 +346,28 @@ function checkoutPath(requestToken: string): string {
 }
 
 function checkoutUrl(c: Context, requestToken: string): string {
-  return `${origin(c)}${checkoutPath(requestToken)}`;
+  return withLang(c, `${c.var.origin}${checkoutPath(requestToken)}`);
 }
 
 /** The one useful link on a status page, if there is one. */
 function nextStep(c: Context, operation: SandboxOperation): Link | undefined {
-  if (CHOOSING.includes(operation.status)) return { href: financingPageUrl(c, operation), text: "Choose a plan" };
+  const { t } = c.var.locale;
+  if (CHOOSING.includes(operation.status)) return { href: financingPageUrl(c, operation), text: t.links.choosePlan };
   if (operation.status === "CLIENT_REQUESTED" && operation.financing) {
-    return { href: checkoutUrl(c, operation.financing.requestToken), text: `Continue at ${operation.financing.offer.companyName}` };
+    return { href: checkoutUrl(c, operation.financing.requestToken), text: t.links.continueAt(operation.financing.offer.companyName) };
   }
   if (SUCCEEDED.includes(operation.status) || FAILED.includes(operation.status)) {
     const partner = partnerUrl(operation, SUCCEEDED.includes(operation.status) ? "success" : "error");
-    return partner === undefined ? undefined : { href: partner, text: "Return to the shop" };
+    return partner === undefined ? undefined : { href: partner, text: t.links.returnToShop };
   }
   return undefined;
 }
 
 /** Out of the financing page without financing: the partner's error URL, or the default result page. */
 function giveUpLink(c: Context, operation: SandboxOperation): Link {
+  const { t } = c.var.locale;
   const partner = partnerUrl(operation, "error");
   return partner === undefined
-    ? { href: resultUrl(c, operation), text: "Continue without financing" }
-    : { href: partner, text: "Return to the shop to pay another way" };
+    ? { href: resultUrl(c, operation), text: t.links.continueWithout }
+    : { href: partner, text: t.links.returnToPayAnotherWay };
 }

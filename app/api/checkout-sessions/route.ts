@@ -1,4 +1,5 @@
 import { errorResponse } from "@/lib/app-error";
+import { sessionsApiHeaders } from "@/lib/checkout/api/api-headers";
 import { handleCreateSession } from "@/lib/checkout/api/sessions-api";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 import { routeHandler } from "@/lib/http/request-scope";
@@ -9,9 +10,9 @@ export const dynamic = "force-dynamic";
 async function post(request: Request) {
   try {
     const { status, body } = await handleCreateSession(request);
-    return Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
+    return Response.json(body, { status, headers: sessionsApiHeaders("create") });
   } catch (error) {
-    return errorResponse(error, { "Cache-Control": "no-store" });
+    return errorResponse(error, sessionsApiHeaders("create"));
   }
 }
 

@@ -17,6 +17,7 @@ async function get() {
   const published = env.financing.environment === "sandbox" && env.DEMO_PARTNER_SECRET === DEMO_PARTNER_DEFAULT_SECRET;
   const document = buildCheckoutApiDocument({
     serverUrl: `${env.APP_URL}/api`,
+    environment: env.financing.environment,
     demoSecret: published ? DEMO_PARTNER_DEFAULT_SECRET : undefined,
   });
   return Response.json(document, {

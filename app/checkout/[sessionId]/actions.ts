@@ -14,6 +14,13 @@ import {
 } from "@/lib/checkout/session/customer";
 import { getAppContext } from "@/lib/app-context";
 import { EDITOR_COOKIE, newEditorToken } from "@/lib/checkout/session/customer-editor";
+import {
+  FORM_ANSWER_COOKIE,
+  FORM_ANSWER_MAX_AGE_SECONDS,
+  FORM_ANSWER_PARAM,
+  FORM_ANSWER_VALUE,
+  sealFormAnswer,
+} from "@/lib/checkout/session/form-answer";
 import { chooseOffer, submitCustomer, type ChooseResult } from "@/lib/checkout/session/flow";
 import { SESSION_TTL_MS } from "@/lib/checkout/session/sessions";
 import { servedOverHttps } from "@/lib/security/served-over-https";
@@ -56,13 +63,15 @@ const customerFormSchema = z.object({
   city: text,
   postalCode: text,
   countryCode: text,
+  // The correction form (`?edit=1`): where a post without JavaScript is answered.
+  edit: z.literal("1").optional(),
 });
 
 type SubmitOutcome = { ok: true; sessionId: string } | { ok: false; sessionId: string; state: Omit<CustomerFormState, "submission"> };
 
 const submitCustomerValidated = validatedAction(
   customerFormSchema,
-  async ({ sessionId: id, ...fields }, formData): Promise<SubmitOutcome> => {
+  async ({ sessionId: id, edit: _edit, ...fields }, formData): Promise<SubmitOutcome> => {
     const draft: CustomerDraft = fields;
     const ctx = await getAppContext();
     // This browser's token (its cookie), or a new one: the data is bound to it once stored.
@@ -93,11 +102,16 @@ const submitCustomerValidated = validatedAction(
  * and a cross-site frame then cannot correct the data it sent (it says so).
  */
 async function setEditorCookie(sessionId: string, token: string, embedded: boolean): Promise<void> {
+  await setSessionCookie(EDITOR_COOKIE, sessionId, token, embedded, Math.ceil(SESSION_TTL_MS / 1000));
+}
+
+/** A cookie for this session's pages only, with the editor cookie's rules (above); max age 0 deletes it. */
+async function setSessionCookie(name: string, sessionId: string, value: string, embedded: boolean, maxAge: number): Promise<void> {
   const secure = await servedOverHttps();
   const thirdParty = embedded && secure;
-  (await cookies()).set(EDITOR_COOKIE, token, {
+  (await cookies()).set(name, value, {
     path: `/checkout/${sessionId}`,
-    maxAge: Math.ceil(SESSION_TTL_MS / 1000),
+    maxAge,
     httpOnly: true,
     secure,
     sameSite: thirdParty ? "none" : "lax",
@@ -115,13 +129,19 @@ function isCustomerField(name: string): name is CustomerField {
  */
 export async function submitCustomerForm(previous: CustomerFormState, formData: FormData): Promise<CustomerFormState> {
   const submission = (previous?.submission ?? 0) + 1;
+  // With JavaScript, React posts the action itself (Next-Action header) and shows the state it answers.
+  const withoutJavaScript = !(await headers()).has("next-action");
   const outcome = await submitCustomerValidated(previous, formData);
   if ("invalid" in outcome) {
     // Only a tampered or oversized post gets here: name the fields it can, keep what was typed.
     const errors: CustomerErrors = {};
     for (const issue of outcome.invalid) if (isCustomerField(issue.field)) errors[issue.field] = "too_long";
     const draft = Object.fromEntries(Object.entries(draftFromForm(formOf(formData))).map(([key, value]) => [key, value.slice(0, 1000)]));
-    return Object.keys(errors).length > 0 ? { submission, draft, errors } : { submission, draft, failure: "invalid" };
+    const answer: CustomerFormState =
+      Object.keys(errors).length > 0 ? { submission, draft, errors } : { submission, draft, failure: "invalid" };
+    const id = formData.get("sessionId");
+    if (withoutJavaScript && typeof id === "string" && isCheckoutSessionId(id)) await answerAfterRedirect(id, answer, formData);
+    return answer;
   }
   if (!outcome.ok) {
     // The partner was disabled meanwhile: its page says so (nothing was stored).
@@ -130,12 +150,39 @@ export async function submitCustomerForm(previous: CustomerFormState, formData: 
     // Without JavaScript the answer is this page rendered again, which sends a payment that can no
     // longer change on to its status with a 307, and the browser would post the form there too
     // ("Server Action unavailable"). The status page it belongs on, then, with a plain GET.
-    if (outcome.state.failure === "closed" && !(await headers()).has("next-action")) {
+    if (outcome.state.failure === "closed" && withoutJavaScript) {
       redirect(embedHref(`/checkout/${outcome.sessionId}/status`, embedOf(formData)));
     }
-    return { submission, ...outcome.state };
+    const answer = { submission, ...outcome.state };
+    if (withoutJavaScript) await answerAfterRedirect(outcome.sessionId, answer, formData);
+    return answer;
+  }
+  // Sent: an answer kept for a page with errors has nothing more to show.
+  if ((await cookies()).has(FORM_ANSWER_COOKIE)) {
+    await setSessionCookie(FORM_ANSWER_COOKIE, outcome.sessionId, "", embedOf(formData) !== undefined, 0);
   }
   redirect(embedHref(`/checkout/${outcome.sessionId}/offers`, embedOf(formData)));
+}
+
+/**
+ * Without JavaScript, a post answered with a page stays in the history as a post: Back (or reload)
+ * then asks to send the form again. So the answer goes in a cookie (sealed: what was typed is
+ * personal data, never in the URL; lib/checkout/session/form-answer.ts) and the browser is sent,
+ * with a 303, to the form's page asking for it (`?form=sent`): a GET, which Back and reload repeat
+ * as a GET.
+ */
+async function answerAfterRedirect(sessionId: string, answer: CustomerFormState, formData: FormData): Promise<never> {
+  const embed = embedOf(formData);
+  await setSessionCookie(
+    FORM_ANSWER_COOKIE,
+    sessionId,
+    sealFormAnswer(sessionId, answer),
+    embed !== undefined,
+    FORM_ANSWER_MAX_AGE_SECONDS,
+  );
+  const query: Record<string, string> = formData.get("edit") === "1" ? { edit: "1" } : {};
+  query[FORM_ANSWER_PARAM] = FORM_ANSWER_VALUE;
+  redirect(embedHref(`/checkout/${sessionId}`, embed, query));
 }
 
 // ---------------------------------------------------------------------------------------------

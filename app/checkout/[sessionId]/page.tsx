@@ -9,6 +9,7 @@ import { cookies } from "next/headers";
 import { guessDocumentType } from "@/lib/checkout/session/customer";
 import { EDITOR_COOKIE, isEditor, MAX_CORRECTIONS, maskedDraft, PREFILL_MASKED_FIELDS } from "@/lib/checkout/session/customer-editor";
 import { getCustomerDraft, returnUrlFor } from "@/lib/checkout/session/flow";
+import { FORM_ANSWER_COOKIE, FORM_ANSWER_PARAM, FORM_ANSWER_VALUE, openFormAnswer } from "@/lib/checkout/session/form-answer";
 import { embedFields, embedHref } from "@/lib/embed/context";
 import { submitCustomerForm } from "./actions";
 import { checkoutMetadata, loadCheckout, type CheckoutPageProps } from "./load-checkout";
@@ -28,7 +29,8 @@ export async function generateMetadata(props: CheckoutPageProps): Promise<Metada
 export default async function CustomerPage(props: CheckoutPageProps) {
   // `?edit=1` (the offers page's "Correct my details"): the form again while the plans are shown;
   // a correction replaces the operation (lib/checkout/session/flow.ts, submitCustomer).
-  const editing = (await props.searchParams).edit === "1";
+  const searchParams = await props.searchParams;
+  const editing = searchParams.edit === "1";
   const page = await loadCheckout(props, "details", (state) => {
     if (state === "open" || state === "expired") return undefined;
     if (state === "choosing") return editing ? undefined : "offers";
@@ -68,6 +70,11 @@ export default async function CustomerPage(props: CheckoutPageProps) {
       </CheckoutShell>
     );
   }
+  // A post without JavaScript answered with a redirect here (`?form=sent`): its answer, from the cookie.
+  const answer =
+    searchParams[FORM_ANSWER_PARAM] === FORM_ANSWER_VALUE
+      ? openFormAnswer(session.id, (await cookies()).get(FORM_ANSWER_COOKIE)?.value)
+      : undefined;
   const { shown: prefill, masks } = sent
     ? maskedDraft(stored.draft)
     : stored
@@ -116,11 +123,12 @@ export default async function CustomerPage(props: CheckoutPageProps) {
             text={m.form}
             today={ctx.today()}
             statusHref={page.href("status")}
-            hiddenFields={embedFields(embed)}
+            hiddenFields={{ ...embedFields(embed), ...(correcting || editing ? { edit: "1" } : {}) }}
             // Back from the plans, a copy of this page from before the data was sent asks for this one.
             renderedAt={page.renderedAt}
             correctionHref={embedHref(path, embed, { edit: "1" })}
             masks={masks}
+            answer={answer}
           >
             <BookingSummary booking={session.booking} locale={locale} messages={m} />
           </CustomerForm>

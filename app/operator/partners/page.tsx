@@ -1,12 +1,13 @@
 import type { Metadata } from "next";
 import { OperatorPage } from "@/app/operator/operator-page";
+import { getAdminMessages } from "@/lib/i18n/admin-messages";
+import { getOperatorMessages } from "@/lib/i18n/operator-messages";
 import { credentialText } from "@/components/operator/credential-text";
 import { LinkButton } from "@/components/ui/link-button";
 import { Cell, Row, columnsOf, ScrollTable } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
+import { getAppContext } from "@/lib/app-context";
 import { getPartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
-import { getOperatorMessages } from "@/lib/i18n/operator-messages";
-import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
 import { listPartners } from "@/lib/operator/partners/partners-admin";
 import { requireOperator } from "@/lib/operator/session";
@@ -19,10 +20,11 @@ export async function generateMetadata(): Promise<Metadata> {
 
 /** Every partner, with its state, its financing key (last four only), its working secrets, agencies and staff. */
 export default async function PartnersPage() {
-  const operator = await requireOperator(PATH);
+  const operator = await requireOperator();
   const locale = await getLocale();
   const m = getPartnerConsoleMessages(locale);
-  const partners = await listPartners(operator.db);
+  const { db } = await getAppContext();
+  const partners = await listPartners(db);
   return (
     <OperatorPage
       operator={operator}

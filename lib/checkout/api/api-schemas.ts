@@ -5,6 +5,8 @@ import { LOCALES } from "@/lib/i18n/locales";
 import { bookingSchema, createSessionSchema, flightSchema, hotelSchema, moneySchema, serviceSchema } from "../session/booking";
 import { SESSION_STATES, type SameType, type StoredNotification } from "@/lib/db/column-types";
 import { TRIP_TIME_ZONE } from "../session/trip-dates";
+import { CHECKOUT_SESSION_ID } from "@/lib/http/checkout-session-id";
+import { API_ERROR_LIMITS } from "@/lib/app-error";
 
 /**
  * The wire shapes of the checkout sessions API that `booking.ts` does not hold: what a partner
@@ -29,11 +31,17 @@ export const sessionStateSchema = z.enum(SESSION_STATES).meta({
   ].join("\n"),
 });
 
-const dateTime = () => z.iso.datetime();
+// The limits below are what the answers never exceed (the document states them; the OWASP API
+// ruleset asks every string for one): ISO instants as toISOString writes them, ids as we make them.
+const dateTime = () => z.iso.datetime().max(32);
+const sessionId = () => z.string().regex(CHECKOUT_SESSION_ID).max(67);
+const bookingReference = () => z.string().max(64);
+/** The partner API's operation identifier: at most what its requests take (lib/financing/contract.ts). */
+const operationId = () => z.string().max(200);
 
 export const sessionOperationSchema = z
   .object({
-    id: z.string().meta({ description: "The financing operation's id at the partner API." }),
+    id: operationId().meta({ description: "The financing operation's id at the partner API." }),
     status: operationStatusSchema.nullable().meta({
       description:
         "The operation's status at the financing partner, as last read from its API: read again as the customer goes to the provider, on their return, on the financing partner's webhooks, while the status page waits, and by a reconciliation every few minutes. `state` is the one to act on; this is for support and reconciliation with the partner's own records.",
@@ -44,9 +52,9 @@ export const sessionOperationSchema = z
 
 export const checkoutSessionSchema = z
   .object({
-    id: z.string().meta({ examples: ["cs_3q8Zb1nX2m"] }),
-    url: z.url().meta({ description: "Where to send the customer: the checkout page of this session." }),
-    bookingReference: z.string(),
+    id: sessionId().meta({ examples: ["cs_3q8Zb1nX2m"] }),
+    url: z.url().max(2048).meta({ description: "Where to send the customer: the checkout page of this session." }),
+    bookingReference: bookingReference(),
     state: sessionStateSchema,
     final: z.boolean().meta({ description: "Whether the state can no longer change for the customer." }),
     operation: sessionOperationSchema.nullable(),
@@ -63,16 +71,17 @@ export const apiErrorSchema = z
   .object({
     error: z.object({
       code: z.enum(API_ERROR_CODES as [keyof typeof APP_ERROR_STATUS, ...(keyof typeof APP_ERROR_STATUS)[]]),
-      message: z.string().meta({ description: "For a developer; may change: branch on `code`." }),
+      message: z.string().max(API_ERROR_LIMITS.message).meta({ description: "For a developer; may change: branch on `code`." }),
       fields: z
         .array(
           z.object({
-            field: z.string().meta({
+            field: z.string().max(API_ERROR_LIMITS.field).meta({
               description: "A dotted path in the body (`booking.flights.0.departureDate`), or `(body)` for the body as a whole.",
             }),
-            message: z.string(),
+            message: z.string().max(API_ERROR_LIMITS.fieldMessage),
           }),
         )
+        .max(API_ERROR_LIMITS.fields)
         .optional()
         .meta({ description: "With `validation_failed`: every field that was refused." }),
     }),
@@ -81,11 +90,17 @@ export const apiErrorSchema = z
 
 export const notificationPayloadSchema = z
   .object({
-    type: z.templateLiteral(["checkout.session.", sessionStateSchema]).meta({ examples: ["checkout.session.confirmed"] }),
+    type: z
+      .templateLiteral(["checkout.session.", sessionStateSchema])
+      // The longest state's: a template literal cannot take .max(), so it is stated.
+      .meta({
+        examples: ["checkout.session.confirmed"],
+        maxLength: "checkout.session.".length + Math.max(...SESSION_STATES.map((s) => s.length)),
+      }),
     timestamp: dateTime().meta({ description: "When the notification was written (the state change)." }),
     data: z.object({
-      id: z.string(),
-      bookingReference: z.string(),
+      id: sessionId(),
+      bookingReference: bookingReference(),
       state: sessionStateSchema,
       final: z.boolean(),
       operation: sessionOperationSchema.nullable(),
@@ -115,12 +130,14 @@ export type NotificationTestPayload = z.output<typeof notificationTestPayloadSch
 export const notificationHeadersSchema = z.object({
   "webhook-id": z
     .string()
+    .max(64)
     .meta({ description: "Unique per notification, the same on every retry of it: deduplicate on it.", examples: ["msg_2b7f…"] }),
   "webhook-timestamp": z
     .string()
     .regex(/^[0-9]+$/)
+    .max(12)
     .meta({ description: "Unix seconds of this attempt. Refuse one more than 5 minutes off your clock." }),
-  "webhook-signature": z.string().meta({
+  "webhook-signature": z.string().max(400).meta({
     description:
       "Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the base64-decoded part of your `whsec_…` secret after the prefix. One signature per secret in use: for 24 hours after a rotation of your signing secret there are two (the new secret's and the old one's); accept the notification if any one matches a secret you hold.",
   }),

@@ -18,7 +18,7 @@ function schemaOf(ref: string) {
 
 const session = (overrides: Partial<CheckoutSessionRow> = {}): CheckoutSessionRow =>
   ({
-    id: "cs_1",
+    id: "cs_3q8Zb1nX2mAbCdEfGh",
     partnerId: "p_1",
     bookingReference: "BK-2027-0001",
     operationId: null,
@@ -46,7 +46,10 @@ describe("the checkout sessions API's OpenAPI document", () => {
     expect(Object.keys(doc.paths).sort()).toEqual(["/checkout-sessions", "/checkout-sessions/{id}"]);
     expect(Object.keys(doc.paths["/checkout-sessions"]!)).toEqual(["post"]);
     expect(Object.keys(doc.paths["/checkout-sessions/{id}"]!)).toEqual(["get"]);
-    expect(doc.servers).toEqual([{ url: "https://checkout.example.com/api", description: "This deployment" }]);
+    expect(doc.servers).toEqual([
+      { url: "https://checkout.example.com/api", description: expect.stringMatching(/^This deployment: sandbox/), "x-internal": false },
+    ]);
+    expect(buildCheckoutApiDocument({ environment: "production" }).servers[0]?.description).toMatch(/^This deployment: production/);
     expect(doc.security).toEqual([{ PartnerSecret: [] }]);
     expect(doc.components.securitySchemes.PartnerSecret).toMatchObject({ type: "http", scheme: "bearer" });
   });

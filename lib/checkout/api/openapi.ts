@@ -33,6 +33,46 @@ Authentication: your partner secret as a bearer token${demoSecret ? ` (on this s
 
 Errors are always \`{ "error": { "code", "message", "fields"? } }\`: branch on \`code\`. A method an address does not take answers 405 \`method_not_allowed\` with \`Allow\` (and \`OPTIONS\` answers 204 with the same \`Allow\`); an address under \`/api/\` that does not exist answers 404 \`not_found\`.`;
 
+/**
+ * The headers of every answer of the two operations (lib/checkout/api/sessions-api.ts,
+ * `sessionsApiHeaders`): never cached; readable by no other site's page (the API is for partners'
+ * backends, with a secret no browser should hold); and the budget of requests of its kind.
+ */
+const apiHeaders = z.object({
+  "Cache-Control": z.literal("no-store").meta({ header: { id: "NoStore", description: "Answers are never cached." } }),
+  "Access-Control-Allow-Origin": z
+    .url()
+    .max(2048)
+    .meta({
+      header: {
+        // Named as the header itself (the OWASP ruleset also looks for it among the header components).
+        id: "Access-Control-Allow-Origin",
+        description:
+          "This deployment's own origin: no other website's page may read an answer (call the API from your backend, never from a browser, which would hold your secret).",
+      },
+    }),
+  "X-RateLimit-Limit": z
+    .string()
+    .regex(/^[0-9]+$/)
+    .max(6)
+    .meta({
+      header: {
+        id: "RateLimitLimit",
+        description:
+          "Requests of this kind allowed a minute with your secret (a token bucket, a burst of as many): sessions opened for `POST`, reads for `GET`. Over it: 429 `rate_limited`.",
+      },
+    }),
+});
+
+const retryAfter = (id: string) =>
+  z.object({
+    "Retry-After": z
+      .string()
+      .regex(/^[0-9]+$/)
+      .max(6)
+      .meta({ header: { id, description: "Seconds to wait before retrying." } }),
+  });
+
 /** An error answer in the API's one format; the codes it can carry are listed (and checked against the app's table). */
 function errorResponse(status: number, description: string, codes: AppErrorCode[]): ZodOpenApiResponseObject {
   for (const code of codes) {
@@ -41,13 +81,12 @@ function errorResponse(status: number, description: string, codes: AppErrorCode[
   return {
     description: `${description}\n\n${codes.map((code) => `- \`${code}\``).join("\n")}`,
     "x-error-codes": codes,
+    headers: apiHeaders,
     content: jsonContent(apiErrorSchema),
   };
 }
 
-const noStore = z.object({
-  "Cache-Control": z.literal("no-store").meta({ header: { id: "NoStore", description: "Answers are never cached." } }),
-});
+const noStore = apiHeaders;
 
 const COMMON: Record<string, ZodOpenApiResponseObject> = {
   "401": {
@@ -64,9 +103,7 @@ const COMMON: Record<string, ZodOpenApiResponseObject> = {
       "Too many requests: too many sessions opened with your secret, or too many requests (or wrong secrets) from your address. Retry after `Retry-After` seconds.",
       ["rate_limited"],
     ),
-    headers: z.object({
-      "Retry-After": z.string().meta({ header: { id: "RateLimitRetryAfter", description: "Seconds to wait before retrying." } }),
-    }),
+    headers: apiHeaders.extend(retryAfter("RateLimitRetryAfter").shape),
     id: "RateLimited",
   },
   "500": {
@@ -79,9 +116,7 @@ const COMMON: Record<string, ZodOpenApiResponseObject> = {
       "Our database cannot be reached for a moment: retry after `Retry-After` seconds (opening a session again is safe: it is idempotent).",
       ["database_unavailable"],
     ),
-    headers: z.object({
-      "Retry-After": z.string().meta({ header: { id: "RetryAfter", description: "Seconds to wait before retrying." } }),
-    }),
+    headers: apiHeaders.extend(retryAfter("RetryAfter").shape),
     id: "DatabaseUnavailable",
   },
 };
@@ -144,6 +179,8 @@ function routes(): Route[] {
 export interface CheckoutApiDocumentOptions {
   /** The API's base URL: the app's public URL followed by `/api`. */
   serverUrl?: string;
+  /** Which partner API the deployment uses: said in the server's description (default sandbox). */
+  environment?: "sandbox" | "production";
   /**
    * The demo partner's published secret, named only on a sandbox deployment that uses it: a
    * production document (or one whose demo secret was changed) names no secret.
@@ -155,7 +192,17 @@ export function buildCheckoutApiDocument(options: CheckoutApiDocumentOptions = {
   return generateDocument({
     openapi: "3.1.0",
     info: { title: "Checkout sessions API", version: CHECKOUT_API_VERSION, description: description(options.demoSecret) },
-    servers: [{ url: options.serverUrl ?? "http://localhost:3000/api", description: "This deployment" }],
+    servers: [
+      {
+        url: options.serverUrl ?? "http://localhost:3000/api",
+        description:
+          (options.environment ?? "sandbox") === "production"
+            ? "This deployment: production, on the financing partner's production API"
+            : "This deployment: sandbox, on the financing partner's test API (no real money)",
+        // Public: for partners' backends (documentation tools read this).
+        "x-internal": false,
+      },
+    ],
     security: [{ PartnerSecret: [] }],
     tags: [
       { name: "Checkout sessions", description: "Open a checkout for a booking, and read where it stands." },

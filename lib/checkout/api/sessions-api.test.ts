@@ -12,8 +12,10 @@ import { DEMO_PARTNER_ID } from "@/lib/demo/seed";
 import { createApiSecret, revokeApiSecret } from "@/lib/partners/api-secrets";
 import { createTokenBuckets } from "@/lib/security/token-bucket";
 import type { CheckoutContext } from "../session/flow";
+import { sessionsApiHeaders } from "./api-headers";
 import { handleCreateSession, handleGetSession, type SessionsApiThrottles } from "./sessions-api";
 import { DEMO_SECRET, sessionInput, testContext } from "../testing/context";
+import { AppError } from "@/lib/app-error";
 
 let database: Database;
 let ctx: CheckoutContext;
@@ -126,5 +128,61 @@ describe("the checkout sessions API's secrets", () => {
     expect(await refusal(handleCreateSession(post(created.secret), limits, context))).toEqual(unknown);
     // The partner's other secret goes on.
     expect((await answer(handleCreateSession(post(DEMO_SECRET), limits, context))).status).toBe(201);
+  });
+});
+
+describe("the checkout sessions API's read budget", () => {
+  it("refuses reads past a partner secret's budget (429 with Retry-After), and states it in every answer's headers", async () => {
+    const limits = { ...throttles(), readsPerPartner: createTokenBuckets({ capacity: 3, perMinute: 3 }) };
+    const created = await handleCreateSession(post(DEMO_SECRET), limits, context);
+    const reads = [];
+    for (let i = 0; i < 5; i += 1) reads.push(await answer(handleGetSession(post(DEMO_SECRET), created.body.id, limits, context)));
+    expect(reads.map((r) => r.status)).toEqual([201, 201, 201, 429, 429]);
+    expect(Number(reads[3]!.retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(sessionsApiHeaders("read")).toMatchObject({
+      "Cache-Control": "no-store",
+      "X-RateLimit-Limit": expect.stringMatching(/^\d+$/),
+      // Only this deployment's own pages could read an answer: no other site's.
+      "Access-Control-Allow-Origin": expect.stringMatching(/^https?:\/\/[^/]+$/),
+    });
+  });
+});
+
+describe("a request with several bad fields", () => {
+  function create(body: unknown): Promise<unknown> {
+    const request = new Request("http://localhost/api/checkout-sessions", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${DEMO_SECRET}`, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    return handleCreateSession(request, throttles(), context);
+  }
+
+  async function fieldsOf(call: Promise<unknown>): Promise<{ status: number; code: string; fields: { field: string; message: string }[] }> {
+    const error = await call.then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(AppError);
+    const response = errorResponse(error);
+    const body = (await response.json()) as { error: { code: string; fields: { field: string; message: string }[] } };
+    return { status: response.status, code: body.error.code, fields: body.error.fields };
+  }
+
+  it("names a return URL off the partner's origins together with the booking's errors, in one answer", async () => {
+    const input = sessionInput({ returnUrl: "https://elsewhere.example/back" });
+    const body = { ...input, booking: { ...input.booking, travellers: 0, flights: [] } };
+    const answer = await fieldsOf(create(body));
+    expect(answer).toMatchObject({ status: 400, code: "validation_failed" });
+    expect(answer.fields.map((f) => f.field)).toEqual(expect.arrayContaining(["booking.travellers", "booking.flights", "returnUrl"]));
+    expect(answer.fields.find((f) => f.field === "returnUrl")?.message).toMatch(/allowed origins/);
+  });
+
+  it("names it alone when it is the only bad field, and once when it is also malformed", async () => {
+    expect((await fieldsOf(create(sessionInput({ returnUrl: "https://elsewhere.example/back" })))).fields).toEqual([
+      { field: "returnUrl", message: "must be on one of the partner's allowed origins" },
+    ]);
+    const malformed = await fieldsOf(create({ ...sessionInput(), returnUrl: "ftp://elsewhere.example/back" }));
+    expect(malformed.fields).toEqual([{ field: "returnUrl", message: "must be an http or https URL" }]);
   });
 });

@@ -2,10 +2,10 @@ import "server-only";
 import { AppError } from "@/lib/app-error";
 import { getAppContext } from "@/lib/app-context";
 import { partnerBySecret } from "@/lib/partners/api-secrets";
-import type { Partner } from "@/lib/partners/partners";
+import { isAllowedReturnUrl, type Partner } from "@/lib/partners/partners";
 import { bodyProblemMessage, readJsonBody } from "@/lib/http/body";
 import type { CheckoutSessionResource } from "./api-schemas";
-import { createSessionSchema } from "../session/booking";
+import { createSessionSchema, type CreateSessionInput } from "../session/booking";
 import { checkoutUrls, statusView, type CheckoutContext } from "../session/flow";
 import { createSession, getSession, type CheckoutSession } from "../session/sessions";
 import { getEnv } from "@/lib/env";
@@ -31,6 +31,8 @@ export interface SessionsApiThrottles {
   createPerPartner: TokenBuckets;
   createPerIp: TokenBuckets;
   wrongSecretsPerIp: TokenBuckets;
+  /** Sessions read per partner (GET): reads touch the database too. Optional for tests of the others. */
+  readsPerPartner?: TokenBuckets;
   trustedProxyHops: number;
 }
 
@@ -45,6 +47,7 @@ function sessionsApiThrottles(): SessionsApiThrottles {
       createPerPartner: buckets(budget.createPerPartnerPerMinute),
       createPerIp: buckets(budget.createPerIpPerMinute),
       wrongSecretsPerIp: buckets(budget.wrongSecretsPerIpPerMinute),
+      readsPerPartner: buckets(budget.readsPerPartnerPerMinute),
       trustedProxyHops: env.TRUSTED_PROXY_HOPS,
     };
   }
@@ -126,16 +129,41 @@ export async function handleCreateSession(
     );
     throw refusal;
   }
-  const parsed = createSessionSchema.safeParse(await readJson(request));
-  if (!parsed.success) {
-    const fields = parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join(".") || "(body)", message: issue.message }));
+  const input = validSessionInput(await readJson(request), partner);
+  const { session, created } = await createSession(ctx.db, partner, input);
+  loggerFor("checkout").info({ partnerId: partner.id, sessionId: session.id, created }, "checkout session opened");
+  return { status: created ? 201 : 200, body: sessionResource(ctx, session) };
+}
+
+const RETURN_URL_OFF_ORIGINS = "must be on one of the partner's allowed origins";
+
+/**
+ * The body as a session to open, or a 400 naming every bad field at once: the schema's problems
+ * and a return URL off the partner's origins together (that rule needs the partner, so it is not
+ * the schema's; checked after it, it was reported only once the booking was right).
+ */
+function validSessionInput(body: unknown, partner: Partner): CreateSessionInput {
+  const parsed = createSessionSchema.safeParse(body);
+  const fields = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join(".") || "(body)", message: issue.message }));
+  // The return URL as sent, when the schema found nothing wrong with it.
+  const returnUrl = parsed.success ? parsed.data.returnUrl : wellFormedReturnUrl(body);
+  if (returnUrl !== undefined && !fields.some((f) => f.field === "returnUrl") && !isAllowedReturnUrl(partner, returnUrl)) {
+    fields.push({ field: "returnUrl", message: RETURN_URL_OFF_ORIGINS });
+  }
+  if (!parsed.success || fields.length > 0) {
     throw new AppError("validation_failed", `Invalid checkout session: ${fields.map((f) => `${f.field} ${f.message}`).join("; ")}`, {
       fields,
     });
   }
-  const { session, created } = await createSession(ctx.db, partner, parsed.data);
-  loggerFor("checkout").info({ partnerId: partner.id, sessionId: session.id, created }, "checkout session opened");
-  return { status: created ? 201 : 200, body: sessionResource(ctx, session) };
+  return parsed.data;
+}
+
+function wellFormedReturnUrl(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null || !("returnUrl" in body)) return undefined;
+  const checked = createSessionSchema.shape.returnUrl.safeParse(body.returnUrl);
+  return checked.success ? checked.data : undefined;
 }
 
 export async function handleGetSession(
@@ -146,6 +174,15 @@ export async function handleGetSession(
 ): Promise<CheckoutSessionResource> {
   const ctx = await context();
   const partner = await authenticatePartner(ctx, request, throttles);
+  const refusal =
+    throttles.readsPerPartner && rateLimited(throttles.readsPerPartner.take(partner.id), "Too many reads: retry after Retry-After seconds");
+  if (refusal) {
+    loggerFor("checkout").warn(
+      { partnerId: partner.id, retryAfter: refusal.details.retryAfterS },
+      "checkout API: reads over budget, answered 429",
+    );
+    throw refusal;
+  }
   const session = await getSession(ctx.db, id);
   // Another partner's session is "not found": its existence is nobody else's business.
   if (!session || session.partnerId !== partner.id) throw new AppError("not_found", "No checkout session with this id");

@@ -20,7 +20,13 @@ import { TRIP_TIME_ZONE, tripToday } from "./trip-dates";
 // refuses a NUL, and a lone surrogate in JSON).
 const plain = () => z.string().check(safeText());
 const text = (max: number) => plain().trim().min(1, "is required").max(max, `must be at most ${max} characters`);
-const isoDate = queryDateSchema;
+const DATE_MESSAGE = "must be a date as yyyy-MM-dd";
+// The length first, and alone (`abort`): the document states it (maxLength 10), the calendar check follows.
+const isoDate = z
+  .string()
+  .max(10, { error: DATE_MESSAGE, abort: true })
+  .refine((value) => queryDateSchema.safeParse(value).success, DATE_MESSAGE)
+  .meta({ format: "date" });
 
 /**
  * Where a trip starts: not before today in Europe/Madrid (trip-dates.ts), read when the request is
@@ -98,7 +104,7 @@ export const bookingSchema = z
       .refine((reference) => reference !== "." && reference !== "..", "must not be . or .."),
     packageName: text(200),
     packageTravel: z.boolean().default(true),
-    travellers: z.number().int("must be a whole number").min(1).max(99),
+    travellers: z.number().int("must be a whole number").min(1).max(99).meta({ format: "int32" }),
     totalPrice: moneySchema,
     flights: z.array(flightSchema).max(20).default([]),
     hotels: z.array(hotelSchema).max(20).default([]),
@@ -119,7 +125,11 @@ function itemCount(booking: object): number {
   return [flights, hotels, services].reduce<number>((sum, items) => sum + (Array.isArray(items) ? items.length : 0), 0);
 }
 
-const countryCode = plain().refine(isCountryCode, "must be an ISO 3166-1 alpha-3 country code, e.g. ESP");
+const COUNTRY_MESSAGE = "must be an ISO 3166-1 alpha-3 country code, e.g. ESP";
+const countryCode = plain()
+  .max(3, { error: COUNTRY_MESSAGE, abort: true })
+  .refine(isCountryCode, COUNTRY_MESSAGE)
+  .meta({ pattern: "^[A-Z]{3}$" });
 
 /**
  * The prefill: free text where the customer types free text, and the documented values where the

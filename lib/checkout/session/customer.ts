@@ -17,26 +17,28 @@ export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 // The field list is the stored draft's (lib/db/column-types.ts), so the table's column is typed by it.
 export { CUSTOMER_FIELDS, type CustomerField };
 
-export type CustomerErrorCode =
-  | "required"
-  | "too_long"
+export const CUSTOMER_ERROR_CODES = [
+  "required",
+  "too_long",
   /** A control character or a lone surrogate: nothing a person types, never stored. */
-  | "characters"
-  | "email"
-  | "prefix"
-  | "phone"
-  | "dni"
-  | "dni_letter"
-  | "nie"
-  | "nie_letter"
-  | "passport"
-  | "date"
-  | "expired"
-  | "minor"
-  | "too_old"
-  | "gender"
-  | "country"
-  | "postal_code";
+  "characters",
+  "email",
+  "prefix",
+  "phone",
+  "dni",
+  "dni_letter",
+  "nie",
+  "nie_letter",
+  "passport",
+  "date",
+  "expired",
+  "minor",
+  "too_old",
+  "gender",
+  "country",
+  "postal_code",
+] as const;
+export type CustomerErrorCode = (typeof CUSTOMER_ERROR_CODES)[number];
 
 export type CustomerErrors = Partial<Record<CustomerField, CustomerErrorCode>>;
 

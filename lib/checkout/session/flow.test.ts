@@ -377,7 +377,7 @@ describe("offers and choosing", () => {
 
     const target = await providerTarget(ctx, stuck);
     expect(target).toMatch(/\/sandbox\/pay\/financing\?/);
-    const page = await (await fetch(target)).text();
+    const page = await (await fetch(target, { headers: { "Accept-Language": "en" } })).text();
     expect(page).toContain(`Continue at ${offer.companyName}`);
     // Nothing to sign for a session not at the provider: its status page.
     const choosing = await sessionWithOperation();

@@ -15,6 +15,7 @@ CREATE TABLE "partner_api_secrets" (
 --> statement-breakpoint
 DROP INDEX "partners_secret_hash_key";--> statement-breakpoint
 ALTER TABLE "partners" ADD COLUMN "financing_key_last4" text;--> statement-breakpoint
+ALTER TABLE "partners" ADD COLUMN IF NOT EXISTS "disabled_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "partners" ADD COLUMN "updated_at" timestamp with time zone DEFAULT now() NOT NULL;--> statement-breakpoint
 ALTER TABLE "partner_api_secrets" ADD CONSTRAINT "partner_api_secrets_partner_id_partners_id_fk" FOREIGN KEY ("partner_id") REFERENCES "public"."partners"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "partner_api_secrets_secret_hash_key" ON "partner_api_secrets" USING btree ("secret_hash");--> statement-breakpoint

@@ -1,8 +1,6 @@
 import "server-only";
 import { and, asc, count, eq, gt, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { recordActorAudit, type AuditActor } from "@/lib/backoffice/audit/audit";
-import { createPartnerAdminInvitation } from "@/lib/backoffice/staff/members";
-import { linkUrl } from "@/lib/backoffice/staff/links";
 import { checkNotificationUrl, notificationUrlProblem, setNotificationUrl } from "@/lib/backoffice/notifications/notifications";
 import type { Db } from "@/lib/db";
 import { partnerAgencies, partnerApiSecrets, partners, staffUsers } from "@/lib/db/schema";
@@ -10,6 +8,9 @@ import { DEMO_PARTNER_IDS } from "@/lib/demo/remove";
 import type { FinancingEnvironment } from "@/lib/env";
 import { forgetPartner } from "@/lib/partners/cache";
 import { partnerById, type Partner } from "@/lib/partners/partners";
+import { linkUrl } from "@/lib/backoffice/staff/links";
+import { createPartnerAdminInvitation } from "@/lib/backoffice/staff/members";
+import { getEnv } from "@/lib/env";
 import { credentialSummary, type CredentialSummary } from "./credential";
 import {
   checkDefaultReturnUrl,
@@ -59,11 +60,7 @@ export async function listPartners(db: Db, now = new Date()): Promise<PartnerLis
     .from(partnerApiSecrets)
     .where(and(isNull(partnerApiSecrets.revokedAt), or(isNull(partnerApiSecrets.expiresAt), gt(partnerApiSecrets.expiresAt, now))))
     .groupBy(partnerApiSecrets.partnerId);
-  const staff = await db
-    .select({ partnerId: staffUsers.partnerId, n: count() })
-    .from(staffUsers)
-    .where(isNotNull(staffUsers.partnerId))
-    .groupBy(staffUsers.partnerId);
+  const staff = await db.select({ partnerId: staffUsers.partnerId, n: count() }).from(staffUsers).groupBy(staffUsers.partnerId);
   const assigned = await db.select().from(partnerAgencies).orderBy(asc(partnerAgencies.agencyId));
   const countOf = (counts: { partnerId: string | null; n: number }[], id: string) => counts.find((c) => c.partnerId === id)?.n ?? 0;
   return rows.map(({ financingApiKey, financingKeyLast4, financingAgencyId, ...row }) => ({
@@ -247,30 +244,46 @@ export async function setPartnerAgencies(
 }
 
 export type InviteAdminResult =
-  | { ok: true; link: string; expiresAt: Date }
-  | { ok: false; reason: "not_found" | "invalid_email" | "invalid_name" | "email_taken" | "disabled" };
+  { ok: true; link: string } | { ok: false; reason: "not_found" | "invalid_email" | "invalid_name" | "email_taken" | "disabled" };
+
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 
 /**
- * The partner's first administrator: an account and its one-time invitation link
- * (lib/backoffice/staff/members.ts, which audits it as the operator's `staff_invited`), for the
- * operator to hand over. The link is returned here, once, and kept nowhere in clear. A disabled
- * partner invites no one: its staff could not sign in.
+ * The partner's first administrator: an account and its one-time link (lib/backoffice/staff/members.ts),
+ * which the operator hands over. The link is returned here, once, and kept nowhere in clear.
  */
 export async function invitePartnerAdmin(
   db: Db,
   partnerId: string,
   input: { email: string; name: string },
   actor: AuditActor,
-  appUrl: string,
 ): Promise<InviteAdminResult> {
   const partner = await partnerById(db, partnerId);
   if (!partner) return { ok: false, reason: "not_found" };
   if (partner.disabledAt) return { ok: false, reason: "disabled" };
-  const result = await createPartnerAdminInvitation(db, partnerId, input.email, input.name, {
+  const email = input.email.trim();
+  if (!EMAIL.test(email) || email.length > 254) return { ok: false, reason: "invalid_email" };
+  const name = checkPartnerName(input.name);
+  if (!name.ok) return { ok: false, reason: "invalid_name" };
+  const [taken] = await db
+    .select({ id: staffUsers.id })
+    .from(staffUsers)
+    .where(eq(sql`lower(${staffUsers.email})`, email.toLowerCase()))
+    .limit(1);
+  if (taken) return { ok: false, reason: "email_taken" };
+  // An admin who may refund, with a 48-hour invitation link; `staff_invited` is audited there.
+  const invited = await createPartnerAdminInvitation(db, partnerId, email, name.value, {
     by: { id: actor.id, name: actor.name },
     ip: actor.ip ?? undefined,
   });
-  if (!result.ok)
-    return { ok: false, reason: result.reason === "no_partner" || result.reason === "forbidden" ? "not_found" : result.reason };
-  return { ok: true, link: linkUrl(appUrl, result.link.token, "invitation"), expiresAt: result.link.expiresAt };
+  if (!invited.ok)
+    return {
+      ok: false,
+      reason:
+        invited.reason === "email_taken" || invited.reason === "invalid_email" || invited.reason === "invalid_name"
+          ? invited.reason
+          : "not_found",
+    };
+  await recordActorAudit(db, actor, { kind: "partner_admin_invited", result: "ok", partnerId, details: {} });
+  return { ok: true, link: linkUrl(getEnv().APP_URL, invited.link.token, "invitation") };
 }

@@ -16,8 +16,3 @@ export function formatMoney(cents: number): string {
 export function formatPercent(percent: number): string {
   return `${TWO_DECIMALS.format(percent)}\u00a0%`;
 }
-
-/** "1 monthly installment", "12 monthly installments". */
-export function installmentsLabel(count: number): string {
-  return count === 1 ? "1 monthly installment" : `${count} monthly installments`;
-}

@@ -1,4 +1,5 @@
 import { html, raw } from "hono/html";
+import type { PageLanguage, PageText } from "./text";
 
 /** What `html` returns: escaped markup (a promise only when a child is one, which these pages avoid). */
 export type Html = ReturnType<typeof html>;
@@ -65,9 +66,28 @@ thead th{color:#374151;font-size:.875rem}
 tr.differs{background:#fef3c7}
 .tag{display:inline-block;background:#92400e;color:#fff;border-radius:.25rem;padding:0 .375rem;font-size:.75rem;font-weight:700;margin-left:.25rem}
 .small{font-size:.875rem}
+.sandbox-bar .language{float:right;margin-left:1rem}
+.sandbox-bar .language a{color:#451a03;font-weight:700;display:inline-block;min-height:24px}
 `;
 
+/*
+ * The browser asks for /favicon.ico unless the page names an icon: the app has none there and the
+ * sandbox run alone has no such route (a 404 in every console). An inline icon asks for nothing.
+ */
+const FAVICON = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#451a03"/><text x="16" y="23" font-family="sans-serif" font-size="20" font-weight="700" text-anchor="middle" fill="#fde68a">S</text></svg>',
+)}`;
+
+/** What every page needs to speak the customer's language: its texts and the link to the other one. */
+export interface PageLocale {
+  lang: PageLanguage;
+  t: PageText;
+  /** The same page in the other language. */
+  other: { lang: PageLanguage; name: string; href: string };
+}
+
 export interface DocumentOptions {
+  locale: PageLocale;
   title: string;
   body: Html;
   /** A bar under the sandbox badge: the provider checkout shows whose page it plays. */
@@ -75,25 +95,27 @@ export interface DocumentOptions {
 }
 
 /** A whole page: the sandbox badge first, so nobody mistakes it for a real provider or shop. */
-export function documentPage({ title, body, providerName }: DocumentOptions): Html {
+export function documentPage({ locale, title, body, providerName }: DocumentOptions): Html {
+  const { lang, t, other } = locale;
   return html`<!doctype html>
-<html lang="en">
+<html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <meta name="color-scheme" content="light">
-<title>${title} · Sandbox</title>
+<title>${title} · ${t.layout.titleSuffix}</title>
+<link rel="icon" href="${FAVICON}">
 <style>${raw(STYLES)}</style>
 </head>
 <body>
-<div class="sandbox-bar" role="note" aria-label="Sandbox">
-<p><span class="badge">Sandbox</span> Test environment of the financing partner: no real provider, no real money.</p>
+<div class="sandbox-bar" role="note" aria-label="${t.layout.sandboxLabel}">
+<p><span class="language"><a href="${other.href}" lang="${other.lang}" hreflang="${other.lang}">${other.name}</a></span><span class="badge">${t.layout.sandboxLabel}</span> ${t.layout.sandboxNotice}</p>
 </div>
 ${
   providerName === undefined
     ? ""
-    : html`<header class="provider-bar"><p>${providerName}<small>Provider checkout (simulated)</small></p></header>`
+    : html`<header class="provider-bar"><p>${providerName}<small>${t.layout.providerSubtitle}</small></p></header>`
 }
 <main>
 ${body}

@@ -1,4 +1,5 @@
 import { errorResponse } from "@/lib/app-error";
+import { sessionsApiHeaders } from "@/lib/checkout/api/api-headers";
 import { handleGetSession } from "@/lib/checkout/api/sessions-api";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 import { routeHandler } from "@/lib/http/request-scope";
@@ -8,9 +9,9 @@ export const dynamic = "force-dynamic";
 /** GET /api/checkout-sessions/{id}: the partner reads where its customer's checkout stands. */
 async function get(request: Request, { params }: { params: Promise<{ id: string }> }) {
   try {
-    return Response.json(await handleGetSession(request, (await params).id), { headers: { "Cache-Control": "no-store" } });
+    return Response.json(await handleGetSession(request, (await params).id), { headers: sessionsApiHeaders("read") });
   } catch (error) {
-    return errorResponse(error, { "Cache-Control": "no-store" });
+    return errorResponse(error, sessionsApiHeaders("read"));
   }
 }
 

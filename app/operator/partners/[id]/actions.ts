@@ -6,12 +6,12 @@ import { z } from "zod";
 import type { CredentialState, InviteAdminState, PartnerNotificationState, PartnerSettingsState } from "@/components/operator/form-states";
 import { apiSecretsState } from "@/components/partners/api-secrets-rows";
 import type { ApiSecretsState } from "@/components/partners/api-secrets-state";
+import { getAppContext } from "@/lib/app-context";
 import { apiSecretIntentSchema, runApiSecretIntent } from "@/lib/backoffice/api-secrets/api-secrets";
 import { NOTIFICATION_URL_MAX_LENGTH, notificationUrlProblem } from "@/lib/backoffice/notifications/notifications";
 import { getEnv } from "@/lib/env";
 import { getLocale } from "@/lib/i18n/server";
-import { operatorAuditActor } from "@/lib/operator/partners/actor";
-import { operatorAction } from "@/lib/operator/session";
+import { operatorAction } from "@/lib/operator/operator-action";
 import { setPartnerCredential, type CredentialChoice } from "@/lib/operator/partners/credential";
 import {
   invitePartnerAdmin,
@@ -36,6 +36,10 @@ function pagePath(id: string, query = ""): string {
   return `/operator/partners/${encodeURIComponent(id)}${query}`;
 }
 
+async function db() {
+  return (await getAppContext()).db;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Name, origins, default return URL
 
@@ -51,7 +55,7 @@ const settingsSchema = z.object({
 });
 
 const settingsValidated = operatorAction(settingsSchema, async (operator, input) =>
-  updatePartnerSettings(operator.db, input.partnerId, input, await operatorAuditActor(operator), getEnv().financing.environment),
+  updatePartnerSettings(await db(), input.partnerId, input, operator.actor, getEnv().financing.environment),
 );
 
 export async function settingsAction(previous: PartnerSettingsState, formData: FormData): Promise<PartnerSettingsState> {
@@ -105,13 +109,7 @@ const notificationSchema = z.object({
 });
 
 const notificationValidated = operatorAction(notificationSchema, async (operator, input) =>
-  setPartnerNotificationUrl(
-    operator.db,
-    input.partnerId,
-    input.notificationUrl,
-    await operatorAuditActor(operator),
-    getEnv().financing.environment,
-  ),
+  setPartnerNotificationUrl(await db(), input.partnerId, input.notificationUrl, operator.actor, getEnv().financing.environment),
 );
 
 export async function notificationAction(previous: PartnerNotificationState, formData: FormData): Promise<PartnerNotificationState> {
@@ -160,10 +158,7 @@ const credentialValidated = operatorAction(credentialSchema, async (operator, in
   const choice = choiceOf(input);
   if (!choice) return { ok: false as const, reason: "invalid" as const };
   const env = getEnv();
-  return setPartnerCredential(operator.db, input.partnerId, choice, await operatorAuditActor(operator), {
-    financing: env.financing,
-    keyring: env.SECRETS_KEYS,
-  });
+  return setPartnerCredential(await db(), input.partnerId, choice, operator.actor, { financing: env.financing, keyring: env.SECRETS_KEYS });
 });
 
 export async function credentialAction(previous: CredentialState, formData: FormData): Promise<CredentialState> {
@@ -194,7 +189,7 @@ const agenciesSchema = z.object({ partnerId, agencies: z.string().max(2_000).def
 const agenciesValidated = operatorAction(agenciesSchema, async (operator, input) => {
   const ids = checkAgencyIds(input.agencies);
   if (!ids.ok) return { ok: false as const, reason: "invalid" as const };
-  return setPartnerAgencies(operator.db, input.partnerId, ids.value, await operatorAuditActor(operator));
+  return setPartnerAgencies(await db(), input.partnerId, ids.value, operator.actor);
 });
 
 export async function agenciesAction(formData: FormData): Promise<void> {
@@ -209,7 +204,7 @@ export async function agenciesAction(formData: FormData): Promise<void> {
 const stateSchema = z.object({ partnerId, disabled: z.enum(["true", "false"]) });
 
 const stateValidated = operatorAction(stateSchema, async (operator, input) =>
-  setPartnerDisabled(operator.db, input.partnerId, input.disabled === "true", await operatorAuditActor(operator)),
+  setPartnerDisabled(await db(), input.partnerId, input.disabled === "true", operator.actor),
 );
 
 export async function stateAction(formData: FormData): Promise<void> {
@@ -223,7 +218,7 @@ export async function stateAction(formData: FormData): Promise<void> {
 // API secrets
 
 const apiSecretValidated = operatorAction(z.object({ partnerId }).and(apiSecretIntentSchema), async (operator, input) =>
-  runApiSecretIntent(operator.db, input.partnerId, input, await operatorAuditActor(operator), getEnv().financing.environment),
+  runApiSecretIntent(await db(), input.partnerId, input, operator.actor, getEnv().financing.environment),
 );
 
 export async function apiSecretAction(previous: ApiSecretsState, formData: FormData): Promise<ApiSecretsState> {
@@ -239,7 +234,7 @@ export async function apiSecretAction(previous: ApiSecretsState, formData: FormD
 const inviteSchema = z.object({ partnerId, email: z.string().max(400).default(""), name: z.string().max(400).default("") });
 
 const inviteValidated = operatorAction(inviteSchema, async (operator, input) =>
-  invitePartnerAdmin(operator.db, input.partnerId, input, await operatorAuditActor(operator), getEnv().APP_URL),
+  invitePartnerAdmin(await db(), input.partnerId, input, operator.actor),
 );
 
 export async function inviteAdminAction(previous: InviteAdminState, formData: FormData): Promise<InviteAdminState> {

@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
-import { OperatorPage } from "@/app/operator/operator-page";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { credentialText } from "@/components/operator/credential-text";
+import { OperatorPage } from "@/app/operator/operator-page";
+import { getAdminMessages } from "@/lib/i18n/admin-messages";
+import { getOperatorMessages } from "@/lib/i18n/operator-messages";
 import { CredentialForm, InviteAdminForm, PartnerNotificationForm, PartnerSettingsForm } from "@/components/operator/partner-forms";
 import { ApiSecretsPanel } from "@/components/partners/api-secrets-panel";
 import { apiSecretRows } from "@/components/partners/api-secrets-rows";
@@ -11,12 +13,11 @@ import { Field } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { Cell, Row, columnsOf, ScrollTable } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
+import { getAppContext } from "@/lib/app-context";
 import { partnerApiSecrets } from "@/lib/backoffice/api-secrets/api-secrets";
 import { formatDateTime } from "@/lib/backoffice/common/format";
 import { getEnv } from "@/lib/env";
-import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { fill, getPartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
-import { getOperatorMessages } from "@/lib/i18n/operator-messages";
 import { getLocale } from "@/lib/i18n/server";
 import { reachableAgencies } from "@/lib/operator/partners/credential";
 import { partnerForConsole } from "@/lib/operator/partners/partners-admin";
@@ -44,8 +45,8 @@ function isNotice(value: unknown): value is PageNotice {
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const operator = await requireOperator();
-  const found = await partnerForConsole(operator.db, (await params).id);
+  await requireOperator();
+  const found = await partnerForConsole((await getAppContext()).db, (await params).id);
   return { title: found?.partner.name ?? getPartnerConsoleMessages(await getLocale()).meta.partners };
 }
 
@@ -67,13 +68,13 @@ function Section({ id, title, intro, children }: { id: string; title: string; in
  * administrator, and whether it is active.
  */
 export default async function PartnerPage({ params, searchParams }: Props) {
+  const operator = await requireOperator();
   const { id } = await params;
-  const operator = await requireOperator(`/operator/partners/${encodeURIComponent(id)}`);
   const query = await searchParams;
   const locale = await getLocale();
   const m = getPartnerConsoleMessages(locale);
   const admin = getAdminMessages(locale);
-  const { db } = operator;
+  const { db } = await getAppContext();
   const found = await partnerForConsole(db, id);
   if (!found) notFound();
   const { partner, credential, agencies, staff } = found;

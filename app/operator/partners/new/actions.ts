@@ -3,8 +3,8 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { CreatePartnerState } from "@/components/operator/form-states";
-import { operatorAuditActor } from "@/lib/operator/partners/actor";
-import { operatorAction } from "@/lib/operator/session";
+import { getAppContext } from "@/lib/app-context";
+import { operatorAction } from "@/lib/operator/operator-action";
 import { createPartner } from "@/lib/operator/partners/partners-admin";
 import { PARTNER_ID_MAX_LENGTH, PARTNER_NAME_MAX_LENGTH } from "@/lib/operator/partners/settings";
 
@@ -22,7 +22,8 @@ const schema = z.object({
 });
 
 const validated = operatorAction(schema, async (operator, input) => {
-  return { input, result: await createPartner(operator.db, input, await operatorAuditActor(operator)) };
+  const { db } = await getAppContext();
+  return { input, result: await createPartner(db, input, operator.actor) };
 });
 
 export async function createPartnerAction(previous: CreatePartnerState, formData: FormData): Promise<CreatePartnerState> {

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
-import { OperatorPage } from "@/app/operator/operator-page";
 import { CreatePartnerForm } from "@/components/operator/create-partner-form";
+import { OperatorPage } from "@/app/operator/operator-page";
+import { getAdminMessages } from "@/lib/i18n/admin-messages";
+import { getOperatorMessages } from "@/lib/i18n/operator-messages";
 import { TextLink } from "@/components/ui/text-link";
 import { getPartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
-import { getOperatorMessages } from "@/lib/i18n/operator-messages";
-import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
 import { requireOperator } from "@/lib/operator/session";
 import { createPartnerAction } from "./actions";
@@ -17,7 +17,7 @@ export async function generateMetadata(): Promise<Metadata> {
 
 /** A new partner: its id and name, then its page for the rest. */
 export default async function NewPartnerPage() {
-  const operator = await requireOperator(PATH);
+  const operator = await requireOperator();
   const locale = await getLocale();
   const m = getPartnerConsoleMessages(locale);
   return (

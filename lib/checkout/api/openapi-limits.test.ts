@@ -1,0 +1,215 @@
+/**
+ * The checkout sessions API's OpenAPI document states the limits the API enforces, and passes the
+ * OWASP API Security ruleset (Spectral's, run here in `npm test`) with no error.
+ *
+ * Every limit the document states on the request (maxLength, maximum, minimum, maxItems) is tried
+ * through the handler just over it (refused, 400 naming that field) and, for lengths and counts, at
+ * it (not refused for that field): the document is generated from the schemas the handler
+ * validates with, and this shows the two say the same.
+ */
+import spectralCore, { type Document as DocumentClass, type Spectral as SpectralClass } from "@stoplight/spectral-core";
+import owaspRuleset from "@stoplight/spectral-owasp-ruleset";
+import * as Parsers from "@stoplight/spectral-parsers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AppError, errorResponse } from "@/lib/app-error";
+import type { Database } from "@/lib/db";
+import { createTokenBuckets } from "@/lib/security/token-bucket";
+import type { CheckoutContext } from "../session/flow";
+import { customerDraft, DEMO_SECRET, sessionInput, testContext } from "../testing/context";
+import { buildCheckoutApiDocument } from "./openapi";
+import { handleCreateSession, type SessionsApiThrottles } from "./sessions-api";
+
+// The package is CommonJS: its named exports arrive on the default one under ESM.
+const { Spectral, Document } = spectralCore as unknown as { Spectral: typeof SpectralClass; Document: typeof DocumentClass };
+
+describe("the OWASP API Security ruleset (Spectral)", () => {
+  // As a deployment serves it, in either environment (https: the sandbox one on a shared server too).
+  it.each(["production", "sandbox"] as const)("finds no error in the %s document", async (environment) => {
+    const doc = buildCheckoutApiDocument({ serverUrl: "https://checkout.example.com/api", environment });
+    const spectral = new Spectral();
+    spectral.setRuleset(owaspRuleset as Parameters<typeof spectral.setRuleset>[0]);
+    const results = await spectral.run(new Document(JSON.stringify(doc, null, 2), Parsers.Json));
+    const errors = results.filter((result) => result.severity === 0).map((result) => `${result.code} at ${result.path.join(".")}`);
+    expect(errors).toEqual([]);
+    // The ruleset did run: free text (names, addresses) has no pattern to state, which it warns about.
+    expect(results.some((result) => result.code === "owasp:api4:2023-string-restricted")).toBe(true);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+type Schema = {
+  $ref?: string;
+  type?: string | string[];
+  format?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  anyOf?: Schema[];
+  maxLength?: number;
+  maximum?: number;
+  minimum?: number;
+  maxItems?: number;
+};
+
+interface Limit {
+  path: (string | number)[];
+  kind: "maxLength" | "maximum" | "minimum" | "maxItems";
+  value: number;
+  schema: Schema;
+}
+
+const doc = buildCheckoutApiDocument({ serverUrl: "https://checkout.example.com/api", environment: "production" });
+const components = doc.components.schemas as Record<string, Schema>;
+
+function resolve(schema: Schema): Schema {
+  return schema.$ref ? resolve(components[schema.$ref.replace("#/components/schemas/", "")]!) : schema;
+}
+
+/** Every limit the document states under `schema`, with where it applies (an array's first item for its items). */
+function limitsOf(schema: Schema, path: (string | number)[] = []): Limit[] {
+  const s = resolve(schema);
+  const own: Limit[] = (["maxLength", "maximum", "minimum", "maxItems"] as const)
+    .filter((kind) => typeof s[kind] === "number")
+    .map((kind) => ({ path, kind, value: s[kind]!, schema: s }));
+  const nested = [
+    ...Object.entries(s.properties ?? {}).flatMap(([name, child]) => limitsOf(child, [...path, name])),
+    ...(s.items ? limitsOf(s.items, [...path, 0]) : []),
+  ];
+  return [...own, ...nested];
+}
+
+const requestSchema = doc.paths["/checkout-sessions"]!.post!.requestBody as { content: { "application/json": { schema: Schema } } };
+const LIMITS = limitsOf(requestSchema.content["application/json"].schema);
+
+/** A valid request with every documented field present (an item of each kind, the whole prefill). */
+function fullRequest(): Record<string, unknown> {
+  const input = sessionInput();
+  const { flights } = input.booking;
+  return {
+    ...input,
+    booking: {
+      ...input.booking,
+      flights: flights.map((flight) => ({ ...flight, carrier: "TP" })),
+      hotels: [{ name: "Hotel Tejo", city: "Lisboa", checkInDate: flights[0]!.departureDate, checkOutDate: flights[0]!.returnDate }],
+      services: [{ description: "Seguro de viaje", type: "insurance" }],
+    },
+    customer: { ...customerDraft(), prefix: "+34", birthDate: "1990-05-15", documentValidityDate: "2030-01-01" },
+    locale: "es",
+  };
+}
+
+function get(body: unknown, path: (string | number)[]): unknown {
+  return path.reduce<unknown>((node, key) => (node as Record<string | number, unknown>)[key], body);
+}
+
+function set(body: unknown, path: (string | number)[], value: unknown): void {
+  const parent = get(body, path.slice(0, -1)) as Record<string | number, unknown>;
+  parent[path.at(-1)!] = value;
+}
+
+/** The valid value at `path` made `length` long: an e-mail grows at the front, anything else at the end. */
+function ofLength(valid: string, length: number, schema: Schema): string {
+  const padding = "a".repeat(Math.max(0, length - valid.length));
+  return schema.format === "email" ? `${padding}${valid}` : `${valid}${padding}`.slice(0, length);
+}
+
+let database: Database;
+let ctx: CheckoutContext;
+
+beforeAll(async () => {
+  ({ ctx, database } = await testContext("http://127.0.0.1:9/v1"));
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+function unlimited(): SessionsApiThrottles {
+  const buckets = () => createTokenBuckets({ capacity: 100_000, perMinute: 100_000 });
+  return { createPerPartner: buckets(), createPerIp: buckets(), wrongSecretsPerIp: buckets(), trustedProxyHops: 0 };
+}
+
+/** The fields a 400 names for this body; [] when the session was opened. */
+async function refusedFields(body: unknown): Promise<string[]> {
+  const request = new Request("http://localhost/api/checkout-sessions", {
+    method: "POST",
+    headers: { Authorization: `Bearer ${DEMO_SECRET}`, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  try {
+    await handleCreateSession(request, unlimited(), () => Promise.resolve(ctx));
+    return [];
+  } catch (error) {
+    expect(error).toBeInstanceOf(AppError);
+    const response = errorResponse(error);
+    expect(response.status).toBe(400);
+    const answer = (await response.json()) as { error: { code: string; fields: { field: string }[] } };
+    expect(answer.error.code).toBe("validation_failed");
+    return answer.error.fields.map((field) => field.field);
+  }
+}
+
+describe("the limits the document states", () => {
+  it("are there: on every string, number and list of the request", () => {
+    const stated = new Set(LIMITS.map((limit) => `${limit.path.join(".")} ${limit.kind}`));
+    for (const expected of [
+      "booking.bookingReference maxLength",
+      "booking.packageName maxLength",
+      "booking.travellers maximum",
+      "booking.totalPrice.amount maximum",
+      "booking.flights maxItems",
+      "booking.flights.0.departureDate maxLength",
+      "customer.nationality maxLength",
+      "customer.email maxLength",
+      "returnUrl maxLength",
+    ]) {
+      expect(stated, expected).toContain(expected);
+    }
+    expect(fullRequest()).toBeTruthy();
+  });
+
+  it("the full request used below is accepted as it is", async () => {
+    expect(await refusedFields(fullRequest())).toEqual([]);
+  });
+
+  it.each(LIMITS.map((limit) => [`${limit.path.join(".")} ${limit.kind} ${limit.value}`, limit] as const))(
+    "%s: just past it is refused, naming the field",
+    async (_name, limit) => {
+      const body = fullRequest();
+      const valid = get(body, limit.path);
+      const field = limit.path.join(".");
+      if (limit.kind === "maxItems") {
+        const items = valid as unknown[];
+        set(
+          body,
+          limit.path,
+          Array.from({ length: limit.value + 1 }, () => structuredClone(items[0])),
+        );
+      } else if (limit.kind === "maxLength") {
+        set(body, limit.path, ofLength(String(valid), limit.value + 1, limit.schema));
+      } else {
+        const step = limit.schema.type === "integer" ? 1 : 0.01;
+        set(body, limit.path, limit.kind === "maximum" ? limit.value + step : limit.value - step);
+      }
+      expect(await refusedFields(body)).toContain(field);
+    },
+  );
+
+  it.each(
+    LIMITS.filter((limit) => limit.kind === "maxItems" || (limit.kind === "maxLength" && limit.schema.format === undefined)).map(
+      (limit) => [`${limit.path.join(".")} ${limit.kind} ${limit.value}`, limit] as const,
+    ),
+  )("%s: at it, the field is not refused", async (_name, limit) => {
+    const body = fullRequest();
+    const valid = get(body, limit.path);
+    if (limit.kind === "maxItems") {
+      set(
+        body,
+        limit.path,
+        Array.from({ length: limit.value }, () => structuredClone((valid as unknown[])[0])),
+      );
+    } else {
+      set(body, limit.path, ofLength(String(valid), limit.value, limit.schema));
+    }
+    expect(await refusedFields(body)).not.toContain(limit.path.join("."));
+  });
+});

@@ -1,0 +1,56 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { readGuideHtml } from "./guide-files";
+import { GUIDES, guideHtml, guideOf, guidePage } from "./guides";
+import { referencePage, CHECKOUT_API_DOCUMENT } from "./reference";
+
+describe("the guides /docs links", () => {
+  it.each(GUIDES.map((guide) => [guide.slug, guide] as const))(
+    "%s renders from the repository's Markdown, starting at its title",
+    async (_, guide) => {
+      const html = await readGuideHtml(guide);
+      expect(html).toBeDefined();
+      expect(html!.trimStart()).toMatch(/^<h1>/);
+      expect(html).not.toContain("<script");
+    },
+  );
+
+  it("takes a section alone, up to the next heading of its level, its headings lifted", async () => {
+    const text = "# Doc\n\n## Other\n\nno\n\n## The guide\n\nyes\n\n### Part\n\nmore\n\n## Next\n\nno\n";
+    const html = await guideHtml({ slug: "x", title: "x", summary: "x", file: "x.md", section: "The guide" }, text);
+    expect(html).toBe("<h1>The guide</h1>\n<p>yes</p>\n<h2>Part</h2>\n<p>more</p>\n");
+    expect(await guideHtml({ slug: "x", title: "x", summary: "x", file: "x.md", section: "Gone" }, text)).toBeUndefined();
+  });
+
+  it("sanitises what the Markdown holds, and is served under the response's nonce only", async () => {
+    const html = await guideHtml(
+      { slug: "x", title: "x", summary: "x", file: "x.md" },
+      '# T\n\n<script>alert(1)</script>\n\n<img src=x onerror="alert(1)">\n',
+    );
+    expect(html).not.toMatch(/<script|onerror/);
+    const page = guidePage({ nonce: "n0nce", guide: guideOf("qa")!, html: html! });
+    expect(page).toContain('<style nonce="n0nce">');
+    expect(page).not.toContain("<script");
+  });
+
+  it("an unknown slug is no guide", () => {
+    expect(guideOf("../../etc/passwd")).toBeUndefined();
+  });
+});
+
+describe("/docs", () => {
+  const page = referencePage({ nonce: "n0nce", documents: [CHECKOUT_API_DOCUMENT] });
+
+  it("mounts the reference on an element of its own, never #api-reference (Scalar's bundle mounts an empty one there)", () => {
+    expect(page).not.toContain('id="api-reference"');
+    expect(page).toContain('<div id="reference"></div>');
+    expect(page).toContain('createApiReference("#reference"');
+    // The bundle still does: if it stopped, this rule could go.
+    const bundle = readFileSync("node_modules/@scalar/api-reference/dist/browser/standalone.js", "utf8");
+    expect(bundle).toContain('getElementById("api-reference")');
+  });
+
+  it("links every guide", () => {
+    for (const guide of GUIDES) expect(page).toContain(`href="/docs/guides/${guide.slug}"`);
+  });
+});
