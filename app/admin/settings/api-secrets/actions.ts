@@ -10,21 +10,22 @@ import { getEnv } from "@/lib/env";
 import { getLocale } from "@/lib/i18n/server";
 
 /*
- * The partner's own API secrets, from its back-office: created, rotated, revoked on the signed-in
- * staff member's partner only (another partner's secret id is "not found"), audited by them.
- *
- * NOTE for the merge: any staff member signed in with both factors may do this for now (staffAction);
- * it becomes the administrator's permission once roles exist.
+ * The partner's own API secrets, from its back-office: created, rotated, revoked by its
+ * administrators (the `api-secrets` permission; anyone else is refused and audited by staffAction)
+ * on their partner only (another partner's secret id is "not found"), audited by them.
  */
 
-const validated = staffAction(apiSecretIntentSchema, async (staff, input) =>
-  runApiSecretIntent(
-    staff.db,
-    staff.partner.id,
-    input,
-    { kind: "staff", id: staff.user.id, name: staff.user.name, ip: await requestIp() },
-    getEnv().financing.environment,
-  ),
+const validated = staffAction(
+  apiSecretIntentSchema,
+  async (staff, input) =>
+    runApiSecretIntent(
+      staff.db,
+      staff.partner.id,
+      input,
+      { kind: "staff", id: staff.user.id, name: staff.user.name, ip: await requestIp() },
+      getEnv().financing.environment,
+    ),
+  { permission: "api-secrets" },
 );
 
 export async function apiSecretAction(previous: ApiSecretsState, formData: FormData): Promise<ApiSecretsState> {

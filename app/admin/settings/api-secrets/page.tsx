@@ -3,7 +3,7 @@ import { AdminPage } from "@/app/admin/admin-page";
 import { ApiSecretsPanel } from "@/components/partners/api-secrets-panel";
 import { apiSecretRows } from "@/components/partners/api-secrets-rows";
 import { partnerApiSecrets } from "@/lib/backoffice/api-secrets/api-secrets";
-import { requireStaff } from "@/lib/backoffice/staff/staff";
+import { requirePermission } from "@/lib/backoffice/staff/staff";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getPartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
 import { getLocale } from "@/lib/i18n/server";
@@ -16,14 +16,11 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 /**
- * The partner's checkout sessions API secrets, managed by its own staff: only this partner's, the
- * list and every action scoped by the session's partner.
- *
- * NOTE for the merge: guarded by the signed-in staff member (both factors) for now; it becomes the
- * administrator's permission once roles exist.
+ * The partner's checkout sessions API secrets, managed by its administrators (the `api-secrets`
+ * permission): only this partner's, the list and every action scoped by the session's partner.
  */
 export default async function ApiSecretsPage() {
-  const staff = await requireStaff(PATH);
+  const staff = await requirePermission("api-secrets", PATH);
   const locale = await getLocale();
   const m = getAdminMessages(locale);
   const t = getPartnerConsoleMessages(locale);
