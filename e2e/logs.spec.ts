@@ -136,8 +136,7 @@ test("a full checkout, then a bad day: the log holds no personal data and no sec
   page,
   request,
 }) => {
-  // The session is in Spanish; the browser (Playwright's default locale) asks for English.
-  const checkout = new CheckoutPages(page, "es", { browserLanguage: "en" });
+  const checkout = new CheckoutPages(page, "es");
   const sessions = new CheckoutSessionsApi(request, DEMO_PARTNERS.demo, ORIGIN);
 
   // --- A whole checkout: the partner opens a session with the customer's data, the customer goes through.

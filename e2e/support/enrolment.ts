@@ -30,7 +30,8 @@ export async function enrolHere(page: Page, m: AdminMessages): Promise<{ passwor
   await enrol.confirm.fill(password);
   await enrol.code.fill(await codeAt(totpSecret, Date.now()));
   await enrol.activate.click();
-  await expect(enrol.recoveryTitle).toBeVisible();
+  // Hashing the password and sealing the secret: seconds on a loaded machine.
+  await expect(enrol.recoveryTitle).toBeVisible({ timeout: 20_000 });
   return { password, totpSecret };
 }
 

@@ -31,7 +31,7 @@ describe("sandboxConfigFromEnv", () => {
       SANDBOX_RETENTION_DAYS: "7",
       SANDBOX_LOCAL_MODE: "false",
       SANDBOX_ALLOWED_TARGETS: "10.0.0.0/8,hooks.internal",
-      SANDBOX_PUBLIC_ORIGIN: "https://Sandbox.Example.com/",
+      SANDBOX_PUBLIC_ORIGIN: "https://sandbox.example.com/",
     });
     expect(config).toMatchObject({
       qaToken: "qa_0123456789abcdef",
