@@ -13,13 +13,6 @@ const es = {
     newPartner: "Nuevo socio",
     apiSecrets: "Secretos de la API",
   },
-  frame: {
-    console: "Consola de la plataforma",
-    navLabel: "Secciones de la consola",
-    partners: "Socios",
-    signedInAs: "Sesión de {name}",
-    switchLanguage: "Cambiar idioma:",
-  },
   common: {
     errorPrefix: "Error:",
     saving: "Guardando…",
@@ -234,13 +227,6 @@ const en: PartnerConsoleMessages = {
     partners: "Partners",
     newPartner: "New partner",
     apiSecrets: "API secrets",
-  },
-  frame: {
-    console: "Platform console",
-    navLabel: "Console sections",
-    partners: "Partners",
-    signedInAs: "Signed in as {name}",
-    switchLanguage: "Switch language:",
   },
   common: {
     errorPrefix: "Error:",

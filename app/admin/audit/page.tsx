@@ -109,7 +109,7 @@ export default async function AuditPage({ searchParams }: Props) {
                   <Cell>{whoText(event, t, m.common.notAvailable)}</Cell>
                   <Cell>{event.operationId ?? m.common.notAvailable}</Cell>
                   {/* A platform operator's address is the platform's to know, not the partner's. */}
-                  <Cell>{event.details?.actor === "operator" ? m.common.notAvailable : (event.ip ?? m.common.notAvailable)}</Cell>
+                  <Cell>{byOperator(event) ? m.common.notAvailable : (event.ip ?? m.common.notAvailable)}</Cell>
                   <Cell>{t.results[event.result] ?? event.result}</Cell>
                   <Cell>{detailsText(event, t, locale)}</Cell>
                 </Row>
@@ -123,10 +123,18 @@ export default async function AuditPage({ searchParams }: Props) {
   );
 }
 
+/**
+ * Whether a platform operator did it, in the console: a change to the partner's settings
+ * (`actor: operator`, lib/backoffice/audit) or its first administrator's invitation (`by: operator`).
+ */
+function byOperator(event: AuditEventRow): boolean {
+  return event.details?.actor === "operator" || (event.kind === "staff_invited" && event.details?.by === "operator");
+}
+
 /** Who did it: a staff member by name, or a platform operator (the console), said as such. */
 function whoText(event: AuditEventRow, t: AdminMessages["audit"], none: string): string {
   if (!event.staffName) return none;
-  return event.details?.actor === "operator" ? t.byOperator(event.staffName) : event.staffName;
+  return byOperator(event) ? t.byOperator(event.staffName) : event.staffName;
 }
 
 /** The few details staff need: a refund's amounts, how many sessions ended, which API secret. */
