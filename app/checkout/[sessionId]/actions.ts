@@ -139,7 +139,8 @@ export async function submitCustomerForm(previous: CustomerFormState, formData: 
     const draft = Object.fromEntries(Object.entries(draftFromForm(formOf(formData))).map(([key, value]) => [key, value.slice(0, 1000)]));
     const answer: CustomerFormState =
       Object.keys(errors).length > 0 ? { submission, draft, errors } : { submission, draft, failure: "invalid" };
-    const id = formData.get("sessionId");
+    // A hostile post may carry no form at all (the action's arguments are the client's).
+    const id = formOf(formData).get("sessionId");
     if (withoutJavaScript && typeof id === "string" && isCheckoutSessionId(id)) await answerAfterRedirect(id, answer, formData);
     return answer;
   }
