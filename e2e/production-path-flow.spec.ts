@@ -25,7 +25,7 @@ import { getAdminMessages } from "@/lib/i18n/admin-messages";
  * names who did each step. Then what must be refused at once: a revoked secret, a disabled member's
  * open session, another partner's secret on this partner's session.
  *
- * Needs PostgreSQL (TEST_DATABASE_URL, or the machine's own server): skipped, saying why, without one.
+ * Needs PostgreSQL (TEST_DATABASE_URL, or the machine's own server): without one it fails, saying why.
  */
 test.describe.configure({ mode: "serial", timeout: 300_000 });
 
@@ -76,7 +76,8 @@ test.describe("going live: a partner onboarded and paid on an empty PostgreSQL, 
   test.beforeAll(async () => {
     test.setTimeout(240_000);
     const database = await findTestDatabase(process.env);
-    test.skip(database.url === undefined, database.reason);
+    // The production path is proven on PostgreSQL or not at all: a machine without one fails, saying why.
+    if (database.url === undefined) throw new Error(`PostgreSQL is needed: ${database.reason}`);
     path = await startProductionPath({ ports: PORTS, postgresUrl: database.url });
   });
 

@@ -24,7 +24,7 @@ import { createTestCa, writeCaCertificate, writePemPair } from "./support/test-c
  * sandbox run on its own, trusting the run's CA for the webhooks it posts through nginx.
  *
  * Needs the production build the web server made, nginx (scripts/e2e.mjs installs it as root on
- * Debian; without it the spec fails saying so) and PostgreSQL (skipped, saying why, without one).
+ * Debian; without it the spec fails saying so) and PostgreSQL (without it the spec fails, saying why).
  */
 test.describe.configure({ mode: "serial", timeout: 300_000 });
 // The browser and Playwright's requests reach nginx over TLS with the run's CA, which they are not
@@ -191,7 +191,8 @@ async function restart(index: number): Promise<{ stoppedAt: number; readyAt: num
 test.beforeAll(async () => {
   test.setTimeout(300_000);
   const database = await findTestDatabase(process.env);
-  test.skip(database.url === undefined, database.reason);
+  // Proven on PostgreSQL or not at all: a machine without one fails, saying why.
+  if (database.url === undefined) throw new Error(`PostgreSQL is needed: ${database.reason}`);
   const nginxBinary = findNginx();
   if (!nginxBinary) throw new Error(NGINX_MISSING);
 
