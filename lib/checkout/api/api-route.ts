@@ -11,14 +11,11 @@ import {
   claimIdempotencyKey,
   claimRefusal,
   completeIdempotencyKey,
-  idempotencyKeyOf,
-  isKeptAnswer,
   releaseIdempotencyKey,
-  REPLAYED_HEADER,
-  requestFingerprint,
   type IdempotentRequest,
   type StoredAnswer,
 } from "./idempotency";
+import { idempotencyKeyOf, isKeptAnswer, REPLAYED_HEADER, requestFingerprint } from "./idempotency-key";
 import { authenticatePartner, type SessionsApiThrottles } from "./sessions-api";
 import { CURRENT_CHECKOUT_API_VERSION, requestedVersion, type CheckoutApiVersion } from "./versions";
 

@@ -15,13 +15,12 @@ import {
   claimIdempotencyKey,
   completeIdempotencyKey,
   IDEMPOTENCY_KEY_TTL_MS,
-  idempotencyKeyOf,
   IN_FLIGHT_LOCK_MS,
   purgeExpiredIdempotencyKeys,
   releaseIdempotencyKey,
-  requestFingerprint,
   type IdempotentRequest,
 } from "./idempotency";
+import { idempotencyKeyOf, isKeptAnswer, requestFingerprint } from "./idempotency-key";
 
 describe("the Idempotency-Key header", () => {
   const keyOf = (value?: string) => idempotencyKeyOf(new Headers(value === undefined ? {} : { "Idempotency-Key": value }));
@@ -49,6 +48,13 @@ describe("the Idempotency-Key header", () => {
       code: "validation_failed",
       fields: [{ field: "Idempotency-Key", message: expect.stringContaining("255 printable ASCII") }],
     });
+  });
+});
+
+describe("the answers kept for replays", () => {
+  it("are all below 500 but 429", () => {
+    expect([200, 201, 204, 400, 401, 404, 409, 422].every(isKeptAnswer)).toBe(true);
+    expect([429, 500, 502, 503].some(isKeptAnswer)).toBe(false);
   });
 });
 

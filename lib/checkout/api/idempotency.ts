@@ -4,7 +4,7 @@ import { and, eq, isNull, lte } from "drizzle-orm";
 import { AppError } from "@/lib/app-error";
 import type { Db } from "@/lib/db";
 import { idempotencyKeys } from "@/lib/db/schema";
-import { canonicalJson } from "../session/booking";
+import { IDEMPOTENCY_KEY_HEADER } from "./idempotency-key";
 
 /**
  * `Idempotency-Key` on the checkout sessions API's POSTs: a partner's backend that is not sure its
@@ -22,9 +22,6 @@ import { canonicalJson } from "../session/booking";
  * itself (a fault of ours, a budget spent): the claim is let go, and the same key runs again.
  */
 
-export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
-export const REPLAYED_HEADER = "Idempotent-Replayed";
-
 /** How long a key and its answer are kept, from the first request. */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60_000;
 /**
@@ -35,44 +32,6 @@ export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60_000;
 export const IN_FLIGHT_LOCK_MS = 5 * 60_000;
 /** What a 409 `idempotency_key_in_use` tells the client to wait (`Retry-After`). */
 const IN_USE_RETRY_AFTER_S = 1;
-
-export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
-/** Printable ASCII (space to `~`), not starting or ending with a space (a header value is trimmed). */
-export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
-
-/**
- * The request's key: undefined without the header, else the key, or a 400 `validation_failed`
- * naming the header when it is not 1 to 255 printable ASCII characters.
- */
-export function idempotencyKeyOf(headers: Headers): string | undefined {
-  const key = headers.get(IDEMPOTENCY_KEY_HEADER);
-  if (key === null) return undefined;
-  if (key.length <= IDEMPOTENCY_KEY_MAX_LENGTH && IDEMPOTENCY_KEY_PATTERN.test(key)) return key;
-  const message = `must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters (a UUID, for one)`;
-  throw new AppError("validation_failed", `${IDEMPOTENCY_KEY_HEADER} ${message}`, {
-    fields: [{ field: IDEMPOTENCY_KEY_HEADER, message }],
-  });
-}
-
-/**
- * What makes two requests "the same" for a key: their body as JSON in a canonical form (keys
- * sorted: a client that serialises its object again in another order still retries the same
- * request), or as sent when it is not JSON.
- */
-export function requestFingerprint(body: string): string {
-  let text: string;
-  try {
-    text = `json:${canonicalJson(JSON.parse(body))}`;
-  } catch {
-    text = `raw:${body}`;
-  }
-  return createHash("sha256").update(text).digest("hex");
-}
-
-/** Whether an answer is kept for replays (see above). */
-export function isKeptAnswer(status: number): boolean {
-  return status < 500 && status !== 429;
-}
 
 export interface IdempotentRequest {
   partnerId: string;

@@ -13,7 +13,8 @@ import { setNotificationUrl } from "@/lib/backoffice/notifications/notifications
 import { deliverDueNotifications, newSigningSecret, NOTIFICATION_USER_AGENT } from "./notifications";
 import type { Partner } from "@/lib/partners/partners";
 import { acquireLease, reconcile, RECONCILE_AFTER_MS, releaseLease } from "./reconciler";
-import { claimIdempotencyKey, completeIdempotencyKey, IDEMPOTENCY_KEY_TTL_MS, requestFingerprint } from "../api/idempotency";
+import { claimIdempotencyKey, completeIdempotencyKey, IDEMPOTENCY_KEY_TTL_MS } from "../api/idempotency";
+import { requestFingerprint } from "../api/idempotency-key";
 import { createSession, notifyExpiredSessions, recordOperationStatus, requireSession, sessionState } from "../session/sessions";
 import { BROWSER, customerDraft, sessionAtProvider, sessionInput, testContext } from "../testing/context";
 
