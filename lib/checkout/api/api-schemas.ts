@@ -27,6 +27,7 @@ export const sessionStateSchema = z.enum(SESSION_STATES).meta({
     "- `pending`: the customer is at the provider, or the provider is deciding;",
     "- `approved`: the provider approved the financing (FAVORABLE): issue the trip;",
     "- `confirmed`: the financing is active;",
+    "- `not_eligible`: the operation can never be financed (the financing partner said it is not eligible, or offered no plan): final, go back to your other ways to pay;",
     "- `refused`, `error`, `cancelled`, `expired`, `refunded`: it ended otherwise.",
   ].join("\n"),
 });

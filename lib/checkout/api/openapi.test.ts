@@ -87,11 +87,8 @@ describe("the checkout sessions API's OpenAPI document", () => {
     ]);
 
     const validate = schemaOf("#/components/schemas/CheckoutSessionNotification");
-    const opened = notificationPayload(session(), "open");
-    const confirmed = notificationPayload(
-      session({ operationId: "op_1", operationStatus: "CONFIRMED", operationUpdatedAt: new Date() }),
-      "confirmed",
-    );
+    const opened = notificationPayload(session());
+    const confirmed = notificationPayload(session({ operationId: "op_1", operationStatus: "CONFIRMED", operationUpdatedAt: new Date() }));
     for (const payload of [opened, confirmed]) expect(validate(payload), JSON.stringify(validate.errors)).toBe(true);
     // Every state may be notified, and nothing else.
     for (const state of SESSION_STATES) expect(validate({ ...opened, type: `checkout.session.${state}` })).toBe(true);

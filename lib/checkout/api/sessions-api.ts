@@ -6,8 +6,8 @@ import { isAllowedReturnUrl, type Partner } from "@/lib/partners/partners";
 import { bodyProblemMessage, readJsonBody } from "@/lib/http/body";
 import type { CheckoutSessionResource } from "./api-schemas";
 import { createSessionSchema, type CreateSessionInput } from "../session/booking";
-import { checkoutUrls, statusView, type CheckoutContext } from "../session/flow";
-import { createSession, getSession, type CheckoutSession } from "../session/sessions";
+import { checkoutUrls, type CheckoutContext } from "../session/flow";
+import { createSession, getSession, partnerSessionView, type CheckoutSession } from "../session/sessions";
 import { getEnv } from "@/lib/env";
 import { loggerFor } from "@/lib/logger";
 import { clientIpFrom } from "@/lib/security/client-ip";
@@ -89,18 +89,19 @@ async function readJson(request: Request): Promise<unknown> {
   throw new AppError(code, `The body ${message}`, { fields: [{ field: "(body)", message }] });
 }
 
-/** What the partner sees of a session: its state, never the customer's data. */
+/**
+ * What the partner sees of a session: its state, never the customer's data. The state and the
+ * operation are partnerSessionView's, which the notifications are written from too.
+ */
 export function sessionResource(ctx: CheckoutContext, session: CheckoutSession): CheckoutSessionResource {
-  const view = statusView(session);
+  const { id, bookingReference, state, final, operation } = partnerSessionView(session);
   return {
-    id: session.id,
-    url: checkoutUrls(ctx, session.id).page,
-    bookingReference: session.bookingReference,
-    state: view.state,
-    final: view.final,
-    operation: session.operationId
-      ? { id: session.operationId, status: session.operationStatus, updatedAt: session.operationUpdatedAt?.toISOString() ?? null }
-      : null,
+    id,
+    url: checkoutUrls(ctx, id).page,
+    bookingReference,
+    state,
+    final,
+    operation,
     expiresAt: session.expiresAt.toISOString(),
     createdAt: session.createdAt.toISOString(),
     updatedAt: session.updatedAt.toISOString(),
