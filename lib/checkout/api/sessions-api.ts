@@ -38,7 +38,8 @@ export interface SessionsApiThrottles {
 
 let defaultThrottles: SessionsApiThrottles | undefined;
 
-function sessionsApiThrottles(): SessionsApiThrottles {
+/** The throttles of this process, from the configuration (shared by every handler of the API). */
+export function sessionsApiThrottles(): SessionsApiThrottles {
   if (!defaultThrottles) {
     const env = getEnv();
     const budget = env.sessionsApiBudget;
@@ -167,14 +168,11 @@ function wellFormedReturnUrl(body: unknown): string | undefined {
   return checked.success ? checked.data : undefined;
 }
 
-export async function handleGetSession(
-  request: Request,
-  id: string,
-  throttles: SessionsApiThrottles = sessionsApiThrottles(),
-  context: () => Promise<CheckoutContext> = getAppContext,
-): Promise<CheckoutSessionResource> {
-  const ctx = await context();
-  const partner = await authenticatePartner(ctx, request, throttles);
+/**
+ * One read of the partner's budget (a session, a page of events: both touch the database), or a
+ * 429 when it is spent.
+ */
+export function takeRead(throttles: SessionsApiThrottles, partner: Pick<Partner, "id">): void {
   const refusal =
     throttles.readsPerPartner && rateLimited(throttles.readsPerPartner.take(partner.id), "Too many reads: retry after Retry-After seconds");
   if (refusal) {
@@ -184,6 +182,17 @@ export async function handleGetSession(
     );
     throw refusal;
   }
+}
+
+export async function handleGetSession(
+  request: Request,
+  id: string,
+  throttles: SessionsApiThrottles = sessionsApiThrottles(),
+  context: () => Promise<CheckoutContext> = getAppContext,
+): Promise<CheckoutSessionResource> {
+  const ctx = await context();
+  const partner = await authenticatePartner(ctx, request, throttles);
+  takeRead(throttles, partner);
   const session = await getSession(ctx.db, id);
   // Another partner's session is "not found": its existence is nobody else's business.
   if (!session || session.partnerId !== partner.id) throw new AppError("not_found", "No checkout session with this id");
