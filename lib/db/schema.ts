@@ -323,7 +323,9 @@ export const partnerNotifications = pgTable(
     /**
      * The order notifications were written in, across the deployment: the cursor of the partner's
      * event feed (GET /api/events). Written under a lock held to the commit (enqueueNotification), so
-     * a reader never sees a higher one before a lower one commits; gaps are possible.
+     * a reader never sees a higher one before a lower one commits; gaps are possible. The feed
+     * promises partners every notification for at least EVENTS_KEPT_DAYS (30, api-schemas.ts):
+     * nothing purges these rows today, and a purge must spare the younger ones.
      */
     seq: bigserial("seq", { mode: "number" }).notNull(),
     sessionId: text("session_id")

@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError, errorResponse } from "@/lib/app-error";
 import type { Database } from "@/lib/db";
 import { partnerNotifications, partners } from "@/lib/db/schema";
-import { DEMO_BLUE_PARTNER_SECRET, seedDemoPartner } from "@/lib/demo/seed";
+import { DEMO_BLUE_PARTNER_ID, DEMO_BLUE_PARTNER_SECRET, seedDemoPartner } from "@/lib/demo/seed";
 import { forgetPartner } from "@/lib/partners/cache";
-import type { Partner } from "@/lib/partners/partners";
+import { partnerById, type Partner } from "@/lib/partners/partners";
 import { sealPartnerSecret } from "@/lib/partners/secrets";
 import { createTokenBuckets } from "@/lib/security/token-bucket";
 import { createOpenApiChecker } from "@/lib/sandbox/testing/openapi-check";
@@ -174,9 +174,21 @@ describe("the event feed", () => {
     expect((await listEvents(`?after=${last}`)).body).toEqual({ events: [], nextCursor: last, hasMore: false });
   });
 
-  it("lists only the caller's own partner's events", async () => {
+  it("lists only the caller's own partner's events, also those waiting for a notification URL", async () => {
     expect((await listEvents("", DEMO_BLUE_PARTNER_SECRET)).body).toEqual({ events: [], nextCursor: null, hasMore: false });
     expect((await listEvents("", "not-a-secret")).status).toBe(401);
+
+    // Rutas Azules has no notification URL: its notification waits, and the feed says so.
+    const blue = (await partnerById(ctx.db, DEMO_BLUE_PARTNER_ID))!;
+    const { session } = await createSession(ctx.db, blue, sessionInput({}, APP_URL));
+    expect(await submitCustomer(ctx, session.id, customerDraft(), BROWSER)).toEqual({ ok: true });
+    await deliverDueNotifications(ctx);
+    const { events } = (await listEvents("", DEMO_BLUE_PARTNER_SECRET)).body as EventListResource;
+    expect(events.map((e) => [e.data.id, e.type, e.delivery.status, e.delivery.attempts])).toEqual([
+      [session.id, "checkout.session.choosing", "not_configured", 0],
+    ]);
+    const ours = (await listEvents("?limit=100")).body as EventListResource;
+    expect(ours.events.some((e) => e.data.id === session.id)).toBe(false);
   });
 
   it("answers a bad after or limit with a 400 naming the field", async () => {
