@@ -26,6 +26,7 @@ const PLATFORM = [
   "lib/validation",
   "lib/validated-action.ts",
   "lib/env.ts",
+  "lib/env-descriptions.ts",
   "lib/text",
 ];
 
