@@ -9,7 +9,7 @@ import { Backoffice } from "./pages/admin/backoffice";
 import { AuditPage, EnrolmentLinkPages, SecurityPages } from "./pages/admin/security-pages";
 import { codeAt } from "./pages/admin/sign-in-page";
 import { APP_PORT, APP_URL, STAFF } from "./support/app";
-import { startProcess, waitUntilOk, type Instance } from "./support/instances";
+import { SERVER_ARGS, startProcess, waitUntilOk, type Instance } from "./support/instances";
 import { expectNoAxeViolations } from "./support/axe";
 import { cents } from "./support/text";
 
@@ -261,7 +261,7 @@ test.describe("first enrolment through a one-time link", () => {
   const env = { PORT: String(port), DATA_DIR: dataDir };
   let app: Instance | undefined;
   const start = async () => {
-    app = startProcess("app", ["node_modules/next/dist/bin/next", "start"], env, port);
+    app = startProcess("app", SERVER_ARGS, env, port);
     await waitUntilOk(`http://127.0.0.1:${port}/api/health`, { instance: app });
   };
   const runAdmin = (...args: string[]) =>
