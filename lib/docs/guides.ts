@@ -34,8 +34,7 @@ export const GUIDES: readonly Guide[] = [
     slug: "qa",
     title: "QA guide: a Playwright spec to copy",
     summary: "a whole checkout tested against a deployment on the sandbox",
-    file: "README.md",
-    section: "A QA guide: a Playwright spec to copy",
+    file: "docs/qa/playwright-spec.md",
   },
 ];
 
