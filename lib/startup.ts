@@ -46,7 +46,7 @@ export async function startServer(): Promise<void> {
     process.exit(1);
   }
   if (env.financing.environment === "production") {
-    // Demo rows carry published credentials (the README lists them): with the production API they
+    // Demo rows carry published credentials (the QA and back-office guides list them): with the production API they
     // would open real checkout sessions and sign in to the back-office. Refused, with the fix.
     const { findDemoData } = await import("@/lib/demo/remove");
     const demo = await findDemoData(database.db);
