@@ -196,7 +196,7 @@ test.describe("/docs", () => {
     await page.goto("/docs");
     await expect(page.getByRole("heading", { name: "Open a checkout session" })).toBeVisible();
     // Ours: the document around the reference (its language, title, viewport). What Scalar renders
-    // is a third party's, reported here and listed in the README, not asserted.
+    // is a third party's, reported here and listed in docs/contributors/architecture.md, not asserted.
     const ours = await new AxeBuilder({ page })
       .withRules(["document-title", "html-has-lang", "html-lang-valid", "meta-viewport"])
       .analyze();

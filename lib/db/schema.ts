@@ -49,7 +49,7 @@ export type StatusSnapshot = typeof statusSnapshots.$inferSelect;
 export type NewStatusSnapshot = typeof statusSnapshots.$inferInsert;
 
 // ---------------------------------------------------------------------------------------------
-// Checkout (docs/architecture.md, "Tenancy" and "Storage")
+// Checkout (docs/contributors/architecture.md, "Tenancy" and "Storage")
 
 /**
  * A travel agency using the checkout. Its backend authenticates with secrets of its own

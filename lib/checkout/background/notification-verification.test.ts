@@ -6,7 +6,7 @@ import { newSigningSecret, signNotification } from "./notifications";
 import { notificationPayload } from "../session/sessions";
 
 /*
- * The README's verification of a notification (examples/verify-notification.ts), with the library
+ * The integrators' verification of a notification (docs/integrators/notifications.md) (examples/verify-notification.ts), with the library
  * and by hand, on notifications signed and serialized exactly as the app sends them.
  */
 

@@ -37,7 +37,7 @@ import type { ReuseWindow } from "@/lib/ops/shared-probe";
 const log = loggerFor("checkout");
 
 /**
- * The advanced flow (docs/architecture.md, "The checkout as data moves"), step by step. Pages and route handlers call these; each reads
+ * The advanced flow (docs/contributors/architecture.md, "The checkout as data moves"), step by step. Pages and route handlers call these; each reads
  * the session from the database and the truth from the partner API, never from the browser.
  */
 

@@ -19,7 +19,7 @@ import { inRequestScope } from "@/lib/http/request-scope";
 import { preloadedOffers } from "@/lib/checkout/session/page-preload";
 
 /**
- * Step 3 (docs/architecture.md, "The checkout as data moves"): the plans the customer can choose, read from the partner API on every
+ * Step 3 (docs/contributors/architecture.md, "The checkout as data moves"): the plans the customer can choose, read from the partner API on every
  * render, installments first: the counts on offer (`?n=` picks one; 12, or the nearest, by
  * default), then that count's plans side by side, with the warning above and the representative
  * example credit law asks for right below, within two screens of a phone. A refusal with alternatives is

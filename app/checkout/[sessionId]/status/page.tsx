@@ -15,7 +15,7 @@ import { inRequestScope } from "@/lib/http/request-scope";
 import { preloadedStatus } from "@/lib/checkout/session/page-preload";
 
 /**
- * Step 5 (docs/architecture.md, "The checkout as data moves"): what happened, in words, and what comes next. Rendering asks the partner
+ * Step 5 (docs/contributors/architecture.md, "The checkout as data moves"): what happened, in words, and what comes next. Rendering asks the partner
  * API for the status (pollStatus; started by the HTTP server as the request arrives), so a reload
  * (the "Check again" link, without JavaScript) shows the latest; with JavaScript, StatusPoller
  * refreshes the page when the state changes.
