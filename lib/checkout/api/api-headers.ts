@@ -6,7 +6,7 @@ import { getEnv } from "@/lib/env";
  * a path that does not decode). Never cached; readable by no other site's page, only this
  * deployment's own (the API is for backends, whose secret no browser should hold: the header says
  * so rather than leaving it unsaid); and the per-minute budget of requests of its kind
- * (`X-RateLimit-Limit`: sessions opened, or read, with one secret).
+ * (`X-RateLimit-Limit`: sessions opened, or reads of sessions and events, with one secret).
  */
 export function sessionsApiHeaders(kind: "create" | "read"): Record<string, string> {
   const env = getEnv();
@@ -18,9 +18,13 @@ export function sessionsApiHeaders(kind: "create" | "read"): Record<string, stri
   };
 }
 
-/** Which operation of the API a path is: `/api/checkout-sessions` (create) or one session (read). */
+/**
+ * Which operation of the API a path is: `/api/checkout-sessions` (create), or a read: one session,
+ * or the event feed (`/api/events`).
+ */
 export function sessionsApiKind(pathname: string): "create" | "read" | undefined {
   if (pathname === "/api/checkout-sessions") return "create";
+  if (pathname === "/api/events") return "read";
   return /^\/api\/checkout-sessions\/[^/]+$/.test(pathname) ? "read" : undefined;
 }
 

@@ -11,16 +11,13 @@ import { notificationPayload } from "../session/sessions";
  */
 
 const secret = newSigningSecret();
-const payload = notificationPayload(
-  {
-    id: "cs_1",
-    bookingReference: "BK-ÉTÉ-1",
-    operationId: "op_1",
-    operationStatus: "CONFIRMED",
-    operationUpdatedAt: new Date(),
-  } as CheckoutSessionRow,
-  "confirmed",
-);
+const payload = notificationPayload({
+  id: "cs_1",
+  bookingReference: "BK-ÉTÉ-1",
+  operationId: "op_1",
+  operationStatus: "CONFIRMED",
+  operationUpdatedAt: new Date(),
+} as CheckoutSessionRow);
 // As notifications.ts sends it.
 const rawBody = JSON.stringify(payload);
 
