@@ -4,7 +4,7 @@
  * refused there, in the API's format.
  */
 import { describe, expect, it } from "vitest";
-import { checkoutApiProxyStep, isCheckoutApiPath, withSessionsApiHeaders } from "./api-headers";
+import { checkoutApiProxyStep, isCheckoutApiPath, sessionsApiKind, withSessionsApiHeaders } from "./api-headers";
 import { CURRENT_CHECKOUT_API_VERSION } from "./versions";
 
 describe("the checkout sessions API's addresses", () => {
@@ -60,5 +60,16 @@ describe("the proxy's step for the API", () => {
     );
     expect(withSessionsApiHeaders("/api/checkout-sessions", refused()).headers.get("X-RateLimit-Limit")).toMatch(/^\d+$/);
     expect(withSessionsApiHeaders("/sandbox/v1/health", refused()).headers.get("Checkout-Api-Version")).toBeNull();
+  });
+});
+
+describe("sessionsApiKind", () => {
+  it("knows every path of the API, so a refusal before the route still carries its headers", () => {
+    expect(sessionsApiKind("/api/checkout-sessions")).toBe("create");
+    expect(sessionsApiKind("/api/checkout-sessions/cs_abc")).toBe("read");
+    expect(sessionsApiKind("/api/events")).toBe("read");
+    for (const other of ["/api/health", "/api/events/x", "/api/eventsx", "/api/checkout-sessions/a/b", "/checkout/cs_abc"]) {
+      expect(sessionsApiKind(other), other).toBeUndefined();
+    }
   });
 });

@@ -10,8 +10,8 @@ export type SessionsApiKind = "create" | "read";
  * any route (a body over the limit, a path that does not decode, a version we do not have). Never
  * cached; readable by no other site's page, only this deployment's own (the API is for backends,
  * whose secret no browser should hold: the header says so rather than leaving it unsaid); the
- * per-minute budget of requests of its kind (`X-RateLimit-Limit`: sessions opened, or read, with
- * one secret); and the version the answer is given in.
+ * per-minute budget of requests of its kind (`X-RateLimit-Limit`: sessions opened, or reads of
+ * sessions and events, with one secret); and the version the answer is given in.
  */
 export function sessionsApiHeaders(
   kind: SessionsApiKind,
@@ -39,9 +39,13 @@ export function isCheckoutApiPath(pathname: string): boolean {
   return CHECKOUT_API_PATH.test(pathname);
 }
 
-/** Which operation of the API a path is: `/api/checkout-sessions` (create) or one session (read). */
+/**
+ * Which operation of the API a path is: `/api/checkout-sessions` (create), or a read: one session,
+ * or the event feed (`/api/events`).
+ */
 export function sessionsApiKind(pathname: string): SessionsApiKind | undefined {
   if (pathname === "/api/checkout-sessions") return "create";
+  if (pathname === "/api/events") return "read";
   return /^\/api\/checkout-sessions\/[^/]+$/.test(pathname) ? "read" : undefined;
 }
 

@@ -51,10 +51,11 @@ describe("the checkout sessions API's OpenAPI document", () => {
     expect(openApi31Problems(doc)).toEqual([]);
   });
 
-  it("documents the two operations, authenticated with the partner's bearer secret, on the given server", () => {
-    expect(Object.keys(doc.paths).sort()).toEqual(["/checkout-sessions", "/checkout-sessions/{id}"]);
+  it("documents the three operations, authenticated with the partner's bearer secret, on the given server", () => {
+    expect(Object.keys(doc.paths).sort()).toEqual(["/checkout-sessions", "/checkout-sessions/{id}", "/events"]);
     expect(Object.keys(doc.paths["/checkout-sessions"]!)).toEqual(["post"]);
     expect(Object.keys(doc.paths["/checkout-sessions/{id}"]!)).toEqual(["get"]);
+    expect(Object.keys(doc.paths["/events"]!)).toEqual(["get"]);
     expect(doc.servers).toEqual([
       { url: "https://checkout.example.com/api", description: expect.stringMatching(/^This deployment: sandbox/), "x-internal": false },
     ]);
@@ -68,6 +69,7 @@ describe("the checkout sessions API's OpenAPI document", () => {
     const get = doc.paths["/checkout-sessions/{id}"]!.get!;
     expect(Object.keys(post.responses as object).sort()).toEqual(["200", "201", "400", "401", "409", "413", "422", "429", "500", "503"]);
     expect(Object.keys(get.responses as object).sort()).toEqual(["200", "400", "401", "404", "429", "500", "503"]);
+    expect(Object.keys(doc.paths["/events"]!.get!.responses as object).sort()).toEqual(["200", "400", "401", "429", "500", "503"]);
 
     const checker = createOpenApiChecker(doc);
     for (const [status, code] of Object.entries({ 400: "validation_failed", 409: "conflict", 413: "payload_too_large" })) {
@@ -96,11 +98,8 @@ describe("the checkout sessions API's OpenAPI document", () => {
     ]);
 
     const validate = schemaOf("#/components/schemas/CheckoutSessionNotification");
-    const opened = notificationPayload(session(), "open");
-    const confirmed = notificationPayload(
-      session({ operationId: "op_1", operationStatus: "CONFIRMED", operationUpdatedAt: new Date() }),
-      "confirmed",
-    );
+    const opened = notificationPayload(session());
+    const confirmed = notificationPayload(session({ operationId: "op_1", operationStatus: "CONFIRMED", operationUpdatedAt: new Date() }));
     for (const payload of [opened, confirmed]) expect(validate(payload), JSON.stringify(validate.errors)).toBe(true);
     // Every state may be notified, and nothing else.
     for (const state of SESSION_STATES) expect(validate({ ...opened, type: `checkout.session.${state}` })).toBe(true);

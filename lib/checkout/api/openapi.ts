@@ -6,6 +6,9 @@ import { createSessionSchema } from "../session/booking";
 import {
   apiErrorSchema,
   checkoutSessionSchema,
+  EVENTS_KEPT_DAYS,
+  eventListSchema,
+  eventsQuerySchema,
   notificationHeadersSchema,
   notificationPayloadSchema,
   notificationTestPayloadSchema,
@@ -28,6 +31,7 @@ const description = (
 1. \`POST /checkout-sessions\` with the booking: send your customer to the \`url\` it answers.
 2. When the outcome is final the customer comes back to your \`returnUrl\`; meanwhile you receive a signed **notification** (see *Webhooks*) at each state the session reaches.
 3. \`GET /checkout-sessions/{id}\` is the reference: read it whenever a notification or a return tells you something changed.
+4. \`GET /events\` lists every notification we sent you, or would have (no notification URL yet, your endpoint down), in order: catch up from the last \`cursor\` you processed.
 
 Authentication: your partner secret as a bearer token${demoSecret ? ` (on this sandbox, the demo partner's is \`${demoSecret}\`)` : ""}.
 
@@ -173,6 +177,26 @@ function routes(): Route[] {
             "validation_failed",
           ]),
           "404": errorResponse(404, "No session with this id among yours (another partner's session is not found either).", ["not_found"]),
+          ...COMMON,
+        },
+      },
+    },
+    {
+      method: "get",
+      path: "/events",
+      operation: {
+        operationId: "listEvents",
+        summary: "List your events",
+        description: [
+          "Every notification of your sessions, in the order they were written, whether it reached your notification URL or not (none configured, your endpoint down, retries still to come), each with what came of sending it. The same `type`, `timestamp` and `data` as the signed notification, and its `webhook-id` as `id`.",
+          "",
+          `Keep the \`cursor\` of the last event you processed and ask with \`after=<cursor>\`: you get the events written after it, oldest first, at most \`limit\`; while \`hasMore\` is true, ask again with \`after=nextCursor\`. Events are kept at least ${EVENTS_KEPT_DAYS} days. Reads count against the same per-minute budget as \`GET /checkout-sessions/{id}\`.`,
+        ].join("\n"),
+        tags: ["Events"],
+        requestParams: { query: eventsQuerySchema },
+        responses: {
+          "200": { description: "A page of your events, oldest first.", headers: noStore, content: jsonContent(eventListSchema) },
+          "400": errorResponse(400, "`after` or `limit` is not valid, or given twice: `fields` names it.", ["validation_failed"]),
           ...COMMON,
         },
       },
@@ -382,6 +406,7 @@ export function buildCheckoutApiDocument(options: CheckoutApiDocumentOptions = {
     security: [{ PartnerSecret: [] }],
     tags: [
       { name: "Checkout sessions", description: "Open a checkout for a booking, and read where it stands." },
+      { name: "Events", description: "The notifications of your sessions, as a feed you read: to catch up on what you missed." },
       { name: "Notifications", description: "What we POST to your notification URL." },
     ],
     paths: routesToPaths(routes().map(withApiConventions())),
@@ -397,6 +422,7 @@ export function buildCheckoutApiDocument(options: CheckoutApiDocumentOptions = {
             "- Delivery is at least once: deduplicate on `webhook-id`.",
             "- Answer 2xx within 5 seconds; anything else is retried after 10 s, 1 min, 5 min, 30 min, 2 h, then every 6 h.",
             "- Act on the session you read with `GET /checkout-sessions/{id}`: the payload is a hint.",
+            "- Missed some (your endpoint was down, or had no URL yet)? `GET /events` lists every one, in order, with the same payload.",
           ].join("\n"),
           tags: ["Notifications"],
           // Signed, not authenticated with a credential of yours.
