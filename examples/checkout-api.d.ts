@@ -289,12 +289,12 @@ export interface components {
         CheckoutApiError: {
             error: {
                 /** @enum {string} */
-                code: "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "validation_failed" | "payload_too_large" | "conflict" | "session_expired" | "rate_limited" | "financing_unavailable" | "internal" | "database_unavailable";
+                code: "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "validation_failed" | "unsupported_api_version" | "payload_too_large" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "session_expired" | "rate_limited" | "financing_unavailable" | "internal" | "database_unavailable";
                 /** @description For a developer; may change: branch on `code`. */
                 message: string;
-                /** @description With `validation_failed`: every field that was refused. */
+                /** @description With `validation_failed`: every field that was refused; with an error about a header, that header. */
                 fields?: {
-                    /** @description A dotted path in the body (`booking.flights.0.departureDate`), `(body)` for the body as a whole, or a query parameter's name (`after`). */
+                    /** @description A dotted path in the body (`booking.flights.0.departureDate`), `(body)` for the body as a whole, a query parameter's name (`after`), or a request header's name (`Idempotency-Key`, `Checkout-Api-Version`). */
                     field: string;
                     message: string;
                 }[];
@@ -379,6 +379,7 @@ export interface components {
                 "Cache-Control": components["headers"]["NoStore"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                 [name: string]: unknown;
             };
             content: {
@@ -396,6 +397,7 @@ export interface components {
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                 [name: string]: unknown;
             };
             content: {
@@ -412,6 +414,7 @@ export interface components {
                 "Cache-Control": components["headers"]["NoStore"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                 [name: string]: unknown;
             };
             content: {
@@ -429,6 +432,7 @@ export interface components {
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "Retry-After": components["headers"]["RetryAfter"];
+                "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                 [name: string]: unknown;
             };
             content: {
@@ -436,7 +440,12 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /** @description The version of this API your code was written for; without it, the current one (`2026-11-28`). One this API does not have: 400 `unsupported_api_version`. */
+        CheckoutApiVersion: "2026-11-28";
+        /** @description A key of yours for this request (a UUID, say; 1 to 255 printable ASCII characters), to send it again safely: within 24 hours, the same key with the same body answers what the first request was answered (`Idempotent-Replayed: true`), without doing it again. Keys are yours alone, per method and path. The same key with another body: 422 `idempotency_key_reused`; while the first request is being answered: 409 `idempotency_key_in_use`. A 5xx or 429 is not kept: the same key runs the request again. Malformed: 400 `validation_failed` naming the header. */
+        IdempotencyKey: string;
+    };
     requestBodies: never;
     headers: {
         /** @description Answers are never cached. */
@@ -445,6 +454,12 @@ export interface components {
         "Access-Control-Allow-Origin": string;
         /** @description Requests of this kind allowed a minute with your secret (a token bucket, a burst of as many): sessions opened for `POST`, reads for `GET`. Over it: 429 `rate_limited`. */
         RateLimitLimit: string;
+        /** @description The version of this API the answer is given in: the one you pinned, or the current one. */
+        CheckoutApiVersion: "2026-11-28";
+        /** @description Present when this answer is the one kept for your `Idempotency-Key`: the request was not run again. */
+        IdempotentReplayed: "true";
+        /** @description With `idempotency_key_in_use`: seconds to wait before retrying. */
+        IdempotencyRetryAfter: string;
         /** @description Seconds to wait before retrying. */
         RateLimitRetryAfter: string;
         /** @description Seconds to wait before retrying. */
@@ -457,7 +472,12 @@ export interface operations {
     createCheckoutSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The version of this API your code was written for; without it, the current one (`2026-11-28`). One this API does not have: 400 `unsupported_api_version`. */
+                "Checkout-Api-Version"?: components["parameters"]["CheckoutApiVersion"];
+                /** @description A key of yours for this request (a UUID, say; 1 to 255 printable ASCII characters), to send it again safely: within 24 hours, the same key with the same body answers what the first request was answered (`Idempotent-Replayed: true`), without doing it again. Keys are yours alone, per method and path. The same key with another body: 422 `idempotency_key_reused`; while the first request is being answered: 409 `idempotency_key_in_use`. A 5xx or 429 is not kept: the same key runs the request again. Malformed: 400 `validation_failed` naming the header. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -473,6 +493,8 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -485,6 +507,8 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -495,12 +519,17 @@ export interface operations {
              * @description The body is not valid JSON or not UTF-8, or fields are invalid: `fields` names every one (`(body)` for the body as a whole).
              *
              *     - `validation_failed`
+             *     - `unsupported_api_version`: `Checkout-Api-Version` names a version this API does not have: `fields` names the header.
+             *
+             *     Also `validation_failed` when `Idempotency-Key` is not 1 to 255 printable ASCII characters: `fields` names the header.
              */
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -512,12 +541,16 @@ export interface operations {
              * @description A session with this `bookingReference` exists for a different booking.
              *
              *     - `conflict`
+             *     - `idempotency_key_in_use`: A request with this `Idempotency-Key` is still being answered: retry after `Retry-After` seconds to get its answer.
              */
             409: {
                 headers: {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Retry-After": components["headers"]["IdempotencyRetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -534,6 +567,25 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            /**
+             * @description This `Idempotency-Key` was used with another body in the last 24 hours: a new request needs a new key.
+             *
+             *     - `idempotency_key_reused`
+             */
+            422: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -548,7 +600,10 @@ export interface operations {
     getCheckoutSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The version of this API your code was written for; without it, the current one (`2026-11-28`). One this API does not have: 400 `unsupported_api_version`. */
+                "Checkout-Api-Version"?: components["parameters"]["CheckoutApiVersion"];
+            };
             path: {
                 /** @description The session's `id`. */
                 id: string;
@@ -563,6 +618,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -573,12 +629,14 @@ export interface operations {
              * @description The path cannot be read (a malformed percent-encoding): `fields` names `(path)`.
              *
              *     - `validation_failed`
+             *     - `unsupported_api_version`: `Checkout-Api-Version` names a version this API does not have: `fields` names the header.
              */
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -596,6 +654,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -615,7 +674,10 @@ export interface operations {
                 /** @description How many events at most, 1 to 100 (default 50). */
                 limit?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The version of this API your code was written for; without it, the current one (`2026-11-28`). One this API does not have: 400 `unsupported_api_version`. */
+                "Checkout-Api-Version"?: components["parameters"]["CheckoutApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -627,6 +689,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -637,12 +700,14 @@ export interface operations {
              * @description `after` or `limit` is not valid, or given twice: `fields` names it.
              *
              *     - `validation_failed`
+             *     - `unsupported_api_version`: `Checkout-Api-Version` names a version this API does not have: `fields` names the header.
              */
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {

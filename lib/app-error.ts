@@ -11,8 +11,11 @@ export const APP_ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   validation_failed: 400,
+  unsupported_api_version: 400,
   payload_too_large: 413,
   conflict: 409,
+  idempotency_key_in_use: 409,
+  idempotency_key_reused: 422,
   session_expired: 410,
   rate_limited: 429,
   financing_unavailable: 502,
@@ -37,7 +40,7 @@ export class AppError extends Error {
     readonly details: {
       fields?: { field: string; message: string }[];
       cause?: unknown;
-      /** `rate_limited`: seconds until a retry can succeed (`Retry-After`). */
+      /** Seconds until a retry can succeed (`Retry-After`): `rate_limited` (1 unless said), `idempotency_key_in_use`. */
       retryAfterS?: number;
     } = {},
   ) {
@@ -89,7 +92,9 @@ export function toAppError(error: unknown): AppError {
 export function errorHeaders(error: AppError, headers?: HeadersInit): Headers {
   const all = new Headers(headers);
   if (error.code === "database_unavailable") all.set("Retry-After", String(DATABASE_RETRY_AFTER_S));
-  if (error.code === "rate_limited") all.set("Retry-After", String(Math.max(1, Math.ceil(error.details.retryAfterS ?? 1))));
+  if (error.code === "rate_limited" || error.details.retryAfterS !== undefined) {
+    all.set("Retry-After", String(Math.max(1, Math.ceil(error.details.retryAfterS ?? 1))));
+  }
   return all;
 }
 

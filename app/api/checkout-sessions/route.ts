@@ -1,22 +1,17 @@
-import { errorResponse } from "@/lib/app-error";
-import { sessionsApiHeaders } from "@/lib/checkout/api/api-headers";
+import { checkoutApiRoute } from "@/lib/checkout/api/api-route";
 import { handleCreateSession } from "@/lib/checkout/api/sessions-api";
 import { otherMethods } from "@/lib/http/method-not-allowed";
-import { routeHandler } from "@/lib/http/request-scope";
 
 export const dynamic = "force-dynamic";
 
-/** POST /api/checkout-sessions: a partner's backend opens a checkout for a booking. */
-async function post(request: Request) {
-  try {
-    const { status, body } = await handleCreateSession(request);
-    return Response.json(body, { status, headers: sessionsApiHeaders("create") });
-  } catch (error) {
-    return errorResponse(error, sessionsApiHeaders("create"));
-  }
-}
-
-export const POST = routeHandler("POST /api/checkout-sessions", post);
+/**
+ * POST /api/checkout-sessions: a partner's backend opens a checkout for a booking. The API's
+ * headers, errors, version and Idempotency-Key come from the wrapper (lib/checkout/api/api-route.ts).
+ */
+export const POST = checkoutApiRoute("POST /api/checkout-sessions", "create", async (request) => {
+  const { status, body } = await handleCreateSession(request);
+  return Response.json(body, { status });
+});
 
 // Any other method: 405 in the API's error format, with Allow (lib/http/method-not-allowed.ts).
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods("/api/checkout-sessions", ["POST"]);
