@@ -75,7 +75,7 @@ test.describe("Idempotency-Key", () => {
 });
 
 test.describe("Checkout-Api-Version", () => {
-  test("is on every answer of the API: a session opened, a 401, a 404, a 405 and the proxy's refusals", async ({
+  test("is on every answer of the API: a session opened, a 401, a 404, a 405, the event feed and the proxy's refusals", async ({
     request,
     checkoutSessions: api,
   }) => {
@@ -85,6 +85,7 @@ test.describe("Checkout-Api-Version", () => {
       unknownSession: await api.get("cs_doesnotexist000000000000"),
       noSuchAddress: await request.get("/api/checkout-sessions/cs_doesnotexist000000000000/state", { headers: api.authorization }),
       methodNotAllowed: await request.delete("/api/checkout-sessions", { headers: api.authorization }),
+      events: await request.get("/api/events?limit=1", { headers: api.authorization }),
       // Refused by the proxy before any route: a path that does not decode, a body declared too large.
       undecodablePath: await request.get("/api/checkout-sessions/%ZZ", { headers: api.authorization }),
       tooLarge: await request.post("/api/checkout-sessions", {
@@ -98,6 +99,7 @@ test.describe("Checkout-Api-Version", () => {
       unknownSession: 404,
       noSuchAddress: 404,
       methodNotAllowed: 405,
+      events: 200,
       undecodablePath: 400,
       tooLarge: 413,
     });
@@ -115,6 +117,7 @@ test.describe("Checkout-Api-Version", () => {
     for (const refused of [
       await api.post(checkoutSessionBody(), { ...api.authorization, "Checkout-Api-Version": "2019-01-01" }),
       await api.get(id, { "Checkout-Api-Version": "2019-01-01" }),
+      await api.request.get("/api/events", { headers: { ...api.authorization, "Checkout-Api-Version": "2019-01-01" } }),
       // Before anything else: no secret either.
       await api.post(checkoutSessionBody(), { "Checkout-Api-Version": "latest" }),
     ]) {
