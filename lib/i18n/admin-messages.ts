@@ -549,6 +549,9 @@ const es = {
     notRefundableTitle: "La operación ya no se puede devolver",
     notRefundableBody: "La API ha respondido 400 OPERATION_NOT_REFUNDABLE: la operación ya no está confirmada. Estado ahora: {status}.",
     unavailableTitle: "No hemos podido completar la devolución",
+    inProgressTitle: "Ya hay una devolución de esta operación en curso",
+    inProgressBody:
+      "Otra devolución de esta operación se está haciendo ahora (desde el back-office o desde la API de tu agencia). No se ha enviado esta. Vuelve a la operación y comprueba su estado.",
     cannotTitle: "Esta operación no se puede devolver",
     cannotBody: "La operación está en estado {status}: solo se devuelven las operaciones confirmadas (OPERATION_NOT_REFUNDABLE).",
     cannotLoadTitle: "No podemos preparar la devolución ahora",
@@ -1186,6 +1189,9 @@ const en: AdminMessages = {
     notRefundableTitle: "The operation can no longer be refunded",
     notRefundableBody: "The API answered 400 OPERATION_NOT_REFUNDABLE: the operation is no longer confirmed. Its status now: {status}.",
     unavailableTitle: "We could not complete the refund",
+    inProgressTitle: "A refund of this operation is already under way",
+    inProgressBody:
+      "Another refund of this operation is being made right now (in the back-office or through your agency's API). This one was not sent. Go back to the operation and check its status.",
     cannotTitle: "This operation cannot be refunded",
     cannotBody: "The operation is {status}: only confirmed operations are refunded (OPERATION_NOT_REFUNDABLE).",
     cannotLoadTitle: "We cannot prepare the refund right now",
