@@ -49,7 +49,7 @@ async function answer(request: NextRequest, requestId: string): Promise<NextResp
     () => request.clone().arrayBuffer(),
   );
   // Under the checkout sessions API, still with its headers (its document states them on every answer).
-  if (hostile) return withSessionsApiHeaders(pathname, hostile);
+  if (hostile) return withSessionsApiHeaders(request.method, pathname, hostile);
 
   if ((pathname === "/sandbox" || pathname.startsWith("/sandbox/")) && !env.SANDBOX_ENABLED) {
     // Not served (always so with the production API, lib/env.ts): every URL under it is a 404,

@@ -1,5 +1,6 @@
 import { errorResponse } from "@/lib/app-error";
 import { sessionsApiHeaders } from "@/lib/checkout/api/api-headers";
+import { handleListSessions } from "@/lib/checkout/api/session-list";
 import { handleCreateSession } from "@/lib/checkout/api/sessions-api";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 import { routeHandler } from "@/lib/http/request-scope";
@@ -16,7 +17,17 @@ async function post(request: Request) {
   }
 }
 
+/** GET /api/checkout-sessions: the partner's own sessions, filtered, newest first, a page at a time. */
+async function get(request: Request) {
+  try {
+    return Response.json(await handleListSessions(request), { headers: sessionsApiHeaders("read") });
+  } catch (error) {
+    return errorResponse(error, sessionsApiHeaders("read"));
+  }
+}
+
 export const POST = routeHandler("POST /api/checkout-sessions", post);
+export const GET = routeHandler("GET /api/checkout-sessions", get);
 
 // Any other method: 405 in the API's error format, with Allow (lib/http/method-not-allowed.ts).
-export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods("/api/checkout-sessions", ["POST"]);
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("/api/checkout-sessions", ["GET", "POST"]);

@@ -6,27 +6,44 @@ import { getEnv } from "@/lib/env";
  * a path that does not decode). Never cached; readable by no other site's page, only this
  * deployment's own (the API is for backends, whose secret no browser should hold: the header says
  * so rather than leaving it unsaid); and the per-minute budget of requests of its kind
- * (`X-RateLimit-Limit`: sessions opened, or read, with one secret).
+ * (`X-RateLimit-Limit`: sessions opened, read, or acted on, with one partner's secrets).
  */
-export function sessionsApiHeaders(kind: "create" | "read"): Record<string, string> {
+export type SessionsApiKind = "create" | "read" | "action";
+
+export function sessionsApiHeaders(kind: SessionsApiKind): Record<string, string> {
   const env = getEnv();
   const budget = env.sessionsApiBudget;
+  const limit = {
+    create: budget.createPerPartnerPerMinute,
+    read: budget.readsPerPartnerPerMinute,
+    action: budget.actionsPerPartnerPerMinute,
+  }[kind];
   return {
     "Cache-Control": "no-store",
     "Access-Control-Allow-Origin": new URL(env.APP_URL).origin,
-    "X-RateLimit-Limit": String(kind === "create" ? budget.createPerPartnerPerMinute : budget.readsPerPartnerPerMinute),
+    "X-RateLimit-Limit": String(limit),
   };
 }
 
-/** Which operation of the API a path is: `/api/checkout-sessions` (create) or one session (read). */
-export function sessionsApiKind(pathname: string): "create" | "read" | undefined {
-  if (pathname === "/api/checkout-sessions") return "create";
-  return /^\/api\/checkout-sessions\/[^/]+$/.test(pathname) ? "read" : undefined;
+/**
+ * Which operation of the API a request is: opening a session (`POST /api/checkout-sessions`), a
+ * read (the list, one session, a refund's breakdown), or an action on a session (its cancel, its
+ * refund). Undefined for any other path. A method the address does not take counts as the address's
+ * main one: its 405 carries the same headers.
+ */
+export function sessionsApiKind(method: string, pathname: string): SessionsApiKind | undefined {
+  const reading = method === "GET" || method === "HEAD";
+  if (pathname === "/api/checkout-sessions") return reading ? "read" : "create";
+  const path = /^\/api\/checkout-sessions\/[^/]+(\/cancel|\/refund)?$/.exec(pathname);
+  if (!path) return undefined;
+  if (path[1] === "/cancel") return "action";
+  if (path[1] === "/refund") return reading ? "read" : "action";
+  return "read";
 }
 
 /** A refusal given before the route, with the API's headers when it is an answer of the API. */
-export function withSessionsApiHeaders(pathname: string, response: Response): Response {
-  const kind = sessionsApiKind(pathname);
+export function withSessionsApiHeaders(method: string, pathname: string, response: Response): Response {
+  const kind = sessionsApiKind(method, pathname);
   if (kind) for (const [name, value] of Object.entries(sessionsApiHeaders(kind))) response.headers.set(name, value);
   return response;
 }
