@@ -227,8 +227,12 @@ export const listSessionsQuerySchema = z.strictObject({
     .optional()
     .meta({
       description: `Sessions a page holds: ${LIST_LIMIT.default} unless said, at most ${LIST_LIMIT.max}.`,
-      // The parameter as sent is text: the document says the number it stands for.
-      override: { type: "integer", format: "int32", minimum: 1, maximum: LIST_LIMIT.max, default: LIST_LIMIT.default },
+      // The parameter as sent is text, checked as digits: the document says the number it stands for.
+      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+        delete jsonSchema.maxLength;
+        delete jsonSchema.pattern;
+        Object.assign(jsonSchema, { type: "integer", format: "int32", minimum: 1, maximum: LIST_LIMIT.max, default: LIST_LIMIT.default });
+      },
     }),
   cursor: z
     .string()

@@ -42,10 +42,17 @@ describe("the checkout sessions API's OpenAPI document", () => {
     expect(openApi31Problems(doc)).toEqual([]);
   });
 
-  it("documents the two operations, authenticated with the partner's bearer secret, on the given server", () => {
-    expect(Object.keys(doc.paths).sort()).toEqual(["/checkout-sessions", "/checkout-sessions/{id}"]);
-    expect(Object.keys(doc.paths["/checkout-sessions"]!)).toEqual(["post"]);
+  it("documents every operation, authenticated with the partner's bearer secret, on the given server", () => {
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      "/checkout-sessions",
+      "/checkout-sessions/{id}",
+      "/checkout-sessions/{id}/cancel",
+      "/checkout-sessions/{id}/refund",
+    ]);
+    expect(Object.keys(doc.paths["/checkout-sessions"]!).sort()).toEqual(["get", "post"]);
     expect(Object.keys(doc.paths["/checkout-sessions/{id}"]!)).toEqual(["get"]);
+    expect(Object.keys(doc.paths["/checkout-sessions/{id}/cancel"]!)).toEqual(["post"]);
+    expect(Object.keys(doc.paths["/checkout-sessions/{id}/refund"]!).sort()).toEqual(["get", "post"]);
     expect(doc.servers).toEqual([
       { url: "https://checkout.example.com/api", description: expect.stringMatching(/^This deployment: sandbox/), "x-internal": false },
     ]);
@@ -59,6 +66,40 @@ describe("the checkout sessions API's OpenAPI document", () => {
     const get = doc.paths["/checkout-sessions/{id}"]!.get!;
     expect(Object.keys(post.responses as object).sort()).toEqual(["200", "201", "400", "401", "409", "413", "429", "500", "503"]);
     expect(Object.keys(get.responses as object).sort()).toEqual(["200", "400", "401", "404", "429", "500", "503"]);
+    const statuses = (path: string, method: string) => Object.keys(doc.paths[path]![method]!.responses as object).sort();
+    expect(statuses("/checkout-sessions", "get")).toEqual(["200", "400", "401", "429", "500", "503"]);
+    expect(statuses("/checkout-sessions/{id}/cancel", "post")).toEqual([
+      "200",
+      "400",
+      "401",
+      "404",
+      "409",
+      "413",
+      "429",
+      "500",
+      "502",
+      "503",
+    ]);
+    expect(statuses("/checkout-sessions/{id}/refund", "get")).toEqual(["200", "400", "401", "404", "409", "429", "500", "502", "503"]);
+    expect(statuses("/checkout-sessions/{id}/refund", "post")).toEqual([
+      "200",
+      "400",
+      "401",
+      "404",
+      "409",
+      "413",
+      "422",
+      "429",
+      "500",
+      "502",
+      "503",
+    ]);
+    // Each refusal of a cancel or a refund says which state refused it.
+    const refusal = (path: string, method: string, status: string) =>
+      (doc.paths[path]![method]!.responses as Record<string, { "x-error-codes": string[] }>)[status]!["x-error-codes"];
+    expect(refusal("/checkout-sessions/{id}/cancel", "post", "409")).toEqual(["not_cancellable"]);
+    expect(refusal("/checkout-sessions/{id}/refund", "post", "409").sort()).toEqual(["conflict", "not_refundable", "refund_in_progress"]);
+    expect(refusal("/checkout-sessions/{id}/refund", "post", "422")).toEqual(["refund_rejected"]);
 
     const checker = createOpenApiChecker(doc);
     for (const [status, code] of Object.entries({ 400: "validation_failed", 409: "conflict", 413: "payload_too_large" })) {

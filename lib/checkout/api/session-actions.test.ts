@@ -17,6 +17,7 @@ import { startSandboxServer, decideAtProvider } from "@/lib/sandbox/testing/serv
 import { chooseOffer, loadOffers, submitCustomer, type CheckoutContext } from "../session/flow";
 import { createSession, requireSession, type CheckoutSession } from "../session/sessions";
 import type { Partner } from "@/lib/partners/partners";
+import { documented, documentedAnswers } from "../testing/api-document";
 import { BROWSER, customerDraft, DEMO_SECRET, sessionInput, testContext } from "../testing/context";
 import type { Database } from "@/lib/db";
 import { handleCancelSession, handleGetRefund, handleRefundSession } from "./session-actions";
@@ -67,11 +68,13 @@ function request(path: string, body?: unknown, as = secret): Request {
   });
 }
 
+// Every answer, and every refusal, checked against the API's document as it is given.
 const cancel = (id: string, body: unknown = {}, as = secret, limits = throttles()) =>
-  handleCancelSession(request(`${id}/cancel`, body, as), id, limits, context);
-const breakdown = (id: string, as = secret) => handleGetRefund(request(`${id}/refund`, undefined, as), id, throttles(), context);
+  documented("POST", `/checkout-sessions/${id}/cancel`, handleCancelSession(request(`${id}/cancel`, body, as), id, limits, context));
+const breakdown = (id: string, as = secret) =>
+  documented("GET", `/checkout-sessions/${id}/refund`, handleGetRefund(request(`${id}/refund`, undefined, as), id, throttles(), context));
 const refund = (id: string, body: unknown = {}, as = secret) =>
-  handleRefundSession(request(`${id}/refund`, body, as), id, throttles(), context);
+  documented("POST", `/checkout-sessions/${id}/refund`, handleRefundSession(request(`${id}/refund`, body, as), id, throttles(), context));
 
 /** The whole refusal, as the route answers it. */
 async function refusal(call: Promise<unknown>) {
@@ -331,5 +334,28 @@ describe("another partner's session", () => {
     expect((await handleGetSession(request(open.id), open.id, throttles(), context)).state).toBe("open");
     expect(await audited("operation_cancelled", open)).toEqual([]);
     expect(await audited("operation_refunded", confirmed)).toEqual([]);
+  });
+});
+
+describe("the answers above", () => {
+  it("were each what the API's document says, and covered every answer of these calls but the 5xx", () => {
+    const covered = documentedAnswers();
+    for (const answer of [
+      "POST /checkout-sessions/{id}/cancel 200",
+      "POST /checkout-sessions/{id}/cancel 400",
+      "POST /checkout-sessions/{id}/cancel 404",
+      "POST /checkout-sessions/{id}/cancel 409",
+      "POST /checkout-sessions/{id}/cancel 429",
+      "GET /checkout-sessions/{id}/refund 200",
+      "GET /checkout-sessions/{id}/refund 404",
+      "GET /checkout-sessions/{id}/refund 409",
+      "POST /checkout-sessions/{id}/refund 200",
+      "POST /checkout-sessions/{id}/refund 400",
+      "POST /checkout-sessions/{id}/refund 404",
+      "POST /checkout-sessions/{id}/refund 409",
+      "POST /checkout-sessions/{id}/refund 422",
+    ]) {
+      expect(covered).toContain(answer);
+    }
   });
 });

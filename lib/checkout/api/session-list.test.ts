@@ -11,6 +11,7 @@ import { createTokenBuckets } from "@/lib/security/token-bucket";
 import type { CheckoutContext } from "../session/flow";
 import { cancelUnstartedSession, createSession } from "../session/sessions";
 import type { Partner } from "@/lib/partners/partners";
+import { documented } from "../testing/api-document";
 import { DEMO_SECRET, sessionInput, storedSession, testContext } from "../testing/context";
 import type { CheckoutSessionList } from "./api-schemas";
 import { handleListSessions } from "./session-list";
@@ -45,7 +46,8 @@ function list(query: string | URLSearchParams, secret = DEMO_SECRET, limits = th
   const request = new Request(`http://localhost/api/checkout-sessions?${query.toString()}`, {
     headers: { Authorization: `Bearer ${secret}` },
   });
-  return handleListSessions(request, limits, context);
+  // Every answer, and every refusal, checked against the API's document as it is given.
+  return documented("GET", `/checkout-sessions?${query.toString()}`, handleListSessions(request, limits, context));
 }
 
 /** The 400's fields (or the status and code of another refusal). */
