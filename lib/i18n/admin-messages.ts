@@ -207,7 +207,7 @@ const es = {
   audit: {
     title: "Registro de auditoría",
     intro:
-      "Quién hizo qué y cuándo en el back-office de este socio: entradas, cambios de seguridad, cancelaciones, devoluciones y cambios del tema.",
+      "Quién hizo qué y cuándo en el back-office de este socio: entradas, cambios de seguridad, cancelaciones, devoluciones y cambios del tema; y las cancelaciones y devoluciones que hizo vuestro sistema con la API de sesiones de pago («API: » y el nombre del secreto).",
     kind: "Tipo",
     anyKind: "Todos los tipos",
     staff: "Persona",
@@ -279,6 +279,8 @@ const es = {
     refundAskedDetails: (total: string, charges: string) => `Pedido: devolver ${total} · gastos ${charges}`,
     endedSessions: (n: number) => `${n} sesiones cerradas`,
     byOperator: (name: string) => `${name} (operador de la plataforma)`,
+    byApi: (secretName: string) => `API: ${secretName}`,
+    bookingDetails: (reference: string) => `Reserva ${reference}`,
     linkDetails: (reference: string, to: string | undefined) => (to ? `Reserva ${reference} · a ${to}` : `Reserva ${reference}`),
     memberDetails: (name: string, role: string | undefined, refund: boolean | undefined) =>
       [
@@ -847,7 +849,8 @@ const en: AdminMessages = {
   },
   audit: {
     title: "Audit log",
-    intro: "Who did what and when in this partner's back-office: sign-ins, security changes, cancels, refunds and theme changes.",
+    intro:
+      "Who did what and when in this partner's back-office: sign-ins, security changes, cancels, refunds and theme changes; and the cancels and refunds your systems made through the checkout sessions API (“API: ” and the secret's name).",
     kind: "Kind",
     anyKind: "All kinds",
     staff: "Person",
@@ -919,6 +922,8 @@ const en: AdminMessages = {
     refundAskedDetails: (total: string, charges: string) => `Asked to refund ${total} · charges ${charges}`,
     endedSessions: (n: number) => `${n} sessions signed out`,
     byOperator: (name) => `${name} (platform operator)`,
+    byApi: (secretName) => `API: ${secretName}`,
+    bookingDetails: (reference) => `Booking ${reference}`,
     linkDetails: (reference: string, to: string | undefined) => (to ? `Booking ${reference} · to ${to}` : `Booking ${reference}`),
     memberDetails: (name: string, role: string | undefined, refund: boolean | undefined) =>
       [
