@@ -15,7 +15,7 @@ import { createApiSecret } from "@/lib/partners/api-secrets";
 import { createTokenBuckets } from "@/lib/security/token-bucket";
 import { startSandboxServer, decideAtProvider } from "@/lib/sandbox/testing/servers";
 import { chooseOffer, loadOffers, submitCustomer, type CheckoutContext } from "../session/flow";
-import { createSession, requireSession, type CheckoutSession } from "../session/sessions";
+import { createSession, recordOperationStatus, requireSession, type CheckoutSession } from "../session/sessions";
 import type { Partner } from "@/lib/partners/partners";
 import { documented, documentedAnswers } from "../testing/api-document";
 import { BROWSER, customerDraft, DEMO_SECRET, sessionInput, testContext } from "../testing/context";
@@ -244,6 +244,24 @@ describe("GET and POST /api/checkout-sessions/{id}/refund", () => {
     });
     expect(await refusal(refund(session.id))).toMatchObject({ status: 409, code: "not_refundable", state: "refunded" });
     expect(await refusal(breakdown(session.id))).toMatchObject({ status: 409, code: "not_refundable", state: "refunded" });
+  });
+
+  it("answers the session as stored when a webhook recorded the refund before the refund's own read of the status", async () => {
+    const session = await signedSession("ana@example.com", "approve");
+    const client = ctx.clientFor(partner);
+    // The partner API's webhook, processed while the refund's answer is on its way back.
+    const webhookFirst: typeof client = Object.assign(Object.create(client) as typeof client, {
+      refund: async (...args: Parameters<typeof client.refund>) => {
+        const change = await client.refund(...args);
+        const read = await client.getStatus(session.operationId!);
+        await recordOperationStatus(ctx.db, { sessionId: session.id, operationId: session.operationId! }, read.status, "webhook");
+        return change;
+      },
+    });
+    const answer = await handleRefundSession(request(`${session.id}/refund`, {}), session.id, throttles(), () =>
+      Promise.resolve({ ...ctx, clientFor: () => webhookFirst }),
+    );
+    expect(answer.body.session).toMatchObject({ state: "refunded", operation: { status: "REFUNDED" } });
   });
 
   it("two refunds at once: one made, the other a 409, one refund at the provider", async () => {

@@ -70,6 +70,16 @@ function apiActor(ctx: CheckoutContext, caller: ApiCaller, request: Request, thr
   };
 }
 
+/**
+ * The session as it stands once its status was read again from the partner API. Read from the
+ * database after the read: a webhook's processing may have recorded the same status first, and
+ * then refreshStatus hands back the copy it was given.
+ */
+async function current(ctx: CheckoutContext, session: CheckoutSession): Promise<CheckoutSession> {
+  await refreshStatus(ctx, session, "action");
+  return requireSession(ctx.db, session.id);
+}
+
 function notCancellable(session: CheckoutSession): AppError {
   const state = sessionState(session);
   return new AppError(
@@ -131,10 +141,10 @@ export const handleCancelSession: Handler<CheckoutSessionResource> = async (
     details,
   });
   if (!outcome.ok) {
-    if (outcome.reason === "not_cancellable") throw notCancellable(await refreshStatus(ctx, session, "action"));
+    if (outcome.reason === "not_cancellable") throw notCancellable(await current(ctx, session));
     throw financingUnavailable("to cancel the session");
   }
-  let after = await refreshStatus(ctx, session, "action");
+  let after = await current(ctx, session);
   if (sessionState(after) !== "cancelled" && outcome.change.status === "CANCELLED") {
     // The status could not be read back: the cancel's own answer stands for it.
     await recordOperationStatus(
@@ -158,7 +168,7 @@ async function breakdownOf(
   if (!session.operationId) throw notRefundable(session);
   const breakdown = await readRefundBreakdown(ctx.clientFor(caller.partner), session.operationId);
   if (breakdown.ok) return { operationId: session.operationId, base: breakdown.base };
-  if (breakdown.reason === "not_refundable") throw notRefundable(await refreshStatus(ctx, session, "action"));
+  if (breakdown.reason === "not_refundable") throw notRefundable(await current(ctx, session));
   throw financingUnavailable("to read the refund's breakdown");
 }
 
@@ -232,10 +242,10 @@ export const handleRefundSession: Handler<SessionRefundResource> = async (
         throw new AppError("refund_in_progress", "A refund of this session is already under way: read the session before trying again");
       case "rejected":
         throw new AppError("refund_rejected", "The financing provider rejected the refund: nothing was refunded and no charge recorded", {
-          state: sessionState(await refreshStatus(ctx, session, "action")),
+          state: sessionState(await current(ctx, session)),
         });
       case "not_refundable":
-        throw notRefundable(await refreshStatus(ctx, session, "action"));
+        throw notRefundable(await current(ctx, session));
       case "validation":
         throw new AppError("validation_failed", "The financing partner refused the refund's amounts", {
           fields: [{ field: "(body)", message: "the financing partner refused these amounts" }],
@@ -248,7 +258,7 @@ export const handleRefundSession: Handler<SessionRefundResource> = async (
         );
     }
   }
-  const after = await refreshStatus(ctx, session, "action");
+  const after = await current(ctx, session);
   log.info({ partnerId: caller.partner.id, sessionId: session.id }, "checkout API: session refunded");
   return {
     status: 200,
