@@ -26,3 +26,13 @@ describe("the README's examples", () => {
     }
   });
 });
+
+describe("the integrators' page on listing, cancelling and refunding", () => {
+  it("shows examples/checkout-actions.ts as it is (typed, run by the e2e)", async () => {
+    const page = await readFile(new URL("../docs/integrators/checkout-sessions-api.md", import.meta.url), "utf8");
+    const source = (await readFile(new URL("../examples/checkout-actions.ts", import.meta.url), "utf8"))
+      .replace(/^\/\*[\s\S]*?\*\/\n/, "")
+      .trimEnd();
+    expect(page.includes(source), "docs/integrators/checkout-sessions-api.md shows examples/checkout-actions.ts").toBe(true);
+  });
+});

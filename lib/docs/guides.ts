@@ -31,6 +31,12 @@ export const GUIDES: readonly Guide[] = [
     file: "docs/partner-api.md",
   },
   {
+    slug: "sessions-api",
+    title: "Listing, cancelling and refunding checkout sessions",
+    summary: "the checkout sessions API's list of your sessions, its cancel before the customer signs and its refund once confirmed",
+    file: "docs/integrators/checkout-sessions-api.md",
+  },
+  {
     slug: "qa",
     title: "QA guide: a Playwright spec to copy",
     summary: "a whole checkout tested against a deployment on the sandbox",
