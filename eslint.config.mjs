@@ -5,7 +5,7 @@ import nextTs from "eslint-config-next/typescript";
 const TYPED_RULES = ["@typescript-eslint/no-floating-promises", "@typescript-eslint/no-misused-promises"];
 
 // ---------------------------------------------------------------------------------------------
-// Layers (docs/architecture.md): each folder may import its own layer and the layers below it,
+// Layers (docs/contributors/architecture.md): each folder may import its own layer and the layers below it,
 // never above. Checked by import/no-restricted-paths; import circles by import/no-cycle.
 // ---------------------------------------------------------------------------------------------
 const ENTRY = ["app", "proxy.ts", "instrumentation.ts", "lib/startup.ts"];
@@ -26,6 +26,7 @@ const PLATFORM = [
   "lib/validation",
   "lib/validated-action.ts",
   "lib/env.ts",
+  "lib/env-descriptions.ts",
   "lib/text",
 ];
 
@@ -111,7 +112,7 @@ export default defineConfig([
     },
   },
   {
-    // The layers (docs/architecture.md) and no import circles. Test code is checked for circles
+    // The layers (docs/contributors/architecture.md) and no import circles. Test code is checked for circles
     // only: a test proves a platform module's effect by driving a domain through it.
     files: ["**/*.ts", "**/*.tsx"],
     // The circle check follows our own modules only: a package is never part of one of ours, and

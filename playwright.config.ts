@@ -21,7 +21,7 @@ process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), "travel-checkout
 // once in the runner like E2E_DATA_DIR.
 process.env.E2E_METRICS_TOKEN ??= `e2e-metrics-${crypto.randomUUID()}`;
 
-// The README's QA guide (e2e/qa-guide.spec.ts) moves the sandbox's test clock, as a QA team does on
+// The QA guide's spec (docs/qa/playwright-spec.md, e2e/qa-guide.spec.ts) moves the sandbox's test clock, as a QA team does on
 // a deployment of its own. It gets one: the same build on another port, with its own data (so its
 // own sandbox), and the app the other specs share never sees its clock move.
 const qaGuidePort = port + 20;

@@ -14,7 +14,7 @@ import type { Messages } from "@/lib/i18n/messages";
 import { getLocale, getMessages } from "@/lib/i18n/server";
 
 /**
- * On the sandbox, the demo shop (docs/architecture.md, "The checkout as data moves"): a travel agency's page with one sample trip.
+ * On the sandbox, the demo shop (docs/contributors/architecture.md, "The checkout as data moves"): a travel agency's page with one sample trip.
  * "Pay in installments" opens a checkout session for it, so `npm start` shows the whole flow. With
  * the production partner API, the service's own home (components/home/service-home.tsx).
  */

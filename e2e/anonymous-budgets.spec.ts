@@ -4,7 +4,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { APP_PORT, DEMO_PARTNERS } from "./support/app";
 import { checkoutSessionBody } from "./support/checkout-sessions";
-import { startProcess, waitUntilOk, type Instance } from "./support/instances";
+import { SERVER_ARGS, startProcess, waitUntilOk, type Instance } from "./support/instances";
 
 /**
  * What anonymous clients (and partners' backends) can make this app spend, on an instance of its
@@ -53,7 +53,7 @@ test.beforeAll(async () => {
   test.setTimeout(120_000);
   app = startProcess(
     "budgets",
-    ["node_modules/next/dist/bin/next", "start"],
+    SERVER_ARGS,
     {
       PORT: String(port),
       DATA_DIR: dataDir,

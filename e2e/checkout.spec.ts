@@ -5,10 +5,10 @@ import { aCustomer, isoDayFromToday } from "./support/test-data";
 import { literally } from "./support/text";
 
 /*
- * The checkout as a customer goes through it (docs/architecture.md, "The checkout as data moves"): the demo shop opens a session, the
+ * The checkout as a customer goes through it (docs/contributors/architecture.md, "The checkout as data moves"): the demo shop opens a session, the
  * customer fills the details form, compares the plans, chooses one, signs (or not) at the
  * sandbox's provider checkout and comes back to the status page, then to the shop. Every outcome
- * is driven by the sandbox's e-mail triggers (README, "Triggers"); each test opens its own session.
+ * is driven by the sandbox's e-mail triggers (docs/qa/README.md, "Triggers"); each test opens its own session.
  *
  * Selectors are roles and the UI's own words (lib/i18n/messages.ts, through the page objects in
  * e2e/pages/); the language tests at the end check the words themselves.

@@ -5,7 +5,7 @@ import type { Sandbox } from "./support/sandbox";
 import { euros } from "./support/text";
 
 /*
- * The installment badge on a partner's product page (README, "White-label and embedding"): the
+ * The installment badge on a partner's product page (docs/integrators/badge.md): the
  * documented snippet on the partner's site (another origin), figures from our server's cached
  * simulation, compared here with what the sandbox's own simulation answers, to the cent.
  */

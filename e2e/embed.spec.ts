@@ -7,7 +7,7 @@ import { PARTNER_SITE_ORIGIN, PARTNER_SITE_PORT, startPartnerSite, type PartnerS
 import { aBookingReference, aCustomer } from "./support/test-data";
 
 /*
- * The checkout embedded in a partner's page (README, "White-label and embedding"): the partner's
+ * The checkout embedded in a partner's page (docs/integrators/embedding.md): the partner's
  * site runs on another loopback origin (another site, so the checkout is a third-party frame there)
  * with the documented snippets. The app must list that origin for the demo partners:
  * DEMO_PARTNER_EXTRA_ORIGINS=PARTNER_SITE_ORIGIN in the web server's environment.

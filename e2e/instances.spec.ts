@@ -22,7 +22,7 @@ test.describe.configure({ mode: "serial", timeout: 180_000 });
 
 const PORTS = { sandbox: 3281, a: 3282, b: 3283 };
 const SANDBOX_ORIGIN = `http://127.0.0.1:${PORTS.sandbox}`;
-/** The same on every instance (as the README asks); known here to post duplicates as the API would. */
+/** The same on every instance (as docs/operators/monitoring.md asks); known here to post duplicates as the API would. */
 const WEBHOOK_TOKEN = "instances_spec_webhook_token_0123456789";
 
 let sql: postgres.Sql;

@@ -15,7 +15,7 @@ import { aCustomer, type CustomerDetails } from "./support/test-data";
 import { ADMIN_MESSAGES } from "@/lib/i18n/admin-messages";
 
 /*
- * What the server logs (README, "Logging"), read the way an operator reads it: the built app runs as
+ * What the server logs (docs/operators/monitoring.md), read the way an operator reads it: the built app runs as
  * a process of its own with its output captured, a customer goes through a whole checkout, and then
  * the things that go wrong on a bad day happen (the database refusing a customer's data, bad JSON,
  * invalid forms, a wrong webhook token, a wrong partner secret, a failed staff sign-in). The log must

@@ -275,20 +275,23 @@ test.describe("corrected details", () => {
     await correctAndReachProvider(checkout, { axe: true });
   });
 
-  test("+not_eligible: the refusal offers to correct the details, and a correction asks the providers again", async ({ checkout }) => {
-    const { page, m, details, offers } = checkout;
-    await checkout.startAtShop();
-    await details.complete(aCustomer({ email: "ana+not_eligible@example.com" }));
-    await expect(offers.heading).toHaveText(m.offers.notEligibleTitle);
-    await expect(page.getByText(m.offers.notEligibleCorrect)).toBeVisible();
-    await expectNoAxeViolations(page, "the offers page, not eligible");
-
-    await offers.editDetails.click();
-    await expect(page.getByText(m.form.correctionNotice)).toBeVisible();
-    await details.fill({ email: "ana@example.com" });
+  test("+not_eligible: the checkout ends there, final, and leads back to the agency with that outcome", async ({ checkout }) => {
+    const { page, m, details, status } = checkout;
+    const sessionId = await checkout.startAtShop();
+    await details.fill(aCustomer({ email: "ana+not_eligible@example.com" }));
     await details.submit();
-    await expect(offers.heading).toHaveText(m.offers.title);
-    await expect(offers.countOption(12)).toBeVisible();
+    // Past the plans, which there are none of, straight to the outcome.
+    await status.expectState("not_eligible");
+    await expect(status.progress).toHaveCount(0);
+    const back = new URL((await status.payAnotherWay.getAttribute("href"))!);
+    expect(Object.fromEntries(back.searchParams)).toMatchObject({ checkoutSession: sessionId, outcome: "not_eligible" });
+    await expectNoAxeViolations(page, "the status page, not eligible");
+
+    // Final: the plans and the correction form lead to the status, not back into the checkout.
+    await page.goto(`/checkout/${sessionId}/offers`);
+    await status.expectState("not_eligible");
+    await page.goto(`/checkout/${sessionId}?edit=1`);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(m.form.lockedTitle);
   });
 
   test("once a plan is chosen, the correction form says the details are locked, why, and where to go", async ({ checkout }) => {

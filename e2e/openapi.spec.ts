@@ -99,6 +99,17 @@ test("/api/openapi.json is valid OpenAPI 3.1, and every answer of the API matche
   expect(otherPartners.status()).toBe(404);
   await expectDocumented("GET", `/api/checkout-sessions/${session.id}`, otherPartners);
 
+  // The event feed: a page, a bad cursor, no secret.
+  const events = await request.get("/api/events?limit=1", { headers: api.authorization });
+  expect(events.status()).toBe(200);
+  await expectDocumented("GET", "/api/events", events);
+  const badCursor = await request.get("/api/events?after=next", { headers: api.authorization });
+  expect(badCursor.status()).toBe(400);
+  await expectDocumented("GET", "/api/events", badCursor);
+  const anonymousEvents = await request.get("/api/events");
+  expect(anonymousEvents.status()).toBe(401);
+  await expectDocumented("GET", "/api/events", anonymousEvents);
+
   // Every documented answer but 500 and 503 (e2e/outage.spec.ts sees that one) was seen.
   expect(checker.covered().sort()).toEqual(
     [
@@ -112,6 +123,9 @@ test("/api/openapi.json is valid OpenAPI 3.1, and every answer of the API matche
       "GET /checkout-sessions/{id} 400",
       "GET /checkout-sessions/{id} 401",
       "GET /checkout-sessions/{id} 404",
+      "GET /events 200",
+      "GET /events 400",
+      "GET /events 401",
     ].sort(),
   );
 });
@@ -182,7 +196,7 @@ test.describe("/docs", () => {
     await page.goto("/docs");
     await expect(page.getByRole("heading", { name: "Open a checkout session" })).toBeVisible();
     // Ours: the document around the reference (its language, title, viewport). What Scalar renders
-    // is a third party's, reported here and listed in the README, not asserted.
+    // is a third party's, reported here and listed in docs/contributors/architecture.md, not asserted.
     const ours = await new AxeBuilder({ page })
       .withRules(["document-title", "html-has-lang", "html-lang-valid", "meta-viewport"])
       .analyze();

@@ -5,7 +5,7 @@ import { APP_PORT, APP_URL } from "./support/app";
 import { aBookingReference } from "./support/test-data";
 
 /*
- * The security headers of every kind of route (README, "White-label and embedding", security
+ * The security headers of every kind of route (docs/operators/monitoring.md, security
  * headers): pages, the checkout's pages, route handlers, the partner-facing scripts, static files,
  * the sandbox's hosted pages and API, a 404. A nonce-based CSP that changes with every request and
  * is on every script of the page; HSTS; nosniff; Referrer-Policy; no X-Powered-By; no-store where

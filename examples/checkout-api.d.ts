@@ -97,6 +97,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your events
+         * @description Every notification of your sessions, in the order they were written, whether it reached your notification URL or not (none configured, your endpoint down, retries still to come), each with what came of sending it. The same `type`, `timestamp` and `data` as the signed notification, and its `webhook-id` as `id`.
+         *
+         *     Keep the `cursor` of the last event you processed and ask with `after=<cursor>`: you get the events written after it, oldest first, at most `limit`; while `hasMore` is true, ask again with `after=nextCursor`. Events are kept at least 30 days. Reads count against the same per-minute budget as `GET /checkout-sessions/{id}`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     checkoutSessionNotification: {
@@ -116,6 +138,7 @@ export interface webhooks {
          *     - Delivery is at least once: deduplicate on `webhook-id`.
          *     - Answer 2xx within 5 seconds; anything else is retried after 10 s, 1 min, 5 min, 30 min, 2 h, then every 6 h.
          *     - Act on the session you read with `GET /checkout-sessions/{id}`: the payload is a hint.
+         *     - Missed some (your endpoint was down, or had no URL yet)? `GET /events` lists every one, in order, with the same payload.
          */
         post: operations["checkoutSessionNotification"];
         delete?: never;
@@ -286,10 +309,11 @@ export interface components {
          *     - `pending`: the customer is at the provider, or the provider is deciding;
          *     - `approved`: the provider approved the financing (FAVORABLE): issue the trip;
          *     - `confirmed`: the financing is active;
+         *     - `not_eligible`: the operation can never be financed (the financing partner said it is not eligible, or offered no plan): final, go back to your other ways to pay;
          *     - `refused`, `error`, `cancelled`, `expired`, `refunded`: it ended otherwise.
          * @enum {string}
          */
-        CheckoutSessionState: "open" | "choosing" | "pending" | "approved" | "confirmed" | "refused" | "error" | "cancelled" | "expired" | "refunded";
+        CheckoutSessionState: "open" | "choosing" | "pending" | "approved" | "confirmed" | "not_eligible" | "refused" | "error" | "cancelled" | "expired" | "refunded";
         /** @description The financing operation behind the session, once the customer sent their data. */
         CheckoutSessionOperation: {
             /** @description The financing operation's id at the partner API. */
@@ -351,7 +375,7 @@ export interface components {
                 message: string;
                 /** @description With `validation_failed`: every field that was refused. */
                 fields?: {
-                    /** @description A dotted path in the body (`booking.flights.0.departureDate`), or `(body)` for the body as a whole. */
+                    /** @description A dotted path in the body (`booking.flights.0.departureDate`), `(body)` for the body as a whole, or a query parameter's name (`after`). */
                     field: string;
                     message: string;
                 }[];
@@ -430,6 +454,64 @@ export interface components {
                  */
                 totalToRefundCents: number;
             };
+        };
+        CheckoutEventList: {
+            /** @description Oldest first. */
+            events: components["schemas"]["CheckoutEvent"][];
+            /** @description The last event's `cursor`, or the `after` you sent when there is none: pass it as `after` next time. Null: no event yet. */
+            nextCursor: string | null;
+            /** @description Whether more events follow already: ask again at once with `after=nextCursor`. */
+            hasMore: boolean;
+        };
+        /** @description A notification we sent you, or would have: `type`, `timestamp` and `data` are the signed body's, byte for byte the same values; `id` is its `webhook-id`. */
+        CheckoutEvent: {
+            /** @description The notification's `webhook-id`: the same event when it also reaches your endpoint. */
+            id: string;
+            /**
+             * @description The event's position in this deployment's feed: a decimal number, in a string, increasing in the order events were written (not contiguous). Pass the last one you processed as `after`.
+             * @example 1042
+             */
+            cursor: string;
+            /** @example checkout.session.confirmed */
+            type: string;
+            /**
+             * Format: date-time
+             * @description When the notification was written (the state change).
+             */
+            timestamp: string;
+            data: {
+                id: string;
+                bookingReference: string;
+                state: components["schemas"]["CheckoutSessionState"];
+                final: boolean;
+                operation: components["schemas"]["CheckoutSessionOperationOutput"] | null;
+            };
+            delivery: components["schemas"]["CheckoutEventDelivery"];
+        };
+        /** @description What came of sending the event as a signed notification. */
+        CheckoutEventDelivery: {
+            /**
+             * @description Where sending this event to your notification URL stands:
+             *     - `delivered`: your endpoint answered 2xx;
+             *     - `pending`: not tried yet: it goes out within seconds;
+             *     - `retrying`: the last attempt failed (`lastStatusCode`, `lastError`): tried again at `nextAttemptAt`;
+             *     - `not_configured`: you have no notification URL (or signing secret): it waits, and goes out once one is saved.
+             * @enum {string}
+             */
+            status: "delivered" | "pending" | "retrying" | "not_configured";
+            /**
+             * Format: int32
+             * @description How many times it was sent.
+             */
+            attempts: number;
+            lastAttemptAt: string | null;
+            /** @description Your endpoint's HTTP status at the last attempt; null: no answer. */
+            lastStatusCode: number | null;
+            /** @description Why the last attempt failed, short (`HTTP 503`, `timeout: …`, `connection refused`): never your endpoint's answer. */
+            lastError: string | null;
+            /** @description When it is tried next; null once delivered, or while it waits for a URL. */
+            nextAttemptAt: string | null;
+            deliveredAt: string | null;
         };
         /** @description The financing operation behind the session, once the customer sent their data. */
         CheckoutSessionOperationOutput: {
@@ -1077,6 +1159,54 @@ export interface operations {
                     "application/json": components["schemas"]["CheckoutApiError"];
                 };
             };
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description A `cursor` you were given: only the events written after it. Absent (or `0`): from the oldest kept. */
+                after?: string;
+                /** @description How many events at most, 1 to 100 (default 50). */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of your events, oldest first. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutEventList"];
+                };
+            };
+            /**
+             * @description `after` or `limit` is not valid, or given twice: `fields` names it.
+             *
+             *     - `validation_failed`
+             */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
         };
     };

@@ -1,7 +1,7 @@
 /*
  * A partner's backend calling the checkout sessions API with a typed client: the types are generated
  * from /api/openapi.json by openapi-typescript (`examples/checkout-api.d.ts`), the calls made by
- * openapi-fetch. The README shows this file; e2e/openapi.spec.ts runs it against the app, and the
+ * openapi-fetch. docs/integrators/api-reference.md shows this file; e2e/openapi.spec.ts runs it against the app, and the
  * project's type check checks it against the generated types.
  */
 import createClient from "openapi-fetch";

@@ -1,6 +1,6 @@
 /*
  * A partner's endpoint verifying our notifications (Standard Webhooks), with the library and by
- * hand. The README shows this file; lib/checkout/background/notification-verification.test.ts runs both on
+ * hand. docs/integrators/notifications.md shows this file; lib/checkout/background/notification-verification.test.ts runs both on
  * notifications signed as the app signs them, and shows the two usual mistakes failing.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";

@@ -12,7 +12,7 @@ import type { Partner } from "@/lib/partners/partners";
 import { openPartnerSecret } from "@/lib/partners/secrets";
 
 /**
- * The app's composition, in one place (docs/architecture.md, "Layers"): the database, the partner API clients, and
+ * The app's composition, in one place (docs/contributors/architecture.md, "Layers"): the database, the partner API clients, and
  * the credential rule they are built with (lib/partners/credential.ts). The domains (lib/checkout,
  * lib/backoffice, lib/embed) take what they need from here and never from each other. Demo data
  * is seeded once at server start (lib/demo/seed.ts, from lib/startup.ts), not here.

@@ -1,5 +1,5 @@
 /**
- * The layers (docs/architecture.md) are the linter's: `npm run lint` fails on a forbidden import
+ * The layers (docs/contributors/architecture.md) are the linter's: `npm run lint` fails on a forbidden import
  * and on an import circle. Shown here with the project's own ESLint configuration, on source text
  * given a path in the folder it would live in (and, for a circle, two files written for the test).
  */

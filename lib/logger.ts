@@ -106,7 +106,7 @@ export function loggerFor(component: string): Logger {
 export function logError(log: Logger, message: string, error: unknown, fields: Record<string, string | number | boolean | undefined> = {}) {
   // A refusal an outside system names by its code (the partner API's not cancellable, not
   // refundable, not eligible, not found…) is an answer the caller handles, not a failure: `info`,
-  // as the README's levels say. The domain that owns the error class says which are refusals.
+  // as the log levels of docs/operators/monitoring.md say. The domain that owns the error class says which are refusals.
   if (isRefusal(error)) {
     log.info({ ...fields, err: error }, message);
     return;

@@ -46,7 +46,7 @@ export async function startServer(): Promise<void> {
     process.exit(1);
   }
   if (env.financing.environment === "production") {
-    // Demo rows carry published credentials (the README lists them): with the production API they
+    // Demo rows carry published credentials (the QA and back-office guides list them): with the production API they
     // would open real checkout sessions and sign in to the back-office. Refused, with the fix.
     const { findDemoData } = await import("@/lib/demo/remove");
     const demo = await findDemoData(database.db);
@@ -61,12 +61,20 @@ export async function startServer(): Promise<void> {
       process.exit(1);
     }
   }
-  // Partners' keys and signing secrets still in plaintext, or sealed under an older key, are
-  // sealed under the current one (the first of SECRETS_KEYS) before anything reads them.
+  // Partners' keys and signing secrets, and staff's TOTP secrets, still in plaintext or sealed
+  // under an older key, are sealed under the current one (the first of SECRETS_KEYS) before anything reads them.
   const { resealPartnerSecrets } = await import("@/lib/partners/secrets");
+  const { resealTotpSecrets } = await import("@/lib/backoffice/staff/totp-secret-store");
   try {
     const resealed = await resealPartnerSecrets(database.db, env.SECRETS_KEYS);
     if (resealed > 0) log.info({ resealed }, "partner secrets sealed under the current key");
+    const staff = await resealTotpSecrets(database.db, env.SECRETS_KEYS);
+    if (staff.resealed > 0) log.info({ resealed: staff.resealed }, "staff second-factor secrets sealed under the current key");
+    if (staff.unreadable > 0)
+      log.warn(
+        { unreadable: staff.unreadable, variables: ["SECRETS_KEYS"] },
+        "staff second-factor secrets that no listed key opens: their owners' second step fails until an admin resets it",
+      );
   } catch (error) {
     if (!(error instanceof SecretOpenError)) throw error;
     // The message names a key id at most, never a key or a secret.

@@ -13,7 +13,7 @@
  * your allowed origins). When the customer goes on to the finance provider, your whole page goes
  * there (the provider's checkout cannot be framed); the provider brings the customer back to your
  * return URL, where you mount the same session again to show the outcome.
- * See the README, "White-label and embedding (for partners)".
+ * See docs/integrators/embedding.md.
  */
 (function () {
   "use strict";

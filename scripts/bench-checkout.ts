@@ -1,6 +1,6 @@
 /**
  * `npm run bench:checkout`: what the customer checkout costs, measured side by side in one run
- * (README, "Checkout performance"). Not part of `npm test`: timings depend on the machine.
+ * (docs/contributors/performance.md). Not part of `npm test`: timings depend on the machine.
  *
  * 1. Builds the app and an empty dynamic App Router page (scripts/bench/empty-app, same Next).
  * 2. Starts both (the app with its server entry, server.ts; the empty page with `next start`), the
@@ -67,7 +67,7 @@ const PHASES = new Set((process.env.BENCH_PHASES ?? "startup,latency,size,lighth
 const LIGHTHOUSE = PHASES.has("lighthouse") && process.env.BENCH_LIGHTHOUSE !== "0";
 const chromium = findChromium(process.env);
 
-/** Published sandbox credentials (README): the demo partner's secret, the sandbox agency's key. */
+/** Published sandbox credentials (docs/qa/README.md): the demo partner's secret, the sandbox agency's key. */
 const PARTNER_SECRET = "demo_partner_secret_sandbox_only";
 const SANDBOX_KEY = "fk_test_sandbox_agency_101";
 

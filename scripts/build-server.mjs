@@ -3,7 +3,7 @@
  * imports: lib/ops/app-server.ts and its steps) into one JavaScript module, `.next/server-entry.mjs`,
  * which `npm run serve` runs with plain `node`. Running the TypeScript entry through tsx instead
  * kept tsx's and the server-only stub's module hooks (a loader thread) alive for the whole life of
- * the server: 130–150 MB more resident memory under load, measured side by side (docs/performance.md).
+ * the server: 130–150 MB more resident memory under load, measured side by side (docs/contributors/performance.md).
  * Packages stay imports (Next, pino, prom-client are loaded from node_modules as usual); the
  * project's `@/` paths are resolved through tsconfig.json; `server-only` becomes an empty module
  * (outside Next it would throw).

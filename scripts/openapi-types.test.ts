@@ -15,24 +15,14 @@ describe("examples/checkout-api.d.ts", () => {
   });
 });
 
-describe("the README's examples", () => {
-  it("are examples/checkout-client.ts and examples/verify-notification.ts as they are (typed, tested)", async () => {
-    const readme = await readFile(new URL("../README.md", import.meta.url), "utf8");
-    for (const file of ["checkout-client.ts", "verify-notification.ts"]) {
-      const source = (await readFile(new URL(`../examples/${file}`, import.meta.url), "utf8")).replace(/^\/\*[\s\S]*?\*\/\n/, "").trimEnd();
-      // In a list item, the code block is indented: compare without the indentation.
-      const unindented = readme.replace(/^ {2}/gm, "");
-      expect(readme.includes(source) || unindented.includes(source), `README shows examples/${file}`).toBe(true);
-    }
-  });
-});
-
-describe("the integrators' page on listing, cancelling and refunding", () => {
-  it("shows examples/checkout-actions.ts as it is (typed, run by the e2e)", async () => {
-    const page = await readFile(new URL("../docs/integrators/checkout-sessions-api.md", import.meta.url), "utf8");
-    const source = (await readFile(new URL("../examples/checkout-actions.ts", import.meta.url), "utf8"))
-      .replace(/^\/\*[\s\S]*?\*\/\n/, "")
-      .trimEnd();
-    expect(page.includes(source), "docs/integrators/checkout-sessions-api.md shows examples/checkout-actions.ts").toBe(true);
+describe("the integrators' guides' examples", () => {
+  it.each([
+    ["docs/integrators/api-reference.md", "checkout-client.ts"],
+    ["docs/integrators/notifications.md", "verify-notification.ts"],
+    ["docs/integrators/checkout-sessions-api.md", "checkout-actions.ts"],
+  ])("%s shows examples/%s as it is (typed, tested)", async (page, file) => {
+    const markdown = await readFile(new URL(`../${page}`, import.meta.url), "utf8");
+    const source = (await readFile(new URL(`../examples/${file}`, import.meta.url), "utf8")).replace(/^\/\*[\s\S]*?\*\/\n/, "").trimEnd();
+    expect(markdown.includes(`\`\`\`ts\n${source}\n\`\`\``), `${page} shows examples/${file}`).toBe(true);
   });
 });

@@ -5,7 +5,7 @@
  *
  * Its state is kept in its own database: PGlite under `$DATA_DIR/sandbox` (default `.data/sandbox`),
  * or PostgreSQL when DATABASE_URL is set (tables in the `sandbox` schema). SANDBOX_* variables:
- * see lib/sandbox/config.ts, the README and docs/going-live-tls.md (the production-like mode).
+ * see lib/sandbox/config.ts, docs/qa/README.md and docs/going-live-tls.md (the production-like mode).
  */
 import { createServer as createHttpsServer } from "node:https";
 import path from "node:path";

@@ -1,4 +1,4 @@
-// Which PostgreSQL the tests that prove the several-instances path use (README, "Tests"). Plain
+// Which PostgreSQL the tests that prove the several-instances path use (docs/contributors/tests.md). Plain
 // JavaScript, like chromium.mjs, so `node scripts/e2e.mjs` and vitest.config.ts share it without a
 // loader. `npm test` alone runs them on a machine that has the usual local server; no one has to
 // remember to export a variable first (CI did; a developer running `npm test` skipped them all).

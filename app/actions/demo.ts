@@ -16,7 +16,7 @@ import { sampleTrip } from "./demo-trip";
 
 /**
  * The demo shop's "Pay in installments": opens a checkout session for the sample trip the way a
- * partner's backend does (docs/architecture.md, "The checkout as data moves"), but in-process, for the seeded demo partner.
+ * partner's backend does (docs/contributors/architecture.md, "The checkout as data moves"), but in-process, for the seeded demo partner.
  */
 const startDemoValidated = validatedAction(z.object({}), async () => {
   // Unauthenticated by design (a demo): never with the production API, where it would open real

@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import { OperatorPage } from "@/app/operator/operator-page";
 import { Card } from "@/components/ui/card";
 import { TextLink } from "@/components/ui/text-link";
-import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getOperatorMessages } from "@/lib/i18n/operator-messages";
 import { getLocale } from "@/lib/i18n/server";
 import { requireOperator } from "@/lib/operator/session";
@@ -20,7 +19,7 @@ export default async function OperatorHomePage() {
   const m = getOperatorMessages(locale);
   const t = m.home;
   return (
-    <OperatorPage operator={operator} locale={locale} m={m} admin={getAdminMessages(locale)} path={PATH} section="home">
+    <OperatorPage operator={operator} locale={locale} path={PATH} section="home">
       <div className="flex flex-col gap-2">
         <h1 className="text-3xl font-bold">{t.title}</h1>
         <p className="text-muted">{t.intro}</p>

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { SelectField } from "@/components/ui/field";
@@ -8,6 +7,7 @@ import type { StaffContext } from "@/lib/backoffice/staff/staff";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";
 import type { Locale } from "@/lib/i18n/locales";
 import { FrameActions } from "./frame-actions";
+import { SectionNav } from "@/components/ui/section-nav";
 
 export type AdminSection =
   "health" | "simulator" | "paymentLinks" | "operations" | "notifications" | "apiSecrets" | "theme" | "security" | "audit" | "staff";
@@ -62,21 +62,15 @@ export async function AdminFrame({ actions, staff, locale, m, path, section, chi
           <FrameActions m={m} locale={locale} path={path} signOut={actions.signOut} />
         </div>
         <div className="mx-auto flex max-w-6xl flex-wrap items-end justify-between gap-x-6 gap-y-3 px-4 pb-3">
-          <nav aria-label={m.common.navLabel}>
-            <ul className="flex flex-wrap gap-1">
-              {SECTIONS.filter(({ permission }) => !permission || can(staff.user, permission)).map(({ key, href }) => (
-                <li key={key}>
-                  <Link
-                    href={href}
-                    aria-current={section === key ? "page" : undefined}
-                    className="inline-flex min-h-11 items-center rounded-md px-3 font-semibold text-brand underline-offset-4 hover:bg-brand-soft aria-[current=page]:bg-brand aria-[current=page]:text-brand-contrast"
-                  >
-                    {m.common.nav[key]}
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </nav>
+          <SectionNav
+            label={m.common.navLabel}
+            items={SECTIONS.filter(({ permission }) => !permission || can(staff.user, permission)).map(({ key, href }) => ({
+              key,
+              href,
+              text: m.common.nav[key],
+              current: section === key,
+            }))}
+          />
           {agencies?.ok ? (
             <form action={actions.switchAgency} className="flex flex-wrap items-end gap-2">
               <input type="hidden" name="returnTo" value={path} />

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { Field } from "@/components/ui/field";
-import { fill } from "@/lib/backoffice/common/template";
+import { fill } from "@/lib/text/template";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import type { ReasonSettings } from "./form-states";
 

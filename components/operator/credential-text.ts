@@ -1,4 +1,5 @@
-import { fill, type PartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
+import { type PartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
+import { fill } from "@/lib/text/template";
 import type { CredentialSummary } from "@/lib/operator/partners/credential";
 
 /** A partner's financing credential in words: its kind, the key's last four, the agency. Never the key. */

@@ -1,9 +1,9 @@
-import Link from "next/link";
 import type { ReactNode } from "react";
 import { FrameActions } from "@/components/admin/frame-actions";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";
 import type { Locale } from "@/lib/i18n/locales";
 import type { OperatorMessages } from "@/lib/i18n/operator-messages";
+import { SectionNav } from "@/components/ui/section-nav";
 
 export type OperatorSection = "home" | "partners";
 
@@ -42,21 +42,10 @@ export function OperatorFrame({ operator, locale, m, admin, path, section, signO
           <FrameActions m={admin} locale={locale} path={path} signOut={signOut} />
         </div>
         <div className="mx-auto flex max-w-6xl px-4 pb-3">
-          <nav aria-label={m.common.navLabel}>
-            <ul className="flex flex-wrap gap-1">
-              {SECTIONS.map(({ key, href }) => (
-                <li key={key}>
-                  <Link
-                    href={href}
-                    aria-current={section === key ? "page" : undefined}
-                    className="inline-flex min-h-11 items-center rounded-md px-3 font-semibold text-brand underline-offset-4 hover:bg-brand-soft aria-[current=page]:bg-brand aria-[current=page]:text-brand-contrast"
-                  >
-                    {m.common.nav[key]}
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </nav>
+          <SectionNav
+            label={m.common.navLabel}
+            items={SECTIONS.map(({ key, href }) => ({ key, href, text: m.common.nav[key], current: section === key }))}
+          />
         </div>
       </header>
       <main id="main" tabIndex={-1} className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-6 sm:py-8">

@@ -7,7 +7,8 @@ import { Notice } from "@/components/ui/notice";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";
-import { fill, type PartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
+import { type PartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
+import { fill } from "@/lib/text/template";
 import {
   INITIAL_CREDENTIAL_STATE,
   INITIAL_INVITE_ADMIN_STATE,
@@ -18,6 +19,7 @@ import {
   type PartnerNotificationState,
   type PartnerSettingsState,
 } from "./form-states";
+import { SavedNotice } from "@/components/ui/saved-notice";
 
 /*
  * The forms of a partner's page in the operator console: client components only for
@@ -47,7 +49,6 @@ export function PartnerSettingsForm({
   permalink: string;
 }) {
   const [state, formAction] = useActionState(action, INITIAL_PARTNER_SETTINGS_STATE, permalink);
-  const noticeRef = useFocusAfterSubmit<HTMLDivElement>(state.submission, Boolean(state.saved));
   const values = state.values ?? current;
   const errors = state.errors ?? {};
   const originsError = errors.allowedOrigins
@@ -56,13 +57,7 @@ export function PartnerSettingsForm({
   return (
     <form action={formAction} className="flex flex-col gap-4" noValidate>
       <PartnerField partnerId={partnerId} />
-      {state.saved ? (
-        <div ref={noticeRef} tabIndex={-1}>
-          <Notice tone="success" live>
-            {text.saved}
-          </Notice>
-        </div>
-      ) : null}
+      {state.saved ? <SavedNotice submission={state.submission}>{text.saved}</SavedNotice> : null}
       <TextField
         key={`name-${state.submission}`}
         name="name"
@@ -126,18 +121,11 @@ export function PartnerNotificationForm({
   permalink: string;
 }) {
   const [state, formAction] = useActionState(action, INITIAL_PARTNER_NOTIFICATION_STATE, permalink);
-  const noticeRef = useFocusAfterSubmit<HTMLDivElement>(state.submission, Boolean(state.saved));
   const error = state.error === "not_found" ? text.notFound : state.error ? adminText.urlErrors[state.error] : undefined;
   return (
     <form action={formAction} className="flex flex-col gap-3">
       <PartnerField partnerId={partnerId} />
-      {state.saved ? (
-        <div ref={noticeRef} tabIndex={-1}>
-          <Notice tone="success" live>
-            {text.saved}
-          </Notice>
-        </div>
-      ) : null}
+      {state.saved ? <SavedNotice submission={state.submission}>{text.saved}</SavedNotice> : null}
       <TextField
         key={state.submission}
         name="notificationUrl"

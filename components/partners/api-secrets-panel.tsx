@@ -7,7 +7,8 @@ import { Notice } from "@/components/ui/notice";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { Cell, Row, columnsOf, ScrollTable } from "@/components/ui/table";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
-import { fill, type ApiSecretsMessages } from "@/lib/i18n/partner-console-messages";
+import { type ApiSecretsMessages } from "@/lib/i18n/partner-console-messages";
+import { fill } from "@/lib/text/template";
 import { INITIAL_API_SECRETS_STATE, type ApiSecretRow, type ApiSecretsState } from "./api-secrets-state";
 
 /*

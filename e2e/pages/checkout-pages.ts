@@ -11,7 +11,7 @@ import { ShopPage } from "./shop-page";
 import { CheckoutStatusPage } from "./status-page";
 
 /**
- * The checkout as one customer sees it, in one language (docs/architecture.md, "The checkout as data moves"): the demo shop, the details
+ * The checkout as one customer sees it, in one language (docs/contributors/architecture.md, "The checkout as data moves"): the demo shop, the details
  * form, the offers, the sandbox's provider checkout and the status page. A language switch
  * mid-test: `checkout.in("en")` gives the same pages in the other language; a checkout embedded in
  * a partner's page: `checkout.within(frame)`.

@@ -4,7 +4,7 @@ import { horizontalOverflow } from "../support/layout";
 import type { UiLanguage } from "../support/text";
 
 /*
- * The sandbox's hosted pages (docs/architecture.md, "The sandbox"): what the financing partner and its providers show the
+ * The sandbox's hosted pages (docs/contributors/architecture.md, "The sandbox"): what the financing partner and its providers show the
  * customer, in the browser's language (Accept-Language; `?lang=` overrides it): `language` is the
  * browser's, not the checkout's (whose switch is a cookie of the app's).
  */

@@ -1,8 +1,8 @@
 import { DEMO_BLUE_THEME, DEMO_THEME } from "@/lib/theme/demo";
 
 /*
- * The app under test and the demo accounts the sandbox seeds in it (README, "The sandbox" and "The
- * back-office"): published, sandbox-only values, not secrets.
+ * The app under test and the demo accounts the sandbox seeds in it (docs/qa/README.md and
+ * docs/staff/README.md): published, sandbox-only values, not secrets.
  */
 
 export const APP_PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -25,7 +25,7 @@ export type DemoPartner = (typeof DEMO_PARTNERS)[keyof typeof DEMO_PARTNERS];
 /** The demo partner's name, as its checkout header and its "Back to …" links say it. */
 export const DEMO_PARTNER_NAME = DEMO_PARTNERS.demo.name;
 
-/** The demo staff accounts' TOTP secret, published with them (README, lib/demo/seed.ts). */
+/** The demo staff accounts' TOTP secret, published with them (docs/staff/README.md, lib/demo/seed.ts). */
 export const DEMO_TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
 
 /**

@@ -1,7 +1,7 @@
 import { expect, type APIRequestContext } from "@playwright/test";
 
 /*
- * The app's Prometheus metrics (`/api/metrics`, README "Operations"), read with the throwaway token
+ * The app's Prometheus metrics (`/api/metrics`, docs/operators/metrics.md), read with the throwaway token
  * playwright.config.ts gives the server under test: for tests that prove what happened inside a
  * request (which path it took, how many partner API calls it made).
  */

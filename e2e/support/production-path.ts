@@ -26,7 +26,7 @@ import { createTestCa, writeCaCertificate, writePemPair, type TestCa } from "./t
  *   refuse the test with: the private CA (FINANCING_API_CA_FILE, NOTIFICATION_CA_FILE) and a partner
  *   endpoint on loopback (NOTIFICATION_PRIVATE_HOSTS);
  * - a partner's notification endpoint on loopback, over HTTPS with a certificate from the same CA,
- *   that records what it receives and verifies each signature as the README tells partners to
+ *   that records what it receives and verifies each signature as docs/integrators/notifications.md tells partners to
  *   (examples/verify-notification.ts), answering 401 to what it cannot verify.
  *
  * Needs the production build the web server made (playwright.config.ts) and a PostgreSQL server

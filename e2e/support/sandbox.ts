@@ -2,7 +2,7 @@ import { expect, type APIRequestContext, type APIResponse } from "@playwright/te
 import { aBookingReference, aCustomer, TEST_BOOKING, type CustomerDetails } from "./test-data";
 
 /*
- * The sandbox of the financing partner API (docs/architecture.md, "The sandbox"), reached the way a partner's systems
+ * The sandbox of the financing partner API (docs/contributors/architecture.md, "The sandbox"), reached the way a partner's systems
  * reach it: its partner API at `/sandbox/v1` and its control API at `/sandbox/_control`, with an
  * agency key. Tests use it to set the scene (operations created and moved as the partner's systems
  * and its customers would move them) and to check what the partner API says happened.

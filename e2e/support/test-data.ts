@@ -20,7 +20,7 @@ export type CustomerDetails = ClientData & { documentType: "DNI" | "NIE" | "PASS
 /**
  * The test customer: an adult Spanish customer with a valid DNI, everything the form asks for.
  * Tests change what they exercise, e.g. `aCustomer({ email: "ana+refuse_all@example.com" })` for
- * the sandbox's triggers (README, "Triggers").
+ * the sandbox's triggers (docs/qa/README.md, "Triggers").
  */
 export function aCustomer(overrides: Partial<CustomerDetails> = {}): CustomerDetails {
   return {

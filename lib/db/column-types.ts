@@ -55,6 +55,7 @@ export type StaffLinkPurpose = (typeof STAFF_LINK_PURPOSES)[number];
  * - choosing: the operation exists, the customer is choosing a plan;
  * - pending: the customer is at the provider, or the provider is deciding;
  * - approved / confirmed: the provider approved (FAVORABLE) / financing is active;
+ * - not_eligible: the partner API said the operation can never be financed (no provider takes it);
  * - refused, error, cancelled, expired, refunded: it ended otherwise.
  */
 export const SESSION_STATES = [
@@ -63,6 +64,7 @@ export const SESSION_STATES = [
   "pending",
   "approved",
   "confirmed",
+  "not_eligible",
   "refused",
   "error",
   "cancelled",

@@ -84,7 +84,7 @@ async function openPglite(dataDir: string, migrationsFolder: string): Promise<Da
 }
 
 /**
- * Every pool's behaviour when the database goes away (README, "When the database is unreachable"):
+ * Every pool's behaviour when the database goes away (docs/operators/monitoring.md):
  * a connection that cannot be made fails within 5 s (postgres.js waits 30 s by default, and every
  * request would hang that long), a broken one fails its queries at once (CONNECTION_CLOSED) and is
  * dropped, and the next query opens a new one: the pool comes back by itself when the database

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL pool through a database outage (README, "When the database is unreachable"):
+ * The PostgreSQL pool through a database outage (docs/operators/monitoring.md):
  * through a TCP proxy the test owns, a query fails fast when the server refuses connections or
  * does not answer (5 s connect timeout, not postgres.js's 30 s), the failure is classed as the
  * database being unreachable, and the pool is back by itself once the server is. Needs

@@ -7,7 +7,7 @@ import type { Db } from "./connection";
  * Why: drizzle builds a query's SQL, and its PGlite driver its per-query settings, on every call;
  * for a one-row read that is more than half of the read's CPU (measured: a session read 0.62–0.75
  * ms per call, prepared 0.42, PGlite's own query 0.25), which a checkout page under load paid
- * twice (docs/performance.md).
+ * twice (docs/contributors/performance.md).
  *
  * Per handle, not per process: a transaction (`tx`) is a handle of its own, so a read inside it runs
  * on the transaction's connection and sees its writes; each test's database gets its own too. The

@@ -1,5 +1,6 @@
 import {
   bigint,
+  bigserial,
   boolean,
   check,
   doublePrecision,
@@ -48,7 +49,7 @@ export type StatusSnapshot = typeof statusSnapshots.$inferSelect;
 export type NewStatusSnapshot = typeof statusSnapshots.$inferInsert;
 
 // ---------------------------------------------------------------------------------------------
-// Checkout (docs/architecture.md, "Tenancy" and "Storage")
+// Checkout (docs/contributors/architecture.md, "Tenancy" and "Storage")
 
 /**
  * A travel agency using the checkout. Its backend authenticates with secrets of its own
@@ -186,6 +187,12 @@ export const checkoutSessions = pgTable(
     chosenPlan: jsonb("chosen_plan").$type<StoredPlan>(),
     financingStatus: text("financing_status").$type<SessionFinancingStatus>(),
     hasAlternatives: boolean("has_alternatives"),
+    /**
+     * When the partner API said the operation can never be financed (not eligible, or no offer at
+     * all) while the customer was choosing: the session is then `not_eligible`, a final state that
+     * no later status of that operation changes.
+     */
+    notEligibleAt: timestamp("not_eligible_at", { withTimezone: true }),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     /**
      * The staff member who opened it as a payment link from the back-office; null: the partner's
@@ -320,6 +327,14 @@ export const partnerNotifications = pgTable(
   {
     /** Also the `webhook-id` the partner deduplicates on. */
     id: text("id").primaryKey(),
+    /**
+     * The order notifications were written in, across the deployment: the cursor of the partner's
+     * event feed (GET /api/events). Written under a lock held to the commit (enqueueNotification), so
+     * a reader never sees a higher one before a lower one commits; gaps are possible. The feed
+     * promises partners every notification for at least EVENTS_KEPT_DAYS (30, api-schemas.ts):
+     * nothing purges these rows today, and a purge must spare the younger ones.
+     */
+    seq: bigserial("seq", { mode: "number" }).notNull(),
     sessionId: text("session_id")
       .notNull()
       .references(() => checkoutSessions.id, { onDelete: "cascade" }),
@@ -340,6 +355,8 @@ export const partnerNotifications = pgTable(
   },
   (table) => [
     uniqueIndex("partner_notifications_session_state_key").on(table.sessionId, table.state),
+    // The event feed: one partner's notifications in order, after a cursor.
+    uniqueIndex("partner_notifications_partner_seq_key").on(table.partnerId, table.seq),
     index("partner_notifications_pending_idx").on(table.deliveredAt, table.nextAttemptAt),
   ],
 );

@@ -49,7 +49,7 @@ async function seedBoth(db: Db) {
       sessionId: session.id,
       partnerId: DEMO_PARTNER_ID,
       state: "choosing",
-      payload: notificationPayload(session, "choosing"),
+      payload: notificationPayload(session),
     })
     .onConflictDoNothing();
   await db.insert(webhookEvents).values({ eventId: 1, operationId: "op_demo_1", claimedStatus: "CONFIRMED" });

@@ -13,7 +13,7 @@ import {
 import { DEMO_BLUE_PARTNER_ID, DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID, DEMO_STAFF } from "./seed";
 
 /**
- * The demo data, found and removed. Its credentials are published (the README lists them), so a
+ * The demo data, found and removed. Its credentials are published (the QA and back-office guides list them), so a
  * database that holds it must not serve the production API: lib/startup.ts refuses to start there,
  * and `npm run demo:remove` (scripts/demo-remove.ts) removes it. The demo rows are known by the
  * fixed ids and e-mails lib/demo/seed.ts gives them.

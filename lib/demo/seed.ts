@@ -45,7 +45,7 @@ export async function seedDemo(
 }
 
 /**
- * The demo partner (docs/architecture.md, "Tenancy"): the shop at `/` on this same app, on the sandbox. Its allowed
+ * The demo partner (docs/contributors/architecture.md, "Tenancy"): the shop at `/` on this same app, on the sandbox. Its allowed
  * origin is the app's own, so the demo's return URL passes the same check as any partner's;
  * `extraOrigins` adds others (a test's partner page, which frames the checkout). Its theme is
  * seeded only where it has none, so one set in the back-office stays. With `secondPartner` (on

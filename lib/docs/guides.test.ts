@@ -22,6 +22,21 @@ describe("the guides /docs links", () => {
     expect(await guideHtml({ slug: "x", title: "x", summary: "x", file: "x.md", section: "Gone" }, text)).toBeUndefined();
   });
 
+  it("links another guide to its page, and leaves a link to a file the app does not serve as its text", async () => {
+    const text = [
+      "# T",
+      "",
+      "[summary](../partner-api.md#what-the-product-relies-on) [spec](playwright-spec.md) [gone](../staff/README.md)",
+      "[here](#t) [site](https://example.com/x) [root](/docs)",
+    ].join("\n");
+    const html = await guideHtml({ slug: "x", title: "x", summary: "x", file: "docs/qa/README.md" }, text);
+    expect(html).toContain('<a href="/docs/guides/partner-api#what-the-product-relies-on">summary</a>');
+    expect(html).toContain('<a href="/docs/guides/qa">spec</a>');
+    expect(html).toContain(" gone\n");
+    expect(html).not.toContain("staff/README.md");
+    expect(html).toContain('<a href="#t">here</a> <a href="https://example.com/x">site</a> <a href="/docs">root</a>');
+  });
+
   it("sanitises what the Markdown holds, and is served under the response's nonce only", async () => {
     const html = await guideHtml(
       { slug: "x", title: "x", summary: "x", file: "x.md" },

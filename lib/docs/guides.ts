@@ -40,8 +40,7 @@ export const GUIDES: readonly Guide[] = [
     slug: "qa",
     title: "QA guide: a Playwright spec to copy",
     summary: "a whole checkout tested against a deployment on the sandbox",
-    file: "README.md",
-    section: "A QA guide: a Playwright spec to copy",
+    file: "docs/qa/playwright-spec.md",
   },
 ];
 
@@ -64,12 +63,43 @@ function sectionOf(root: Root, title: string): Root | undefined {
   return { type: "root", children };
 }
 
+/** `../qa/README.md` from `docs/integrators/x.md` → `docs/qa/README.md`; undefined above the root. */
+function fromRoot(file: string, relative: string): string | undefined {
+  const segments = file.split("/").slice(0, -1);
+  for (const segment of relative.split("/")) {
+    if (segment === "..") {
+      if (segments.pop() === undefined) return undefined;
+    } else if (segment !== "." && segment !== "") segments.push(segment);
+  }
+  return segments.join("/");
+}
+
+/**
+ * The guide's links as a deployment can follow them: a link to another guide's file goes to that
+ * guide's page; a link to any other file of the repository, which the app does not serve, is left
+ * as its text. Links to other sites and to anchors of the page itself are kept.
+ */
+function servedLinks(node: Nodes, guide: Guide): void {
+  if (!("children" in node)) return;
+  node.children = node.children.flatMap((child): RootContent[] => {
+    servedLinks(child, guide);
+    if (child.type !== "link" || /^([a-z][a-z\d+.-]*:|#|\/)/i.test(child.url)) return [child];
+    const [target = "", anchor] = child.url.split("#", 2);
+    const file = fromRoot(guide.file, decodeURI(target));
+    const linked = GUIDES.find((other) => other.file === file && other.section === undefined);
+    if (!linked) return child.children;
+    child.url = `/docs/guides/${linked.slug}${anchor === undefined ? "" : `#${anchor}`}`;
+    return [child];
+  }) as typeof node.children;
+}
+
 /** The guide from its file's Markdown, as sanitised HTML; undefined when its section is not there. */
 export async function guideHtml(guide: Guide, text: string): Promise<string | undefined> {
   const processor = remark().use(remarkGfm).use(remarkHtml);
   const tree = processor.parse(text);
   const part = guide.section === undefined ? tree : sectionOf(tree, guide.section);
   if (!part) return undefined;
+  servedLinks(part, guide);
   // run() gives back the tree it was given, transformed: still a Markdown root.
   return processor.stringify((await processor.run(part)) as Root);
 }

@@ -2,7 +2,7 @@
  * The messages the embedded checkout sends to the partner's page (public/embed.js reads them).
  * Sent with `postMessage(message, parentOrigin)`, the parent's origin having been checked against
  * the partner's allowed origins on our server; embed.js accepts them only from the checkout's
- * origin and its own iframe. Documented for partners in the README ("White-label and embedding").
+ * origin and its own iframe. Documented for partners in docs/integrators/embedding.md.
  */
 export const MESSAGE_SOURCE = "travel-checkout";
 export const PROTOCOL_VERSION = 1;

@@ -178,7 +178,7 @@ export function createFinancingClient(options: FinancingClientOptions) {
     const headers: Record<string, string> = {
       Accept: "application/json",
       // Uncompressed: the answers are a few KB, and inflating them cost the checkout more CPU than
-      // the bytes saved (under load, ~3 ms per offers page: docs/performance.md).
+      // the bytes saved (under load, ~3 ms per offers page: docs/contributors/performance.md).
       "Accept-Encoding": "identity",
       [apiKeyHeader]: options.apiKey,
       "X-Request-Id": requestId,

@@ -11,7 +11,7 @@ export { REASON_MAX_LENGTH };
  * These are the shapes on the wire (body dates dd-MM-yyyy, amounts as JSON numbers); the client
  * maps them into the app's own types (`types.ts`).
  *
- * Where the spec says "not shown", the choice made is commented and documented in the README.
+ * Where the spec says "not shown", the choice made is commented and documented in docs/partner-api.md.
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -241,7 +241,7 @@ export const clientSchema = z.object({
   phone: z.string().regex(/^\d{4,15}$/, "must be 4 to 15 digits, without the prefix"),
   documentId: nonBlank,
   documentValidityDate: bodyDateSchema,
-  // MALE is the one value the spec shows; FEMALE is assumed as its pair (see README).
+  // MALE is the one value the spec shows; FEMALE is assumed as its pair (see docs/partner-api.md).
   gender: z.enum(["MALE", "FEMALE"]),
   birthDate: bodyDateSchema,
   nationality: countryCodeSchema,

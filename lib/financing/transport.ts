@@ -9,7 +9,7 @@ import { Agent, request, type Dispatcher } from "undici";
  * the WHATWG Request/Response and stream layers around it, nor, inside Next's server, Next's patched
  * fetch (a tracing span and its data-cache checks on every call). Measured on one GET
  * /financing/{id} of a few KB, 10 at a time: 0.59–0.80 ms of CPU per call with fetch, 0.32–0.39 ms
- * with `request` (docs/performance.md); the offers and status pages make one each.
+ * with `request` (docs/contributors/performance.md); the offers and status pages make one each.
  *
  * A `fetch` can still be given (tests' doubles, the sandbox's in-process pages): fetchTransport
  * makes it a transport with the same behaviour.

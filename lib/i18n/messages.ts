@@ -270,12 +270,6 @@ const es = {
     failedNotice: "La entidad no ha podido tramitar el plan que elegiste por un error técnico. Puedes elegir uno de estos otros planes.",
     offerGoneNotice: "El plan que elegiste ya no está disponible. Elige otro.",
     unavailableNotice: "No hemos podido contactar con la entidad financiera. Inténtalo de nuevo.",
-    notEligibleTitle: "No podemos ofrecerte financiación",
-    notEligibleBody:
-      "Las entidades financieras no pueden financiar este viaje con los datos que nos has dado. Puedes pagarlo de otra forma en la agencia.",
-    notEligibleCorrect: "¿Algún dato no es correcto? Corrígelo y volveremos a consultar a las entidades.",
-    noneTitle: "No hay planes para este viaje",
-    noneBody: "Ninguna entidad financiera ofrece ahora un plan para este importe. Puedes pagarlo de otra forma en la agencia.",
     unavailableTitle: "No podemos mostrar los planes ahora",
     unavailableBody: "El servicio de financiación no responde. Espera un momento e inténtalo de nuevo.",
     example: {
@@ -331,6 +325,10 @@ const es = {
       confirmed: {
         title: "Financiación confirmada",
         body: "Tu viaje está pagado a plazos. La entidad te enviará el contrato y el calendario de pagos, y tu agencia completará tu reserva.",
+      },
+      not_eligible: {
+        title: "No podemos ofrecerte financiación",
+        body: "Ninguna entidad financiera puede financiar este viaje con los datos enviados. No se te ha cobrado nada. Puedes volver a la agencia y pagarlo de otra forma.",
       },
       refused: {
         title: "La entidad no ha aprobado la financiación",
@@ -616,12 +614,6 @@ const en: Messages = {
       "The provider could not process the plan you chose because of a technical error. You can choose one of these other plans.",
     offerGoneNotice: "The plan you chose is no longer available. Please choose another.",
     unavailableNotice: "We could not reach the finance provider. Please try again.",
-    notEligibleTitle: "We cannot offer you financing",
-    notEligibleBody:
-      "The finance providers cannot finance this trip with the details you gave. You can pay for it another way at the agency.",
-    notEligibleCorrect: "Is any of your details wrong? Correct it and we will ask the providers again.",
-    noneTitle: "There are no plans for this trip",
-    noneBody: "No finance provider offers a plan for this amount right now. You can pay for it another way at the agency.",
     unavailableTitle: "We cannot show the plans right now",
     unavailableBody: "The financing service is not answering. Wait a moment and try again.",
     example: {
@@ -665,6 +657,10 @@ const en: Messages = {
       confirmed: {
         title: "Financing confirmed",
         body: "Your trip is paid in installments. The provider will send you the contract and the payment schedule, and your agency will complete your booking.",
+      },
+      not_eligible: {
+        title: "We cannot offer you financing",
+        body: "No finance provider can finance this trip with the details sent. You have not been charged. You can go back to the agency and pay another way.",
       },
       refused: {
         title: "The provider did not approve the financing",

@@ -437,8 +437,3 @@ export const PARTNER_CONSOLE_MESSAGES: Record<Locale, PartnerConsoleMessages> = 
 export function getPartnerConsoleMessages(locale: Locale): PartnerConsoleMessages {
   return PARTNER_CONSOLE_MESSAGES[locale];
 }
-
-/** `{name}` and the like filled in: the components' own, since functions cannot reach a client component. */
-export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
-}

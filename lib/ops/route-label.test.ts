@@ -5,6 +5,7 @@ describe("routeLabel", () => {
   it("keeps the app's fixed paths", () => {
     expect(routeLabel("/api/health")).toBe("/api/health");
     expect(routeLabel("/admin/operations?status=CONFIRMED")).toBe("/admin/operations");
+    expect(routeLabel("/api/events?after=1042&limit=100")).toBe("/api/events");
     expect(routeLabel("/")).toBe("/");
   });
 

@@ -36,6 +36,7 @@ const FIXED = new Set([
   "/api/metrics",
   "/api/badge",
   "/api/checkout-sessions",
+  "/api/events",
   "/api/openapi.json",
   "/docs",
   "/docs/scalar.js",

@@ -1,7 +1,7 @@
 import type { PartnerRow } from "@/lib/db/schema";
 
 /**
- * The credential rule (docs/architecture.md, "Tenancy"), written once: which partner API key and which agency a
+ * The credential rule (docs/contributors/architecture.md, "Tenancy"), written once: which partner API key and which agency a
  * partner's calls use. The composition (lib/app-context.ts) builds its clients with it, and the
  * back-office shows its agency switcher from it. Pure: no key is read here, only passed through.
  */

@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db";
 import { partners, type PartnerRow } from "@/lib/db/schema";
 
 /**
- * The partners table (docs/architecture.md, "Tenancy"): the agencies using the checkout, read by the checkout, the
+ * The partners table (docs/contributors/architecture.md, "Tenancy"): the agencies using the checkout, read by the checkout, the
  * checkout sessions API, the back-office and the badge alike. Which partner API credential a
  * partner's calls use is `credential.ts`; its checkout sessions API secrets are `api-secrets.ts`
  * (`partnerBySecret`); the demo partners are seeded by lib/demo/seed.ts.

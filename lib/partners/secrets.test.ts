@@ -73,7 +73,7 @@ describe("partner secrets at rest", () => {
     try {
       const { session } = await createSession(ctx.db, partner, sessionInput());
       await ctx.db.delete(partnerNotifications);
-      const payload = notificationPayload(session, "choosing");
+      const payload = notificationPayload(session);
       await ctx.db
         .insert(partnerNotifications)
         .values({ id: "msg_sealed_1", sessionId: session.id, partnerId: partner.id, state: "choosing", payload });

@@ -1,5 +1,5 @@
 /**
- * The sandbox's seeded credentials and agencies, exactly as the README's sandbox guide lists them, so anyone's
+ * The sandbox's seeded credentials and agencies, exactly as the QA guide (docs/qa/README.md) lists them, so anyone's
  * automation can rely on them.
  */
 

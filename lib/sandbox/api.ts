@@ -28,7 +28,9 @@ export function partnerApi(engine: SandboxEngine) {
   const api = new Hono<Env>();
 
   // The OpenAPI document is public: it is documentation, not data.
-  api.get("/openapi.json", (c) => c.json(buildOpenApiDocument({ serverUrl: `${origin(c, engine)}/sandbox/v1` })));
+  api.get("/openapi.json", (c) =>
+    c.json(buildOpenApiDocument({ serverUrl: `${origin(c, engine)}/sandbox/v1`, productionLike: engine.productionLike })),
+  );
 
   api.use("*", async (c, next) => {
     const exempt = c.req.method === "GET" && c.req.path.endsWith("/v1/agencies");

@@ -19,7 +19,7 @@ const advanceSchema = z.object({
 const decisionSchema = z.object({ decision: z.enum(["approve", "decline", "error"]) });
 
 /**
- * The QA control API (docs/architecture.md, "The sandbox"), mounted under `/sandbox/_control`. Not part of the partner API.
+ * The QA control API (docs/contributors/architecture.md, "The sandbox"), mounted under `/sandbox/_control`. Not part of the partner API.
  *
  * Every call acts on one sandbox account: the caller's own, named by its key in the key header
  * (as in the partner API), or, with the operator's QA token (`Authorization: Bearer <token>`), the

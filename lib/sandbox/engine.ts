@@ -22,7 +22,7 @@ import { checkTarget, emptyAllowList, type AllowList, type Lookup } from "./targ
 export type { HistoryEntry } from "./db/schema";
 
 /**
- * The sandbox's state and rules: operations, the state machine the README's sandbox guide lists, the e-mail-tag
+ * The sandbox's state and rules: operations, the state machine the QA guide (docs/qa/README.md) lists, the e-mail-tag
  * triggers, the per-account test clocks, webhooks and their redelivery. HTTP lives in `api.ts`,
  * `control.ts` and `pages.ts`; this module never sees a Request.
  *

@@ -43,6 +43,8 @@ export interface OpenApiOptions {
   serverUrl?: string;
   apiKeyHeader?: string;
   agencyHeader?: string;
+  /** The sandbox standing in for the production API (SANDBOX_PRODUCTION_LIKE): its keys are `fk_live_`. */
+  productionLike?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -415,15 +417,19 @@ const TAGS = [
   { name: "Webhooks", description: "Acknowledging notifications." },
 ];
 
-const DESCRIPTION = [
-  "The travel financing partner API, as served by this sandbox. Generated from the shared zod contract.",
-  "",
-  "- Request body dates are dd-MM-yyyy; query dates yyyy-MM-dd; response timestamps ISO 8601; country codes ISO 3166-1 alpha-3.",
-  "- Every request carries the API key header. Sandbox keys start with `fk_test_`; `fk_live_` keys are refused (401).",
-  "- A management group key also sends the agency header (an id from GET /agencies) on every other endpoint; an agency key may omit it.",
-  "- Error bodies come in three formats: business (`errorCode`, `message`, optional `additionalInfo`), general (`error`, `message`, `timestamp`) and authentication (`error_description`).",
-  "- An unknown route answers 404 in the general format.",
-].join("\n");
+/** The document's introduction; the keys it takes depend on the mode it runs in. */
+const description = (productionLike: boolean) =>
+  [
+    "The travel financing partner API, as served by this sandbox. Generated from the shared zod contract.",
+    "",
+    "- Request body dates are dd-MM-yyyy; query dates yyyy-MM-dd; response timestamps ISO 8601; country codes ISO 3166-1 alpha-3.",
+    productionLike
+      ? "- Every request carries the API key header. This sandbox stands in for production: its keys start with `fk_live_`; `fk_test_` keys are refused (401)."
+      : "- Every request carries the API key header. Sandbox keys start with `fk_test_`; `fk_live_` keys are refused (401).",
+    "- A management group key also sends the agency header (an id from GET /agencies) on every other endpoint; an agency key may omit it.",
+    "- Error bodies come in three formats: business (`errorCode`, `message`, optional `additionalInfo`), general (`error`, `message`, `timestamp`) and authentication (`error_description`).",
+    "- An unknown route answers 404 in the general format.",
+  ].join("\n");
 
 export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
   const serverUrl = options.serverUrl ?? DEFAULT_SERVER_URL;
@@ -461,7 +467,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
 
   return generateDocument({
     openapi: "3.1.0",
-    info: { title: "Travel Financing Partner API (sandbox)", version: "1.8.0", description: DESCRIPTION },
+    info: { title: "Travel Financing Partner API (sandbox)", version: "1.8.0", description: description(options.productionLike ?? false) },
     servers: [{ url: serverUrl, description: "Sandbox" }],
     security: [{ ApiKey: [] }],
     tags: TAGS,

@@ -87,6 +87,13 @@ describe("the production-like sandbox", () => {
     };
     expect(document.servers[0]?.url).toBe(`${PUBLIC_ORIGIN}/sandbox/v1`);
   });
+
+  it("documents the keys it takes: fk_live_ ones, fk_test_ ones refused", async () => {
+    const openApi = async (target: Sandbox, key: string) =>
+      ((await (await call(target, "/v1/openapi.json", key)).json()) as { info: { description: string } }).info.description;
+    expect(await openApi(productionLike, LIVE_101)).toContain("keys start with `fk_live_`; `fk_test_` keys are refused (401)");
+    expect(await openApi(sandbox, TEST_101)).toContain("keys start with `fk_test_`; `fk_live_` keys are refused (401)");
+  });
 });
 
 describe("the sandbox (the default)", () => {

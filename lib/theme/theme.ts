@@ -2,7 +2,7 @@ import { z } from "zod";
 import { contrastRatio, formatRatio, isHexColor, mix, relativeLuminance } from "./contrast";
 
 /**
- * A partner's white-label theme (docs/architecture.md, "Tenancy"): logo, colours, font and corner radius, applied as
+ * A partner's white-label theme (docs/contributors/architecture.md, "Tenancy"): logo, colours, font and corner radius, applied as
  * CSS variables over the Tailwind theme of app/globals.css (`--color-brand` and friends). A theme is
  * checked when it is set: its shape (zod) and every pair of colours that meets on a checkout page
  * (WCAG AA: 4.5:1 for text, 3:1 for control edges and focus rings), against the partner's own

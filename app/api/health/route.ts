@@ -6,7 +6,7 @@ import { routeHandler } from "@/lib/http/request-scope";
 /*
  * Liveness: 200 while the process serves requests. The database's state is in the body, for a
  * person looking, but does not fail it: during a database outage the process is fine and recovers
- * by itself (README, "When the database is unreachable"), so an orchestrator must not restart it;
+ * by itself (docs/operators/monitoring.md), so an orchestrator must not restart it;
  * it is readiness (`/api/ready`) that goes red and takes the instance out of the load balancer.
  */
 export const dynamic = "force-dynamic";

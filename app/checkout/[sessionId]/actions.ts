@@ -206,7 +206,7 @@ const chooseOfferValidated = validatedAction(chooseOfferSchema, async ({ session
   return { ok: true as const, sessionId: id, result };
 });
 
-/** Where each outcome of choosing a plan takes the customer (docs/architecture.md, "The checkout as data moves"). */
+/** Where each outcome of choosing a plan takes the customer (docs/contributors/architecture.md, "The checkout as data moves"). */
 function destination(id: string, result: ChooseOutcome, embed: EmbedContext | undefined): string {
   const at = (path: string) => embedHref(path, embed);
   const offers = at(`/checkout/${id}/offers`);

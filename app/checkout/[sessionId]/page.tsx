@@ -15,7 +15,7 @@ import { submitCustomerForm } from "./actions";
 import { checkoutMetadata, loadCheckout, type CheckoutPageProps } from "./load-checkout";
 
 /**
- * Step 2 of the flow (docs/architecture.md, "The checkout as data moves"): the booking, then the customer's data. A session that is
+ * Step 2 of the flow (docs/contributors/architecture.md, "The checkout as data moves"): the booking, then the customer's data. A session that is
  * past this step sends the customer on (offers, or the status page).
  *
  * In the partner's colours (its theme), and, inside the partner's page (`?embed=<its origin>`),

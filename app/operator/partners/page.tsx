@@ -1,7 +1,5 @@
 import type { Metadata } from "next";
 import { OperatorPage } from "@/app/operator/operator-page";
-import { getAdminMessages } from "@/lib/i18n/admin-messages";
-import { getOperatorMessages } from "@/lib/i18n/operator-messages";
 import { credentialText } from "@/components/operator/credential-text";
 import { LinkButton } from "@/components/ui/link-button";
 import { Cell, Row, columnsOf, ScrollTable } from "@/components/ui/table";
@@ -26,14 +24,7 @@ export default async function PartnersPage() {
   const { db } = await getAppContext();
   const partners = await listPartners(db);
   return (
-    <OperatorPage
-      operator={operator}
-      locale={locale}
-      m={getOperatorMessages(locale)}
-      admin={getAdminMessages(locale)}
-      path={PATH}
-      section="partners"
-    >
+    <OperatorPage operator={operator} locale={locale} path={PATH} section="partners">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-3xl font-bold">{m.list.title}</h1>
         <LinkButton href="/operator/partners/new">{m.list.create}</LinkButton>

@@ -15,6 +15,8 @@ import {
   type RotateSecretState,
   type TestNotificationState,
 } from "../form-states";
+import { fill } from "@/lib/text/template";
+import { SavedNotice } from "@/components/ui/saved-notice";
 
 /*
  * The notification settings' forms (app/admin/notifications): client components only for
@@ -23,8 +25,6 @@ import {
  */
 
 type Text = Omit<AdminMessages["notifications"], never>;
-const fill = (template: string, values: Record<string, string | number>) =>
-  template.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? ""));
 
 export function NotificationUrlForm({
   action,
@@ -38,16 +38,9 @@ export function NotificationUrlForm({
   errorPrefix: string;
 }) {
   const [state, formAction] = useActionState(action, INITIAL_NOTIFICATION_URL_STATE, "/admin/notifications");
-  const noticeRef = useFocusAfterSubmit<HTMLDivElement>(state.submission, Boolean(state.saved));
   return (
     <form action={formAction} className="flex flex-col gap-3">
-      {state.saved ? (
-        <div ref={noticeRef} tabIndex={-1}>
-          <Notice tone="success" live>
-            {text.urlSaved}
-          </Notice>
-        </div>
-      ) : null}
+      {state.saved ? <SavedNotice submission={state.submission}>{text.urlSaved}</SavedNotice> : null}
       <TextField
         key={state.submission}
         name="notificationUrl"

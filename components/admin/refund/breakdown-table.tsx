@@ -1,5 +1,5 @@
 import type { RefundBase } from "@/lib/backoffice/refunds/review";
-import { fill } from "@/lib/backoffice/common/template";
+import { fill } from "@/lib/text/template";
 import type { RefundComputation } from "../form-states";
 import { moneyFormatter, type RefundFlowContext } from "./step";
 

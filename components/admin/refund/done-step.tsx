@@ -1,5 +1,5 @@
 import { Notice } from "@/components/ui/notice";
-import { fill } from "@/lib/backoffice/common/template";
+import { fill } from "@/lib/text/template";
 import { BreakdownTable } from "./breakdown-table";
 import { moneyFormatter, StepSection, statusText, type StepProps } from "./step";
 

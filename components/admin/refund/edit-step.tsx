@@ -3,7 +3,7 @@ import { TextField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { reviewRefund, type RefundBase } from "@/lib/backoffice/refunds/review";
-import { fill } from "@/lib/backoffice/common/template";
+import { fill } from "@/lib/text/template";
 import type { RefundErrors } from "../form-states";
 import { ReasonField } from "../reason-field";
 import { BreakdownTable } from "./breakdown-table";

@@ -1,5 +1,5 @@
 import { Notice } from "@/components/ui/notice";
-import { fill } from "@/lib/backoffice/common/template";
+import { fill } from "@/lib/text/template";
 import type { RefundFormMessages } from "@/lib/i18n/admin-messages";
 import type { RefundState } from "../form-states";
 import { StepSection, statusText, type StepProps } from "./step";

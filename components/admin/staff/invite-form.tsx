@@ -9,8 +9,7 @@ import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
 import type { InviteFormMessages } from "@/lib/i18n/staff-messages";
 import { CopyLink } from "../copy-link";
 import { INITIAL_INVITE_STATE, type InviteState } from "../form-states";
-
-const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? "");
+import { fill } from "@/lib/text/template";
 
 /**
  * Inviting someone to the partner's staff: e-mail, name, role, the refund permission and how the

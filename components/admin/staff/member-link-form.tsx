@@ -8,8 +8,7 @@ import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
 import type { LinkFormMessages } from "@/lib/i18n/staff-messages";
 import { CopyLink } from "../copy-link";
 import { INITIAL_MEMBER_LINK_STATE, type MemberLinkState } from "../form-states";
-
-const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? "");
+import { fill } from "@/lib/text/template";
 
 /**
  * A form that gives a member a new one-time link: resetting their second factor (with the

@@ -10,8 +10,8 @@ export { FUNNEL_STEPS, type FunnelCounts, type FunnelStep } from "./overview-ste
 
 /**
  * The back-office home's overview: the last 30 days of one partner's checkout sessions as a funnel
- * and as daily volumes, from our own database (no partner API call). The steps, as README
- * ("The overview") states them:
+ * and as daily volumes, from our own database (no partner API call). The steps, as
+ * docs/contributors/backoffice.md ("The overview") states them:
  *
  * - opened: the session was created (`checkout_sessions.created_at`) in the window — the cohort;
  * - details given: the customer submitted their details (`customer_data.submitted`), or the session

@@ -1,4 +1,8 @@
 import "server-only";
+import { and, eq, isNotNull } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { staffUsers } from "@/lib/db/schema";
+import { needsReseal, openWith, SecretOpenError, sealWith, type Keyring } from "@/lib/security/secret-box";
 import { openSecret, sealSecret } from "@/lib/security/secrets";
 
 /**
@@ -26,4 +30,39 @@ export function storePendingTotpSecret(plaintext: string): string {
 
 export function readPendingTotpSecret(stored: string): string {
   return openSecret(stored, PENDING_CONTEXT);
+}
+
+/**
+ * Seals again, under the current key (the first of SECRETS_KEYS), every enrolled TOTP secret
+ * stored as plaintext or under an older key, as the partners' secrets are at start: after a
+ * rotation the old key can go once the server has started with the new one first. A row is written
+ * only if it has not changed meanwhile (another instance starting, its owner enrolling again). A
+ * secret no listed key opens does not stop the start, unlike a partner's: only its owner's second
+ * step fails, until an admin resets it; it is counted for the log.
+ */
+export async function resealTotpSecrets(db: Db, keyring: Keyring): Promise<{ resealed: number; unreadable: number }> {
+  const rows = await db
+    .select({ id: staffUsers.id, totpSecret: staffUsers.totpSecret })
+    .from(staffUsers)
+    .where(isNotNull(staffUsers.totpSecret));
+  let resealed = 0;
+  let unreadable = 0;
+  for (const { id, totpSecret: stored } of rows) {
+    if (stored === null || !needsReseal(keyring, stored)) continue;
+    let plaintext: string;
+    try {
+      plaintext = openWith(keyring, stored, CONTEXT);
+    } catch (error) {
+      if (!(error instanceof SecretOpenError)) throw error;
+      unreadable += 1;
+      continue;
+    }
+    const updated = await db
+      .update(staffUsers)
+      .set({ totpSecret: sealWith(keyring, plaintext, CONTEXT) })
+      .where(and(eq(staffUsers.id, id), eq(staffUsers.totpSecret, stored)))
+      .returning({ id: staffUsers.id });
+    resealed += updated.length;
+  }
+  return { resealed, unreadable };
 }

@@ -17,9 +17,17 @@ describe("the checkout sessions API's headers on a refusal before any route", ()
         ["GET", `/api/checkout-sessions/${id}/cancel`],
         ["POST", `/api/checkout-sessions/${id}/refund`],
         ["GET", `/api/checkout-sessions/${id}/refund`],
+        ["GET", "/api/events"],
       ].map(([method, path]) => sessionsApiKind(method!, path!)),
-    ).toEqual(["create", "read", "read", "create", "read", "read", "action", "action", "action", "read"]);
-    for (const path of ["/api/checkout-sessions/x/state", "/api/checkout-sessions/x/refund/more", "/api/health", "/checkout/cs_x"]) {
+    ).toEqual(["create", "read", "read", "create", "read", "read", "action", "action", "action", "read", "read"]);
+    for (const path of [
+      "/api/checkout-sessions/x/state",
+      "/api/checkout-sessions/x/refund/more",
+      "/api/health",
+      "/api/events/x",
+      "/api/eventsx",
+      "/checkout/cs_x",
+    ]) {
       expect(sessionsApiKind("GET", path), path).toBeUndefined();
     }
   });

@@ -6,7 +6,8 @@ import { getEnv } from "@/lib/env";
  * a path that does not decode). Never cached; readable by no other site's page, only this
  * deployment's own (the API is for backends, whose secret no browser should hold: the header says
  * so rather than leaving it unsaid); and the per-minute budget of requests of its kind
- * (`X-RateLimit-Limit`: sessions opened, read, or acted on, with one partner's secrets).
+ * (`X-RateLimit-Limit`: sessions opened, reads of sessions and events, or actions on sessions,
+ * with one partner's secrets).
  */
 export type SessionsApiKind = "create" | "read" | "action";
 
@@ -27,13 +28,14 @@ export function sessionsApiHeaders(kind: SessionsApiKind): Record<string, string
 
 /**
  * Which operation of the API a request is: opening a session (`POST /api/checkout-sessions`), a
- * read (the list, one session, a refund's breakdown), or an action on a session (its cancel, its
- * refund). Undefined for any other path. A method the address does not take counts as the address's
- * main one: its 405 carries the same headers.
+ * read (the list, one session, a refund's breakdown, the event feed `/api/events`), or an action on
+ * a session (its cancel, its refund). Undefined for any other path. A method the address does not
+ * take counts as the address's main one: its 405 carries the same headers.
  */
 export function sessionsApiKind(method: string, pathname: string): SessionsApiKind | undefined {
   const reading = method === "GET" || method === "HEAD";
   if (pathname === "/api/checkout-sessions") return reading ? "read" : "create";
+  if (pathname === "/api/events") return "read";
   const path = /^\/api\/checkout-sessions\/[^/]+(\/cancel|\/refund)?$/.exec(pathname);
   if (!path) return undefined;
   if (path[1] === "/cancel") return "action";

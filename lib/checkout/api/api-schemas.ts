@@ -30,6 +30,7 @@ export const sessionStateSchema = z.enum(SESSION_STATES).meta({
     "- `pending`: the customer is at the provider, or the provider is deciding;",
     "- `approved`: the provider approved the financing (FAVORABLE): issue the trip;",
     "- `confirmed`: the financing is active;",
+    "- `not_eligible`: the operation can never be financed (the financing partner said it is not eligible, or offered no plan): final, go back to your other ways to pay;",
     "- `refused`, `error`, `cancelled`, `expired`, `refunded`: it ended otherwise.",
   ].join("\n"),
 });
@@ -79,7 +80,8 @@ export const apiErrorSchema = z
         .array(
           z.object({
             field: z.string().max(API_ERROR_LIMITS.field).meta({
-              description: "A dotted path in the body (`booking.flights.0.departureDate`), or `(body)` for the body as a whole.",
+              description:
+                "A dotted path in the body (`booking.flights.0.departureDate`), `(body)` for the body as a whole, or a query parameter's name (`after`).",
             }),
             message: z.string().max(API_ERROR_LIMITS.fieldMessage),
           }),
@@ -119,6 +121,92 @@ export const notificationPayloadSchema = z
 export type NotificationPayload = z.output<typeof notificationPayloadSchema>;
 // The notification is stored as it is signed and sent: its shape is the database's.
 const _notificationIsStored: SameType<NotificationPayload, StoredNotification> = true;
+
+/** How many events one page of the feed holds at most, and unless `limit` says fewer. */
+export const EVENTS_PAGE_MAX = 100;
+export const EVENTS_PAGE_DEFAULT = 50;
+/** Events are kept at least this long: a partner that was away longer reads GET /checkout-sessions/{id}. */
+export const EVENTS_KEPT_DAYS = 30;
+
+/** A position in the event feed: the sequence the notifications are written in, in digits. */
+const cursor = () =>
+  z
+    .string()
+    .regex(/^[0-9]{1,16}$/)
+    .max(16);
+
+export const eventDeliverySchema = z
+  .object({
+    status: z.enum(["delivered", "pending", "retrying", "not_configured"]).meta({
+      description: [
+        "Where sending this event to your notification URL stands:",
+        "- `delivered`: your endpoint answered 2xx;",
+        "- `pending`: not tried yet: it goes out within seconds;",
+        "- `retrying`: the last attempt failed (`lastStatusCode`, `lastError`): tried again at `nextAttemptAt`;",
+        "- `not_configured`: you have no notification URL (or signing secret): it waits, and goes out once one is saved.",
+      ].join("\n"),
+    }),
+    attempts: z.int().min(0).max(1_000_000).meta({ format: "int32", description: "How many times it was sent." }),
+    lastAttemptAt: dateTime().nullable(),
+    lastStatusCode: z
+      .int()
+      .min(100)
+      .max(599)
+      .meta({ format: "int32" })
+      .nullable()
+      .meta({ description: "Your endpoint's HTTP status at the last attempt; null: no answer." }),
+    lastError: z.string().max(300).nullable().meta({
+      description: "Why the last attempt failed, short (`HTTP 503`, `timeout: …`, `connection refused`): never your endpoint's answer.",
+    }),
+    nextAttemptAt: dateTime().nullable().meta({ description: "When it is tried next; null once delivered, or while it waits for a URL." }),
+    deliveredAt: dateTime().nullable(),
+  })
+  .meta({ id: "CheckoutEventDelivery", description: "What came of sending the event as a signed notification." });
+
+export const checkoutEventSchema = z
+  .object({
+    id: z.string().max(64).meta({ description: "The notification's `webhook-id`: the same event when it also reaches your endpoint." }),
+    cursor: cursor().meta({
+      description:
+        "The event's position in this deployment's feed: a decimal number, in a string, increasing in the order events were written (not contiguous). Pass the last one you processed as `after`.",
+      examples: ["1042"],
+    }),
+    type: notificationPayloadSchema.shape.type,
+    timestamp: notificationPayloadSchema.shape.timestamp,
+    data: notificationPayloadSchema.shape.data,
+    delivery: eventDeliverySchema,
+  })
+  .meta({
+    id: "CheckoutEvent",
+    description:
+      "A notification we sent you, or would have: `type`, `timestamp` and `data` are the signed body's, byte for byte the same values; `id` is its `webhook-id`.",
+  });
+export type CheckoutEventResource = z.output<typeof checkoutEventSchema>;
+
+export const eventListSchema = z
+  .object({
+    events: z.array(checkoutEventSchema).max(EVENTS_PAGE_MAX).meta({ description: "Oldest first." }),
+    nextCursor: cursor().nullable().meta({
+      description:
+        "The last event's `cursor`, or the `after` you sent when there is none: pass it as `after` next time. Null: no event yet.",
+    }),
+    hasMore: z.boolean().meta({ description: "Whether more events follow already: ask again at once with `after=nextCursor`." }),
+  })
+  .meta({ id: "CheckoutEventList" });
+export type EventListResource = z.output<typeof eventListSchema>;
+
+/** The feed's query, as the handler reads it and the document states it. */
+export const eventsQuerySchema = z.object({
+  after: cursor()
+    .optional()
+    .meta({ description: "A `cursor` you were given: only the events written after it. Absent (or `0`): from the oldest kept." }),
+  limit: z
+    .string()
+    .regex(/^[0-9]{1,3}$/)
+    .max(3)
+    .optional()
+    .meta({ description: `How many events at most, 1 to ${EVENTS_PAGE_MAX} (default ${EVENTS_PAGE_DEFAULT}).` }),
+});
 
 export const notificationTestPayloadSchema = z
   .object({

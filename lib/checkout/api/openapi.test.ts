@@ -48,11 +48,13 @@ describe("the checkout sessions API's OpenAPI document", () => {
       "/checkout-sessions/{id}",
       "/checkout-sessions/{id}/cancel",
       "/checkout-sessions/{id}/refund",
+      "/events",
     ]);
     expect(Object.keys(doc.paths["/checkout-sessions"]!).sort()).toEqual(["get", "post"]);
     expect(Object.keys(doc.paths["/checkout-sessions/{id}"]!)).toEqual(["get"]);
     expect(Object.keys(doc.paths["/checkout-sessions/{id}/cancel"]!)).toEqual(["post"]);
     expect(Object.keys(doc.paths["/checkout-sessions/{id}/refund"]!).sort()).toEqual(["get", "post"]);
+    expect(Object.keys(doc.paths["/events"]!)).toEqual(["get"]);
     expect(doc.servers).toEqual([
       { url: "https://checkout.example.com/api", description: expect.stringMatching(/^This deployment: sandbox/), "x-internal": false },
     ]);
@@ -66,6 +68,7 @@ describe("the checkout sessions API's OpenAPI document", () => {
     const get = doc.paths["/checkout-sessions/{id}"]!.get!;
     expect(Object.keys(post.responses as object).sort()).toEqual(["200", "201", "400", "401", "409", "413", "429", "500", "503"]);
     expect(Object.keys(get.responses as object).sort()).toEqual(["200", "400", "401", "404", "429", "500", "503"]);
+    expect(Object.keys(doc.paths["/events"]!.get!.responses as object).sort()).toEqual(["200", "400", "401", "429", "500", "503"]);
     const statuses = (path: string, method: string) => Object.keys(doc.paths[path]![method]!.responses as object).sort();
     expect(statuses("/checkout-sessions", "get")).toEqual(["200", "400", "401", "429", "500", "503"]);
     expect(statuses("/checkout-sessions/{id}/cancel", "post")).toEqual([
@@ -128,11 +131,8 @@ describe("the checkout sessions API's OpenAPI document", () => {
     ]);
 
     const validate = schemaOf("#/components/schemas/CheckoutSessionNotification");
-    const opened = notificationPayload(session(), "open");
-    const confirmed = notificationPayload(
-      session({ operationId: "op_1", operationStatus: "CONFIRMED", operationUpdatedAt: new Date() }),
-      "confirmed",
-    );
+    const opened = notificationPayload(session());
+    const confirmed = notificationPayload(session({ operationId: "op_1", operationStatus: "CONFIRMED", operationUpdatedAt: new Date() }));
     for (const payload of [opened, confirmed]) expect(validate(payload), JSON.stringify(validate.errors)).toBe(true);
     // Every state may be notified, and nothing else.
     for (const state of SESSION_STATES) expect(validate({ ...opened, type: `checkout.session.${state}` })).toBe(true);

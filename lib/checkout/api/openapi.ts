@@ -8,6 +8,9 @@ import {
   cancelSessionRequestSchema,
   checkoutSessionListSchema,
   checkoutSessionSchema,
+  EVENTS_KEPT_DAYS,
+  eventListSchema,
+  eventsQuerySchema,
   LIST_LIMIT,
   listSessionsQuerySchema,
   notificationHeadersSchema,
@@ -35,6 +38,7 @@ const description = (
 1. \`POST /checkout-sessions\` with the booking: send your customer to the \`url\` it answers.
 2. When the outcome is final the customer comes back to your \`returnUrl\`; meanwhile you receive a signed **notification** (see *Webhooks*) at each state the session reaches.
 3. \`GET /checkout-sessions/{id}\` is the reference: read it whenever a notification or a return tells you something changed.
+4. \`GET /events\` lists every notification we sent you, or would have (no notification URL yet, your endpoint down), in order: catch up from the last \`cursor\` you processed.
 
 Beyond one session: \`GET /checkout-sessions\` lists yours (by state, dates and booking reference, a page at a time); \`POST /checkout-sessions/{id}/cancel\` cancels one before its customer signs; once it is confirmed, \`GET /checkout-sessions/{id}/refund\` says what a refund would give back and \`POST\` makes it. Cancels and refunds are in your audit log in the back-office, under the name of the secret that made them.
 
@@ -304,6 +308,26 @@ function routes(): Route[] {
         },
       },
     },
+    {
+      method: "get",
+      path: "/events",
+      operation: {
+        operationId: "listEvents",
+        summary: "List your events",
+        description: [
+          "Every notification of your sessions, in the order they were written, whether it reached your notification URL or not (none configured, your endpoint down, retries still to come), each with what came of sending it. The same `type`, `timestamp` and `data` as the signed notification, and its `webhook-id` as `id`.",
+          "",
+          `Keep the \`cursor\` of the last event you processed and ask with \`after=<cursor>\`: you get the events written after it, oldest first, at most \`limit\`; while \`hasMore\` is true, ask again with \`after=nextCursor\`. Events are kept at least ${EVENTS_KEPT_DAYS} days. Reads count against the same per-minute budget as \`GET /checkout-sessions/{id}\`.`,
+        ].join("\n"),
+        tags: ["Events"],
+        requestParams: { query: eventsQuerySchema },
+        responses: {
+          "200": { description: "A page of your events, oldest first.", headers: noStore, content: jsonContent(eventListSchema) },
+          "400": errorResponse(400, "`after` or `limit` is not valid, or given twice: `fields` names it.", ["validation_failed"]),
+          ...COMMON,
+        },
+      },
+    },
   ];
 }
 
@@ -341,6 +365,7 @@ export function buildCheckoutApiDocument(options: CheckoutApiDocumentOptions = {
         description:
           "Open a checkout for a booking, read where it stands, list yours; cancel one before its customer signs, refund one once confirmed.",
       },
+      { name: "Events", description: "The notifications of your sessions, as a feed you read: to catch up on what you missed." },
       { name: "Notifications", description: "What we POST to your notification URL." },
     ],
     paths: routesToPaths(routes()),
@@ -356,6 +381,7 @@ export function buildCheckoutApiDocument(options: CheckoutApiDocumentOptions = {
             "- Delivery is at least once: deduplicate on `webhook-id`.",
             "- Answer 2xx within 5 seconds; anything else is retried after 10 s, 1 min, 5 min, 30 min, 2 h, then every 6 h.",
             "- Act on the session you read with `GET /checkout-sessions/{id}`: the payload is a hint.",
+            "- Missed some (your endpoint was down, or had no URL yet)? `GET /events` lists every one, in order, with the same payload.",
           ].join("\n"),
           tags: ["Notifications"],
           // Signed, not authenticated with a credential of yours.

@@ -6,8 +6,8 @@ import { isAllowedReturnUrl, type Partner } from "@/lib/partners/partners";
 import { bodyProblemMessage, readJsonBody } from "@/lib/http/body";
 import type { CheckoutSessionResource } from "./api-schemas";
 import { createSessionSchema, type CreateSessionInput } from "../session/booking";
-import { checkoutUrls, statusView, type CheckoutContext } from "../session/flow";
-import { createSession, getSession, type CheckoutSession } from "../session/sessions";
+import { checkoutUrls, type CheckoutContext } from "../session/flow";
+import { createSession, getSession, partnerSessionView, type CheckoutSession } from "../session/sessions";
 import { getEnv } from "@/lib/env";
 import { loggerFor } from "@/lib/logger";
 import { clientIpFrom } from "@/lib/security/client-ip";
@@ -40,6 +40,7 @@ export interface SessionsApiThrottles {
 
 let defaultThrottles: SessionsApiThrottles | undefined;
 
+/** The throttles of this process, from the configuration (shared by every handler of the API). */
 export function sessionsApiThrottles(): SessionsApiThrottles {
   if (!defaultThrottles) {
     const env = getEnv();
@@ -116,18 +117,19 @@ export async function readJson(request: Request, options: { empty?: unknown } = 
   throw new AppError(code, `The body ${message}`, { fields: [{ field: "(body)", message }] });
 }
 
-/** What the partner sees of a session: its state, never the customer's data. */
+/**
+ * What the partner sees of a session: its state, never the customer's data. The state and the
+ * operation are partnerSessionView's, which the notifications are written from too.
+ */
 export function sessionResource(ctx: CheckoutContext, session: CheckoutSession): CheckoutSessionResource {
-  const view = statusView(session);
+  const { id, bookingReference, state, final, operation } = partnerSessionView(session);
   return {
-    id: session.id,
-    url: checkoutUrls(ctx, session.id).page,
-    bookingReference: session.bookingReference,
-    state: view.state,
-    final: view.final,
-    operation: session.operationId
-      ? { id: session.operationId, status: session.operationStatus, updatedAt: session.operationUpdatedAt?.toISOString() ?? null }
-      : null,
+    id,
+    url: checkoutUrls(ctx, id).page,
+    bookingReference,
+    state,
+    final,
+    operation,
     expiresAt: session.expiresAt.toISOString(),
     createdAt: session.createdAt.toISOString(),
     updatedAt: session.updatedAt.toISOString(),
@@ -193,6 +195,14 @@ function wellFormedReturnUrl(body: unknown): string | undefined {
   return checked.success ? checked.data : undefined;
 }
 
+/**
+ * One read of the partner's budget (a session, a page of sessions or events, a refund's breakdown:
+ * each touches the database), or a 429 when it is spent.
+ */
+export function takeRead(throttles: SessionsApiThrottles, partner: Pick<Partner, "id">): void {
+  takeBudget(throttles.readsPerPartner, partner.id, "reads");
+}
+
 export async function handleGetSession(
   request: Request,
   id: string,
@@ -201,7 +211,7 @@ export async function handleGetSession(
 ): Promise<CheckoutSessionResource> {
   const ctx = await context();
   const partner = await authenticatePartner(ctx, request, throttles);
-  takeBudget(throttles.readsPerPartner, partner.id, "reads");
+  takeRead(throttles, partner);
   return sessionResource(ctx, await partnersSession(ctx, partner, id));
 }
 

@@ -6,21 +6,18 @@ import { newSigningSecret, signNotification } from "./notifications";
 import { notificationPayload } from "../session/sessions";
 
 /*
- * The README's verification of a notification (examples/verify-notification.ts), with the library
+ * The integrators' verification of a notification (docs/integrators/notifications.md) (examples/verify-notification.ts), with the library
  * and by hand, on notifications signed and serialized exactly as the app sends them.
  */
 
 const secret = newSigningSecret();
-const payload = notificationPayload(
-  {
-    id: "cs_1",
-    bookingReference: "BK-ÉTÉ-1",
-    operationId: "op_1",
-    operationStatus: "CONFIRMED",
-    operationUpdatedAt: new Date(),
-  } as CheckoutSessionRow,
-  "confirmed",
-);
+const payload = notificationPayload({
+  id: "cs_1",
+  bookingReference: "BK-ÉTÉ-1",
+  operationId: "op_1",
+  operationStatus: "CONFIRMED",
+  operationUpdatedAt: new Date(),
+} as CheckoutSessionRow);
 // As notifications.ts sends it.
 const rawBody = JSON.stringify(payload);
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, isNotNull, lte, inArray } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, lte, inArray } from "drizzle-orm";
 import { checkoutSessions } from "@/lib/db/schema";
 import { acquireLease as acquireNamedLease, releaseLease } from "@/lib/db/leases";
 import type { Db } from "@/lib/db";
@@ -46,6 +46,8 @@ export async function reconcile(
       and(
         isNotNull(checkoutSessions.operationId),
         inArray(checkoutSessions.operationStatus, [...OPEN_STATUSES]),
+        // Ended not eligible: final whatever its operation does next, nothing to find.
+        isNull(checkoutSessions.notEligibleAt),
         lte(checkoutSessions.updatedAt, new Date(now.getTime() - RECONCILE_AFTER_MS)),
       ),
     )

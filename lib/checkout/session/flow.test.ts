@@ -7,17 +7,28 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AppError } from "@/lib/app-error";
 import type { Database } from "@/lib/db";
-import { partners } from "@/lib/db/schema";
+import { partnerNotifications, partners } from "@/lib/db/schema";
 import { forgetPartner } from "@/lib/partners/cache";
 import { decideAtProvider, startSandboxServer } from "@/lib/sandbox/testing/servers";
 import { MAX_CORRECTIONS } from "./customer-editor";
-import { chooseOffer, loadOffers, pollStatus, providerTarget, refreshStatus, submitCustomer, type CheckoutContext } from "./flow";
+import {
+  chooseOffer,
+  loadOffers,
+  pollStatus,
+  providerTarget,
+  refreshStatus,
+  statusView,
+  submitCustomer,
+  type CheckoutContext,
+} from "./flow";
 import type { Partner } from "@/lib/partners/partners";
 import {
   attachOperation,
   claimFinancingStart,
   createSession,
   getCustomerDraft,
+  markNotEligible,
+  partnerSessionView,
   recordOperationStatus,
   requireSession,
   sessionState,
@@ -46,6 +57,11 @@ afterAll(async () => {
   await database?.close();
   await server?.close();
 });
+
+/** The notifications written for a session, in order. */
+function notificationsOf(sessionId: string) {
+  return ctx.db.select().from(partnerNotifications).where(eq(partnerNotifications.sessionId, sessionId)).orderBy(partnerNotifications.seq);
+}
 
 /** A session whose customer has sent valid data (the operation exists). */
 async function sessionWithOperation(email?: string) {
@@ -384,8 +400,49 @@ describe("offers and choosing", () => {
     expect(await providerTarget(ctx, choosing)).toBe(`/checkout/${choosing.id}/status`);
   });
 
-  it("+not_eligible gets its own answer", async () => {
-    expect(await loadOffers(ctx, await sessionWithOperation("ana+not_eligible@example.com"))).toEqual({ kind: "not_eligible" });
+  it("+not_eligible gets its own answer, and ends the session: not_eligible, final, notified, on the return link, for good", async () => {
+    const session = await sessionWithOperation("ana+not_eligible@example.com");
+    expect(await loadOffers(ctx, session)).toEqual({ kind: "not_eligible" });
+    const ended = await requireSession(ctx.db, session.id);
+    expect(statusView(ended)).toMatchObject({ state: "not_eligible", final: true });
+    expect(new URL(statusView(ended).returnUrl).searchParams.get("outcome")).toBe("not_eligible");
+    expect(sessionResource(ctx, ended)).toMatchObject({ state: "not_eligible", final: true, operation: { status: "GENERATED" } });
+    const notified = await notificationsOf(session.id);
+    expect(notified.map((n) => n.payload.type)).toEqual(["checkout.session.choosing", "checkout.session.not_eligible"]);
+    // What GET answers, in the notification.
+    const { url: _url, expiresAt: _e, createdAt: _c, updatedAt: _u, ...resource } = sessionResource(ctx, ended);
+    expect(notified[1]!.payload.data).toEqual(resource);
+
+    // Loaded again (a reload): nothing more is written.
+    expect(await loadOffers(ctx, ended)).toEqual({ kind: "not_eligible" });
+    // The operation expiring later at the partner API is recorded, but the outcome stays.
+    const expired = { status: "EXPIRED" as const, updatedAt: new Date(Date.now() + 60_000).toISOString() };
+    expect(await recordOperationStatus(ctx.db, { sessionId: session.id, operationId: session.operationId! }, expired, "webhook")).toBe(
+      true,
+    );
+    expect(sessionState(await requireSession(ctx.db, session.id))).toBe("not_eligible");
+    expect(await notificationsOf(session.id)).toHaveLength(2);
+    // Nothing goes on: no correction, no plan.
+    expect(await submitCustomer(ctx, session.id, customerDraft("ana@example.com"), BROWSER)).toMatchObject({
+      ok: false,
+      failure: "closed",
+    });
+    expect(await chooseOffer(ctx, session.id, 1)).toEqual({ kind: "redirect", url: `/checkout/${session.id}/status` });
+  });
+
+  it("a plan chosen on an operation that is not eligible ends the session too, and leads to the status", async () => {
+    const session = await sessionWithOperation("ana+not_eligible@example.com");
+    expect(await chooseOffer(ctx, session.id, 1)).toEqual({ kind: "redirect", url: `/checkout/${session.id}/status` });
+    expect(sessionState(await requireSession(ctx.db, session.id))).toBe("not_eligible");
+  });
+
+  it("a session past choosing is never marked not eligible", async () => {
+    const session = await sessionWithOperation();
+    const view = await loadOffers(ctx, session);
+    if (view.kind !== "offers") throw new Error("expected offers");
+    await chooseOffer(ctx, session.id, view.offers[0]!.id);
+    expect(await markNotEligible(ctx.db, { sessionId: session.id, operationId: session.operationId! })).toBe(false);
+    expect(sessionState(await requireSession(ctx.db, session.id))).toBe("pending");
   });
 
   it("choosing redirects to the provider; five simultaneous submits send POST /financing once", async () => {
@@ -408,17 +465,19 @@ describe("offers and choosing", () => {
     expect((await requireSession(ctx.db, session.id)).chosenPlan).toEqual(figures);
   });
 
-  it("the status is read again once a plan is requested: the partner does not see GENERATED while the customer is at the provider", async () => {
+  it("the status is read again once a plan is requested, before `pending` is recorded: its notification and GET say the same status", async () => {
     const session = await sessionWithOperation();
     expect(session.operationStatus).toBe("GENERATED");
     const view = await loadOffers(ctx, session);
     if (view.kind !== "offers") throw new Error("expected offers");
     expect(await chooseOffer(ctx, session.id, view.offers[0]!.id)).toMatchObject({ kind: "redirect" });
-    // Read off the customer's way: it is done once the tracked work has settled.
-    expect(await workSettled(5_000)).toBe(true);
+    // Read before the redirect: nothing left in the background.
     const atProvider = await requireSession(ctx.db, session.id);
     expect([sessionState(atProvider), atProvider.operationStatus]).toEqual(["pending", "CLIENT_REQUESTED"]);
     expect(sessionResource(ctx, atProvider).operation).toMatchObject({ status: "CLIENT_REQUESTED" });
+    const pending = (await notificationsOf(session.id)).find((n) => n.state === "pending")!;
+    expect(pending.payload.data).toEqual(partnerSessionView(atProvider));
+    expect(pending.payload.data.operation).toEqual(sessionResource(ctx, atProvider).operation);
     expect(atProvider.operationUpdatedAt!.getTime()).toBeGreaterThanOrEqual(session.operationUpdatedAt!.getTime());
     expect((await statusHistory(ctx.db, session.id)).map((entry) => entry.source)).toContain("action");
   });

@@ -18,6 +18,7 @@ import {
   getCustomerDraft,
   isFinal,
   isNewerStatus,
+  markNotEligible,
   recordOperationStatus,
   requireSession,
   reserveCorrection,
@@ -26,6 +27,7 @@ import {
   updateSession,
   type CheckoutSession,
   type SessionState,
+  type StatusReport,
   type StatusSource,
 } from "./sessions";
 import { logError, loggerFor } from "@/lib/logger";
@@ -35,7 +37,7 @@ import type { ReuseWindow } from "@/lib/ops/shared-probe";
 const log = loggerFor("checkout");
 
 /**
- * The advanced flow (docs/architecture.md, "The checkout as data moves"), step by step. Pages and route handlers call these; each reads
+ * The advanced flow (docs/contributors/architecture.md, "The checkout as data moves"), step by step. Pages and route handlers call these; each reads
  * the session from the database and the truth from the partner API, never from the browser.
  */
 
@@ -256,17 +258,34 @@ export function showsOffers(session: CheckoutSession): boolean {
   return session.operationId !== null && sessionState(session) === "choosing";
 }
 
-/** @param known the session's partner when the caller has already read it (the page has): one read less. */
+/**
+ * The operation's offers. When the partner API says it can never be financed (not eligible, or
+ * not one offer), the session ends there: `not_eligible`, final, and the partner is told
+ * (markNotEligible), rather than waiting `choosing` until it expires.
+ *
+ * @param known the session's partner when the caller has already read it (the page has): one read less.
+ */
 export async function loadOffers(ctx: CheckoutContext, session: CheckoutSession, known?: Partner): Promise<OffersView> {
   if (!session.operationId) throw new AppError("conflict", "The customer's data has not been sent yet");
   const partner = known?.id === session.partnerId ? known : await partnerOf(ctx, session);
+  let view: OffersView;
   try {
     const { offers } = await ctx.clientFor(partner).getOffers(session.operationId);
-    return offers.length === 0 ? { kind: "none" } : { kind: "offers", offers: sortOffers(offers) };
+    view = offers.length === 0 ? { kind: "none" } : { kind: "offers", offers: sortOffers(offers) };
   } catch (error) {
-    if (isFinancingApiError(error, "NOT_ELIGIBLE_FOR_FINANCING")) return { kind: "not_eligible" };
-    logError(log, "checkout: loading offers failed", error, { sessionId: session.id });
-    return { kind: "unavailable" };
+    if (!isFinancingApiError(error, "NOT_ELIGIBLE_FOR_FINANCING")) {
+      logError(log, "checkout: loading offers failed", error, { sessionId: session.id });
+      return { kind: "unavailable" };
+    }
+    view = { kind: "not_eligible" };
+  }
+  if (view.kind !== "offers") await endNotEligible(ctx, session, view.kind);
+  return view;
+}
+
+async function endNotEligible(ctx: CheckoutContext, session: CheckoutSession, reason: "not_eligible" | "none"): Promise<void> {
+  if (await markNotEligible(ctx.db, { sessionId: session.id, operationId: session.operationId! })) {
+    log.info({ sessionId: session.id, reason }, "checkout: the operation cannot be financed; the session ends not_eligible");
   }
 }
 
@@ -301,9 +320,17 @@ export async function chooseOffer(ctx: CheckoutContext, sessionId: string, offer
   const client = ctx.clientFor(partner);
   let offer: FinancialOffer | undefined;
   try {
-    offer = (await client.getOffers(session.operationId)).offers.find((o) => o.id === offerId);
+    const { offers } = await client.getOffers(session.operationId);
+    if (offers.length === 0) {
+      await endNotEligible(ctx, session, "none");
+      return { kind: "redirect", url: `/checkout/${session.id}/status` };
+    }
+    offer = offers.find((o) => o.id === offerId);
   } catch (error) {
-    if (isFinancingApiError(error, "NOT_ELIGIBLE_FOR_FINANCING")) return { kind: "offer_gone" };
+    if (isFinancingApiError(error, "NOT_ELIGIBLE_FOR_FINANCING")) {
+      await endNotEligible(ctx, session, "not_eligible");
+      return { kind: "redirect", url: `/checkout/${session.id}/status` };
+    }
     return { kind: "unavailable" };
   }
   if (!offer) return { kind: "offer_gone" };
@@ -327,11 +354,20 @@ export async function chooseOffer(ctx: CheckoutContext, sessionId: string, offer
   }
 
   if (result.financingStatus === "REQUESTED") {
-    await updateSession(ctx.db, session.id, { financingStatus: "REQUESTED", paymentUrl: result.paymentUrl, hasAlternatives: null });
-    // The operation has moved on at the API (to which status, the spec does not say): read it now,
-    // off the customer's way to the provider, or the partner's GET shows the status of before (GENERATED)
-    // next to `pending` until the next read, minutes later. Tracked, so a graceful stop waits for it.
-    void trackWork(() => refreshStatus(ctx, session.id, "action"));
+    // The operation has moved on at the API (to which status, the spec does not say): it is read
+    // before `pending` is recorded, and recorded with it, so the partner's notification of `pending`
+    // and its GET both say that status (not GENERATED until a read minutes later). Unread (the API
+    // did not answer), `pending` is recorded all the same, with the status of before, and the
+    // status is read again off the customer's way (tracked, so a graceful stop waits for it).
+    const operationId = session.operationId;
+    const status = await readOperationStatus(ctx, session);
+    await updateSession(
+      ctx.db,
+      session.id,
+      { financingStatus: "REQUESTED", paymentUrl: result.paymentUrl, hasAlternatives: null },
+      status && { operationId, status, source: "action" },
+    );
+    if (!status) void trackWork(() => refreshStatus(ctx, session.id, "action"));
     return { kind: "redirect", url: result.paymentUrl };
   }
   await updateSession(ctx.db, session.id, {
@@ -402,6 +438,17 @@ export async function refreshStatus(
     );
   }
   return readStatus(ctx, session, source);
+}
+
+/** The operation's status at the partner API, or undefined when it cannot be read now (logged). */
+async function readOperationStatus(ctx: CheckoutContext, session: CheckoutSession): Promise<StatusReport | undefined> {
+  if (!session.operationId) return undefined;
+  try {
+    return (await ctx.clientFor(await partnerOf(ctx, session)).getStatus(session.operationId)).status;
+  } catch (error) {
+    logError(log, "checkout: reading the status failed", error, { sessionId: session.id });
+    return undefined;
+  }
 }
 
 async function readStatus(ctx: CheckoutContext, session: CheckoutSession, source: StatusSource): Promise<CheckoutSession> {

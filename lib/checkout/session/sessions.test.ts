@@ -27,17 +27,19 @@ describe("a session's state in SQL (sessionStateCondition)", () => {
     for (const status of statuses)
       for (const financingStatus of financing)
         for (const cancelled of [false, true])
-          for (const expired of [false, true]) {
-            const n = rows.length;
-            rows.push({
-              ...storedSession({ id: `cs_state_${n}_00000000`, reference: `STATE-${n}` }),
-              operationId: status ? `op_state_${n}` : null,
-              operationStatus: status as CheckoutSessionRow["operationStatus"],
-              financingStatus,
-              cancelledAt: cancelled ? new Date(now.getTime() - 60_000) : null,
-              expiresAt: new Date(now.getTime() + (expired ? -1 : 1) * 3_600_000),
-            });
-          }
+          for (const notEligible of [false, true])
+            for (const expired of [false, true]) {
+              const n = rows.length;
+              rows.push({
+                ...storedSession({ id: `cs_state_${n}_00000000`, reference: `STATE-${n}` }),
+                operationId: status ? `op_state_${n}` : null,
+                operationStatus: status as CheckoutSessionRow["operationStatus"],
+                financingStatus,
+                cancelledAt: cancelled ? new Date(now.getTime() - 60_000) : null,
+                notEligibleAt: notEligible ? new Date(now.getTime() - 60_000) : null,
+                expiresAt: new Date(now.getTime() + (expired ? -1 : 1) * 3_600_000),
+              });
+            }
     await ctx.db.insert(checkoutSessions).values(rows);
     const ids = rows.map((row) => row.id);
     const stored = await ctx.db.select().from(checkoutSessions).where(inArray(checkoutSessions.id, ids));

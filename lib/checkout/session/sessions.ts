@@ -46,12 +46,24 @@ const STATE_OF_STATUS: Record<OperationStatus, SessionState> = {
 };
 
 /** States in which the customer's outcome is known: the status page stops polling. */
-export const FINAL_STATES: readonly SessionState[] = ["approved", "confirmed", "refused", "error", "cancelled", "expired", "refunded"];
+export const FINAL_STATES: readonly SessionState[] = [
+  "approved",
+  "confirmed",
+  "not_eligible",
+  "refused",
+  "error",
+  "cancelled",
+  "expired",
+  "refunded",
+];
 
 export function sessionState(
-  session: Pick<CheckoutSession, "operationStatus" | "expiresAt" | "financingStatus" | "cancelledAt">,
+  session: Pick<CheckoutSession, "operationStatus" | "expiresAt" | "financingStatus" | "notEligibleAt" | "cancelledAt">,
   now = new Date(),
 ): SessionState {
+  // Final once said (markNotEligible): the operation's later statuses (it expires, or is
+  // cancelled, at the partner API) are kept, but no longer move the session.
+  if (session.notEligibleAt) return "not_eligible";
   if (session.operationStatus) {
     const state = STATE_OF_STATUS[session.operationStatus] ?? "error";
     // A provider accepted the request: the customer is at its checkout, whatever status we last read.
@@ -67,6 +79,12 @@ export function sessionState(
  * kind of row.
  */
 export function sessionStateCondition(state: SessionState, now = new Date()): SQL {
+  // Said once (markNotEligible), it is the state whatever else the row holds.
+  if (state === "not_eligible") return isNotNull(checkoutSessions.notEligibleAt);
+  return and(isNull(checkoutSessions.notEligibleAt), stateByStatus(state, now))!;
+}
+
+function stateByStatus(state: Exclude<SessionState, "not_eligible">, now: Date): SQL {
   const s = checkoutSessions;
   const statusesOf = (wanted: SessionState) =>
     (Object.keys(STATE_OF_STATUS) as OperationStatus[]).filter((status) => STATE_OF_STATUS[status] === wanted);
@@ -363,12 +381,13 @@ export async function cancelUnstartedSession(db: Db, sessionId: string, now = ne
           eq(checkoutSessions.id, sessionId),
           isNull(checkoutSessions.operationId),
           isNull(checkoutSessions.cancelledAt),
+          isNull(checkoutSessions.notEligibleAt),
           gt(checkoutSessions.expiresAt, now),
         ),
       )
       .returning();
     if (!cancelled) return undefined;
-    await enqueueNotification(tx, cancelled, "cancelled");
+    await enqueueNotification(tx, cancelled, now);
     return cancelled;
   });
 }
@@ -404,26 +423,78 @@ export async function operationOwners(db: Db, operationIds: readonly string[]): 
   return [...current.map((row) => ({ ...row, operationId: row.operationId! })), ...replaced];
 }
 
+/** An operation's status as the partner API reported it. */
+export interface StatusReport {
+  status: OperationStatus;
+  updatedAt: string;
+}
+
 /**
  * Records what POST /financing said. A provider that accepted the request (`REQUESTED`) moves the
  * session to `pending` without any operation status changing: the partner is told of it here, in
- * the same transaction, as recordOperationStatus tells of the states a status reaches.
+ * the same transaction, as recordOperationStatus tells of the states a status reaches. With the
+ * operation's status read since (`report`, applied forward only like recordOperationStatus), the
+ * notification carries that status: what GET answers from then on.
  */
 export async function updateSession(
   db: Db,
   sessionId: string,
   values: Partial<Pick<CheckoutSessionRow, "paymentUrl" | "chosenOfferId" | "financingStatus" | "hasAlternatives">>,
+  report?: { operationId: string; status: StatusReport; source: StatusSource },
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).for("update");
     if (!row) return;
-    const [updated] = await tx
+    let [updated] = await tx
       .update(checkoutSessions)
       .set({ ...values, updatedAt: new Date() })
       .where(eq(checkoutSessions.id, sessionId))
       .returning();
-    const after = sessionState(updated!);
-    if (after !== sessionState(row)) await enqueueNotification(tx, updated!, after);
+    if (report && updated!.operationId === report.operationId && isNewerStatus(updated!, report.status)) {
+      updated = await applyStatus(tx, updated!, report.status, report.source);
+    }
+    if (sessionState(updated!) !== sessionState(row)) await enqueueNotification(tx, updated!);
+  });
+}
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/** Writes a newer status onto the locked row, and into its history; answers the row as written. */
+async function applyStatus(tx: Tx, row: CheckoutSession, report: StatusReport, source: StatusSource): Promise<CheckoutSession> {
+  const updatedAt = new Date(report.updatedAt);
+  const [updated] = await tx
+    .update(checkoutSessions)
+    .set({ operationStatus: report.status, operationUpdatedAt: updatedAt, updatedAt: new Date() })
+    .where(eq(checkoutSessions.id, row.id))
+    .returning();
+  await tx.insert(sessionStatusHistory).values({ sessionId: row.id, status: report.status, source, operationUpdatedAt: updatedAt });
+  return updated!;
+}
+
+/**
+ * The partner API said the session's operation can never be financed (not eligible, or no offer at
+ * all) while its customer was choosing: the session ends `not_eligible`, and the partner is told in
+ * the same transaction. Only while the session still holds that operation and is choosing (a
+ * correction may have replaced it, a plan may have been requested meanwhile). Answers whether it
+ * changed.
+ */
+export async function markNotEligible(db: Db, target: { sessionId: string; operationId: string }, now = new Date()): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(checkoutSessions)
+      .where(and(eq(checkoutSessions.id, target.sessionId), eq(checkoutSessions.operationId, target.operationId)))
+      .for("update");
+    if (!row || sessionState(row, now) !== "choosing") return false;
+    // A plan request under way (claimFinancingStart) will have its own answer: it is not overtaken.
+    if (row.financingStatus === "STARTING" && now.getTime() - row.updatedAt.getTime() < CLAIM_TTL_MS) return false;
+    const [updated] = await tx
+      .update(checkoutSessions)
+      .set({ notEligibleAt: now, updatedAt: now })
+      .where(eq(checkoutSessions.id, row.id))
+      .returning();
+    await enqueueNotification(tx, updated!, now);
+    return true;
   });
 }
 
@@ -491,11 +562,10 @@ export function isNewerStatus(
 export async function recordOperationStatus(
   db: Db,
   target: { sessionId: string; operationId: string },
-  report: { status: OperationStatus; updatedAt: string },
+  report: StatusReport,
   source: StatusSource,
 ): Promise<boolean> {
   const { sessionId, operationId } = target;
-  const updatedAt = new Date(report.updatedAt);
   return db.transaction(async (tx) => {
     const [row] = await tx
       .select()
@@ -503,35 +573,39 @@ export async function recordOperationStatus(
       .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.operationId, operationId)))
       .for("update");
     if (!row || !isNewerStatus(row, report)) return false;
-    const [updated] = await tx
-      .update(checkoutSessions)
-      .set({ operationStatus: report.status, operationUpdatedAt: updatedAt, updatedAt: new Date() })
-      .where(eq(checkoutSessions.id, sessionId))
-      .returning();
-    await tx.insert(sessionStatusHistory).values({ sessionId, status: report.status, source, operationUpdatedAt: updatedAt });
-    const before = sessionState(row);
-    const after = sessionState(updated!);
+    const updated = await applyStatus(tx, row, report, source);
     // The partner is told of each state the session reaches, once: the outbox row is written in this
     // same transaction, so a change is never applied without its notification (or the reverse).
-    if (after !== before) await enqueueNotification(tx, updated!, after);
+    if (sessionState(updated) !== sessionState(row)) await enqueueNotification(tx, updated);
     return true;
   });
 }
 
+/** Any number, as long as nothing else takes this advisory lock. */
+const NOTIFICATION_ORDER_LOCK_KEY = 7_305_160_041;
+
 /**
- * Writes the notification of a state to the outbox, once per (session, state). Written whether or
- * not the partner has a notification URL: without one it waits, unattempted, and goes out once a URL
- * is saved (lib/checkout/background/notifications.ts).
+ * Writes the notification of the state the session is in (as written in this transaction) to the
+ * outbox, once per (session, state), with what GET answers for it at this moment
+ * (notificationPayload). Written whether or not the partner has a notification URL: without one it
+ * waits, unattempted, and goes out once a URL is saved (lib/checkout/background/notifications.ts).
+ *
+ * Its `seq` is the partner's event feed cursor (GET /api/events), so the sequence must be taken in
+ * the order transactions commit: a transaction-scoped advisory lock, taken just before the insert
+ * and held to the commit (the insert is each caller's last statement), orders the writers. Without
+ * it a reader could see seq 11 committed while 10 was still to come, and skip 10 for good.
  */
-async function enqueueNotification(tx: Pick<Db, "insert">, session: CheckoutSession, state: SessionState): Promise<void> {
+async function enqueueNotification(tx: Tx, session: CheckoutSession, now = new Date()): Promise<void> {
+  const payload = notificationPayload(session, now);
+  await tx.execute(sql`select pg_advisory_xact_lock(${NOTIFICATION_ORDER_LOCK_KEY})`);
   await tx
     .insert(partnerNotifications)
     .values({
       id: `msg_${randomBytes(16).toString("base64url")}`,
       sessionId: session.id,
       partnerId: session.partnerId,
-      state,
-      payload: notificationPayload(session, state),
+      state: payload.data.state,
+      payload,
     })
     .onConflictDoNothing({ target: [partnerNotifications.sessionId, partnerNotifications.state] });
 }
@@ -568,28 +642,35 @@ export async function notifyExpiredSessions(db: Db, now = new Date(), limit = 50
     )
     .orderBy(asc(checkoutSessions.expiresAt))
     .limit(limit);
-  for (const session of expired) await enqueueNotification(db, session, "expired");
+  for (const session of expired) await db.transaction((tx) => enqueueNotification(tx, session, now));
   return expired.length;
 }
 
-/** What the partner receives: the session's new state, never the customer's data. */
 /** The body of a partner notification: its schema (and documentation) is `api-schemas.ts`. */
 export type { NotificationPayload };
 
-export function notificationPayload(session: CheckoutSession, state: SessionState): NotificationPayload {
+/**
+ * Where a session stands, as its partner sees it at `now`: its state, never the customer's data.
+ * The one source of both the API's answer (GET /api/checkout-sessions/{id}, which adds the links
+ * and dates) and the notifications, so a notification says what GET said when it was written.
+ */
+export function partnerSessionView(session: CheckoutSession, now = new Date()): NotificationPayload["data"] {
+  const state = sessionState(session, now);
   return {
-    type: `checkout.session.${state}`,
-    timestamp: new Date().toISOString(),
-    data: {
-      id: session.id,
-      bookingReference: session.bookingReference,
-      state,
-      final: isFinal(state),
-      operation: session.operationId
-        ? { id: session.operationId, status: session.operationStatus, updatedAt: session.operationUpdatedAt?.toISOString() ?? null }
-        : null,
-    },
+    id: session.id,
+    bookingReference: session.bookingReference,
+    state,
+    final: isFinal(state),
+    operation: session.operationId
+      ? { id: session.operationId, status: session.operationStatus, updatedAt: session.operationUpdatedAt?.toISOString() ?? null }
+      : null,
   };
+}
+
+/** The notification of the state the session is in at `now` (what the partner receives: see partnerSessionView). */
+export function notificationPayload(session: CheckoutSession, now = new Date()): NotificationPayload {
+  const data = partnerSessionView(session, now);
+  return { type: `checkout.session.${data.state}`, timestamp: now.toISOString(), data };
 }
 
 export async function statusHistory(db: Db, sessionId: string) {

@@ -220,7 +220,10 @@ describe("the first administrator", () => {
     expect(invited).toEqual({ ok: true, link: expect.stringMatching(/\/admin\/login\/link\/[A-Za-z0-9_-]{43}$/) });
     const [staff] = await db().select().from(staffUsers).where(eq(staffUsers.partnerId, "acme-travel"));
     expect(staff).toMatchObject({ email: "admin@acme.example", name: "Ana Admin" });
-    expect((await audits("acme-travel")).map((event) => event.kind)).toContain("partner_admin_invited");
+    // One line in the partner's audit log, naming the operator who invited.
+    const invitations = (await audits("acme-travel")).filter((event) => event.kind.endsWith("_invited"));
+    expect(invitations).toHaveLength(1);
+    expect(invitations[0]).toMatchObject({ kind: "staff_invited", staffName: OPERATOR.name, details: { by: "operator", role: "admin" } });
 
     expect(await invitePartnerAdmin(db(), "acme-travel", { email: "admin@acme.example", name: "Again" }, OPERATOR)).toEqual({
       ok: false,

@@ -271,7 +271,8 @@ export async function invitePartnerAdmin(
     .where(eq(sql`lower(${staffUsers.email})`, email.toLowerCase()))
     .limit(1);
   if (taken) return { ok: false, reason: "email_taken" };
-  // An admin who may refund, with a 48-hour invitation link; `staff_invited` is audited there.
+  // An admin who may refund, with a 48-hour invitation link; its one audit line (`staff_invited`,
+  // by the operator) is written there.
   const invited = await createPartnerAdminInvitation(db, partnerId, email, name.value, {
     by: { id: actor.id, name: actor.name },
     ip: actor.ip ?? undefined,
@@ -284,6 +285,5 @@ export async function invitePartnerAdmin(
           ? invited.reason
           : "not_found",
     };
-  await recordActorAudit(db, actor, { kind: "partner_admin_invited", result: "ok", partnerId, details: {} });
   return { ok: true, link: linkUrl(getEnv().APP_URL, invited.link.token, "invitation") };
 }

@@ -180,6 +180,7 @@ export function surfaceArbitraries(target: FuzzTarget): Record<SurfaceName, fc.A
       .tuple(fc.constantFrom("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"), notJson)
       .map(([type, body]) => request("checkout-sessions", "POST", "/api/checkout-sessions", { ...auth, "Content-Type": type }, body)),
     segment.map((id) => request("checkout-sessions", "GET", `/api/checkout-sessions/${id}`, auth)),
+    hostileQuery(["after", "limit"]).map((query) => request("checkout-sessions", "GET", `/api/events${query}`, auth)),
     fc
       .tuple(fc.constantFrom("PUT", "DELETE", "PATCH"), segment)
       .map(([method, id]) => request("checkout-sessions", method, `/api/checkout-sessions/${id}`, auth, "{}")),

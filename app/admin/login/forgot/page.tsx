@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { SignedOutFrame } from "@/components/admin/signed-out-frame";
 import { Notice } from "@/components/ui/notice";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { TextField } from "@/components/ui/field";
@@ -25,52 +26,45 @@ export default async function ForgotPasswordPage({ searchParams }: Props) {
   const t = getStaffMessages(locale).forgot;
   const sent = query.sent;
   return (
-    <>
-      <header className="border-b border-divider bg-surface">
-        <div className="mx-auto flex max-w-md px-4 py-2">
-          <p className="py-2 font-bold text-brand">{m.common.backOffice}</p>
-        </div>
-      </header>
-      <main id="main" tabIndex={-1} className="mx-auto flex max-w-md flex-col gap-6 px-4 py-8 sm:py-12">
-        <div className="flex flex-col gap-2">
-          <h1 className="text-3xl font-bold">{t.title}</h1>
-          <p className="text-muted">{t.intro}</p>
-        </div>
-        {sent === "accepted" ? (
-          <Notice tone="success" live>
-            {t.accepted}
-          </Notice>
-        ) : sent === "limited" ? (
-          <Notice tone="warning" live>
-            {t.limited}
-          </Notice>
-        ) : sent === "unavailable" ? (
-          <Notice tone="warning" live>
-            {t.unavailable}
-          </Notice>
-        ) : null}
-        <section aria-label={t.title} className="rounded-card bg-surface p-5 shadow-sm">
-          <form action={forgotPasswordAction} className="flex flex-col gap-4">
-            <TextField
-              name="email"
-              id="forgot-email"
-              label={t.email}
-              type="email"
-              autoComplete="username"
-              autoCapitalize="none"
-              spellCheck={false}
-              required
-              maxLength={254}
-            />
-            <div>
-              <SubmitButton pendingLabel={t.submitting}>{t.submit}</SubmitButton>
-            </div>
-          </form>
-        </section>
-        <p>
-          <TextLink href="/admin/login">{t.back}</TextLink>
-        </p>
-      </main>
-    </>
+    <SignedOutFrame backOffice={m.common.backOffice}>
+      <div className="flex flex-col gap-2">
+        <h1 className="text-3xl font-bold">{t.title}</h1>
+        <p className="text-muted">{t.intro}</p>
+      </div>
+      {sent === "accepted" ? (
+        <Notice tone="success" live>
+          {t.accepted}
+        </Notice>
+      ) : sent === "limited" ? (
+        <Notice tone="warning" live>
+          {t.limited}
+        </Notice>
+      ) : sent === "unavailable" ? (
+        <Notice tone="warning" live>
+          {t.unavailable}
+        </Notice>
+      ) : null}
+      <section aria-label={t.title} className="rounded-card bg-surface p-5 shadow-sm">
+        <form action={forgotPasswordAction} className="flex flex-col gap-4">
+          <TextField
+            name="email"
+            id="forgot-email"
+            label={t.email}
+            type="email"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+            maxLength={254}
+          />
+          <div>
+            <SubmitButton pendingLabel={t.submitting}>{t.submit}</SubmitButton>
+          </div>
+        </form>
+      </section>
+      <p>
+        <TextLink href="/admin/login">{t.back}</TextLink>
+      </p>
+    </SignedOutFrame>
   );
 }

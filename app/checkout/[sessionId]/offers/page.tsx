@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { redirect } from "next/navigation";
 import { CheckoutShell } from "@/components/checkout/checkout-shell";
 import { MarkDetailsSent } from "@/components/checkout/details-freshness";
 import { InstallmentChoiceNav } from "@/components/checkout/installment-choice";
@@ -8,7 +9,7 @@ import { LinkButton } from "@/components/ui/link-button";
 import { Notice } from "@/components/ui/notice";
 import { TextLink } from "@/components/ui/text-link";
 import { bookingTotalCents } from "@/lib/checkout/session/booking";
-import { loadOffers, returnUrlFor, showsOffers } from "@/lib/checkout/session/flow";
+import { loadOffers, showsOffers } from "@/lib/checkout/session/flow";
 import { defaultInstallments, installmentChoices, plansFor, representativeExample } from "@/lib/financing/offers";
 import { embedFields, embedHref } from "@/lib/embed/context";
 import { formatAmount } from "@/lib/i18n/format";
@@ -18,7 +19,7 @@ import { inRequestScope } from "@/lib/http/request-scope";
 import { preloadedOffers } from "@/lib/checkout/session/page-preload";
 
 /**
- * Step 3 (docs/architecture.md, "The checkout as data moves"): the plans the customer can choose, read from the partner API on every
+ * Step 3 (docs/contributors/architecture.md, "The checkout as data moves"): the plans the customer can choose, read from the partner API on every
  * render, installments first: the counts on offer (`?n=` picks one; 12, or the nearest, by
  * default), then that count's plans side by side, with the warning above and the representative
  * example credit law asks for right below, within two screens of a phone. A refusal with alternatives is
@@ -60,7 +61,7 @@ export default async function OffersPage(props: CheckoutPageProps) {
 
 /** What the partner API's answer decides: the plans, or why there are none. */
 async function OffersContent({ page }: { page: LoadedCheckout }) {
-  const { ctx, session, query, state, embed, locale, m, partnerName } = page;
+  const { ctx, session, query, embed, locale, m } = page;
   const notice = noticeOf(query.notice);
   // The plan chosen was refused, or failed (a technical error), and the partner API has alternatives.
   const noticeOfFailure = { REFUSED: m.offers.refusedNotice, ERROR: m.offers.failedNotice } as const;
@@ -72,31 +73,14 @@ async function OffersContent({ page }: { page: LoadedCheckout }) {
   // request id on its log lines and sent upstream.
   const view = (await preloadedOffers(session.id)) ?? (await inRequestScope(() => loadOffers(ctx, session, page.partner)));
   const cashPrice = { cents: bookingTotalCents(session.booking), currency: session.booking.totalPrice.currency };
-  const backToPartner = (
-    <div>
-      <LinkButton href={returnUrlFor(session, state)} external target={embed ? "_top" : undefined}>
-        {m.common.payAnotherWay(partnerName)}
-      </LinkButton>
-    </div>
-  );
+
+  // No plan can ever be had (not eligible, or not one offer): loadOffers ended the session
+  // `not_eligible`, a final outcome the status page words, with the way back to the agency (whose
+  // link says that outcome), as it does for every final outcome.
+  if (view.kind === "not_eligible" || view.kind === "none") redirect(page.href("status"));
 
   let content: React.ReactNode;
-  if (view.kind === "not_eligible" || view.kind === "none") {
-    content = (
-      <>
-        <h1 className="text-3xl font-bold">{view.kind === "none" ? m.offers.noneTitle : m.offers.notEligibleTitle}</h1>
-        <p>{view.kind === "none" ? m.offers.noneBody : m.offers.notEligibleBody}</p>
-        {view.kind === "not_eligible" ? (
-          // The refusal is about the data sent: a correction replaces the operation and asks again.
-          <p>
-            {m.offers.notEligibleCorrect}{" "}
-            <TextLink href={embedHref(`/checkout/${session.id}`, embed, { edit: "1" })}>{m.offers.editDetails}</TextLink>
-          </p>
-        ) : null}
-        {backToPartner}
-      </>
-    );
-  } else if (view.kind === "unavailable") {
+  if (view.kind === "unavailable") {
     content = (
       <>
         <h1 className="text-3xl font-bold">{m.offers.unavailableTitle}</h1>

@@ -15,7 +15,7 @@ import { inRequestScope } from "@/lib/http/request-scope";
 import { preloadedStatus } from "@/lib/checkout/session/page-preload";
 
 /**
- * Step 5 (docs/architecture.md, "The checkout as data moves"): what happened, in words, and what comes next. Rendering asks the partner
+ * Step 5 (docs/contributors/architecture.md, "The checkout as data moves"): what happened, in words, and what comes next. Rendering asks the partner
  * API for the status (pollStatus; started by the HTTP server as the request arrives), so a reload
  * (the "Check again" link, without JavaScript) shows the latest; with JavaScript, StatusPoller
  * refreshes the page when the state changes.
@@ -37,6 +37,7 @@ const TONE: Record<SessionState, "info" | "success" | "warning" | "error"> = {
   pending: "info",
   approved: "success",
   confirmed: "success",
+  not_eligible: "warning",
   refused: "error",
   error: "error",
   cancelled: "warning",
@@ -46,7 +47,7 @@ const TONE: Record<SessionState, "info" | "success" | "warning" | "error"> = {
 
 /**
  * Where the customer is in the three steps: past them all once financed. An outcome without
- * financing (refused, an error, cancelled, expired, refunded) shows no progress bar: three steps
+ * financing (not eligible, refused, an error, cancelled, expired, refunded) shows no progress bar: three steps
  * "done" would read as a signed, successful financing; the page's words say what happened.
  */
 const STEP: Record<SessionState, number | undefined> = {
@@ -55,6 +56,7 @@ const STEP: Record<SessionState, number | undefined> = {
   pending: 3,
   approved: 4,
   confirmed: 4,
+  not_eligible: undefined,
   refused: undefined,
   error: undefined,
   cancelled: undefined,

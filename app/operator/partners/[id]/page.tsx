@@ -4,7 +4,6 @@ import type { ReactNode } from "react";
 import { credentialText } from "@/components/operator/credential-text";
 import { OperatorPage } from "@/app/operator/operator-page";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
-import { getOperatorMessages } from "@/lib/i18n/operator-messages";
 import { CredentialForm, InviteAdminForm, PartnerNotificationForm, PartnerSettingsForm } from "@/components/operator/partner-forms";
 import { ApiSecretsPanel } from "@/components/partners/api-secrets-panel";
 import { apiSecretRows } from "@/components/partners/api-secrets-rows";
@@ -17,7 +16,8 @@ import { getAppContext } from "@/lib/app-context";
 import { partnerApiSecrets } from "@/lib/backoffice/api-secrets/api-secrets";
 import { formatDateTime } from "@/lib/backoffice/common/format";
 import { getEnv } from "@/lib/env";
-import { fill, getPartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
+import { getPartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
+import { fill } from "@/lib/text/template";
 import { getLocale } from "@/lib/i18n/server";
 import { reachableAgencies } from "@/lib/operator/partners/credential";
 import { partnerForConsole } from "@/lib/operator/partners/partners-admin";
@@ -86,14 +86,7 @@ export default async function PartnerPage({ params, searchParams }: Props) {
   const keyPrefix = env.financing.environment === "production" ? "fk_live_" : "fk_test_";
 
   return (
-    <OperatorPage
-      operator={operator}
-      locale={locale}
-      m={getOperatorMessages(locale)}
-      admin={getAdminMessages(locale)}
-      path={path}
-      section="partners"
-    >
+    <OperatorPage operator={operator} locale={locale} path={path} section="partners">
       <TextLink href="/operator/partners">{m.detail.back}</TextLink>
       <div className="flex flex-col gap-1">
         <h1 className="text-3xl font-bold">{partner.name}</h1>

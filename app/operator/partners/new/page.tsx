@@ -1,8 +1,6 @@
 import type { Metadata } from "next";
 import { CreatePartnerForm } from "@/components/operator/create-partner-form";
 import { OperatorPage } from "@/app/operator/operator-page";
-import { getAdminMessages } from "@/lib/i18n/admin-messages";
-import { getOperatorMessages } from "@/lib/i18n/operator-messages";
 import { TextLink } from "@/components/ui/text-link";
 import { getPartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
 import { getLocale } from "@/lib/i18n/server";
@@ -21,14 +19,7 @@ export default async function NewPartnerPage() {
   const locale = await getLocale();
   const m = getPartnerConsoleMessages(locale);
   return (
-    <OperatorPage
-      operator={operator}
-      locale={locale}
-      m={getOperatorMessages(locale)}
-      admin={getAdminMessages(locale)}
-      path={PATH}
-      section="partners"
-    >
+    <OperatorPage operator={operator} locale={locale} path={PATH} section="partners">
       <div className="flex max-w-2xl flex-col gap-6">
         <TextLink href="/operator/partners">{m.detail.back}</TextLink>
         <h1 className="text-3xl font-bold">{m.create.title}</h1>

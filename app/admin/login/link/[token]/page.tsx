@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { SignedOutFrame } from "@/components/admin/signed-out-frame";
 import { Notice } from "@/components/ui/notice";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { TextLink } from "@/components/ui/text-link";
@@ -26,31 +27,24 @@ export default async function EnrolmentLinkPage({ params }: Props) {
   const m = getAdminMessages(await getLocale());
   const t = m.security;
   return (
-    <>
-      <header className="border-b border-divider bg-surface">
-        <div className="mx-auto flex max-w-md px-4 py-2">
-          <p className="py-2 font-bold text-brand">{m.common.backOffice}</p>
-        </div>
-      </header>
-      <main id="main" tabIndex={-1} className="mx-auto flex max-w-md flex-col gap-6 px-4 py-8 sm:py-12">
-        <h1 className="text-3xl font-bold">{t.linkTitle}</h1>
-        {live ? (
-          <section aria-label={t.linkTitle} className="flex flex-col gap-4 rounded-card bg-surface p-5 shadow-sm">
-            <p>{t.linkIntro}</p>
-            <form action={openEnrolmentLinkAction}>
-              <input type="hidden" name="token" value={token} />
-              <SubmitButton pendingLabel={t.linkContinuing}>{t.linkContinue}</SubmitButton>
-            </form>
-          </section>
-        ) : (
-          <>
-            <Notice tone="warning">{t.linkInvalid}</Notice>
-            <p>
-              <TextLink href="/admin/login">{m.login.title}</TextLink>
-            </p>
-          </>
-        )}
-      </main>
-    </>
+    <SignedOutFrame backOffice={m.common.backOffice}>
+      <h1 className="text-3xl font-bold">{t.linkTitle}</h1>
+      {live ? (
+        <section aria-label={t.linkTitle} className="flex flex-col gap-4 rounded-card bg-surface p-5 shadow-sm">
+          <p>{t.linkIntro}</p>
+          <form action={openEnrolmentLinkAction}>
+            <input type="hidden" name="token" value={token} />
+            <SubmitButton pendingLabel={t.linkContinuing}>{t.linkContinue}</SubmitButton>
+          </form>
+        </section>
+      ) : (
+        <>
+          <Notice tone="warning">{t.linkInvalid}</Notice>
+          <p>
+            <TextLink href="/admin/login">{m.login.title}</TextLink>
+          </p>
+        </>
+      )}
+    </SignedOutFrame>
   );
 }

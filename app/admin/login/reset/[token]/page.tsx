@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { SignedOutFrame } from "@/components/admin/signed-out-frame";
 import { SecurityForm } from "@/components/admin/security/security-form";
 import { Notice } from "@/components/ui/notice";
 import { TextLink } from "@/components/ui/text-link";
@@ -29,37 +30,30 @@ export default async function ResetPasswordPage({ params }: Props) {
   // Only a live token (a plain base64url string) ever goes into the form's permalink.
   const path = live ? `/admin/login/reset/${token}` : "/admin/login/forgot";
   return (
-    <>
-      <header className="border-b border-divider bg-surface">
-        <div className="mx-auto flex max-w-md px-4 py-2">
-          <p className="py-2 font-bold text-brand">{m.common.backOffice}</p>
-        </div>
-      </header>
-      <main id="main" tabIndex={-1} className="mx-auto flex max-w-md flex-col gap-6 px-4 py-8 sm:py-12">
-        <h1 className="text-3xl font-bold">{t.title}</h1>
-        {live ? (
-          <section aria-label={t.title} className="flex flex-col gap-4 rounded-card bg-surface p-5 shadow-sm">
-            <p>{t.intro}</p>
-            <SecurityForm
-              action={resetPasswordAction}
-              page={path}
-              hidden={{ token }}
-              fields={[
-                { name: "password", label: t.password, hint: t.passwordHint, type: "password", autoComplete: "new-password" },
-                { name: "confirm", label: t.confirm, type: "password", autoComplete: "new-password" },
-              ]}
-              text={t.form}
-            />
-          </section>
-        ) : (
-          <>
-            <Notice tone="warning">{t.invalid}</Notice>
-            <p>
-              <TextLink href="/admin/login/forgot">{getStaffMessages(locale).forgot.title}</TextLink>
-            </p>
-          </>
-        )}
-      </main>
-    </>
+    <SignedOutFrame backOffice={m.common.backOffice}>
+      <h1 className="text-3xl font-bold">{t.title}</h1>
+      {live ? (
+        <section aria-label={t.title} className="flex flex-col gap-4 rounded-card bg-surface p-5 shadow-sm">
+          <p>{t.intro}</p>
+          <SecurityForm
+            action={resetPasswordAction}
+            page={path}
+            hidden={{ token }}
+            fields={[
+              { name: "password", label: t.password, hint: t.passwordHint, type: "password", autoComplete: "new-password" },
+              { name: "confirm", label: t.confirm, type: "password", autoComplete: "new-password" },
+            ]}
+            text={t.form}
+          />
+        </section>
+      ) : (
+        <>
+          <Notice tone="warning">{t.invalid}</Notice>
+          <p>
+            <TextLink href="/admin/login/forgot">{getStaffMessages(locale).forgot.title}</TextLink>
+          </p>
+        </>
+      )}
+    </SignedOutFrame>
   );
 }

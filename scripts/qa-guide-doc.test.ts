@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
 /**
- * The README's QA guide shows e2e/qa-guide.spec.ts, one of the project's own browser tests, so that
- * what QA teams copy is what passes here: the two never drift.
+ * The QA guide's spec to copy (docs/qa/playwright-spec.md) is e2e/qa-guide.spec.ts, one of the
+ * project's own browser tests, so that what QA teams copy is what passes here: the two never drift.
  */
 const root = new URL("..", import.meta.url);
 const read = (file: string) => readFileSync(new URL(file, root), "utf8");
@@ -15,9 +15,9 @@ function codeBlockAfter(markdown: string, heading: string): string | undefined {
   return /\n```ts\n([\s\S]*?)\n```\n/.exec(markdown.slice(start))?.[1];
 }
 
-describe("the README's QA guide", () => {
+describe("the QA guide's spec to copy", () => {
   it("is e2e/qa-guide.spec.ts, as it is", () => {
-    const shown = codeBlockAfter(read("README.md"), "### A QA guide: a Playwright spec to copy");
+    const shown = codeBlockAfter(read("docs/qa/playwright-spec.md"), "## The spec");
     expect(shown, "no ```ts block under the QA guide's heading").toBeDefined();
     expect(shown).toBe(read("e2e/qa-guide.spec.ts").replace(/\n$/, ""));
   });
