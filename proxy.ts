@@ -6,7 +6,7 @@ import { frameAncestorsOf, isUnknownCheckoutSession } from "@/lib/security/frame
 import { CHECKOUT_PAGE_PATH, CHECKOUT_PATH, isHttps, pageHeaders } from "@/lib/security/page-headers";
 import { refusesCrossOriginPost } from "@/lib/security/origin";
 import { rawPathAndQuery, refuseHostileRequest } from "@/lib/security/request-guard";
-import { withSessionsApiHeaders } from "@/lib/checkout/api/api-headers";
+import { checkoutApiProxyStep, withSessionsApiHeaders } from "@/lib/checkout/api/api-headers";
 
 /**
  * Next 16's proxy (formerly middleware; Node.js runtime), in front of every route but Next's static
@@ -50,6 +50,10 @@ async function answer(request: NextRequest, requestId: string): Promise<NextResp
   );
   // Under the checkout sessions API, still with its headers (its document states them on every answer).
   if (hostile) return withSessionsApiHeaders(request.method, pathname, hostile);
+  // The checkout sessions API: a version it does not have refused here, for every address of it;
+  // the version put on every answer (lib/checkout/api/api-headers.ts).
+  const api = checkoutApiProxyStep(request.method, pathname, request.headers);
+  if (api.refusal) return api.refusal;
 
   if ((pathname === "/sandbox" || pathname.startsWith("/sandbox/")) && !env.SANDBOX_ENABLED) {
     // Not served (always so with the production API, lib/env.ts): every URL under it is a 404,
@@ -98,7 +102,7 @@ async function answer(request: NextRequest, requestId: string): Promise<NextResp
   const response = unknownPage
     ? NextResponse.rewrite(new URL("/checkout-not-found", request.url), { request: { headers: requestHeaders } })
     : NextResponse.next({ request: { headers: requestHeaders } });
-  for (const [name, value] of Object.entries(prepared.response)) response.headers.set(name, value);
+  for (const [name, value] of Object.entries({ ...prepared.response, ...api.responseHeaders })) response.headers.set(name, value);
   return response;
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { APIRequestContext, APIResponse } from "@playwright/test";
 import { checkoutApi, openCheckout, readCheckout } from "../examples/checkout-client";
@@ -138,9 +139,14 @@ test("a client generated from the served document opens a session and reads it",
 
   const api = checkoutApi(document.servers[0]!.url, DEMO_PARTNERS.demo.secret);
   const reference = aBookingReference();
-  const opened = await openCheckout(api, checkoutSessionBody({ reference, locale: "en" }));
+  const key = randomUUID();
+  const body = checkoutSessionBody({ reference, locale: "en" });
+  const opened = await openCheckout(api, body, key);
   expect(opened).toMatchObject({ bookingReference: reference, state: "open", final: false, operation: null });
   expect(opened.url).toBe(`${APP_URL}/checkout/${opened.id}`);
+  // Retried with its key: the same answer (as a replay); with that key for another booking: refused.
+  expect(await openCheckout(api, body, key)).toEqual(opened);
+  await expect(openCheckout(api, checkoutSessionBody({ locale: "en" }), key)).rejects.toThrow(/^422 idempotency_key_reused: /);
 
   const read = await readCheckout(api, opened.id);
   expect(read).toEqual(opened);

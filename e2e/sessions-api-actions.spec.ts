@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { APIRequestContext, APIResponse } from "@playwright/test";
 import { cancelCheckout, refundCheckout, sessionsSince } from "../examples/checkout-actions";
 import { checkoutApi } from "../examples/checkout-client";
@@ -285,17 +286,32 @@ test("the back-office's audit log names the secret that cancelled and refunded, 
   expect((await api.list()).status()).toBe(401);
 });
 
-test("the typed example client lists, cancels and refunds", async ({ request, checkoutSessions: api, checkout, sandbox }) => {
+test("the typed example client lists, cancels and refunds, a refund's retry with its key answered as the first", async ({
+  request,
+  checkoutSessions: api,
+  checkout,
+  sandbox,
+}) => {
   const client = checkoutApi(`${APP_URL}/api`, DEMO_PARTNERS.demo.secret);
   const since = new Date(Date.now() - 1_000);
   const open = await api.open({ customer: null });
   expect((await sessionsSince(client, since, ["open"])).map((session) => session.id)).toContain(open.id);
   expect(await cancelCheckout(client, open.id, "Changed plans")).toMatchObject({ id: open.id, state: "cancelled" });
   expect(await cancelCheckout(client, open.id, "Again")).toBeUndefined();
-  const { sessionId } = await confirmedSession(api, checkout, sandbox);
-  const refunded = await refundCheckout(client, sessionId, 1000, "Trip cancelled");
+  const { sessionId, operationId } = await confirmedSession(api, checkout, sandbox);
+  const key = randomUUID();
+  const refunded = await refundCheckout(client, sessionId, 1000, "Trip cancelled", key);
   expect(refunded.session.state).toBe("refunded");
-  await expect(refundCheckout(client, sessionId, 0, "Again")).rejects.toThrow(/^409 not_refundable: /);
+  // The refund sent again with its key (a retry after an answer that got lost): the answer kept, nothing refunded twice.
+  const again = await request.post(`/api/checkout-sessions/${sessionId}/refund`, {
+    headers: { ...api.authorization, "Idempotency-Key": key },
+    data: { agencyFeeCents: 1000, reason: "Trip cancelled", expectedTotalToRefundCents: refunded.refund.totalToRefundCents },
+  });
+  expect(again.status()).toBe(200);
+  expect(again.headers()["idempotent-replayed"]).toBe("true");
+  expect((await again.json()).refund).toEqual(refunded.refund);
+  expect(await refundsAtProvider(sandbox, operationId)).toBe(1);
+  await expect(refundCheckout(client, sessionId, 0, "Again", randomUUID())).rejects.toThrow(/^409 not_refundable: /);
   await assertAllowed(request);
 });
 

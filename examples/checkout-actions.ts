@@ -53,13 +53,21 @@ export async function cancelCheckout(api: Api, id: string, reason: string): Prom
 
 /**
  * Refunds a confirmed session, keeping the agency's charge, if what the customer gets back is
- * still what the breakdown says once the charge is kept.
+ * still what the breakdown says once the charge is kept. `idempotencyKey`: made once for this
+ * refund (`crypto.randomUUID()`) and sent again with any retry of it: the API then answers what it
+ * answered the first time instead of acting again.
  */
-export async function refundCheckout(api: Api, id: string, agencyFeeCents: number, reason: string): Promise<Refund> {
+export async function refundCheckout(
+  api: Api,
+  id: string,
+  agencyFeeCents: number,
+  reason: string,
+  idempotencyKey: string,
+): Promise<Refund> {
   const breakdown = await api.GET("/checkout-sessions/{id}/refund", { params: { path: { id } } });
   if (breakdown.error) throw new CheckoutApiError(breakdown.response.status, breakdown.error);
   const { data, error, response } = await api.POST("/checkout-sessions/{id}/refund", {
-    params: { path: { id } },
+    params: { path: { id }, header: { "Idempotency-Key": idempotencyKey } },
     body: { agencyFeeCents, reason, expectedTotalToRefundCents: breakdown.data.totalToRefundCents - agencyFeeCents },
   });
   // 409 refund_in_progress: another refund of it is under way; 422 refund_rejected: the provider

@@ -370,12 +370,12 @@ export interface components {
         CheckoutApiError: {
             error: {
                 /** @enum {string} */
-                code: "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "validation_failed" | "payload_too_large" | "conflict" | "not_cancellable" | "not_refundable" | "refund_in_progress" | "session_expired" | "refund_rejected" | "rate_limited" | "financing_unavailable" | "internal" | "database_unavailable";
+                code: "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "validation_failed" | "unsupported_api_version" | "payload_too_large" | "conflict" | "not_cancellable" | "not_refundable" | "refund_in_progress" | "idempotency_key_in_use" | "idempotency_key_reused" | "session_expired" | "refund_rejected" | "rate_limited" | "financing_unavailable" | "internal" | "database_unavailable";
                 /** @description For a developer; may change: branch on `code`. */
                 message: string;
-                /** @description With `validation_failed`: every field that was refused. */
+                /** @description With `validation_failed`: every field that was refused; with an error about a header, that header. */
                 fields?: {
-                    /** @description A dotted path in the body (`booking.flights.0.departureDate`), `(body)` for the body as a whole, or a query parameter's name (`after`). */
+                    /** @description A dotted path in the body (`booking.flights.0.departureDate`), `(body)` for the body as a whole, a query parameter's name (`after`), or a request header's name (`Idempotency-Key`, `Checkout-Api-Version`). */
                     field: string;
                     message: string;
                 }[];
@@ -534,6 +534,7 @@ export interface components {
                 "Cache-Control": components["headers"]["NoStore"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                 [name: string]: unknown;
             };
             content: {
@@ -551,6 +552,7 @@ export interface components {
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "Retry-After": components["headers"]["RateLimitRetryAfter"];
+                "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                 [name: string]: unknown;
             };
             content: {
@@ -567,6 +569,7 @@ export interface components {
                 "Cache-Control": components["headers"]["NoStore"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                 [name: string]: unknown;
             };
             content: {
@@ -584,6 +587,7 @@ export interface components {
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "Retry-After": components["headers"]["RetryAfter"];
+                "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                 [name: string]: unknown;
             };
             content: {
@@ -591,7 +595,12 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /** @description The version of this API your code was written for; without it, the current one (`2026-11-28`). One this API does not have: 400 `unsupported_api_version`. */
+        CheckoutApiVersion: "2026-11-28";
+        /** @description A key of yours for this request (a UUID, say; 1 to 255 printable ASCII characters), to send it again safely: within 24 hours, the same key with the same body answers what the first request was answered (`Idempotent-Replayed: true`), without doing it again. Keys are yours alone, per method and path. The same key with another body: 422 `idempotency_key_reused`; while the first request is being answered: 409 `idempotency_key_in_use`. A 5xx or 429 is not kept: the same key runs the request again. Malformed: 400 `validation_failed` naming the header. */
+        IdempotencyKey: string;
+    };
     requestBodies: never;
     headers: {
         /** @description Answers are never cached. */
@@ -600,6 +609,12 @@ export interface components {
         "Access-Control-Allow-Origin": string;
         /** @description Requests of this kind allowed a minute with your secrets (a token bucket, a burst of as many): sessions opened for `POST /checkout-sessions`, reads for every `GET`, cancels and refunds for their `POST`s. Over it: 429 `rate_limited`. */
         RateLimitLimit: string;
+        /** @description The version of this API the answer is given in: the one you pinned, or the current one. */
+        CheckoutApiVersion: "2026-11-28";
+        /** @description Present when this answer is the one kept for your `Idempotency-Key`: the request was not run again. */
+        IdempotentReplayed: "true";
+        /** @description With `idempotency_key_in_use`: seconds to wait before retrying. */
+        IdempotencyRetryAfter: string;
         /** @description Seconds to wait before retrying. */
         RateLimitRetryAfter: string;
         /** @description Seconds to wait before retrying. */
@@ -629,7 +644,10 @@ export interface operations {
                 /** @description The `nextCursor` of the page before, with the same filters: the page after it. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The version of this API your code was written for; without it, the current one (`2026-11-28`). One this API does not have: 400 `unsupported_api_version`. */
+                "Checkout-Api-Version"?: components["parameters"]["CheckoutApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -641,6 +659,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -651,12 +670,14 @@ export interface operations {
              * @description A parameter is invalid, given twice, or not one of this list (or the cursor is not one, or was made for other filters): `fields` names each.
              *
              *     - `validation_failed`
+             *     - `unsupported_api_version`: `Checkout-Api-Version` names a version this API does not have: `fields` names the header.
              */
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -672,7 +693,12 @@ export interface operations {
     createCheckoutSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The version of this API your code was written for; without it, the current one (`2026-11-28`). One this API does not have: 400 `unsupported_api_version`. */
+                "Checkout-Api-Version"?: components["parameters"]["CheckoutApiVersion"];
+                /** @description A key of yours for this request (a UUID, say; 1 to 255 printable ASCII characters), to send it again safely: within 24 hours, the same key with the same body answers what the first request was answered (`Idempotent-Replayed: true`), without doing it again. Keys are yours alone, per method and path. The same key with another body: 422 `idempotency_key_reused`; while the first request is being answered: 409 `idempotency_key_in_use`. A 5xx or 429 is not kept: the same key runs the request again. Malformed: 400 `validation_failed` naming the header. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -688,6 +714,8 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -700,6 +728,8 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -710,12 +740,17 @@ export interface operations {
              * @description The body is not valid JSON or not UTF-8, or fields are invalid: `fields` names every one (`(body)` for the body as a whole).
              *
              *     - `validation_failed`
+             *     - `unsupported_api_version`: `Checkout-Api-Version` names a version this API does not have: `fields` names the header.
+             *
+             *     Also `validation_failed` when `Idempotency-Key` is not 1 to 255 printable ASCII characters: `fields` names the header.
              */
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -727,12 +762,16 @@ export interface operations {
              * @description A session with this `bookingReference` exists for a different booking.
              *
              *     - `conflict`
+             *     - `idempotency_key_in_use`: A request with this `Idempotency-Key` is still being answered: retry after `Retry-After` seconds to get its answer.
              */
             409: {
                 headers: {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Retry-After": components["headers"]["IdempotencyRetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -749,6 +788,25 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            /**
+             * @description This `Idempotency-Key` was used with another body in the last 24 hours: a new request needs a new key.
+             *
+             *     - `idempotency_key_reused`
+             */
+            422: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -763,7 +821,10 @@ export interface operations {
     getCheckoutSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The version of this API your code was written for; without it, the current one (`2026-11-28`). One this API does not have: 400 `unsupported_api_version`. */
+                "Checkout-Api-Version"?: components["parameters"]["CheckoutApiVersion"];
+            };
             path: {
                 /** @description The session's `id`. */
                 id: string;
@@ -778,6 +839,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -788,12 +850,14 @@ export interface operations {
              * @description The path cannot be read (a malformed percent-encoding): `fields` names `(path)`.
              *
              *     - `validation_failed`
+             *     - `unsupported_api_version`: `Checkout-Api-Version` names a version this API does not have: `fields` names the header.
              */
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -811,6 +875,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -825,7 +890,12 @@ export interface operations {
     cancelCheckoutSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The version of this API your code was written for; without it, the current one (`2026-11-28`). One this API does not have: 400 `unsupported_api_version`. */
+                "Checkout-Api-Version"?: components["parameters"]["CheckoutApiVersion"];
+                /** @description A key of yours for this request (a UUID, say; 1 to 255 printable ASCII characters), to send it again safely: within 24 hours, the same key with the same body answers what the first request was answered (`Idempotent-Replayed: true`), without doing it again. Keys are yours alone, per method and path. The same key with another body: 422 `idempotency_key_reused`; while the first request is being answered: 409 `idempotency_key_in_use`. A 5xx or 429 is not kept: the same key runs the request again. Malformed: 400 `validation_failed` naming the header. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The session's `id`. */
                 id: string;
@@ -844,6 +914,8 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -854,12 +926,17 @@ export interface operations {
              * @description The body is not valid JSON, or a field is invalid or unknown (or the path cannot be read): `fields` names each.
              *
              *     - `validation_failed`
+             *     - `unsupported_api_version`: `Checkout-Api-Version` names a version this API does not have: `fields` names the header.
+             *
+             *     Also `validation_failed` when `Idempotency-Key` is not 1 to 255 printable ASCII characters: `fields` names the header.
              */
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -877,6 +954,8 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -887,12 +966,16 @@ export interface operations {
              * @description The session cannot be cancelled in its state (`error.state`).
              *
              *     - `not_cancellable`
+             *     - `idempotency_key_in_use`: A request with this `Idempotency-Key` is still being answered: retry after `Retry-After` seconds to get its answer.
              */
             409: {
                 headers: {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Retry-After": components["headers"]["IdempotencyRetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -909,6 +992,25 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            /**
+             * @description This `Idempotency-Key` was used with another body in the last 24 hours: a new request needs a new key.
+             *
+             *     - `idempotency_key_reused`
+             */
+            422: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -927,6 +1029,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -939,7 +1042,10 @@ export interface operations {
     getCheckoutSessionRefund: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The version of this API your code was written for; without it, the current one (`2026-11-28`). One this API does not have: 400 `unsupported_api_version`. */
+                "Checkout-Api-Version"?: components["parameters"]["CheckoutApiVersion"];
+            };
             path: {
                 /** @description The session's `id`. */
                 id: string;
@@ -954,6 +1060,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -964,12 +1071,14 @@ export interface operations {
              * @description The path cannot be read (a malformed percent-encoding): `fields` names `(path)`.
              *
              *     - `validation_failed`
+             *     - `unsupported_api_version`: `Checkout-Api-Version` names a version this API does not have: `fields` names the header.
              */
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -987,6 +1096,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1003,6 +1113,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1021,6 +1132,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1033,7 +1145,12 @@ export interface operations {
     refundCheckoutSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The version of this API your code was written for; without it, the current one (`2026-11-28`). One this API does not have: 400 `unsupported_api_version`. */
+                "Checkout-Api-Version"?: components["parameters"]["CheckoutApiVersion"];
+                /** @description A key of yours for this request (a UUID, say; 1 to 255 printable ASCII characters), to send it again safely: within 24 hours, the same key with the same body answers what the first request was answered (`Idempotent-Replayed: true`), without doing it again. Keys are yours alone, per method and path. The same key with another body: 422 `idempotency_key_reused`; while the first request is being answered: 409 `idempotency_key_in_use`. A 5xx or 429 is not kept: the same key runs the request again. Malformed: 400 `validation_failed` naming the header. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The session's `id`. */
                 id: string;
@@ -1052,6 +1169,8 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1062,12 +1181,17 @@ export interface operations {
              * @description The body is not valid JSON, a field is invalid or unknown, or the charges exceed what can be refunded (or the path cannot be read): `fields` names each.
              *
              *     - `validation_failed`
+             *     - `unsupported_api_version`: `Checkout-Api-Version` names a version this API does not have: `fields` names the header.
+             *
+             *     Also `validation_failed` when `Idempotency-Key` is not 1 to 255 printable ASCII characters: `fields` names the header.
              */
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1085,6 +1209,8 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1097,12 +1223,16 @@ export interface operations {
              *     - `not_refundable`
              *     - `refund_in_progress`
              *     - `conflict`
+             *     - `idempotency_key_in_use`: A request with this `Idempotency-Key` is still being answered: retry after `Retry-After` seconds to get its answer.
              */
             409: {
                 headers: {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Retry-After": components["headers"]["IdempotencyRetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1119,6 +1249,8 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1129,12 +1261,15 @@ export interface operations {
              * @description The provider rejected the refund: nothing was refunded and no charge recorded (`error.state` is still `confirmed`).
              *
              *     - `refund_rejected`
+             *     - `idempotency_key_reused`: This `Idempotency-Key` was used with another body in the last 24 hours: a new request needs a new key.
              */
             422: {
                 headers: {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1153,6 +1288,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1170,7 +1306,10 @@ export interface operations {
                 /** @description How many events at most, 1 to 100 (default 50). */
                 limit?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The version of this API your code was written for; without it, the current one (`2026-11-28`). One this API does not have: 400 `unsupported_api_version`. */
+                "Checkout-Api-Version"?: components["parameters"]["CheckoutApiVersion"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1182,6 +1321,7 @@ export interface operations {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1192,12 +1332,14 @@ export interface operations {
              * @description `after` or `limit` is not valid, or given twice: `fields` names it.
              *
              *     - `validation_failed`
+             *     - `unsupported_api_version`: `Checkout-Api-Version` names a version this API does not have: `fields` names the header.
              */
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["NoStore"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -11,11 +11,14 @@ export const APP_ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   validation_failed: 400,
+  unsupported_api_version: 400,
   payload_too_large: 413,
   conflict: 409,
   not_cancellable: 409,
   not_refundable: 409,
   refund_in_progress: 409,
+  idempotency_key_in_use: 409,
+  idempotency_key_reused: 422,
   session_expired: 410,
   refund_rejected: 422,
   rate_limited: 429,
@@ -41,7 +44,7 @@ export class AppError extends Error {
     readonly details: {
       fields?: { field: string; message: string }[];
       cause?: unknown;
-      /** `rate_limited`: seconds until a retry can succeed (`Retry-After`). */
+      /** Seconds until a retry can succeed (`Retry-After`): `rate_limited` (1 unless said), `idempotency_key_in_use`. */
       retryAfterS?: number;
       /** A checkout session's state, said with a refusal of what that state does not allow (the API's `error.state`). */
       state?: string;
@@ -96,7 +99,9 @@ export function toAppError(error: unknown): AppError {
 export function errorHeaders(error: AppError, headers?: HeadersInit): Headers {
   const all = new Headers(headers);
   if (error.code === "database_unavailable") all.set("Retry-After", String(DATABASE_RETRY_AFTER_S));
-  if (error.code === "rate_limited") all.set("Retry-After", String(Math.max(1, Math.ceil(error.details.retryAfterS ?? 1))));
+  if (error.code === "rate_limited" || error.details.retryAfterS !== undefined) {
+    all.set("Retry-After", String(Math.max(1, Math.ceil(error.details.retryAfterS ?? 1))));
+  }
   return all;
 }
 

@@ -92,9 +92,17 @@ export class CheckoutSessionsApi {
     return (await response.json()) as CheckoutSessionResource;
   }
 
-  /** GET /api/checkout-sessions/{id}, as sent. */
-  get(id: string): Promise<APIResponse> {
-    return this.request.get(`${this.origin}/api/checkout-sessions/${id}`, { headers: this.authorization });
+  /**
+   * POST /api/checkout-sessions with an `Idempotency-Key`, as a backend that retries sends it (other
+   * headers, `Checkout-Api-Version` say, added to the partner's secret), as sent.
+   */
+  postWithKey(data: unknown, key: string, headers: Record<string, string> = {}): Promise<APIResponse> {
+    return this.post(data, { ...this.authorization, "Idempotency-Key": key, ...headers });
+  }
+
+  /** GET /api/checkout-sessions/{id} (headers added to the partner's secret), as sent. */
+  get(id: string, headers: Record<string, string> = {}): Promise<APIResponse> {
+    return this.request.get(`${this.origin}/api/checkout-sessions/${id}`, { headers: { ...this.authorization, ...headers } });
   }
 
   /** The session as the partner's backend reads it: the outcome the partner will act on. */

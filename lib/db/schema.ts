@@ -368,6 +368,42 @@ export const leases = pgTable("leases", {
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
 });
 
+/**
+ * The `Idempotency-Key`s of the checkout sessions API's POSTs (lib/checkout/api/idempotency.ts), in
+ * the database so that every instance sees them: one row per partner and `scope` (a SHA-256 of the
+ * method, the path and the key, so the primary key stays small whatever the path and key). A row
+ * is first a claim (`lockedUntil` set, no answer yet: a request is being answered), then the
+ * answer kept for replays, until `expiresAt` (24 hours after the first request); the background
+ * round deletes expired rows.
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id, { onDelete: "cascade" }),
+    scope: text("scope").notNull(),
+    method: text("method").notNull(),
+    path: text("path").notNull(),
+    key: text("key").notNull(),
+    /** SHA-256 of the request's body (its JSON in a canonical form): the same key with another body is refused. */
+    requestHash: text("request_hash").notNull(),
+    /** While the first request is being answered: another one with the key is refused (409) until then. */
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    /** The answer kept for replays; null while in flight. */
+    responseStatus: integer("response_status"),
+    responseContentType: text("response_content_type"),
+    responseBody: text("response_body"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.partnerId, table.scope] }),
+    // The purge (purgeExpiredIdempotencyKeys): rows by expiry.
+    index("idempotency_keys_expires_at_idx").on(table.expiresAt),
+  ],
+);
+
 // ---------------------------------------------------------------------------------------------
 // Back-office (partner staff)
 

@@ -37,6 +37,12 @@ export const GUIDES: readonly Guide[] = [
     file: "docs/integrators/checkout-sessions-api.md",
   },
   {
+    slug: "idempotency-and-versions",
+    title: "Retrying safely and pinning a version",
+    summary: "Idempotency-Key on every POST, and Checkout-Api-Version on every call",
+    file: "docs/integrators/idempotency-and-versions.md",
+  },
+  {
     slug: "qa",
     title: "QA guide: a Playwright spec to copy",
     summary: "a whole checkout tested against a deployment on the sandbox",

@@ -1,17 +1,26 @@
 import { getEnv } from "@/lib/env";
+import { CURRENT_CHECKOUT_API_VERSION, requestedVersion, VERSION_HEADER, type CheckoutApiVersion } from "./versions";
 
 /**
- * The headers of every answer of the checkout sessions API (its document states them), whoever
- * gives it: the routes, or the proxy refusing a request before any route (a body over the limit,
- * a path that does not decode). Never cached; readable by no other site's page, only this
- * deployment's own (the API is for backends, whose secret no browser should hold: the header says
- * so rather than leaving it unsaid); and the per-minute budget of requests of its kind
- * (`X-RateLimit-Limit`: sessions opened, reads of sessions and events, or actions on sessions,
- * with one partner's secrets).
+ * Which budget of requests an answer states (`X-RateLimit-Limit`): sessions opened, reads, or
+ * actions on sessions (cancels and refunds).
  */
 export type SessionsApiKind = "create" | "read" | "action";
 
-export function sessionsApiHeaders(kind: SessionsApiKind): Record<string, string> {
+/**
+ * The headers of every answer of the checkout sessions API (its document states them), whoever
+ * gives it: the routes (lib/checkout/api/api-route.ts), or the proxy refusing a request before
+ * any route (a body over the limit, a path that does not decode, a version we do not have). Never
+ * cached; readable by no other site's page, only this deployment's own (the API is for backends,
+ * whose secret no browser should hold: the header says so rather than leaving it unsaid); the
+ * per-minute budget of requests of its kind (`X-RateLimit-Limit`: sessions opened, reads of
+ * sessions and events, or cancels and refunds, with one partner's secrets); and the version the
+ * answer is given in.
+ */
+export function sessionsApiHeaders(
+  kind: SessionsApiKind,
+  version: CheckoutApiVersion = CURRENT_CHECKOUT_API_VERSION,
+): Record<string, string> {
   const env = getEnv();
   const budget = env.sessionsApiBudget;
   const limit = {
@@ -23,7 +32,20 @@ export function sessionsApiHeaders(kind: SessionsApiKind): Record<string, string
     "Cache-Control": "no-store",
     "Access-Control-Allow-Origin": new URL(env.APP_URL).origin,
     "X-RateLimit-Limit": String(limit),
+    [VERSION_HEADER]: version,
   };
+}
+
+/**
+ * The addresses of the checkout sessions API (its resources under `/api`): every answer under
+ * them carries `Checkout-Api-Version`, whatever gives it (a route, the proxy, a 404 or 405), and a
+ * request under them pinning a version we do not have is refused before any route. A new resource
+ * of the API is added here.
+ */
+const CHECKOUT_API_PATH = /^\/api\/(?:checkout-sessions|events)(?:\/|$)/;
+
+export function isCheckoutApiPath(pathname: string): boolean {
+  return CHECKOUT_API_PATH.test(pathname);
 }
 
 /**
@@ -43,9 +65,35 @@ export function sessionsApiKind(method: string, pathname: string): SessionsApiKi
   return "read";
 }
 
-/** A refusal given before the route, with the API's headers when it is an answer of the API. */
+/**
+ * A refusal given before the route, with the API's headers when it is an answer of the API: the
+ * version on any of its addresses, the others where the operation is known.
+ */
 export function withSessionsApiHeaders(method: string, pathname: string, response: Response): Response {
+  if (!isCheckoutApiPath(pathname)) return response;
+  response.headers.set(VERSION_HEADER, CURRENT_CHECKOUT_API_VERSION);
   const kind = sessionsApiKind(method, pathname);
   if (kind) for (const [name, value] of Object.entries(sessionsApiHeaders(kind))) response.headers.set(name, value);
   return response;
+}
+
+/**
+ * What the proxy does for the API before routing: a request pinning a version we do not have is
+ * refused (400 `unsupported_api_version`, in the API's format and with its headers), and any other
+ * is passed on with the headers the proxy puts on its answer (the version it is given in), so that
+ * answers no route of ours builds (Next's 404 and 405 routes) carry them too.
+ */
+export function checkoutApiProxyStep(
+  method: string,
+  pathname: string,
+  headers: Headers,
+): { refusal: Response; responseHeaders?: undefined } | { refusal?: undefined; responseHeaders: Record<string, string> } {
+  if (!isCheckoutApiPath(pathname)) return { responseHeaders: {} };
+  const requested = requestedVersion(headers);
+  if (requested.ok) return { responseHeaders: { [VERSION_HEADER]: requested.version } };
+  const refusal = Response.json(requested.error.toBody(), {
+    status: requested.error.status,
+    headers: { "Cache-Control": "no-store", "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'" },
+  });
+  return { refusal: withSessionsApiHeaders(method, pathname, refusal) };
 }

@@ -81,14 +81,14 @@ export const apiErrorSchema = z
           z.object({
             field: z.string().max(API_ERROR_LIMITS.field).meta({
               description:
-                "A dotted path in the body (`booking.flights.0.departureDate`), `(body)` for the body as a whole, or a query parameter's name (`after`).",
+                "A dotted path in the body (`booking.flights.0.departureDate`), `(body)` for the body as a whole, a query parameter's name (`after`), or a request header's name (`Idempotency-Key`, `Checkout-Api-Version`).",
             }),
             message: z.string().max(API_ERROR_LIMITS.fieldMessage),
           }),
         )
         .max(API_ERROR_LIMITS.fields)
         .optional()
-        .meta({ description: "With `validation_failed`: every field that was refused." }),
+        .meta({ description: "With `validation_failed`: every field that was refused; with an error about a header, that header." }),
       state: sessionStateSchema.optional().meta({
         description: "With `not_cancellable` and `not_refundable`: the session's state now, which does not allow it.",
       }),

@@ -1,12 +1,21 @@
 import Ajv2020 from "ajv/dist/2020.js";
-import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_ERROR_STATUS } from "@/lib/app-error";
+import type { Database } from "@/lib/db";
 import type { CheckoutSessionRow } from "@/lib/db/schema";
+import { generateDocument, jsonContent, routesToPaths, type JsonObject, type Route } from "@/lib/openapi/document";
 import { openApi31Problems } from "@/lib/openapi/testing/validate";
 import { createOpenApiChecker } from "@/lib/sandbox/testing/openapi-check";
-import { SESSION_STATES } from "./api-schemas";
-import { buildCheckoutApiDocument } from "./openapi";
+import { createTokenBuckets } from "@/lib/security/token-bucket";
+import { apiErrorSchema, checkoutSessionSchema, SESSION_STATES } from "./api-schemas";
+import { answerCheckoutApi } from "./api-route";
+import { buildCheckoutApiDocument, withApiConventions } from "./openapi";
+import { handleCreateSession, handleGetSession, type SessionsApiThrottles } from "./sessions-api";
+import { CURRENT_CHECKOUT_API_VERSION } from "./versions";
 import { notificationPayload } from "../session/sessions";
+import type { CheckoutContext } from "../session/flow";
+import { DEMO_SECRET, sessionInput, testContext } from "../testing/context";
 
 const doc = buildCheckoutApiDocument({ serverUrl: "https://checkout.example.com/api" });
 
@@ -66,7 +75,7 @@ describe("the checkout sessions API's OpenAPI document", () => {
   it("lists every status each handler answers, each error in the API's format with codes of that status", () => {
     const post = doc.paths["/checkout-sessions"]!.post!;
     const get = doc.paths["/checkout-sessions/{id}"]!.get!;
-    expect(Object.keys(post.responses as object).sort()).toEqual(["200", "201", "400", "401", "409", "413", "429", "500", "503"]);
+    expect(Object.keys(post.responses as object).sort()).toEqual(["200", "201", "400", "401", "409", "413", "422", "429", "500", "503"]);
     expect(Object.keys(get.responses as object).sort()).toEqual(["200", "400", "401", "404", "429", "500", "503"]);
     expect(Object.keys(doc.paths["/events"]!.get!.responses as object).sort()).toEqual(["200", "400", "401", "429", "500", "503"]);
     const statuses = (path: string, method: string) => Object.keys(doc.paths[path]![method]!.responses as object).sort();
@@ -78,6 +87,7 @@ describe("the checkout sessions API's OpenAPI document", () => {
       "404",
       "409",
       "413",
+      "422",
       "429",
       "500",
       "502",
@@ -100,9 +110,15 @@ describe("the checkout sessions API's OpenAPI document", () => {
     // Each refusal of a cancel or a refund says which state refused it.
     const refusal = (path: string, method: string, status: string) =>
       (doc.paths[path]![method]!.responses as Record<string, { "x-error-codes": string[] }>)[status]!["x-error-codes"];
-    expect(refusal("/checkout-sessions/{id}/cancel", "post", "409")).toEqual(["not_cancellable"]);
-    expect(refusal("/checkout-sessions/{id}/refund", "post", "409").sort()).toEqual(["conflict", "not_refundable", "refund_in_progress"]);
-    expect(refusal("/checkout-sessions/{id}/refund", "post", "422")).toEqual(["refund_rejected"]);
+    // (With the Idempotency-Key's own codes, which every POST has.)
+    expect(refusal("/checkout-sessions/{id}/cancel", "post", "409").sort()).toEqual(["idempotency_key_in_use", "not_cancellable"]);
+    expect(refusal("/checkout-sessions/{id}/refund", "post", "409").sort()).toEqual([
+      "conflict",
+      "idempotency_key_in_use",
+      "not_refundable",
+      "refund_in_progress",
+    ]);
+    expect(refusal("/checkout-sessions/{id}/refund", "post", "422").sort()).toEqual(["idempotency_key_reused", "refund_rejected"]);
 
     const checker = createOpenApiChecker(doc);
     for (const [status, code] of Object.entries({ 400: "validation_failed", 409: "conflict", 413: "payload_too_large" })) {
@@ -138,5 +154,184 @@ describe("the checkout sessions API's OpenAPI document", () => {
     for (const state of SESSION_STATES) expect(validate({ ...opened, type: `checkout.session.${state}` })).toBe(true);
     expect(validate({ ...opened, type: "checkout.session.paid" })).toBe(false);
     expect(validate({ ...opened, data: { ...opened.data, state: "paid" } })).toBe(false);
+  });
+});
+
+/** An object of the document, following `$ref`s. */
+function deref(node: unknown): JsonObject {
+  let current = node as JsonObject;
+  while (typeof current.$ref === "string") {
+    current = current.$ref
+      .slice(2)
+      .split("/")
+      .reduce<JsonObject>((at, token) => at[token] as JsonObject, doc as unknown as JsonObject);
+  }
+  return current;
+}
+
+const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+  Object.entries(item).map(([method, operation]) => ({ method, path, operation })),
+);
+
+describe("what every operation has (added as the document is built)", () => {
+  it.each(operations.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))(
+    "%s: Checkout-Api-Version on the request and on every answer, its 400, and Idempotency-Key on a POST",
+    (_name, { method, operation }) => {
+      const parameters = (operation.parameters as JsonObject[]).map(deref);
+      const headers = parameters.filter((p) => p.in === "header").map((p) => [p.name, p.required ?? false]);
+      expect(headers).toEqual(
+        method === "post"
+          ? [
+              ["Checkout-Api-Version", false],
+              ["Idempotency-Key", false],
+            ]
+          : [["Checkout-Api-Version", false]],
+      );
+      const responses = operation.responses as JsonObject;
+      for (const [status, response] of Object.entries(responses)) {
+        const answerHeaders = deref(response).headers as JsonObject;
+        expect(deref(answerHeaders["Checkout-Api-Version"]), `${status}`).toMatchObject({
+          required: true,
+          schema: { enum: [CURRENT_CHECKOUT_API_VERSION] },
+        });
+        // A POST's answers that may be kept: not a refusal before the key (401, and an answer that is
+        // only the key's own 422), nor 429 or 5xx.
+        const codes = deref(response)["x-error-codes"] as string[] | undefined;
+        const keysOwn = codes !== undefined && codes.every((code) => code === "idempotency_key_reused");
+        const replayable = method === "post" && /^[1-4]/.test(status) && !["401", "429"].includes(status) && !keysOwn;
+        expect(answerHeaders["Idempotent-Replayed"] !== undefined, `${status} Idempotent-Replayed`).toBe(replayable);
+      }
+      expect(deref(responses["400"])["x-error-codes"]).toContain("unsupported_api_version");
+      if (method === "post") {
+        expect(deref(responses["400"])["x-error-codes"]).toContain("validation_failed");
+        expect(deref(responses["409"])["x-error-codes"]).toContain("idempotency_key_in_use");
+        expect(deref(responses["422"])["x-error-codes"]).toContain("idempotency_key_reused");
+      }
+    },
+  );
+
+  it("are given to an operation added later, with no word of them in its own route", () => {
+    // As another operation's route would be written: its own answers only.
+    const later: Route[] = [
+      {
+        method: "post",
+        path: "/checkout-sessions/{id}/cancel",
+        operation: {
+          operationId: "cancelCheckoutSession",
+          requestParams: { path: z.object({ id: z.string().max(67) }) },
+          responses: {
+            "200": { description: "Cancelled.", content: jsonContent(checkoutSessionSchema) },
+            "404": { description: "Not found.", "x-error-codes": ["not_found"], content: jsonContent(apiErrorSchema) },
+          },
+        },
+      },
+      { method: "get", path: "/events", operation: { operationId: "listEvents", responses: { "200": { description: "Events." } } } },
+    ];
+    const added = generateDocument({
+      openapi: "3.1.0",
+      info: { title: "t", version: "1" },
+      paths: routesToPaths(later.map(withApiConventions())),
+    });
+    const cancel = added.paths["/checkout-sessions/{id}/cancel"]!.post!;
+    expect(Object.keys(cancel.responses as object).sort()).toEqual(["200", "400", "404", "409", "422"]);
+    const names = (cancel.parameters as JsonObject[]).map((p) => (p.$ref as string | undefined) ?? p.name);
+    expect(names).toEqual(["id", "#/components/parameters/CheckoutApiVersion", "#/components/parameters/IdempotencyKey"]);
+    const events = added.paths["/events"]!.get!;
+    expect(Object.keys(events.responses as object).sort()).toEqual(["200", "400"]);
+    expect(Object.keys((events.responses as Record<string, JsonObject>)["200"]!.headers as object)).toEqual(["Checkout-Api-Version"]);
+  });
+});
+
+describe("the API's real answers with a version and Idempotency-Key", () => {
+  let database: Database;
+  let ctx: CheckoutContext;
+  beforeAll(async () => {
+    ({ ctx, database } = await testContext("http://127.0.0.1:9/v1"));
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  function unlimited(): SessionsApiThrottles {
+    const buckets = () => createTokenBuckets({ capacity: 100_000, perMinute: 100_000 });
+    return {
+      createPerPartner: buckets(),
+      createPerIp: buckets(),
+      wrongSecretsPerIp: buckets(),
+      readsPerPartner: buckets(),
+      trustedProxyHops: 0,
+    };
+  }
+
+  it("are what the document says, headers included", async () => {
+    const throttles = unlimited();
+    const context = () => Promise.resolve(ctx);
+    const create = (body: unknown, headers: Record<string, string>, before?: () => Promise<void>) =>
+      answerCheckoutApi(
+        new Request("http://localhost/api/checkout-sessions", {
+          method: "POST",
+          headers: { Authorization: `Bearer ${DEMO_SECRET}`, "Content-Type": "application/json", ...headers },
+          body: JSON.stringify(body),
+        }),
+        "create",
+        async (request) => {
+          await before?.();
+          const { status, body: session } = await handleCreateSession(request, throttles, context);
+          return Response.json(session, { status });
+        },
+        { context, throttles },
+      );
+    const read = (id: string, headers: Record<string, string>) =>
+      answerCheckoutApi(
+        new Request(`http://localhost/api/checkout-sessions/${id}`, { headers: { Authorization: `Bearer ${DEMO_SECRET}`, ...headers } }),
+        "read",
+        async (request) => Response.json(await handleGetSession(request, id, throttles, context)),
+        { context, throttles },
+      );
+
+    const checker = createOpenApiChecker(doc);
+    const expectDocumented = async (method: string, path: string, response: Response, status: number, code?: string) => {
+      const body = (await response.json()) as { id?: string; error?: { code: string } };
+      expect(response.status, JSON.stringify(body)).toBe(status);
+      if (code) expect(body.error?.code).toBe(code);
+      expect(checker.check({ method, path, status, body, headers: response.headers }), JSON.stringify(body)).toEqual({ ok: true });
+      return body;
+    };
+
+    const input = sessionInput();
+    const created = await expectDocumented("POST", "/checkout-sessions", await create(input, { "Idempotency-Key": "doc-1" }), 201);
+    const replayed = await create(input, { "Idempotency-Key": "doc-1", "Checkout-Api-Version": CURRENT_CHECKOUT_API_VERSION });
+    expect(replayed.headers.get("Idempotent-Replayed")).toBe("true");
+    await expectDocumented("POST", "/checkout-sessions", replayed, 201);
+    const reused = await create(sessionInput(), { "Idempotency-Key": "doc-1" });
+    await expectDocumented("POST", "/checkout-sessions", reused, 422, "idempotency_key_reused");
+    await expectDocumented("POST", "/checkout-sessions", await create(input, { "Idempotency-Key": "é" }), 400, "validation_failed");
+    const unknownVersion = await create(input, { "Checkout-Api-Version": "1.0" });
+    await expectDocumented("POST", "/checkout-sessions", unknownVersion, 400, "unsupported_api_version");
+
+    // A key in use: the first request holds it while the second comes.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const busyInput = sessionInput();
+    const first = create(busyInput, { "Idempotency-Key": "doc-2" }, async () => {
+      started();
+      await held;
+    });
+    await running;
+    await expectDocumented(
+      "POST",
+      "/checkout-sessions",
+      await create(busyInput, { "Idempotency-Key": "doc-2" }),
+      409,
+      "idempotency_key_in_use",
+    );
+    release();
+    await expectDocumented("POST", "/checkout-sessions", await first, 201);
+
+    const path = `/checkout-sessions/${created.id}`;
+    await expectDocumented("GET", path, await read(created.id!, { "Checkout-Api-Version": CURRENT_CHECKOUT_API_VERSION }), 200);
+    await expectDocumented("GET", path, await read(created.id!, { "Checkout-Api-Version": "2099-01-01" }), 400, "unsupported_api_version");
   });
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ZodOpenApiResponseObject } from "zod-openapi";
+import type { ZodOpenApiOperationObject, ZodOpenApiResponseObject } from "zod-openapi";
 import { APP_ERROR_STATUS, type AppErrorCode } from "@/lib/app-error";
 import { generateDocument, jsonContent, routesToPaths, type OpenApiDocument, type Route } from "@/lib/openapi/document";
 import { createSessionSchema } from "../session/booking";
@@ -20,6 +20,8 @@ import {
   refundSessionRequestSchema,
   sessionRefundSchema,
 } from "./api-schemas";
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN, REPLAYED_HEADER } from "./idempotency-key";
+import { CHECKOUT_API_VERSIONS, CURRENT_CHECKOUT_API_VERSION, VERSION_HEADER } from "./versions";
 
 /**
  * Our checkout sessions API (`/api/checkout-sessions`) as an OpenAPI 3.1 document, generated with
@@ -28,8 +30,6 @@ import {
  * cannot say: the routes, which answers each one gives and why, and the notifications we send
  * (as `webhooks`).
  */
-
-export const CHECKOUT_API_VERSION = "1.0.0";
 
 const description = (
   demoSecret: string | undefined,
@@ -44,7 +44,11 @@ Beyond one session: \`GET /checkout-sessions\` lists yours (by state, dates and 
 
 Authentication: your partner secret as a bearer token${demoSecret ? ` (on this sandbox, the demo partner's is \`${demoSecret}\`)` : ""}.
 
-Errors are always \`{ "error": { "code", "message", "fields"?, "state"? } }\`: branch on \`code\`. A method an address does not take answers 405 \`method_not_allowed\` with \`Allow\` (and \`OPTIONS\` answers 204 with the same \`Allow\`); an address under \`/api/\` that does not exist answers 404 \`not_found\`.`;
+Errors are always \`{ "error": { "code", "message", "fields"?, "state"? } }\`: branch on \`code\`. A method an address does not take answers 405 \`method_not_allowed\` with \`Allow\` (and \`OPTIONS\` answers 204 with the same \`Allow\`); an address under \`/api/\` that does not exist answers 404 \`not_found\`.
+
+**Versions.** Every answer says in which version of this API it is given (\`${VERSION_HEADER}\`, now \`${CURRENT_CHECKOUT_API_VERSION}\`, the only one). Send the same header to pin the version your code was written for: a version this API does not have is a 400 \`unsupported_api_version\`.
+
+**Retries.** Send an \`${IDEMPOTENCY_KEY_HEADER}\` (a UUID, say) with any \`POST\`: sending the same request again with the same key within 24 hours answers what the first one was answered, marked \`${REPLAYED_HEADER}: true\`, and does nothing twice. The same key with another body is a 422 \`idempotency_key_reused\`; while the first is still being answered, a 409 \`idempotency_key_in_use\` (retry after \`Retry-After\`). Answers 5xx and 429 are not kept: retrying them with the same key runs the request again.`;
 
 /**
  * The headers of every answer of the two operations (lib/checkout/api/sessions-api.ts,
@@ -331,6 +335,178 @@ function routes(): Route[] {
   ];
 }
 
+// ---------------------------------------------------------------------------------------------
+// What every operation has, added to each as the document is built (an operation added to
+// routes() gets them without saying so): the version header, on the request and on every answer;
+// on every POST, Idempotency-Key and the replay header; and the errors they bring.
+
+const versionParam = z
+  .enum(CHECKOUT_API_VERSIONS)
+  .optional()
+  .meta({
+    param: {
+      id: "CheckoutApiVersion",
+      description: `The version of this API your code was written for; without it, the current one (\`${CURRENT_CHECKOUT_API_VERSION}\`). One this API does not have: 400 \`unsupported_api_version\`.`,
+    },
+  });
+
+const idempotencyKeyParam = z
+  .string()
+  .min(1)
+  .max(IDEMPOTENCY_KEY_MAX_LENGTH)
+  .regex(IDEMPOTENCY_KEY_PATTERN)
+  .optional()
+  .meta({
+    param: {
+      id: "IdempotencyKey",
+      description: `A key of yours for this request (a UUID, say; 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters), to send it again safely: within 24 hours, the same key with the same body answers what the first request was answered (\`${REPLAYED_HEADER}: true\`), without doing it again. Keys are yours alone, per method and path. The same key with another body: 422 \`idempotency_key_reused\`; while the first request is being answered: 409 \`idempotency_key_in_use\`. A 5xx or 429 is not kept: the same key runs the request again. Malformed: 400 \`validation_failed\` naming the header.`,
+    },
+    examples: ["4f8c1d52-9f0e-4d53-9a55-2c1b0f1e7a10"],
+  });
+
+const versionHeader = z.object({
+  [VERSION_HEADER]: z.enum(CHECKOUT_API_VERSIONS).meta({
+    header: {
+      id: "CheckoutApiVersion",
+      description: "The version of this API the answer is given in: the one you pinned, or the current one.",
+    },
+  }),
+});
+
+const replayedHeader = z.object({
+  [REPLAYED_HEADER]: z
+    .literal("true")
+    .optional()
+    .meta({
+      header: {
+        id: "IdempotentReplayed",
+        description: `Present when this answer is the one kept for your \`${IDEMPOTENCY_KEY_HEADER}\`: the request was not run again.`,
+      },
+    }),
+});
+
+/**
+ * The errors every operation, and every POST, may answer besides its own (never kept for replays:
+ * each is given before a key is claimed).
+ */
+const CONVENTION_ERRORS: {
+  status: number;
+  code: AppErrorCode;
+  description: string;
+  posts: boolean;
+  headers?: z.ZodObject;
+}[] = [
+  {
+    status: 400,
+    code: "unsupported_api_version",
+    description: `\`${VERSION_HEADER}\` names a version this API does not have: \`fields\` names the header.`,
+    posts: false,
+  },
+  {
+    status: 400,
+    code: "validation_failed",
+    description: `\`${IDEMPOTENCY_KEY_HEADER}\` is not 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters: \`fields\` names the header.`,
+    posts: true,
+  },
+  {
+    status: 409,
+    code: "idempotency_key_in_use",
+    description: `A request with this \`${IDEMPOTENCY_KEY_HEADER}\` is still being answered: retry after \`Retry-After\` seconds to get its answer.`,
+    posts: true,
+    headers: z.object({
+      "Retry-After": z
+        .string()
+        .regex(/^[0-9]+$/)
+        .max(6)
+        .optional()
+        .meta({ header: { id: "IdempotencyRetryAfter", description: "With `idempotency_key_in_use`: seconds to wait before retrying." } }),
+    }),
+  },
+  {
+    status: 422,
+    code: "idempotency_key_reused",
+    description: `This \`${IDEMPOTENCY_KEY_HEADER}\` was used with another body in the last 24 hours: a new request needs a new key.`,
+    posts: true,
+  },
+];
+
+type HeaderShape = z.ZodObject | undefined;
+
+function withHeaders(headers: ZodOpenApiResponseObject["headers"], ...more: z.ZodObject[]): z.ZodObject {
+  if (headers !== undefined && !(headers instanceof z.ZodObject)) throw new Error("An answer's headers must be a z.object");
+  return more.reduce<z.ZodObject>((all, extra) => all.extend(extra.shape), (headers as HeaderShape) ?? z.object({}));
+}
+
+/**
+ * The route with the conventions added. One instance per document: an answer shared by several
+ * operations (a component, `id`) is changed once, into one object, as generation requires.
+ */
+export function withApiConventions(): (route: Route) => Route {
+  const shared = new Map<object, ZodOpenApiResponseObject>();
+  const withVersion = (response: ZodOpenApiResponseObject): ZodOpenApiResponseObject => {
+    const known = shared.get(response);
+    if (known) return known;
+    const changed = { ...response, headers: withHeaders(response.headers, versionHeader) };
+    shared.set(response, changed);
+    return changed;
+  };
+
+  return ({ method, path, operation }) => {
+    const post = method === "post";
+    const responses: Record<string, ZodOpenApiResponseObject> = {};
+    for (const [status, response] of Object.entries(operation.responses)) {
+      if (!response || "$ref" in response) throw new Error(`${method.toUpperCase()} ${path} ${status}: give the answer, not a $ref`);
+      // 401 is refused before a key is looked at; 429 and 5xx are never kept (idempotency-key.ts).
+      const kept = post && /^[1-4]/.test(status) && status !== "401" && status !== "429";
+      // A kept answer of a POST also says when it is a replay; a component shared with other
+      // operations is then written in place (it differs from theirs).
+      responses[status] = kept
+        ? { ...withoutId(withVersion(response)), headers: withHeaders(response.headers, versionHeader, replayedHeader) }
+        : withVersion(response);
+    }
+    for (const error of CONVENTION_ERRORS.filter((e) => post || !e.posts)) {
+      const status = String(error.status);
+      responses[status] = withError(responses[status], error);
+    }
+    const header = withHeaders(
+      operation.requestParams?.header as HeaderShape,
+      z.object({ [VERSION_HEADER]: versionParam }),
+      ...(post ? [z.object({ [IDEMPOTENCY_KEY_HEADER]: idempotencyKeyParam })] : []),
+    );
+    const withParams: ZodOpenApiOperationObject = {
+      ...operation,
+      requestParams: { ...operation.requestParams, header },
+      responses,
+    };
+    return { method, path, operation: withParams };
+  };
+}
+
+function withoutId(response: ZodOpenApiResponseObject): ZodOpenApiResponseObject {
+  const { id: _id, ...rest } = response;
+  return rest;
+}
+
+/** An operation's error answer with one more code, or that error's answer alone. */
+function withError(response: ZodOpenApiResponseObject | undefined, error: (typeof CONVENTION_ERRORS)[number]): ZodOpenApiResponseObject {
+  // An answer of the operation's own with this status already says when it is a replay.
+  const extraHeaders = [versionHeader, ...(error.headers ? [error.headers] : [])];
+  if (response === undefined) {
+    const alone = errorResponse(error.status, error.description, [error.code]);
+    return { ...alone, headers: withHeaders(alone.headers, ...extraHeaders) };
+  }
+  const codes = (response["x-error-codes"] as AppErrorCode[] | undefined) ?? [];
+  if (codes.length === 0) throw new Error(`An answer ${error.status} without x-error-codes cannot take \`${error.code}\``);
+  return {
+    ...withoutId(response),
+    description: codes.includes(error.code)
+      ? `${response.description}\n\nAlso \`${error.code}\` when ${error.description}`
+      : `${response.description}\n- \`${error.code}\`: ${error.description}`,
+    "x-error-codes": codes.includes(error.code) ? codes : [...codes, error.code],
+    headers: withHeaders(response.headers, ...extraHeaders),
+  };
+}
+
 export interface CheckoutApiDocumentOptions {
   /** The API's base URL: the app's public URL followed by `/api`. */
   serverUrl?: string;
@@ -346,7 +522,7 @@ export interface CheckoutApiDocumentOptions {
 export function buildCheckoutApiDocument(options: CheckoutApiDocumentOptions = {}): OpenApiDocument {
   return generateDocument({
     openapi: "3.1.0",
-    info: { title: "Checkout sessions API", version: CHECKOUT_API_VERSION, description: description(options.demoSecret) },
+    info: { title: "Checkout sessions API", version: CURRENT_CHECKOUT_API_VERSION, description: description(options.demoSecret) },
     servers: [
       {
         url: options.serverUrl ?? "http://localhost:3000/api",
@@ -368,7 +544,7 @@ export function buildCheckoutApiDocument(options: CheckoutApiDocumentOptions = {
       { name: "Events", description: "The notifications of your sessions, as a feed you read: to catch up on what you missed." },
       { name: "Notifications", description: "What we POST to your notification URL." },
     ],
-    paths: routesToPaths(routes()),
+    paths: routesToPaths(routes().map(withApiConventions())),
     webhooks: {
       checkoutSessionNotification: {
         post: {

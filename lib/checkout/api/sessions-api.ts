@@ -63,6 +63,12 @@ function rateLimited(take: Take, message: string): AppError | undefined {
   return new AppError("rate_limited", message, { retryAfterS: Math.max(1, Math.ceil(take.retryAfterMs / 1000)) });
 }
 
+/**
+ * The partner a request was authenticated as: a request with an `Idempotency-Key` is
+ * authenticated by the API's wrapper first (its key is the partner's), and its handler asks again.
+ */
+const authenticated = new WeakMap<Request, ApiCaller>();
+
 export async function authenticatePartner(
   ctx: CheckoutContext,
   request: Request,
@@ -77,6 +83,8 @@ export async function authenticateCaller(
   request: Request,
   throttles: SessionsApiThrottles = sessionsApiThrottles(),
 ): Promise<ApiCaller> {
+  const known = authenticated.get(request);
+  if (known) return known;
   const ip = clientIpFrom(request.headers, throttles.trustedProxyHops);
   const blocked = rateLimited(throttles.wrongSecretsPerIp.check(ip), "Too many requests with a wrong secret from your address");
   if (blocked) {
@@ -90,6 +98,7 @@ export async function authenticateCaller(
     throttles.wrongSecretsPerIp.take(ip);
     throw new AppError("unauthorized", "Send the partner secret as `Authorization: Bearer <secret>`");
   }
+  authenticated.set(request, caller);
   return caller;
 }
 

@@ -6,13 +6,15 @@ import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
-import { partnerNotifications, partners } from "@/lib/db/schema";
+import { idempotencyKeys, partnerNotifications, partners } from "@/lib/db/schema";
 import { decideAtProvider, startSandboxServer, startWebhookListener } from "@/lib/sandbox/testing/servers";
 import { refreshStatus, submitCustomer, type CheckoutContext } from "../session/flow";
 import { setNotificationUrl } from "@/lib/backoffice/notifications/notifications";
 import { deliverDueNotifications, newSigningSecret, NOTIFICATION_USER_AGENT } from "./notifications";
 import type { Partner } from "@/lib/partners/partners";
 import { acquireLease, reconcile, RECONCILE_AFTER_MS, releaseLease } from "./reconciler";
+import { claimIdempotencyKey, completeIdempotencyKey, IDEMPOTENCY_KEY_TTL_MS } from "../api/idempotency";
+import { requestFingerprint } from "../api/idempotency-key";
 import { createSession, notifyExpiredSessions, recordOperationStatus, requireSession, sessionState } from "../session/sessions";
 import { BROWSER, customerDraft, sessionAtProvider, sessionInput, testContext } from "../testing/context";
 
@@ -212,5 +214,28 @@ describe("the reconciler", () => {
     const racing = await Promise.all(["x", "y", "z"].map((h) => acquireLease(ctx.db, "race", h, now)));
     expect(racing.filter(Boolean)).toHaveLength(1);
     expect(await reconcile(ctx, { holder: "not-the-holder", now: new Date(Date.now() + 1000) })).toBe(null);
+  });
+
+  it("deletes the API's Idempotency-Keys once their 24 hours are over", async () => {
+    const t0 = new Date();
+    const keyed = (key: string) => ({
+      partnerId: partner.id,
+      method: "POST",
+      path: "/api/checkout-sessions",
+      key,
+      requestHash: requestFingerprint("{}"),
+    });
+    for (const [key, at] of [
+      ["old-key", t0],
+      ["new-key", new Date(t0.getTime() + 60_000)],
+    ] as const) {
+      await claimIdempotencyKey(ctx.db, keyed(key), at);
+      await completeIdempotencyKey(ctx.db, keyed(key), { status: 201, contentType: "application/json", body: "{}" });
+    }
+    const keys = async () => (await ctx.db.select({ key: idempotencyKeys.key }).from(idempotencyKeys)).map((row) => row.key).sort();
+    expect(await keys()).toEqual(["new-key", "old-key"]);
+    expect(await reconcile(ctx, { holder: "purge-test", now: new Date(t0.getTime() + IDEMPOTENCY_KEY_TTL_MS) })).not.toBeNull();
+    expect(await releaseLease(ctx.db, "reconciler", "purge-test")).toBe(true);
+    expect(await keys()).toEqual(["new-key"]);
   });
 });

@@ -5,6 +5,7 @@ import { checkoutSessions } from "@/lib/db/schema";
 import { acquireLease as acquireNamedLease, releaseLease } from "@/lib/db/leases";
 import type { Db } from "@/lib/db";
 import { isOpenStatus, OPEN_STATUSES } from "@/lib/financing/contract";
+import { purgeExpiredIdempotencyKeys } from "../api/idempotency";
 import { refreshStatus, type CheckoutContext } from "../session/flow";
 import { notifyExpiredSessions } from "../session/sessions";
 import { loggerFor } from "@/lib/logger";
@@ -15,7 +16,8 @@ const log = loggerFor("reconciler");
 /**
  * Reconciliation: sessions whose outcome is still open a few minutes after they last changed are
  * re-checked with the conditional status call, so an outcome whose webhook never came is found.
- * With several instances, only the holder of the `reconciler` lease runs it.
+ * With several instances, only the holder of the `reconciler` lease runs it; each round also
+ * announces the sessions that expired unstarted and deletes the API's expired Idempotency-Keys.
  */
 
 /** How long an open outcome may go unchanged before it is checked. */
@@ -57,6 +59,10 @@ export async function reconcile(
   // announced from here (lib/checkout/session/sessions.ts).
   const expired = await notifyExpiredSessions(ctx.db, now);
   if (expired > 0) log.info({ sessions: expired }, "reconciler: expired sessions announced to their partners");
+  // The API's Idempotency-Keys past their 24 hours (lib/checkout/api/idempotency.ts): housekeeping
+  // that one instance does, here.
+  const purged = await purgeExpiredIdempotencyKeys(ctx.db, now);
+  if (purged > 0) log.info({ keys: purged }, "reconciler: expired Idempotency-Keys deleted");
   if (due.length > 0) log.info({ sessions: due.length }, "reconciler: re-checking open outcomes");
   for (const { id } of due) {
     const before = await withLogContext({ sessionId: id }, () => refreshStatus(ctx, id, "reconcile"));

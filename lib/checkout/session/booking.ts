@@ -178,7 +178,8 @@ export function bookingHash(booking: Booking): string {
   return createHash("sha256").update(canonicalJson(booking)).digest("hex");
 }
 
-function canonicalJson(value: unknown): string {
+/** JSON with object keys sorted (undefined values left out): equal values, equal text. */
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>)

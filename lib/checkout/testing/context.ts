@@ -13,16 +13,21 @@ import { createSession, requireSession, type CheckoutSession } from "../session/
 
 export const DEMO_SECRET = "test_partner_secret_0123456789";
 
-/** A checkout context on an in-memory PGlite, talking to the partner API at `baseUrl`. */
+/**
+ * A checkout context on an in-memory PGlite (or the PostgreSQL at `databaseUrl`), talking to the
+ * partner API at `baseUrl`.
+ */
 export async function testContext(
   baseUrl: string,
-  options: { appUrl?: string; fetch?: typeof fetch } = {},
+  options: { appUrl?: string; fetch?: typeof fetch; databaseUrl?: string } = {},
 ): Promise<{
   ctx: CheckoutContext;
   database: Database;
   partner: Partner;
 }> {
-  const database = await openDatabase({ dataDir: "memory://" });
+  const database = await openDatabase(
+    options.databaseUrl === undefined ? { dataDir: "memory://" } : { databaseUrl: options.databaseUrl, dataDir: "unused" },
+  );
   const appUrl = options.appUrl ?? "http://127.0.0.1:3999";
   await seedDemoPartner(database.db, { secret: DEMO_SECRET, appUrl });
   const partner = (await partnerById(database.db, DEMO_PARTNER_ID))!;
