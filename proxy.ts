@@ -49,10 +49,10 @@ async function answer(request: NextRequest, requestId: string): Promise<NextResp
     () => request.clone().arrayBuffer(),
   );
   // Under the checkout sessions API, still with its headers (its document states them on every answer).
-  if (hostile) return withSessionsApiHeaders(pathname, hostile);
+  if (hostile) return withSessionsApiHeaders(request.method, pathname, hostile);
   // The checkout sessions API: a version it does not have refused here, for every address of it;
   // the version put on every answer (lib/checkout/api/api-headers.ts).
-  const api = checkoutApiProxyStep(pathname, request.headers);
+  const api = checkoutApiProxyStep(request.method, pathname, request.headers);
   if (api.refusal) return api.refusal;
 
   if ((pathname === "/sandbox" || pathname.startsWith("/sandbox/")) && !env.SANDBOX_ENABLED) {

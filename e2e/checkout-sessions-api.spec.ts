@@ -116,10 +116,13 @@ test.describe("POST /api/checkout-sessions", () => {
 test.describe("a method the API does not take", () => {
   // Next's own 405 had an empty body and no Allow: nothing for a partner's HTTP client to read.
   for (const [method, path, allow] of [
-    ["DELETE", "/api/checkout-sessions", "POST, OPTIONS"],
-    ["GET", "/api/checkout-sessions", "POST, OPTIONS"],
+    ["DELETE", "/api/checkout-sessions", "GET, HEAD, POST, OPTIONS"],
+    ["PUT", "/api/checkout-sessions", "GET, HEAD, POST, OPTIONS"],
     ["PUT", "/api/checkout-sessions/cs_doesnotexist000000000000", "GET, HEAD, OPTIONS"],
     ["POST", "/api/checkout-sessions/cs_doesnotexist000000000000", "GET, HEAD, OPTIONS"],
+    ["GET", "/api/checkout-sessions/cs_doesnotexist000000000000/cancel", "POST, OPTIONS"],
+    ["DELETE", "/api/checkout-sessions/cs_doesnotexist000000000000/cancel", "POST, OPTIONS"],
+    ["PATCH", "/api/checkout-sessions/cs_doesnotexist000000000000/refund", "GET, HEAD, POST, OPTIONS"],
     ["GET", "/api/webhooks/financing/not-the-token", "POST, OPTIONS"],
     ["POST", "/api/badge", "GET, HEAD, OPTIONS"],
     ["DELETE", "/api/health", "GET, HEAD, OPTIONS"],

@@ -8,7 +8,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List your checkout sessions
+         * @description Your sessions, newest first (by `createdAt`, then `id`), 20 to a page unless `limit` says (at most 100). Every filter is optional; those given all apply.
+         *
+         *     - Dates are instants in ISO 8601 with a time zone (`2026-05-01T00:00:00Z`, `2026-05-01T02:00:00+02:00`); each range runs from its `…From`, included, to its `…To`, excluded.
+         *     - `state` is a session's state now: an open session past its 24 hours is `expired`.
+         *     - The next page: the same request with `cursor` set to the page's `nextCursor`, the filters unchanged (a cursor sent with other filters is refused). Sessions opened while you page come before the first page, never into a later one: a walk through the pages neither repeats nor skips a session. With `updatedFrom` or `updatedTo`, a session that changes while you page may leave or enter the range.
+         */
+        get: operations["listCheckoutSessions"];
         put?: never;
         /**
          * Open a checkout session
@@ -35,6 +43,54 @@ export interface paths {
         get: operations["getCheckoutSession"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkout-sessions/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a checkout session
+         * @description Cancels a session before its customer signs: while it is `open` (it ends here: the customer can no longer send their data) or `choosing` (its financing operation is cancelled at the financing partner, which has the last word). The session is then `cancelled`, and you are notified as for any state.
+         *
+         *     Once the customer asked a provider for the financing (`pending`), or when the session has ended, it is a 409 `not_cancellable` with the session's `state`: a confirmed session is refunded instead. Cancelling again is that 409 too, with `state` `cancelled`.
+         */
+        post: operations["cancelCheckoutSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/checkout-sessions/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read what a refund would give back
+         * @description For a confirmed session: the financing partner's breakdown of a refund made now, in cents. `totalToRefundCents` already deducts the financing's non-refundable fees and its cancellation fee; the charges you keep in the refund lower it by as much.
+         */
+        get: operations["getCheckoutSessionRefund"];
+        put?: never;
+        /**
+         * Refund a confirmed checkout session
+         * @description Refunds the customer's financing through its provider, keeping your agency's and the travel provider's cancellation charges (in cents, 0 unless sent; together at most the breakdown's `totalToRefundCents`). The amounts are checked against a breakdown read now; send `expectedTotalToRefundCents` to refund only if the total is still the one you computed. The session becomes `refunded`.
+         *
+         *     Made once: while a refund of the session is under way (from the API or from your back-office), another is a 409 `refund_in_progress`, and a refunded session is a 409 `not_refundable`. The provider may reject a refund: a 422 `refund_rejected`, nothing refunded, no charge recorded. A 502 means the financing partner did not answer: the refund may or may not have been made, so read the session (it becomes `refunded` if it was) before trying again.
+         */
+        post: operations["refundCheckoutSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -204,6 +260,31 @@ export interface components {
             description: string;
             type?: string;
         };
+        /** @description An empty body (or none) cancels without a reason. */
+        CancelCheckoutSessionRequest: {
+            /** @description Why, for the financing partner's records (kept in the operation's history there); not shown to the customer. */
+            reason?: string;
+        };
+        /** @description Your charges, in cents, and why. Together they may not exceed the breakdown's `totalToRefundCents`. An empty body (or none) refunds everything the breakdown says. */
+        RefundCheckoutSessionRequest: {
+            /**
+             * Format: int32
+             * @description Your agency's cancellation charge, kept from the refund. Default 0.
+             */
+            agencyFeeCents?: number;
+            /**
+             * Format: int32
+             * @description The travel provider's cancellation charge, kept from the refund. Default 0.
+             */
+            providerFeeCents?: number;
+            /** @description Why, for the financing partner's records (kept in the operation's history there); not shown to the customer. */
+            reason?: string;
+            /**
+             * Format: int32
+             * @description What you expect to be refunded (the breakdown's `totalToRefundCents` minus your charges). When sent, the refund is made only if that is still the total: otherwise 409 `conflict`, nothing refunded.
+             */
+            expectedTotalToRefundCents?: number;
+        };
         /** @description The state a session reached. A hint: `GET /checkout-sessions/{id}` is the reference. */
         CheckoutSessionNotification: {
             /** @example checkout.session.confirmed */
@@ -289,7 +370,7 @@ export interface components {
         CheckoutApiError: {
             error: {
                 /** @enum {string} */
-                code: "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "validation_failed" | "unsupported_api_version" | "payload_too_large" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "session_expired" | "rate_limited" | "financing_unavailable" | "internal" | "database_unavailable";
+                code: "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "validation_failed" | "unsupported_api_version" | "payload_too_large" | "conflict" | "not_cancellable" | "not_refundable" | "refund_in_progress" | "idempotency_key_in_use" | "idempotency_key_reused" | "session_expired" | "refund_rejected" | "rate_limited" | "financing_unavailable" | "internal" | "database_unavailable";
                 /** @description For a developer; may change: branch on `code`. */
                 message: string;
                 /** @description With `validation_failed`: every field that was refused; with an error about a header, that header. */
@@ -298,6 +379,80 @@ export interface components {
                     field: string;
                     message: string;
                 }[];
+                /** @description With `not_cancellable` and `not_refundable`: the session's state now, which does not allow it. */
+                state?: components["schemas"]["CheckoutSessionState"];
+            };
+        };
+        /** @description A page of your sessions. Pages follow each other by the last session's place, not by a count: sessions opened while you page come before the first page, never into a later one, so a walk through the pages neither repeats nor skips a session. */
+        CheckoutSessionList: {
+            /** @description Newest first (by `createdAt`, then `id`). */
+            data: components["schemas"]["CheckoutSession"][];
+            /** @description Whether there are sessions after this page. */
+            hasMore: boolean;
+            /** @description Send it as `cursor` (with the same filters) for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /** @description What a refund of the session's confirmed financing would give back now, as the financing partner computes it. */
+        CheckoutSessionRefundBreakdown: {
+            sessionId: string;
+            operationId: string;
+            /**
+             * @description ISO 4217: EUR.
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * Format: int32
+             * @description What the customer's financing holds: the trip's price and the management fees.
+             */
+            totalReserveCents: number;
+            /**
+             * Format: int32
+             * @description The financing's management fees: not refunded.
+             */
+            managementFeesCents: number;
+            /**
+             * Format: int32
+             * @description The financing service's cancellation fee: not refunded.
+             */
+            cancellationFeeCents: number;
+            /** @description That fee, as a percentage of the trip's price. */
+            cancellationFeePercentage: number;
+            /**
+             * Format: int32
+             * @description What a refund now gives back with no charge of yours: the reserve minus both fees. Your charges lower it by as much.
+             */
+            totalToRefundCents: number;
+        };
+        /** @description The refund made, and the session after it (`refunded` once the financing partner says so). */
+        CheckoutSessionRefund: {
+            session: components["schemas"]["CheckoutSession"];
+            refund: {
+                /**
+                 * @description ISO 4217: EUR.
+                 * @example EUR
+                 */
+                currency: string;
+                /**
+                 * Format: int32
+                 * @description Your agency's charge, kept.
+                 */
+                agencyFeeCents: number;
+                /**
+                 * Format: int32
+                 * @description The travel provider's charge, kept.
+                 */
+                providerFeeCents: number;
+                /**
+                 * Format: int32
+                 * @description Both charges.
+                 */
+                chargesCents: number;
+                /**
+                 * Format: int32
+                 * @description What was refunded to the customer.
+                 */
+                totalToRefundCents: number;
             };
         };
         CheckoutEventList: {
@@ -387,7 +542,7 @@ export interface components {
             };
         };
         /**
-         * @description Too many requests: too many sessions opened with your secret, or too many requests (or wrong secrets) from your address. Retry after `Retry-After` seconds.
+         * @description Too many requests: more of this kind with your secrets than `X-RateLimit-Limit` a minute, or too many requests (or wrong secrets) from your address. Retry after `Retry-After` seconds.
          *
          *     - `rate_limited`
          */
@@ -452,7 +607,7 @@ export interface components {
         NoStore: "no-store";
         /** @description This deployment's own origin: no other website's page may read an answer (call the API from your backend, never from a browser, which would hold your secret). */
         "Access-Control-Allow-Origin": string;
-        /** @description Requests of this kind allowed a minute with your secret (a token bucket, a burst of as many): sessions opened for `POST`, reads for `GET`. Over it: 429 `rate_limited`. */
+        /** @description Requests of this kind allowed a minute with your secrets (a token bucket, a burst of as many): sessions opened for `POST /checkout-sessions`, reads for every `GET`, cancels and refunds for their `POST`s. Over it: 429 `rate_limited`. */
         RateLimitLimit: string;
         /** @description The version of this API the answer is given in: the one you pinned, or the current one. */
         CheckoutApiVersion: "2026-11-28";
@@ -469,6 +624,72 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listCheckoutSessions: {
+        parameters: {
+            query?: {
+                /** @description Only sessions in this state, or in any of these, separated by commas (`confirmed,refunded`). */
+                state?: string;
+                /** @description Only sessions opened at or after this instant. */
+                createdFrom?: string;
+                /** @description Only sessions opened before this instant. */
+                createdTo?: string;
+                /** @description Only sessions last changed at or after this instant. */
+                updatedFrom?: string;
+                /** @description Only sessions last changed before this instant. */
+                updatedTo?: string;
+                /** @description Only the session of this booking reference (exactly). */
+                bookingReference?: string;
+                /** @description Sessions a page holds: 20 unless said, at most 100. */
+                limit?: number;
+                /** @description The `nextCursor` of the page before, with the same filters: the page after it. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description The version of this API your code was written for; without it, the current one (`2026-11-28`). One this API does not have: 400 `unsupported_api_version`. */
+                "Checkout-Api-Version"?: components["parameters"]["CheckoutApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of your sessions. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutSessionList"];
+                };
+            };
+            /**
+             * @description A parameter is invalid, given twice, or not one of this list (or the cursor is not one, or was made for other filters): `fields` names each.
+             *
+             *     - `validation_failed`
+             *     - `unsupported_api_version`: `Checkout-Api-Version` names a version this API does not have: `fields` names the header.
+             */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
     createCheckoutSession: {
         parameters: {
             query?: never;
@@ -663,6 +884,417 @@ export interface operations {
             };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    cancelCheckoutSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version of this API your code was written for; without it, the current one (`2026-11-28`). One this API does not have: 400 `unsupported_api_version`. */
+                "Checkout-Api-Version"?: components["parameters"]["CheckoutApiVersion"];
+                /** @description A key of yours for this request (a UUID, say; 1 to 255 printable ASCII characters), to send it again safely: within 24 hours, the same key with the same body answers what the first request was answered (`Idempotent-Replayed: true`), without doing it again. Keys are yours alone, per method and path. The same key with another body: 422 `idempotency_key_reused`; while the first request is being answered: 409 `idempotency_key_in_use`. A 5xx or 429 is not kept: the same key runs the request again. Malformed: 400 `validation_failed` naming the header. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The session's `id`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CancelCheckoutSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description Cancelled: the session now. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutSession"];
+                };
+            };
+            /**
+             * @description The body is not valid JSON, or a field is invalid or unknown (or the path cannot be read): `fields` names each.
+             *
+             *     - `validation_failed`
+             *     - `unsupported_api_version`: `Checkout-Api-Version` names a version this API does not have: `fields` names the header.
+             *
+             *     Also `validation_failed` when `Idempotency-Key` is not 1 to 255 printable ASCII characters: `fields` names the header.
+             */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description No session with this id among yours (another partner's session is not found either).
+             *
+             *     - `not_found`
+             */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            /**
+             * @description The session cannot be cancelled in its state (`error.state`).
+             *
+             *     - `not_cancellable`
+             *     - `idempotency_key_in_use`: A request with this `Idempotency-Key` is still being answered: retry after `Retry-After` seconds to get its answer.
+             */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Retry-After": components["headers"]["IdempotencyRetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            /**
+             * @description The body is larger than 64 KB; nothing was read.
+             *
+             *     - `payload_too_large`
+             */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            /**
+             * @description This `Idempotency-Key` was used with another body in the last 24 hours: a new request needs a new key.
+             *
+             *     - `idempotency_key_reused`
+             */
+            422: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            /**
+             * @description The financing partner could not be reached to cancel the operation: nothing was cancelled; try again in a moment.
+             *
+             *     - `financing_unavailable`
+             */
+            502: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    getCheckoutSessionRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version of this API your code was written for; without it, the current one (`2026-11-28`). One this API does not have: 400 `unsupported_api_version`. */
+                "Checkout-Api-Version"?: components["parameters"]["CheckoutApiVersion"];
+            };
+            path: {
+                /** @description The session's `id`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The breakdown. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutSessionRefundBreakdown"];
+                };
+            };
+            /**
+             * @description The path cannot be read (a malformed percent-encoding): `fields` names `(path)`.
+             *
+             *     - `validation_failed`
+             *     - `unsupported_api_version`: `Checkout-Api-Version` names a version this API does not have: `fields` names the header.
+             */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description No session with this id among yours (another partner's session is not found either).
+             *
+             *     - `not_found`
+             */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            /**
+             * @description The session is not confirmed (`error.state`): only a confirmed session can be refunded.
+             *
+             *     - `not_refundable`
+             */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            /**
+             * @description The financing partner could not be reached to read the breakdown: try again in a moment.
+             *
+             *     - `financing_unavailable`
+             */
+            502: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    refundCheckoutSession: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version of this API your code was written for; without it, the current one (`2026-11-28`). One this API does not have: 400 `unsupported_api_version`. */
+                "Checkout-Api-Version"?: components["parameters"]["CheckoutApiVersion"];
+                /** @description A key of yours for this request (a UUID, say; 1 to 255 printable ASCII characters), to send it again safely: within 24 hours, the same key with the same body answers what the first request was answered (`Idempotent-Replayed: true`), without doing it again. Keys are yours alone, per method and path. The same key with another body: 422 `idempotency_key_reused`; while the first request is being answered: 409 `idempotency_key_in_use`. A 5xx or 429 is not kept: the same key runs the request again. Malformed: 400 `validation_failed` naming the header. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The session's `id`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RefundCheckoutSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description Refunded: what, and the session now. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutSessionRefund"];
+                };
+            };
+            /**
+             * @description The body is not valid JSON, a field is invalid or unknown, or the charges exceed what can be refunded (or the path cannot be read): `fields` names each.
+             *
+             *     - `validation_failed`
+             *     - `unsupported_api_version`: `Checkout-Api-Version` names a version this API does not have: `fields` names the header.
+             *
+             *     Also `validation_failed` when `Idempotency-Key` is not 1 to 255 printable ASCII characters: `fields` names the header.
+             */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description No session with this id among yours (another partner's session is not found either).
+             *
+             *     - `not_found`
+             */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            /**
+             * @description Nothing refunded: the session is not confirmed (`not_refundable`, with `error.state`), another refund of it is under way (`refund_in_progress`), or the total is not `expectedTotalToRefundCents` any more (`conflict`).
+             *
+             *     - `not_refundable`
+             *     - `refund_in_progress`
+             *     - `conflict`
+             *     - `idempotency_key_in_use`: A request with this `Idempotency-Key` is still being answered: retry after `Retry-After` seconds to get its answer.
+             */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Retry-After": components["headers"]["IdempotencyRetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            /**
+             * @description The body is larger than 64 KB; nothing was read.
+             *
+             *     - `payload_too_large`
+             */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            /**
+             * @description The provider rejected the refund: nothing was refunded and no charge recorded (`error.state` is still `confirmed`).
+             *
+             *     - `refund_rejected`
+             *     - `idempotency_key_reused`: This `Idempotency-Key` was used with another body in the last 24 hours: a new request needs a new key.
+             */
+            422: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            /**
+             * @description The financing partner could not be reached to answer the refund: whether it was made is not known yet; read the session before trying again.
+             *
+             *     - `financing_unavailable`
+             */
+            502: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
             503: components["responses"]["DatabaseUnavailable"];
         };
     };

@@ -14,9 +14,13 @@ export const APP_ERROR_STATUS = {
   unsupported_api_version: 400,
   payload_too_large: 413,
   conflict: 409,
+  not_cancellable: 409,
+  not_refundable: 409,
+  refund_in_progress: 409,
   idempotency_key_in_use: 409,
   idempotency_key_reused: 422,
   session_expired: 410,
+  refund_rejected: 422,
   rate_limited: 429,
   financing_unavailable: 502,
   internal: 500,
@@ -42,6 +46,8 @@ export class AppError extends Error {
       cause?: unknown;
       /** Seconds until a retry can succeed (`Retry-After`): `rate_limited` (1 unless said), `idempotency_key_in_use`. */
       retryAfterS?: number;
+      /** A checkout session's state, said with a refusal of what that state does not allow (the API's `error.state`). */
+      state?: string;
     } = {},
   ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -50,8 +56,8 @@ export class AppError extends Error {
   }
 
   /**
-   * The JSON body of the checkout sessions API, `{ error: { code, message, fields? } }`, within
-   * API_ERROR_LIMITS: a request with many bad fields is still told the first ones.
+   * The JSON body of the checkout sessions API, `{ error: { code, message, fields?, state? } }`,
+   * within API_ERROR_LIMITS: a request with many bad fields is still told the first ones.
    */
   toBody() {
     const { message, field, fieldMessage, fields } = API_ERROR_LIMITS;
@@ -66,6 +72,7 @@ export class AppError extends Error {
                 .map((f) => ({ field: clip(f.field, field), message: clip(f.message, fieldMessage) })),
             }
           : {}),
+        ...(this.details.state ? { state: this.details.state } : {}),
       },
     };
   }

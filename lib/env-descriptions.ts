@@ -156,6 +156,11 @@ export const ENV_DESCRIPTIONS: Record<string, VariableDescription> = {
     description:
       "Checkout session reads a minute with one partner's secrets (a burst of as many), stated in `X-RateLimit-Limit`. Over it: `429 rate_limited` with `Retry-After`.",
   },
+  SESSIONS_API_ACTIONS_PER_MINUTE_PARTNER: {
+    group: "Throttles",
+    description:
+      "Cancels and refunds asked a minute with one partner's secrets (`POST /api/checkout-sessions/{id}/cancel` and `…/refund`; a burst of as many), stated in `X-RateLimit-Limit`. Over it: `429 rate_limited` with `Retry-After`.",
+  },
   SESSIONS_API_WRONG_SECRETS_PER_MINUTE_IP: {
     group: "Throttles",
     description:

@@ -67,6 +67,7 @@ const rawEnvSchema = z.object({
   SESSIONS_API_CREATE_PER_MINUTE_IP: positiveInt(100_000).default(60),
   SESSIONS_API_WRONG_SECRETS_PER_MINUTE_IP: positiveInt(100_000).default(10),
   SESSIONS_API_READS_PER_MINUTE_PARTNER: positiveInt(100_000).default(600),
+  SESSIONS_API_ACTIONS_PER_MINUTE_PARTNER: positiveInt(100_000).default(60),
   STATUS_READS_PER_MINUTE_SESSION: positiveInt(100_000).default(40),
   STATUS_READS_PER_MINUTE_IP: positiveInt(100_000).default(240),
   APP_URL: z
@@ -176,6 +177,8 @@ export interface AppEnv {
     createPerIpPerMinute: number;
     wrongSecretsPerIpPerMinute: number;
     readsPerPartnerPerMinute: number;
+    /** Cancels and refunds asked a minute per partner: each is a call to the partner API. */
+    actionsPerPartnerPerMinute: number;
   };
   /** The checkout's status polls and provider returns, per session and per client IP (token buckets). */
   statusBudget: { perSessionPerMinute: number; perIpPerMinute: number };
@@ -381,6 +384,7 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
       createPerIpPerMinute: raw.SESSIONS_API_CREATE_PER_MINUTE_IP,
       wrongSecretsPerIpPerMinute: raw.SESSIONS_API_WRONG_SECRETS_PER_MINUTE_IP,
       readsPerPartnerPerMinute: raw.SESSIONS_API_READS_PER_MINUTE_PARTNER,
+      actionsPerPartnerPerMinute: raw.SESSIONS_API_ACTIONS_PER_MINUTE_PARTNER,
     },
     statusBudget: { perSessionPerMinute: raw.STATUS_READS_PER_MINUTE_SESSION, perIpPerMinute: raw.STATUS_READS_PER_MINUTE_IP },
     METRICS_TOKEN: raw.METRICS_TOKEN,

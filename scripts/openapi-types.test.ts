@@ -19,6 +19,7 @@ describe("the integrators' guides' examples", () => {
   it.each([
     ["docs/integrators/api-reference.md", "checkout-client.ts"],
     ["docs/integrators/notifications.md", "verify-notification.ts"],
+    ["docs/integrators/checkout-sessions-api.md", "checkout-actions.ts"],
   ])("%s shows examples/%s as it is (typed, tested)", async (page, file) => {
     const markdown = await readFile(new URL(`../${page}`, import.meta.url), "utf8");
     const source = (await readFile(new URL(`../examples/${file}`, import.meta.url), "utf8")).replace(/^\/\*[\s\S]*?\*\/\n/, "").trimEnd();

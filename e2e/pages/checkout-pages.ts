@@ -58,14 +58,20 @@ export class CheckoutPages {
 
   /**
    * A session opened through the checkout sessions API (on the app at `origin`) whose customer
-   * sent their details and chose the first plan: the provider's checkout is showing, the operation
+   * sent their details (the test customer's unless given: an e-mail carries the sandbox's
+   * triggers) and chose the first plan: the provider's checkout is showing, the operation
    * CLIENT_REQUESTED. Answers the session's and the operation's ids.
    */
-  async atProvider(api: CheckoutSessionsApi, reference: string, origin: string): Promise<{ sessionId: string; operationId: string }> {
+  async atProvider(
+    api: CheckoutSessionsApi,
+    reference: string,
+    origin: string,
+    customer: CustomerDetails = aCustomer(),
+  ): Promise<{ sessionId: string; operationId: string }> {
     const session = await api.open({ reference, customer: null, returnUrl: `${origin}/`, locale: "en" });
     const { page, details, offers, provider } = this.in("en");
     await page.goto(`${origin}/checkout/${session.id}`);
-    await details.fill(aCustomer());
+    await details.fill(customer);
     await details.submit();
     await offers.chooseButtons.first().click();
     await expect(provider.signButton).toBeVisible();

@@ -45,16 +45,20 @@ export interface CheckoutSessionResource {
   final: boolean;
   operation: { id: string; status: string } | null;
   expiresAt: string;
+  createdAt: string;
+  updatedAt: string;
 }
 
 export class CheckoutSessionsApi {
   /**
    * @param origin where the app is: the tests' baseURL unless given (e.g. a load balancer's).
+   * @param secret the partner's secret to call with: its published demo secret unless given.
    */
   constructor(
     readonly request: APIRequestContext,
     readonly partner: DemoPartner = DEMO_PARTNERS.demo,
     readonly origin = "",
+    readonly secret: string = partner.secret,
   ) {}
 
   /** The same API, called by another partner. */
@@ -62,8 +66,13 @@ export class CheckoutSessionsApi {
     return new CheckoutSessionsApi(this.request, partner, this.origin);
   }
 
+  /** The same partner, calling with another of its secrets (one made in the back-office). */
+  withSecret(secret: string): CheckoutSessionsApi {
+    return new CheckoutSessionsApi(this.request, this.partner, this.origin, secret);
+  }
+
   get authorization(): Record<string, string> {
-    return { Authorization: `Bearer ${this.partner.secret}` };
+    return { Authorization: `Bearer ${this.secret}` };
   }
 
   /** POST /api/checkout-sessions with any body and headers (the partner's secret unless `headers` says otherwise), as sent. */
@@ -101,5 +110,33 @@ export class CheckoutSessionsApi {
     const response = await this.get(id);
     expect(response.status()).toBe(200);
     return (await response.json()) as CheckoutSessionResource;
+  }
+
+  /** GET /api/checkout-sessions with these query parameters, as sent. */
+  list(query: Record<string, string> = {}): Promise<APIResponse> {
+    return this.request.get(`${this.origin}/api/checkout-sessions?${new URLSearchParams(query).toString()}`, {
+      headers: this.authorization,
+    });
+  }
+
+  /** POST /api/checkout-sessions/{id}/cancel, as sent (no body unless given). */
+  cancel(id: string, body?: unknown): Promise<APIResponse> {
+    return this.request.post(`${this.origin}/api/checkout-sessions/${id}/cancel`, {
+      headers: this.authorization,
+      ...(body === undefined ? {} : { data: body }),
+    });
+  }
+
+  /** GET /api/checkout-sessions/{id}/refund (what a refund would give back), as sent. */
+  refundBreakdown(id: string): Promise<APIResponse> {
+    return this.request.get(`${this.origin}/api/checkout-sessions/${id}/refund`, { headers: this.authorization });
+  }
+
+  /** POST /api/checkout-sessions/{id}/refund, as sent (no body unless given). */
+  refund(id: string, body?: unknown): Promise<APIResponse> {
+    return this.request.post(`${this.origin}/api/checkout-sessions/${id}/refund`, {
+      headers: this.authorization,
+      ...(body === undefined ? {} : { data: body }),
+    });
   }
 }

@@ -201,6 +201,11 @@ export const checkoutSessions = pgTable(
     createdByStaffId: text("created_by_staff_id"),
     /** When staff revoked the payment link (expiresAt was set to that same moment). */
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /**
+     * When the partner cancelled it through the checkout sessions API before the customer sent their
+     * data (no operation to cancel at the partner API): the session is `cancelled`.
+     */
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -211,6 +216,8 @@ export const checkoutSessions = pgTable(
     index("checkout_sessions_unstarted_expiry_idx")
       .on(table.expiresAt)
       .where(sql`${table.operationId} is null`),
+    // The partner's list (GET /api/checkout-sessions): newest first, a page after a (createdAt, id).
+    index("checkout_sessions_partner_created_idx").on(table.partnerId, table.createdAt, table.id),
   ],
 );
 
@@ -605,6 +612,11 @@ export const auditEvents = pgTable(
     staffUserId: text("staff_user_id"),
     /** The staff member's name at the time (the log outlives accounts and renames). */
     staffName: text("staff_name"),
+    /**
+     * Done through the checkout sessions API: the name of the partner's API secret used, at the
+     * time (null for what staff or operators did). Its id is in `details.apiSecretId`.
+     */
+    apiActor: text("api_actor"),
     operationId: text("operation_id"),
     ip: text("ip"),
     /** Amounts in cents and currency, a reason code: never free text typed by someone. */

@@ -31,6 +31,12 @@ export const GUIDES: readonly Guide[] = [
     file: "docs/partner-api.md",
   },
   {
+    slug: "sessions-api",
+    title: "Listing, cancelling and refunding checkout sessions",
+    summary: "the checkout sessions API's list of your sessions, its cancel before the customer signs and its refund once confirmed",
+    file: "docs/integrators/checkout-sessions-api.md",
+  },
+  {
     slug: "idempotency-and-versions",
     title: "Retrying safely and pinning a version",
     summary: "Idempotency-Key on every POST, and Checkout-Api-Version on every call",

@@ -207,7 +207,7 @@ const es = {
   audit: {
     title: "Registro de auditoría",
     intro:
-      "Quién hizo qué y cuándo en el back-office de este socio: entradas, cambios de seguridad, cancelaciones, devoluciones y cambios del tema.",
+      "Quién hizo qué y cuándo en el back-office de este socio: entradas, cambios de seguridad, cancelaciones, devoluciones y cambios del tema; y las cancelaciones y devoluciones que hizo vuestro sistema con la API de sesiones de pago («API: » y el nombre del secreto).",
     kind: "Tipo",
     anyKind: "Todos los tipos",
     staff: "Persona",
@@ -279,6 +279,8 @@ const es = {
     refundAskedDetails: (total: string, charges: string) => `Pedido: devolver ${total} · gastos ${charges}`,
     endedSessions: (n: number) => `${n} sesiones cerradas`,
     byOperator: (name: string) => `${name} (operador de la plataforma)`,
+    byApi: (secretName: string) => `API: ${secretName}`,
+    bookingDetails: (reference: string) => `Reserva ${reference}`,
     linkDetails: (reference: string, to: string | undefined) => (to ? `Reserva ${reference} · a ${to}` : `Reserva ${reference}`),
     memberDetails: (name: string, role: string | undefined, refund: boolean | undefined) =>
       [
@@ -549,6 +551,9 @@ const es = {
     notRefundableTitle: "La operación ya no se puede devolver",
     notRefundableBody: "La API ha respondido 400 OPERATION_NOT_REFUNDABLE: la operación ya no está confirmada. Estado ahora: {status}.",
     unavailableTitle: "No hemos podido completar la devolución",
+    inProgressTitle: "Ya hay una devolución de esta operación en curso",
+    inProgressBody:
+      "Otra devolución de esta operación se está haciendo ahora (desde el back-office o desde la API de tu agencia). No se ha enviado esta. Vuelve a la operación y comprueba su estado.",
     cannotTitle: "Esta operación no se puede devolver",
     cannotBody: "La operación está en estado {status}: solo se devuelven las operaciones confirmadas (OPERATION_NOT_REFUNDABLE).",
     cannotLoadTitle: "No podemos preparar la devolución ahora",
@@ -844,7 +849,8 @@ const en: AdminMessages = {
   },
   audit: {
     title: "Audit log",
-    intro: "Who did what and when in this partner's back-office: sign-ins, security changes, cancels, refunds and theme changes.",
+    intro:
+      "Who did what and when in this partner's back-office: sign-ins, security changes, cancels, refunds and theme changes; and the cancels and refunds your systems made through the checkout sessions API (“API: ” and the secret's name).",
     kind: "Kind",
     anyKind: "All kinds",
     staff: "Person",
@@ -916,6 +922,8 @@ const en: AdminMessages = {
     refundAskedDetails: (total: string, charges: string) => `Asked to refund ${total} · charges ${charges}`,
     endedSessions: (n: number) => `${n} sessions signed out`,
     byOperator: (name) => `${name} (platform operator)`,
+    byApi: (secretName) => `API: ${secretName}`,
+    bookingDetails: (reference) => `Booking ${reference}`,
     linkDetails: (reference: string, to: string | undefined) => (to ? `Booking ${reference} · to ${to}` : `Booking ${reference}`),
     memberDetails: (name: string, role: string | undefined, refund: boolean | undefined) =>
       [
@@ -1186,6 +1194,9 @@ const en: AdminMessages = {
     notRefundableTitle: "The operation can no longer be refunded",
     notRefundableBody: "The API answered 400 OPERATION_NOT_REFUNDABLE: the operation is no longer confirmed. Its status now: {status}.",
     unavailableTitle: "We could not complete the refund",
+    inProgressTitle: "A refund of this operation is already under way",
+    inProgressBody:
+      "Another refund of this operation is being made right now (in the back-office or through your agency's API). This one was not sent. Go back to the operation and check its status.",
     cannotTitle: "This operation cannot be refunded",
     cannotBody: "The operation is {status}: only confirmed operations are refunded (OPERATION_NOT_REFUNDABLE).",
     cannotLoadTitle: "We cannot prepare the refund right now",

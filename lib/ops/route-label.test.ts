@@ -18,6 +18,9 @@ describe("routeLabel", () => {
     expect(routeLabel("/checkout/cs_0123456789abcdef/offers")).toBe("/checkout/[sessionId]/offers");
     expect(routeLabel("/api/webhooks/financing/secret_token_value_123456")).toBe("/api/webhooks/financing/[token]");
     expect(routeLabel("/admin/operations/op_123")).toBe("/admin/operations/[id]");
+    expect(routeLabel("/api/checkout-sessions/cs_0123456789abcdef")).toBe("/api/checkout-sessions/[id]");
+    expect(routeLabel("/api/checkout-sessions/cs_0123456789abcdef/cancel")).toBe("/api/checkout-sessions/[id]/cancel");
+    expect(routeLabel("/api/checkout-sessions/cs_0123456789abcdef/refund")).toBe("/api/checkout-sessions/[id]/refund");
     expect(routeLabel("/sandbox/v1/operations/op_1/status")).toBe("/sandbox/v1/*");
     expect(routeLabel("/_next/static/chunks/app.js")).toBe("/_next/static");
   });
@@ -26,5 +29,6 @@ describe("routeLabel", () => {
     const labels = new Set(Array.from({ length: 100 }, (_, i) => routeLabel(`/made-up-${i}/x`)));
     expect([...labels]).toEqual(["other"]);
     expect(routeLabel("/api/webhooks/financing/tok/extra")).toBe("other");
+    expect(routeLabel("/api/checkout-sessions/cs_0123456789abcdef/made-up")).toBe("other");
   });
 });

@@ -75,15 +75,31 @@ function works(now: Date) {
   return and(isNull(partnerApiSecrets.revokedAt), or(isNull(partnerApiSecrets.expiresAt), gt(partnerApiSecrets.expiresAt, now)));
 }
 
+/** Who calls the checkout sessions API: the partner, and which of its secrets (the audit log names it). */
+export interface ApiCaller {
+  partner: PartnerRow;
+  secret: { id: string; name: string };
+}
+
 /**
  * The partner whose working secret this is: unknown, revoked and expired secrets, and the secrets of
  * a disabled partner, are all the same "no". Records when the secret was last used (at most once a
  * LAST_USED_RESOLUTION_MS).
  */
 export async function partnerBySecret(db: Db, secret: string, now = new Date()): Promise<PartnerRow | undefined> {
+  return (await apiCallerBySecret(db, secret, now))?.partner;
+}
+
+/** The partner and the secret itself (its id and name), as partnerBySecret finds them. */
+export async function apiCallerBySecret(db: Db, secret: string, now = new Date()): Promise<ApiCaller | undefined> {
   if (secret.length < MIN_SECRET_LENGTH || secret.length > MAX_SECRET_LENGTH) return undefined;
   const [row] = await db
-    .select({ partner: partners, secretId: partnerApiSecrets.id, lastUsedAt: partnerApiSecrets.lastUsedAt })
+    .select({
+      partner: partners,
+      secretId: partnerApiSecrets.id,
+      secretName: partnerApiSecrets.name,
+      lastUsedAt: partnerApiSecrets.lastUsedAt,
+    })
     .from(partnerApiSecrets)
     .innerJoin(partners, eq(partners.id, partnerApiSecrets.partnerId))
     .where(and(eq(partnerApiSecrets.secretHash, hashSecret(secret)), works(now), isNull(partners.disabledAt)))
@@ -99,7 +115,7 @@ export async function partnerBySecret(db: Db, secret: string, now = new Date()):
         and(eq(partnerApiSecrets.id, row.secretId), or(isNull(partnerApiSecrets.lastUsedAt), lt(partnerApiSecrets.lastUsedAt, stale))),
       );
   }
-  return row.partner;
+  return { partner: row.partner, secret: { id: row.secretId, name: row.secretName } };
 }
 
 /** What a list shows of a secret: never its hash. */

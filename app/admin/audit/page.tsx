@@ -131,13 +131,17 @@ function byOperator(event: AuditEventRow): boolean {
   return event.details?.actor === "operator" || (event.kind === "staff_invited" && event.details?.by === "operator");
 }
 
-/** Who did it: a staff member by name, or a platform operator (the console), said as such. */
+/**
+ * Who did it: a staff member by name, a platform operator (the console), or the partner's backend
+ * through the checkout sessions API (the secret it used, by its name), said as such.
+ */
 function whoText(event: AuditEventRow, t: AdminMessages["audit"], none: string): string {
+  if (event.apiActor) return t.byApi(event.apiActor);
   if (!event.staffName) return none;
   return byOperator(event) ? t.byOperator(event.staffName) : event.staffName;
 }
 
-/** The few details staff need: a refund's amounts, how many sessions ended, which API secret. */
+/** The few details staff need: a refund's amounts, a cancel's booking, how many sessions ended, which API secret. */
 function detailsText(event: AuditEventRow, t: AdminMessages["audit"], locale: Locale): string {
   const d = event.details ?? {};
   if (event.kind === "operation_refunded" && typeof d.totalToRefundCents === "number" && typeof d.chargesCents === "number") {
@@ -148,6 +152,8 @@ function detailsText(event: AuditEventRow, t: AdminMessages["audit"], locale: Lo
       formatAmount(money(d.chargesCents, currency), locale),
     );
   }
+  // A cancel through the checkout sessions API: which booking (an open session has no operation yet).
+  if (event.kind === "operation_cancelled" && typeof d.bookingReference === "string") return t.bookingDetails(d.bookingReference);
   // A change to a member of the staff: whom it was about (the log outlives the account), and what they may do now.
   if (typeof d.memberName === "string") {
     const member = t.memberDetails(

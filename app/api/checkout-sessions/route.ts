@@ -1,4 +1,5 @@
 import { checkoutApiRoute } from "@/lib/checkout/api/api-route";
+import { handleListSessions } from "@/lib/checkout/api/session-list";
 import { handleCreateSession } from "@/lib/checkout/api/sessions-api";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 
@@ -13,5 +14,10 @@ export const POST = checkoutApiRoute("POST /api/checkout-sessions", "create", as
   return Response.json(body, { status });
 });
 
+/** GET /api/checkout-sessions: the partner's own sessions, filtered, newest first, a page at a time. */
+export const GET = checkoutApiRoute("GET /api/checkout-sessions", "read", async (request) =>
+  Response.json(await handleListSessions(request)),
+);
+
 // Any other method: 405 in the API's error format, with Allow (lib/http/method-not-allowed.ts).
-export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods("/api/checkout-sessions", ["POST"]);
+export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods("/api/checkout-sessions", ["GET", "POST"]);

@@ -32,6 +32,8 @@ function failureText(text: RefundFormMessages, state: Failure, first: boolean, s
       return { title: text.notFoundTitle, body: text.notFoundBody };
     case "validation":
       return { title: text.validationTitle, body: text.validationBody };
+    case "in_progress":
+      return { title: text.inProgressTitle, body: text.inProgressBody };
     default:
       return { title: first ? text.cannotLoadTitle : text.unavailableTitle, body: first ? text.cannotLoadBody : text.unavailable };
   }

@@ -1,26 +1,14 @@
 import "server-only";
 import { and, desc, eq, gte, lt, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { AUDIT_KINDS, auditEvents, type AuditKind, type AuditResult } from "@/lib/db/schema";
-import { logError, loggerFor } from "@/lib/logger";
+import { AUDIT_KINDS, auditEvents, type AuditKind } from "@/lib/db/schema";
+import { recordAudit, type AuditEventInput, type AuditEventRow } from "@/lib/partners/audit-log";
 
 /**
- * The audit log: who did what, when, from where, with what result. Append-only (a trigger refuses
- * UPDATE and DELETE). Callers hand in ids, amounts and reason codes only: never a password, a code,
- * a secret or text someone typed.
+ * The audit log as the back-office keeps and reads it. Written through lib/partners/audit-log.ts
+ * (the checkout sessions API writes to it too); re-exported here for the back-office's callers.
  */
-
-export interface AuditEventInput {
-  kind: AuditKind;
-  result: AuditResult;
-  partnerId?: string | null;
-  staff?: { id: string; name: string } | null;
-  operationId?: string | null;
-  ip?: string | null;
-  details?: Record<string, string | number | boolean | null>;
-}
-
-export type AuditEventRow = typeof auditEvents.$inferSelect;
+export { recordAudit, type AuditEventInput, type AuditEventRow } from "@/lib/partners/audit-log";
 
 /**
  * Who made a change to a partner's settings: one of its staff members, or a platform operator
@@ -46,28 +34,6 @@ export async function recordActorAudit(
     { ...event, staff: { id: actor.id, name: actor.name }, ip: actor.ip ?? null, details: { ...event.details, actor: actor.kind } },
     now,
   );
-}
-
-/**
- * Records one event. A failure to record is logged and does not undo what happened (a refund the
- * partner API made stays made); it is an error for operations to look at.
- */
-export async function recordAudit(db: Db, event: AuditEventInput, now = new Date()): Promise<void> {
-  try {
-    await db.insert(auditEvents).values({
-      at: now,
-      kind: event.kind,
-      result: event.result,
-      partnerId: event.partnerId ?? null,
-      staffUserId: event.staff?.id ?? null,
-      staffName: event.staff?.name ?? null,
-      operationId: event.operationId ?? null,
-      ip: event.ip ?? null,
-      details: event.details ?? null,
-    });
-  } catch (error) {
-    logError(loggerFor("backoffice"), "backoffice: an audit event could not be recorded", error, { kind: event.kind });
-  }
 }
 
 export interface AuditFilters {

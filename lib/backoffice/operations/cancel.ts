@@ -1,12 +1,9 @@
 import "server-only";
+import { cancelAtPartnerApi } from "@/lib/checkout/operations/cancel";
 import type { FinancingClient } from "@/lib/financing/client";
-import { isFinancingApiError } from "@/lib/financing/errors";
 import { REASON_MAX_LENGTH } from "@/lib/financing/limits";
-import { logError, loggerFor } from "@/lib/logger";
-import { auditOperation, type StaffActor } from "../audit/operation-audit";
+import { staffOperationActor, type StaffActor } from "../audit/operation-audit";
 import { ownsOperation, type OwnershipSubject } from "./ownership";
-
-const log = loggerFor("backoffice");
 
 /** The staff member cancelling: who they are, what they own, and the partner API as they reach it. */
 export type CancellingStaff = StaffActor & OwnershipSubject & { client: Pick<FinancingClient, "cancelOperation"> };
@@ -23,7 +20,8 @@ export type CancelResult =
 
 /**
  * Cancels an operation for a staff member. Someone else's operation (a forged id) is "not found"
- * and nothing is asked of the API; every call that is made is audited, whatever its result.
+ * and nothing is asked of the API; the cancel itself (lib/checkout/operations/cancel.ts, shared
+ * with the checkout sessions API) audits every call it makes, whatever its result.
  */
 export async function cancelOperation(
   staff: CancellingStaff,
@@ -32,19 +30,6 @@ export async function cancelOperation(
 ): Promise<CancelResult> {
   if (input.reason.length > REASON_MAX_LENGTH) return { ok: false, reason: "too_long" };
   if (!(await ownsOperation(staff, input.operationId))) return { ok: false, reason: "not_found" };
-  const audit = (result: "ok" | "failed", details?: Record<string, string | number>) =>
-    auditOperation(staff, { kind: "operation_cancelled", operationId: input.operationId, result, ip: origin.ip, details });
-  try {
-    await staff.client.cancelOperation(input.operationId, { reason: input.reason.trim() || undefined });
-  } catch (error) {
-    if (!isFinancingApiError(error)) throw error;
-    logError(log, "backoffice: cancel failed", error);
-    await audit("failed", { status: error.status ?? 0 });
-    if (error.is("OPERATION_NOT_CANCELLABLE")) return { ok: false, reason: "not_cancellable", status: error.operationStatus };
-    // Another account's, or unknown to the API.
-    if (error.status === 403 || error.status === 404) return { ok: false, reason: "not_found" };
-    return { ok: false, reason: "unavailable" };
-  }
-  await audit("ok");
-  return { ok: true };
+  const outcome = await cancelAtPartnerApi(staffOperationActor(staff, origin.ip), staff.client, input);
+  return outcome.ok ? { ok: true } : outcome;
 }

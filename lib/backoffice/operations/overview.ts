@@ -123,7 +123,7 @@ export async function partnerOverview(db: Db, partnerId: string, now = new Date(
                or s.chosen_offer_id is not null or s.financing_status is not null as chosen,
              coalesce(c.submitted, false) or s.operation_id is not null or s.operation_attempt > 0 or r.session_id is not null as details,
              coalesce(s.operation_status = 'REFUSED', false) as refused,
-             coalesce(s.operation_status = 'EXPIRED', s.expires_at <= ${at}) as expired
+             coalesce(s.operation_status = 'EXPIRED', s.cancelled_at is null and s.expires_at <= ${at}) as expired
       from window_sessions s
       left join customer_data c on c.session_id = s.id
       left join reached r on r.session_id = s.id

@@ -1,17 +1,14 @@
-import { REASON_MAX_LENGTH } from "@/lib/financing/limits";
 /**
- * The refund's arithmetic, in integer cents, shared by the server (which decides) and the refund
- * form's script (which only previews as the charges are typed); the server always recomputes from
- * a fresh `refund/details`.
- *
- * The spec: `totalToRefund` already deducts the non-refundable fees and the service's cancellation
- * fee; any agency or provider cancellation charge sent with the refund lowers it by the same value.
+ * The refund form's arithmetic, in integer cents, shared by the server (which decides) and the refund
+ * form's script (which only previews as the charges are typed): the charges as staff type them, and
+ * the total recomputed with the partner API's rule (lib/checkout/operations/refund-arithmetic.ts,
+ * which the checkout sessions API's refunds use too); the server always recomputes from a fresh
+ * `refund/details`.
  */
+import { REASON_MAX_LENGTH } from "@/lib/financing/limits";
+import { computeRefund, MAX_CHARGE_CENTS, type RefundBase } from "@/lib/checkout/operations/refund-arithmetic";
 
-import type { RefundBreakdown } from "@/lib/financing/types";
-
-/** The largest charge the form takes: ten million euros, far above any trip, far below 2^53 cents. */
-const MAX_CHARGE_CENTS = 1_000_000_000;
+export { refundBaseOf, type RefundBase } from "@/lib/checkout/operations/refund-arithmetic";
 
 /**
  * An amount as staff type it, to cents: "25", "25.5", "25,50" (a comma or a point before at most
@@ -24,17 +21,6 @@ export function parseChargeCents(text: string): number | undefined {
   if (!match) return undefined;
   const cents = Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
   return cents <= MAX_CHARGE_CENTS ? cents : undefined;
-}
-
-/** The breakdown `GET /operations/{id}/refund/details` gave, in cents. */
-export interface RefundBase {
-  currency: string;
-  totalReserveCents: number;
-  managementFeesCents: number;
-  cancellationFeeCents: number;
-  cancellationFeePercentage: number;
-  /** What the API would refund with no agency or provider charge. */
-  totalToRefundCents: number;
 }
 
 export interface RefundValues {
@@ -62,8 +48,7 @@ export function reviewRefund(base: RefundBase, values: RefundValues): RefundRevi
   if (values.reason.length > REASON_MAX_LENGTH) errors.reason = "too_long";
   if (agencyFeeCents === undefined || providerFeeCents === undefined) return { ok: false, errors, totalToRefundCents: undefined };
 
-  const chargesCents = agencyFeeCents + providerFeeCents;
-  const totalToRefundCents = base.totalToRefundCents - chargesCents;
+  const { chargesCents, totalToRefundCents } = computeRefund(base, { agencyFeeCents, providerFeeCents });
   // Said on the charge (or charges) entered: the one staff must lower.
   if (totalToRefundCents < 0) {
     if (agencyFeeCents > 0) errors.agencyFee = "exceeds";
@@ -76,16 +61,4 @@ export function reviewRefund(base: RefundBase, values: RefundValues): RefundRevi
 /** Cents as a decimal string for a form field: 2550 -> "25.50". */
 export function centsToInput(cents: number): string {
   return `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
-}
-
-/** The API's breakdown (`GET /operations/{id}/refund/details`) as the refund's arithmetic takes it. */
-export function refundBaseOf(details: RefundBreakdown): RefundBase {
-  return {
-    currency: details.totalToRefund.currency,
-    totalReserveCents: details.totalReserve.cents,
-    managementFeesCents: details.managementFees.cents,
-    cancellationFeeCents: details.serviceCancellationFee.cents,
-    cancellationFeePercentage: details.serviceCancellationFeePercentage,
-    totalToRefundCents: details.totalToRefund.cents,
-  };
 }

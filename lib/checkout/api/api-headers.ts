@@ -1,8 +1,11 @@
 import { getEnv } from "@/lib/env";
 import { CURRENT_CHECKOUT_API_VERSION, requestedVersion, VERSION_HEADER, type CheckoutApiVersion } from "./versions";
 
-/** Which budget of requests an answer states (`X-RateLimit-Limit`): sessions opened, or reads. */
-export type SessionsApiKind = "create" | "read";
+/**
+ * Which budget of requests an answer states (`X-RateLimit-Limit`): sessions opened, reads, or
+ * actions on sessions (cancels and refunds).
+ */
+export type SessionsApiKind = "create" | "read" | "action";
 
 /**
  * The headers of every answer of the checkout sessions API (its document states them), whoever
@@ -10,8 +13,9 @@ export type SessionsApiKind = "create" | "read";
  * any route (a body over the limit, a path that does not decode, a version we do not have). Never
  * cached; readable by no other site's page, only this deployment's own (the API is for backends,
  * whose secret no browser should hold: the header says so rather than leaving it unsaid); the
- * per-minute budget of requests of its kind (`X-RateLimit-Limit`: sessions opened, or reads of
- * sessions and events, with one secret); and the version the answer is given in.
+ * per-minute budget of requests of its kind (`X-RateLimit-Limit`: sessions opened, reads of
+ * sessions and events, or cancels and refunds, with one partner's secrets); and the version the
+ * answer is given in.
  */
 export function sessionsApiHeaders(
   kind: SessionsApiKind,
@@ -19,10 +23,15 @@ export function sessionsApiHeaders(
 ): Record<string, string> {
   const env = getEnv();
   const budget = env.sessionsApiBudget;
+  const limit = {
+    create: budget.createPerPartnerPerMinute,
+    read: budget.readsPerPartnerPerMinute,
+    action: budget.actionsPerPartnerPerMinute,
+  }[kind];
   return {
     "Cache-Control": "no-store",
     "Access-Control-Allow-Origin": new URL(env.APP_URL).origin,
-    "X-RateLimit-Limit": String(kind === "create" ? budget.createPerPartnerPerMinute : budget.readsPerPartnerPerMinute),
+    "X-RateLimit-Limit": String(limit),
     [VERSION_HEADER]: version,
   };
 }
@@ -40,23 +49,30 @@ export function isCheckoutApiPath(pathname: string): boolean {
 }
 
 /**
- * Which operation of the API a path is: `/api/checkout-sessions` (create), or a read: one session,
- * or the event feed (`/api/events`).
+ * Which operation of the API a request is: opening a session (`POST /api/checkout-sessions`), a
+ * read (the list, one session, a refund's breakdown, the event feed `/api/events`), or an action on
+ * a session (its cancel, its refund). Undefined for any other path. A method the address does not
+ * take counts as the address's main one: its 405 carries the same headers.
  */
-export function sessionsApiKind(pathname: string): SessionsApiKind | undefined {
-  if (pathname === "/api/checkout-sessions") return "create";
+export function sessionsApiKind(method: string, pathname: string): SessionsApiKind | undefined {
+  const reading = method === "GET" || method === "HEAD";
+  if (pathname === "/api/checkout-sessions") return reading ? "read" : "create";
   if (pathname === "/api/events") return "read";
-  return /^\/api\/checkout-sessions\/[^/]+$/.test(pathname) ? "read" : undefined;
+  const path = /^\/api\/checkout-sessions\/[^/]+(\/cancel|\/refund)?$/.exec(pathname);
+  if (!path) return undefined;
+  if (path[1] === "/cancel") return "action";
+  if (path[1] === "/refund") return reading ? "read" : "action";
+  return "read";
 }
 
 /**
  * A refusal given before the route, with the API's headers when it is an answer of the API: the
  * version on any of its addresses, the others where the operation is known.
  */
-export function withSessionsApiHeaders(pathname: string, response: Response): Response {
+export function withSessionsApiHeaders(method: string, pathname: string, response: Response): Response {
   if (!isCheckoutApiPath(pathname)) return response;
   response.headers.set(VERSION_HEADER, CURRENT_CHECKOUT_API_VERSION);
-  const kind = sessionsApiKind(pathname);
+  const kind = sessionsApiKind(method, pathname);
   if (kind) for (const [name, value] of Object.entries(sessionsApiHeaders(kind))) response.headers.set(name, value);
   return response;
 }
@@ -68,6 +84,7 @@ export function withSessionsApiHeaders(pathname: string, response: Response): Re
  * answers no route of ours builds (Next's 404 and 405 routes) carry them too.
  */
 export function checkoutApiProxyStep(
+  method: string,
   pathname: string,
   headers: Headers,
 ): { refusal: Response; responseHeaders?: undefined } | { refusal?: undefined; responseHeaders: Record<string, string> } {
@@ -78,5 +95,5 @@ export function checkoutApiProxyStep(
     status: requested.error.status,
     headers: { "Cache-Control": "no-store", "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'" },
   });
-  return { refusal: withSessionsApiHeaders(pathname, refusal) };
+  return { refusal: withSessionsApiHeaders(method, pathname, refusal) };
 }

@@ -7,6 +7,9 @@ import { SESSION_STATES, type SameType, type StoredNotification } from "@/lib/db
 import { TRIP_TIME_ZONE } from "../session/trip-dates";
 import { CHECKOUT_SESSION_ID } from "@/lib/http/checkout-session-id";
 import { API_ERROR_LIMITS } from "@/lib/app-error";
+import { REASON_MAX_LENGTH } from "@/lib/financing/limits";
+import { safeText } from "@/lib/validation/text";
+import { MAX_CHARGE_CENTS } from "../operations/refund-arithmetic";
 
 /**
  * The wire shapes of the checkout sessions API that `booking.ts` does not hold: what a partner
@@ -86,6 +89,9 @@ export const apiErrorSchema = z
         .max(API_ERROR_LIMITS.fields)
         .optional()
         .meta({ description: "With `validation_failed`: every field that was refused; with an error about a header, that header." }),
+      state: sessionStateSchema.optional().meta({
+        description: "With `not_cancellable` and `not_refundable`: the session's state now, which does not allow it.",
+      }),
     }),
   })
   .meta({ id: "CheckoutApiError", description: "Every error of the checkout sessions API." });
@@ -261,3 +267,177 @@ describe(createSessionSchema.shape.returnUrl, {
     "Where the customer goes back to when the outcome is final, with `checkoutSession` and `outcome` added to the query (a hint: read the session). Must be on one of your allowed origins.",
 });
 describe(createSessionSchema.shape.locale, { description: `The checkout's language (${LOCALES.join(", ")}) unless the customer chooses.` });
+
+// ---------------------------------------------------------------------------------------------
+// The partner's list of sessions (GET /checkout-sessions)
+
+/** How many sessions a page holds unless `limit` says, and at most. */
+export const LIST_LIMIT = { default: 20, max: 100 } as const;
+/** An opaque cursor: base64url (list-cursor.ts). */
+const CURSOR = /^[A-Za-z0-9_-]+$/;
+const STATE_LIST = new RegExp(`^(?:${SESSION_STATES.join("|")})(?:,(?:${SESSION_STATES.join("|")}))*$`);
+const INSTANT_MESSAGE = "must be an ISO 8601 date and time with a time zone, e.g. 2026-05-01T00:00:00Z";
+const instant = (description: string) =>
+  z.iso
+    .datetime({ offset: true, error: INSTANT_MESSAGE })
+    .max(40, INSTANT_MESSAGE)
+    .optional()
+    .meta({ description, examples: ["2026-05-01T00:00:00Z"] });
+
+/**
+ * The list's query, every parameter optional. Ranges are [from, to): `createdFrom` inclusive,
+ * `createdTo` exclusive, the same for `updated…`. Read as sent (a parameter given twice, or one
+ * this list does not take, is refused: list-query.ts).
+ */
+export const listSessionsQuerySchema = z.strictObject({
+  state: z
+    .string()
+    .max(200, "is not a list of states")
+    .regex(STATE_LIST, `must be one or more of ${SESSION_STATES.join(", ")}, separated by commas`)
+    .optional()
+    .meta({ description: "Only sessions in this state, or in any of these, separated by commas (`confirmed,refunded`)." }),
+  createdFrom: instant("Only sessions opened at or after this instant."),
+  createdTo: instant("Only sessions opened before this instant."),
+  updatedFrom: instant("Only sessions last changed at or after this instant."),
+  updatedTo: instant("Only sessions last changed before this instant."),
+  bookingReference: z
+    .string()
+    .min(1, "must not be empty")
+    .max(64, "must be at most 64 characters")
+    .optional()
+    .meta({ description: "Only the session of this booking reference (exactly)." }),
+  limit: z
+    .string()
+    .max(3, `must be a whole number from 1 to ${LIST_LIMIT.max}`)
+    .regex(/^[0-9]+$/, `must be a whole number from 1 to ${LIST_LIMIT.max}`)
+    .transform(Number)
+    .pipe(z.number().min(1, `must be a whole number from 1 to ${LIST_LIMIT.max}`).max(LIST_LIMIT.max, `must be at most ${LIST_LIMIT.max}`))
+    .optional()
+    .meta({
+      description: `Sessions a page holds: ${LIST_LIMIT.default} unless said, at most ${LIST_LIMIT.max}.`,
+      // The parameter as sent is text, checked as digits: the document says the number it stands for.
+      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+        delete jsonSchema.maxLength;
+        delete jsonSchema.pattern;
+        Object.assign(jsonSchema, { type: "integer", format: "int32", minimum: 1, maximum: LIST_LIMIT.max, default: LIST_LIMIT.default });
+      },
+    }),
+  cursor: z
+    .string()
+    .max(200, "is not a cursor of this list")
+    .regex(CURSOR, "is not a cursor of this list")
+    .optional()
+    .meta({ description: "The `nextCursor` of the page before, with the same filters: the page after it." }),
+});
+export type ListSessionsQuery = z.output<typeof listSessionsQuerySchema>;
+
+export const checkoutSessionListSchema = z
+  .object({
+    data: z.array(checkoutSessionSchema).max(LIST_LIMIT.max).meta({ description: "Newest first (by `createdAt`, then `id`)." }),
+    hasMore: z.boolean().meta({ description: "Whether there are sessions after this page." }),
+    nextCursor: z
+      .string()
+      .max(200)
+      .regex(CURSOR)
+      .nullable()
+      .meta({ description: "Send it as `cursor` (with the same filters) for the next page; null on the last page." }),
+  })
+  .meta({
+    id: "CheckoutSessionList",
+    description:
+      "A page of your sessions. Pages follow each other by the last session's place, not by a count: sessions opened while you page come before the first page, never into a later one, so a walk through the pages neither repeats nor skips a session.",
+  });
+export type CheckoutSessionList = z.output<typeof checkoutSessionListSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Cancelling, refunding (POST /checkout-sessions/{id}/cancel, GET and POST …/refund)
+
+const reason = () =>
+  z
+    .string()
+    .max(REASON_MAX_LENGTH, `must be at most ${REASON_MAX_LENGTH} characters`)
+    .check(safeText())
+    .optional()
+    .meta({ description: "Why, for the financing partner's records (kept in the operation's history there); not shown to the customer." });
+
+export const cancelSessionRequestSchema = z.strictObject({ reason: reason() }).meta({
+  id: "CancelCheckoutSessionRequest",
+  description: "An empty body (or none) cancels without a reason.",
+});
+export type CancelSessionRequest = z.output<typeof cancelSessionRequestSchema>;
+
+const cents = (description: string) =>
+  z
+    .number({ error: "must be a whole number of cents" })
+    .int("must be a whole number of cents")
+    .min(0, "must not be negative")
+    .max(MAX_CHARGE_CENTS, `must be at most ${MAX_CHARGE_CENTS}`)
+    .meta({ description, format: "int32" });
+/** An amount the API answers: whole cents, never negative, never past MAX_CHARGE_CENTS. */
+const answeredCents = (description: string) => z.int().min(0).max(MAX_CHARGE_CENTS).meta({ description, format: "int32" });
+const currency = () =>
+  z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .max(3)
+    .meta({ description: "ISO 4217: EUR.", examples: ["EUR"] });
+
+export const refundBreakdownSchema = z
+  .object({
+    sessionId: sessionId(),
+    operationId: operationId(),
+    currency: currency(),
+    totalReserveCents: answeredCents("What the customer's financing holds: the trip's price and the management fees."),
+    managementFeesCents: answeredCents("The financing's management fees: not refunded."),
+    cancellationFeeCents: answeredCents("The financing service's cancellation fee: not refunded."),
+    cancellationFeePercentage: z.number().min(0).max(100).meta({ description: "That fee, as a percentage of the trip's price." }),
+    totalToRefundCents: answeredCents(
+      "What a refund now gives back with no charge of yours: the reserve minus both fees. Your charges lower it by as much.",
+    ),
+  })
+  .meta({
+    id: "CheckoutSessionRefundBreakdown",
+    description: "What a refund of the session's confirmed financing would give back now, as the financing partner computes it.",
+  });
+export type RefundBreakdownResource = z.output<typeof refundBreakdownSchema>;
+
+export const refundSessionRequestSchema = z
+  .strictObject({
+    agencyFeeCents: cents("Your agency's cancellation charge, kept from the refund. Default 0.").optional(),
+    providerFeeCents: cents("The travel provider's cancellation charge, kept from the refund. Default 0.").optional(),
+    reason: reason(),
+    expectedTotalToRefundCents: z
+      .number({ error: "must be a whole number of cents" })
+      .int("must be a whole number of cents")
+      .min(0, "must not be negative")
+      .max(MAX_CHARGE_CENTS, `must be at most ${MAX_CHARGE_CENTS}`)
+      .optional()
+      .meta({
+        format: "int32",
+        description:
+          "What you expect to be refunded (the breakdown's `totalToRefundCents` minus your charges). When sent, the refund is made only if that is still the total: otherwise 409 `conflict`, nothing refunded.",
+      }),
+  })
+  .meta({
+    id: "RefundCheckoutSessionRequest",
+    description:
+      "Your charges, in cents, and why. Together they may not exceed the breakdown's `totalToRefundCents`. An empty body (or none) refunds everything the breakdown says.",
+  });
+export type RefundSessionRequest = z.output<typeof refundSessionRequestSchema>;
+
+export const sessionRefundSchema = z
+  .object({
+    session: checkoutSessionSchema,
+    refund: z.object({
+      currency: currency(),
+      agencyFeeCents: answeredCents("Your agency's charge, kept."),
+      providerFeeCents: answeredCents("The travel provider's charge, kept."),
+      chargesCents: answeredCents("Both charges."),
+      totalToRefundCents: answeredCents("What was refunded to the customer."),
+    }),
+  })
+  .meta({
+    id: "CheckoutSessionRefund",
+    description: "The refund made, and the session after it (`refunded` once the financing partner says so).",
+  });
+export type SessionRefundResource = z.output<typeof sessionRefundSchema>;

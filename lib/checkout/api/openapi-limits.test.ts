@@ -2,10 +2,11 @@
  * The checkout sessions API's OpenAPI document states the limits the API enforces, and passes the
  * OWASP API Security ruleset (Spectral's, run here in `npm test`) with no error.
  *
- * Every limit the document states on the request (maxLength, maximum, minimum, maxItems) is tried
- * through the handler just over it (refused, 400 naming that field) and, for lengths and counts, at
- * it (not refused for that field): the document is generated from the schemas the handler
- * validates with, and this shows the two say the same.
+ * Every limit the document states on a request (maxLength, maximum, minimum, maxItems), of opening
+ * a session, of the list's query, of a cancel's and a refund's bodies, is tried through the handler
+ * just over it (refused, 400 naming that field) and at it (not refused for that field): the
+ * document is generated from the schemas the handlers validate with, and this shows the two say
+ * the same.
  */
 import spectralCore, { type Document as DocumentClass, type Spectral as SpectralClass } from "@stoplight/spectral-core";
 import owaspRuleset from "@stoplight/spectral-owasp-ruleset";
@@ -17,6 +18,8 @@ import { createTokenBuckets } from "@/lib/security/token-bucket";
 import type { CheckoutContext } from "../session/flow";
 import { customerDraft, DEMO_SECRET, sessionInput, testContext } from "../testing/context";
 import { buildCheckoutApiDocument } from "./openapi";
+import { handleCancelSession, handleRefundSession } from "./session-actions";
+import { handleListSessions } from "./session-list";
 import { handleCreateSession, type SessionsApiThrottles } from "./sessions-api";
 
 // The package is CommonJS: its named exports arrive on the default one under ESM.
@@ -211,5 +214,135 @@ describe("the limits the document states", () => {
       set(body, limit.path, ofLength(String(valid), limit.value, limit.schema));
     }
     expect(await refusedFields(body)).not.toContain(limit.path.join("."));
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The other requests: the list's query, a cancel's and a refund's bodies.
+
+type Parameter = { name: string; in: string; schema: Schema };
+
+const listParameters = (doc.paths["/checkout-sessions"]!.get!.parameters as Parameter[]).filter((p) => p.in === "query");
+const bodyOf = (path: string) =>
+  (doc.paths[path]!.post!.requestBody as { content: { "application/json": { schema: Schema } } }).content["application/json"].schema;
+const CANCEL_LIMITS = limitsOf(bodyOf("/checkout-sessions/{id}/cancel"));
+const REFUND_LIMITS = limitsOf(bodyOf("/checkout-sessions/{id}/refund"));
+const QUERY_LIMITS = listParameters.flatMap((parameter) => limitsOf(parameter.schema, [parameter.name]));
+
+function throttles(): SessionsApiThrottles {
+  return { ...unlimited(), readsPerPartner: createTokenBuckets({ capacity: 100_000, perMinute: 100_000 }) };
+}
+
+/** What the handler answers: the fields a 400 names, else the status it gave. */
+async function answerOf(call: Promise<unknown>): Promise<{ status: number; fields: string[] }> {
+  try {
+    await call;
+    return { status: 200, fields: [] };
+  } catch (error) {
+    const response = errorResponse(error);
+    const body = (await response.json()) as { error: { fields?: { field: string }[] } };
+    return { status: response.status, fields: (body.error.fields ?? []).map((field) => field.field) };
+  }
+}
+
+/** A new open session of the demo partner: a cancel's or a refund's body is checked on it. */
+async function openSession(): Promise<string> {
+  const request = new Request("http://localhost/api/checkout-sessions", {
+    method: "POST",
+    headers: { Authorization: `Bearer ${DEMO_SECRET}`, "Content-Type": "application/json" },
+    body: JSON.stringify(sessionInput()),
+  });
+  return (await handleCreateSession(request, unlimited(), () => Promise.resolve(ctx))).body.id;
+}
+
+async function post(kind: "cancel" | "refund", body: unknown) {
+  const id = await openSession();
+  const request = new Request(`http://localhost/api/checkout-sessions/${id}/${kind}`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${DEMO_SECRET}`, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const handle = kind === "cancel" ? handleCancelSession : handleRefundSession;
+  return answerOf(handle(request, id, throttles(), () => Promise.resolve(ctx)));
+}
+
+function list(parameters: Record<string, string>) {
+  const request = new Request(`http://localhost/api/checkout-sessions?${new URLSearchParams(parameters).toString()}`, {
+    headers: { Authorization: `Bearer ${DEMO_SECRET}` },
+  });
+  return answerOf(handleListSessions(request, throttles(), () => Promise.resolve(ctx)));
+}
+
+/** A valid value of each documented request field, to move to its limit. */
+const VALID: Record<string, string | number> = {
+  reason: "Changed plans",
+  agencyFeeCents: 0,
+  providerFeeCents: 0,
+  expectedTotalToRefundCents: 0,
+  limit: "20",
+  bookingReference: "BK-1",
+  createdFrom: "2026-05-01T00:00:00Z",
+  createdTo: "2026-05-02T00:00:00Z",
+  updatedFrom: "2026-05-01T00:00:00Z",
+  updatedTo: "2026-05-02T00:00:00Z",
+  state: "open",
+  cursor: "abc",
+};
+
+/** The value of `limit` just past it (`past`) or at it. */
+function valueAt(limit: Limit, past: boolean): string | number {
+  const field = String(limit.path.at(-1));
+  const valid = VALID[field]!;
+  const extra = past ? 1 : 0;
+  if (limit.kind === "maxLength") {
+    // An instant grows in its fraction of a second, which may be as long as it likes.
+    if (limit.schema.format === "date-time")
+      return String(valid).replace("Z", `.${"0".repeat(limit.value + extra - String(valid).length - 1)}Z`);
+    return ofLength(String(valid), limit.value + extra, limit.schema);
+  }
+  const step = past ? 1 : 0;
+  const value = limit.kind === "maximum" ? limit.value + step : limit.value - step;
+  return typeof valid === "string" ? String(value) : value;
+}
+
+describe("the limits the document states on the list's query and on a cancel's and a refund's bodies", () => {
+  it("are there", () => {
+    const stated = (limits: Limit[]) => limits.map((limit) => `${limit.path.join(".")} ${limit.kind}`);
+    expect(stated(CANCEL_LIMITS)).toEqual(["reason maxLength"]);
+    expect(stated(REFUND_LIMITS)).toEqual(
+      expect.arrayContaining(["agencyFeeCents maximum", "agencyFeeCents minimum", "providerFeeCents maximum", "reason maxLength"]),
+    );
+    expect(stated(QUERY_LIMITS)).toEqual(
+      expect.arrayContaining(["limit maximum", "limit minimum", "bookingReference maxLength", "createdFrom maxLength", "cursor maxLength"]),
+    );
+  });
+
+  it.each(
+    [
+      ...CANCEL_LIMITS.map((limit) => ["cancel", limit] as const),
+      ...REFUND_LIMITS.map((limit) => ["refund", limit] as const),
+      ...QUERY_LIMITS.map((limit) => ["list", limit] as const),
+    ].map(([kind, limit]) => [`${kind} ${limit.path.join(".")} ${limit.kind} ${limit.value}`, kind, limit] as const),
+  )("%s: just past it is refused, naming the field", async (_name, kind, limit) => {
+    const field = limit.path.join(".");
+    const value = valueAt(limit, true);
+    const answer = kind === "list" ? await list({ [field]: String(value) }) : await post(kind, { [field]: value });
+    expect(answer.status).toBe(400);
+    expect(answer.fields).toContain(field);
+  });
+
+  // The state and the cursor are held by their patterns too: a list or a cursor of that length is not one.
+  it.each(
+    [
+      ...CANCEL_LIMITS.map((limit) => ["cancel", limit] as const),
+      ...REFUND_LIMITS.map((limit) => ["refund", limit] as const),
+      ...QUERY_LIMITS.filter((limit) => !["state", "cursor"].includes(String(limit.path[0]))).map((limit) => ["list", limit] as const),
+    ].map(([kind, limit]) => [`${kind} ${limit.path.join(".")} ${limit.kind} ${limit.value}`, kind, limit] as const),
+  )("%s: at it, the field is not refused", async (_name, kind, limit) => {
+    const field = limit.path.join(".");
+    const value = valueAt(limit, false);
+    const answer = kind === "list" ? await list({ [field]: String(value) }) : await post(kind, { [field]: value });
+    expect(answer.status).toBeLessThan(500);
+    expect(answer.fields).not.toContain(field);
   });
 });

@@ -5,13 +5,20 @@ import { generateDocument, jsonContent, routesToPaths, type OpenApiDocument, typ
 import { createSessionSchema } from "../session/booking";
 import {
   apiErrorSchema,
+  cancelSessionRequestSchema,
+  checkoutSessionListSchema,
   checkoutSessionSchema,
   EVENTS_KEPT_DAYS,
   eventListSchema,
   eventsQuerySchema,
+  LIST_LIMIT,
+  listSessionsQuerySchema,
   notificationHeadersSchema,
   notificationPayloadSchema,
   notificationTestPayloadSchema,
+  refundBreakdownSchema,
+  refundSessionRequestSchema,
+  sessionRefundSchema,
 } from "./api-schemas";
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN, REPLAYED_HEADER } from "./idempotency-key";
 import { CHECKOUT_API_VERSIONS, CURRENT_CHECKOUT_API_VERSION, VERSION_HEADER } from "./versions";
@@ -33,9 +40,11 @@ const description = (
 3. \`GET /checkout-sessions/{id}\` is the reference: read it whenever a notification or a return tells you something changed.
 4. \`GET /events\` lists every notification we sent you, or would have (no notification URL yet, your endpoint down), in order: catch up from the last \`cursor\` you processed.
 
+Beyond one session: \`GET /checkout-sessions\` lists yours (by state, dates and booking reference, a page at a time); \`POST /checkout-sessions/{id}/cancel\` cancels one before its customer signs; once it is confirmed, \`GET /checkout-sessions/{id}/refund\` says what a refund would give back and \`POST\` makes it. Cancels and refunds are in your audit log in the back-office, under the name of the secret that made them.
+
 Authentication: your partner secret as a bearer token${demoSecret ? ` (on this sandbox, the demo partner's is \`${demoSecret}\`)` : ""}.
 
-Errors are always \`{ "error": { "code", "message", "fields"? } }\`: branch on \`code\`. A method an address does not take answers 405 \`method_not_allowed\` with \`Allow\` (and \`OPTIONS\` answers 204 with the same \`Allow\`); an address under \`/api/\` that does not exist answers 404 \`not_found\`.
+Errors are always \`{ "error": { "code", "message", "fields"?, "state"? } }\`: branch on \`code\`. A method an address does not take answers 405 \`method_not_allowed\` with \`Allow\` (and \`OPTIONS\` answers 204 with the same \`Allow\`); an address under \`/api/\` that does not exist answers 404 \`not_found\`.
 
 **Versions.** Every answer says in which version of this API it is given (\`${VERSION_HEADER}\`, now \`${CURRENT_CHECKOUT_API_VERSION}\`, the only one). Send the same header to pin the version your code was written for: a version this API does not have is a 400 \`unsupported_api_version\`.
 
@@ -67,7 +76,7 @@ const apiHeaders = z.object({
       header: {
         id: "RateLimitLimit",
         description:
-          "Requests of this kind allowed a minute with your secret (a token bucket, a burst of as many): sessions opened for `POST`, reads for `GET`. Over it: 429 `rate_limited`.",
+          "Requests of this kind allowed a minute with your secrets (a token bucket, a burst of as many): sessions opened for `POST /checkout-sessions`, reads for every `GET`, cancels and refunds for their `POST`s. Over it: 429 `rate_limited`.",
       },
     }),
 });
@@ -108,7 +117,7 @@ const COMMON: Record<string, ZodOpenApiResponseObject> = {
   "429": {
     ...errorResponse(
       429,
-      "Too many requests: too many sessions opened with your secret, or too many requests (or wrong secrets) from your address. Retry after `Retry-After` seconds.",
+      "Too many requests: more of this kind with your secrets than `X-RateLimit-Limit` a minute, or too many requests (or wrong secrets) from your address. Retry after `Retry-After` seconds.",
       ["rate_limited"],
     ),
     headers: apiHeaders.extend(retryAfter("RateLimitRetryAfter").shape),
@@ -130,6 +139,15 @@ const COMMON: Record<string, ZodOpenApiResponseObject> = {
 };
 
 const sessionIdParam = checkoutSessionSchema.shape.id.meta({ param: { description: "The session's `id`." } });
+
+/** The 400 of a path that cannot be read, which the proxy gives before any route. */
+const unreadablePath = () =>
+  errorResponse(400, "The path cannot be read (a malformed percent-encoding): `fields` names `(path)`.", ["validation_failed"]);
+const notFound = () =>
+  errorResponse(404, "No session with this id among yours (another partner's session is not found either).", ["not_found"]);
+const financingUnavailable = (what: string) =>
+  errorResponse(502, `The financing partner could not be reached ${what}.`, ["financing_unavailable"]);
+const tooLarge = () => errorResponse(413, "The body is larger than 64 KB; nothing was read.", ["payload_too_large"]);
 
 function routes(): Route[] {
   return [
@@ -156,7 +174,7 @@ function routes(): Route[] {
             ["validation_failed"],
           ),
           "409": errorResponse(409, "A session with this `bookingReference` exists for a different booking.", ["conflict"]),
-          "413": errorResponse(413, "The body is larger than 64 KB; nothing was read.", ["payload_too_large"]),
+          "413": tooLarge(),
           ...COMMON,
         },
       },
@@ -173,10 +191,123 @@ function routes(): Route[] {
         requestParams: { path: z.object({ id: sessionIdParam }) },
         responses: {
           "200": { description: "The session.", headers: noStore, content: jsonContent(checkoutSessionSchema) },
-          "400": errorResponse(400, "The path cannot be read (a malformed percent-encoding): `fields` names `(path)`.", [
-            "validation_failed",
+          "400": unreadablePath(),
+          "404": notFound(),
+          ...COMMON,
+        },
+      },
+    },
+    {
+      method: "get",
+      path: "/checkout-sessions",
+      operation: {
+        operationId: "listCheckoutSessions",
+        summary: "List your checkout sessions",
+        description: [
+          `Your sessions, newest first (by \`createdAt\`, then \`id\`), ${LIST_LIMIT.default} to a page unless \`limit\` says (at most ${LIST_LIMIT.max}). Every filter is optional; those given all apply.`,
+          "",
+          "- Dates are instants in ISO 8601 with a time zone (`2026-05-01T00:00:00Z`, `2026-05-01T02:00:00+02:00`); each range runs from its `…From`, included, to its `…To`, excluded.",
+          "- `state` is a session's state now: an open session past its 24 hours is `expired`.",
+          "- The next page: the same request with `cursor` set to the page's `nextCursor`, the filters unchanged (a cursor sent with other filters is refused). Sessions opened while you page come before the first page, never into a later one: a walk through the pages neither repeats nor skips a session. With `updatedFrom` or `updatedTo`, a session that changes while you page may leave or enter the range.",
+        ].join("\n"),
+        tags: ["Checkout sessions"],
+        requestParams: { query: listSessionsQuerySchema },
+        responses: {
+          "200": { description: "A page of your sessions.", headers: noStore, content: jsonContent(checkoutSessionListSchema) },
+          "400": errorResponse(
+            400,
+            "A parameter is invalid, given twice, or not one of this list (or the cursor is not one, or was made for other filters): `fields` names each.",
+            ["validation_failed"],
+          ),
+          ...COMMON,
+        },
+      },
+    },
+    {
+      method: "post",
+      path: "/checkout-sessions/{id}/cancel",
+      operation: {
+        operationId: "cancelCheckoutSession",
+        summary: "Cancel a checkout session",
+        description: [
+          "Cancels a session before its customer signs: while it is `open` (it ends here: the customer can no longer send their data) or `choosing` (its financing operation is cancelled at the financing partner, which has the last word). The session is then `cancelled`, and you are notified as for any state.",
+          "",
+          "Once the customer asked a provider for the financing (`pending`), or when the session has ended, it is a 409 `not_cancellable` with the session's `state`: a confirmed session is refunded instead. Cancelling again is that 409 too, with `state` `cancelled`.",
+        ].join("\n"),
+        tags: ["Checkout sessions"],
+        requestParams: { path: z.object({ id: sessionIdParam }) },
+        requestBody: { required: false, content: jsonContent(cancelSessionRequestSchema) },
+        responses: {
+          "200": { description: "Cancelled: the session now.", headers: noStore, content: jsonContent(checkoutSessionSchema) },
+          "400": errorResponse(
+            400,
+            "The body is not valid JSON, or a field is invalid or unknown (or the path cannot be read): `fields` names each.",
+            ["validation_failed"],
+          ),
+          "404": notFound(),
+          "409": errorResponse(409, "The session cannot be cancelled in its state (`error.state`).", ["not_cancellable"]),
+          "413": tooLarge(),
+          "502": financingUnavailable("to cancel the operation: nothing was cancelled; try again in a moment"),
+          ...COMMON,
+        },
+      },
+    },
+    {
+      method: "get",
+      path: "/checkout-sessions/{id}/refund",
+      operation: {
+        operationId: "getCheckoutSessionRefund",
+        summary: "Read what a refund would give back",
+        description:
+          "For a confirmed session: the financing partner's breakdown of a refund made now, in cents. `totalToRefundCents` already deducts the financing's non-refundable fees and its cancellation fee; the charges you keep in the refund lower it by as much.",
+        tags: ["Checkout sessions"],
+        requestParams: { path: z.object({ id: sessionIdParam }) },
+        responses: {
+          "200": { description: "The breakdown.", headers: noStore, content: jsonContent(refundBreakdownSchema) },
+          "400": unreadablePath(),
+          "404": notFound(),
+          "409": errorResponse(409, "The session is not confirmed (`error.state`): only a confirmed session can be refunded.", [
+            "not_refundable",
           ]),
-          "404": errorResponse(404, "No session with this id among yours (another partner's session is not found either).", ["not_found"]),
+          "502": financingUnavailable("to read the breakdown: try again in a moment"),
+          ...COMMON,
+        },
+      },
+    },
+    {
+      method: "post",
+      path: "/checkout-sessions/{id}/refund",
+      operation: {
+        operationId: "refundCheckoutSession",
+        summary: "Refund a confirmed checkout session",
+        description: [
+          "Refunds the customer's financing through its provider, keeping your agency's and the travel provider's cancellation charges (in cents, 0 unless sent; together at most the breakdown's `totalToRefundCents`). The amounts are checked against a breakdown read now; send `expectedTotalToRefundCents` to refund only if the total is still the one you computed. The session becomes `refunded`.",
+          "",
+          "Made once: while a refund of the session is under way (from the API or from your back-office), another is a 409 `refund_in_progress`, and a refunded session is a 409 `not_refundable`. The provider may reject a refund: a 422 `refund_rejected`, nothing refunded, no charge recorded. A 502 means the financing partner did not answer: the refund may or may not have been made, so read the session (it becomes `refunded` if it was) before trying again.",
+        ].join("\n"),
+        tags: ["Checkout sessions"],
+        requestParams: { path: z.object({ id: sessionIdParam }) },
+        requestBody: { required: false, content: jsonContent(refundSessionRequestSchema) },
+        responses: {
+          "200": { description: "Refunded: what, and the session now.", headers: noStore, content: jsonContent(sessionRefundSchema) },
+          "400": errorResponse(
+            400,
+            "The body is not valid JSON, a field is invalid or unknown, or the charges exceed what can be refunded (or the path cannot be read): `fields` names each.",
+            ["validation_failed"],
+          ),
+          "404": notFound(),
+          "409": errorResponse(
+            409,
+            "Nothing refunded: the session is not confirmed (`not_refundable`, with `error.state`), another refund of it is under way (`refund_in_progress`), or the total is not `expectedTotalToRefundCents` any more (`conflict`).",
+            ["not_refundable", "refund_in_progress", "conflict"],
+          ),
+          "413": tooLarge(),
+          "422": errorResponse(
+            422,
+            "The provider rejected the refund: nothing was refunded and no charge recorded (`error.state` is still `confirmed`).",
+            ["refund_rejected"],
+          ),
+          "502": financingUnavailable("to answer the refund: whether it was made is not known yet; read the session before trying again"),
           ...COMMON,
         },
       },
@@ -405,7 +536,11 @@ export function buildCheckoutApiDocument(options: CheckoutApiDocumentOptions = {
     ],
     security: [{ PartnerSecret: [] }],
     tags: [
-      { name: "Checkout sessions", description: "Open a checkout for a booking, and read where it stands." },
+      {
+        name: "Checkout sessions",
+        description:
+          "Open a checkout for a booking, read where it stands, list yours; cancel one before its customer signs, refund one once confirmed.",
+      },
       { name: "Events", description: "The notifications of your sessions, as a feed you read: to catch up on what you missed." },
       { name: "Notifications", description: "What we POST to your notification URL." },
     ],

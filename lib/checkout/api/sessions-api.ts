@@ -1,7 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/app-error";
 import { getAppContext } from "@/lib/app-context";
-import { partnerBySecret } from "@/lib/partners/api-secrets";
+import { apiCallerBySecret, type ApiCaller } from "@/lib/partners/api-secrets";
 import { isAllowedReturnUrl, type Partner } from "@/lib/partners/partners";
 import { bodyProblemMessage, readJsonBody } from "@/lib/http/body";
 import type { CheckoutSessionResource } from "./api-schemas";
@@ -33,6 +33,8 @@ export interface SessionsApiThrottles {
   wrongSecretsPerIp: TokenBuckets;
   /** Sessions read per partner (GET): reads touch the database too. Optional for tests of the others. */
   readsPerPartner?: TokenBuckets;
+  /** Cancels and refunds asked per partner: each calls the partner API. Optional for tests of the others. */
+  actionsPerPartner?: TokenBuckets;
   trustedProxyHops: number;
 }
 
@@ -49,6 +51,7 @@ export function sessionsApiThrottles(): SessionsApiThrottles {
       createPerIp: buckets(budget.createPerIpPerMinute),
       wrongSecretsPerIp: buckets(budget.wrongSecretsPerIpPerMinute),
       readsPerPartner: buckets(budget.readsPerPartnerPerMinute),
+      actionsPerPartner: buckets(budget.actionsPerPartnerPerMinute),
       trustedProxyHops: env.TRUSTED_PROXY_HOPS,
     };
   }
@@ -64,13 +67,22 @@ function rateLimited(take: Take, message: string): AppError | undefined {
  * The partner a request was authenticated as: a request with an `Idempotency-Key` is
  * authenticated by the API's wrapper first (its key is the partner's), and its handler asks again.
  */
-const authenticated = new WeakMap<Request, Partner>();
+const authenticated = new WeakMap<Request, ApiCaller>();
 
 export async function authenticatePartner(
   ctx: CheckoutContext,
   request: Request,
   throttles: SessionsApiThrottles = sessionsApiThrottles(),
 ): Promise<Partner> {
+  return (await authenticateCaller(ctx, request, throttles)).partner;
+}
+
+/** The partner and the secret it called with (an action's audit names the secret). */
+export async function authenticateCaller(
+  ctx: CheckoutContext,
+  request: Request,
+  throttles: SessionsApiThrottles = sessionsApiThrottles(),
+): Promise<ApiCaller> {
   const known = authenticated.get(request);
   if (known) return known;
   const ip = clientIpFrom(request.headers, throttles.trustedProxyHops);
@@ -81,19 +93,34 @@ export async function authenticatePartner(
   }
   const header = request.headers.get("authorization") ?? "";
   const match = /^Bearer\s+(\S+)$/i.exec(header);
-  const partner = match ? await partnerBySecret(ctx.db, match[1]!) : undefined;
-  if (!partner) {
+  const caller = match ? await apiCallerBySecret(ctx.db, match[1]!) : undefined;
+  if (!caller) {
     throttles.wrongSecretsPerIp.take(ip);
     throw new AppError("unauthorized", "Send the partner secret as `Authorization: Bearer <secret>`");
   }
-  authenticated.set(request, partner);
-  return partner;
+  authenticated.set(request, caller);
+  return caller;
 }
 
-/** The JSON body, read no further than MAX_BODY_BYTES (a declared length over it: nothing is read). */
-async function readJson(request: Request): Promise<unknown> {
+/**
+ * Takes one request of the partner's budget of a kind (reads, actions): a 429 `rate_limited` with
+ * Retry-After past it. No budget given (a test of something else): nothing taken.
+ */
+export function takeBudget(buckets: TokenBuckets | undefined, partnerId: string, what: "reads" | "cancels and refunds"): void {
+  const refusal = buckets && rateLimited(buckets.take(partnerId), `Too many ${what}: retry after Retry-After seconds`);
+  if (!refusal) return;
+  loggerFor("checkout").warn({ partnerId, retryAfter: refusal.details.retryAfterS }, `checkout API: ${what} over budget, answered 429`);
+  throw refusal;
+}
+
+/**
+ * The JSON body, read no further than MAX_BODY_BYTES (a declared length over it: nothing is read).
+ * `empty`: what an empty body stands for, where the call allows one (else it is refused).
+ */
+export async function readJson(request: Request, options: { empty?: unknown } = {}): Promise<unknown> {
   const body = await readJsonBody(request, MAX_BODY_BYTES);
   if (body.ok) return body.value;
+  if (body.problem === "empty" && "empty" in options) return options.empty;
   const message = bodyProblemMessage(body);
   const code = body.problem === "too_large" ? "payload_too_large" : "validation_failed";
   throw new AppError(code, `The body ${message}`, { fields: [{ field: "(body)", message }] });
@@ -178,19 +205,11 @@ function wellFormedReturnUrl(body: unknown): string | undefined {
 }
 
 /**
- * One read of the partner's budget (a session, a page of events: both touch the database), or a
- * 429 when it is spent.
+ * One read of the partner's budget (a session, a page of sessions or events, a refund's breakdown:
+ * each touches the database), or a 429 when it is spent.
  */
 export function takeRead(throttles: SessionsApiThrottles, partner: Pick<Partner, "id">): void {
-  const refusal =
-    throttles.readsPerPartner && rateLimited(throttles.readsPerPartner.take(partner.id), "Too many reads: retry after Retry-After seconds");
-  if (refusal) {
-    loggerFor("checkout").warn(
-      { partnerId: partner.id, retryAfter: refusal.details.retryAfterS },
-      "checkout API: reads over budget, answered 429",
-    );
-    throw refusal;
-  }
+  takeBudget(throttles.readsPerPartner, partner.id, "reads");
 }
 
 export async function handleGetSession(
@@ -202,8 +221,12 @@ export async function handleGetSession(
   const ctx = await context();
   const partner = await authenticatePartner(ctx, request, throttles);
   takeRead(throttles, partner);
+  return sessionResource(ctx, await partnersSession(ctx, partner, id));
+}
+
+/** The partner's own session: another partner's is "not found", its existence nobody else's business. */
+export async function partnersSession(ctx: CheckoutContext, partner: Partner, id: string): Promise<CheckoutSession> {
   const session = await getSession(ctx.db, id);
-  // Another partner's session is "not found": its existence is nobody else's business.
   if (!session || session.partnerId !== partner.id) throw new AppError("not_found", "No checkout session with this id");
-  return sessionResource(ctx, session);
+  return session;
 }

@@ -1,7 +1,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, isNotNull, isNull, lte, inArray, sql } from "drizzle-orm";
-import { checkoutSessions, leases } from "@/lib/db/schema";
+import { and, asc, eq, isNotNull, isNull, lte, inArray } from "drizzle-orm";
+import { checkoutSessions } from "@/lib/db/schema";
+import { acquireLease as acquireNamedLease, releaseLease } from "@/lib/db/leases";
 import type { Db } from "@/lib/db";
 import { isOpenStatus, OPEN_STATUSES } from "@/lib/financing/contract";
 import { purgeExpiredIdempotencyKeys } from "../api/idempotency";
@@ -26,32 +27,12 @@ const LEASE_MS = 60_000;
 /** This process's name as a lease holder. */
 export const INSTANCE_ID = `${process.pid}-${randomUUID().slice(0, 8)}`;
 
-/**
- * Takes (or renews) a named lease for `holder`; false when another holder's lease is still running.
- * One statement, so two instances can never both get it.
- */
-export async function acquireLease(db: Db, name: string, holder: string, now = new Date(), ttlMs = LEASE_MS): Promise<boolean> {
-  const expiresAt = new Date(now.getTime() + ttlMs);
-  const rows = await db
-    .insert(leases)
-    .values({ name, holder, expiresAt })
-    .onConflictDoUpdate({
-      target: leases.name,
-      set: { holder, expiresAt },
-      setWhere: sql`${leases.expiresAt} <= ${now.toISOString()}::timestamptz or ${leases.holder} = ${holder}`,
-    })
-    .returning({ holder: leases.holder });
-  return rows.length > 0;
+/** Takes (or renews) the named lease for `holder`, for the reconciler's LEASE_MS unless told (lib/db/leases.ts). */
+export function acquireLease(db: Db, name: string, holder: string, now = new Date(), ttlMs = LEASE_MS): Promise<boolean> {
+  return acquireNamedLease(db, name, holder, now, ttlMs);
 }
 
-/** Gives up a lease this holder has (at shutdown), so another instance takes it at once. */
-export async function releaseLease(db: Db, name: string, holder: string): Promise<boolean> {
-  const rows = await db
-    .delete(leases)
-    .where(and(eq(leases.name, name), eq(leases.holder, holder)))
-    .returning({ name: leases.name });
-  return rows.length > 0;
-}
+export { releaseLease };
 
 /** Re-checks the open sessions that are due; returns how many were checked, or null without the lease. */
 export async function reconcile(

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, gt, inArray, isNull, lt, lte, ne, notExists, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne, notExists, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { AppError } from "@/lib/app-error";
 import type { Db } from "@/lib/db";
 import type { SameType, SessionFinancingStatus, SessionState, StatusSource, StoredPlan } from "@/lib/db/column-types";
@@ -58,7 +58,7 @@ export const FINAL_STATES: readonly SessionState[] = [
 ];
 
 export function sessionState(
-  session: Pick<CheckoutSession, "operationStatus" | "expiresAt" | "financingStatus" | "notEligibleAt">,
+  session: Pick<CheckoutSession, "operationStatus" | "expiresAt" | "financingStatus" | "notEligibleAt" | "cancelledAt">,
   now = new Date(),
 ): SessionState {
   // Final once said (markNotEligible): the operation's later statuses (it expires, or is
@@ -69,7 +69,48 @@ export function sessionState(
     // A provider accepted the request: the customer is at its checkout, whatever status we last read.
     return state === "choosing" && session.financingStatus === "REQUESTED" ? "pending" : state;
   }
+  if (session.cancelledAt) return "cancelled";
   return session.expiresAt.getTime() <= now.getTime() ? "expired" : "open";
+}
+
+/**
+ * The SQL twin of sessionState: the sessions in `state` at `now`, for a list filtered by state
+ * (lib/checkout/api/session-list.ts). sessions.test.ts holds the two to the same answer for every
+ * kind of row.
+ */
+export function sessionStateCondition(state: SessionState, now = new Date()): SQL {
+  // Said once (markNotEligible), it is the state whatever else the row holds.
+  if (state === "not_eligible") return isNotNull(checkoutSessions.notEligibleAt);
+  return and(isNull(checkoutSessions.notEligibleAt), stateByStatus(state, now))!;
+}
+
+function stateByStatus(state: Exclude<SessionState, "not_eligible">, now: Date): SQL {
+  const s = checkoutSessions;
+  const statusesOf = (wanted: SessionState) =>
+    (Object.keys(STATE_OF_STATUS) as OperationStatus[]).filter((status) => STATE_OF_STATUS[status] === wanted);
+  const requested = eq(s.financingStatus, "REQUESTED");
+  const notRequested = or(isNull(s.financingStatus), ne(s.financingStatus, "REQUESTED"))!;
+  const unstarted = and(isNull(s.operationStatus), isNull(s.cancelledAt))!;
+  const isoNow = now.toISOString();
+  switch (state) {
+    case "open":
+      return and(unstarted, sql`${s.expiresAt} > ${isoNow}::timestamptz`)!;
+    case "expired":
+      return or(and(unstarted, sql`${s.expiresAt} <= ${isoNow}::timestamptz`), inArray(s.operationStatus, statusesOf("expired")))!;
+    case "cancelled":
+      return or(and(isNull(s.operationStatus), isNotNull(s.cancelledAt)), inArray(s.operationStatus, statusesOf("cancelled")))!;
+    case "choosing":
+      return and(inArray(s.operationStatus, statusesOf("choosing")), notRequested)!;
+    case "pending":
+      return or(inArray(s.operationStatus, statusesOf("pending")), and(inArray(s.operationStatus, statusesOf("choosing")), requested))!;
+    case "error": {
+      // A status the contract does not know reads as `error` too.
+      const otherwise = (Object.keys(STATE_OF_STATUS) as OperationStatus[]).filter((status) => STATE_OF_STATUS[status] !== "error");
+      return and(isNotNull(s.operationStatus), notInArray(s.operationStatus, otherwise))!;
+    }
+    default:
+      return inArray(s.operationStatus, statusesOf(state));
+  }
 }
 
 export function isFinal(state: SessionState): boolean {
@@ -270,10 +311,12 @@ export async function attachOperation(
     .where(eq(replacedOperations.operationId, operationId))
     .limit(1);
   if (replaced) return "elsewhere";
+  // Not onto a session its partner cancelled meanwhile (cancelUnstartedSession): the operation
+  // created for it stays GENERATED at the partner API, which expires it.
   const attached = await db
     .update(checkoutSessions)
     .set({ operationId, operationClientHash: clientHash ?? null, updatedAt: new Date() })
-    .where(and(eq(checkoutSessions.id, sessionId), isNull(checkoutSessions.operationId)))
+    .where(and(eq(checkoutSessions.id, sessionId), isNull(checkoutSessions.operationId), isNull(checkoutSessions.cancelledAt)))
     .returning({ id: checkoutSessions.id });
   return attached.length > 0 ? "attached" : "unchanged";
 }
@@ -318,6 +361,34 @@ export async function detachOperation(db: Db, sessionId: string, operationId: st
     if (!detached) return false;
     await tx.insert(replacedOperations).values({ operationId, sessionId, partnerId: detached.partnerId });
     return true;
+  });
+}
+
+/**
+ * Cancels a session whose customer has not sent their data yet (no operation at the partner API):
+ * its partner's cancel through the checkout sessions API. Conditional, so a customer's submit
+ * attaching an operation at that moment (attachOperation) and the cancel cannot both win; the
+ * partner's `cancelled` notification is written in the same transaction. Undefined when the session
+ * was not open and without an operation (an expired or revoked one included).
+ */
+export async function cancelUnstartedSession(db: Db, sessionId: string, now = new Date()): Promise<CheckoutSession | undefined> {
+  return db.transaction(async (tx) => {
+    const [cancelled] = await tx
+      .update(checkoutSessions)
+      .set({ cancelledAt: now, updatedAt: now })
+      .where(
+        and(
+          eq(checkoutSessions.id, sessionId),
+          isNull(checkoutSessions.operationId),
+          isNull(checkoutSessions.cancelledAt),
+          isNull(checkoutSessions.notEligibleAt),
+          gt(checkoutSessions.expiresAt, now),
+        ),
+      )
+      .returning();
+    if (!cancelled) return undefined;
+    await enqueueNotification(tx, cancelled, now);
+    return cancelled;
   });
 }
 
@@ -562,6 +633,8 @@ export async function notifyExpiredSessions(db: Db, now = new Date(), limit = 50
     .where(
       and(
         isNull(checkoutSessions.operationId),
+        // Cancelled before it expired: it was announced as such, and ends there.
+        isNull(checkoutSessions.cancelledAt),
         lte(checkoutSessions.expiresAt, now),
         gt(checkoutSessions.expiresAt, new Date(now.getTime() - EXPIRY_SWEEP_WINDOW_MS)),
         notExists(announced),

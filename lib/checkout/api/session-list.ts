@@ -1,0 +1,169 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import { AppError } from "@/lib/app-error";
+import { getAppContext } from "@/lib/app-context";
+import type { Db } from "@/lib/db";
+import { checkoutSessions, type CheckoutSessionRow } from "@/lib/db/schema";
+import { CHECKOUT_SESSION_ID } from "@/lib/http/checkout-session-id";
+import type { CheckoutContext } from "../session/flow";
+import { sessionStateCondition, type SessionState } from "../session/sessions";
+import { LIST_LIMIT, listSessionsQuerySchema, type CheckoutSessionList, type ListSessionsQuery } from "./api-schemas";
+import { authenticatePartner, sessionResource, sessionsApiThrottles, takeBudget, type SessionsApiThrottles } from "./sessions-api";
+
+/**
+ * `GET /api/checkout-sessions`: a partner's own sessions, newest first, filtered, a page at a time.
+ *
+ * Keyset pagination: a page ends at its last session's (createdAt, id), and the next page starts
+ * after it (`(created_at, id) < (…)`, on the index of the partner's sessions by creation). Sessions
+ * opened meanwhile are newer than the first page, so they never push a session into the next page
+ * twice, or out of it: a walk through the pages neither repeats nor skips one. The cursor carries
+ * the creation instant to the microsecond as the database holds it (a JavaScript Date, to the
+ * millisecond, would put a session of the same millisecond on both sides), and a fingerprint of
+ * the filters it was made with: sent with other filters, it is refused rather than answering a page
+ * of another list.
+ */
+
+const QUERY_FIELDS = Object.keys(listSessionsQuerySchema.shape) as (keyof ListSessionsQuery)[];
+
+/** The query as sent, checked: a 400 `validation_failed` naming every bad parameter at once. */
+export function parseListQuery(url: URL): ListSessionsQuery {
+  const fields: { field: string; message: string }[] = [];
+  const raw: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) {
+    if (!(QUERY_FIELDS as string[]).includes(name)) {
+      if (!fields.some((f) => f.field === name)) {
+        fields.push({ field: name.slice(0, 100), message: `is not a parameter of this list (${QUERY_FIELDS.join(", ")})` });
+      }
+    } else if (name in raw) {
+      if (!fields.some((f) => f.field === name)) fields.push({ field: name, message: "must be given once" });
+    } else {
+      raw[name] = value;
+    }
+  }
+  const parsed = listSessionsQuerySchema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const field = issue.path.map(String).join(".") || "(query)";
+      if (!fields.some((f) => f.field === field)) fields.push({ field, message: issue.message });
+    }
+  }
+  if (parsed.success) {
+    for (const [from, to] of [
+      ["createdFrom", "createdTo"],
+      ["updatedFrom", "updatedTo"],
+    ] as const) {
+      const start = parsed.data[from];
+      const end = parsed.data[to];
+      if (start && end && Date.parse(end) <= Date.parse(start)) fields.push({ field: to, message: `must be after ${from}` });
+    }
+  }
+  if (fields.length > 0 || !parsed.success) {
+    throw new AppError("validation_failed", `Invalid list query: ${fields.map((f) => `${f.field} ${f.message}`).join("; ")}`, {
+      fields,
+    });
+  }
+  return parsed.data;
+}
+
+/** Where a page ended: the last session's creation, to the microsecond as stored, and its id. */
+interface Position {
+  createdAt: string;
+  id: string;
+}
+
+/** The creation instant as the database holds it, in UTC to the microsecond (always this shape). */
+const STORED_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+/** The filters a cursor belongs to: everything but the page's size and place. */
+function filtersFingerprint(query: ListSessionsQuery): string {
+  const { limit: _limit, cursor: _cursor, ...filters } = query;
+  const canonical = QUERY_FIELDS.map((name) => [name, (filters as Record<string, string | undefined>)[name] ?? null]);
+  return createHash("sha256").update(JSON.stringify(canonical)).digest("base64url").slice(0, 12);
+}
+
+export function encodeCursor(position: Position, query: ListSessionsQuery): string {
+  return Buffer.from(JSON.stringify([position.createdAt, position.id, filtersFingerprint(query)])).toString("base64url");
+}
+
+function badCursor(message: string): AppError {
+  return new AppError("validation_failed", `Invalid list query: cursor ${message}`, { fields: [{ field: "cursor", message }] });
+}
+
+export function decodeCursor(cursor: string, query: ListSessionsQuery): Position {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    throw badCursor("is not a cursor of this list");
+  }
+  if (
+    !Array.isArray(decoded) ||
+    decoded.length !== 3 ||
+    typeof decoded[0] !== "string" ||
+    !STORED_INSTANT.test(decoded[0]) ||
+    typeof decoded[1] !== "string" ||
+    !CHECKOUT_SESSION_ID.test(decoded[1])
+  ) {
+    throw badCursor("is not a cursor of this list");
+  }
+  if (decoded[2] !== filtersFingerprint(query)) throw badCursor("was made for other filters: send the same filters with it");
+  return { createdAt: decoded[0], id: decoded[1] };
+}
+
+const createdAtText = sql<string>`to_char(${checkoutSessions.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** A page of the partner's sessions for `query` (checked by parseListQuery), with where the next one starts. */
+export async function listPartnerSessions(
+  db: Db,
+  partnerId: string,
+  query: ListSessionsQuery,
+  now = new Date(),
+): Promise<{ sessions: CheckoutSessionRow[]; hasMore: boolean; nextCursor: string | null }> {
+  const s = checkoutSessions;
+  const where: SQL[] = [eq(s.partnerId, partnerId)];
+  if (query.state) {
+    const states = [...new Set(query.state.split(","))] as SessionState[];
+    where.push(or(...states.map((state) => sessionStateCondition(state, now)))!);
+  }
+  // As sent (PostgreSQL reads ISO 8601 with its offset), to the microsecond a Date would cut.
+  const instant = (value: string) => sql`${value}::timestamptz`;
+  if (query.createdFrom) where.push(sql`${s.createdAt} >= ${instant(query.createdFrom)}`);
+  if (query.createdTo) where.push(sql`${s.createdAt} < ${instant(query.createdTo)}`);
+  if (query.updatedFrom) where.push(sql`${s.updatedAt} >= ${instant(query.updatedFrom)}`);
+  if (query.updatedTo) where.push(sql`${s.updatedAt} < ${instant(query.updatedTo)}`);
+  if (query.bookingReference) where.push(eq(s.bookingReference, query.bookingReference));
+  if (query.cursor) {
+    const after = decodeCursor(query.cursor, query);
+    where.push(sql`(${s.createdAt}, ${s.id}) < (${after.createdAt}::timestamptz, ${after.id})`);
+  }
+  const limit = query.limit ?? LIST_LIMIT.default;
+  const rows = await db
+    .select({ session: s, createdAtText })
+    .from(s)
+    .where(and(...where))
+    .orderBy(desc(s.createdAt), desc(s.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const hasMore = rows.length > limit;
+  return {
+    sessions: page.map((row) => row.session),
+    hasMore,
+    nextCursor: hasMore && last ? encodeCursor({ createdAt: last.createdAtText, id: last.session.id }, query) : null,
+  };
+}
+
+/** GET /api/checkout-sessions: the partner's sessions (the read budget). */
+export async function handleListSessions(
+  request: Request,
+  throttles: SessionsApiThrottles = sessionsApiThrottles(),
+  context: () => Promise<CheckoutContext> = getAppContext,
+): Promise<CheckoutSessionList> {
+  const ctx = await context();
+  const partner = await authenticatePartner(ctx, request, throttles);
+  takeBudget(throttles.readsPerPartner, partner.id, "reads");
+  const query = parseListQuery(new URL(request.url));
+  const page = await listPartnerSessions(ctx.db, partner.id, query);
+  return { data: page.sessions.map((session) => sessionResource(ctx, session)), hasMore: page.hasMore, nextCursor: page.nextCursor };
+}

@@ -1,0 +1,49 @@
+import "server-only";
+import type { Db } from "@/lib/db";
+import { auditEvents, type AuditKind, type AuditResult } from "@/lib/db/schema";
+import { logError, loggerFor } from "@/lib/logger";
+
+/**
+ * Writing to a partner's audit log: who did what, when, from where, with what result. Append-only
+ * (a trigger refuses UPDATE and DELETE). Here, below the back-office that shows it, because the
+ * checkout sessions API writes to it too (a cancel or a refund a partner's backend made). Callers
+ * hand in ids, amounts and reason codes only: never a password, a code, a secret or text someone
+ * typed.
+ */
+
+export interface AuditEventInput {
+  kind: AuditKind;
+  result: AuditResult;
+  partnerId?: string | null;
+  staff?: { id: string; name: string } | null;
+  /** Done through the checkout sessions API: the name of the partner's API secret used. */
+  apiActor?: string | null;
+  operationId?: string | null;
+  ip?: string | null;
+  details?: Record<string, string | number | boolean | null>;
+}
+
+export type AuditEventRow = typeof auditEvents.$inferSelect;
+
+/**
+ * Records one event. A failure to record is logged and does not undo what happened (a refund the
+ * partner API made stays made); it is an error for operations to look at.
+ */
+export async function recordAudit(db: Db, event: AuditEventInput, now = new Date()): Promise<void> {
+  try {
+    await db.insert(auditEvents).values({
+      at: now,
+      kind: event.kind,
+      result: event.result,
+      partnerId: event.partnerId ?? null,
+      staffUserId: event.staff?.id ?? null,
+      staffName: event.staff?.name ?? null,
+      apiActor: event.apiActor ?? null,
+      operationId: event.operationId ?? null,
+      ip: event.ip ?? null,
+      details: event.details ?? null,
+    });
+  } catch (error) {
+    logError(loggerFor("audit"), "an audit event could not be recorded", error, { kind: event.kind });
+  }
+}
