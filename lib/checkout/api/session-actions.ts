@@ -60,6 +60,24 @@ function validBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   throw new AppError("validation_failed", `Invalid request: ${fields.map((f) => `${f.field} ${f.message}`).join("; ")}`, { fields });
 }
 
+/**
+ * What a cancel and a refund do first, in this order: the caller's secret, the actions' budget,
+ * the session (another partner's: not found, before its body is read), then the body.
+ */
+async function sessionAction<S extends z.ZodType>(
+  ctx: CheckoutContext,
+  request: Request,
+  id: string,
+  throttles: SessionsApiThrottles,
+  schema: S,
+): Promise<{ caller: ApiCaller; session: CheckoutSession; input: z.output<S> }> {
+  const caller = await authenticateCaller(ctx, request, throttles);
+  takeBudget(throttles.actionsPerPartner, caller.partner.id, "cancels and refunds");
+  const session = await partnersSession(ctx, caller.partner, id);
+  const input = validBody(schema, await readJson(request, { empty: {} }));
+  return { caller, session, input };
+}
+
 /** The caller as the cancel and the refund audit it: the partner's secret, by its name, from the request's address. */
 function apiActor(ctx: CheckoutContext, caller: ApiCaller, request: Request, throttles: SessionsApiThrottles): OperationActor {
   return {
@@ -68,16 +86,6 @@ function apiActor(ctx: CheckoutContext, caller: ApiCaller, request: Request, thr
     ip: clientIpFrom(request.headers, throttles.trustedProxyHops),
     who: { kind: "api", secretId: caller.secret.id, secretName: caller.secret.name },
   };
-}
-
-/**
- * The session as it stands once its status was read again from the partner API. Read from the
- * database after the read: a webhook's processing may have recorded the same status first, and
- * then refreshStatus hands back the copy it was given.
- */
-async function current(ctx: CheckoutContext, session: CheckoutSession): Promise<CheckoutSession> {
-  await refreshStatus(ctx, session, "action");
-  return requireSession(ctx.db, session.id);
 }
 
 function notCancellable(session: CheckoutSession): AppError {
@@ -112,10 +120,9 @@ export const handleCancelSession: Handler<CheckoutSessionResource> = async (
   context = getAppContext,
 ) => {
   const ctx = await context();
-  const caller = await authenticateCaller(ctx, request, throttles);
-  takeBudget(throttles.actionsPerPartner, caller.partner.id, "cancels and refunds");
-  let session = await partnersSession(ctx, caller.partner, id);
-  const input = validBody(cancelSessionRequestSchema, await readJson(request, { empty: {} }));
+  const action = await sessionAction(ctx, request, id, throttles, cancelSessionRequestSchema);
+  const { caller, input } = action;
+  let session = action.session;
   const actor = apiActor(ctx, caller, request, throttles);
   const details = { bookingReference: session.bookingReference };
 
@@ -141,10 +148,10 @@ export const handleCancelSession: Handler<CheckoutSessionResource> = async (
     details,
   });
   if (!outcome.ok) {
-    if (outcome.reason === "not_cancellable") throw notCancellable(await current(ctx, session));
+    if (outcome.reason === "not_cancellable") throw notCancellable(await refreshStatus(ctx, session, "action"));
     throw financingUnavailable("to cancel the session");
   }
-  let after = await current(ctx, session);
+  let after = await refreshStatus(ctx, session, "action");
   if (sessionState(after) !== "cancelled" && outcome.change.status === "CANCELLED") {
     // The status could not be read back: the cancel's own answer stands for it.
     await recordOperationStatus(
@@ -168,7 +175,7 @@ async function breakdownOf(
   if (!session.operationId) throw notRefundable(session);
   const breakdown = await readRefundBreakdown(ctx.clientFor(caller.partner), session.operationId);
   if (breakdown.ok) return { operationId: session.operationId, base: breakdown.base };
-  if (breakdown.reason === "not_refundable") throw notRefundable(await current(ctx, session));
+  if (breakdown.reason === "not_refundable") throw notRefundable(await refreshStatus(ctx, session, "action"));
   throw financingUnavailable("to read the refund's breakdown");
 }
 
@@ -209,10 +216,7 @@ export const handleRefundSession: Handler<SessionRefundResource> = async (
   context = getAppContext,
 ) => {
   const ctx = await context();
-  const caller = await authenticateCaller(ctx, request, throttles);
-  takeBudget(throttles.actionsPerPartner, caller.partner.id, "cancels and refunds");
-  const session = await partnersSession(ctx, caller.partner, id);
-  const input = validBody(refundSessionRequestSchema, await readJson(request, { empty: {} }));
+  const { caller, session, input } = await sessionAction(ctx, request, id, throttles, refundSessionRequestSchema);
   const { operationId, base } = await breakdownOf(ctx, caller, session);
 
   const computed = computeRefund(base, { agencyFeeCents: input.agencyFeeCents ?? 0, providerFeeCents: input.providerFeeCents ?? 0 });
@@ -242,10 +246,10 @@ export const handleRefundSession: Handler<SessionRefundResource> = async (
         throw new AppError("refund_in_progress", "A refund of this session is already under way: read the session before trying again");
       case "rejected":
         throw new AppError("refund_rejected", "The financing provider rejected the refund: nothing was refunded and no charge recorded", {
-          state: sessionState(await current(ctx, session)),
+          state: sessionState(await refreshStatus(ctx, session, "action")),
         });
       case "not_refundable":
-        throw notRefundable(await current(ctx, session));
+        throw notRefundable(await refreshStatus(ctx, session, "action"));
       case "validation":
         throw new AppError("validation_failed", "The financing partner refused the refund's amounts", {
           fields: [{ field: "(body)", message: "the financing partner refused these amounts" }],
@@ -258,7 +262,7 @@ export const handleRefundSession: Handler<SessionRefundResource> = async (
         );
     }
   }
-  const after = await current(ctx, session);
+  const after = await refreshStatus(ctx, session, "action");
   log.info({ partnerId: caller.partner.id, sessionId: session.id }, "checkout API: session refunded");
   return {
     status: 200,

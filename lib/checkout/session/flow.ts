@@ -457,8 +457,10 @@ async function readStatus(ctx: CheckoutContext, session: CheckoutSession, source
     const read = await ctx.clientFor(await partnerOf(ctx, session)).getStatus(session.operationId);
     // The usual poll: nothing new since this request read the session, so no locking transaction.
     if (!isNewerStatus(session, read.status)) return session;
-    const changed = await recordOperationStatus(ctx.db, { sessionId: session.id, operationId: session.operationId }, read.status, source);
-    return changed ? await requireSession(ctx.db, session.id) : session;
+    await recordOperationStatus(ctx.db, { sessionId: session.id, operationId: session.operationId }, read.status, source);
+    // Stored now, by this read or by another (a webhook's processing may have recorded the same
+    // status first): either way this request's copy is behind, so it is read again.
+    return await requireSession(ctx.db, session.id);
   } catch (error) {
     logError(log, "checkout: reading the status failed", error, { sessionId: session.id });
     return session;

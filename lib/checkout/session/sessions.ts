@@ -3,7 +3,14 @@ import { randomBytes } from "node:crypto";
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne, notExists, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { AppError } from "@/lib/app-error";
 import type { Db } from "@/lib/db";
-import type { SameType, SessionFinancingStatus, SessionState, StatusSource, StoredPlan } from "@/lib/db/column-types";
+import {
+  SESSION_STATES,
+  type SameType,
+  type SessionFinancingStatus,
+  type SessionState,
+  type StatusSource,
+  type StoredPlan,
+} from "@/lib/db/column-types";
 import { preparedPerDb } from "@/lib/db/prepared";
 import {
   checkoutSessions,
@@ -45,17 +52,11 @@ const STATE_OF_STATUS: Record<OperationStatus, SessionState> = {
   REFUNDED: "refunded",
 };
 
+/** The states in which the customer's outcome is not known yet. */
+const UNDECIDED_STATES: readonly SessionState[] = ["open", "choosing", "pending"];
+
 /** States in which the customer's outcome is known: the status page stops polling. */
-export const FINAL_STATES: readonly SessionState[] = [
-  "approved",
-  "confirmed",
-  "not_eligible",
-  "refused",
-  "error",
-  "cancelled",
-  "expired",
-  "refunded",
-];
+export const FINAL_STATES: readonly SessionState[] = SESSION_STATES.filter((state) => !UNDECIDED_STATES.includes(state));
 
 export function sessionState(
   session: Pick<CheckoutSession, "operationStatus" | "expiresAt" | "financingStatus" | "notEligibleAt" | "cancelledAt">,

@@ -26,7 +26,7 @@ export default async function SecondFactorPage({ searchParams }: Props) {
   const path = next ? `/admin/login/code?next=${encodeURIComponent(next)}` : "/admin/login/code";
   const t = m.secondFactor;
   return (
-    <PlainFrame m={m} locale={locale} path={path} signOut={signOutAction}>
+    <PlainFrame m={m} actions={{ locale, path, signOut: signOutAction }}>
       <div className="flex flex-col gap-2">
         <h1 className="text-3xl font-bold">{t.title}</h1>
         <p className="text-muted">{t.intro}</p>

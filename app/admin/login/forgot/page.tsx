@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { SignedOutFrame } from "@/components/admin/signed-out-frame";
+import { PlainFrame } from "@/components/admin/plain-frame";
 import { Notice } from "@/components/ui/notice";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { TextField } from "@/components/ui/field";
@@ -26,7 +26,7 @@ export default async function ForgotPasswordPage({ searchParams }: Props) {
   const t = getStaffMessages(locale).forgot;
   const sent = query.sent;
   return (
-    <SignedOutFrame backOffice={m.common.backOffice}>
+    <PlainFrame m={m}>
       <div className="flex flex-col gap-2">
         <h1 className="text-3xl font-bold">{t.title}</h1>
         <p className="text-muted">{t.intro}</p>
@@ -65,6 +65,6 @@ export default async function ForgotPasswordPage({ searchParams }: Props) {
       <p>
         <TextLink href="/admin/login">{t.back}</TextLink>
       </p>
-    </SignedOutFrame>
+    </PlainFrame>
   );
 }

@@ -39,7 +39,7 @@ export default async function EnrolPage() {
   const setsPassword = staff.session.enrolment === "link";
   const svg = secret ? await totpQrSvg(totpUri(secret, staff.user.email)) : undefined;
   return (
-    <PlainFrame m={m} locale={locale} path={PATH} signOut={signOutAction}>
+    <PlainFrame m={m} actions={{ locale, path: PATH, signOut: signOutAction }}>
       <h1 className="text-3xl font-bold">{t.enrolTitle}</h1>
       {enrolling ? <Notice tone="warning">{t.enrolRequired}</Notice> : null}
       {/*

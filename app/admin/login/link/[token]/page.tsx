@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { SignedOutFrame } from "@/components/admin/signed-out-frame";
+import { PlainFrame } from "@/components/admin/plain-frame";
 import { Notice } from "@/components/ui/notice";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { TextLink } from "@/components/ui/text-link";
@@ -27,7 +27,7 @@ export default async function EnrolmentLinkPage({ params }: Props) {
   const m = getAdminMessages(await getLocale());
   const t = m.security;
   return (
-    <SignedOutFrame backOffice={m.common.backOffice}>
+    <PlainFrame m={m}>
       <h1 className="text-3xl font-bold">{t.linkTitle}</h1>
       {live ? (
         <section aria-label={t.linkTitle} className="flex flex-col gap-4 rounded-card bg-surface p-5 shadow-sm">
@@ -45,6 +45,6 @@ export default async function EnrolmentLinkPage({ params }: Props) {
           </p>
         </>
       )}
-    </SignedOutFrame>
+    </PlainFrame>
   );
 }

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { SignedOutFrame } from "@/components/admin/signed-out-frame";
+import { PlainFrame } from "@/components/admin/plain-frame";
 import { SecurityForm } from "@/components/admin/security/security-form";
 import { Notice } from "@/components/ui/notice";
 import { TextLink } from "@/components/ui/text-link";
@@ -30,7 +30,7 @@ export default async function ResetPasswordPage({ params }: Props) {
   // Only a live token (a plain base64url string) ever goes into the form's permalink.
   const path = live ? `/admin/login/reset/${token}` : "/admin/login/forgot";
   return (
-    <SignedOutFrame backOffice={m.common.backOffice}>
+    <PlainFrame m={m}>
       <h1 className="text-3xl font-bold">{t.title}</h1>
       {live ? (
         <section aria-label={t.title} className="flex flex-col gap-4 rounded-card bg-surface p-5 shadow-sm">
@@ -54,6 +54,6 @@ export default async function ResetPasswordPage({ params }: Props) {
           </p>
         </>
       )}
-    </SignedOutFrame>
+    </PlainFrame>
   );
 }
