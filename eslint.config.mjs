@@ -11,10 +11,10 @@ const TYPED_RULES = ["@typescript-eslint/no-floating-promises", "@typescript-esl
 const ENTRY = ["app", "proxy.ts", "instrumentation.ts", "lib/startup.ts"];
 const UI = ["components"];
 const FEATURE = ["lib/backoffice", "lib/operator", "lib/demo", "lib/docs"];
-const CORE = ["lib/checkout", "lib/embed", "lib/theme"];
+const CORE = ["lib/checkout", "lib/embed", "lib/theme", "lib/identity"];
 const SANDBOX = ["lib/sandbox"];
 const COMPOSITION = ["lib/app-context.ts", "lib/composition"];
-const SHARED = ["lib/financing", "lib/partners", "lib/mail", "lib/i18n", "lib/openapi"];
+const SHARED = ["lib/financing", "lib/partners", "lib/mail", "lib/i18n", "lib/openapi", "lib/audit", "lib/money-moves"];
 const PLATFORM = [
   "lib/db",
   "lib/http",
@@ -25,8 +25,7 @@ const PLATFORM = [
   "lib/ops",
   "lib/validation",
   "lib/validated-action.ts",
-  "lib/env.ts",
-  "lib/env-descriptions.ts",
+  "lib/config",
   "lib/text",
 ];
 
@@ -138,7 +137,16 @@ export default defineConfig([
         {
           patterns: [
             {
-              group: ["@/lib/checkout/*", "@/lib/checkout/**", "@/lib/backoffice/*", "@/lib/backoffice/**"],
+              group: [
+                "@/lib/checkout/*",
+                "@/lib/checkout/**",
+                "@/lib/backoffice/*",
+                "@/lib/backoffice/**",
+                "@/lib/identity/*",
+                "@/lib/identity/**",
+                "@/lib/money-moves/*",
+                "@/lib/money-moves/**",
+              ],
               allowTypeImports: true,
               message: "lib/i18n may name a domain's fields and codes (import type), never run its code.",
             },

@@ -9,7 +9,7 @@ const securityHeaders = [
 ];
 
 /**
- * The host of APP_URL (as lib/env.ts defaults it), which proxy.ts already accepts as our own origin:
+ * The host of APP_URL (as lib/config/env.ts defaults it), which proxy.ts already accepts as our own origin:
  * Next must accept server actions from it too, or a post reaching us by another name (127.0.0.1 for
  * localhost, an internal address behind a proxy) is a 500 instead of an answer.
  */
@@ -40,7 +40,7 @@ const nextConfig = {
     },
     // What Next buffers of a body for the proxy (which may read it) and the route after it: past this,
     // the route gets a truncated body (and refuses it as malformed). The proxy refuses a declared
-    // length over each surface's limit before anything is read (lib/security/request-guard.ts).
+    // length over each surface's limit before anything is read (lib/security/headers/request-guard.ts).
     proxyClientMaxBodySize: "128kb",
   },
   async headers() {

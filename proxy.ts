@@ -1,18 +1,18 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/config/env";
 import { REQUEST_ID_HEADER, requestIdFrom } from "@/lib/logging/request-id";
-import { newNonce, sandboxCsp } from "@/lib/security/csp";
-import { frameAncestorsOf, isUnknownCheckoutSession } from "@/lib/security/frame-ancestors";
-import { CHECKOUT_PAGE_PATH, CHECKOUT_PATH, isHttps, pageHeaders } from "@/lib/security/page-headers";
-import { refusesCrossOriginPost } from "@/lib/security/origin";
-import { rawPathAndQuery, refuseHostileRequest } from "@/lib/security/request-guard";
+import { newNonce, sandboxCsp } from "@/lib/security/headers/csp";
+import { frameAncestorsOf, isUnknownCheckoutSession } from "@/lib/security/headers/frame-ancestors";
+import { CHECKOUT_PAGE_PATH, CHECKOUT_PATH, isHttps, pageHeaders } from "@/lib/security/headers/page-headers";
+import { refusesCrossOriginPost } from "@/lib/security/headers/origin";
+import { rawPathAndQuery, refuseHostileRequest } from "@/lib/security/headers/request-guard";
 import { checkoutApiProxyStep, withSessionsApiHeaders } from "@/lib/checkout/api/api-headers";
 
 /**
  * Next 16's proxy (formerly middleware; Node.js runtime), in front of every route but Next's static
  * files: the Content-Security-Policy of each response, with a fresh nonce that Next puts on its own
  * scripts (it reads it from the request's CSP header), `frame-ancestors` from the session's partner
- * on checkout pages (all from one function, lib/security/page-headers.ts), and the refusal of
+ * on checkout pages (all from one function, lib/security/headers/page-headers.ts), and the refusal of
  * cross-origin form posts and server actions. The headers that never vary (HSTS, nosniff,
  * Referrer-Policy, Cache-Control of personal-data pages) come from next.config.mjs, which also
  * covers the static files this proxy skips.
@@ -42,7 +42,7 @@ async function answer(request: NextRequest, requestId: string): Promise<NextResp
   }
 
   // A URL Next cannot decode, a body over its surface's limit, a malformed action post: a 4xx in
-  // the surface's format, before any routing (lib/security/request-guard.ts).
+  // the surface's format, before any routing (lib/security/headers/request-guard.ts).
   const raw = rawPathAndQuery(request.url);
   const hostile = await refuseHostileRequest(
     { method: request.method, headers: request.headers, rawPathname: raw.pathname, rawSearch: raw.search, pathname },
@@ -56,7 +56,7 @@ async function answer(request: NextRequest, requestId: string): Promise<NextResp
   if (api.refusal) return api.refusal;
 
   if ((pathname === "/sandbox" || pathname.startsWith("/sandbox/")) && !env.SANDBOX_ENABLED) {
-    // Not served (always so with the production API, lib/env.ts): every URL under it is a 404,
+    // Not served (always so with the production API, lib/config/env.ts): every URL under it is a 404,
     // the API, the control API and the hosted pages alike, whatever the route behind would do.
     return Response.json(
       { error: "Not Found", timestamp: new Date().toISOString() },

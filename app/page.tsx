@@ -7,7 +7,7 @@ import { Notice } from "@/components/ui/notice";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { getAppContext } from "@/lib/app-context";
 import { DEMO_PARTNER_ID } from "@/lib/demo/seed";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/config/env";
 import { cachedPartnerById } from "@/lib/partners/cache";
 import { formatAmount, formatDate } from "@/lib/i18n/format";
 import type { Messages } from "@/lib/i18n/messages";

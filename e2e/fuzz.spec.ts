@@ -12,7 +12,7 @@ import { SURFACES, sampleRequests, type SurfaceName } from "@/lib/testing/fuzz/s
  */
 
 const RUNS_PER_SURFACE = 120;
-// The app's default webhook token, derived from the default sandbox key (lib/env.ts).
+// The app's default webhook token, derived from the default sandbox key (lib/config/env.ts).
 const WEBHOOK_TOKEN = createHash("sha256").update("webhook-token:fk_test_sandbox_agency_101").digest("base64url").slice(0, 32);
 
 test.describe.configure({ mode: "serial" });

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { getDatabase, type Db } from "@/lib/db";
-import { getEnv, type AppEnv } from "@/lib/env";
+import { getEnv, type AppEnv } from "@/lib/config/env";
 import { createFinancingClient, type FinancingClient } from "@/lib/financing/client";
 import { createDatabaseStatusCache } from "@/lib/composition/db-status-cache";
 import { createLayeredStatusCache, createMemoryStatusCache } from "@/lib/financing/status-cache";

@@ -115,7 +115,7 @@ describe("logLevelFrom", () => {
     expect(logLevelFrom({ NODE_ENV: "production" })).toBe("info");
     expect(logLevelFrom({ NODE_ENV: "test" })).toBe("silent");
     expect(logLevelFrom({ NODE_ENV: "test", LOG_LEVEL: "warn" })).toBe("warn");
-    // A bad value is refused at start by lib/env.ts; the logger itself falls back.
+    // A bad value is refused at start by lib/config/env.ts; the logger itself falls back.
     expect(logLevelFrom({ LOG_LEVEL: "loud" })).toBe("info");
   });
 });

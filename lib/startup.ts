@@ -1,9 +1,9 @@
 import "server-only";
 import { closeDatabase, getDatabase, type Database } from "@/lib/db";
 import { DataDirUnusableError } from "@/lib/db/data-dir-lock";
-import { ConfigError, getEnv, type AppEnv } from "@/lib/env";
+import { ConfigError, getEnv, type AppEnv } from "@/lib/config/env";
 import { SandboxConfigError, sandboxConfigFromEnv } from "@/lib/sandbox/config";
-import { SecretOpenError } from "@/lib/security/secret-box";
+import { SecretOpenError } from "@/lib/security/secrets/secret-box";
 import { logError, loggerFor, routeConsoleToLogger } from "@/lib/logger";
 
 const log = loggerFor("startup");
@@ -64,7 +64,7 @@ export async function startServer(): Promise<void> {
   // Partners' keys and signing secrets, and staff's TOTP secrets, still in plaintext or sealed
   // under an older key, are sealed under the current one (the first of SECRETS_KEYS) before anything reads them.
   const { resealPartnerSecrets } = await import("@/lib/partners/secrets");
-  const { resealTotpSecrets } = await import("@/lib/backoffice/staff/totp-secret-store");
+  const { resealTotpSecrets } = await import("@/lib/identity/totp-secret-store");
   try {
     const resealed = await resealPartnerSecrets(database.db, env.SECRETS_KEYS);
     if (resealed > 0) log.info({ resealed }, "partner secrets sealed under the current key");

@@ -6,8 +6,8 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { eq } from "drizzle-orm";
-import { normalizeEmail } from "../lib/backoffice/staff/rate-limit";
-import { issueLink, LINK_TTL_MS, linkUrl } from "../lib/backoffice/staff/links";
+import { normalizeEmail } from "../lib/identity/rate-limit";
+import { issueLink, LINK_TTL_MS, linkUrl } from "../lib/identity/links";
 import { openDatabase, type Database } from "../lib/db/connection";
 import { DataDirInUseError } from "../lib/db/data-dir-lock";
 import { staffUsers } from "../lib/db/schema";

@@ -15,7 +15,7 @@ import { createSandbox } from "../lib/sandbox/app";
 import { sandboxConfigFromEnv } from "../lib/sandbox/config";
 import { openSandboxDatabase } from "../lib/sandbox/db/connection";
 import { logError, loggerFor } from "../lib/logger";
-import { envInteger } from "../lib/validation/env-integer";
+import { envInteger } from "../lib/config/env-integer";
 
 const log = loggerFor("sandbox");
 

@@ -7,7 +7,7 @@ import { AppError } from "@/lib/app-error";
 import { createSessionSchema } from "@/lib/checkout/session/booking";
 import { getAppContext } from "@/lib/app-context";
 import { DEMO_PARTNER_ID } from "@/lib/demo/seed";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/config/env";
 import { partnerById } from "@/lib/partners/partners";
 import { createSession } from "@/lib/checkout/session/sessions";
 import { getLocale } from "@/lib/i18n/server";

@@ -2,9 +2,9 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { deleteStaffSession, setStaffSessionAgency } from "@/lib/backoffice/staff/auth";
-import { staffAction } from "@/lib/backoffice/staff/staff-action";
-import { anyStaffSessionForAction, clearStaffCookie, isAdminPath } from "@/lib/backoffice/staff/staff";
+import { deleteStaffSession, setStaffSessionAgency } from "@/lib/identity/auth";
+import { staffAction } from "@/lib/backoffice/staff-action";
+import { anyStaffSessionForAction, clearStaffCookie, isAdminPath } from "@/lib/identity/staff";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import { localRedirectTarget } from "@/lib/http/redirect-target";
 import { validatedAction } from "@/lib/validated-action";

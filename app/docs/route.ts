@@ -1,4 +1,4 @@
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/config/env";
 import { routeHandler } from "@/lib/http/request-scope";
 import { CHECKOUT_API_DOCUMENT, referencePage, SANDBOX_API_DOCUMENT } from "@/lib/docs/reference";
 

@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { SelectField } from "@/components/ui/field";
-import { groupAgencies } from "@/lib/backoffice/staff/agencies";
-import { can, type Permission } from "@/lib/backoffice/staff/permissions";
-import type { StaffContext } from "@/lib/backoffice/staff/staff";
+import { groupAgencies } from "@/lib/identity/agencies";
+import { can, type Permission } from "@/lib/identity/permissions";
+import type { StaffContext } from "@/lib/identity/staff";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";
 import type { Locale } from "@/lib/i18n/locales";
 import { FrameActions } from "./frame-actions";

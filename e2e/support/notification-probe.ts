@@ -8,9 +8,9 @@
  *   node --import tsx --import ./scripts/server-only-stub.mjs e2e/support/notification-probe.ts <url> <whsec_…>
  */
 import { sendSigned } from "@/lib/checkout/background/notifications";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/config/env";
 import { sealPartnerSecret } from "@/lib/partners/secrets";
-import { notificationPolicy } from "@/lib/security/addresses";
+import { notificationPolicy } from "@/lib/security/network/addresses";
 
 const [url, secret] = process.argv.slice(2);
 if (!url || !secret) {

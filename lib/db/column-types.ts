@@ -45,7 +45,7 @@ export type StaffRole = (typeof STAFF_ROLES)[number];
 export const PARTNER_STAFF_ROLES = ["admin", "agent"] as const;
 export type PartnerStaffRole = (typeof PARTNER_STAFF_ROLES)[number];
 
-/** What a one-time staff link is for (lib/backoffice/staff/links.ts). */
+/** What a one-time staff link is for (lib/identity/links.ts). */
 export const STAFF_LINK_PURPOSES = ["enrolment", "invitation", "password-reset"] as const;
 export type StaffLinkPurpose = (typeof STAFF_LINK_PURPOSES)[number];
 

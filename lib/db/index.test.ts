@@ -7,7 +7,7 @@ const dataDir = mkdtempSync(path.join(tmpdir(), "lib-db-singleton-"));
 
 // The real env module validates the whole app configuration; only the database settings matter
 // here, and they must point at a throwaway folder rather than the project's .data.
-vi.mock("@/lib/env", () => ({
+vi.mock("@/lib/config/env", () => ({
   getEnv: () => ({ DATABASE_URL: undefined, DATA_DIR: dataDir }),
 }));
 

@@ -1,6 +1,6 @@
 import "server-only";
 import path from "node:path";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/config/env";
 import { openDatabase, type Database } from "./connection";
 
 export {

@@ -5,7 +5,7 @@ import { leases } from "./schema";
 /**
  * Named leases: the one holder of a lease may do what it names, on any instance, until it lapses
  * (a holder that died lets go by itself). The reconciler holds `reconciler`; a refund in flight
- * holds `refund:{operationId}` (lib/checkout/operations/refund.ts).
+ * holds `refund:{operationId}` (lib/money-moves/refund.ts).
  */
 
 /**

@@ -411,7 +411,7 @@ export const idempotencyKeys = pgTable(
  * A person who signs in: a partner's staff member (`admin` or `agent`, with their partner) or one
  * of the platform's operators (no partner). The password is kept only as a scrypt hash; none yet
  * (null) for someone invited who has not used their link. The states the checks below allow are
- * the types of lib/backoffice/staff/accounts.ts.
+ * the types of lib/identity/accounts.ts.
  */
 export const staffUsers = pgTable(
   "staff_users",
@@ -527,7 +527,7 @@ export const staffKnownSources = pgTable(
  * before the password is checked (lib/backoffice/rate-limit.ts).
  */
 /**
- * Token buckets shared by every instance (lib/security/shared-token-bucket.ts): `tokens` as of
+ * Token buckets shared by every instance (lib/security/limits/shared-token-bucket.ts): `tokens` as of
  * `updatedAt`, refilled continuously by whoever takes one next.
  */
 export const tokenBuckets = pgTable("token_buckets", {

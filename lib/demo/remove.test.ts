@@ -19,7 +19,7 @@ import {
   staffUsers,
   webhookEvents,
 } from "@/lib/db/schema";
-import { parseEnv } from "@/lib/env";
+import { parseEnv } from "@/lib/config/env";
 import { partnerById } from "@/lib/partners/partners";
 import { findDemoData, removeDemoData } from "./remove";
 import { DEMO_PARTNER_ID, DEMO_STAFF, seedDemo } from "./seed";

@@ -2,11 +2,11 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { assignAgencies } from "@/lib/backoffice/operations/ownership";
-import { hashPassword } from "@/lib/backoffice/staff/passwords";
-import { enrolWithSecret } from "@/lib/backoffice/staff/two-factor";
+import { hashPassword } from "@/lib/identity/passwords";
+import { enrolWithSecret } from "@/lib/identity/two-factor";
 import type { Db } from "@/lib/db";
 import { partners, staffUsers } from "@/lib/db/schema";
-import type { AppEnv } from "@/lib/env";
+import type { AppEnv } from "@/lib/config/env";
 import { seedKnownSecret } from "@/lib/partners/api-secrets";
 import { sealPartnerSecret } from "@/lib/partners/secrets";
 import { DEMO_BLUE_THEME, DEMO_THEME } from "@/lib/theme/demo";
@@ -32,7 +32,7 @@ export async function seedDemo(
   db: Db,
   env: Pick<AppEnv, "APP_URL" | "DEMO_PARTNER_SECRET" | "DEMO_PARTNER_EXTRA_ORIGINS" | "financing">,
 ): Promise<void> {
-  // Never with the production API: lib/env.ts refuses DEMO_PARTNER_SECRET there, and this says it again.
+  // Never with the production API: lib/config/env.ts refuses DEMO_PARTNER_SECRET there, and this says it again.
   if (!env.DEMO_PARTNER_SECRET || env.financing.environment !== "sandbox") return;
   await seedDemoPartner(db, {
     secret: env.DEMO_PARTNER_SECRET,

@@ -2,7 +2,7 @@
  * The API reference page (/docs): which documents it shows, and its HTML. Pure: the route handler
  * and the tests share it.
  *
- * Scalar renders the documents in the browser. The page's policy (lib/security/csp.ts) allows
+ * Scalar renders the documents in the browser. The page's policy (lib/security/headers/csp.ts) allows
  * scripts and <style> elements only with the response's nonce: the first script gives every
  * <style> element created on the page that nonce before Scalar (which writes its styles into
  * <style> elements) loads. Nothing is fetched from elsewhere: no web fonts (the system's), no

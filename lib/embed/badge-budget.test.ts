@@ -9,8 +9,8 @@ import { openDatabase, type Database } from "@/lib/db";
 import { DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
 import type { FinancingClient } from "@/lib/financing/client";
 import type { FinancialOffer, Money } from "@/lib/financing/types";
-import { createTokenBuckets } from "@/lib/security/token-bucket";
-import { SOCKET_ADDRESS_HEADER, socketStampValue } from "@/lib/security/client-ip";
+import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
+import { SOCKET_ADDRESS_HEADER, socketStampValue } from "@/lib/security/network/client-ip";
 import { createBadgeQuotes } from "./badge";
 import { badgeResponse, type BadgeDeps } from "./badge-response";
 

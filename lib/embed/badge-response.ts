@@ -2,15 +2,15 @@ import "server-only";
 import countries from "i18n-iso-countries";
 import { z } from "zod";
 import type { AppContext } from "@/lib/app-context";
-import { clientIpFrom } from "@/lib/security/client-ip";
-import { getEnv } from "@/lib/env";
+import { clientIpFrom } from "@/lib/security/network/client-ip";
+import { getEnv } from "@/lib/config/env";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import { formatAmount, formatPercent } from "@/lib/i18n/format";
 import { resolveLocale, type Locale } from "@/lib/i18n/locales";
 import { getMessages } from "@/lib/i18n/server";
 import { loggerFor } from "@/lib/logger";
 import { isPartnerDisabled, partnerById } from "@/lib/partners/partners";
-import { createTokenBuckets, takeAll, type TokenBuckets } from "@/lib/security/token-bucket";
+import { createTokenBuckets, takeAll, type TokenBuckets } from "@/lib/security/limits/token-bucket";
 import { createBadgeQuotes, parseAmountCents, type BadgeQuote } from "./badge";
 
 /**
@@ -42,7 +42,7 @@ function defaultDeps(): BadgeDeps {
 
 /**
  * The client's address for the per-IP budget: the socket's, or the configured proxy hop's
- * (lib/security/client-ip.ts, TRUSTED_PROXY_HOPS); never an address the client wrote itself.
+ * (lib/security/network/client-ip.ts, TRUSTED_PROXY_HOPS); never an address the client wrote itself.
  */
 export function badgeClientIp(request: Request, trustedProxyHops = getEnv().TRUSTED_PROXY_HOPS): string {
   return clientIpFrom(request.headers, trustedProxyHops);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CHECKOUT_PATH } from "@/lib/security/page-headers";
+import { CHECKOUT_PATH } from "@/lib/security/headers/page-headers";
 import { isCheckoutSessionId } from "./checkout-session-id";
 
 describe("a checkout session's id", () => {

@@ -1,7 +1,7 @@
 /**
  * A checkout session's id: `cs_` and 10 to 64 URL-safe characters (lib/checkout/session/sessions.ts
  * makes them). Part of the app's URLs, so the request path's code (the proxy's headers and frame
- * ancestors, lib/security/page-headers.ts) knows it before any domain runs; the checkout and its actions check ids against it
+ * ancestors, lib/security/headers/page-headers.ts) knows it before any domain runs; the checkout and its actions check ids against it
  * too. Pure: no imports.
  */
 

@@ -18,7 +18,7 @@ vi.mock("next/headers", () => ({
       set: (name: string, value: string, options: Record<string, unknown>) => request.set.push({ name, value, options }),
     }),
 }));
-vi.mock("@/lib/env", () => ({ getEnv: () => ({ APP_URL: request.appUrl }) }));
+vi.mock("@/lib/config/env", () => ({ getEnv: () => ({ APP_URL: request.appUrl }) }));
 
 const { switchLocale } = await import("./actions");
 const { LOCALE_COOKIE } = await import("./locales");

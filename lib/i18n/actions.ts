@@ -4,7 +4,7 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { localRedirectTarget, REDIRECT_TARGET_MAX_LENGTH } from "@/lib/http/redirect-target";
-import { servedOverHttps } from "@/lib/security/served-over-https";
+import { servedOverHttps } from "@/lib/security/headers/served-over-https";
 import { validatedAction } from "@/lib/validated-action";
 import { LOCALE_COOKIE, LOCALES } from "./locales";
 

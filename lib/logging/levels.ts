@@ -8,7 +8,7 @@ export function isLogLevel(value: unknown): value is LogLevel {
 
 /**
  * LOG_LEVEL, or `info`; in tests `silent` unless set, so test output stays readable. A bad value
- * falls back to the default here: lib/env.ts refuses it at start with a message naming the variable.
+ * falls back to the default here: lib/config/env.ts refuses it at start with a message naming the variable.
  */
 export function logLevelFrom(env: { LOG_LEVEL?: string; NODE_ENV?: string }): LogLevel {
   const value = env.LOG_LEVEL;

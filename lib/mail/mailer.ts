@@ -1,6 +1,6 @@
 import "server-only";
 import nodemailer, { type Transporter } from "nodemailer";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/config/env";
 import type { EmailContent } from "./payment-link-email";
 
 /**

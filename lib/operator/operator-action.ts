@@ -1,7 +1,7 @@
 import "server-only";
 import type { z } from "zod";
-import type { AuditActor } from "@/lib/backoffice/audit/audit";
-import { requestIp } from "@/lib/backoffice/staff/staff";
+import type { AuditActor } from "@/lib/audit/audit";
+import { requestIp } from "@/lib/identity/staff";
 import { validatedAction, type ActionResult } from "@/lib/validated-action";
 import { requireOperator, type OperatorContext } from "./session";
 

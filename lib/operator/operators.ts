@@ -1,11 +1,11 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
-import { recordAudit } from "@/lib/backoffice/audit/audit";
-import { hasSecondFactor } from "@/lib/backoffice/staff/accounts";
-import { deleteAllStaffSessions } from "@/lib/backoffice/staff/auth";
-import { issueLinkWithExpiry, type IssuedLink } from "@/lib/backoffice/staff/links";
-import { memberEmailField, memberNameField } from "@/lib/backoffice/staff/members";
+import { recordAudit } from "@/lib/audit/audit";
+import { hasSecondFactor } from "@/lib/identity/accounts";
+import { deleteAllStaffSessions } from "@/lib/identity/auth";
+import { issueLinkWithExpiry, type IssuedLink } from "@/lib/identity/links";
+import { memberEmailField, memberNameField } from "@/lib/identity/members";
 import type { Db } from "@/lib/db";
 import { staffUsers } from "@/lib/db/schema";
 import { loggerFor } from "@/lib/logger";

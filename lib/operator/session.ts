@@ -1,15 +1,15 @@
 import "server-only";
 import { notFound, redirect } from "next/navigation";
-import type { StaffSessionRow } from "@/lib/backoffice/staff/auth";
-import { anyStaffSessionForAction, codePath, ENROL_PATH, loginPath } from "@/lib/backoffice/staff/staff";
-import { OPERATOR_HOME } from "@/lib/backoffice/staff/scope";
+import type { StaffSessionRow } from "@/lib/identity/auth";
+import { anyStaffSessionForAction, codePath, ENROL_PATH, loginPath } from "@/lib/identity/staff";
+import { OPERATOR_HOME } from "@/lib/identity/scope";
 import type { Db } from "@/lib/db";
 
 /**
  * Who is asking in the operator's console (`/operator`): one of the platform's operators, signed
  * in with both factors through the same sign-in as partner staff (the same cookie, the same
  * limits). A partner's staff member gets "not found" here: the console is not theirs, and a
- * partner's pages are not an operator's (lib/backoffice/staff/staff.ts sends an operator here).
+ * partner's pages are not an operator's (lib/identity/staff.ts sends an operator here).
  */
 
 export { OPERATOR_HOME };

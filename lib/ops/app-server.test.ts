@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { renderErrorPage } from "@/lib/embed/error-page";
 import { MESSAGES } from "@/lib/i18n/messages";
-import { clientIpFrom, SOCKET_ADDRESS_HEADER } from "@/lib/security/client-ip";
+import { clientIpFrom, SOCKET_ADDRESS_HEADER } from "@/lib/security/network/client-ip";
 import { createAppServer } from "./app-server";
 import { registerErrorPageRenderer } from "./error-pages";
 import { closeHttpServers } from "./http-server";

@@ -1,8 +1,8 @@
 import "server-only";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { logError, loggerFor } from "@/lib/logger";
-import { unservedMethodAnswer } from "@/lib/security/request-guard";
-import { stampSocketAddress } from "@/lib/security/socket-address";
+import { unservedMethodAnswer } from "@/lib/security/headers/request-guard";
+import { stampSocketAddress } from "@/lib/security/network/socket-address";
 import { guardPageResponse, runWithRequestState } from "./error-pages";
 import { countRequest } from "./http-metrics";
 import { trackHttpServer } from "./http-server";
@@ -15,10 +15,10 @@ export type RequestHandler = (request: IncomingMessage, response: ServerResponse
 
 /**
  * The app's HTTP server (server.ts creates it around Next's handler): each request, in this order,
- * - carries the socket's address (lib/security/socket-address.ts; a client's copy deleted first);
+ * - carries the socket's address (lib/security/network/socket-address.ts; a client's copy deleted first);
  * - is counted in the HTTP metrics with the status sent (lib/ops/http-metrics.ts);
  * - with a method no route serves (TRACE, WebDAV's), is answered 405 with the security headers here,
- *   since Next cannot even build a Request for TRACE (lib/security/request-guard.ts);
+ *   since Next cannot even build a Request for TRACE (lib/security/headers/request-guard.ts);
  * - runs with its own state, and a page's blank HTML 5xx is replaced by a page readable without
  *   JavaScript (lib/ops/error-pages.ts);
  * - goes through the steps the domains registered (lib/ops/request-steps.ts: the checkout's page

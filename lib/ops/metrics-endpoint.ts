@@ -1,6 +1,6 @@
 import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/config/env";
 import { metrics } from "./metrics";
 
 const noStore = { "Cache-Control": "no-store" };

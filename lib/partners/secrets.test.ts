@@ -11,8 +11,8 @@ import { DEMO_SECRET, sessionInput, testContext } from "@/lib/checkout/testing/c
 import { openDatabase, type Database } from "@/lib/db";
 import { partnerNotifications, partners } from "@/lib/db/schema";
 import { DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID, demoSigningSecret, seedDemoStaff } from "@/lib/demo/seed";
-import { parseEnv } from "@/lib/env";
-import { parseKeyring, SecretOpenError } from "@/lib/security/secret-box";
+import { parseEnv } from "@/lib/config/env";
+import { parseKeyring, SecretOpenError } from "@/lib/security/secrets/secret-box";
 import { partnerById } from "./partners";
 import { openPartnerSecret, resealPartnerSecrets, sealPartnerSecret } from "./secrets";
 

@@ -2,14 +2,14 @@ import "server-only";
 import { and, eq, isNotNull, isNull, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { partners, type PartnerRow } from "@/lib/db/schema";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/config/env";
 import { forgetPartner } from "./cache";
-import { needsReseal, openWith, sealWith, type Keyring } from "@/lib/security/secret-box";
+import { needsReseal, openWith, sealWith, type Keyring } from "@/lib/security/secrets/secret-box";
 
 /**
  * A partner's secrets at rest: its own partner API key (`financing_api_key`) and the secrets its
  * notifications are signed with (`signing_secret`, and `previous_signing_secret` for a day after a
- * rotation) are stored sealed (lib/security/secrets.ts),
+ * rotation) are stored sealed (lib/security/secrets/secrets.ts),
  * each bound to its column and its partner's id, so a ciphertext copied onto another partner does
  * not open there. Every write goes through `sealPartnerSecret`, every read through
  * `openPartnerSecret`; `resealPartnerSecrets` (at start) seals what is still plaintext and what an

@@ -4,7 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { API_KEY_HEADER, partnerApi, SANDBOX_BODY_MAX_BYTES } from "./api";
 import { DEFAULT_QA_TOKEN } from "./config";
-import { checkUrl, refusalResponse } from "@/lib/security/request-guard";
+import { checkUrl, refusalResponse } from "@/lib/security/headers/request-guard";
 import { controlApi } from "./control";
 import { openSandboxDatabase, type SandboxDatabase } from "./db/connection";
 import { SandboxEngine, type SandboxEngineOptions } from "./engine";

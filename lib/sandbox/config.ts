@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { keyMatchesCertificate, PemFileError, readCertificates, readPrivateKey } from "@/lib/security/pem-files";
-import { envInteger } from "@/lib/validation/env-integer";
+import { keyMatchesCertificate, PemFileError, readCertificates, readPrivateKey } from "@/lib/security/secrets/pem-files";
+import { envInteger } from "@/lib/config/env-integer";
 import { DEFAULT_LOOPBACK_PATHS, emptyAllowList, parseAllowList, type AllowList } from "./targets";
 
 /**

@@ -1,5 +1,5 @@
 import "server-only";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/config/env";
 import { getDatabase } from "@/lib/db";
 import { createSandbox, type Sandbox } from "./app";
 import { sandboxConfigFromEnv } from "./config";

@@ -1,7 +1,7 @@
 import "server-only";
 import { isIP } from "node:net";
-import { allowListAllows, emptyAllowList, parseAllowList, type AllowList } from "@/lib/security/allow-list";
-import { classifyAddress, METADATA_HOSTS, type AddressKind } from "@/lib/security/addresses";
+import { allowListAllows, emptyAllowList, parseAllowList, type AllowList } from "@/lib/security/network/allow-list";
+import { classifyAddress, METADATA_HOSTS, type AddressKind } from "@/lib/security/network/addresses";
 
 /**
  * Where the sandbox may send a webhook. Anyone with a key chooses `webhookUrl`, so a delivery must
@@ -15,7 +15,7 @@ import { classifyAddress, METADATA_HOSTS, type AddressKind } from "@/lib/securit
  */
 
 export type { AddressKind };
-// The allow-list is the app's one parser (lib/security/allow-list.ts), shared with NOTIFICATION_PRIVATE_HOSTS.
+// The allow-list is the app's one parser (lib/security/network/allow-list.ts), shared with NOTIFICATION_PRIVATE_HOSTS.
 export { emptyAllowList, parseAllowList, type AllowList };
 
 export interface TargetPolicy {
@@ -36,7 +36,7 @@ export type TargetCheck = { ok: true } | { ok: false; reason: string };
 
 export type Lookup = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
-// The address classification is the app's one policy (lib/security/addresses.ts), shared with the
+// The address classification is the app's one policy (lib/security/network/addresses.ts), shared with the
 // partner notifications; the sandbox adds its local mode and allow-list on top.
 export { classifyAddress };
 

@@ -85,7 +85,7 @@ function objectLiterals(expression: ts.Expression | undefined, constants: Map<st
 const range = (min: string | undefined, max: string | undefined) =>
   `an integer${min !== undefined ? ` from ${min}` : ""}${max !== undefined ? ` to ${max}` : ""}, in digits`;
 
-/** What the first step of a variable's chain accepts (the helpers of lib/env.ts and lib/sandbox/config.ts, and zod's own). */
+/** What the first step of a variable's chain accepts (the helpers of lib/config/env.ts and lib/sandbox/config.ts, and zod's own). */
 function acceptsOf(step: Step | undefined, next: Step | undefined, constants: Map<string, ts.Expression>): string | undefined {
   if (!step) return undefined;
   switch (step.name) {

@@ -4,7 +4,7 @@
  * - every relative link to another file resolves, and every `#anchor` to a heading exists, in the
  *   same file or another Markdown file (remark-validate-links, run over all the files at once by
  *   unified-engine, as remark-cli does, so headings in other files are checked too);
- * - every code path the prose names in backticks (`lib/env.ts`, `e2e/support/`) exists: the docs
+ * - every code path the prose names in backticks (`lib/config/env.ts`, `e2e/support/`) exists: the docs
  *   name code far more often than they link to it, and a renamed file must not leave them behind.
  *
  * Links to other sites are not fetched: `npm test` needs no network.
@@ -70,7 +70,7 @@ export function checkLinks(root: string, files: readonly string[]): Promise<Link
   });
 }
 
-/** `lib/env.ts`, `e2e/support/`, `app/checkout/[sessionId]/page.tsx`: a path from the root, to check. */
+/** `lib/config/env.ts`, `e2e/support/`, `app/checkout/[sessionId]/page.tsx`: a path from the root, to check. */
 function codePathIn(text: string, topLevel: ReadonlySet<string>): string | undefined {
   const value = text.trim();
   // One token with a slash, no placeholder (`$DATA_DIR/…`, `<id>`, `{id}`, `…`) and no glob.

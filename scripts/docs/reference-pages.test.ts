@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ENV_DESCRIPTIONS } from "@/lib/env-descriptions";
+import { ENV_DESCRIPTIONS } from "@/lib/config/env-descriptions";
 import { metrics } from "@/lib/ops/metrics";
 import { SANDBOX_ENV_DESCRIPTIONS } from "@/lib/sandbox/config-descriptions";
 import { readEnvSchema } from "./env-schema";
@@ -26,7 +26,7 @@ describe("the generated reference pages", () => {
 });
 
 describe.each([
-  { schema: "lib/env.ts", variables: appVariables, descriptions: ENV_DESCRIPTIONS as Record<string, { unset?: string }> },
+  { schema: "lib/config/env.ts", variables: appVariables, descriptions: ENV_DESCRIPTIONS as Record<string, { unset?: string }> },
   {
     schema: "lib/sandbox/config.ts",
     variables: sandboxVariables,

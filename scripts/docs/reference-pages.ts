@@ -1,8 +1,8 @@
 /**
  * The operators' reference pages written from the code, so they cannot drift from it:
  *
- * - docs/operators/configuration.md from the environment schemas (lib/env.ts, lib/sandbox/config.ts,
- *   read by ./env-schema.ts) and their descriptions (lib/env-descriptions.ts,
+ * - docs/operators/configuration.md from the environment schemas (lib/config/env.ts, lib/sandbox/config.ts,
+ *   read by ./env-schema.ts) and their descriptions (lib/config/env-descriptions.ts,
  *   lib/sandbox/config-descriptions.ts);
  * - docs/operators/metrics.md from the app's Prometheus registry (lib/ops/metrics.ts).
  *
@@ -13,7 +13,7 @@
 import { fileURLToPath } from "node:url";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import prettier from "prettier";
-import { CONFIGURATION_GROUPS, ENV_DESCRIPTIONS, OTHER_VARIABLES } from "@/lib/env-descriptions";
+import { CONFIGURATION_GROUPS, ENV_DESCRIPTIONS, OTHER_VARIABLES } from "@/lib/config/env-descriptions";
 import { metrics } from "@/lib/ops/metrics";
 import { SANDBOX_ENV_DESCRIPTIONS } from "@/lib/sandbox/config-descriptions";
 import { readEnvSchema, type EnvVariable } from "./env-schema";
@@ -21,7 +21,7 @@ import { readEnvSchema, type EnvVariable } from "./env-schema";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const fromRoot = (path: string) => `${ROOT}${path}`;
 
-export const APP_SCHEMA = { file: "lib/env.ts", constant: "rawEnvSchema" } as const;
+export const APP_SCHEMA = { file: "lib/config/env.ts", constant: "rawEnvSchema" } as const;
 export const SANDBOX_SCHEMA = { file: "lib/sandbox/config.ts", constant: "envSchema" } as const;
 
 export const CONFIGURATION_PAGE = "docs/operators/configuration.md";
@@ -68,7 +68,9 @@ export async function configurationPage(): Promise<string> {
   const sandbox = sandboxVariables();
   const sections: string[] = [];
   for (const group of CONFIGURATION_GROUPS) {
-    const inGroup = app.filter((variable) => describedOrThrow(ENV_DESCRIPTIONS, variable.name, "lib/env-descriptions.ts").group === group);
+    const inGroup = app.filter(
+      (variable) => describedOrThrow(ENV_DESCRIPTIONS, variable.name, "lib/config/env-descriptions.ts").group === group,
+    );
     if (inGroup.length === 0) continue;
     sections.push(`## ${group}\n`);
     for (const variable of inGroup) sections.push(variableSection(variable, ENV_DESCRIPTIONS[variable.name]!));
@@ -89,7 +91,7 @@ export async function configurationPage(): Promise<string> {
 
   const markdown = `# Configuration reference
 
-${GENERATED(`[\`lib/env.ts\`](../../lib/env.ts), [\`lib/env-descriptions.ts\`](../../lib/env-descriptions.ts), [\`lib/sandbox/config.ts\`](../../lib/sandbox/config.ts) and [\`lib/sandbox/config-descriptions.ts\`](../../lib/sandbox/config-descriptions.ts)`)}
+${GENERATED(`[\`lib/config/env.ts\`](../../lib/config/env.ts), [\`lib/config/env-descriptions.ts\`](../../lib/config/env-descriptions.ts), [\`lib/sandbox/config.ts\`](../../lib/sandbox/config.ts) and [\`lib/sandbox/config-descriptions.ts\`](../../lib/sandbox/config-descriptions.ts)`)}
 
 Every setting is an environment variable, and every one is optional on a trial machine: with none
 set, the app runs on its embedded database against the bundled sandbox of the partner API. The

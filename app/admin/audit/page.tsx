@@ -6,9 +6,9 @@ import { ErrorSummary } from "@/components/ui/error-summary";
 import { SelectField, TextField } from "@/components/ui/field";
 import { Cell, Row, columnsOf, ScrollTable } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
-import { isAuditKind, listAuditEvents, type AuditEventRow, type AuditFilters } from "@/lib/backoffice/audit/audit";
+import { isAuditKind, listAuditEvents, type AuditEventRow, type AuditFilters } from "@/lib/audit/audit";
 import { formatDateTime } from "@/lib/backoffice/common/format";
-import { requirePermission } from "@/lib/backoffice/staff/staff";
+import { requirePermission } from "@/lib/identity/staff";
 import { AUDIT_KINDS, staffUsers } from "@/lib/db/schema";
 import { money } from "@/lib/financing/money";
 import { getAdminMessages, type AdminMessages } from "@/lib/i18n/admin-messages";
@@ -125,7 +125,7 @@ export default async function AuditPage({ searchParams }: Props) {
 
 /**
  * Whether a platform operator did it, in the console: a change to the partner's settings
- * (`actor: operator`, lib/backoffice/audit) or its first administrator's invitation (`by: operator`).
+ * (`actor: operator`, lib/audit) or its first administrator's invitation (`by: operator`).
  */
 function byOperator(event: AuditEventRow): boolean {
   return event.details?.actor === "operator" || (event.kind === "staff_invited" && event.details?.by === "operator");

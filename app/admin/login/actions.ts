@@ -4,13 +4,13 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { LoginState } from "@/components/admin/form-states";
-import { signIn } from "@/lib/backoffice/staff/auth";
-import { codePath, isReturnPath, requestIp, requestUserAgent, setStaffCookie, staffCookieName } from "@/lib/backoffice/staff/staff";
+import { signIn } from "@/lib/identity/auth";
+import { codePath, isReturnPath, requestIp, requestUserAgent, setStaffCookie, staffCookieName } from "@/lib/identity/staff";
 import { getAppContext } from "@/lib/app-context";
 import { validatedAction } from "@/lib/validated-action";
 import { safeText } from "@/lib/validation/text";
 
-/** The staff sign-in: the password step (lib/backoffice/staff/auth.ts holds the rules). */
+/** The staff sign-in: the password step (lib/identity/auth.ts holds the rules). */
 
 const signInSchema = z.object({
   email: z.string().check(safeText()).max(254).default(""),

@@ -5,7 +5,7 @@ import { LoginForm } from "@/components/admin/login-form";
 import { LanguageSwitcher } from "@/components/ui/language-switcher";
 import { switchLocale } from "@/lib/i18n/actions";
 import { Notice } from "@/components/ui/notice";
-import { anyStaffSessionForAction, codePath, ENROL_PATH, isReturnPath, landingPath, staffCookieName } from "@/lib/backoffice/staff/staff";
+import { anyStaffSessionForAction, codePath, ENROL_PATH, isReturnPath, landingPath, staffCookieName } from "@/lib/identity/staff";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
 import { getStaffMessages } from "@/lib/i18n/staff-messages";

@@ -4,8 +4,8 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { NotificationUrlState, RotateSecretState, TestNotificationState } from "@/components/admin/form-states";
 import { operationIdField } from "@/lib/backoffice/operations/form-fields";
-import { staffAction } from "@/lib/backoffice/staff/staff-action";
-import { recordAudit } from "@/lib/backoffice/audit/audit";
+import { staffAction } from "@/lib/backoffice/staff-action";
+import { recordAudit } from "@/lib/audit/audit";
 import { formatDateTime } from "@/lib/backoffice/common/format";
 import {
   NOTIFICATION_URL_MAX_LENGTH,
@@ -16,8 +16,8 @@ import {
   sendTestNotification,
   setNotificationUrl,
 } from "@/lib/backoffice/notifications/notifications";
-import { requestIp, type StaffContext } from "@/lib/backoffice/staff/staff";
-import { getEnv } from "@/lib/env";
+import { requestIp, type StaffContext } from "@/lib/identity/staff";
+import { getEnv } from "@/lib/config/env";
 import { getLocale } from "@/lib/i18n/server";
 import { safeText } from "@/lib/validation/text";
 

@@ -6,7 +6,7 @@ import { Cell, Row, columnsOf, ScrollTable } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
 import { formatDateTime, sessionIdHint } from "@/lib/backoffice/common/format";
 import { listPartnerNotifications, notificationSettings } from "@/lib/backoffice/notifications/notifications";
-import { requirePermission } from "@/lib/backoffice/staff/staff";
+import { requirePermission } from "@/lib/identity/staff";
 import { partnerById } from "@/lib/partners/partners";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";

@@ -16,8 +16,8 @@ import {
 import { listOperationsPage, operationHref, type ListedOperation } from "@/lib/backoffice/operations/operations";
 import { ownsOperation } from "@/lib/backoffice/operations/ownership";
 import { listPaymentLinks, type ListedLink } from "@/lib/backoffice/payment-links/payment-links";
-import { apiProblem, type ApiProblem } from "@/lib/backoffice/common/errors";
-import { requireStaff } from "@/lib/backoffice/staff/staff";
+import { apiProblem, type ApiProblem } from "@/lib/financing/api-problem";
+import { requireStaff } from "@/lib/identity/staff";
 import { OPERATION_STATUSES } from "@/lib/financing/contract";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import type { Page } from "@/lib/financing/types";

@@ -2,10 +2,10 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { recordAudit } from "@/lib/backoffice/audit/audit";
-import { checkCurrentPassword, deleteOtherStaffSessions, turnOffSecondFactor } from "@/lib/backoffice/staff/auth";
-import { clearStaffCookie, ENROL_PATH, requestIp, staffForAction, type StaffContext } from "@/lib/backoffice/staff/staff";
-import { staffPasswordField as password } from "@/lib/backoffice/staff/form-fields";
+import { recordAudit } from "@/lib/audit/audit";
+import { checkCurrentPassword, deleteOtherStaffSessions, turnOffSecondFactor } from "@/lib/identity/auth";
+import { clearStaffCookie, ENROL_PATH, requestIp, staffForAction, type StaffContext } from "@/lib/identity/staff";
+import { staffPasswordField as password } from "@/lib/identity/form-fields";
 import { validatedAction } from "@/lib/validated-action";
 
 /*

@@ -4,17 +4,17 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import type { InviteState } from "@/components/admin/form-states";
 import { formatDateTime } from "@/lib/backoffice/common/format";
-import { linkUrl } from "@/lib/backoffice/staff/links";
-import { inviteMember, memberEmailField, memberNameField, memberRoleField, sendStaffLink } from "@/lib/backoffice/staff/members";
-import { staffAction } from "@/lib/backoffice/staff/staff-action";
-import { requestIp } from "@/lib/backoffice/staff/staff";
-import { getEnv } from "@/lib/env";
+import { linkUrl } from "@/lib/identity/links";
+import { inviteMember, memberEmailField, memberNameField, memberRoleField, sendStaffLink } from "@/lib/identity/members";
+import { staffAction } from "@/lib/backoffice/staff-action";
+import { requestIp } from "@/lib/identity/staff";
+import { getEnv } from "@/lib/config/env";
 import { getLocale } from "@/lib/i18n/server";
 import { logError, loggerFor } from "@/lib/logger";
 import { getMailer } from "@/lib/mail/mailer";
 import { safeText } from "@/lib/validation/text";
 
-/** Inviting someone to the partner's staff (lib/backoffice/staff/members.ts decides). */
+/** Inviting someone to the partner's staff (lib/identity/members.ts decides). */
 
 const inviteSchema = z.object({
   // Checked below, each on its own, so the form says which one is wrong.

@@ -2,9 +2,9 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { staffAction } from "@/lib/backoffice/staff/staff-action";
-import { recordAudit } from "@/lib/backoffice/audit/audit";
-import { requestIp } from "@/lib/backoffice/staff/staff";
+import { staffAction } from "@/lib/backoffice/staff-action";
+import { recordAudit } from "@/lib/audit/audit";
+import { requestIp } from "@/lib/identity/staff";
 import { savePartnerTheme, themeFromForm } from "@/lib/theme/store";
 import { formOf } from "@/lib/validated-action";
 import { safeText } from "@/lib/validation/text";

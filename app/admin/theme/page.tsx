@@ -5,7 +5,7 @@ import { ErrorSummary } from "@/components/ui/error-summary";
 import { SelectField, TextField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { ThemePreview } from "@/components/theme/theme-preview";
-import { requirePermission } from "@/lib/backoffice/staff/staff";
+import { requirePermission } from "@/lib/identity/staff";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
 import { partnerTheme } from "@/lib/theme/store";

@@ -1,5 +1,5 @@
 import { buildCheckoutApiDocument } from "@/lib/checkout/api/openapi";
-import { DEMO_PARTNER_DEFAULT_SECRET, getEnv } from "@/lib/env";
+import { DEMO_PARTNER_DEFAULT_SECRET, getEnv } from "@/lib/config/env";
 import { otherMethods } from "@/lib/http/method-not-allowed";
 import { routeHandler } from "@/lib/http/request-scope";
 

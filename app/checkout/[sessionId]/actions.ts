@@ -23,7 +23,7 @@ import {
 } from "@/lib/checkout/session/form-answer";
 import { chooseOffer, submitCustomer, type ChooseResult } from "@/lib/checkout/session/flow";
 import { SESSION_TTL_MS } from "@/lib/checkout/session/sessions";
-import { servedOverHttps } from "@/lib/security/served-over-https";
+import { servedOverHttps } from "@/lib/security/headers/served-over-https";
 import { CHECKOUT_SESSION_ID, isCheckoutSessionId } from "@/lib/http/checkout-session-id";
 import { EMBED_LANG_PARAM, EMBED_PARAM, embedFromForm, embedHref, HANDOFF_PARAM, type EmbedContext } from "@/lib/embed/context";
 import { formOf, validatedAction } from "@/lib/validated-action";

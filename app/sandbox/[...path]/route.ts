@@ -1,4 +1,4 @@
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/config/env";
 import { getSandbox } from "@/lib/sandbox/instance";
 
 // The partner API sandbox, a separate system that this process also serves: every request under

@@ -18,7 +18,7 @@ export function OperationActions({
   /** The operation page's path: where the cancel form comes back to without JavaScript. */
   permalink: string;
   cancelAction: (state: CancelState, formData: FormData) => Promise<CancelState>;
-  /** Whether this staff member may refund (lib/backoffice/staff/permissions.ts): else no link to the refund page. */
+  /** Whether this staff member may refund (lib/identity/permissions.ts): else no link to the refund page. */
   canRefund: boolean;
 }) {
   const status = detail.status.status.status;

@@ -12,7 +12,7 @@ import {
   type RotateSecretResult,
   type SecretEnvironment,
 } from "@/lib/partners/api-secrets";
-import { recordActorAudit, type AuditActor } from "../audit/audit";
+import { recordActorAudit, type AuditActor } from "@/lib/audit/audit";
 
 /**
  * A partner's checkout sessions API secrets as people manage them: the partner's administrators in

@@ -4,8 +4,8 @@ import { checkDatabase, getDatabase } from "@/lib/db";
 import { checkoutSessions, partnerNotifications, webhookEvents } from "@/lib/db/schema";
 import { OPEN_STATUSES } from "@/lib/financing/contract";
 import type { Health } from "@/lib/financing/types";
-import { apiProblem, type ApiProblem } from "../common/errors";
-import type { StaffContext } from "../staff/staff";
+import { apiProblem, type ApiProblem } from "@/lib/financing/api-problem";
+import type { StaffContext } from "@/lib/identity/staff";
 import { logError, loggerFor } from "@/lib/logger";
 
 export interface IntegrationHealth {

@@ -15,10 +15,10 @@ import {
 } from "@/lib/checkout/background/notifications";
 import type { Db } from "@/lib/db";
 import { checkoutSessions, partnerNotifications, partners, type PartnerRow } from "@/lib/db/schema";
-import type { FinancingEnvironment } from "@/lib/env";
+import type { FinancingEnvironment } from "@/lib/config/env";
 import { openPartnerSecret, sealPartnerSecret } from "@/lib/partners/secrets";
-import { checkDestinationUrl, checkResolvedAddresses, notificationPolicy } from "@/lib/security/addresses";
-import type { Resolve } from "@/lib/security/outbound";
+import { checkDestinationUrl, checkResolvedAddresses, notificationPolicy } from "@/lib/security/network/addresses";
+import type { Resolve } from "@/lib/security/network/outbound";
 
 /**
  * The back-office's notification tools (app/admin/notifications): a partner's own notifications,
@@ -140,7 +140,7 @@ export const NOTIFICATION_URL_MAX_LENGTH = 2_000;
 /** Why a notification URL was refused, as a code the pages put in words (their `urlErrors`). */
 export type NotificationUrlProblem = "invalid" | "https_only" | "scheme" | "credentials" | "metadata" | "address" | "too_long";
 
-/** The address policy's reasons (lib/security/addresses.ts) and checkNotificationUrl's, as codes. */
+/** The address policy's reasons (lib/security/network/addresses.ts) and checkNotificationUrl's, as codes. */
 export function notificationUrlProblem(reason: string): NotificationUrlProblem {
   if (reason.startsWith("only https")) return "https_only";
   if (reason.startsWith("only http")) return "scheme";

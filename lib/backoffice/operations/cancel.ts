@@ -1,8 +1,8 @@
 import "server-only";
-import { cancelAtPartnerApi } from "@/lib/checkout/operations/cancel";
+import { cancelAtPartnerApi } from "@/lib/money-moves/cancel";
 import type { FinancingClient } from "@/lib/financing/client";
 import { REASON_MAX_LENGTH } from "@/lib/financing/limits";
-import { staffOperationActor, type StaffActor } from "../audit/operation-audit";
+import { staffOperationActor, type StaffActor } from "@/lib/money-moves/staff-actor";
 import { ownsOperation, type OwnershipSubject } from "./ownership";
 
 /** The staff member cancelling: who they are, what they own, and the partner API as they reach it. */
@@ -20,7 +20,7 @@ export type CancelResult =
 
 /**
  * Cancels an operation for a staff member. Someone else's operation (a forged id) is "not found"
- * and nothing is asked of the API; the cancel itself (lib/checkout/operations/cancel.ts, shared
+ * and nothing is asked of the API; the cancel itself (lib/money-moves/cancel.ts, shared
  * with the checkout sessions API) audits every call it makes, whatever its result.
  */
 export async function cancelOperation(

@@ -6,11 +6,11 @@ import { checkoutSessions, customerData, partnerNotifications, sessionStatusHist
 import type { StatusRead } from "@/lib/financing/client";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import type { FinancialOffer, Operation, Page } from "@/lib/financing/types";
-import { apiProblem, type ApiProblem } from "../common/errors";
+import { apiProblem, type ApiProblem } from "@/lib/financing/api-problem";
 import { toListInput, type OperationFilters } from "./filters";
 import { ownedOperationIds, ownsOperation } from "./ownership";
 import { operationOwners } from "@/lib/checkout/session/sessions";
-import type { StaffContext } from "../staff/staff";
+import type { StaffContext } from "@/lib/identity/staff";
 
 /**
  * The operations as the partner API lists them, joined with what our checkout knows of each

@@ -9,9 +9,9 @@ import { DEMO_BLUE_PARTNER_ID, DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID, seedDemoP
 import type { FinancingClient } from "@/lib/financing/client";
 import type { Operation, Page } from "@/lib/financing/types";
 import { allOperations, listOperationsPage, operationDetail } from "./operations";
-import { actingAgencyId, agencyOfSandboxKey, ownsByAgency } from "./ownership-rule";
+import { actingAgencyId, agencyOfSandboxKey, ownsByAgency } from "@/lib/partners/acting-agency";
 import { assignAgencies, ownedOperationIds, ownsOperation, requireOwnedOperation, type OwnershipSubject } from "./ownership";
-import type { StaffContext } from "../staff/staff";
+import type { StaffContext } from "@/lib/identity/staff";
 
 const APP_URL = "http://127.0.0.1:3999";
 let database: Database;

@@ -4,9 +4,9 @@ import type { Db } from "@/lib/db";
 import { partnerAgencies } from "@/lib/db/schema";
 import { operationOwners } from "@/lib/checkout/session/sessions";
 import { AppError } from "@/lib/app-error";
-import { ownsByAgency } from "./ownership-rule";
+import { ownsByAgency } from "@/lib/partners/acting-agency";
 
-export { actingAgencyId, ownsByAgency } from "./ownership-rule";
+export { actingAgencyId, ownsByAgency } from "@/lib/partners/acting-agency";
 
 /**
  * Which operations a partner's staff may see and act on, decided here and nowhere else, on the

@@ -14,16 +14,16 @@ import type { Db } from "@/lib/db";
 import { checkoutSessions, customerData, staffUsers } from "@/lib/db/schema";
 import { formatAmount } from "@/lib/i18n/format";
 import type { OperationStatus } from "@/lib/financing/contract";
-import { takeTokens, type BucketRule } from "@/lib/security/shared-token-bucket";
+import { takeTokens, type BucketRule } from "@/lib/security/limits/shared-token-bucket";
 import type { Locale } from "@/lib/i18n/locales";
 import { loggerFor } from "@/lib/logger";
 import { mailFailure } from "@/lib/mail/failure";
 import { maskEmail } from "@/lib/mail/inert-text";
 import { getMailer, type Mailer } from "@/lib/mail/mailer";
 import { paymentLinkEmail } from "@/lib/mail/payment-link-email";
-import { recordAudit } from "../audit/audit";
+import { recordAudit } from "@/lib/audit/audit";
 import { formatDateTime } from "../common/format";
-import type { StaffContext } from "../staff/staff";
+import type { StaffContext } from "@/lib/identity/staff";
 
 /**
  * Payment links: a checkout session opened by a staff member from the back-office for a

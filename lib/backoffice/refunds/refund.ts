@@ -1,10 +1,10 @@
 import "server-only";
-import { readRefundBreakdown, refundAtPartnerApi, type RefundBase, type RefundComputation } from "@/lib/checkout/operations/refund";
+import { readRefundBreakdown, refundAtPartnerApi, type RefundBase, type RefundComputation } from "@/lib/money-moves/refund";
 import type { FinancingClient } from "@/lib/financing/client";
 import { loggerFor } from "@/lib/logger";
-import { recordAudit } from "../audit/audit";
-import { staffOperationActor, type StaffActor } from "../audit/operation-audit";
-import { can, type PermissionHolder } from "../staff/permissions";
+import { recordAudit } from "@/lib/audit/audit";
+import { staffOperationActor, type StaffActor } from "@/lib/money-moves/staff-actor";
+import { can, type PermissionHolder } from "@/lib/identity/permissions";
 import { ownsOperation, type OwnershipSubject } from "../operations/ownership";
 import { reviewRefund, type RefundFieldError, type RefundValues } from "./review";
 
@@ -41,7 +41,7 @@ export type RefundingStaff = StaffActor &
  * recomputed from a fresh breakdown at each step, never taken from the form. Someone else's
  * operation (a forged id) is "not found" and nothing is asked of the API, as it is for a member
  * without the refund permission (that refusal audited). The refund itself is the one the checkout
- * sessions API makes too (lib/checkout/operations/refund.ts): once per operation at a time,
+ * sessions API makes too (lib/money-moves/refund.ts): once per operation at a time,
  * audited with the amounts asked for, whatever its result.
  */
 export async function refundStep(staff: RefundingStaff, request: RefundRequest, origin: { ip: string }): Promise<RefundStep> {

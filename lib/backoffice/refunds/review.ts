@@ -1,14 +1,14 @@
 /**
  * The refund form's arithmetic, in integer cents, shared by the server (which decides) and the refund
  * form's script (which only previews as the charges are typed): the charges as staff type them, and
- * the total recomputed with the partner API's rule (lib/checkout/operations/refund-arithmetic.ts,
+ * the total recomputed with the partner API's rule (lib/money-moves/refund-arithmetic.ts,
  * which the checkout sessions API's refunds use too); the server always recomputes from a fresh
  * `refund/details`.
  */
 import { REASON_MAX_LENGTH } from "@/lib/financing/limits";
-import { computeRefund, MAX_CHARGE_CENTS, type RefundBase } from "@/lib/checkout/operations/refund-arithmetic";
+import { computeRefund, MAX_CHARGE_CENTS, type RefundBase } from "@/lib/money-moves/refund-arithmetic";
 
-export { refundBaseOf, type RefundBase } from "@/lib/checkout/operations/refund-arithmetic";
+export { refundBaseOf, type RefundBase } from "@/lib/money-moves/refund-arithmetic";
 
 /**
  * An amount as staff type it, to cents: "25", "25.5", "25,50" (a comma or a point before at most

@@ -4,7 +4,7 @@
  * refused there, in the API's format.
  */
 import { describe, expect, it } from "vitest";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/config/env";
 import { checkoutApiProxyStep, isCheckoutApiPath, sessionsApiKind, withSessionsApiHeaders } from "./api-headers";
 import { CURRENT_CHECKOUT_API_VERSION } from "./versions";
 

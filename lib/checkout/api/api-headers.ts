@@ -1,4 +1,4 @@
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/config/env";
 import { CURRENT_CHECKOUT_API_VERSION, requestedVersion, VERSION_HEADER, type CheckoutApiVersion } from "./versions";
 
 /**

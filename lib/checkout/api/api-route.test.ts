@@ -11,7 +11,7 @@ import type { Database } from "@/lib/db";
 import { checkoutSessions, idempotencyKeys } from "@/lib/db/schema";
 import { throwawayDatabase } from "@/lib/db/testing/throwaway";
 import { DEMO_BLUE_PARTNER_ID, DEMO_BLUE_PARTNER_SECRET, DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
-import { createTokenBuckets } from "@/lib/security/token-bucket";
+import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
 import type { CheckoutContext } from "../session/flow";
 import { DEMO_SECRET, sessionInput, testContext } from "../testing/context";
 import { answerCheckoutApi } from "./api-route";

@@ -4,7 +4,7 @@ import { getAppContext } from "@/lib/app-context";
 import { readBodyText } from "@/lib/http/body";
 import { routeHandler } from "@/lib/http/request-scope";
 import { loggerFor, logError } from "@/lib/logger";
-import { BODY_LIMITS } from "@/lib/security/request-guard";
+import { BODY_LIMITS } from "@/lib/security/headers/request-guard";
 import type { CheckoutContext } from "../session/flow";
 import { sessionsApiHeaders, type SessionsApiKind } from "./api-headers";
 import {

@@ -9,7 +9,7 @@ import { CHECKOUT_SESSION_ID } from "@/lib/http/checkout-session-id";
 import { API_ERROR_LIMITS } from "@/lib/app-error";
 import { REASON_MAX_LENGTH } from "@/lib/financing/limits";
 import { safeText } from "@/lib/validation/text";
-import { MAX_CHARGE_CENTS } from "../operations/refund-arithmetic";
+import { MAX_CHARGE_CENTS } from "@/lib/money-moves/refund-arithmetic";
 
 /**
  * The wire shapes of the checkout sessions API that `booking.ts` does not hold: what a partner

@@ -14,7 +14,7 @@ import { DEMO_BLUE_PARTNER_ID, DEMO_BLUE_PARTNER_SECRET, seedDemoPartner } from 
 import { forgetPartner } from "@/lib/partners/cache";
 import { partnerById, type Partner } from "@/lib/partners/partners";
 import { sealPartnerSecret } from "@/lib/partners/secrets";
-import { createTokenBuckets } from "@/lib/security/token-bucket";
+import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
 import { createOpenApiChecker } from "@/lib/sandbox/testing/openapi-check";
 import { decideAtProvider, startSandboxServer, startWebhookListener } from "@/lib/sandbox/testing/servers";
 import { deliverDueNotifications, newSigningSecret } from "../background/notifications";

@@ -14,7 +14,7 @@ import * as Parsers from "@stoplight/spectral-parsers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError, errorResponse } from "@/lib/app-error";
 import type { Database } from "@/lib/db";
-import { createTokenBuckets } from "@/lib/security/token-bucket";
+import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
 import type { CheckoutContext } from "../session/flow";
 import { customerDraft, DEMO_SECRET, sessionInput, testContext } from "../testing/context";
 import { buildCheckoutApiDocument } from "./openapi";

@@ -7,7 +7,7 @@ import type { CheckoutSessionRow } from "@/lib/db/schema";
 import { generateDocument, jsonContent, routesToPaths, type JsonObject, type Route } from "@/lib/openapi/document";
 import { openApi31Problems } from "@/lib/openapi/testing/validate";
 import { createOpenApiChecker } from "@/lib/sandbox/testing/openapi-check";
-import { createTokenBuckets } from "@/lib/security/token-bucket";
+import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
 import { apiErrorSchema, checkoutSessionSchema, SESSION_STATES } from "./api-schemas";
 import { answerCheckoutApi } from "./api-route";
 import { buildCheckoutApiDocument, withApiConventions } from "./openapi";

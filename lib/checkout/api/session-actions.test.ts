@@ -12,7 +12,7 @@ import { auditEvents, partnerNotifications } from "@/lib/db/schema";
 import { DEMO_BLUE_PARTNER_SECRET, DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
 import { workSettled } from "@/lib/ops/lifecycle";
 import { createApiSecret } from "@/lib/partners/api-secrets";
-import { createTokenBuckets } from "@/lib/security/token-bucket";
+import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
 import { startSandboxServer, decideAtProvider } from "@/lib/sandbox/testing/servers";
 import { chooseOffer, loadOffers, submitCustomer, type CheckoutContext } from "../session/flow";
 import { createSession, recordOperationStatus, requireSession, type CheckoutSession } from "../session/sessions";

@@ -3,11 +3,11 @@ import type { z } from "zod";
 import { AppError } from "@/lib/app-error";
 import { getAppContext } from "@/lib/app-context";
 import type { ApiCaller } from "@/lib/partners/api-secrets";
-import { clientIpFrom } from "@/lib/security/client-ip";
+import { clientIpFrom } from "@/lib/security/network/client-ip";
 import { loggerFor } from "@/lib/logger";
-import { auditOperationEvent, type OperationActor } from "../operations/actor";
-import { cancelAtPartnerApi } from "../operations/cancel";
-import { computeRefund, readRefundBreakdown, refundAtPartnerApi, type RefundBase } from "../operations/refund";
+import { auditOperationEvent, type OperationActor } from "@/lib/money-moves/actor";
+import { cancelAtPartnerApi } from "@/lib/money-moves/cancel";
+import { computeRefund, readRefundBreakdown, refundAtPartnerApi, type RefundBase } from "@/lib/money-moves/refund";
 import { refreshStatus, type CheckoutContext } from "../session/flow";
 import { cancelUnstartedSession, recordOperationStatus, requireSession, sessionState, type CheckoutSession } from "../session/sessions";
 import {
@@ -30,7 +30,7 @@ import {
 /**
  * What a partner's backend does to one of its sessions through the checkout sessions API: cancel
  * it before its customer signs, read what a refund would give back, refund it once signed. The
- * cancel and the refund are the back-office's own (lib/checkout/operations), audited in the
+ * cancel and the refund are the back-office's own (lib/money-moves), audited in the
  * partner's audit log as made by the API secret, by its name. Each handler answers `{ status, body }`
  * or throws an AppError, like handleCreateSession, so that a wrapper (an idempotency key's) can go
  * around it. Another partner's session is "not found", before anything else is looked at.

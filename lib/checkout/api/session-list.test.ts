@@ -7,7 +7,7 @@ import { AppError, errorResponse } from "@/lib/app-error";
 import type { Database } from "@/lib/db";
 import { checkoutSessions } from "@/lib/db/schema";
 import { DEMO_BLUE_PARTNER_ID, DEMO_BLUE_PARTNER_SECRET, DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
-import { createTokenBuckets } from "@/lib/security/token-bucket";
+import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
 import type { CheckoutContext } from "../session/flow";
 import { cancelUnstartedSession, createSession } from "../session/sessions";
 import type { Partner } from "@/lib/partners/partners";

@@ -10,7 +10,7 @@ import type { Database } from "@/lib/db";
 import { partners } from "@/lib/db/schema";
 import { DEMO_PARTNER_ID } from "@/lib/demo/seed";
 import { createApiSecret, revokeApiSecret } from "@/lib/partners/api-secrets";
-import { createTokenBuckets } from "@/lib/security/token-bucket";
+import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
 import type { CheckoutContext } from "../session/flow";
 import { sessionsApiHeaders } from "./api-headers";
 import { handleCreateSession, handleGetSession, type SessionsApiThrottles } from "./sessions-api";

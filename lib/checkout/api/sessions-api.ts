@@ -8,10 +8,10 @@ import type { CheckoutSessionResource } from "./api-schemas";
 import { createSessionSchema, type CreateSessionInput } from "../session/booking";
 import { checkoutUrls, type CheckoutContext } from "../session/flow";
 import { createSession, getSession, partnerSessionView, type CheckoutSession } from "../session/sessions";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/config/env";
 import { loggerFor } from "@/lib/logger";
-import { clientIpFrom } from "@/lib/security/client-ip";
-import { createTokenBuckets, takeAll, type Take, type TokenBuckets } from "@/lib/security/token-bucket";
+import { clientIpFrom } from "@/lib/security/network/client-ip";
+import { createTokenBuckets, takeAll, type Take, type TokenBuckets } from "@/lib/security/limits/token-bucket";
 
 /**
  * The checkout sessions API (`/api/checkout-sessions`), our own API for partners' backends (not the
@@ -22,7 +22,7 @@ import { createTokenBuckets, takeAll, type Take, type TokenBuckets } from "@/lib
 const MAX_BODY_BYTES = 64 * 1024;
 
 /**
- * The API's throttles (token buckets, per instance; SESSIONS_API_* in lib/env.ts): sessions opened
+ * The API's throttles (token buckets, per instance; SESSIONS_API_* in lib/config/env.ts): sessions opened
  * per partner and per client IP, and wrong (or missing) secrets per client IP. A client IP out of
  * wrong-secret tokens is refused before its secret is even looked at, right or wrong: guessing
  * goes no faster by mixing in a known secret.

@@ -7,10 +7,10 @@ import type { Db } from "@/lib/db";
 import { partnerNotifications, partners, type PartnerRow } from "@/lib/db/schema";
 import { openPartnerSecret } from "@/lib/partners/secrets";
 import type { CheckoutContext } from "../session/flow";
-import { getEnv, type FinancingEnvironment } from "@/lib/env";
+import { getEnv, type FinancingEnvironment } from "@/lib/config/env";
 import { loggerFor } from "@/lib/logger";
-import { notificationPolicy, type DestinationPolicy } from "@/lib/security/addresses";
-import { DestinationRefused, postToCheckedDestination, type Resolve } from "@/lib/security/outbound";
+import { notificationPolicy, type DestinationPolicy } from "@/lib/security/network/addresses";
+import { DestinationRefused, postToCheckedDestination, type Resolve } from "@/lib/security/network/outbound";
 
 const log = loggerFor("notifications");
 
@@ -19,7 +19,7 @@ const log = loggerFor("notifications");
  * in the Standard Webhooks format (`webhook-id`, `webhook-timestamp`, `webhook-signature`), from
  * the outbox written with the change, retried with backoff until it answers 2xx. Delivery is at
  * least once: the partner deduplicates on `webhook-id`. The partner's URL is held to the address
- * policy (lib/security/addresses.ts: https and public addresses in production, loopback too on the
+ * policy (lib/security/network/addresses.ts: https and public addresses in production, loopback too on the
  * sandbox, and the private hosts the operator lists), checked on the addresses it resolves to, and
  * the connection is pinned to them; its certificate is checked against the public CAs and the
  * operator's private one (NOTIFICATION_CA_FILE).

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { isSealed } from "@/lib/security/secret-box";
-import { openSecret, sealSecret } from "@/lib/security/secrets";
+import { isSealed } from "@/lib/security/secrets/secret-box";
+import { openSecret, sealSecret } from "@/lib/security/secrets/secrets";
 import { CUSTOMER_ERROR_CODES, CUSTOMER_FIELDS, type CustomerDraft, type CustomerErrors } from "./customer";
 import type { SubmitFailure } from "./flow";
 

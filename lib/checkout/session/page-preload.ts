@@ -4,8 +4,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { getAppContext, type AppContext } from "@/lib/app-context";
 import { withRequestId } from "@/lib/logging/context";
 import { REQUEST_ID_HEADER, requestIdFrom } from "@/lib/logging/request-id";
-import { CHECKOUT_PATH } from "@/lib/security/page-headers";
-import { rawPathAndQuery } from "@/lib/security/request-guard";
+import { CHECKOUT_PATH } from "@/lib/security/headers/page-headers";
+import { rawPathAndQuery } from "@/lib/security/headers/request-guard";
 import { loadOffers, pollStatus, showsOffers, type OffersView, type SessionStatusView } from "./flow";
 import { readSession, type SessionRead } from "./read-session";
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { createReuseWindow } from "@/lib/ops/shared-probe";
 import type { Partner } from "@/lib/partners/partners";
-import { createTokenBuckets } from "@/lib/security/token-bucket";
+import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
 import { decideAtProvider, startSandboxServer } from "@/lib/sandbox/testing/servers";
 import { pollStatus, refreshStatus, type CheckoutContext } from "./flow";
 import { statusReadRefusal, type StatusThrottle } from "./status-throttle";

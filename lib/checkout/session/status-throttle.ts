@@ -1,9 +1,9 @@
 import "server-only";
 import { AppError } from "@/lib/app-error";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/config/env";
 import { loggerFor } from "@/lib/logger";
-import { clientIpFrom } from "@/lib/security/client-ip";
-import { createTokenBuckets, takeAll, type TokenBuckets } from "@/lib/security/token-bucket";
+import { clientIpFrom } from "@/lib/security/network/client-ip";
+import { createTokenBuckets, takeAll, type TokenBuckets } from "@/lib/security/limits/token-bucket";
 
 /**
  * The budget of the checkout's status polls (`/checkout/{id}/status/data`) and provider returns

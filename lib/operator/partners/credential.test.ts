@@ -2,12 +2,12 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/lib/db";
 import { auditEvents, partners } from "@/lib/db/schema";
-import { parseEnv } from "@/lib/env";
+import { parseEnv } from "@/lib/config/env";
 import { startSandboxServer } from "@/lib/sandbox/testing/servers";
 import { partnerById } from "@/lib/partners/partners";
 import { openPartnerSecret } from "@/lib/partners/secrets";
-import { parseKeyring } from "@/lib/security/secret-box";
-import type { AuditActor } from "@/lib/backoffice/audit/audit";
+import { parseKeyring } from "@/lib/security/secrets/secret-box";
+import type { AuditActor } from "@/lib/audit/audit";
 import {
   credentialSummary,
   PENDING_KEY_TTL_MS,

@@ -2,14 +2,14 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { partners } from "@/lib/db/schema";
-import type { AppEnv } from "@/lib/env";
+import type { AppEnv } from "@/lib/config/env";
 import { createFinancingClient, type FinancingClient } from "@/lib/financing/client";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import type { Agency } from "@/lib/financing/types";
 import { forgetPartner } from "@/lib/partners/cache";
 import { openPartnerSecret, keyLast4, sealPartnerSecret } from "@/lib/partners/secrets";
-import { openWith, sealWith, type Keyring } from "@/lib/security/secret-box";
-import { recordActorAudit, type AuditActor } from "@/lib/backoffice/audit/audit";
+import { openWith, sealWith, type Keyring } from "@/lib/security/secrets/secret-box";
+import { recordActorAudit, type AuditActor } from "@/lib/audit/audit";
 import { logError, loggerFor } from "@/lib/logger";
 
 const log = loggerFor("operator");

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AuditActor } from "@/lib/backoffice/audit/audit";
+import type { AuditActor } from "@/lib/audit/audit";
 import { createPartnerApiSecret } from "@/lib/backoffice/api-secrets/api-secrets";
 import { openDatabase, type Database } from "@/lib/db";
 import { auditEvents, partnerAgencies, partners, staffUsers } from "@/lib/db/schema";

@@ -1,16 +1,16 @@
 import "server-only";
 import { and, asc, count, eq, gt, isNotNull, isNull, or, sql } from "drizzle-orm";
-import { recordActorAudit, type AuditActor } from "@/lib/backoffice/audit/audit";
+import { recordActorAudit, type AuditActor } from "@/lib/audit/audit";
 import { checkNotificationUrl, notificationUrlProblem, setNotificationUrl } from "@/lib/backoffice/notifications/notifications";
 import type { Db } from "@/lib/db";
 import { partnerAgencies, partnerApiSecrets, partners, staffUsers } from "@/lib/db/schema";
 import { DEMO_PARTNER_IDS } from "@/lib/demo/remove";
-import type { FinancingEnvironment } from "@/lib/env";
+import type { FinancingEnvironment } from "@/lib/config/env";
 import { forgetPartner } from "@/lib/partners/cache";
 import { partnerById, type Partner } from "@/lib/partners/partners";
-import { linkUrl } from "@/lib/backoffice/staff/links";
-import { createPartnerAdminInvitation } from "@/lib/backoffice/staff/members";
-import { getEnv } from "@/lib/env";
+import { linkUrl } from "@/lib/identity/links";
+import { createPartnerAdminInvitation } from "@/lib/identity/members";
+import { getEnv } from "@/lib/config/env";
 import { credentialSummary, type CredentialSummary } from "./credential";
 import {
   checkDefaultReturnUrl,
@@ -249,7 +249,7 @@ export type InviteAdminResult =
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
 
 /**
- * The partner's first administrator: an account and its one-time link (lib/backoffice/staff/members.ts),
+ * The partner's first administrator: an account and its one-time link (lib/identity/members.ts),
  * which the operator hands over. The link is returned here, once, and kept nowhere in clear.
  */
 export async function invitePartnerAdmin(

@@ -3,16 +3,9 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { SecurityFormState } from "@/components/admin/form-states";
-import { completeSecondFactor } from "@/lib/backoffice/staff/auth";
-import {
-  anyStaffSessionForAction,
-  clearStaffCookie,
-  ENROL_PATH,
-  landingPath,
-  requestIp,
-  setStaffCookie,
-} from "@/lib/backoffice/staff/staff";
-import { staffCodeField as code } from "@/lib/backoffice/staff/form-fields";
+import { completeSecondFactor } from "@/lib/identity/auth";
+import { anyStaffSessionForAction, clearStaffCookie, ENROL_PATH, landingPath, requestIp, setStaffCookie } from "@/lib/identity/staff";
+import { staffCodeField as code } from "@/lib/identity/form-fields";
 import { validatedAction } from "@/lib/validated-action";
 import { safeText } from "@/lib/validation/text";
 

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { PlainFrame } from "@/components/admin/plain-frame";
 import { SecurityForm } from "@/components/admin/security/security-form";
-import { ENROL_PATH, isReturnPath, landingPath, requireStaffSession } from "@/lib/backoffice/staff/staff";
+import { ENROL_PATH, isReturnPath, landingPath, requireStaffSession } from "@/lib/identity/staff";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
 import { signOutAction } from "../../actions";

@@ -3,16 +3,16 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { formatDateTime } from "@/lib/backoffice/common/format";
-import { requestPasswordReset } from "@/lib/backoffice/staff/password-reset";
-import { requestIp } from "@/lib/backoffice/staff/staff";
+import { requestPasswordReset } from "@/lib/identity/password-reset";
+import { requestIp } from "@/lib/identity/staff";
 import { getAppContext } from "@/lib/app-context";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/config/env";
 import { getLocale } from "@/lib/i18n/server";
 import { getMailer } from "@/lib/mail/mailer";
 import { validatedAction } from "@/lib/validated-action";
 import { safeText } from "@/lib/validation/text";
 
-/** "Forgot your password?": the e-mailed link (lib/backoffice/staff/password-reset.ts holds the rules). */
+/** "Forgot your password?": the e-mailed link (lib/identity/password-reset.ts holds the rules). */
 
 const forgotValidated = validatedAction(z.object({ email: z.string().check(safeText()).max(254).default("") }), async ({ email }) => {
   if (email.trim() === "") return "missing" as const;

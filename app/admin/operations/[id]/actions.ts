@@ -5,8 +5,8 @@ import { z } from "zod";
 import type { CancelState } from "@/components/admin/form-states";
 import { cancelOperation } from "@/lib/backoffice/operations/cancel";
 import { operationIdField, reasonField, reasonProblem, typedField } from "@/lib/backoffice/operations/form-fields";
-import { staffAction } from "@/lib/backoffice/staff/staff-action";
-import { requestIp } from "@/lib/backoffice/staff/staff";
+import { staffAction } from "@/lib/backoffice/staff-action";
+import { requestIp } from "@/lib/identity/staff";
 
 /** Cancelling an operation from its page (lib/backoffice/operations/cancel.ts decides). */
 

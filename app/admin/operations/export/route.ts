@@ -2,11 +2,11 @@ import { allOperations } from "@/lib/backoffice/operations/operations";
 import { toCsv } from "@/lib/backoffice/operations/csv";
 import { parseOperationFilters } from "@/lib/backoffice/operations/filters";
 import { sessionIdHint } from "@/lib/backoffice/common/format";
-import { apiProblem } from "@/lib/backoffice/common/errors";
-import { staffForRequest } from "@/lib/backoffice/staff/staff";
+import { apiProblem } from "@/lib/financing/api-problem";
+import { staffForRequest } from "@/lib/identity/staff";
 import { amountFromCents } from "@/lib/financing/money";
 import { routeHandler } from "@/lib/http/request-scope";
-import { createWorkGate } from "@/lib/security/work-gate";
+import { createWorkGate } from "@/lib/security/limits/work-gate";
 
 export const dynamic = "force-dynamic";
 

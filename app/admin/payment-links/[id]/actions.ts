@@ -3,10 +3,10 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { getAppContext } from "@/lib/app-context";
-import { staffAction } from "@/lib/backoffice/staff/staff-action";
+import { staffAction } from "@/lib/backoffice/staff-action";
 import { paymentLinkPage as linkPage, paymentLinkIdField as sessionId } from "@/lib/backoffice/payment-links/form-fields";
 import { revokePaymentLink, sendPaymentLink } from "@/lib/backoffice/payment-links/payment-links";
-import { requestIp } from "@/lib/backoffice/staff/staff";
+import { requestIp } from "@/lib/identity/staff";
 import { LOCALES } from "@/lib/i18n/locales";
 import { safeText } from "@/lib/validation/text";
 

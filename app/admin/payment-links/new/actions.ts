@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { getAppContext } from "@/lib/app-context";
 import { AppError } from "@/lib/app-error";
-import { staffAction } from "@/lib/backoffice/staff/staff-action";
+import { staffAction } from "@/lib/backoffice/staff-action";
 import { paymentLinkPage as linkPage } from "@/lib/backoffice/payment-links/form-fields";
 import {
   paymentLinkFormSchema,
@@ -13,7 +13,7 @@ import {
 } from "@/lib/backoffice/payment-links/payment-link-form";
 import type { PaymentLinkFormState } from "@/lib/backoffice/payment-links/payment-link-state";
 import { createPaymentLink } from "@/lib/backoffice/payment-links/payment-links";
-import { requestIp } from "@/lib/backoffice/staff/staff";
+import { requestIp } from "@/lib/identity/staff";
 
 /*
  * Creating a payment link: the form's state comes back on a problem; on success, the link's page.

@@ -3,7 +3,7 @@ import { AdminPage } from "@/app/admin/admin-page";
 import { PaymentLinkFormView, type PaymentLinkFormText } from "@/components/admin/payment-link-form";
 import { Notice } from "@/components/ui/notice";
 import { parseChargeCents } from "@/lib/backoffice/refunds/review";
-import { requireStaff } from "@/lib/backoffice/staff/staff";
+import { requireStaff } from "@/lib/identity/staff";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { formatAmount } from "@/lib/i18n/format";
 import { getPaymentLinkMessages } from "@/lib/i18n/payment-link-messages";

@@ -3,9 +3,9 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { SecurityFormState } from "@/components/admin/form-states";
-import { changePassword } from "@/lib/backoffice/staff/auth";
-import { clearStaffCookie, requestIp, staffForAction } from "@/lib/backoffice/staff/staff";
-import { staffPasswordField as password } from "@/lib/backoffice/staff/form-fields";
+import { changePassword } from "@/lib/identity/auth";
+import { clearStaffCookie, requestIp, staffForAction } from "@/lib/identity/staff";
+import { staffPasswordField as password } from "@/lib/identity/form-fields";
 import { validatedAction } from "@/lib/validated-action";
 
 /** The password change. Nothing here logs a password. */

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { AdminPage } from "@/app/admin/admin-page";
 import { SecurityForm } from "@/components/admin/security/security-form";
 import { TextLink } from "@/components/ui/text-link";
-import { requireStaff } from "@/lib/backoffice/staff/staff";
+import { requireStaff } from "@/lib/identity/staff";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
 import { changePasswordAction } from "./actions";

@@ -3,9 +3,9 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { SecurityFormState } from "@/components/admin/form-states";
-import { completeEnrolment } from "@/lib/backoffice/staff/auth";
-import { anyStaffSessionForAction, codePath, homeFor, requestIp, setStaffCookie } from "@/lib/backoffice/staff/staff";
-import { staffCodeField as code, staffPasswordField as password } from "@/lib/backoffice/staff/form-fields";
+import { completeEnrolment } from "@/lib/identity/auth";
+import { anyStaffSessionForAction, codePath, homeFor, requestIp, setStaffCookie } from "@/lib/identity/staff";
+import { staffCodeField as code, staffPasswordField as password } from "@/lib/identity/form-fields";
 import { validatedAction } from "@/lib/validated-action";
 
 /** Enrolment in two-step verification, for a session that may enrol. Nothing here logs a password or a code. */

@@ -4,9 +4,9 @@ import { refresh } from "next/cache";
 import { apiSecretsState } from "@/components/partners/api-secrets-rows";
 import type { ApiSecretsState } from "@/components/partners/api-secrets-state";
 import { apiSecretIntentSchema, runApiSecretIntent } from "@/lib/backoffice/api-secrets/api-secrets";
-import { requestIp } from "@/lib/backoffice/staff/staff";
-import { staffAction } from "@/lib/backoffice/staff/staff-action";
-import { getEnv } from "@/lib/env";
+import { requestIp } from "@/lib/identity/staff";
+import { staffAction } from "@/lib/backoffice/staff-action";
+import { getEnv } from "@/lib/config/env";
 import { getLocale } from "@/lib/i18n/server";
 
 /*

@@ -3,7 +3,7 @@ import { AdminPage } from "@/app/admin/admin-page";
 import { ApiSecretsPanel } from "@/components/partners/api-secrets-panel";
 import { apiSecretRows } from "@/components/partners/api-secrets-rows";
 import { partnerApiSecrets } from "@/lib/backoffice/api-secrets/api-secrets";
-import { requirePermission } from "@/lib/backoffice/staff/staff";
+import { requirePermission } from "@/lib/identity/staff";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getPartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
 import { getLocale } from "@/lib/i18n/server";

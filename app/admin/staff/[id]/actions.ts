@@ -4,8 +4,8 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { MemberLinkState } from "@/components/admin/form-states";
 import { formatDateTime } from "@/lib/backoffice/common/format";
-import { staffCodeField } from "@/lib/backoffice/staff/form-fields";
-import { linkUrl } from "@/lib/backoffice/staff/links";
+import { staffCodeField } from "@/lib/identity/form-fields";
+import { linkUrl } from "@/lib/identity/links";
 import {
   changeMember,
   memberRoleField,
@@ -13,10 +13,10 @@ import {
   removeMember,
   resetMemberSecondFactor,
   setMemberDisabled,
-} from "@/lib/backoffice/staff/members";
-import { staffAction } from "@/lib/backoffice/staff/staff-action";
-import { requestIp } from "@/lib/backoffice/staff/staff";
-import { getEnv } from "@/lib/env";
+} from "@/lib/identity/members";
+import { staffAction } from "@/lib/backoffice/staff-action";
+import { requestIp } from "@/lib/identity/staff";
+import { getEnv } from "@/lib/config/env";
 import { getLocale } from "@/lib/i18n/server";
 import { safeText } from "@/lib/validation/text";
 

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { getAppContext } from "@/lib/app-context";
 import { DEMO_PARTNER_ID, demoSigningSecret } from "@/lib/demo/seed";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/config/env";
 import { partnerById } from "@/lib/partners/partners";
 import { openPartnerSecret } from "@/lib/partners/secrets";
 import { loggerFor } from "@/lib/logger";

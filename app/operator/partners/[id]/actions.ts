@@ -9,7 +9,7 @@ import type { ApiSecretsState } from "@/components/partners/api-secrets-state";
 import { getAppContext } from "@/lib/app-context";
 import { apiSecretIntentSchema, runApiSecretIntent } from "@/lib/backoffice/api-secrets/api-secrets";
 import { NOTIFICATION_URL_MAX_LENGTH, notificationUrlProblem } from "@/lib/backoffice/notifications/notifications";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/config/env";
 import { getLocale } from "@/lib/i18n/server";
 import { operatorAction } from "@/lib/operator/operator-action";
 import { setPartnerCredential, type CredentialChoice } from "@/lib/operator/partners/credential";

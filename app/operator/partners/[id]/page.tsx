@@ -15,7 +15,7 @@ import { TextLink } from "@/components/ui/text-link";
 import { getAppContext } from "@/lib/app-context";
 import { partnerApiSecrets } from "@/lib/backoffice/api-secrets/api-secrets";
 import { formatDateTime } from "@/lib/backoffice/common/format";
-import { getEnv } from "@/lib/env";
+import { getEnv } from "@/lib/config/env";
 import { getPartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
 import { fill } from "@/lib/text/template";
 import { getLocale } from "@/lib/i18n/server";

@@ -2,9 +2,9 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { deleteStaffSession, openEnrolmentSession } from "@/lib/backoffice/staff/auth";
-import { consumeLink, ENROLMENT_PURPOSES } from "@/lib/backoffice/staff/links";
-import { anyStaffSessionForAction, ENROL_PATH, requestIp, requestUserAgent, setStaffCookie } from "@/lib/backoffice/staff/staff";
+import { deleteStaffSession, openEnrolmentSession } from "@/lib/identity/auth";
+import { consumeLink, ENROLMENT_PURPOSES } from "@/lib/identity/links";
+import { anyStaffSessionForAction, ENROL_PATH, requestIp, requestUserAgent, setStaffCookie } from "@/lib/identity/staff";
 import { getAppContext } from "@/lib/app-context";
 import { validatedAction } from "@/lib/validated-action";
 

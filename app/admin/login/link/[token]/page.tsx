@@ -3,7 +3,7 @@ import { PlainFrame } from "@/components/admin/plain-frame";
 import { Notice } from "@/components/ui/notice";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { TextLink } from "@/components/ui/text-link";
-import { ENROLMENT_PURPOSES, peekLink } from "@/lib/backoffice/staff/links";
+import { ENROLMENT_PURPOSES, peekLink } from "@/lib/identity/links";
 import { getAppContext } from "@/lib/app-context";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";

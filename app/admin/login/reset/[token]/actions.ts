@@ -3,9 +3,9 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { SecurityFormState } from "@/components/admin/form-states";
-import { staffPasswordField } from "@/lib/backoffice/staff/form-fields";
-import { resetPassword } from "@/lib/backoffice/staff/password-reset";
-import { requestIp } from "@/lib/backoffice/staff/staff";
+import { staffPasswordField } from "@/lib/identity/form-fields";
+import { resetPassword } from "@/lib/identity/password-reset";
+import { requestIp } from "@/lib/identity/staff";
 import { getAppContext } from "@/lib/app-context";
 import { validatedAction } from "@/lib/validated-action";
 

@@ -3,7 +3,7 @@ import { PlainFrame } from "@/components/admin/plain-frame";
 import { SecurityForm } from "@/components/admin/security/security-form";
 import { Notice } from "@/components/ui/notice";
 import { TextLink } from "@/components/ui/text-link";
-import { isResetLinkLive } from "@/lib/backoffice/staff/password-reset";
+import { isResetLinkLive } from "@/lib/identity/password-reset";
 import { getAppContext } from "@/lib/app-context";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";

@@ -13,7 +13,7 @@ const request = vi.hoisted(() => ({
   refundStep: vi.fn(async () => ({ step: "edit" as const })),
 }));
 
-vi.mock("@/lib/backoffice/staff/staff", () => ({
+vi.mock("@/lib/identity/staff", () => ({
   staffForAction: () => Promise.resolve(request.staff),
   requestIp: () => Promise.resolve("203.0.113.80"),
 }));

@@ -5,8 +5,8 @@ import type { RefundErrors, RefundState } from "@/components/admin/form-states";
 import { operationIdField, reasonField, reasonProblem, typedField } from "@/lib/backoffice/operations/form-fields";
 import { refundStep } from "@/lib/backoffice/refunds/refund";
 import type { RefundValues } from "@/lib/backoffice/refunds/review";
-import { staffAction } from "@/lib/backoffice/staff/staff-action";
-import { requestIp } from "@/lib/backoffice/staff/staff";
+import { staffAction } from "@/lib/backoffice/staff-action";
+import { requestIp } from "@/lib/identity/staff";
 
 /** A refund's steps: edit the charges, review the server's computation, confirm (lib/backoffice/refunds/refund.ts decides). */
 

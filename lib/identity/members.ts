@@ -1,0 +1,454 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "@/lib/db";
+import type { PartnerStaffRole, StaffRole } from "@/lib/db/column-types";
+import { partners, staffUsers } from "@/lib/db/schema";
+import type { Locale } from "@/lib/i18n/locales";
+import { loggerFor } from "@/lib/logger";
+import type { Mailer } from "@/lib/mail/mailer";
+import { staffLinkEmail, type StaffLinkEmailKind } from "@/lib/mail/staff-link-email";
+import { safeText } from "@/lib/validation/text";
+import { recordAudit } from "@/lib/audit/audit";
+import { hasSecondFactor } from "./accounts";
+import { deleteAllStaffSessions, secondFactorKey } from "./auth";
+import { issueLinkWithExpiry, type IssuedLink } from "./links";
+import { can } from "./permissions";
+import { forgetKey, LOGIN_LIMITS, normalizeEmail, releaseAttempt, reserveAttempt } from "./rate-limit";
+import { checkSecondFactor, disableTwoFactor, isTotpShaped } from "./two-factor";
+
+/**
+ * A partner's staff, as its administrators manage them: list, invite (a one-time link, e-mailed or
+ * shown once), change a role or the refund permission, disable (every open session ends at once),
+ * enable again, remove, and reset a lost second factor (confirmed with the administrator's own
+ * code). Every function here takes the acting administrator and works inside their partner only:
+ * another partner's member is "not found", whatever id is sent. Each change is audited with who
+ * made it. A partner always keeps one enabled administrator, and no one demotes, disables or
+ * removes themselves (another administrator can).
+ */
+
+const log = loggerFor("backoffice");
+
+/** Who acts: an administrator of `partner`, as the session gives them. */
+export interface StaffAdminActor {
+  db: Db;
+  partner: { id: string; name: string };
+  user: { id: string; name: string; role: StaffRole; canRefund: boolean };
+}
+
+export interface Member {
+  id: string;
+  email: string;
+  name: string;
+  role: PartnerStaffRole;
+  canRefund: boolean;
+  /** Enrolled in two-step verification. */
+  twoFactor: boolean;
+  /** Has chosen a password (an invitee has not until they use their link). */
+  passwordSet: boolean;
+  disabledAt: Date | null;
+  createdAt: Date;
+}
+
+export const MEMBER_NAME_MAX = 100;
+
+/** The fields of an invitation, from the staff page or the operator's console. */
+export const memberEmailField = z
+  .string()
+  .check(safeText())
+  .trim()
+  .max(254)
+  .pipe(z.email())
+  .transform((value) => normalizeEmail(value));
+export const memberNameField = z.string().check(safeText()).trim().min(1).max(MEMBER_NAME_MAX);
+export const memberRoleField = z.enum(["admin", "agent"]);
+
+export type MemberFailure = "forbidden" | "not_found" | "self" | "last_admin" | "disabled";
+
+/** The partner's members, administrators first, then by name. */
+export async function listMembers(db: Db, partnerId: string): Promise<Member[]> {
+  const rows = await db
+    .select()
+    .from(staffUsers)
+    .where(eq(staffUsers.partnerId, partnerId))
+    .orderBy(asc(sql`case when ${staffUsers.role} = 'admin' then 0 else 1 end`), asc(staffUsers.name), asc(staffUsers.id));
+  return rows.flatMap((row) =>
+    row.role === "admin" || row.role === "agent"
+      ? [
+          {
+            id: row.id,
+            email: row.email,
+            name: row.name,
+            role: row.role,
+            canRefund: row.canRefund,
+            twoFactor: hasSecondFactor(row),
+            passwordSet: row.passwordHash !== null,
+            disabledAt: row.disabledAt,
+            createdAt: row.createdAt,
+          },
+        ]
+      : [],
+  );
+}
+
+/** One member of the actor's partner, or undefined (another partner's, an operator, unknown). */
+export async function findMember(db: Db, partnerId: string, memberId: string): Promise<Member | undefined> {
+  if (typeof memberId !== "string" || memberId.length === 0 || memberId.length > 100) return undefined;
+  return (await listMembers(db, partnerId)).find((member) => member.id === memberId);
+}
+
+interface ActionOptions {
+  ip?: string;
+  now?: Date;
+}
+
+function who(actor: StaffAdminActor, ip?: string) {
+  return { partnerId: actor.partner.id, staff: { id: actor.user.id, name: actor.user.name }, ip: ip ?? null };
+}
+
+async function refuse(actor: StaffAdminActor, action: string, options: ActionOptions): Promise<{ ok: false; reason: "forbidden" }> {
+  log.info({ userId: actor.user.id, action }, "backoffice: a staff change was refused: not an administrator");
+  await recordAudit(
+    actor.db,
+    { kind: "permission_refused", result: "refused", ...who(actor, options.ip), details: { permission: "manage-staff", action } },
+    options.now,
+  );
+  return { ok: false, reason: "forbidden" };
+}
+
+export type InviteResult =
+  | { ok: true; memberId: string; link: IssuedLink }
+  | { ok: false; reason: "forbidden" | "email_taken" | "no_partner" | "invalid_email" | "invalid_name" };
+
+/**
+ * A new member of the partner, with no password and no second factor: an invitation link (48 hours,
+ * once) is how they set both. Nothing else opens the account. The e-mail is unique over everyone
+ * who signs in (partners' staff and operators alike).
+ */
+async function createInvitedMember(
+  db: Db,
+  partnerId: string,
+  input: { email: string; name: string; role: PartnerStaffRole; canRefund: boolean },
+  now: Date,
+): Promise<{ ok: true; memberId: string; link: IssuedLink } | { ok: false; reason: "email_taken" | "no_partner" }> {
+  const [partner] = await db.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId)).limit(1);
+  if (!partner) return { ok: false, reason: "no_partner" };
+  const memberId = `staff_${randomUUID()}`;
+  const inserted = await db
+    .insert(staffUsers)
+    .values({
+      id: memberId,
+      partnerId,
+      role: input.role,
+      canRefund: input.canRefund,
+      email: input.email,
+      name: input.name,
+      passwordHash: null,
+      createdAt: now,
+    })
+    .onConflictDoNothing({ target: staffUsers.email })
+    .returning({ id: staffUsers.id });
+  if (inserted.length === 0) return { ok: false, reason: "email_taken" };
+  const link = await issueLinkWithExpiry(db, memberId, "invitation", { now, by: "invitation" });
+  return { ok: true, memberId, link };
+}
+
+/** An administrator invites someone to their partner's staff (the e-mail and name are checked here too). */
+export async function inviteMember(
+  actor: StaffAdminActor,
+  input: { email: string; name: string; role: PartnerStaffRole; canRefund: boolean; delivery: "email" | "link" },
+  options: ActionOptions = {},
+): Promise<InviteResult> {
+  const now = options.now ?? new Date();
+  if (!can(actor.user, "manage-staff")) return refuse(actor, "invite", options);
+  const email = memberEmailField.safeParse(input.email);
+  if (!email.success) return { ok: false, reason: "invalid_email" };
+  const name = memberNameField.safeParse(input.name);
+  if (!name.success) return { ok: false, reason: "invalid_name" };
+  const created = await createInvitedMember(actor.db, actor.partner.id, { ...input, email: email.data, name: name.data }, now);
+  if (!created.ok) return created;
+  await recordAudit(
+    actor.db,
+    {
+      kind: "staff_invited",
+      result: "ok",
+      ...who(actor, options.ip),
+      details: { member: created.memberId, memberName: name.data, role: input.role, canRefund: input.canRefund, delivery: input.delivery },
+    },
+    now,
+  );
+  log.info({ userId: actor.user.id, memberId: created.memberId, role: input.role }, "backoffice: staff member invited");
+  return created;
+}
+
+/**
+ * The first administrator of a partner, as the platform's operator creates it from the console: an
+ * admin who may refund, invited with a one-time link (48 hours) for the operator to send or hand
+ * over. `by` is the operator, recorded in the partner's audit log as who invited them. The e-mail
+ * and name are checked here (they come from a form).
+ */
+export async function createPartnerAdminInvitation(
+  db: Db,
+  partnerId: string,
+  email: string,
+  name: string,
+  options: { by?: { id: string; name: string }; ip?: string; now?: Date } = {},
+): Promise<InviteResult> {
+  const now = options.now ?? new Date();
+  const parsedEmail = memberEmailField.safeParse(email);
+  if (!parsedEmail.success) return { ok: false, reason: "invalid_email" };
+  const parsedName = memberNameField.safeParse(name);
+  if (!parsedName.success) return { ok: false, reason: "invalid_name" };
+  const created = await createInvitedMember(
+    db,
+    partnerId,
+    { email: parsedEmail.data, name: parsedName.data, role: "admin", canRefund: true },
+    now,
+  );
+  if (!created.ok) return created;
+  await recordAudit(
+    db,
+    {
+      kind: "staff_invited",
+      result: "ok",
+      partnerId,
+      staff: options.by ?? null,
+      ip: options.ip ?? null,
+      details: { member: created.memberId, memberName: parsedName.data, role: "admin", canRefund: true, by: "operator" },
+    },
+    now,
+  );
+  log.info({ partnerId, memberId: created.memberId }, "backoffice: a partner's first administrator was invited");
+  return created;
+}
+
+/**
+ * Runs `change` on the member inside one transaction that holds the partner's enabled
+ * administrators locked, so two administrators demoting each other at once cannot leave none.
+ */
+async function withMember<T>(
+  actor: StaffAdminActor,
+  memberId: string,
+  change: (member: typeof staffUsers.$inferSelect, otherAdmins: number, tx: Parameters<Parameters<Db["transaction"]>[0]>[0]) => Promise<T>,
+): Promise<T | { ok: false; reason: "not_found" }> {
+  if (typeof memberId !== "string" || memberId.length === 0 || memberId.length > 100) return { ok: false, reason: "not_found" };
+  return actor.db.transaction(async (tx) => {
+    const admins = await tx
+      .select({ id: staffUsers.id })
+      .from(staffUsers)
+      .where(and(eq(staffUsers.partnerId, actor.partner.id), eq(staffUsers.role, "admin"), isNull(staffUsers.disabledAt)))
+      .for("update");
+    const [member] = await tx
+      .select()
+      .from(staffUsers)
+      .where(and(eq(staffUsers.id, memberId), eq(staffUsers.partnerId, actor.partner.id)))
+      .limit(1)
+      .for("update");
+    if (!member) return { ok: false as const, reason: "not_found" as const };
+    return change(member, admins.filter((admin) => admin.id !== member.id).length, tx);
+  });
+}
+
+function isEnabledAdmin(member: { role: StaffRole; disabledAt: Date | null }): boolean {
+  return member.role === "admin" && member.disabledAt === null;
+}
+
+export type ChangeResult = { ok: true } | { ok: false; reason: MemberFailure };
+
+/** Changes a member's role and refund permission. No one changes their own role; the last administrator stays one. */
+export async function changeMember(
+  actor: StaffAdminActor,
+  memberId: string,
+  input: { role: PartnerStaffRole; canRefund: boolean },
+  options: ActionOptions = {},
+): Promise<ChangeResult> {
+  const now = options.now ?? new Date();
+  if (!can(actor.user, "manage-staff")) return refuse(actor, "change", options);
+  const result = await withMember(actor, memberId, async (member, otherAdmins, tx) => {
+    if (member.id === actor.user.id && member.role !== input.role) return { ok: false as const, reason: "self" as const };
+    if (isEnabledAdmin(member) && input.role !== "admin" && otherAdmins === 0) return { ok: false as const, reason: "last_admin" as const };
+    await tx.update(staffUsers).set({ role: input.role, canRefund: input.canRefund }).where(eq(staffUsers.id, member.id));
+    return { ok: true as const, previous: { role: member.role, canRefund: member.canRefund }, name: member.name };
+  });
+  if (!result.ok) return result;
+  await recordAudit(
+    actor.db,
+    {
+      kind: "staff_role_changed",
+      result: "ok",
+      ...who(actor, options.ip),
+      details: {
+        member: memberId,
+        memberName: result.name,
+        role: input.role,
+        canRefund: input.canRefund,
+        previousRole: result.previous.role,
+        previousCanRefund: result.previous.canRefund,
+      },
+    },
+    now,
+  );
+  return { ok: true };
+}
+
+export type DisableResult = { ok: true; endedSessions: number } | { ok: false; reason: MemberFailure };
+
+/**
+ * Disables a member (their open sessions end at once, and they cannot sign in or use a link), or
+ * enables them again. No one disables themselves; the last enabled administrator stays enabled.
+ */
+export async function setMemberDisabled(
+  actor: StaffAdminActor,
+  memberId: string,
+  disabled: boolean,
+  options: ActionOptions = {},
+): Promise<DisableResult> {
+  const now = options.now ?? new Date();
+  if (!can(actor.user, "manage-staff")) return refuse(actor, disabled ? "disable" : "enable", options);
+  const result = await withMember(actor, memberId, async (member, otherAdmins, tx) => {
+    if (member.id === actor.user.id) return { ok: false as const, reason: "self" as const };
+    if (disabled && isEnabledAdmin(member) && otherAdmins === 0) return { ok: false as const, reason: "last_admin" as const };
+    await tx
+      .update(staffUsers)
+      .set({ disabledAt: disabled ? (member.disabledAt ?? now) : null })
+      .where(eq(staffUsers.id, member.id));
+    const endedSessions = disabled ? await deleteAllStaffSessions(tx, member.id) : 0;
+    return { ok: true as const, endedSessions, name: member.name };
+  });
+  if (!result.ok) return result;
+  await recordAudit(
+    actor.db,
+    {
+      kind: disabled ? "staff_disabled" : "staff_enabled",
+      result: "ok",
+      ...who(actor, options.ip),
+      details: { member: memberId, memberName: result.name, ...(disabled ? { endedSessions: result.endedSessions } : {}) },
+    },
+    now,
+  );
+  log.info({ userId: actor.user.id, memberId, disabled }, "backoffice: staff member disabled or enabled");
+  return { ok: true, endedSessions: result.endedSessions };
+}
+
+/** Removes a member for good (their sessions, links and codes with them); the audit log keeps what they did. */
+export async function removeMember(actor: StaffAdminActor, memberId: string, options: ActionOptions = {}): Promise<ChangeResult> {
+  const now = options.now ?? new Date();
+  if (!can(actor.user, "manage-staff")) return refuse(actor, "remove", options);
+  const result = await withMember(actor, memberId, async (member, otherAdmins, tx) => {
+    if (member.id === actor.user.id) return { ok: false as const, reason: "self" as const };
+    if (isEnabledAdmin(member) && otherAdmins === 0) return { ok: false as const, reason: "last_admin" as const };
+    await tx.delete(staffUsers).where(and(eq(staffUsers.id, member.id), eq(staffUsers.partnerId, actor.partner.id)));
+    return { ok: true as const, name: member.name, role: member.role };
+  });
+  if (!result.ok) return result;
+  await recordAudit(
+    actor.db,
+    {
+      kind: "staff_removed",
+      result: "ok",
+      ...who(actor, options.ip),
+      details: { member: memberId, memberName: result.name, role: result.role },
+    },
+    now,
+  );
+  log.info({ userId: actor.user.id, memberId }, "backoffice: staff member removed");
+  return { ok: true };
+}
+
+export type LinkResult = { ok: true; link: IssuedLink } | { ok: false; reason: MemberFailure | "enrolled" };
+
+/**
+ * A new invitation link for a member who has not set up their access yet (the first one was lost,
+ * or expired); it voids the one before.
+ */
+export async function reissueInvitation(actor: StaffAdminActor, memberId: string, options: ActionOptions = {}): Promise<LinkResult> {
+  const now = options.now ?? new Date();
+  if (!can(actor.user, "manage-staff")) return refuse(actor, "reissue", options);
+  const member = await findMember(actor.db, actor.partner.id, memberId);
+  if (!member) return { ok: false, reason: "not_found" };
+  if (member.disabledAt) return { ok: false, reason: "disabled" };
+  if (member.twoFactor) return { ok: false, reason: "enrolled" };
+  const link = await issueLinkWithExpiry(actor.db, member.id, "invitation", { now, by: "invitation" });
+  await recordAudit(
+    actor.db,
+    {
+      kind: "staff_invited",
+      result: "ok",
+      ...who(actor, options.ip),
+      details: { member: member.id, memberName: member.name, again: true },
+    },
+    now,
+  );
+  return { ok: true, link };
+}
+
+export type SecondFactorResetResult =
+  | { ok: true; link: IssuedLink; endedSessions: number }
+  | { ok: false; reason: MemberFailure | "not_enrolled" | "code_invalid" | "code_replayed" | "locked" };
+
+/**
+ * An administrator resets a member's lost second factor, confirming with their own authenticator
+ * code (not a recovery code: those are for the administrator's own lost phone). The member's
+ * second factor and recovery codes are gone, their sessions end, and a new invitation link (48
+ * hours, once) sets a password and a second factor again. The administrator's codes count under
+ * the same per-account limit as at sign-in. Audited, refused attempts too.
+ */
+export async function resetMemberSecondFactor(
+  actor: StaffAdminActor,
+  memberId: string,
+  code: string,
+  options: ActionOptions = {},
+): Promise<SecondFactorResetResult> {
+  const now = options.now ?? new Date();
+  if (!can(actor.user, "manage-staff")) return refuse(actor, "reset_second_factor", options);
+  const member = await findMember(actor.db, actor.partner.id, memberId);
+  if (!member) return { ok: false, reason: "not_found" };
+  if (member.id === actor.user.id) return { ok: false, reason: "self" };
+  if (member.disabledAt) return { ok: false, reason: "disabled" };
+  if (!member.twoFactor) return { ok: false, reason: "not_enrolled" };
+  const audit = (result: "ok" | "refused" | "failed", details: Record<string, string | number | boolean>) =>
+    recordAudit(
+      actor.db,
+      { kind: "two_factor_reset", result, ...who(actor, options.ip), details: { member: member.id, memberName: member.name, ...details } },
+      now,
+    );
+
+  const key = secondFactorKey(actor.user.id);
+  const reservation = await reserveAttempt(actor.db, key, LOGIN_LIMITS.perPair, now);
+  if (!reservation.allowed) {
+    await audit("refused", { reason: "locked" });
+    return { ok: false, reason: "locked" };
+  }
+  const trimmed = code.trim();
+  const check = isTotpShaped(trimmed)
+    ? await checkSecondFactor(actor.db, actor.user.id, trimmed, now)
+    : ({ ok: false, reason: "invalid" } as const);
+  if (!check.ok) {
+    if (check.reason === "replayed") await releaseAttempt(actor.db, key);
+    await audit("failed", { reason: check.reason });
+    return { ok: false, reason: check.reason === "replayed" ? "code_replayed" : reservation.last ? "locked" : "code_invalid" };
+  }
+  await forgetKey(actor.db, key);
+  await disableTwoFactor(actor.db, member.id);
+  const endedSessions = await deleteAllStaffSessions(actor.db, member.id);
+  const link = await issueLinkWithExpiry(actor.db, member.id, "invitation", { now, by: "second_factor_reset" });
+  await audit("ok", { endedSessions });
+  log.info({ userId: actor.user.id, memberId: member.id }, "backoffice: a member's second factor was reset");
+  return { ok: true, link, endedSessions };
+}
+
+/** Sends a staff member their one-time link; the logs carry ids, never the address. */
+export async function sendStaffLink(
+  mailer: Mailer,
+  input: { to: string; kind: StaffLinkEmailKind; locale: Locale; organisation: string; link: string; expiresAt: string; fromName: string },
+): Promise<{ messageId: string }> {
+  const content = staffLinkEmail({
+    kind: input.kind,
+    locale: input.locale,
+    organisation: input.organisation,
+    link: input.link,
+    expiresAt: input.expiresAt,
+  });
+  return mailer.send({ ...content, to: input.to, fromName: input.fromName });
+}
