@@ -39,7 +39,8 @@ export default defineConfig({
   forbidOnly: isCI,
   retries: isCI ? 1 : 0,
   workers: isCI ? 1 : undefined,
-  reporter: [["list"], ["html", { open: "never" }]],
+  // Each test as it ends, then each spec file's time, slowest first (e2e/support/spec-times-reporter.ts).
+  reporter: [["list"], ["./e2e/support/spec-times-reporter.ts"], ["html", { open: "never" }]],
   use: {
     baseURL,
     // A failed test keeps its trace (actions, DOM snapshots, network), without the screencast:
@@ -80,6 +81,8 @@ export default defineConfig({
         SESSIONS_API_ACTIONS_PER_MINUTE_PARTNER: "100000",
         STATUS_READS_PER_MINUTE_IP: "100000",
         NEXT_TELEMETRY_DISABLED: "1",
+        // `npm test` type-checks before the browser tests: the build need not do it again (next.config.mjs).
+        SKIP_BUILD_TYPECHECK: "1",
       },
     },
     {
