@@ -29,8 +29,15 @@ interface Run {
   err: string;
 }
 
+/**
+ * Each command opens the database and closes it, as the shell runs it, and a test runs up to ten of
+ * them (on PGlite, each a WebAssembly PostgreSQL booting from its folder): on a busy 2-core machine
+ * one test took minutes, so a generous bound.
+ */
+const COMMANDS_TIMEOUT_MS = 300_000;
+
 function suite(name: string, target: () => { env: Record<string, string>; open: () => Promise<Database> }) {
-  describe(`npm run admin (${name})`, () => {
+  describe(`npm run admin (${name})`, { timeout: COMMANDS_TIMEOUT_MS }, () => {
     const run = async (...argv: string[]): Promise<Run> => {
       let out = "";
       let err = "";
@@ -176,7 +183,7 @@ function suite(name: string, target: () => { env: Record<string, string>; open: 
   });
 }
 
-describe("on PGlite, the server stopped", () => {
+describe("on PGlite, the server stopped", { timeout: COMMANDS_TIMEOUT_MS }, () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "admin-cli-"));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   suite("PGlite", () => ({ env: { DATA_DIR: dataDir }, open: () => openDatabase({ dataDir: path.join(dataDir, "pglite") }) }));
@@ -207,7 +214,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("on PostgreSQL, the server running
   suite("PostgreSQL", () => ({ env: { DATABASE_URL: url }, open: () => openDatabase({ databaseUrl: url, dataDir: "unused" }) }));
 });
 
-describe("the script as npm runs it", () => {
+describe("the script as npm runs it", { timeout: COMMANDS_TIMEOUT_MS }, () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), "admin-script-"));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 

@@ -20,8 +20,14 @@ afterEach(() => {
 /** Beside the folder, not in it: the folder is PostgreSQL's own. */
 const lockFile = () => lockPathOf(dir);
 
+/**
+ * The tests that create a database in a folder (PostgreSQL's initdb, in WebAssembly) and open it
+ * again: over a minute each on a busy 2-core machine, so a generous bound.
+ */
+const FOLDER_DATABASE = { timeout: 300_000 };
+
 describe("the embedded database's data folder", () => {
-  it("is held by one process: a second open is refused with what to do, and the folder is free once closed", async () => {
+  it("is held by one process: a second open is refused with what to do, and the folder is free once closed", FOLDER_DATABASE, async () => {
     const first = await openDatabase({ dataDir: dir });
     expect(readFileSync(lockFile(), "utf8").trim()).toBe(String(process.pid));
     const second = openDatabase({ dataDir: dir });
@@ -33,14 +39,14 @@ describe("the embedded database's data folder", () => {
     expect(existsSync(lockFile())).toBe(false);
     const again = await openDatabase({ dataDir: dir });
     await again.close();
-  }, 60_000);
+  });
 
-  it("the standalone sandbox's folder is held the same way", async () => {
+  it("the standalone sandbox's folder is held the same way", FOLDER_DATABASE, async () => {
     const first = await openSandboxDatabase({ dataDir: dir });
     await expect(openSandboxDatabase({ dataDir: dir })).rejects.toThrow(DataDirInUseError);
     await first.close();
     expect(existsSync(lockFile())).toBe(false);
-  }, 60_000);
+  });
 
   it("refuses while another live process holds it, and takes it over once that process is gone", async () => {
     const other = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });

@@ -636,13 +636,22 @@ describe("timeouts", () => {
 
 describe("the default transport (undici), on a real server", () => {
   type Handler = (request: IncomingMessage, response: ServerResponse) => void;
-  /** A client of a local server answering with `handler`; the server is closed after `run`. */
-  async function withServer(handler: Handler, run: (client: ReturnType<typeof createFinancingClient>) => Promise<void>) {
+  /**
+   * A client of a local server answering with `handler`; the server is closed after `run`. The
+   * client's timeout is generous (10 s) for servers that answer: on a busy machine a loopback answer
+   * can take longer than a short timeout, and the test would then read a timeout, not the answer. The
+   * tests of servers that never answer pass a short one.
+   */
+  async function withServer(
+    handler: Handler,
+    run: (client: ReturnType<typeof createFinancingClient>) => Promise<void>,
+    timeoutMs = 10_000,
+  ) {
     const server = createServer(handler);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const { port } = server.address() as AddressInfo;
-      await run(createFinancingClient({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: KEY, timeoutMs: 200, maxAttempts: 1 }));
+      await run(createFinancingClient({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: KEY, timeoutMs, maxAttempts: 1 }));
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
@@ -687,6 +696,7 @@ describe("the default transport (undici), on a real server", () => {
     await withServer(
       () => {},
       async (client) => expect(await failure(client.health())).toMatchObject({ kind: "timeout" }),
+      200,
     );
     await withServer(
       (_request, response) => {
@@ -694,6 +704,7 @@ describe("the default transport (undici), on a real server", () => {
         response.write('{"status":');
       },
       async (client) => expect(await failure(client.health())).toMatchObject({ kind: "timeout" }),
+      200,
     );
   });
 

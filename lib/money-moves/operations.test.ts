@@ -26,15 +26,21 @@ const BASE: RefundBase = {
 
 type RefundClient = Pick<FinancingClient, "refund" | "getStatus">;
 
-/** A partner API whose refunds wait for `release` and are counted; its status is REFUNDED once one went through. */
+/**
+ * A partner API whose refunds wait for `release` and are counted; `called` settles at the first
+ * call (awaited, not polled against a clock); its status is REFUNDED once one went through.
+ */
 function gatedClient() {
   const calls: string[] = [];
   let release: () => void = () => {};
   const gate = new Promise<void>((resolve) => (release = resolve));
+  let markCalled: () => void = () => {};
+  const called = new Promise<void>((resolve) => (markCalled = resolve));
   let refunded = false;
   const client = {
     refund: async (operationId: string) => {
       calls.push(operationId);
+      markCalled();
       await gate;
       refunded = true;
       return { operationId, status: "REFUNDED" as const };
@@ -45,7 +51,20 @@ function gatedClient() {
       status: { status: refunded ? ("REFUNDED" as const) : ("CONFIRMED" as const), updatedAt: new Date().toISOString() },
     }),
   } as unknown as RefundClient;
-  return { client, calls, release: () => release() };
+  return { client, calls, called, release: () => release() };
+}
+
+/** Settles once `count` of `promises` have settled, whichever they are. */
+function whenSettled(promises: Promise<unknown>[], count: number): Promise<void> {
+  let settled = 0;
+  return new Promise((resolve) => {
+    for (const promise of promises) {
+      void promise.finally(() => {
+        settled += 1;
+        if (settled === count) resolve();
+      });
+    }
+  });
 }
 
 function failingClient(error: FinancingApiError): RefundClient & { calls: string[] } {
@@ -101,10 +120,10 @@ function suite(name: string, open: () => Promise<[Database, Database]>) {
     });
 
     it("two refunds of one operation at once, from two instances: one call to the API, the other refused as in progress", async () => {
-      const { client, calls, release } = gatedClient();
+      const { client, calls, called, release } = gatedClient();
       const input = refundInput();
       const first = refundAtPartnerApi(api(one.db), client, input);
-      await expect.poll(() => calls.length).toBe(1);
+      await called;
       // The second, while the first's call is on its way: refused without asking the API.
       expect(await refundAtPartnerApi(staff(other.db), client, input)).toEqual({ ok: false, reason: "in_progress" });
       release();
@@ -114,10 +133,12 @@ function suite(name: string, open: () => Promise<[Database, Database]>) {
       // Many at once: still one call.
       const many = gatedClient();
       const next = refundInput();
-      const all = Promise.all(Array.from({ length: 6 }, (_, i) => refundAtPartnerApi(api(i % 2 ? one.db : other.db), many.client, next)));
-      await expect.poll(() => many.calls.length).toBe(1);
+      const runs = Array.from({ length: 6 }, (_, i) => refundAtPartnerApi(api(i % 2 ? one.db : other.db), many.client, next));
+      // One holds the claim and waits at the API; the five others are refused while it does.
+      await many.called;
+      await whenSettled(runs, 5);
       many.release();
-      const outcomes = await all;
+      const outcomes = await Promise.all(runs);
       expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
       expect(outcomes.filter((outcome) => !outcome.ok && outcome.reason === "in_progress")).toHaveLength(5);
       expect(many.calls).toHaveLength(1);

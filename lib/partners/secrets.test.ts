@@ -45,7 +45,9 @@ async function insertPartner(id: string, values: { financingApiKey: string | nul
   await database.db.insert(partners).values({ id, name: id, allowedOrigins: [], ...values });
 }
 
-describe("partner secrets at rest", () => {
+// The first test seeds the demo (hashing every demo account's password, slow on purpose): over a
+// minute on a busy 2-core machine, so a generous bound.
+describe("partner secrets at rest", { timeout: 300_000 }, () => {
   it("the demo group's partner API key and the demo partner's signing secret are not stored in plaintext, and open for use", async () => {
     const { database: checkoutDb, partner } = await testContext("http://127.0.0.1:9");
     const db = checkoutDb.db;
