@@ -9,17 +9,16 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } fr
  */
 export default class SpecTimesReporter implements Reporter {
   private readonly createdAt = Date.now();
-  private rootDir = "";
   private setupMs = 0;
   private readonly files = new Map<string, { start: number; end: number; tests: number; retries: number }>();
 
-  onBegin(config: FullConfig, _suite: Suite): void {
-    this.rootDir = config.rootDir;
+  onBegin(_config: FullConfig, _suite: Suite): void {
     this.setupMs = Date.now() - this.createdAt;
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    const file = path.relative(this.rootDir, test.location.file);
+    // As a command line names it: `npm run test:e2e -- e2e/<spec>.ts`.
+    const file = path.relative(process.cwd(), test.location.file);
     const start = result.startTime.getTime();
     const end = start + result.duration;
     const entry = this.files.get(file);
@@ -37,13 +36,17 @@ export default class SpecTimesReporter implements Reporter {
     const rows = [...this.files.entries()].map(([file, t]) => ({ file, ms: t.end - t.start, tests: t.tests, retries: t.retries }));
     rows.sort((a, b) => b.ms - a.ms);
     const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`.padStart(9);
+    const wholeMs = Date.now() - this.createdAt;
+    const otherMs = wholeMs - this.setupMs - rows.reduce((sum, r) => sum + r.ms, 0);
     const lines = [
       "",
-      `Time per spec file, slowest first (whole run ${seconds(Date.now() - this.createdAt).trim()}):`,
+      `Time per spec file, slowest first (whole run ${seconds(wholeMs).trim()}):`,
       `${seconds(this.setupMs)}  before the first test (build, web servers)`,
       ...rows.map(
         (r) => `${seconds(r.ms)}  ${r.file} (${r.tests} test${r.tests === 1 ? "" : "s"}${r.retries ? `, ${r.retries} retried` : ""})`,
       ),
+      // With one worker: its start, the hooks after a file's last test, and the wind-down.
+      ...(otherMs > 0 ? [`${seconds(otherMs)}  between and around the files`] : []),
       "",
     ];
     process.stdout.write(`${lines.join("\n")}\n`);
