@@ -75,7 +75,7 @@ describe("the layers, enforced by the linter", () => {
     expect(await failures("lib/backoffice/layers-fixture.ts", 'export { getSession } from "@/lib/checkout/session/sessions";\n')).toEqual(
       [],
     );
-    expect(await failures("lib/db/layers-fixture.ts", 'export { OPERATION_STATUSES } from "./column-types";\n')).toEqual([]);
+    expect(await failures("lib/db/layers-fixture.ts", 'export { OPERATION_STATUSES } from "@/lib/vocabulary/partner-api";\n')).toEqual([]);
   });
 
   it("lets lib/i18n name a domain's fields by type, never import its code", async () => {
