@@ -75,6 +75,11 @@ const LAYER_ZONES = [
   },
   { target: "lib/**", from: UI, message: "lib/ never imports components/." },
   {
+    target: "components/**",
+    from: ["lib/db"],
+    message: "components/ never imports lib/db: a column's words are lib/vocabulary's, a query a domain's.",
+  },
+  {
     target: ["lib/**", "components/**", "app/**", ...ENTRY.filter((path) => path !== "app")],
     from: TEST_SUPPORT,
     message: "Production code never imports test support (a testing/ folder).",

@@ -210,6 +210,14 @@ describe("the consoles, test support and the server entry", () => {
     expect(await failures("lib/checkout/testing/layers-fixture.ts", 'export { seedDemo } from "@/lib/demo/seed";\n')).toEqual([]);
   });
 
+  it("refuses a component importing lib/db", async () => {
+    const found = await failures("components/checkout/layers-fixture.tsx", 'export { CUSTOMER_FIELDS } from "@/lib/db/schema";\n');
+    expect(found).toEqual([expect.stringMatching(/^import\/no-restricted-paths: .*components\/ never imports lib\/db/)]);
+    expect(
+      await failures("components/checkout/layers-fixture.tsx", 'export { CUSTOMER_FIELDS } from "@/lib/vocabulary/customer";\n'),
+    ).toEqual([]);
+  });
+
   it("refuses lib/ importing the server entry", async () => {
     const found = await failures("lib/ops/layers-fixture.ts", 'export {} from "../../server";\n');
     expect(found).toContainEqual(expect.stringMatching(/^import\/no-restricted-paths: .*server\.ts/));
