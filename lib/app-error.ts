@@ -1,32 +1,55 @@
-import { isDatabaseUnavailable } from "@/lib/db/unavailable";
-import { logError, loggerFor } from "@/lib/logger";
-
 /**
  * The app's one error type: a code that maps to an HTTP status and to a message safe to show.
- * Details (causes, identifiers) are for logs, never for the response.
+ * Details (causes, identifiers) are for logs, never for the response. The platform's own codes are
+ * here; a domain registers its own with defineErrorCodes (the checkout sessions API's in
+ * lib/checkout/api/error-codes.ts). Answering any error as one is lib/http/error-response.ts's.
+ * This module imports nothing.
  */
-export const APP_ERROR_STATUS = {
+
+/** Every code registered, with its HTTP status: the platform's and each domain's. */
+const registered = new Map<string, number>();
+
+/**
+ * Registers a domain's codes and their HTTP statuses with the error type, and gives them back
+ * typed. A code registered twice must keep its status (two domains cannot mean two things by it).
+ * The domain also adds its table to `AppErrorCodes` (declaration merging), so `new AppError(code)`
+ * type-checks with its codes; a code used at run time without its definition loaded is refused.
+ */
+export function defineErrorCodes<const Table extends Record<string, number>>(table: Table): Table {
+  for (const [code, status] of Object.entries(table)) {
+    const known = registered.get(code);
+    if (known !== undefined && known !== status) throw new Error(`Error code ${code} is already registered as a ${known}`);
+    registered.set(code, status);
+  }
+  return table;
+}
+
+/** The platform's codes: what any request may be refused or failed with. */
+export const PLATFORM_ERROR_STATUS = defineErrorCodes({
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   validation_failed: 400,
-  unsupported_api_version: 400,
   payload_too_large: 413,
   conflict: 409,
-  not_cancellable: 409,
-  not_refundable: 409,
-  refund_in_progress: 409,
-  idempotency_key_in_use: 409,
-  idempotency_key_reused: 422,
-  session_expired: 410,
-  refund_rejected: 422,
   rate_limited: 429,
-  financing_unavailable: 502,
   internal: 500,
   database_unavailable: 503,
-} as const;
-export type AppErrorCode = keyof typeof APP_ERROR_STATUS;
+});
+type PlatformErrorTable = typeof PLATFORM_ERROR_STATUS;
+
+/** The codes an AppError may carry: the platform's, and each domain's own (added by `declare module`). */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the interface is the registry's type, merged by each domain
+export interface AppErrorCodes extends PlatformErrorTable {}
+export type AppErrorCode = keyof AppErrorCodes & string;
+
+/** A registered code's HTTP status. */
+export function errorStatus(code: AppErrorCode): number {
+  const status = registered.get(code);
+  if (status === undefined) throw new Error(`Error code ${code} is not registered: import the module that defines it`);
+  return status;
+}
 
 /** The most an error's body holds (the API's document states these): characters, and fields named. */
 export const API_ERROR_LIMITS = { message: 2000, fields: 100, field: 200, fieldMessage: 500 } as const;
@@ -52,7 +75,7 @@ export class AppError extends Error {
   ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = "AppError";
-    this.status = APP_ERROR_STATUS[code];
+    this.status = errorStatus(code);
   }
 
   /**
@@ -84,17 +107,6 @@ export const DATABASE_RETRY_AFTER_S = 10;
 export const INTERNAL_MESSAGE = "Something went wrong on our side. Please try again.";
 export const UNAVAILABLE_MESSAGE = "The service is briefly unavailable. Please try again in a moment.";
 
-/**
- * Any error as the AppError it is answered as, decided here once: an AppError as it is; the
- * database unreachable (lib/db/unavailable.ts: refused, reset, timed out…) as `database_unavailable`
- * (503, try again in a moment); anything else as `internal` (500). The original is the cause.
- */
-export function toAppError(error: unknown): AppError {
-  if (error instanceof AppError) return error;
-  if (isDatabaseUnavailable(error)) return new AppError("database_unavailable", UNAVAILABLE_MESSAGE, { cause: error });
-  return new AppError("internal", INTERNAL_MESSAGE, { cause: error });
-}
-
 /** The headers of an error answer: `Retry-After` when it is worth retrying soon. */
 export function errorHeaders(error: AppError, headers?: HeadersInit): Headers {
   const all = new Headers(headers);
@@ -103,14 +115,4 @@ export function errorHeaders(error: AppError, headers?: HeadersInit): Headers {
     all.set("Retry-After", String(Math.max(1, Math.ceil(error.details.retryAfterS ?? 1))));
   }
   return all;
-}
-
-/** A JSON error response; an unexpected error is logged and answered as `internal` (or `database_unavailable`). */
-export function errorResponse(error: unknown, headers?: HeadersInit): Response {
-  const answer = toAppError(error);
-  // A refusal is worth a line (which code, which fields), never what was sent.
-  if (answer.status < 500) loggerFor("http").info({ err: answer }, "request refused");
-  else if (answer.code === "database_unavailable") logError(loggerFor("http"), "request failed: the database is unreachable", error);
-  else logError(loggerFor("http"), error instanceof AppError ? "request failed" : "unexpected error", error);
-  return Response.json(answer.toBody(), { status: answer.status, headers: errorHeaders(answer, headers) });
 }

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { inActionScope } from "@/lib/http/request-scope";
+import { inActionScope } from "@/lib/ops/action-scope";
 
 /**
  * The one wrapper every server action goes through (nextjs/saas-starter's `validatedAction`): the

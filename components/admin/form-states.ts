@@ -1,5 +1,5 @@
 import { REASON_MAX_LENGTH } from "@/lib/financing/limits";
-import type { NotificationUrlProblem } from "@/lib/backoffice/notifications/notifications";
+import type { NotificationUrlProblem } from "@/lib/checkout/background/notification-url";
 import type { RefundStep } from "@/lib/backoffice/refunds/refund";
 import type { AdminMessages, CounterMessages } from "@/lib/i18n/admin-messages";
 

@@ -2,7 +2,7 @@
 
 import { useActionState, useRef, type MouseEvent, type ReactNode } from "react";
 import type { CustomerDraft, CustomerErrorCode, CustomerField, DocumentType } from "@/lib/checkout/session/customer";
-import { CUSTOMER_FIELDS } from "@/lib/db/column-types";
+import { CUSTOMER_FIELDS } from "@/lib/vocabulary/customer";
 import { customerErrorMessage } from "@/lib/i18n/customer-errors";
 import type { FormMessages } from "@/lib/i18n/messages";
 import { countryOptionsHtml } from "@/lib/checkout/session/country-options";
@@ -23,7 +23,7 @@ import { useKeptAcrossLanguageSwitch } from "./kept-across-language-switch";
  * Value imports from lib/checkout are avoided on purpose (they pull zod and every country name
  * into the browser); only types come from there, and lib/checkout/session/country-options.ts (no data).
  * The fields, in the order the form shows them and its error summary lists them, are the stored
- * draft's list (lib/db/column-types.ts, which imports nothing).
+ * draft's list (lib/vocabulary/customer.ts, which imports nothing).
  */
 
 const DOCUMENT_TYPE_OPTIONS: readonly DocumentType[] = ["DNI", "NIE", "PASSPORT"];

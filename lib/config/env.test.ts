@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTestCa } from "@/e2e/support/test-ca";
 import { ConfigError, environmentOfBaseUrl, parseEnv, SANDBOX_DEFAULT_API_KEY } from "./env";
-import { SANDBOX_SECRETS_KEY_BASE64, SANDBOX_SECRETS_KEY_ID } from "@/lib/security/secrets/secret-box";
+import { SANDBOX_SECRETS_KEY_BASE64, SANDBOX_SECRETS_KEY_ID } from "@/lib/config/keyring";
 
 const KEY_1 = Buffer.alloc(32, 1).toString("base64");
 const KEY_2 = Buffer.alloc(32, 2).toString("base64");

@@ -3,9 +3,9 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { LOG_LEVELS } from "@/lib/logging/levels";
 import { envInteger } from "@/lib/config/env-integer";
-import { emptyAllowList, parseAllowList, type AllowList } from "@/lib/security/network/allow-list";
-import { PemFileError, readCertificates } from "@/lib/security/secrets/pem-files";
-import { KeyringError, parseKeyring, SANDBOX_SECRETS_KEY_BASE64, sandboxKeyring, type Keyring } from "@/lib/security/secrets/secret-box";
+import { emptyAllowList, parseAllowList, type AllowList } from "@/lib/config/allow-list";
+import { PemFileError, readCertificates } from "@/lib/config/pem-files";
+import { KeyringError, parseKeyring, SANDBOX_SECRETS_KEY_BASE64, sandboxKeyring, type Keyring } from "@/lib/config/keyring";
 
 /**
  * The app's configuration, read from the environment and validated once (at server start, from
@@ -53,10 +53,10 @@ const rawEnvSchema = z.object({
   FINANCING_AGENCY_HEADER: headerName.default("X-Service-Agency"),
   FINANCING_TIMEOUT_MS: positiveInt(120_000).default(10_000),
   FINANCING_MAX_ATTEMPTS: positiveInt(3).default(3),
-  // Files of PEM certificates, read and checked below (lib/security/secrets/pem-files.ts).
+  // Files of PEM certificates, read and checked below (lib/config/pem-files.ts).
   FINANCING_API_CA_FILE: z.string().optional(),
   NOTIFICATION_CA_FILE: z.string().optional(),
-  // Parsed below (lib/security/network/allow-list.ts), naming the entry it cannot read.
+  // Parsed below (lib/config/allow-list.ts), naming the entry it cannot read.
   NOTIFICATION_PRIVATE_HOSTS: z.string().optional(),
   // No default here: unset, it follows the API's environment (parseEnv).
   SANDBOX_ENABLED: booleanFlag.optional(),

@@ -15,21 +15,19 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
+import type { Locale } from "@/lib/vocabulary/locales";
+import type { OperationStatus, WebhookStatus } from "@/lib/vocabulary/partner-api";
 import type {
-  Locale,
-  OperationStatus,
   SessionFinancingStatus,
   SessionState,
-  StaffLinkPurpose,
-  StaffRole,
   StatusSource,
   StoredBooking,
-  StoredCustomerDraft,
   StoredNotification,
   StoredPlan,
   WebhookEventResult,
-  WebhookStatus,
-} from "./column-types";
+} from "@/lib/vocabulary/session";
+import type { StaffLinkPurpose, StaffRole } from "@/lib/vocabulary/staff";
+import type { StoredCustomerDraft } from "@/lib/vocabulary/customer";
 
 // Status and JSON columns carry the types of what the code writes into them (`$type`: a type only,
 // the columns stay text and jsonb); the values come from the contract's and the domain's unions.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AppError, toAppError } from "@/lib/app-error";
+import { AppError } from "@/lib/app-error";
+import { toAppError } from "@/lib/http/error-response";
 import { isDatabaseUnavailable } from "./unavailable";
 
 /** What postgres.js and Node throw, in their shapes. */

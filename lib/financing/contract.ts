@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { FINANCING_STATUSES, OPERATION_STATUSES, WEBHOOK_STATUSES } from "@/lib/db/column-types";
+import { FINANCING_STATUSES, OPERATION_STATUSES, WEBHOOK_STATUSES } from "@/lib/vocabulary/partner-api";
 import { safeText, TEXT_PROBLEM_MESSAGES, textProblem } from "@/lib/validation/text";
 import { REASON_MAX_LENGTH } from "./limits";
 

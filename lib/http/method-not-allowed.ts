@@ -1,5 +1,6 @@
 import "server-only";
-import { AppError, errorResponse } from "@/lib/app-error";
+import { AppError } from "@/lib/app-error";
+import { errorResponse } from "./error-response";
 import { routeHandler } from "./request-scope";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";

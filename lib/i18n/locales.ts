@@ -1,4 +1,4 @@
-import { LOCALES, type Locale } from "@/lib/db/column-types";
+import { LOCALES, type Locale } from "@/lib/vocabulary/locales";
 
 /** The checkout speaks Spanish (the default: most customers) and English; the list is a column's type too. */
 export { LOCALES, type Locale };

@@ -1,5 +1,5 @@
 import type { CustomerField } from "@/lib/checkout/session/customer";
-import type { SessionState } from "@/lib/db/column-types";
+import type { SessionState } from "@/lib/vocabulary/session";
 import type { Locale } from "./locales";
 
 /**

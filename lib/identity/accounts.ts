@@ -1,4 +1,4 @@
-import type { PartnerStaffRole, StaffRole } from "@/lib/db/column-types";
+import type { PartnerStaffRole, StaffRole } from "@/lib/vocabulary/staff";
 import type { staffUsers } from "@/lib/db/schema";
 
 /**

@@ -2,7 +2,7 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, gt, lte, ne, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import type { PartnerStaffRole } from "@/lib/db/column-types";
+import type { PartnerStaffRole } from "@/lib/vocabulary/staff";
 import { partners, staffSessions, staffUsers, type PartnerRow } from "@/lib/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 import { asAccount, hasSecondFactor, type OperatorAccount, type PartnerStaffAccount } from "./accounts";

@@ -2,7 +2,7 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import type { StaffLinkPurpose } from "@/lib/db/column-types";
+import type { StaffLinkPurpose } from "@/lib/vocabulary/staff";
 import { partners, staffLinks, staffUsers } from "@/lib/db/schema";
 import { recordAudit } from "@/lib/audit/audit";
 

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
-import type { PartnerStaffRole, StaffRole } from "@/lib/db/column-types";
+import type { PartnerStaffRole, StaffRole } from "@/lib/vocabulary/staff";
 import { partners, staffUsers } from "@/lib/db/schema";
 import type { Locale } from "@/lib/i18n/locales";
 import { loggerFor } from "@/lib/logger";

@@ -1,4 +1,4 @@
-import type { StaffRole } from "@/lib/db/column-types";
+import type { StaffRole } from "@/lib/vocabulary/staff";
 
 /**
  * What each partner staff member may do, decided here and nowhere else: pages (requirePermission),

@@ -1,4 +1,4 @@
-import type { StaffRole } from "@/lib/db/column-types";
+import type { StaffRole } from "@/lib/vocabulary/staff";
 
 /**
  * Where a back-office sign-in may lead back to: a rule that needs no request. (Which agency staff

@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/lib/db";
 import { partners, staffUsers } from "@/lib/db/schema";
-import { openWith, parseKeyring, sealWith } from "@/lib/security/secrets/secret-box";
+import { openWith, sealWith } from "@/lib/security/secrets/secret-box";
+import { parseKeyring } from "@/lib/config/keyring";
 import { resealTotpSecrets } from "./totp-secret-store";
 
 const key = (fill: number) => Buffer.alloc(32, fill).toString("base64");

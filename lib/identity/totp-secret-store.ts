@@ -2,7 +2,8 @@ import "server-only";
 import { and, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { staffUsers } from "@/lib/db/schema";
-import { needsReseal, openWith, SecretOpenError, sealWith, type Keyring } from "@/lib/security/secrets/secret-box";
+import { needsReseal, openWith, SecretOpenError, sealWith } from "@/lib/security/secrets/secret-box";
+import type { Keyring } from "@/lib/config/keyring";
 import { openSecret, sealSecret } from "@/lib/security/secrets/secrets";
 
 /**

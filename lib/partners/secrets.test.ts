@@ -12,7 +12,8 @@ import { openDatabase, type Database } from "@/lib/db";
 import { partnerNotifications, partners } from "@/lib/db/schema";
 import { DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID, demoSigningSecret, seedDemoStaff } from "@/lib/demo/seed";
 import { parseEnv } from "@/lib/config/env";
-import { parseKeyring, SecretOpenError } from "@/lib/security/secrets/secret-box";
+import { SecretOpenError } from "@/lib/security/secrets/secret-box";
+import { parseKeyring } from "@/lib/config/keyring";
 import { partnerById } from "./partners";
 import { openPartnerSecret, resealPartnerSecrets, sealPartnerSecret } from "./secrets";
 

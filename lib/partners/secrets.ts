@@ -4,7 +4,8 @@ import type { Db } from "@/lib/db";
 import { partners, type PartnerRow } from "@/lib/db/schema";
 import { getEnv } from "@/lib/config/env";
 import { forgetPartner } from "./cache";
-import { needsReseal, openWith, sealWith, type Keyring } from "@/lib/security/secrets/secret-box";
+import { needsReseal, openWith, sealWith } from "@/lib/security/secrets/secret-box";
+import type { Keyring } from "@/lib/config/keyring";
 
 /**
  * A partner's secrets at rest: its own partner API key (`financing_api_key`) and the secrets its

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { keyMatchesCertificate, PemFileError, readCertificates, readPrivateKey } from "@/lib/security/secrets/pem-files";
+import { keyMatchesCertificate, PemFileError, readCertificates, readPrivateKey } from "@/lib/config/pem-files";
 import { envInteger } from "@/lib/config/env-integer";
 import { DEFAULT_LOOPBACK_PATHS, emptyAllowList, parseAllowList, type AllowList } from "./targets";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { isIP } from "node:net";
-import { allowListAllows, emptyAllowList, parseAllowList, type AllowList } from "@/lib/security/network/allow-list";
+import { allowListAllows, emptyAllowList, parseAllowList, type AllowList } from "@/lib/config/allow-list";
 import { classifyAddress, METADATA_HOSTS, type AddressKind } from "@/lib/security/network/addresses";
 
 /**
@@ -15,7 +15,7 @@ import { classifyAddress, METADATA_HOSTS, type AddressKind } from "@/lib/securit
  */
 
 export type { AddressKind };
-// The allow-list is the app's one parser (lib/security/network/allow-list.ts), shared with NOTIFICATION_PRIVATE_HOSTS.
+// The allow-list is the app's one parser (lib/config/allow-list.ts), shared with NOTIFICATION_PRIVATE_HOSTS.
 export { emptyAllowList, parseAllowList, type AllowList };
 
 export interface TargetPolicy {

@@ -8,14 +8,12 @@ import { staffAction } from "@/lib/backoffice/staff-action";
 import { recordAudit } from "@/lib/audit/audit";
 import { formatDateTime } from "@/lib/backoffice/common/format";
 import {
-  NOTIFICATION_URL_MAX_LENGTH,
-  notificationUrlProblem,
   resendNotification,
   type ResendOutcome,
   rotateSigningSecret,
   sendTestNotification,
-  setNotificationUrl,
 } from "@/lib/backoffice/notifications/notifications";
+import { NOTIFICATION_URL_MAX_LENGTH, notificationUrlProblem, setNotificationUrl } from "@/lib/checkout/background/notification-url";
 import { requestIp, type StaffContext } from "@/lib/identity/staff";
 import { getEnv } from "@/lib/config/env";
 import { getLocale } from "@/lib/i18n/server";

@@ -1,4 +1,5 @@
-import { AppError, errorResponse } from "@/lib/app-error";
+import { AppError } from "@/lib/app-error";
+import { errorResponse } from "@/lib/http/error-response";
 import { routeHandler } from "@/lib/http/request-scope";
 
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-import { errorResponse } from "@/lib/app-error";
+import { errorResponse } from "@/lib/http/error-response";
 import { getAppContext } from "@/lib/app-context";
 import { badgeResponse } from "@/lib/embed/badge-response";
 import { otherMethods } from "@/lib/http/method-not-allowed";

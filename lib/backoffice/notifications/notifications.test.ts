@@ -15,14 +15,13 @@ import type { Database } from "@/lib/db";
 import { checkoutSessions, partnerNotifications, partners } from "@/lib/db/schema";
 import { partnerById } from "@/lib/partners/partners";
 import { openPartnerSecret, sealPartnerSecret } from "@/lib/partners/secrets";
+import { checkNotificationUrl, setNotificationUrl } from "@/lib/checkout/background/notification-url";
 import {
-  checkNotificationUrl,
   listPartnerNotifications,
   notificationSettings,
   resendNotification,
   rotateSigningSecret,
   sendTestNotification,
-  setNotificationUrl,
 } from "./notifications";
 import { startPartnerEndpoint, verifies, type PartnerEndpoint } from "./testing/partner-endpoint";
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { errorResponse } from "@/lib/app-error";
+import { errorResponse } from "@/lib/http/error-response";
 import { getAppContext } from "@/lib/app-context";
 import { readBodyText } from "@/lib/http/body";
 import { routeHandler } from "@/lib/http/request-scope";

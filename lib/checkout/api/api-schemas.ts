@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { operationStatusSchema } from "@/lib/financing/contract";
-import { APP_ERROR_STATUS } from "@/lib/app-error";
 import { LOCALES } from "@/lib/i18n/locales";
 import { bookingSchema, createSessionSchema, flightSchema, hotelSchema, moneySchema, serviceSchema } from "../session/booking";
-import { SESSION_STATES, type SameType, type StoredNotification } from "@/lib/db/column-types";
+import { SESSION_STATES, type StoredNotification } from "@/lib/vocabulary/session";
+import type { SameType } from "@/lib/vocabulary/same-type";
 import { TRIP_TIME_ZONE } from "../session/trip-dates";
 import { CHECKOUT_SESSION_ID } from "@/lib/http/checkout-session-id";
 import { API_ERROR_LIMITS } from "@/lib/app-error";
+import { API_ERROR_CODES } from "./error-codes";
 import { REASON_MAX_LENGTH } from "@/lib/financing/limits";
 import { safeText } from "@/lib/validation/text";
 import { MAX_CHARGE_CENTS } from "@/lib/money-moves/refund-arithmetic";
@@ -69,12 +70,12 @@ export const checkoutSessionSchema = z
   .meta({ id: "CheckoutSession", description: "A session as its partner sees it: its state, never the customer's data." });
 export type CheckoutSessionResource = z.output<typeof checkoutSessionSchema>;
 
-export const API_ERROR_CODES = Object.keys(APP_ERROR_STATUS) as (keyof typeof APP_ERROR_STATUS)[];
+export { API_ERROR_CODES };
 
 export const apiErrorSchema = z
   .object({
     error: z.object({
-      code: z.enum(API_ERROR_CODES as [keyof typeof APP_ERROR_STATUS, ...(keyof typeof APP_ERROR_STATUS)[]]),
+      code: z.enum(API_ERROR_CODES),
       message: z.string().max(API_ERROR_LIMITS.message).meta({ description: "For a developer; may change: branch on `code`." }),
       fields: z
         .array(

@@ -7,7 +7,8 @@
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppError, errorResponse } from "@/lib/app-error";
+import { AppError } from "@/lib/app-error";
+import { errorResponse } from "@/lib/http/error-response";
 import type { Database } from "@/lib/db";
 import { partnerNotifications, partners } from "@/lib/db/schema";
 import { DEMO_BLUE_PARTNER_ID, DEMO_BLUE_PARTNER_SECRET, seedDemoPartner } from "@/lib/demo/seed";

@@ -2,6 +2,8 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { and, eq, isNull, lte } from "drizzle-orm";
 import { AppError } from "@/lib/app-error";
+// Registers the API's own codes (thrown here) with the error type.
+import "./error-codes";
 import type { Db } from "@/lib/db";
 import { idempotencyKeys } from "@/lib/db/schema";
 import { IDEMPOTENCY_KEY_HEADER } from "./idempotency-key";

@@ -12,7 +12,8 @@ import spectralCore, { type Document as DocumentClass, type Spectral as Spectral
 import owaspRuleset from "@stoplight/spectral-owasp-ruleset";
 import * as Parsers from "@stoplight/spectral-parsers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppError, errorResponse } from "@/lib/app-error";
+import { AppError } from "@/lib/app-error";
+import { errorResponse } from "@/lib/http/error-response";
 import type { Database } from "@/lib/db";
 import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
 import type { CheckoutContext } from "../session/flow";

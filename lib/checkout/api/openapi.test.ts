@@ -1,7 +1,7 @@
 import Ajv2020 from "ajv/dist/2020.js";
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { APP_ERROR_STATUS } from "@/lib/app-error";
+import { errorStatus, type AppErrorCode } from "@/lib/app-error";
 import type { Database } from "@/lib/db";
 import type { CheckoutSessionRow } from "@/lib/db/schema";
 import { generateDocument, jsonContent, routesToPaths, type JsonObject, type Route } from "@/lib/openapi/document";
@@ -122,7 +122,7 @@ describe("the checkout sessions API's OpenAPI document", () => {
 
     const checker = createOpenApiChecker(doc);
     for (const [status, code] of Object.entries({ 400: "validation_failed", 409: "conflict", 413: "payload_too_large" })) {
-      expect(APP_ERROR_STATUS[code as keyof typeof APP_ERROR_STATUS]).toBe(Number(status));
+      expect(errorStatus(code as AppErrorCode)).toBe(Number(status));
       const body = {
         error: { code, message: "m", ...(code === "validation_failed" ? { fields: [{ field: "booking", message: "is required" }] } : {}) },
       };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiResponseObject } from "zod-openapi";
-import { APP_ERROR_STATUS, type AppErrorCode } from "@/lib/app-error";
+import { errorStatus, type AppErrorCode } from "@/lib/app-error";
 import { generateDocument, jsonContent, routesToPaths, type OpenApiDocument, type Route } from "@/lib/openapi/document";
 import { createSessionSchema } from "../session/booking";
 import {
@@ -93,7 +93,7 @@ const retryAfter = (id: string) =>
 /** An error answer in the API's one format; the codes it can carry are listed (and checked against the app's table). */
 function errorResponse(status: number, description: string, codes: AppErrorCode[]): ZodOpenApiResponseObject {
   for (const code of codes) {
-    if (APP_ERROR_STATUS[code] !== status) throw new Error(`Error code ${code} is not a ${status}`);
+    if (errorStatus(code) !== status) throw new Error(`Error code ${code} is not a ${status}`);
   }
   return {
     description: `${description}\n\n${codes.map((code) => `- \`${code}\``).join("\n")}`,

@@ -7,7 +7,8 @@
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppError, errorResponse } from "@/lib/app-error";
+import { AppError } from "@/lib/app-error";
+import { errorResponse } from "@/lib/http/error-response";
 import { auditEvents, partnerNotifications } from "@/lib/db/schema";
 import { DEMO_BLUE_PARTNER_SECRET, DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
 import { workSettled } from "@/lib/ops/lifecycle";

@@ -1,6 +1,8 @@
 import "server-only";
 import type { z } from "zod";
 import { AppError } from "@/lib/app-error";
+// Registers the API's own codes (thrown here) with the error type.
+import "./error-codes";
 import { getAppContext } from "@/lib/app-context";
 import type { ApiCaller } from "@/lib/partners/api-secrets";
 import { clientIpFrom } from "@/lib/security/network/client-ip";

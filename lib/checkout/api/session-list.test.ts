@@ -3,7 +3,8 @@
  * neither repeat nor skip a session while new ones are opened; every bad parameter a 400 naming it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppError, errorResponse } from "@/lib/app-error";
+import { AppError } from "@/lib/app-error";
+import { errorResponse } from "@/lib/http/error-response";
 import type { Database } from "@/lib/db";
 import { checkoutSessions } from "@/lib/db/schema";
 import { DEMO_BLUE_PARTNER_ID, DEMO_BLUE_PARTNER_SECRET, DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";

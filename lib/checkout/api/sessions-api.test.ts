@@ -5,7 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { errorResponse } from "@/lib/app-error";
+import { errorResponse } from "@/lib/http/error-response";
 import type { Database } from "@/lib/db";
 import { partners } from "@/lib/db/schema";
 import { DEMO_PARTNER_ID } from "@/lib/demo/seed";

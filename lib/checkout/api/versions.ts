@@ -1,4 +1,6 @@
 import { AppError } from "@/lib/app-error";
+// Registers the API's own codes (thrown here) with the error type.
+import "./error-codes";
 
 /**
  * The checkout sessions API's versions, the one list of them: a request may pin one with the

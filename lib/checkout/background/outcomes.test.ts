@@ -9,7 +9,7 @@ import type { Database } from "@/lib/db";
 import { idempotencyKeys, partnerNotifications, partners } from "@/lib/db/schema";
 import { decideAtProvider, startSandboxServer, startWebhookListener } from "@/lib/sandbox/testing/servers";
 import { refreshStatus, submitCustomer, type CheckoutContext } from "../session/flow";
-import { setNotificationUrl } from "@/lib/backoffice/notifications/notifications";
+import { setNotificationUrl } from "./notification-url";
 import { deliverDueNotifications, newSigningSecret, NOTIFICATION_USER_AGENT } from "./notifications";
 import type { Partner } from "@/lib/partners/partners";
 import { acquireLease, reconcile, RECONCILE_AFTER_MS, releaseLease } from "./reconciler";

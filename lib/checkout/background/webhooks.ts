@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import type { WebhookEventResult } from "@/lib/db/column-types";
+import type { WebhookEventResult } from "@/lib/vocabulary/session";
 import { durableWork } from "@/lib/db/durable-work";
 import { webhookEvents, type WebhookEventRow } from "@/lib/db/schema";
 import { webhookEventSchema } from "@/lib/financing/contract";

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import type { SameType, StoredBooking } from "@/lib/db/column-types";
+import type { SameType } from "@/lib/vocabulary/same-type";
+import type { StoredBooking } from "@/lib/vocabulary/session";
 import { z } from "zod";
 import { queryDateSchema } from "@/lib/financing/contract";
 import { centsFromAmount } from "@/lib/financing/money";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CUSTOMER_FIELDS, type CustomerField, type StoredCustomerDraft } from "@/lib/db/column-types";
+import { CUSTOMER_FIELDS, type CustomerField, type StoredCustomerDraft } from "@/lib/vocabulary/customer";
 import type { ClientData } from "@/lib/financing/types";
 import { textProblem } from "@/lib/validation/text";
 import { isCountryCode } from "./countries";
@@ -14,7 +14,7 @@ import { isCountryCode } from "./countries";
 export const DOCUMENT_TYPES = ["DNI", "NIE", "PASSPORT"] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
-// The field list is the stored draft's (lib/db/column-types.ts), so the table's column is typed by it.
+// The field list is the stored draft's (lib/vocabulary/customer.ts), so the table's column is typed by it.
 export { CUSTOMER_FIELDS, type CustomerField };
 
 export const CUSTOMER_ERROR_CODES = [

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { checkoutSessions, partnerNotifications, type CheckoutSessionRow } from "@/lib/db/schema";
 import { OPERATION_STATUSES } from "@/lib/financing/contract";
-import { SESSION_STATES, type SessionFinancingStatus } from "@/lib/db/column-types";
+import { SESSION_STATES, type SessionFinancingStatus } from "@/lib/vocabulary/session";
 import type { CheckoutContext } from "./flow";
 import { storedSession, testContext } from "../testing/context";
 import { attachOperation, cancelUnstartedSession, notifyExpiredSessions, sessionState, sessionStateCondition } from "./sessions";

@@ -5,12 +5,12 @@ import { AppError } from "@/lib/app-error";
 import type { Db } from "@/lib/db";
 import {
   SESSION_STATES,
-  type SameType,
   type SessionFinancingStatus,
   type SessionState,
   type StatusSource,
   type StoredPlan,
-} from "@/lib/db/column-types";
+} from "@/lib/vocabulary/session";
+import type { SameType } from "@/lib/vocabulary/same-type";
 import { preparedPerDb } from "@/lib/db/prepared";
 import {
   checkoutSessions,
@@ -34,7 +34,7 @@ export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 
 export type CheckoutSession = CheckoutSessionRow;
 
-// A session's states and sources are the database's column types (lib/db/column-types.ts).
+// A session's states and sources are the domain vocabulary's (lib/vocabulary/session.ts).
 export type { SessionFinancingStatus, SessionState, StatusSource };
 
 const STATE_OF_STATUS: Record<OperationStatus, SessionState> = {

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { errorResponse } from "@/lib/app-error";
+import { errorResponse } from "@/lib/http/error-response";
 import { createOpenApiChecker } from "@/lib/sandbox/testing/openapi-check";
 import { buildCheckoutApiDocument } from "../api/openapi";
 

@@ -6,7 +6,7 @@ import { parseEnv } from "@/lib/config/env";
 import { startSandboxServer } from "@/lib/sandbox/testing/servers";
 import { partnerById } from "@/lib/partners/partners";
 import { openPartnerSecret } from "@/lib/partners/secrets";
-import { parseKeyring } from "@/lib/security/secrets/secret-box";
+import { parseKeyring } from "@/lib/config/keyring";
 import type { AuditActor } from "@/lib/audit/audit";
 import {
   credentialSummary,

@@ -8,7 +8,8 @@ import { isFinancingApiError } from "@/lib/financing/errors";
 import type { Agency } from "@/lib/financing/types";
 import { forgetPartner } from "@/lib/partners/cache";
 import { openPartnerSecret, keyLast4, sealPartnerSecret } from "@/lib/partners/secrets";
-import { openWith, sealWith, type Keyring } from "@/lib/security/secrets/secret-box";
+import { openWith, sealWith } from "@/lib/security/secrets/secret-box";
+import type { Keyring } from "@/lib/config/keyring";
 import { recordActorAudit, type AuditActor } from "@/lib/audit/audit";
 import { logError, loggerFor } from "@/lib/logger";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, count, eq, gt, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { recordActorAudit, type AuditActor } from "@/lib/audit/audit";
-import { checkNotificationUrl, notificationUrlProblem, setNotificationUrl } from "@/lib/backoffice/notifications/notifications";
+import { checkNotificationUrl, notificationUrlProblem, setNotificationUrl } from "@/lib/checkout/background/notification-url";
 import type { Db } from "@/lib/db";
 import { partnerAgencies, partnerApiSecrets, partners, staffUsers } from "@/lib/db/schema";
 import { DEMO_PARTNER_IDS } from "@/lib/demo/remove";
@@ -161,7 +161,7 @@ export async function updatePartnerSettings(
 }
 
 /**
- * The partner's notification URL, under the same rules as its staff's (lib/backoffice/notifications),
+ * The partner's notification URL, under the same rules as its staff's (lib/checkout/background/notification-url.ts),
  * audited as theirs is (`notification_url_changed`: whether one is set, never the URL).
  */
 export async function setPartnerNotificationUrl(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/config/env";
 import { checkDestinationUrl, checkResolvedAddresses, classifyAddress, notificationPolicy } from "./addresses";
-import { parseAllowList } from "./allow-list";
+import { parseAllowList } from "@/lib/config/allow-list";
 
 const production = notificationPolicy("production");
 const sandbox = notificationPolicy("sandbox");

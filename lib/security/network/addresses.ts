@@ -1,6 +1,6 @@
 import { BlockList, isIP } from "node:net";
 import { getEnv } from "@/lib/config/env";
-import { allowListAllows, emptyAllowList, type AllowList } from "./allow-list";
+import { allowListAllows, emptyAllowList, type AllowList } from "@/lib/config/allow-list";
 
 /**
  * The address policy for requests this app sends to URLs someone else chose (SSRF): a partner's

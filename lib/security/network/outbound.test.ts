@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestCa } from "@/e2e/support/test-ca";
 import { notificationPolicy } from "./addresses";
-import { parseAllowList } from "./allow-list";
+import { parseAllowList } from "@/lib/config/allow-list";
 import { DestinationRefused, postToCheckedDestination, type Resolve } from "./outbound";
 
 let server: Server;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isSealed, needsReseal, openWith, parseKeyring, sealedKeyId, sealWith, SecretOpenError } from "./secret-box";
+import { isSealed, needsReseal, openWith, sealedKeyId, sealWith, SecretOpenError } from "./secret-box";
+import { parseKeyring } from "@/lib/config/keyring";
 
 const K1 = `k1:${Buffer.alloc(32, 1).toString("base64")}`;
 const K2 = `k2:${Buffer.alloc(32, 2).toString("base64url")}`;

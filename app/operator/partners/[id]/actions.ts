@@ -8,7 +8,7 @@ import { apiSecretsState } from "@/components/partners/api-secrets-rows";
 import type { ApiSecretsState } from "@/components/partners/api-secrets-state";
 import { getAppContext } from "@/lib/app-context";
 import { apiSecretIntentSchema, runApiSecretIntent } from "@/lib/backoffice/api-secrets/api-secrets";
-import { NOTIFICATION_URL_MAX_LENGTH, notificationUrlProblem } from "@/lib/backoffice/notifications/notifications";
+import { NOTIFICATION_URL_MAX_LENGTH, notificationUrlProblem } from "@/lib/checkout/background/notification-url";
 import { getEnv } from "@/lib/config/env";
 import { getLocale } from "@/lib/i18n/server";
 import { operatorAction } from "@/lib/operator/operator-action";

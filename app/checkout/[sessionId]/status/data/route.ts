@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { errorResponse } from "@/lib/app-error";
+import { errorResponse } from "@/lib/http/error-response";
 import { getAppContext } from "@/lib/app-context";
 import { pollStatus } from "@/lib/checkout/session/flow";
 import { statusReadRefusal } from "@/lib/checkout/session/status-throttle";
