@@ -27,6 +27,7 @@ const PLATFORM = [
   "lib/validated-action.ts",
   "lib/config",
   "lib/text",
+  "lib/process",
 ];
 
 /** Each layer and what it must not import (everything above it, and what sits beside it apart). */
