@@ -10,6 +10,7 @@ import { createReuseWindow, type ReuseWindow } from "@/lib/ops/shared-probe";
 import { financingCredential, type FinancingCredential } from "@/lib/partners/credential";
 import type { Partner } from "@/lib/partners/partners";
 import { openPartnerSecret } from "@/lib/partners/secrets";
+import { processSlot } from "@/lib/process/singleton";
 
 /**
  * The app's composition, in one place (docs/contributors/architecture.md, "Layers"): the database, the partner API clients, and
@@ -85,20 +86,20 @@ export function createAppContext(
   };
 }
 
-// One per process, on globalThis: Next bundles this module apart for the instrumentation (the
+// One per process (lib/process/singleton.ts): Next bundles this module apart for the instrumentation (the
 // background worker) and for the app, and both must use the same partner API clients (their
 // keep-alive connections, their status cache).
-const globalForContext = globalThis as typeof globalThis & { __travelCheckoutAppContext?: Promise<AppContext> };
+const contextSlot = processSlot<Promise<AppContext>>("app-context");
 
 /** The process's context, built on first use (the database opened and migrated first). */
 export function getAppContext(): Promise<AppContext> {
-  let context = globalForContext.__travelCheckoutAppContext;
+  let context = contextSlot.get();
   if (!context) {
     context = getDatabase().then(({ db, intake }) => createAppContext(db, getEnv(), intake));
-    globalForContext.__travelCheckoutAppContext = context;
+    contextSlot.set(context);
     // A failed start (database down) is not kept: the next call tries again.
     context.catch(() => {
-      if (globalForContext.__travelCheckoutAppContext === context) globalForContext.__travelCheckoutAppContext = undefined;
+      if (contextSlot.get() === context) contextSlot.clear();
     });
   }
   return context;

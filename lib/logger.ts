@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger } from "pino";
 import pretty from "pino-pretty";
+import { processSingleton, processSlot } from "@/lib/process/singleton";
 import { currentLogContext } from "./logging/context";
 import { logLevelFrom } from "./logging/levels";
 import { isRefusal, safeError, scrub } from "./logging/safe-error";
@@ -89,10 +90,9 @@ export function createLogger(
   );
 }
 
-// One per process (Next's dev server reloads modules: keep the first). A command whose standard
-// output is its answer (scripts/admin.ts) sets `__appLogFd` to 2 before loading any of the app.
-const globalForLogger = globalThis as unknown as { __appLogger?: Logger; __appLogFd?: 1 | 2 };
-export const logger: Logger = (globalForLogger.__appLogger ??= createLogger({ fd: globalForLogger.__appLogFd }));
+// One per process (lib/process/singleton.ts). A command whose standard output is its answer
+// (scripts/admin.ts) sets the slot `logging.fd` to 2 before loading any of the app.
+export const logger: Logger = processSingleton("logging.logger", () => createLogger({ fd: processSlot<1 | 2>("logging.fd").get() }));
 
 /** The logger of a part of the system: its lines say which (`component`). */
 export function loggerFor(component: string): Logger {

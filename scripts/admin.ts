@@ -14,9 +14,11 @@
  * or failed (the message says why), 2 the command itself was wrong.
  */
 
+import { processSlot } from "../lib/process/singleton";
+
 // Standard output carries the command's answer (a link, a list) and nothing else: the app's log
 // lines go to standard error. Set before any of the app's modules load (lib/logger.ts reads it once).
-(globalThis as { __appLogFd?: 1 | 2 }).__appLogFd = 2;
+processSlot<1 | 2>("logging.fd").set(2);
 const { runAdmin } = await import("./admin-cli");
 
 const code = await runAdmin({

@@ -578,8 +578,8 @@ async function measureSizes(pages: Page[]): Promise<void> {
 
 /**
  * 5. Lighthouse scores, the empty page's first. The mobile preset slows the CPU by a constant 4 ×,
- * which Lighthouse calibrates for a high-end desktop (benchmarkIndex 1500–2000, its
- * docs/throttling.md): on a slower or busier host every page's blocking time grows, ours and the
+ * which Lighthouse calibrates for a high-end desktop (benchmarkIndex 1500–2000, its own
+ * throttling guide): on a slower or busier host every page's blocking time grows, ours and the
  * empty page's alike. The empty page's score and each run's benchmarkIndex say which it was.
  */
 async function measureLighthouse(pages: Page[]): Promise<void> {

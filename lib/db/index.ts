@@ -1,6 +1,7 @@
 import "server-only";
 import path from "node:path";
 import { getEnv } from "@/lib/config/env";
+import { processSlot } from "@/lib/process/singleton";
 import { openDatabase, type Database } from "./connection";
 
 export {
@@ -17,30 +18,26 @@ export {
 export { getStatusSnapshot, saveStatusSnapshot } from "./status-snapshots";
 export { statusSnapshots, type NewStatusSnapshot, type StatusSnapshot } from "./schema";
 
-// Kept on globalThis because Next's dev server re-evaluates modules on every edit: a module-level
-// variable would be lost and PGlite would try to open the same data folder a second time.
-const globalForDb = globalThis as typeof globalThis & {
-  __travelFinancingDatabase?: Promise<Database>;
-};
+// One per process (lib/process/singleton.ts): a module-level variable would be lost when Next's dev
+// server re-evaluates modules, and PGlite would try to open the same data folder a second time.
+const databaseSlot = processSlot<Promise<Database>>("db.database");
 
 /**
  * The process-wide database, opened (and migrated) on first use. The promise itself is shared so
  * that concurrent first requests wait for one open instead of racing to start several.
  */
 export function getDatabase(): Promise<Database> {
-  let opening = globalForDb.__travelFinancingDatabase;
+  let opening = databaseSlot.get();
   if (!opening) {
     const env = getEnv();
     opening = openDatabase({
       databaseUrl: env.DATABASE_URL,
       dataDir: path.join(env.DATA_DIR, "pglite"),
     });
-    globalForDb.__travelFinancingDatabase = opening;
+    databaseSlot.set(opening);
     // A failed open (server down, bad migration) must not be cached: the next call tries again.
     opening.catch(() => {
-      if (globalForDb.__travelFinancingDatabase === opening) {
-        delete globalForDb.__travelFinancingDatabase;
-      }
+      if (databaseSlot.get() === opening) databaseSlot.clear();
     });
   }
   return opening;
@@ -48,9 +45,9 @@ export function getDatabase(): Promise<Database> {
 
 /** Lets scripts and tests end: an open PGlite or postgres.js pool keeps Node running. */
 export async function closeDatabase(): Promise<void> {
-  const opening = globalForDb.__travelFinancingDatabase;
+  const opening = databaseSlot.get();
   if (!opening) return;
-  delete globalForDb.__travelFinancingDatabase;
+  databaseSlot.clear();
   let database: Database;
   try {
     database = await opening;

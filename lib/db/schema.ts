@@ -135,7 +135,7 @@ export type PartnerApiSecretRow = typeof partnerApiSecrets.$inferSelect;
 
 /**
  * The agencies whose operations a partner's staff may see and act on, besides the operations of the
- * partner's own checkout sessions (lib/backoffice/ownership.ts). A credential reaching an agency is
+ * partner's own checkout sessions (lib/backoffice/operations/ownership.ts). A credential reaching an agency is
  * not enough: a management group key reaches every agency of its group, and one agency can be
  * reached by several partners' keys. Two partners sharing an agency is two rows, written on purpose.
  */
@@ -225,7 +225,7 @@ export type CheckoutSessionRow = typeof checkoutSessions.$inferSelect;
  * The operations sessions opened and then replaced (the customer corrected their details: the
  * operation was cancelled and a new one created, lib/checkout/session/flow.ts). The session's row holds only
  * its current operation; without these, a replaced operation would be nobody's, and staff of any
- * partner acting for its agency would see it as theirs (lib/backoffice/ownership.ts), and another
+ * partner acting for its agency would see it as theirs (lib/backoffice/operations/ownership.ts), and another
  * session could attach it (attachOperation). Written with the detach, in one transaction.
  */
 export const replacedOperations = pgTable(
@@ -424,7 +424,7 @@ export const staffUsers = pgTable(
     name: text("name").notNull(),
     passwordHash: text("password_hash"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    /** The TOTP secret of the second factor, once enrolled (through lib/backoffice/totp-secret-store.ts). */
+    /** The TOTP secret of the second factor, once enrolled (through lib/identity/totp-secret-store.ts). */
     totpSecret: text("totp_secret"),
     totpEnabledAt: timestamp("totp_enabled_at", { withTimezone: true }),
     /** The time step of the last code accepted: a code of that step or an earlier one is a replay. */
@@ -506,7 +506,7 @@ export const staffLinks = pgTable(
 
 /**
  * Where an account completed a full sign-in (both factors): an IPv4 address or an IPv6 /64. Sign-in
- * attempts from there are spared the per-account ceiling (lib/backoffice/rate-limit.ts).
+ * attempts from there are spared the per-account ceiling (lib/identity/rate-limit.ts).
  */
 export const staffKnownSources = pgTable(
   "staff_known_sources",
@@ -522,7 +522,7 @@ export const staffKnownSources = pgTable(
 
 /**
  * Sign-in attempts per key (an e-mail with an IP address, or an IP address), reserved atomically
- * before the password is checked (lib/backoffice/rate-limit.ts).
+ * before the password is checked (lib/identity/rate-limit.ts).
  */
 /**
  * Token buckets shared by every instance (lib/security/limits/shared-token-bucket.ts): `tokens` as of

@@ -69,7 +69,7 @@ function sectionOf(root: Root, title: string): Root | undefined {
   return { type: "root", children };
 }
 
-/** `../qa/README.md` from `docs/integrators/x.md` → `docs/qa/README.md`; undefined above the root. */
+/** `../qa/README.md` from `docs/integrators/payment-links.md` → `docs/qa/README.md`; undefined above the root. */
 function fromRoot(file: string, relative: string): string | undefined {
   const segments = file.split("/").slice(0, -1);
   for (const segment of relative.split("/")) {

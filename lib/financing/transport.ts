@@ -2,6 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { rootCertificates } from "node:tls";
 import { Agent, request, type Dispatcher } from "undici";
+import { processSingleton } from "@/lib/process/singleton";
 
 /*
  * How the partner API client sends one attempt of a call. By default undici's `request` (undici is
@@ -59,10 +60,8 @@ function transportThrough(dispatcher: Dispatcher | undefined): HttpTransport {
 
 // One Agent (one connection pool) per set of CAs for the process, whichever clients use it: the
 // app builds a client per partner, and each must not open a pool of its own.
-const globalForAgents = globalThis as typeof globalThis & { __financingTlsAgents?: Map<string, Agent> };
-
 function agentTrusting(caCertificates: readonly string[]): Agent {
-  const agents = (globalForAgents.__financingTlsAgents ??= new Map());
+  const agents = processSingleton("financing.tls-agents", () => new Map<string, Agent>());
   const id = createHash("sha256").update(caCertificates.join("\n")).digest("hex");
   let agent = agents.get(id);
   if (!agent) {

@@ -240,7 +240,7 @@ export type SignInResult =
   | { ok: false; reason: "enrolment_link_needed" };
 
 /**
- * Checks the e-mail and password, under the rate limit (lib/backoffice/rate-limit.ts): the attempt
+ * Checks the e-mail and password, under the rate limit (lib/identity/rate-limit.ts): the attempt
  * is reserved first, so parallel guesses cannot get more checks than the limit. The answer never
  * says whether the e-mail exists: an unknown e-mail is checked against a dummy hash (same time)
  * and counted like any other. A success opens a session that still needs the second factor (and

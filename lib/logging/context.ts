@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { processSingleton } from "@/lib/process/singleton";
 import { isRequestId, newRequestId } from "./request-id";
 
 /**
@@ -11,10 +12,9 @@ export interface LogContext {
   [key: string]: string | undefined;
 }
 
-// One per process: Next bundles this module into several chunks (instrumentation, each route), and
-// the logger made by the first must see what a route handler puts here.
-const globalForContext = globalThis as unknown as { __logContextStorage?: AsyncLocalStorage<LogContext> };
-const storage = (globalForContext.__logContextStorage ??= new AsyncLocalStorage<LogContext>());
+// One per process (lib/process/singleton.ts): Next bundles this module into several chunks
+// (instrumentation, each route), and the logger made by the first must see what a route handler puts here.
+const storage = processSingleton("logging.context", () => new AsyncLocalStorage<LogContext>());
 
 export function withLogContext<T>(context: LogContext, fn: () => T): T {
   return storage.run({ ...storage.getStore(), ...context }, fn);

@@ -1,3 +1,5 @@
+import { processSingleton } from "@/lib/process/singleton";
+
 /**
  * What may be logged of an error, by allow-list: codes, names, endpoints, ids, table and constraint
  * names. Never a message that can carry what was sent: a database error's message and detail hold
@@ -29,12 +31,10 @@ export interface ErrorDescriber {
   isRefusal?(error: unknown): boolean;
 }
 
-// On globalThis: Next bundles the start-up code and the routes apart, and the logger (one per
-// process) meets the errors of every bundle. Keyed by name, so a second bundle's copy replaces.
-const globalForDescribers = globalThis as typeof globalThis & { __safeErrorDescribers?: Map<string, ErrorDescriber> };
-
+// One per process (lib/process/singleton.ts): Next bundles the start-up code and the routes apart,
+// and the logger meets the errors of every bundle. Keyed by name, so a second bundle's copy replaces.
 function describers(): Map<string, ErrorDescriber> {
-  return (globalForDescribers.__safeErrorDescribers ??= new Map());
+  return processSingleton("logging.error-describers", () => new Map<string, ErrorDescriber>());
 }
 
 /** Registers how errors of one kind are logged (called by the module that defines the error class). */

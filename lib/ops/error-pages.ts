@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { DATABASE_RETRY_AFTER_S } from "@/lib/app-error";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
+import { processSingleton, processSlot } from "@/lib/process/singleton";
 
 /**
  * Server errors readable without JavaScript. When a page fails, Next answers 500 with a document
@@ -19,8 +20,8 @@ import { isDatabaseUnavailable } from "@/lib/db/unavailable";
  * Route handlers answer JSON in their own format (lib/http/request-scope.ts) and are left alone, as
  * are Next's flight answers (client navigations: its JavaScript shows those) and the sandbox.
  *
- * Each request runs with a small state (AsyncLocalStorage, on globalThis: the server entry's copy of
- * this module and the pages' are two instances) where Next's onRequestError hook notes what failed
+ * Each request runs with a small state (AsyncLocalStorage, one per process, lib/process/singleton.ts:
+ * the server entry's copy of this module and the pages' are two instances) where Next's onRequestError hook notes what failed
  * and the root layout the language.
  *
  * What the page says and in which language is the domains' (this platform code knows neither the
@@ -54,19 +55,15 @@ interface RequestState {
   locale?: string;
 }
 
-const globalForState = globalThis as typeof globalThis & {
-  __travelCheckoutRequestState?: AsyncLocalStorage<RequestState>;
-  __travelCheckoutErrorPageRenderer?: ErrorPageRenderer;
-};
+const rendererSlot = processSlot<ErrorPageRenderer>("ops.error-page-renderer");
 
 function storage(): AsyncLocalStorage<RequestState> {
-  globalForState.__travelCheckoutRequestState ??= new AsyncLocalStorage<RequestState>();
-  return globalForState.__travelCheckoutRequestState;
+  return processSingleton("ops.request-state", () => new AsyncLocalStorage<RequestState>());
 }
 
 /** Registers what writes the replacement page (the start-up code; registering again replaces it). */
 export function registerErrorPageRenderer(renderer: ErrorPageRenderer): void {
-  globalForState.__travelCheckoutErrorPageRenderer = renderer;
+  rendererSlot.set(renderer);
 }
 
 /** Runs a request's handling with its own state (the server entry, for every request). */
@@ -93,7 +90,7 @@ export function guardPageResponse(request: IncomingMessage, response: ServerResp
   if (process.env.NODE_ENV !== "production") return; // `next dev` keeps its error overlay.
   const url = request.url ?? "/";
   if (url === "/sandbox" || url.startsWith("/sandbox/") || url.startsWith("/sandbox?") || url.startsWith("/_next/")) return;
-  const registered = globalForState.__travelCheckoutErrorPageRenderer;
+  const registered = rendererSlot.get();
   if (!registered) return;
   const render: ErrorPageRenderer = registered;
   const state = storage().getStore();

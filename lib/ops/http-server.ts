@@ -1,18 +1,16 @@
 import "server-only";
 import type { Server } from "node:http";
+import { processSingleton } from "@/lib/process/singleton";
 
 /**
  * This process's HTTP servers, so that a graceful shutdown (lib/ops/shutdown.ts) can stop them
  * taking connections before it closes the database. The server entry (server.ts) adds the one it
- * creates; the set is on globalThis because the entry's copy of this module and the one Next
- * bundles for the start-up code are two instances.
+ * creates; one set per process (lib/process/singleton.ts) because the entry's copy of this module
+ * and the one Next bundles for the start-up code are two instances.
  */
 
-const globalForServers = globalThis as typeof globalThis & { __travelCheckoutServers?: Set<Server> };
-
 function servers(): Set<Server> {
-  globalForServers.__travelCheckoutServers ??= new Set();
-  return globalForServers.__travelCheckoutServers;
+  return processSingleton("ops.http-servers", () => new Set<Server>());
 }
 
 export function trackHttpServer(server: Server): void {

@@ -1,8 +1,9 @@
 import "server-only";
+import { processSlot } from "@/lib/process/singleton";
 
 /**
  * This process's lifecycle, shared by the start-up code and the route handlers (Next bundles them
- * apart, hence globalThis): whether it is draining (SIGTERM received: readiness goes red, no new
+ * apart, hence one per process: lib/process/singleton.ts): whether it is draining (SIGTERM received: readiness goes red, no new
  * background work starts), the background work still running (so shutdown can wait for it), the
  * webhook events this process holds (so shutdown can hand back the ones it could not finish), and
  * the shutdown steps the domains registered (this platform code knows none of them).
@@ -38,10 +39,12 @@ interface Lifecycle {
   quiet: (() => void)[];
 }
 
-const globalForLifecycle = globalThis as typeof globalThis & { __travelCheckoutLifecycle?: Lifecycle };
+const lifecycleSlot = processSlot<Lifecycle>("ops.lifecycle");
 
 function lifecycle(): Lifecycle {
-  globalForLifecycle.__travelCheckoutLifecycle ??= {
+  let state = lifecycleSlot.get();
+  if (state) return state;
+  state = {
     startup: deferred(),
     draining: false,
     steps: new Map(),
@@ -50,7 +53,8 @@ function lifecycle(): Lifecycle {
     intake: 0,
     quiet: [],
   };
-  return globalForLifecycle.__travelCheckoutLifecycle;
+  lifecycleSlot.set(state);
+  return state;
 }
 
 function deferred(): Lifecycle["startup"] {
@@ -174,5 +178,5 @@ export function heldEvents(): HeldEvent[] {
 
 /** For tests: back to a fresh process's state. */
 export function resetLifecycle(): void {
-  delete globalForLifecycle.__travelCheckoutLifecycle;
+  lifecycleSlot.clear();
 }

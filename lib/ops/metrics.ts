@@ -3,11 +3,12 @@ import { and, count, isNotNull, isNull, type SQL } from "drizzle-orm";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { Db } from "@/lib/db";
 import { partnerNotifications, webhookEvents } from "@/lib/db/schema";
+import { processSingleton, processSlot } from "@/lib/process/singleton";
 
 /**
  * The Prometheus metrics of this process (prom-client), served by `/api/metrics`. Next bundles the
- * start-up code (instrumentation) and the route handlers separately, so the registry is kept on
- * globalThis: both must count into the same one. Labels hold templates and codes only, never an
+ * start-up code (instrumentation) and the route handlers separately, so the registry is one per
+ * process (lib/process/singleton.ts): both must count into the same one. Labels hold templates and codes only, never an
  * id, a token or personal data (lib/ops/route-label.ts bounds the routes).
  */
 
@@ -93,26 +94,22 @@ function createMetrics() {
 
 /** Rows of `table` matching `where`, in the database start-up named; 0 before it has (a unit test). */
 async function countRows(table: typeof webhookEvents | typeof partnerNotifications, where: SQL | undefined): Promise<number> {
-  const source = globalForMetrics.__travelCheckoutMetricsDb;
+  const source = metricsDb.get();
   if (!source) return 0;
   const [row] = await (await source()).select({ n: count() }).from(table).where(where);
   return row?.n ?? 0;
 }
 
 type Metrics = ReturnType<typeof createMetrics>;
-const globalForMetrics = globalThis as typeof globalThis & {
-  __travelCheckoutMetrics?: Metrics;
-  __travelCheckoutMetricsDb?: () => Promise<Db>;
-};
+const metricsDb = processSlot<() => Promise<Db>>("ops.metrics-db");
 
 /** Where the gauges that count rows read them (set at start-up). */
 export function countRowsIn(db: () => Promise<Db>): void {
-  globalForMetrics.__travelCheckoutMetricsDb = db;
+  metricsDb.set(db);
 }
 
 export function metrics(): Metrics {
-  globalForMetrics.__travelCheckoutMetrics ??= createMetrics();
-  return globalForMetrics.__travelCheckoutMetrics;
+  return processSingleton("ops.metrics", createMetrics);
 }
 
 /** One attempt of a call to the partner API: its HTTP status, or how it failed without one. */

@@ -4,6 +4,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { defaultMigrationsDir, getDatabase } from "@/lib/db";
 import { logError, loggerFor } from "@/lib/logger";
+import { processSingleton } from "@/lib/process/singleton";
 import { isDraining } from "./lifecycle";
 import { createSharedProbe } from "./shared-probe";
 
@@ -38,11 +39,9 @@ export interface ReadinessCheck {
 
 type OutsideResult = Extract<CheckResult, "ok" | "failed" | "timeout">;
 
-// On globalThis: the start-up code registers, the /api/ready route (another bundle) checks.
-const globalForChecks = globalThis as typeof globalThis & { __readinessChecks?: Map<string, () => Promise<OutsideResult>> };
-
+// One per process (lib/process/singleton.ts): the start-up code registers, the /api/ready route (another bundle) checks.
 function registeredChecks(): Map<string, () => Promise<OutsideResult>> {
-  return (globalForChecks.__readinessChecks ??= new Map());
+  return processSingleton("ops.readiness-checks", () => new Map<string, () => Promise<OutsideResult>>());
 }
 
 /**

@@ -1,18 +1,18 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { processSingleton } from "@/lib/process/singleton";
 
 /**
  * Steps a domain runs on a request before Next routes it (lib/ops/app-server.ts calls them; this
  * platform code knows none of them). A step either hands the request on at once, or starts work and
  * hands it on later with `handOn`; it must call `handOn` exactly once. Registered at start-up
- * (lib/startup.ts), on globalThis: the start-up runs in Next's bundle, the server outside it.
+ * (lib/startup.ts), one list per process (lib/process/singleton.ts): the start-up runs in Next's
+ * bundle, the server outside it.
  */
 export type RequestStep = (request: IncomingMessage, response: ServerResponse, handOn: () => void) => void;
 
-const globalForSteps = globalThis as typeof globalThis & { __travelCheckoutRequestSteps?: Map<string, RequestStep> };
-
 function steps(): Map<string, RequestStep> {
-  return (globalForSteps.__travelCheckoutRequestSteps ??= new Map());
+  return processSingleton("ops.request-steps", () => new Map<string, RequestStep>());
 }
 
 /** Adds (or replaces, by name) a step; steps run in the order they were first registered. */

@@ -1,6 +1,7 @@
 import "server-only";
 import { LRUCache } from "lru-cache";
 import type { Db } from "@/lib/db";
+import { processSingleton } from "@/lib/process/singleton";
 import { partnerById, type Partner } from "./partners";
 
 /**
@@ -21,16 +22,15 @@ const MAX_PARTNERS = 1_000;
 /** `partner: undefined` remembers a partner that does not exist (for the same short time). */
 type Entry = { partner: Partner | undefined };
 
-// One cache per database (tests open several), on globalThis so that every copy of this module in
-// the server (the proxy's bundle, the app's) shares it and forgetPartner reaches it.
-const store = globalThis as typeof globalThis & {
-  __partnerCaches?: {
-    byDb: WeakMap<Db, LRUCache<string, Entry>>;
-    /** Every cache made, to forget a partner in all of them (WeakRefs: a closed test database may go). */
-    made: WeakRef<LRUCache<string, Entry>>[];
-  };
-};
-const caches = () => (store.__partnerCaches ??= { byDb: new WeakMap(), made: [] });
+// One cache per database (tests open several), one set per process (lib/process/singleton.ts) so
+// that every copy of this module in the server (the proxy's bundle, the app's) shares it and
+// forgetPartner reaches it.
+interface PartnerCaches {
+  byDb: WeakMap<Db, LRUCache<string, Entry>>;
+  /** Every cache made, to forget a partner in all of them (WeakRefs: a closed test database may go). */
+  made: WeakRef<LRUCache<string, Entry>>[];
+}
+const caches = () => processSingleton<PartnerCaches>("partners.caches", () => ({ byDb: new WeakMap(), made: [] }));
 
 function cacheFor(db: Db): LRUCache<string, Entry> {
   let cache = caches().byDb.get(db);

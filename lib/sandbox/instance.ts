@@ -1,13 +1,13 @@
 import "server-only";
 import { getEnv } from "@/lib/config/env";
 import { getDatabase } from "@/lib/db";
+import { processSlot } from "@/lib/process/singleton";
 import { createSandbox, type Sandbox } from "./app";
 import { sandboxConfigFromEnv } from "./config";
 import { shareDatabase } from "./db/connection";
 
-// On globalThis: Next's dev server re-evaluates modules on edits, and one sandbox (one timer) per
-// process is enough; its state is in the database anyway.
-const globalForSandbox = globalThis as typeof globalThis & { __travelFinancingSandbox?: Sandbox };
+// One per process (lib/process/singleton.ts): one sandbox (one timer) is enough; its state is in the database anyway.
+const sandboxSlot = processSlot<Sandbox>("sandbox.instance");
 
 /**
  * The sandbox this app serves under /sandbox: one per process, created on first use, on the app's
@@ -15,7 +15,7 @@ const globalForSandbox = globalThis as typeof globalThis & { __travelFinancingSa
  * PostgreSQL), in tables of its own.
  */
 export function getSandbox(): Sandbox {
-  let sandbox = globalForSandbox.__travelFinancingSandbox;
+  let sandbox = sandboxSlot.get();
   if (!sandbox) {
     const config = sandboxConfigFromEnv();
     const database = getDatabase().then((shared) => shareDatabase(shared, getEnv().DATABASE_URL));
@@ -32,12 +32,12 @@ export function getSandbox(): Sandbox {
     });
     // A failed open (server down, bad migration) must not be kept: the next request tries again.
     created.ready.catch(() => {
-      if (globalForSandbox.__travelFinancingSandbox === created) {
-        delete globalForSandbox.__travelFinancingSandbox;
+      if (sandboxSlot.get() === created) {
+        sandboxSlot.clear();
         void created.close().catch(() => {});
       }
     });
-    globalForSandbox.__travelFinancingSandbox = created;
+    sandboxSlot.set(created);
     sandbox = created;
   }
   return sandbox;

@@ -19,7 +19,7 @@ import { engine } from "unified-engine";
 type EnginePlugins = NonNullable<Parameters<typeof engine>[0]["plugins"]>;
 
 export interface LinkProblem {
-  /** From the root, with the line: `docs/x.md:12`. */
+  /** From the root, with the line: `docs/operators/configuration.md:12`. */
   where: string;
   message: string;
 }

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { getAppContext, type AppContext } from "@/lib/app-context";
 import { withRequestId } from "@/lib/logging/context";
 import { REQUEST_ID_HEADER, requestIdFrom } from "@/lib/logging/request-id";
+import { processSingleton } from "@/lib/process/singleton";
 import { CHECKOUT_PATH } from "@/lib/security/headers/page-headers";
 import { rawPathAndQuery } from "@/lib/security/headers/request-guard";
 import { loadOffers, pollStatus, showsOffers, type OffersView, type SessionStatusView } from "./flow";
@@ -44,12 +45,10 @@ function ask(page: Preload["page"], sessionId: string, read: Promise<SessionRead
     : { page, sessionId, read, upstream: read.then(({ ctx, session }) => (session ? pollStatus(ctx, session) : undefined)) };
 }
 
-// One per process, on globalThis: the server's step (outside Next's bundle) starts the reads, the
-// page (inside it) takes them.
-const globalForPreload = globalThis as typeof globalThis & { __travelCheckoutPagePreload?: AsyncLocalStorage<Preload> };
-
+// One per process (lib/process/singleton.ts): the server's step (outside Next's bundle) starts the
+// reads, the page (inside it) takes them.
 function storage(): AsyncLocalStorage<Preload> {
-  return (globalForPreload.__travelCheckoutPagePreload ??= new AsyncLocalStorage<Preload>());
+  return processSingleton("checkout.page-preload", () => new AsyncLocalStorage<Preload>());
 }
 
 /** The page a request is for, when its reads may start early. */

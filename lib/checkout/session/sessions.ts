@@ -152,7 +152,7 @@ export async function createSession(
   partner: Partner,
   input: CreateSessionInput,
   now = new Date(),
-  /** A payment link: the staff member opening it (lib/backoffice/payment-links.ts). */
+  /** A payment link: the staff member opening it (lib/backoffice/payment-links/payment-links.ts). */
   options: { createdByStaffId?: string } = {},
 ): Promise<{ session: CheckoutSession; created: boolean }> {
   if (!isAllowedReturnUrl(partner, input.returnUrl)) {

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
 import { getDatabase } from "@/lib/db";
 import { checkoutSessions, partners } from "@/lib/db/schema";
+import { processSingleton } from "@/lib/process/singleton";
 import { sanitizeOrigins } from "./csp";
 import { logError, loggerFor } from "@/lib/logger";
 
@@ -10,7 +11,7 @@ import { logError, loggerFor } from "@/lib/logger";
  * Who may frame a checkout page: its session's partner's allowed origins (the same list the return
  * URL is checked against), looked up by proxy.ts before the page renders. Next 16's proxy runs in
  * the Node.js runtime of the server process, so it shares the process's database (the connection
- * kept on globalThis by lib/db). Answers are cached briefly in memory (at most 5,000, the least
+ * one per process, lib/db). Answers are cached briefly in memory (at most 5,000, the least
  * recently used go first): a session's partner never changes, a partner's origins rarely do (and
  * `forgetFrameAncestors` drops them at once).
  *
@@ -29,12 +30,10 @@ interface Entry {
   expires: number;
 }
 
-// On globalThis so that the proxy's copy of this module and the app's (the back-office, changing a
-// partner's origins) share one cache.
-const store = globalThis as typeof globalThis & { __checkoutFrameAncestors?: LRUCache<string, Entry> };
+// One per process (lib/process/singleton.ts) so that the proxy's copy of this module and the app's
+// (the back-office, changing a partner's origins) share one cache.
 function cache(): LRUCache<string, Entry> {
-  store.__checkoutFrameAncestors ??= new LRUCache({ max: MAX_ENTRIES });
-  return store.__checkoutFrameAncestors;
+  return processSingleton("security.frame-ancestors", () => new LRUCache<string, Entry>({ max: MAX_ENTRIES }));
 }
 
 export type OriginsLookup = (sessionId: string) => Promise<{ partnerId: string; origins: unknown[] } | undefined>;

@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
+import { processSingleton } from "@/lib/process/singleton";
 
 /**
  * The client's address, for rate limits and the audit log. A header the client writes can never
@@ -25,12 +26,10 @@ interface HeaderSource {
   get(name: string): string | null;
 }
 
-// On globalThis so that the server entry's copy of this module (which stamps) and the app's (which reads) share it.
-const STAMP_KEY = Symbol.for("tfc.socketStampKey");
-
+// One per process (lib/process/singleton.ts) so that the server entry's copy of this module (which
+// stamps) and the app's (which reads) share it.
 function stampKey(): string {
-  const store = globalThis as typeof globalThis & { [STAMP_KEY]?: string };
-  return (store[STAMP_KEY] ??= randomBytes(18).toString("base64url"));
+  return processSingleton("security.socket-stamp-key", () => randomBytes(18).toString("base64url"));
 }
 
 /** The header's value for a request from `address`, as the server stamps it: this process's key, then the address. */
