@@ -3,7 +3,8 @@ import { sessionAtProvider } from "@/lib/checkout/testing/context";
 import { DEMO_PARTNER_ID } from "@/lib/demo/seed";
 import { decideAtProvider } from "@/lib/sandbox/testing/servers";
 import { auditOf, auroraStaff, auroraWorld, grupoStaffOnAuroras, LUCIA } from "../testing/aurora";
-import { refundStep, type RefundingStaff } from "./refund";
+import { FinancingApiError } from "@/lib/financing/errors";
+import { openRefund, refundStep, type RefundingStaff } from "./refund";
 
 const world = auroraWorld();
 const audited = (operationId: string) => auditOf(world.database.db, operationId, "operation_refunded");
@@ -123,5 +124,58 @@ describe("refunding an operation from the back-office", () => {
     const values = { agencyFee: "999999", providerFee: "", reason: "" };
     const step = await refundStep(aurora(), { operationId, intent: "review", values }, { ip: IP });
     expect(step).toMatchObject({ step: "edit", values, errors: { agencyFee: "exceeds" } });
+  });
+});
+
+describe("opening the refund page", () => {
+  it("opens on the API's breakdown, the same the steps recompute from", async () => {
+    const operationId = await confirmedOperation();
+    const opening = await openRefund(aurora(), operationId);
+    if (opening.step !== "edit") throw new Error(`expected the form, got ${opening.reason}`);
+    const review = await refundStep(aurora(), { operationId, intent: "review", values: NO_CHARGES }, { ip: IP });
+    expect(review).toMatchObject({ step: "confirm", base: opening.base });
+  });
+
+  it("someone else's operation is 'not found' before any call; one not confirmed says its status", async () => {
+    const operationId = await confirmedOperation();
+    const calls: string[] = [];
+    const recording = new Proxy({} as RefundingStaff["client"], {
+      get: (_target, name: string) => () => {
+        calls.push(name);
+        throw new Error("unexpected call");
+      },
+    });
+    expect(await openRefund(grupoStaffOnAuroras(world, recording), operationId)).toEqual({
+      step: "failed",
+      reason: "not_found",
+      status: null,
+    });
+    expect(calls).toEqual([]);
+
+    const { operationId: open } = await sessionAtProvider(world.ctx, world.partner);
+    expect(await openRefund(aurora(), open!)).toEqual({ step: "failed", reason: "not_refundable", status: "CLIENT_REQUESTED" });
+  });
+
+  it("an operation the API does not know or does not show this key is 'not found'; any other failure 'unavailable'", async () => {
+    const operationId = await confirmedOperation();
+    const failing = (status: number | undefined): RefundingStaff => ({
+      ...aurora(),
+      client: {
+        ...world.client,
+        getRefundDetails: () => {
+          throw new FinancingApiError({
+            kind: status ? "http" : "network",
+            message: "refused",
+            endpoint: "GET /operations/{id}/refund/details",
+            requestId: "r",
+            status,
+          });
+        },
+      },
+    });
+    expect(await openRefund(failing(404), operationId)).toEqual({ step: "failed", reason: "not_found", status: null });
+    expect(await openRefund(failing(403), operationId)).toEqual({ step: "failed", reason: "not_found", status: null });
+    expect(await openRefund(failing(503), operationId)).toEqual({ step: "failed", reason: "unavailable", status: null });
+    expect(await openRefund(failing(undefined), operationId)).toEqual({ step: "failed", reason: "unavailable", status: null });
   });
 });
