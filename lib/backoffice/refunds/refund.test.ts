@@ -14,6 +14,16 @@ const NO_CHARGES = { agencyFee: "", providerFee: "", reason: "" };
 
 const aurora = (): RefundingStaff => auroraStaff(world);
 
+/** A partner API that records each call and answers none: to show that nothing was asked of it. */
+function recordingClient(calls: string[]): RefundingStaff["client"] {
+  return new Proxy({} as RefundingStaff["client"], {
+    get: (_target, name: string) => () => {
+      calls.push(name);
+      throw new Error("unexpected call");
+    },
+  });
+}
+
 /** An operation of Viajes Aurora's checkout, confirmed at the provider: refundable. */
 async function confirmedOperation(): Promise<string> {
   const { operationId } = await sessionAtProvider(world.ctx, world.partner);
@@ -58,12 +68,7 @@ describe("refunding an operation from the back-office", () => {
   it("another partner's staff get 'not found': nothing is asked of the API, nothing is refunded", async () => {
     const operationId = await confirmedOperation();
     const calls: string[] = [];
-    const recording = new Proxy({} as RefundingStaff["client"], {
-      get: (_target, name: string) => () => {
-        calls.push(name);
-        throw new Error("unexpected call");
-      },
-    });
+    const recording = recordingClient(calls);
     // Grupo Demo's key reaches agency 101, but 101 and this checkout's operation are Viajes Aurora's.
     const grupo: RefundingStaff = grupoStaffOnAuroras(world, recording);
     for (const intent of ["review", "confirm"] as const) {
@@ -81,12 +86,7 @@ describe("refunding an operation from the back-office", () => {
   it("a member without the refund permission gets 'not found' at every step: nothing is asked of the API, the refusal is audited", async () => {
     const operationId = await confirmedOperation();
     const calls: string[] = [];
-    const recording = new Proxy({} as RefundingStaff["client"], {
-      get: (_target, name: string) => () => {
-        calls.push(name);
-        throw new Error("unexpected call");
-      },
-    });
+    const recording = recordingClient(calls);
     const agent: RefundingStaff = {
       ...aurora(),
       user: { id: "staff_demo_aurora_agent", name: "Carmen Vega", role: "agent", canRefund: false },
@@ -139,12 +139,7 @@ describe("opening the refund page", () => {
   it("someone else's operation is 'not found' before any call; one not confirmed says its status", async () => {
     const operationId = await confirmedOperation();
     const calls: string[] = [];
-    const recording = new Proxy({} as RefundingStaff["client"], {
-      get: (_target, name: string) => () => {
-        calls.push(name);
-        throw new Error("unexpected call");
-      },
-    });
+    const recording = recordingClient(calls);
     expect(await openRefund(grupoStaffOnAuroras(world, recording), operationId)).toEqual({
       step: "failed",
       reason: "not_found",
