@@ -1,7 +1,8 @@
 import "server-only";
 import { and, desc, eq, gte, lt, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { AUDIT_KINDS, auditEvents, type AuditKind } from "@/lib/db/schema";
+import { auditEvents } from "@/lib/db/schema";
+import type { AuditFilters } from "./audit-query";
 import { recordAudit, type AuditEventInput, type AuditEventRow } from "@/lib/audit/audit-log";
 
 /**
@@ -9,6 +10,7 @@ import { recordAudit, type AuditEventInput, type AuditEventRow } from "@/lib/aud
  * (the checkout sessions API writes to it too); re-exported here for the back-office's callers.
  */
 export { recordAudit, type AuditEventInput, type AuditEventRow } from "@/lib/audit/audit-log";
+export { AUDIT_KINDS, auditFiltersOf, type AuditFilters } from "./audit-query";
 
 /**
  * Who made a change to a partner's settings: one of its staff members, or a platform operator
@@ -34,19 +36,6 @@ export async function recordActorAudit(
     { ...event, staff: { id: actor.id, name: actor.name }, ip: actor.ip ?? null, details: { ...event.details, actor: actor.kind } },
     now,
   );
-}
-
-export interface AuditFilters {
-  kind?: AuditKind;
-  staffUserId?: string;
-  /** Inclusive, UTC. */
-  from?: Date;
-  /** Exclusive, UTC. */
-  to?: Date;
-}
-
-export function isAuditKind(value: unknown): value is AuditKind {
-  return typeof value === "string" && (AUDIT_KINDS as readonly string[]).includes(value);
 }
 
 /** The partner's own events, newest first: a partner never sees another's, nor attempts on unknown accounts. */

@@ -64,7 +64,7 @@ export async function seedDemoPartner(
     // Where a payment link's customer comes back to: the demo shop, as its own checkouts do.
     defaultReturnUrl: `${options.appUrl}/`,
     financingAgencyId: null,
-    // The demo shop's own backend endpoint (app/api/demo/notifications), which verifies the signature.
+    // The demo shop's own backend endpoint (lib/demo/partner-backend.ts), which verifies the signature.
     notificationUrl: `${options.appUrl}/api/demo/notifications`,
     signingSecret: sealPartnerSecret(DEMO_PARTNER_ID, "signingSecret", demoSigningSecret(options.secret)),
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ifNoneMatches } from "./etag";
+import { contentEtag, ifNoneMatches } from "./etag";
 
 const ETAG = '"Zm9vYmFy_-12"';
 
@@ -32,5 +32,15 @@ describe("ifNoneMatches (RFC 9110 §13.1.2)", () => {
     expect(ifNoneMatches(`w/${ETAG}`, ETAG)).toBe(false);
     expect(ifNoneMatches(`${ETAG}"a"`, ETAG)).toBe(false);
     expect(ifNoneMatches(`"a", *`, ETAG)).toBe(false);
+  });
+});
+
+describe("contentEtag", () => {
+  it("names a representation: the same value the same tag, another value another, always a valid entity-tag", () => {
+    const tag = contentEtag({ state: "open", at: 1 });
+    expect(tag).toMatch(/^"[A-Za-z0-9_-]{16}"$/);
+    expect(contentEtag({ state: "open", at: 1 })).toBe(tag);
+    expect(contentEtag({ state: "closed", at: 1 })).not.toBe(tag);
+    expect(ifNoneMatches(tag, tag)).toBe(true);
   });
 });

@@ -4,6 +4,7 @@
  * tags are compared). A value that is not a valid list matches nothing, so the client gets the
  * full answer, which is always safe. Pure: the app's routes and the sandbox share it.
  */
+import { createHash } from "node:crypto";
 
 // An entity-tag's opaque tag, quotes included: etagc is "!", "#" to "~", and obs-text.
 const OPAQUE = String.raw`"[\x21\x23-\x7e\x80-\xff]*"`;
@@ -30,4 +31,9 @@ function opaqueTags(list: string): string[] | undefined {
     if (match[1] !== undefined) tags.push(match[1]);
   }
   return tags;
+}
+
+/** A strong ETag naming a JSON representation: a digest of its serialisation, quotes included. */
+export function contentEtag(value: unknown): string {
+  return `"${createHash("sha256").update(JSON.stringify(value)).digest("base64url").slice(0, 16)}"`;
 }

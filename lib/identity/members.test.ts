@@ -12,13 +12,14 @@ import {
   findMember,
   inviteMember,
   listMembers,
+  memberNames,
   reissueInvitation,
   removeMember,
   resetMemberSecondFactor,
   setMemberDisabled,
   type StaffAdminActor,
 } from "./members";
-import { checkSecondFactor, enrolmentSecret } from "./two-factor";
+import { checkSecondFactor, enrolmentSecret, twoFactorEnabledAt } from "./two-factor";
 
 /*
  * A partner's administrators manage their own staff, and only theirs: another partner's member is
@@ -107,6 +108,18 @@ describe("the staff list", () => {
     expect(members.find((m) => m.email === "nuevo@viajes-aurora.example")).toMatchObject({ twoFactor: false });
     expect(await findMember(db(), DEMO_GROUP_PARTNER_ID, LUCIA.id)).toBeUndefined();
     expect(await findMember(db(), DEMO_PARTNER_ID, LUCIA.id)).toMatchObject({ name: LUCIA.name });
+  });
+
+  it("names a partner's own staff by name (the audit log's filter), and says since when a member's second factor is on", async () => {
+    const names = await memberNames(db(), DEMO_PARTNER_ID);
+    expect(names.map((n) => n.id)).toContain(LUCIA.id);
+    expect(names.map((n) => n.id)).not.toContain(MARCOS.id);
+    expect(names.map((n) => n.name)).toEqual([...names.map((n) => n.name)].sort());
+    expect(await twoFactorEnabledAt(db(), AGENT.id)).toBeInstanceOf(Date);
+    const [fresh] = (await listMembers(db(), DEMO_PARTNER_ID)).filter((m) => !m.twoFactor);
+    expect(fresh).toBeDefined();
+    expect(await twoFactorEnabledAt(db(), fresh!.id)).toBeNull();
+    expect(await twoFactorEnabledAt(db(), "no_such_member")).toBeNull();
   });
 });
 

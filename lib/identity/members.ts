@@ -66,6 +66,15 @@ export const memberRoleField = z.enum(["admin", "agent"]);
 
 export type MemberFailure = "forbidden" | "not_found" | "self" | "last_admin" | "disabled";
 
+/** Everyone of the partner's staff by id and name, by name: whom the audit log can be filtered on. */
+export async function memberNames(db: Db, partnerId: string): Promise<{ id: string; name: string }[]> {
+  return db
+    .select({ id: staffUsers.id, name: staffUsers.name })
+    .from(staffUsers)
+    .where(eq(staffUsers.partnerId, partnerId))
+    .orderBy(staffUsers.name);
+}
+
 /** The partner's members, administrators first, then by name. */
 export async function listMembers(db: Db, partnerId: string): Promise<Member[]> {
   const rows = await db

@@ -188,6 +188,12 @@ export async function checkSecondFactor(db: Db, userId: string, code: string, no
   return used.length === 1 ? { ok: true, method: "recovery" } : { ok: false, reason: "invalid" };
 }
 
+/** When the member turned two-step verification on; null while it is off. */
+export async function twoFactorEnabledAt(db: Db, userId: string): Promise<Date | null> {
+  const [user] = await db.select({ enabledAt: staffUsers.totpEnabledAt }).from(staffUsers).where(eq(staffUsers.id, userId)).limit(1);
+  return user?.enabledAt ?? null;
+}
+
 export async function unusedRecoveryCodes(db: Db, userId: string): Promise<number> {
   const [row] = await db
     .select({ n: count() })

@@ -31,7 +31,10 @@ const log = loggerFor("checkout");
 export const REFUND_CLAIM_MS = 5 * 60_000;
 
 export type BreakdownOutcome =
-  { ok: true; base: RefundBase } | { ok: false; reason: "not_refundable"; status: string | null } | { ok: false; reason: "unavailable" };
+  | { ok: true; base: RefundBase }
+  | { ok: false; reason: "not_refundable"; status: string | null }
+  /** `httpStatus`: the API's answer, when it gave one (a 404 says it knows no such operation). */
+  | { ok: false; reason: "unavailable"; httpStatus?: number };
 
 /** The breakdown of what a refund now would give back, or why there is none. */
 export async function readRefundBreakdown(
@@ -46,7 +49,7 @@ export async function readRefundBreakdown(
     if (error.is("OPERATION_NOT_REFUNDABLE")) {
       return { ok: false, reason: "not_refundable", status: error.operationStatus ?? (await currentStatus(client, operationId)) };
     }
-    return { ok: false, reason: "unavailable" };
+    return { ok: false, reason: "unavailable", httpStatus: error.status };
   }
 }
 

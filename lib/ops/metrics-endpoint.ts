@@ -1,14 +1,9 @@
 import "server-only";
-import { createHash, timingSafeEqual } from "node:crypto";
 import { getEnv } from "@/lib/config/env";
+import { sameSecret } from "@/lib/security/secrets/same-secret";
 import { metrics } from "./metrics";
 
 const noStore = { "Cache-Control": "no-store" };
-
-function sameSecret(given: string, expected: string): boolean {
-  // Hashed first: equal lengths for timingSafeEqual, and the length does not leak.
-  return timingSafeEqual(createHash("sha256").update(given).digest(), createHash("sha256").update(expected).digest());
-}
 
 /**
  * `GET /api/metrics`: 404 when METRICS_TOKEN is not set (nothing to find), 401 with a

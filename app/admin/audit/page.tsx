@@ -1,15 +1,14 @@
 import type { Metadata } from "next";
-import { eq } from "drizzle-orm";
 import { AdminPage } from "@/app/admin/admin-page";
 import { Button } from "@/components/ui/button";
 import { ErrorSummary } from "@/components/ui/error-summary";
 import { SelectField, TextField } from "@/components/ui/field";
 import { Cell, Row, columnsOf, ScrollTable } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
-import { isAuditKind, listAuditEvents, type AuditEventRow, type AuditFilters } from "@/lib/audit/audit";
+import { AUDIT_KINDS, auditFiltersOf, listAuditEvents, type AuditEventRow } from "@/lib/audit/audit";
 import { formatDateTime } from "@/lib/backoffice/common/format";
 import { requirePermission } from "@/lib/identity/staff";
-import { AUDIT_KINDS, staffUsers } from "@/lib/db/schema";
+import { memberNames } from "@/lib/identity/members";
 import { money } from "@/lib/financing/money";
 import { getAdminMessages, type AdminMessages } from "@/lib/i18n/admin-messages";
 import { formatAmount } from "@/lib/i18n/format";
@@ -25,14 +24,6 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: getAdminMessages(await getLocale()).meta.audit };
 }
 
-/** yyyy-mm-dd as a UTC midnight, or undefined; `invalid` when it is set but not a real date. */
-function dayOf(value: unknown): { date?: Date; invalid?: boolean } {
-  if (typeof value !== "string" || value === "") return {};
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return { invalid: true };
-  const date = new Date(`${value}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value ? { invalid: true } : { date };
-}
-
 /**
  * The partner's audit log, read-only: who signed in, changed their security, cancelled, refunded
  * or changed the theme, from where and with what result. Filters are a GET form (shareable, no
@@ -45,20 +36,11 @@ export default async function AuditPage({ searchParams }: Props) {
   const m = getAdminMessages(locale);
   const t = m.audit;
 
-  const people = await staff.db
-    .select({ id: staffUsers.id, name: staffUsers.name })
-    .from(staffUsers)
-    .where(eq(staffUsers.partnerId, staff.partner.id))
-    .orderBy(staffUsers.name);
-  const from = dayOf(query.from);
-  const to = dayOf(query.to);
-  const filters: AuditFilters = {
-    kind: isAuditKind(query.kind) ? query.kind : undefined,
-    staffUserId: people.some((p) => p.id === query.staff) ? (query.staff as string) : undefined,
-    from: from.date,
-    // "To" is the whole day.
-    to: to.date ? new Date(to.date.getTime() + 24 * 60 * 60 * 1000) : undefined,
-  };
+  const people = await memberNames(staff.db, staff.partner.id);
+  const { filters, invalidDate } = auditFiltersOf(
+    query,
+    people.map((p) => p.id),
+  );
   const events = await listAuditEvents(staff.db, staff.partner.id, filters, LIMIT);
   const value = (key: string) => (typeof query[key] === "string" ? (query[key] as string) : "");
 
@@ -67,7 +49,7 @@ export default async function AuditPage({ searchParams }: Props) {
       <div className="flex flex-col gap-6">
         <h1 className="text-3xl font-bold">{t.title}</h1>
         <p>{t.intro}</p>
-        {from.invalid || to.invalid ? (
+        {invalidDate ? (
           <ErrorSummary titleId="audit-errors" title={t.invalidDate}>
             <p className="mt-1">{t.invalidDate}</p>
           </ErrorSummary>

@@ -9,11 +9,9 @@ import { TextLink } from "@/components/ui/text-link";
 import { listStaffSessions } from "@/lib/identity/auth";
 import { formatDateTime } from "@/lib/backoffice/common/format";
 import { requireStaff } from "@/lib/identity/staff";
-import { unusedRecoveryCodes } from "@/lib/identity/two-factor";
-import { staffUsers } from "@/lib/db/schema";
+import { twoFactorEnabledAt, unusedRecoveryCodes } from "@/lib/identity/two-factor";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
-import { eq } from "drizzle-orm";
 import { disableTwoFactorAction, signOutOthersAction } from "./actions";
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
@@ -31,11 +29,7 @@ export default async function SecurityPage({ searchParams }: Props) {
   const locale = await getLocale();
   const m = getAdminMessages(locale);
   const t = m.security;
-  const [user] = await staff.db
-    .select({ enabledAt: staffUsers.totpEnabledAt })
-    .from(staffUsers)
-    .where(eq(staffUsers.id, staff.user.id))
-    .limit(1);
+  const enabledAt = await twoFactorEnabledAt(staff.db, staff.user.id);
   const codesLeft = await unusedRecoveryCodes(staff.db, staff.user.id);
   const sessions = await listStaffSessions(staff.db, staff.user.id);
   const ended = typeof query.ended === "string" && /^\d{1,4}$/.test(query.ended) ? Number(query.ended) : undefined;
@@ -90,7 +84,7 @@ export default async function SecurityPage({ searchParams }: Props) {
 
         <Card title={t.twoFactorHeading} id="security-two-factor">
           <div className="flex flex-col gap-3">
-            {user?.enabledAt ? <p>{t.twoFactorOn(formatDateTime(user.enabledAt, locale))}</p> : null}
+            {enabledAt ? <p>{t.twoFactorOn(formatDateTime(enabledAt, locale))}</p> : null}
             <p>{t.recoveryLeft(codesLeft)}</p>
             <form action={disableTwoFactorAction} className="flex flex-col gap-3">
               <TextField

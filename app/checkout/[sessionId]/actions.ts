@@ -5,15 +5,11 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { CustomerFormState } from "@/components/checkout/customer-form-state";
 import { AppError } from "@/lib/app-error";
-import {
-  CUSTOMER_FIELDS,
-  draftFromForm,
-  type CustomerDraft,
-  type CustomerErrors,
-  type CustomerField,
-} from "@/lib/checkout/session/customer";
+import { draftFromForm, type CustomerDraft, type CustomerErrors } from "@/lib/checkout/session/customer";
+import { CUSTOMER_TEXT_MAX, customerFormFields, isCustomerField } from "@/lib/checkout/session/customer-form";
 import { getAppContext } from "@/lib/app-context";
 import { EDITOR_COOKIE, newEditorToken } from "@/lib/checkout/session/customer-editor";
+import { setEditorCookie, setSessionCookie } from "@/lib/checkout/session/session-cookies";
 import {
   FORM_ANSWER_COOKIE,
   FORM_ANSWER_MAX_AGE_SECONDS,
@@ -22,8 +18,6 @@ import {
   sealFormAnswer,
 } from "@/lib/checkout/session/form-answer";
 import { chooseOffer, submitCustomer, type ChooseResult } from "@/lib/checkout/session/flow";
-import { SESSION_TTL_MS } from "@/lib/checkout/session/sessions";
-import { servedOverHttps } from "@/lib/security/headers/served-over-https";
 import { CHECKOUT_SESSION_ID, isCheckoutSessionId } from "@/lib/http/checkout-session-id";
 import { EMBED_LANG_PARAM, EMBED_PARAM, embedFromForm, embedHref, HANDOFF_PARAM, type EmbedContext } from "@/lib/embed/context";
 import { formOf, validatedAction } from "@/lib/validated-action";
@@ -43,26 +37,8 @@ function embedOf(formData: FormData): EmbedContext | undefined {
 
 const sessionId = z.string().regex(CHECKOUT_SESSION_ID, "is not a checkout session");
 
-/** Every form field is a string; the rules (DNI letter, adult, ...) are the domain's. */
-const text = z.string().max(1000, "is too long").optional();
-
-const customerFormSchema = z.object({
+const customerFormSchema = customerFormFields.extend({
   sessionId,
-  firstName: text,
-  lastName: text,
-  email: text,
-  prefix: text,
-  phone: text,
-  documentType: text,
-  documentId: text,
-  documentValidityDate: text,
-  gender: text,
-  birthDate: text,
-  nationality: text,
-  address: text,
-  city: text,
-  postalCode: text,
-  countryCode: text,
   // The correction form (`?edit=1`): where a post without JavaScript is answered.
   edit: z.literal("1").optional(),
 });
@@ -95,35 +71,6 @@ const submitCustomerValidated = validatedAction(
 );
 
 /**
- * The cookie binding the customer's data to this browser: httpOnly, only for this session's pages.
- * First-party: SameSite=Lax (sent when the customer comes back through the link). In the embedded
- * checkout, a third-party frame: partitioned (CHIPS, kept for the partner's site only) and
- * SameSite=None, which browsers take only with Secure, so over https only; on plain http it is Lax,
- * and a cross-site frame then cannot correct the data it sent (it says so).
- */
-async function setEditorCookie(sessionId: string, token: string, embedded: boolean): Promise<void> {
-  await setSessionCookie(EDITOR_COOKIE, sessionId, token, embedded, Math.ceil(SESSION_TTL_MS / 1000));
-}
-
-/** A cookie for this session's pages only, with the editor cookie's rules (above); max age 0 deletes it. */
-async function setSessionCookie(name: string, sessionId: string, value: string, embedded: boolean, maxAge: number): Promise<void> {
-  const secure = await servedOverHttps();
-  const thirdParty = embedded && secure;
-  (await cookies()).set(name, value, {
-    path: `/checkout/${sessionId}`,
-    maxAge,
-    httpOnly: true,
-    secure,
-    sameSite: thirdParty ? "none" : "lax",
-    ...(thirdParty ? { partitioned: true } : {}),
-  });
-}
-
-function isCustomerField(name: string): name is CustomerField {
-  return (CUSTOMER_FIELDS as readonly string[]).includes(name);
-}
-
-/**
  * The customer form's action (through useActionState): stores the data and creates the operation,
  * then goes to the offers; otherwise answers with each field's error for the form to show.
  */
@@ -136,7 +83,9 @@ export async function submitCustomerForm(previous: CustomerFormState, formData: 
     // Only a tampered or oversized post gets here: name the fields it can, keep what was typed.
     const errors: CustomerErrors = {};
     for (const issue of outcome.invalid) if (isCustomerField(issue.field)) errors[issue.field] = "too_long";
-    const draft = Object.fromEntries(Object.entries(draftFromForm(formOf(formData))).map(([key, value]) => [key, value.slice(0, 1000)]));
+    const draft = Object.fromEntries(
+      Object.entries(draftFromForm(formOf(formData))).map(([key, value]) => [key, value.slice(0, CUSTOMER_TEXT_MAX)]),
+    );
     const answer: CustomerFormState =
       Object.keys(errors).length > 0 ? { submission, draft, errors } : { submission, draft, failure: "invalid" };
     // A hostile post may carry no form at all (the action's arguments are the client's).

@@ -3,7 +3,8 @@ import { sessionAtProvider } from "@/lib/checkout/testing/context";
 import { DEMO_PARTNER_ID } from "@/lib/demo/seed";
 import { decideAtProvider } from "@/lib/sandbox/testing/servers";
 import { auditOf, auroraStaff, auroraWorld, grupoStaffOnAuroras, LUCIA } from "../testing/aurora";
-import { refundStep, type RefundingStaff } from "./refund";
+import { FinancingApiError } from "@/lib/financing/errors";
+import { openRefund, refundStep, type RefundingStaff } from "./refund";
 
 const world = auroraWorld();
 const audited = (operationId: string) => auditOf(world.database.db, operationId, "operation_refunded");
@@ -12,6 +13,16 @@ const IP = "203.0.113.9";
 const NO_CHARGES = { agencyFee: "", providerFee: "", reason: "" };
 
 const aurora = (): RefundingStaff => auroraStaff(world);
+
+/** A partner API that records each call and answers none: to show that nothing was asked of it. */
+function recordingClient(calls: string[]): RefundingStaff["client"] {
+  return new Proxy({} as RefundingStaff["client"], {
+    get: (_target, name: string) => () => {
+      calls.push(name);
+      throw new Error("unexpected call");
+    },
+  });
+}
 
 /** An operation of Viajes Aurora's checkout, confirmed at the provider: refundable. */
 async function confirmedOperation(): Promise<string> {
@@ -57,12 +68,7 @@ describe("refunding an operation from the back-office", () => {
   it("another partner's staff get 'not found': nothing is asked of the API, nothing is refunded", async () => {
     const operationId = await confirmedOperation();
     const calls: string[] = [];
-    const recording = new Proxy({} as RefundingStaff["client"], {
-      get: (_target, name: string) => () => {
-        calls.push(name);
-        throw new Error("unexpected call");
-      },
-    });
+    const recording = recordingClient(calls);
     // Grupo Demo's key reaches agency 101, but 101 and this checkout's operation are Viajes Aurora's.
     const grupo: RefundingStaff = grupoStaffOnAuroras(world, recording);
     for (const intent of ["review", "confirm"] as const) {
@@ -80,12 +86,7 @@ describe("refunding an operation from the back-office", () => {
   it("a member without the refund permission gets 'not found' at every step: nothing is asked of the API, the refusal is audited", async () => {
     const operationId = await confirmedOperation();
     const calls: string[] = [];
-    const recording = new Proxy({} as RefundingStaff["client"], {
-      get: (_target, name: string) => () => {
-        calls.push(name);
-        throw new Error("unexpected call");
-      },
-    });
+    const recording = recordingClient(calls);
     const agent: RefundingStaff = {
       ...aurora(),
       user: { id: "staff_demo_aurora_agent", name: "Carmen Vega", role: "agent", canRefund: false },
@@ -123,5 +124,53 @@ describe("refunding an operation from the back-office", () => {
     const values = { agencyFee: "999999", providerFee: "", reason: "" };
     const step = await refundStep(aurora(), { operationId, intent: "review", values }, { ip: IP });
     expect(step).toMatchObject({ step: "edit", values, errors: { agencyFee: "exceeds" } });
+  });
+});
+
+describe("opening the refund page", () => {
+  it("opens on the API's breakdown, the same the steps recompute from", async () => {
+    const operationId = await confirmedOperation();
+    const opening = await openRefund(aurora(), operationId);
+    if (opening.step !== "edit") throw new Error(`expected the form, got ${opening.reason}`);
+    const review = await refundStep(aurora(), { operationId, intent: "review", values: NO_CHARGES }, { ip: IP });
+    expect(review).toMatchObject({ step: "confirm", base: opening.base });
+  });
+
+  it("someone else's operation is 'not found' before any call; one not confirmed says its status", async () => {
+    const operationId = await confirmedOperation();
+    const calls: string[] = [];
+    const recording = recordingClient(calls);
+    expect(await openRefund(grupoStaffOnAuroras(world, recording), operationId)).toEqual({
+      step: "failed",
+      reason: "not_found",
+      status: null,
+    });
+    expect(calls).toEqual([]);
+
+    const { operationId: open } = await sessionAtProvider(world.ctx, world.partner);
+    expect(await openRefund(aurora(), open!)).toEqual({ step: "failed", reason: "not_refundable", status: "CLIENT_REQUESTED" });
+  });
+
+  it("an operation the API does not know or does not show this key is 'not found'; any other failure 'unavailable'", async () => {
+    const operationId = await confirmedOperation();
+    const failing = (status: number | undefined): RefundingStaff => ({
+      ...aurora(),
+      client: {
+        ...world.client,
+        getRefundDetails: () => {
+          throw new FinancingApiError({
+            kind: status ? "http" : "network",
+            message: "refused",
+            endpoint: "GET /operations/{id}/refund/details",
+            requestId: "r",
+            status,
+          });
+        },
+      },
+    });
+    expect(await openRefund(failing(404), operationId)).toEqual({ step: "failed", reason: "not_found", status: null });
+    expect(await openRefund(failing(403), operationId)).toEqual({ step: "failed", reason: "not_found", status: null });
+    expect(await openRefund(failing(503), operationId)).toEqual({ step: "failed", reason: "unavailable", status: null });
+    expect(await openRefund(failing(undefined), operationId)).toEqual({ step: "failed", reason: "unavailable", status: null });
   });
 });

@@ -36,6 +36,27 @@ export interface RefundRequest {
 export type RefundingStaff = StaffActor &
   OwnershipSubject & { user: PermissionHolder } & { client: Pick<FinancingClient, "getRefundDetails" | "refund" | "getStatus"> };
 
+/** How a refund opens: the form over the API's breakdown, or why there is no refund to make. */
+export type RefundOpening =
+  { step: "edit"; base: RefundBase } | { step: "failed"; reason: "not_refundable" | "unavailable" | "not_found"; status: string | null };
+
+/**
+ * The refund page's first step, for a member the page let refund: someone else's operation is "not
+ * found" before any partner API call, as is one the API does not know or does not let this key see;
+ * one that is not refundable says its status, when known.
+ */
+export async function openRefund(
+  staff: OwnershipSubject & { client: Pick<FinancingClient, "getRefundDetails" | "getStatus"> },
+  operationId: string,
+): Promise<RefundOpening> {
+  if (!(await ownsOperation(staff, operationId))) return { step: "failed", reason: "not_found", status: null };
+  const breakdown = await readRefundBreakdown(staff.client, operationId);
+  if (breakdown.ok) return { step: "edit", base: breakdown.base };
+  if (breakdown.reason === "not_refundable") return { step: "failed", reason: "not_refundable", status: breakdown.status };
+  const unknown = breakdown.httpStatus === 403 || breakdown.httpStatus === 404;
+  return { step: "failed", reason: unknown ? "not_found" : "unavailable", status: null };
+}
+
 /**
  * One step of a refund: edit the charges, review the server's computation, confirm. Amounts are
  * recomputed from a fresh breakdown at each step, never taken from the form. Someone else's

@@ -1,28 +1,12 @@
 import { allOperations } from "@/lib/backoffice/operations/operations";
-import { toCsv } from "@/lib/backoffice/operations/csv";
 import { parseOperationFilters } from "@/lib/backoffice/operations/filters";
-import { sessionIdHint } from "@/lib/backoffice/common/format";
+import { operationsCsv, operationsCsvFileName } from "@/lib/backoffice/operations/operations-csv";
 import { apiProblem } from "@/lib/financing/api-problem";
 import { staffForRequest } from "@/lib/identity/staff";
-import { amountFromCents } from "@/lib/financing/money";
 import { routeHandler } from "@/lib/http/request-scope";
 import { createWorkGate } from "@/lib/security/limits/work-gate";
 
 export const dynamic = "force-dynamic";
-
-const HEADER = [
-  "operationId",
-  "operationNumber",
-  "bookingReference",
-  "status",
-  "totalPrice",
-  "totalReserve",
-  "currency",
-  "updatedAt",
-  "customerName",
-  "packageName",
-  "checkoutSessionId",
-] as const;
 
 const noStore = { "Cache-Control": "no-store" };
 
@@ -75,28 +59,11 @@ async function get(request: Request): Promise<Response> {
   } finally {
     gate.release();
   }
-  const body = toCsv(
-    HEADER,
-    rows.map(({ operation, session }) => [
-      operation.id,
-      operation.operationNumber,
-      operation.externalId,
-      operation.status,
-      amountFromCents(operation.totalPrice.cents).toFixed(2),
-      amountFromCents(operation.totalReserve.cents).toFixed(2),
-      operation.totalPrice.currency,
-      operation.updatedAt,
-      session?.customerName,
-      session?.packageName,
-      // Its first characters only: enough to match, not to open the customer's checkout.
-      session && sessionIdHint(session.sessionId),
-    ]),
-  );
-  const day = new Date().toISOString().slice(0, 10);
+  const body = operationsCsv(rows);
   return new Response(body, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="operations-${day}.csv"`,
+      "Content-Disposition": `attachment; filename="${operationsCsvFileName(new Date())}"`,
       ...noStore,
     },
   });

@@ -3,12 +3,8 @@ import { AdminPage } from "@/app/admin/admin-page";
 import { RefundFlow } from "@/components/admin/refund-flow";
 import { reasonSettings, type RefundState } from "@/components/admin/form-states";
 import { TextLink } from "@/components/ui/text-link";
-import { AppError } from "@/lib/app-error";
-import { apiProblem } from "@/lib/financing/api-problem";
-import { requireOwnedOperation } from "@/lib/backoffice/operations/ownership";
-import { refundBaseOf, type RefundBase } from "@/lib/backoffice/refunds/review";
+import { openRefund } from "@/lib/backoffice/refunds/refund";
 import { requirePermission } from "@/lib/identity/staff";
-import { isFinancingApiError } from "@/lib/financing/errors";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { intlLocale } from "@/lib/i18n/format";
 import { getLocale } from "@/lib/i18n/server";
@@ -42,36 +38,9 @@ export default async function RefundPage({ params, searchParams }: Props) {
   const m = getAdminMessages(locale);
 
   // Whatever is found, the same component shows it (see RefundFlow's `initial`).
-  let base: RefundBase | undefined;
-  let initial: RefundState;
-  try {
-    // Someone else's operation: "not found", before any partner API call (ownership.ts).
-    await requireOwnedOperation(staff, id);
-    base = refundBaseOf(await staff.client.getRefundDetails(id));
-    initial = { step: "edit", submission: 0, base };
-  } catch (error) {
-    if (error instanceof AppError && error.code === "not_found") {
-      initial = { step: "failed", submission: 0, reason: "not_found", status: null };
-    } else if (isFinancingApiError(error, "OPERATION_NOT_REFUNDABLE")) {
-      let status = error.operationStatus;
-      if (!status) {
-        try {
-          status = (await staff.client.getStatus(id)).status.status;
-        } catch (statusError) {
-          apiProblem(statusError, "reading the status of an operation that is not refundable");
-        }
-      }
-      initial = { step: "failed", submission: 0, reason: "not_refundable", status: status ?? null };
-    } else {
-      const problem = apiProblem(error, "reading a refund breakdown");
-      initial = {
-        step: "failed",
-        submission: 0,
-        reason: problem === "not_found" || problem === "forbidden" ? "not_found" : "unavailable",
-        status: null,
-      };
-    }
-  }
+  const opening = await openRefund(staff, id);
+  const initial: RefundState = { ...opening, submission: 0 };
+  const base = opening.step === "edit" ? opening.base : undefined;
 
   const statuses: Record<string, string> = m.common.statuses;
   return (

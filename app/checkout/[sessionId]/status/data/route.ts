@@ -1,9 +1,8 @@
-import { createHash } from "node:crypto";
 import { errorResponse } from "@/lib/http/error-response";
 import { getAppContext } from "@/lib/app-context";
 import { pollStatus } from "@/lib/checkout/session/flow";
 import { statusReadRefusal } from "@/lib/checkout/session/status-throttle";
-import { ifNoneMatches } from "@/lib/http/etag";
+import { contentEtag, ifNoneMatches } from "@/lib/http/etag";
 import { routeHandler } from "@/lib/http/request-scope";
 
 export const dynamic = "force-dynamic";
@@ -21,7 +20,7 @@ async function get(request: Request, { params }: { params: Promise<{ sessionId: 
     if (refusal) throw refusal;
     const ctx = await getAppContext();
     const view = await pollStatus(ctx, sessionId);
-    const etag = `"${createHash("sha256").update(JSON.stringify(view)).digest("base64url").slice(0, 16)}"`;
+    const etag = contentEtag(view);
     // Private and revalidated every time: the answer is about one customer's checkout.
     const headers = { ETag: etag, "Cache-Control": "private, no-cache" };
     // Weak comparison over a list (RFC 9110): a proxy may weaken the tag, a cache may send several.
