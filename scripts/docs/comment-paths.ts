@@ -1,5 +1,5 @@
 /**
- * The repository paths the code's comments name (`lib/ops/error-pages.ts`, `app/admin/staff/[id]/page.tsx`,
+ * The repository paths the code's comments name (`lib/ops/error-pages.ts`, `app/admin/operations/[id]/page.tsx`,
  * `e2e/support/`), checked to exist: comments name the code they lean on far more often than they
  * import it, and a moved file must not leave them pointing at nothing. The docs' own paths are
  * checked by scripts/docs/links.ts.
@@ -71,7 +71,7 @@ function exists(root: string, named: string): boolean {
 }
 
 export interface CommentPathProblem {
-  /** From the root, with the line: `lib/startup.ts:12`. */
+  /** From the root, with the line: `lib/ops/error-pages.ts:12`. */
   where: string;
   path: string;
 }

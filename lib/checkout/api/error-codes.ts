@@ -1,4 +1,4 @@
-import { defineErrorCodes, PLATFORM_ERROR_STATUS, type AppErrorCode } from "@/lib/app-error";
+import { defineErrorCodes, type AppErrorCode, type PLATFORM_ERROR_STATUS } from "@/lib/app-error";
 
 /**
  * The checkout sessions API's own error codes, registered with the app's error type (the
