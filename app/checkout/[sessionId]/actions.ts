@@ -21,8 +21,9 @@ import {
   FORM_ANSWER_VALUE,
   sealFormAnswer,
 } from "@/lib/checkout/session/form-answer";
-import { chooseOffer, submitCustomer, type ChooseResult } from "@/lib/checkout/session/flow";
-import { SESSION_TTL_MS } from "@/lib/checkout/session/sessions";
+import { chooseOffer, type ChooseResult } from "@/lib/checkout/session/flow";
+import { submitCustomer } from "@/lib/checkout/session/submit";
+import { SESSION_TTL_MS } from "@/lib/checkout/session/session-state";
 import { servedOverHttps } from "@/lib/security/headers/served-over-https";
 import { CHECKOUT_SESSION_ID, isCheckoutSessionId } from "@/lib/http/checkout-session-id";
 import { EMBED_LANG_PARAM, EMBED_PARAM, embedFromForm, embedHref, HANDOFF_PARAM, type EmbedContext } from "@/lib/embed/context";

@@ -7,7 +7,7 @@ import type { Db } from "@/lib/db";
 import { isOpenStatus, OPEN_STATUSES } from "@/lib/financing/contract";
 import { purgeExpiredIdempotencyKeys } from "../api/idempotency";
 import { refreshStatus, type CheckoutContext } from "../session/flow";
-import { notifyExpiredSessions } from "../session/sessions";
+import { notifyExpiredSessions } from "../session/outbox";
 import { loggerFor } from "@/lib/logger";
 import { withLogContext } from "@/lib/logging/context";
 
