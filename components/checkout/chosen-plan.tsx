@@ -1,4 +1,4 @@
-import type { ChosenPlan } from "@/lib/checkout/session/sessions";
+import type { ChosenPlan } from "@/lib/checkout/session/session-state";
 import { totalOwed } from "@/lib/financing/offers";
 import { formatAmount, formatPercent } from "@/lib/i18n/format";
 import type { Locale } from "@/lib/i18n/locales";

@@ -1,5 +1,5 @@
 import type { CustomerDraft, CustomerErrors } from "@/lib/checkout/session/customer";
-import type { SubmitFailure } from "@/lib/checkout/session/flow";
+import type { SubmitFailure } from "@/lib/checkout/session/submit";
 
 /**
  * What the customer-data action hands back to the form: what was sent (to refill the fields), the

@@ -4,7 +4,7 @@ import { eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createAppContext } from "@/lib/app-context";
-import { notificationPayload } from "@/lib/checkout/session/sessions";
+import { notificationPayload } from "@/lib/checkout/session/session-state";
 import { deliverDueNotifications } from "@/lib/checkout/background/notifications";
 import { createSession } from "@/lib/checkout/session/sessions";
 import { DEMO_SECRET, sessionInput, testContext } from "@/lib/checkout/testing/context";

@@ -1,25 +1,18 @@
 import "server-only";
-import { lookup as dnsLookup } from "node:dns/promises";
-import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lt, lte, ne, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, isNotNull, lt, lte, type SQL } from "drizzle-orm";
 import type { OperationStatus, WebhookStatus, WireCreateOperationRequest } from "@/lib/financing/contract";
 import { WEBHOOK_STATUSES } from "@/lib/financing/contract";
 import { ACCOUNTS, findAgency, findKey, type SandboxKey } from "./accounts";
 import { DEFAULT_RETENTION_DAYS } from "./config";
 import type { SandboxDatabase, SandboxDb } from "./db/connection";
-import {
-  sandboxAccounts,
-  sandboxOperations,
-  sandboxWebhookDeliveries,
-  sandboxWebhookEvents,
-  type HistoryEntry,
-  type SandboxOperationRow,
-  type SandboxWebhookEventRow,
-} from "./db/schema";
+import { sandboxAccounts, sandboxOperations, type HistoryEntry, type SandboxOperationRow } from "./db/schema";
 import { authError, businessError, generalError, operationNotFound, SandboxError, validationError } from "./errors";
 import { agencyHasProviders, alternativesWithSameInstallments, computeOffers, type SandboxOffer } from "./offers";
-import { checkTarget, emptyAllowList, type AllowList, type Lookup } from "./targets";
+import { AccountClocks } from "./clock";
+import { WebhookDelivery, type WebhookAck, type WebhookDeliveryOptions, type WebhookEventRecord } from "./webhook-delivery";
 
 export type { HistoryEntry } from "./db/schema";
+export { REDELIVERY_SCHEDULE_SECONDS, type WebhookAttempt, type WebhookEventRecord } from "./webhook-delivery";
 
 /**
  * The sandbox's state and rules: operations, the state machine the QA guide (docs/qa/README.md) lists, the e-mail-tag
@@ -51,12 +44,6 @@ export const EXPIRY_SECONDS = 24 * 60 * 60;
 const EXPIRABLE: readonly OperationStatus[] = ["GENERATED", "PENDING", "CLIENT_REQUESTED", "PENDING_RESPONSE"];
 /** Statuses that never change again. ERROR is not one: the spec lets it be cancelled. */
 const FINAL: readonly OperationStatus[] = ["REFUSED", "REFUNDED", "CANCELLED", "EXPIRED", "FINISHED"];
-
-/** Delay before each redelivery of an unacknowledged webhook: 1 min, 5 min, 15 min, 1 h, 6 h, 24 h. */
-export const REDELIVERY_SCHEDULE_SECONDS = [60, 300, 900, 3_600, 21_600, 86_400] as const;
-// The claim computes the next due time in SQL: element n+1 of this array after the n-th attempt
-// (1-based, NULL past the end: no more attempts).
-const SCHEDULE_MS_ARRAY = sql.raw(`ARRAY[${REDELIVERY_SCHEDULE_SECONDS.map((s) => s * 1000).join(",")}]::bigint[]`);
 
 /** Fees of the refund breakdown, in basis points of the trip price. */
 export const MANAGEMENT_FEE_BPS = 150; // 1.5 %, charged on top of the price (totalReserve) and not refunded
@@ -98,46 +85,13 @@ export interface SandboxOperation {
   travelEndDate: string | undefined;
 }
 
-export interface WebhookAttempt {
-  at: string;
-  status?: number;
-  error?: string;
-}
-
-export interface WebhookEventRecord {
-  eventId: number;
-  operationId: string;
-  status: WebhookStatus;
-  /** The full target: deliver to it, never show or log it (see `redactUrl`). */
-  url: string;
-  createdAt: number;
-  /** Deliveries claimed so far (an attempt in flight counts). */
-  attemptCount: number;
-  attempts: WebhookAttempt[];
-  acknowledged: boolean;
-  /** A newer event of the same operation replaced it: no more redeliveries, and no ack. */
-  supersededBy?: number;
-  /** When the next delivery is due (owner's test clock); undefined when none is. */
-  nextAttemptAt?: number;
-}
-
 export type StartFinancingOutcome =
   | { financingStatus: "REQUESTED"; paymentUrl: string }
   | { financingStatus: "REFUSED" | "ERROR"; paymentUrl: null; hasAlternativeFinancialOffers: boolean };
 
-export interface SandboxEngineOptions {
-  /** Delivers webhooks; the global fetch by default. */
-  fetch?: typeof fetch;
+export interface SandboxEngineOptions extends WebhookDeliveryOptions {
   /** The real clock under the test clocks. */
   realNow?: () => number;
-  webhookTimeoutMs?: number;
-  /** Resolves webhook hosts before a delivery; DNS by default. */
-  lookup?: Lookup;
-  /** Local mode: webhooks may target this machine's loopback (default true). */
-  localMode?: boolean;
-  allowedTargets?: AllowList;
-  /** The paths a loopback target may start with in local mode (the served sandbox: SANDBOX_LOOPBACK_PATHS); default any. */
-  loopbackPaths?: readonly string[];
   /** Operations created longer ago than this (wall clock) are purged on the timer. */
   retentionDays?: number;
   /** The production-like mode: the seeded keys are taken in their `fk_live_` form only (accounts.ts). */
@@ -159,13 +113,8 @@ interface Change {
 export class SandboxEngine {
   private readonly inFlight = new Set<Promise<unknown>>();
   private ticking: Promise<void> | undefined;
-  private readonly doFetch: typeof fetch;
-  private readonly realNow: () => number;
-  private readonly webhookTimeoutMs: number;
-  private readonly lookup: Lookup;
-  private readonly localMode: boolean;
-  private readonly allowedTargets: AllowList;
-  private readonly loopbackPaths: readonly string[] | undefined;
+  private readonly clocks: AccountClocks;
+  private readonly webhooks: WebhookDelivery;
   readonly retentionDays: number;
   readonly productionLike: boolean;
   readonly publicOrigin: string | undefined;
@@ -181,13 +130,12 @@ export class SandboxEngine {
   ) {
     // Awaited on every use; a failure to open shows up there, not as an unhandled rejection.
     database.catch(() => {});
-    this.doFetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
-    this.realNow = options.realNow ?? Date.now;
-    this.webhookTimeoutMs = options.webhookTimeoutMs ?? 5_000;
-    this.lookup = options.lookup ?? ((hostname) => dnsLookup(hostname, { all: true, verbatim: true }));
-    this.localMode = options.localMode ?? true;
-    this.allowedTargets = options.allowedTargets ?? emptyAllowList();
-    this.loopbackPaths = options.loopbackPaths;
+    this.clocks = new AccountClocks(options.realNow ?? Date.now);
+    this.webhooks = new WebhookDelivery(
+      () => this.db(),
+      (work) => this.track(work),
+      options,
+    );
     this.retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
     this.productionLike = options.productionLike ?? false;
     this.publicOrigin = options.publicOrigin === undefined ? undefined : new URL(options.publicOrigin).origin;
@@ -198,33 +146,20 @@ export class SandboxEngine {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Clocks: one per account
+  // Clocks: one per account (clock.ts)
 
   /** The account's test clock: real time plus whatever QA advanced it by. */
   async now(account: string): Promise<number> {
-    return this.realNow() + (await this.offsetOf(await this.db(), account));
+    return this.clocks.now(await this.db(), account);
   }
 
   async clock(account: string): Promise<{ now: number; offsetSeconds: number }> {
-    const offset = await this.offsetOf(await this.db(), account);
-    return { now: this.realNow() + offset, offsetSeconds: Math.round(offset / 1000) };
-  }
-
-  private async offsetOf(db: SandboxDb, account: string): Promise<number> {
-    const [row] = await db.select({ offset: sandboxAccounts.clockOffsetMs }).from(sandboxAccounts).where(eq(sandboxAccounts.id, account));
-    return row?.offset ?? 0;
+    return this.clocks.read(await this.db(), account);
   }
 
   /** Moves the account's test clock; its expirations, finished trips and due redeliveries happen. */
   async advance(account: string, seconds: number): Promise<void> {
-    const db = await this.db();
-    await db
-      .insert(sandboxAccounts)
-      .values({ id: account, clockOffsetMs: seconds * 1000 })
-      .onConflictDoUpdate({
-        target: sandboxAccounts.id,
-        set: { clockOffsetMs: sql`${sandboxAccounts.clockOffsetMs} + ${seconds * 1000}` },
-      });
+    await this.clocks.advance(await this.db(), account, seconds);
     await this.tick(account);
   }
 
@@ -245,7 +180,7 @@ export class SandboxEngine {
 
   private async tickAccount(account: string): Promise<void> {
     const db = await this.db();
-    const now = this.realNow() + (await this.offsetOf(db, account));
+    const now = await this.clocks.now(db, account);
     const expiring = await db
       .select({ id: sandboxOperations.id })
       .from(sandboxOperations)
@@ -279,13 +214,13 @@ export class SandboxEngine {
         }
       }).catch(ignoreVanished);
     }
-    await this.claimAndDeliver(and(eq(sandboxWebhookEvents.account, account), lte(sandboxWebhookEvents.nextAttemptAt, now))!, now);
+    await this.webhooks.deliverDue(account, now);
   }
 
   /** Deletes operations (and their events) created more than `retentionDays` ago, by the wall clock. */
   async purgeExpired(): Promise<number> {
     const db = await this.db();
-    const cutoff = new Date(this.realNow() - this.retentionDays * DAY_MS);
+    const cutoff = new Date(this.clocks.real() - this.retentionDays * DAY_MS);
     const purged = await db
       .delete(sandboxOperations)
       .where(lt(sandboxOperations.createdRealAt, cutoff))
@@ -299,10 +234,7 @@ export class SandboxEngine {
     const db = await this.db();
     await db.transaction(async (tx) => {
       await tx.delete(sandboxOperations).where(eq(sandboxOperations.account, account));
-      await tx
-        .insert(sandboxAccounts)
-        .values({ id: account, clockOffsetMs: 0 })
-        .onConflictDoUpdate({ target: sandboxAccounts.id, set: { clockOffsetMs: 0 } });
+      await this.clocks.reset(tx, account);
     });
   }
 
@@ -341,7 +273,7 @@ export class SandboxEngine {
     if (key.kind === "agency") {
       const agencyId = key.agencyIds[0]!;
       if (agencyHeader !== null && agencyHeader.trim() !== String(agencyId)) {
-        throw generalError(403, "Forbidden", "An agency key acts for its own agency only", this.realNow());
+        throw generalError(403, "Forbidden", "An agency key acts for its own agency only", this.clocks.real());
       }
       return { key, agencyId, account: key.account };
     }
@@ -355,7 +287,7 @@ export class SandboxEngine {
     const agencyId = Number(agencyHeader.trim());
     const agency = findAgency(agencyId);
     if (!agency || !agency.active || !key.agencyIds.includes(agencyId)) {
-      throw generalError(403, "Forbidden", `Agency ${agencyId} is not an active agency of this group`, this.realNow());
+      throw generalError(403, "Forbidden", `Agency ${agencyId} is not an active agency of this group`, this.clocks.real());
     }
     return { key, agencyId, account: key.account };
   }
@@ -366,8 +298,7 @@ export class SandboxEngine {
   async createOperation(caller: Caller, body: WireCreateOperationRequest): Promise<{ operation: SandboxOperation; created: boolean }> {
     const db = await this.db();
     await db.insert(sandboxAccounts).values({ id: caller.account }).onConflictDoNothing();
-    const offset = await this.offsetOf(db, caller.account);
-    const now = this.realNow() + offset;
+    const now = await this.clocks.now(db, caller.account);
     const totalPriceCents = Math.round((body.totalPrice ?? 0) * 100);
     // Idempotency is the unique index on (agency, externalId): of concurrent creates, one inserts
     // and the others find its row (NULL externalIds never conflict: no idempotency without one).
@@ -388,7 +319,7 @@ export class SandboxEngine {
         triggers: [...triggersOf(body.client.email)],
         createdAt: now,
         updatedAt: now,
-        createdRealAt: new Date(this.realNow()),
+        createdRealAt: new Date(this.clocks.real()),
         history: [{ status: "GENERATED", at: new Date(now).toISOString() }],
         refusedInstallments: [],
         financing: null,
@@ -487,7 +418,7 @@ export class SandboxEngine {
     const outcome = await db.transaction(async (tx) => {
       const [row] = await tx.select().from(sandboxOperations).where(eq(sandboxOperations.id, id)).for("update");
       if (!row) throw operationNotFound(id);
-      const now = this.realNow() + (await this.offsetOf(tx, row.account));
+      const now = await this.clocks.now(tx, row.account);
       const operation = toOperation(row);
       const change: Change = { now, emitted: [] };
       const result = apply(operation, change);
@@ -504,18 +435,13 @@ export class SandboxEngine {
         .where(eq(sandboxOperations.id, id));
       const eventIds: number[] = [];
       for (const status of change.emitted) {
-        const eventId = await this.insertEvent(tx, operation, status, now);
+        const eventId = await this.webhooks.record(tx, operation, status, now);
         if (eventId !== undefined) eventIds.push(eventId);
       }
       return { operation, result, eventIds, now };
     });
     if (outcome.eventIds.length > 0) {
-      void this.track(
-        this.claimAndDeliver(
-          and(inArray(sandboxWebhookEvents.eventId, outcome.eventIds), lte(sandboxWebhookEvents.nextAttemptAt, outcome.now))!,
-          outcome.now,
-        ),
-      );
+      void this.track(this.webhooks.deliverEvents(outcome.eventIds, outcome.now));
     }
     return { operation: outcome.operation, result: outcome.result };
   }
@@ -713,32 +639,10 @@ export class SandboxEngine {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Webhooks
+  // Webhooks (their delivery: webhook-delivery.ts)
 
   async eventsOf(operationId: string): Promise<WebhookEventRecord[]> {
-    const db = await this.db();
-    const events = await db
-      .select()
-      .from(sandboxWebhookEvents)
-      .where(eq(sandboxWebhookEvents.operationId, operationId))
-      .orderBy(asc(sandboxWebhookEvents.eventId));
-    if (events.length === 0) return [];
-    const deliveries = await db
-      .select()
-      .from(sandboxWebhookDeliveries)
-      .where(
-        inArray(
-          sandboxWebhookDeliveries.eventId,
-          events.map((e) => e.eventId),
-        ),
-      )
-      .orderBy(asc(sandboxWebhookDeliveries.id));
-    return events.map((event) =>
-      toEventRecord(
-        event,
-        deliveries.filter((d) => d.eventId === event.eventId),
-      ),
-    );
+    return this.webhooks.eventsOf(operationId);
   }
 
   /**
@@ -749,133 +653,14 @@ export class SandboxEngine {
    * an event superseded by a newer one of its operation 409 WEBHOOK_EVENT_NOT_ACKNOWLEDGEABLE.
    * Acknowledging an acknowledged event again is a success: the ack is safe to repeat.
    */
-  async acknowledge(caller: Caller, ack: { operationIdentifier: string; operationStatus: WebhookStatus; eventId: number }): Promise<void> {
+  async acknowledge(caller: Caller, ack: WebhookAck): Promise<void> {
     await this.getOperation(caller, ack.operationIdentifier);
-    const db = await this.db();
-    await db.transaction(async (tx) => {
-      const [event] = await tx.select().from(sandboxWebhookEvents).where(eq(sandboxWebhookEvents.eventId, ack.eventId)).for("update");
-      if (!event) throw businessError(404, "WEBHOOK_EVENT_NOT_FOUND", `Webhook event ${ack.eventId} not found`);
-      if (event.operationId !== ack.operationIdentifier) {
-        throw businessError(
-          403,
-          "WEBHOOK_EVENT_OPERATION_MISMATCH",
-          `Webhook event ${ack.eventId} is not an event of operation ${ack.operationIdentifier}`,
-        );
-      }
-      if (event.status !== ack.operationStatus) {
-        throw businessError(
-          409,
-          "WEBHOOK_EVENT_STATUS_MISMATCH",
-          `Webhook event ${ack.eventId} carried ${event.status}, not ${ack.operationStatus}`,
-          {
-            eventStatus: event.status,
-          },
-        );
-      }
-      if (event.acknowledged) return;
-      if (event.supersededBy !== null) {
-        throw businessError(
-          409,
-          "WEBHOOK_EVENT_NOT_ACKNOWLEDGEABLE",
-          `Webhook event ${ack.eventId} was superseded by event ${event.supersededBy}`,
-          {
-            supersededBy: event.supersededBy,
-          },
-        );
-      }
-      await tx
-        .update(sandboxWebhookEvents)
-        .set({ acknowledged: true, nextAttemptAt: null })
-        .where(eq(sandboxWebhookEvents.eventId, ack.eventId));
-    });
+    await this.webhooks.acknowledge(ack);
   }
 
   /** Delivers every unacknowledged, current event of the account now (control API). */
   async redeliverAll(account: string): Promise<number> {
-    const now = await this.now(account);
-    return this.claimAndDeliver(eq(sandboxWebhookEvents.account, account), now);
-  }
-
-  /** Records the event and retires the operation's older unacknowledged ones. */
-  private async insertEvent(tx: SandboxDb, operation: SandboxOperation, status: WebhookStatus, now: number): Promise<number | undefined> {
-    const url = operation.request.webhookUrl;
-    if (!url) return undefined;
-    const [event] = await tx
-      .insert(sandboxWebhookEvents)
-      .values({ account: operation.account, operationId: operation.id, status, url, createdAt: now, nextAttemptAt: now })
-      .returning({ eventId: sandboxWebhookEvents.eventId });
-    const eventId = event!.eventId;
-    await tx
-      .update(sandboxWebhookEvents)
-      .set({ supersededBy: eventId, nextAttemptAt: null })
-      .where(
-        and(
-          eq(sandboxWebhookEvents.operationId, operation.id),
-          eq(sandboxWebhookEvents.acknowledged, false),
-          isNull(sandboxWebhookEvents.supersededBy),
-          ne(sandboxWebhookEvents.eventId, eventId),
-        ),
-      );
-    return eventId;
-  }
-
-  /**
-   * Claims the current, unacknowledged events matching `where` and delivers them. The claim is one
-   * UPDATE that counts the attempt and moves the next due time along the schedule, so a process
-   * that claims an event is the only one to send that attempt.
-   */
-  private async claimAndDeliver(where: SQL, now: number): Promise<number> {
-    const db = await this.db();
-    const claimed = await db
-      .update(sandboxWebhookEvents)
-      .set({
-        attemptCount: sql`${sandboxWebhookEvents.attemptCount} + 1`,
-        nextAttemptAt: sql`${now}::bigint + (${SCHEDULE_MS_ARRAY})[${sandboxWebhookEvents.attemptCount} + 1]`,
-      })
-      .where(and(where, eq(sandboxWebhookEvents.acknowledged, false), isNull(sandboxWebhookEvents.supersededBy)))
-      .returning();
-    await Promise.all(claimed.map((event) => this.track(this.attempt(event, now))));
-    return claimed.length;
-  }
-
-  private async attempt(event: SandboxWebhookEventRow, now: number): Promise<void> {
-    const record: WebhookAttempt = { at: new Date(now).toISOString() };
-    const target = await checkTarget(
-      event.url,
-      { localMode: this.localMode, allowList: this.allowedTargets, loopbackPaths: this.loopbackPaths },
-      this.lookup,
-    );
-    if (!target.ok) {
-      record.error = `refused: ${target.reason}`;
-    } else {
-      try {
-        const response = await this.doFetch(event.url, {
-          method: "POST",
-          headers: { "Content-Type": "application/json", "User-Agent": "travel-financing-sandbox/1" },
-          body: JSON.stringify({ operationIdentifier: event.operationId, operationStatus: event.status, eventId: event.eventId }),
-          signal: AbortSignal.timeout(this.webhookTimeoutMs),
-          redirect: "manual",
-        });
-        record.status = response.status;
-        await response.body?.cancel();
-      } catch (error) {
-        // Fetch errors name the host and port at most, never the path.
-        record.error = error instanceof Error ? describeFetchError(error) : String(error);
-      }
-    }
-    const db = await this.db();
-    try {
-      await db
-        .insert(sandboxWebhookDeliveries)
-        .values({ eventId: event.eventId, at: record.at, status: record.status ?? null, error: record.error ?? null });
-    } catch (error) {
-      // The event may be gone meanwhile (a reset, the retention purge): then there is nothing to record.
-      const [still] = await db
-        .select({ id: sandboxWebhookEvents.eventId })
-        .from(sandboxWebhookEvents)
-        .where(eq(sandboxWebhookEvents.eventId, event.eventId));
-      if (still) throw error;
-    }
+    return this.webhooks.deliverAll(account, await this.now(account));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -904,13 +689,6 @@ function ignoreVanished(error: unknown): void {
   throw error;
 }
 
-function describeFetchError(error: Error): string {
-  const cause = (error as { cause?: unknown }).cause;
-  const code = cause && typeof cause === "object" && "code" in cause ? String((cause as { code: unknown }).code) : undefined;
-  if (error.name === "TimeoutError") return "timed out";
-  return code ? `${error.message} (${code})` : error.message;
-}
-
 function toOperation(row: SandboxOperationRow): SandboxOperation {
   return {
     id: row.id,
@@ -932,25 +710,6 @@ function toOperation(row: SandboxOperationRow): SandboxOperation {
     refusedInstallments: new Set(row.refusedInstallments),
     ...(row.financing ? { financing: row.financing } : {}),
     travelEndDate: row.travelEndDate ?? undefined,
-  };
-}
-
-function toEventRecord(event: SandboxWebhookEventRow, deliveries: (typeof sandboxWebhookDeliveries.$inferSelect)[]): WebhookEventRecord {
-  return {
-    eventId: event.eventId,
-    operationId: event.operationId,
-    status: event.status as WebhookStatus,
-    url: event.url,
-    createdAt: event.createdAt,
-    attemptCount: event.attemptCount,
-    attempts: deliveries.map((d) => ({
-      at: d.at,
-      ...(d.status === null ? {} : { status: d.status }),
-      ...(d.error === null ? {} : { error: d.error }),
-    })),
-    acknowledged: event.acknowledged,
-    ...(event.supersededBy === null ? {} : { supersededBy: event.supersededBy }),
-    ...(event.nextAttemptAt === null ? {} : { nextAttemptAt: event.nextAttemptAt }),
   };
 }
 

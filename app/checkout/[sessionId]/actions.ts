@@ -17,7 +17,8 @@ import {
   FORM_ANSWER_VALUE,
   sealFormAnswer,
 } from "@/lib/checkout/session/form-answer";
-import { chooseOffer, submitCustomer, type ChooseResult } from "@/lib/checkout/session/flow";
+import { chooseOffer, type ChooseResult } from "@/lib/checkout/session/flow";
+import { submitCustomer } from "@/lib/checkout/session/submit";
 import { CHECKOUT_SESSION_ID, isCheckoutSessionId } from "@/lib/http/checkout-session-id";
 import { EMBED_LANG_PARAM, EMBED_PARAM, embedFromForm, embedHref, HANDOFF_PARAM, type EmbedContext } from "@/lib/embed/context";
 import { formOf, validatedAction } from "@/lib/validated-action";

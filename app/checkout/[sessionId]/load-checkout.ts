@@ -4,7 +4,7 @@ import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { preloadedSession } from "@/lib/checkout/session/page-preload";
 import { readSession } from "@/lib/checkout/session/read-session";
-import { sessionState, type CheckoutSession, type SessionState } from "@/lib/checkout/session/sessions";
+import { sessionState, type CheckoutSession, type SessionState } from "@/lib/checkout/session/session-state";
 import { embedContext, embedHref, embedLocaleHint } from "@/lib/embed/context";
 import { headers } from "next/headers";
 import { CHECKOUT_PAGE_HEADER } from "@/lib/http/checkout-page";

@@ -9,7 +9,7 @@ import type { FinancialOffer, Operation, Page } from "@/lib/financing/types";
 import { apiProblem, type ApiProblem } from "@/lib/financing/api-problem";
 import { toListInput, type OperationFilters } from "./filters";
 import { ownedOperationIds, ownsOperation } from "./ownership";
-import { operationOwners } from "@/lib/checkout/session/sessions";
+import { operationOwners } from "@/lib/checkout/session/operation-link";
 import type { StaffContext } from "@/lib/identity/staff";
 
 /**

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { AppError } from "@/lib/app-error";
 import { openDatabase, type Database } from "@/lib/db";
 import { checkoutSessions } from "@/lib/db/schema";
-import { detachOperation } from "@/lib/checkout/session/sessions";
+import { detachOperation } from "@/lib/checkout/session/operation-link";
 import { storedSession } from "@/lib/checkout/testing/context";
 import { DEMO_BLUE_PARTNER_ID, DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID, seedDemoPartner, seedDemoStaff } from "@/lib/demo/seed";
 import type { FinancingClient } from "@/lib/financing/client";

@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { partnerAgencies } from "@/lib/db/schema";
-import { operationOwners } from "@/lib/checkout/session/sessions";
+import { operationOwners } from "@/lib/checkout/session/operation-link";
 import { AppError } from "@/lib/app-error";
 import { ownsByAgency } from "@/lib/partners/acting-agency";
 

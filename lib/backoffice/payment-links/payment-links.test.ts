@@ -1,6 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { attachOperation, getSession, sessionState } from "@/lib/checkout/session/sessions";
+import { attachOperation } from "@/lib/checkout/session/operation-link";
+import { sessionState } from "@/lib/checkout/session/session-state";
+import { getSession } from "@/lib/checkout/session/sessions";
 import { sessionInput } from "@/lib/checkout/testing/context";
 import { openDatabase, type Database } from "@/lib/db";
 import { auditEvents, staffUsers } from "@/lib/db/schema";

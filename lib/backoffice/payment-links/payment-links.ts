@@ -1,14 +1,9 @@
 import "server-only";
 import { and, count, desc, eq, gt, gte, isNotNull, isNull, lt, type SQL } from "drizzle-orm";
 import { checkoutUrls } from "@/lib/checkout/session/flow";
-import {
-  createSession,
-  getSession,
-  operationOwners,
-  sessionState,
-  type CheckoutSession,
-  type SessionState,
-} from "@/lib/checkout/session/sessions";
+import { operationOwners } from "@/lib/checkout/session/operation-link";
+import { sessionState, type CheckoutSession, type SessionState } from "@/lib/checkout/session/session-state";
+import { createSession, getSession } from "@/lib/checkout/session/sessions";
 import type { CreateSessionInput } from "@/lib/checkout/session/booking";
 import type { Db } from "@/lib/db";
 import { checkoutSessions, customerData, staffUsers } from "@/lib/db/schema";

@@ -11,7 +11,7 @@ import type { CheckoutContext } from "../session/flow";
 /**
  * The partner's event feed (`GET /api/events`): every notification written for the partner's
  * sessions, delivered or not (no notification URL, an endpoint that was down), in the order they
- * were written (`partner_notifications.seq`, lib/checkout/session/sessions.ts), each with the body
+ * were written (`partner_notifications.seq`, lib/checkout/session/outbox.ts), each with the body
  * that is signed and sent and what came of sending it. A partner that missed notifications catches
  * up from the last cursor it processed; nothing here changes their delivery.
  */

@@ -13,7 +13,7 @@ import { answerCheckoutApi } from "./api-route";
 import { buildCheckoutApiDocument, withApiConventions } from "./openapi";
 import { handleCreateSession, handleGetSession, type SessionsApiThrottles } from "./sessions-api";
 import { CURRENT_CHECKOUT_API_VERSION } from "./versions";
-import { notificationPayload } from "../session/sessions";
+import { notificationPayload } from "../session/session-state";
 import type { CheckoutContext } from "../session/flow";
 import { DEMO_SECRET, sessionInput, testContext } from "../testing/context";
 

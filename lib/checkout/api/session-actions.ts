@@ -11,7 +11,8 @@ import { auditOperationEvent, type OperationActor } from "@/lib/money-moves/acto
 import { cancelAtPartnerApi } from "@/lib/money-moves/cancel";
 import { computeRefund, readRefundBreakdown, refundAtPartnerApi, type RefundBase } from "@/lib/money-moves/refund";
 import { refreshStatus, type CheckoutContext } from "../session/flow";
-import { cancelUnstartedSession, recordOperationStatus, requireSession, sessionState, type CheckoutSession } from "../session/sessions";
+import { sessionState, type CheckoutSession } from "../session/session-state";
+import { cancelUnstartedSession, recordOperationStatus, requireSession } from "../session/sessions";
 import {
   cancelSessionRequestSchema,
   refundSessionRequestSchema,

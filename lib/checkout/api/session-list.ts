@@ -7,7 +7,8 @@ import type { Db } from "@/lib/db";
 import { checkoutSessions, type CheckoutSessionRow } from "@/lib/db/schema";
 import { CHECKOUT_SESSION_ID } from "@/lib/http/checkout-session-id";
 import type { CheckoutContext } from "../session/flow";
-import { sessionStateCondition, type SessionState } from "../session/sessions";
+import type { SessionState } from "../session/session-state";
+import { sessionStateCondition } from "../session/sessions";
 import { LIST_LIMIT, listSessionsQuerySchema, type CheckoutSessionList, type ListSessionsQuery } from "./api-schemas";
 import { authenticatePartner, sessionResource, sessionsApiThrottles, takeBudget, type SessionsApiThrottles } from "./sessions-api";
 

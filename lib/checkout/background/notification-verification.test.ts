@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { verifyNotification, verifyNotificationByHand } from "@/examples/verify-notification";
 import type { CheckoutSessionRow } from "@/lib/db/schema";
 import { newSigningSecret, signNotification } from "./notifications";
-import { notificationPayload } from "../session/sessions";
+import { notificationPayload } from "../session/session-state";
 
 /*
  * The integrators' verification of a notification (docs/integrators/notifications.md) (examples/verify-notification.ts), with the library

@@ -7,7 +7,7 @@ import type { Db } from "@/lib/db";
 import { isOpenStatus, OPEN_STATUSES } from "@/lib/financing/contract";
 import { purgeExpiredIdempotencyKeys } from "../api/idempotency";
 import { refreshStatus, type CheckoutContext } from "../session/flow";
-import { notifyExpiredSessions } from "../session/sessions";
+import { notifyExpiredSessions } from "../session/outbox";
 import { loggerFor } from "@/lib/logger";
 import { withLogContext } from "@/lib/logging/context";
 
@@ -56,7 +56,7 @@ export async function reconcile(
     .orderBy(asc(checkoutSessions.updatedAt))
     .limit(options.limit ?? 50);
   // Sessions that expired before any operation existed: no status will report it, so it is
-  // announced from here (lib/checkout/session/sessions.ts).
+  // announced from here (lib/checkout/session/outbox.ts).
   const expired = await notifyExpiredSessions(ctx.db, now);
   if (expired > 0) log.info({ sessions: expired }, "reconciler: expired sessions announced to their partners");
   // The API's Idempotency-Keys past their 24 hours (lib/checkout/api/idempotency.ts): housekeeping

@@ -14,7 +14,8 @@ import { createFetchDouble, json } from "@/lib/financing/testing/fetch-double";
 import { startSandboxServer } from "@/lib/sandbox/testing/servers";
 import type { CheckoutContext } from "../session/flow";
 import type { Partner } from "@/lib/partners/partners";
-import { requireSession, sessionState } from "../session/sessions";
+import { sessionState } from "../session/session-state";
+import { requireSession } from "../session/sessions";
 import { sessionAtProvider, sessionInput, testContext } from "../testing/context";
 import { processWebhookEvent, receiveWebhook, webhookEvent, WEBHOOK_BODY_MAX_BYTES } from "./webhooks";
 

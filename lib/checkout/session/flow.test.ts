@@ -11,29 +11,13 @@ import { partnerNotifications, partners } from "@/lib/db/schema";
 import { forgetPartner } from "@/lib/partners/cache";
 import { decideAtProvider, startSandboxServer } from "@/lib/sandbox/testing/servers";
 import { MAX_CORRECTIONS } from "./customer-editor";
-import {
-  chooseOffer,
-  loadOffers,
-  pollStatus,
-  providerTarget,
-  refreshStatus,
-  statusView,
-  submitCustomer,
-  type CheckoutContext,
-} from "./flow";
+import { chooseOffer, loadOffers, pollStatus, providerTarget, refreshStatus, statusView, type CheckoutContext } from "./flow";
+import { submitCustomer } from "./submit";
 import type { Partner } from "@/lib/partners/partners";
-import {
-  attachOperation,
-  claimFinancingStart,
-  createSession,
-  getCustomerDraft,
-  markNotEligible,
-  partnerSessionView,
-  recordOperationStatus,
-  requireSession,
-  sessionState,
-  statusHistory,
-} from "./sessions";
+import { getCustomerDraft } from "./customer-store";
+import { attachOperation } from "./operation-link";
+import { partnerSessionView, sessionState } from "./session-state";
+import { claimFinancingStart, createSession, markNotEligible, recordOperationStatus, requireSession, statusHistory } from "./sessions";
 import { DEMO_BLUE_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
 import { partnerById } from "@/lib/partners/partners";
 import { workSettled } from "@/lib/ops/lifecycle";

@@ -6,30 +6,10 @@ import { isFinancingApiError } from "@/lib/financing/errors";
 import type { FinancialOffer, StartFinancingResult } from "@/lib/financing/types";
 import { cachedPartnerById } from "@/lib/partners/cache";
 import { isPartnerDisabled, type Partner } from "@/lib/partners/partners";
-import { clientDataHash, operationBooking, operationExternalId } from "./booking";
-import { toClientData, validateCustomer, type CustomerDraft, type CustomerErrors } from "./customer";
-import { editorTokenHash, isEditor, MAX_CORRECTIONS, mergeCorrection, PREFILL_MASKED_FIELDS } from "./customer-editor";
+import { operationExternalId } from "./booking";
 import { sortOffers } from "@/lib/financing/offers";
-import {
-  attachOperation,
-  skipOperationExternalId,
-  claimFinancingStart,
-  detachOperation,
-  getCustomerDraft,
-  isFinal,
-  isNewerStatus,
-  markNotEligible,
-  recordOperationStatus,
-  requireSession,
-  reserveCorrection,
-  saveCustomerData,
-  sessionState,
-  updateSession,
-  type CheckoutSession,
-  type SessionState,
-  type StatusReport,
-  type StatusSource,
-} from "./sessions";
+import { isFinal, isNewerStatus, sessionState, type CheckoutSession, type SessionState, type StatusSource } from "./session-state";
+import { claimFinancingStart, markNotEligible, recordOperationStatus, requireSession, updateSession, type StatusReport } from "./sessions";
 import { logError, loggerFor } from "@/lib/logger";
 import { trackWork } from "@/lib/ops/lifecycle";
 import type { ReuseWindow } from "@/lib/ops/shared-probe";
@@ -37,7 +17,8 @@ import type { ReuseWindow } from "@/lib/ops/shared-probe";
 const log = loggerFor("checkout");
 
 /**
- * The advanced flow (docs/contributors/architecture.md, "The checkout as data moves"), step by step. Pages and route handlers call these; each reads
+ * The advanced flow (docs/contributors/architecture.md, "The checkout as data moves"), step by step;
+ * step 2, the customer's data and the operation, is submit.ts. Pages and route handlers call these; each reads
  * the session from the database and the truth from the partner API, never from the browser.
  */
 
@@ -62,7 +43,7 @@ async function sessionFrom(ctx: CheckoutContext, sessionOrId: string | CheckoutS
 }
 
 /** The session's partner, from the short-lived partner cache (lib/partners/cache.ts). */
-async function partnerOf(ctx: CheckoutContext, session: CheckoutSession): Promise<Partner> {
+export async function partnerOf(ctx: CheckoutContext, session: CheckoutSession): Promise<Partner> {
   const partner = await cachedPartnerById(ctx.db, session.partnerId);
   if (!partner) throw new AppError("internal", "The session's partner is missing");
   return partner;
@@ -84,164 +65,6 @@ export function checkoutUrls(ctx: Pick<CheckoutContext, "appUrl" | "webhookToken
     error: `${ctx.appUrl}/checkout/${sessionId}/return/error`,
     webhook: `${ctx.appUrl}/api/webhooks/financing/${ctx.webhookToken}`,
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Step 2: the customer's data, then the operation
-
-export type SubmitCustomerResult =
-  { ok: true } | { ok: false; errors: CustomerErrors; draft: CustomerDraft } | { ok: false; failure: SubmitFailure; draft: CustomerDraft };
-
-/**
- * Why a submit changed nothing: `not_editor`, the data was sent from another browser (only that
- * one may correct it); `too_many_corrections`, the session's corrections are used up.
- */
-export type SubmitFailure = "unavailable" | "expired" | "closed" | "not_editor" | "too_many_corrections" | "agency_unavailable";
-
-/**
- * Validates and stores the customer's data, then creates the operation (externalId = the booking
- * reference). A repeat (double submit, back button) with the same data finds the operation already
- * there; creation is idempotent at the partner API too.
- *
- * `editorToken` is the submitting browser's token (its cookie, or a new one the caller sets as the
- * cookie on success): the first submit binds the data to it, and only it may send the data again
- * (customer-editor.ts). A later submit is a correction over the stored data: a blank masked field
- * keeps what was sent. The draft handed back on a failure is only what was typed, never the stored data.
- *
- * A correction (the customer went Back from the plans and changed their details) must reach the
- * provider: the operation was created with the old data, and creating again under the same
- * externalId would only return it. So the operation, while no plan has been requested
- * (GENERATED, PENDING or ERROR at the partner API), is cancelled and a new one is created under a
- * derived externalId (`{reference}~{n}`, booking.ts). Once it cannot be cancelled, the change is
- * refused ("closed": the form says the payment can no longer be changed and links to its status),
- * never accepted and dropped. Corrections that change the data are capped per session (MAX_CORRECTIONS).
- */
-export async function submitCustomer(
-  ctx: CheckoutContext,
-  sessionId: string,
-  typed: CustomerDraft,
-  editorToken: string,
-): Promise<SubmitCustomerResult> {
-  let session = await requireSession(ctx.db, sessionId);
-  // Before anything is stored: a disabled partner's checkout takes no more of the customer's data.
-  if (await agencyUnavailable(ctx, session)) return { ok: false, failure: "agency_unavailable", draft: typed };
-  const state = sessionState(session);
-  if (state === "expired") return { ok: false, failure: "expired", draft: typed };
-  if (state !== "open" && state !== "choosing") return { ok: false, failure: "closed", draft: typed };
-
-  const stored = await getCustomerDraft(ctx.db, session.id);
-  const sentBefore = stored?.submitted === true;
-  if (sentBefore && !isEditor(editorToken, stored.editorTokenHash)) return { ok: false, failure: "not_editor", draft: {} };
-  // Over a partner's prefill, its identity fields were shown masked: left blank, they keep the prefill.
-  const draft = sentBefore
-    ? mergeCorrection(stored.draft, typed)
-    : stored
-      ? mergeCorrection(stored.draft, typed, PREFILL_MASKED_FIELDS)
-      : typed;
-
-  const result = validateCustomer(draft, ctx.today());
-  if (!result.ok) return { ok: false, errors: result.errors, draft: typed };
-  const client = toClientData(result.customer);
-  const clientHash = clientDataHash(client);
-  const tokenHash = editorTokenHash(editorToken);
-
-  // A change of what was sent (not a repeat): one of the session's corrections, counted before
-  // anything is cancelled upstream and kept even if the replacement fails (each try may cost two
-  // calls at the partner API).
-  const correction = sentBefore && clientHashOf(ctx, stored.draft) !== clientHash;
-  if (correction && !(await reserveCorrection(ctx.db, session.id, tokenHash, MAX_CORRECTIONS))) {
-    return { ok: false, failure: "too_many_corrections", draft: typed };
-  }
-  const refuse = (failure: SubmitFailure): SubmitCustomerResult => ({ ok: false, failure, draft: typed });
-
-  if (session.operationId) {
-    const sentWith = session.operationClientHash ?? (await submittedClientHash(ctx, session.id));
-    if (sentWith === clientHash) {
-      // The same data for the provider (a repeat, or a change it never sees): kept, nothing to resend.
-      if (!(await saveCustomerData(ctx.db, session.id, { ...result.customer }, tokenHash))) return refuse("not_editor");
-      return { ok: true };
-    }
-    const replaced = await cancelForCorrection(ctx, session);
-    if (replaced !== "cancelled") return refuse(replaced);
-    session = await requireSession(ctx.db, sessionId);
-    if (session.operationId) return refuse("unavailable");
-  }
-  // Another browser's first submit stored at the same moment: this one is refused, not mixed in.
-  if (!(await saveCustomerData(ctx.db, session.id, { ...result.customer }, tokenHash))) return refuse("not_editor");
-
-  const partner = await partnerOf(ctx, session);
-  const urls = checkoutUrls(ctx, session.id);
-  const create = (attempt: number) =>
-    ctx.clientFor(partner).createOperation({
-      ...operationBooking(session.booking, attempt),
-      client,
-      successRedirectUrl: urls.success,
-      errorRedirectUrl: urls.error,
-      webhookUrl: urls.webhook,
-    });
-  try {
-    let operation = await create(session.operationAttempt);
-    // The externalId names another session's operation (another partner's booking under the same
-    // reference, in an agency both act for): this session moves on to the next derived one.
-    for (let skipped = 0; (await attachOperation(ctx.db, session.id, operation.id, clientHash)) === "elsewhere"; skipped++) {
-      if (skipped === MAX_EXTERNAL_ID_SKIPS) throw new Error("every derived externalId tried names another session's operation");
-      await skipOperationExternalId(ctx.db, session.id);
-      session = await requireSession(ctx.db, session.id);
-      log.info({ sessionId, attempt: session.operationAttempt }, "checkout: the externalId is another session's; using the next one");
-      operation = await create(session.operationAttempt);
-    }
-    await recordOperationStatus(
-      ctx.db,
-      { sessionId: session.id, operationId: operation.id },
-      { status: operation.status, updatedAt: operation.updatedAt ?? new Date().toISOString() },
-      "action",
-    );
-    return { ok: true };
-  } catch (error) {
-    // Logged without the body: the error type carries no customer data.
-    logError(log, "checkout: creating the operation failed", error, { sessionId });
-    return { ok: false, failure: "unavailable", draft: typed };
-  }
-}
-
-/** How many derived externalIds one submit tries when each names another session's operation. */
-const MAX_EXTERNAL_ID_SKIPS = 5;
-
-/** The fingerprint of the data last submitted, for an operation created before fingerprints were kept. */
-async function submittedClientHash(ctx: CheckoutContext, sessionId: string): Promise<string | undefined> {
-  const stored = await getCustomerDraft(ctx.db, sessionId);
-  return stored?.submitted ? clientHashOf(ctx, stored.draft) : undefined;
-}
-
-/** The fingerprint of stored data as the provider would get it (undefined if it no longer validates). */
-function clientHashOf(ctx: CheckoutContext, draft: CustomerDraft): string | undefined {
-  const valid = validateCustomer(draft, ctx.today());
-  return valid.ok ? clientDataHash(toClientData(valid.customer)) : undefined;
-}
-
-/**
- * Cancels the session's operation so that corrected details can go in a new one, and unlinks it.
- * "closed" when the partner API says it can no longer be cancelled (a plan was requested), or when
- * the customer already chose a plan here.
- */
-async function cancelForCorrection(ctx: CheckoutContext, session: CheckoutSession): Promise<"cancelled" | "closed" | "unavailable"> {
-  const operationId = session.operationId!;
-  if (session.financingStatus === "REQUESTED") return "closed";
-  try {
-    await ctx.clientFor(await partnerOf(ctx, session)).cancelOperation(operationId, {
-      reason: "The customer corrected their details; a new operation replaces this one.",
-    });
-  } catch (error) {
-    if (isFinancingApiError(error, "OPERATION_NOT_CANCELLABLE")) {
-      await refreshStatus(ctx, session.id, "action");
-      return "closed";
-    }
-    logError(log, "checkout: cancelling the operation for a correction failed", error, { sessionId: session.id });
-    return "unavailable";
-  }
-  log.info({ sessionId: session.id, operationId }, "checkout: operation cancelled for the customer's corrected details");
-  await detachOperation(ctx.db, session.id, operationId);
-  return "cancelled";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -490,5 +313,3 @@ export async function pollStatus(ctx: CheckoutContext, sessionOrId: string | Che
   if (isFinal(state) || !session.operationId) return statusView(session);
   return statusView(await refreshStatus(ctx, session, "poll"));
 }
-
-export { getCustomerDraft };

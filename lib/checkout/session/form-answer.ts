@@ -3,7 +3,7 @@ import { z } from "zod";
 import { isSealed } from "@/lib/security/secrets/secret-box";
 import { openSecret, sealSecret } from "@/lib/security/secrets/secrets";
 import { CUSTOMER_ERROR_CODES, CUSTOMER_FIELDS, type CustomerDraft, type CustomerErrors } from "./customer";
-import type { SubmitFailure } from "./flow";
+import type { SubmitFailure } from "./submit";
 
 /**
  * The details form's answer to a post made without JavaScript, carried across a redirect

@@ -12,7 +12,8 @@ import type { AppContext } from "@/lib/app-context";
 import type { Database } from "@/lib/db";
 import type { Partner } from "@/lib/partners/partners";
 import { decideAtProvider, startSandboxServer } from "@/lib/sandbox/testing/servers";
-import { submitCustomer, type CheckoutContext } from "./flow";
+import type { CheckoutContext } from "./flow";
+import { submitCustomer } from "./submit";
 import { preloadedOffers, preloadedSession, preloadedStatus, pagePreloadStep } from "./page-preload";
 import { createSession, requireSession } from "./sessions";
 import {

@@ -2,7 +2,8 @@ import "server-only";
 import { getAppContext, type AppContext } from "@/lib/app-context";
 import { cachedPartnerById } from "@/lib/partners/cache";
 import type { Partner } from "@/lib/partners/partners";
-import { getSession, type CheckoutSession } from "./sessions";
+import type { CheckoutSession } from "./session-state";
+import { getSession } from "./sessions";
 
 /** A checkout page's session, as every part of the page reads it (load-checkout.ts). */
 export interface SessionRead {

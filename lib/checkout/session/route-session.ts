@@ -2,7 +2,8 @@ import "server-only";
 import { getAppContext, type AppContext } from "@/lib/app-context";
 import { isCheckoutSessionId } from "@/lib/http/checkout-session-id";
 import { routeHandler } from "@/lib/http/request-scope";
-import { getSession, type CheckoutSession } from "./sessions";
+import type { CheckoutSession } from "./session-state";
+import { getSession } from "./sessions";
 
 type SessionParams = { params: Promise<{ sessionId: string }> };
 

@@ -2,7 +2,7 @@ import "server-only";
 import { cookies } from "next/headers";
 import { servedOverHttps } from "@/lib/security/headers/served-over-https";
 import { EDITOR_COOKIE } from "./customer-editor";
-import { SESSION_TTL_MS } from "./sessions";
+import { SESSION_TTL_MS } from "./session-state";
 
 /**
  * The checkout's cookies (the customer's editor token, a page's sealed form answer): httpOnly, only

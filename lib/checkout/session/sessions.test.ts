@@ -6,7 +6,10 @@ import { OPERATION_STATUSES } from "@/lib/financing/contract";
 import { SESSION_STATES, type SessionFinancingStatus } from "@/lib/vocabulary/session";
 import type { CheckoutContext } from "./flow";
 import { storedSession, testContext } from "../testing/context";
-import { attachOperation, cancelUnstartedSession, notifyExpiredSessions, sessionState, sessionStateCondition } from "./sessions";
+import { attachOperation } from "./operation-link";
+import { notifyExpiredSessions } from "./outbox";
+import { sessionState } from "./session-state";
+import { cancelUnstartedSession, sessionStateCondition } from "./sessions";
 
 let database: Database;
 let ctx: CheckoutContext;

@@ -1,78 +1,32 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne, notExists, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { AppError } from "@/lib/app-error";
 import type { Db } from "@/lib/db";
-import {
-  SESSION_STATES,
-  type SessionFinancingStatus,
-  type SessionState,
-  type StatusSource,
-  type StoredPlan,
-} from "@/lib/vocabulary/session";
-import type { SameType } from "@/lib/vocabulary/same-type";
 import { preparedPerDb } from "@/lib/db/prepared";
-import {
-  checkoutSessions,
-  customerData,
-  partnerNotifications,
-  replacedOperations,
-  sessionStatusHistory,
-  type CheckoutSessionRow,
-} from "@/lib/db/schema";
+import { checkoutSessions, customerData, sessionStatusHistory, type CheckoutSessionRow } from "@/lib/db/schema";
 import type { OperationStatus } from "@/lib/financing/contract";
 import type { FinancialOffer } from "@/lib/financing/types";
 import { isCheckoutSessionId } from "@/lib/http/checkout-session-id";
-import type { Locale } from "@/lib/i18n/locales";
-import type { NotificationPayload } from "../api/api-schemas";
-import { bookingHash, type CreateSessionInput } from "./booking";
-import type { CustomerDraft } from "./customer";
 import { isAllowedReturnUrl, type Partner } from "@/lib/partners/partners";
+import { bookingHash, type CreateSessionInput } from "./booking";
+import { enqueueNotification, type Tx } from "./outbox";
+import {
+  chosenPlanOf,
+  isNewerStatus,
+  SESSION_TTL_MS,
+  sessionState,
+  STATE_OF_STATUS,
+  type CheckoutSession,
+  type SessionState,
+  type StatusSource,
+} from "./session-state";
 
-/** How long a customer has to finish once the partner opened the session. */
-export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
-
-export type CheckoutSession = CheckoutSessionRow;
-
-// A session's states and sources are the domain vocabulary's (lib/vocabulary/session.ts).
-export type { SessionFinancingStatus, SessionState, StatusSource };
-
-const STATE_OF_STATUS: Record<OperationStatus, SessionState> = {
-  GENERATED: "choosing",
-  PENDING: "choosing",
-  CLIENT_REQUESTED: "pending",
-  PENDING_RESPONSE: "pending",
-  FAVORABLE: "approved",
-  CONFIRMED: "confirmed",
-  FINISHED: "confirmed",
-  REFUSED: "refused",
-  ERROR: "error",
-  CANCELLED: "cancelled",
-  EXPIRED: "expired",
-  REFUNDED: "refunded",
-};
-
-/** The states in which the customer's outcome is not known yet. */
-const UNDECIDED_STATES: readonly SessionState[] = ["open", "choosing", "pending"];
-
-/** States in which the customer's outcome is known: the status page stops polling. */
-export const FINAL_STATES: readonly SessionState[] = SESSION_STATES.filter((state) => !UNDECIDED_STATES.includes(state));
-
-export function sessionState(
-  session: Pick<CheckoutSession, "operationStatus" | "expiresAt" | "financingStatus" | "notEligibleAt" | "cancelledAt">,
-  now = new Date(),
-): SessionState {
-  // Final once said (markNotEligible): the operation's later statuses (it expires, or is
-  // cancelled, at the partner API) are kept, but no longer move the session.
-  if (session.notEligibleAt) return "not_eligible";
-  if (session.operationStatus) {
-    const state = STATE_OF_STATUS[session.operationStatus] ?? "error";
-    // A provider accepted the request: the customer is at its checkout, whatever status we last read.
-    return state === "choosing" && session.financingStatus === "REQUESTED" ? "pending" : state;
-  }
-  if (session.cancelledAt) return "cancelled";
-  return session.expiresAt.getTime() <= now.getTime() ? "expired" : "open";
-}
+/**
+ * The checkout sessions' store: their reads and writes in the database. What a state means, and
+ * which report is newer, are the rules of session-state.ts; a write that moves a session to a new
+ * state queues its partner's notification in the same transaction (outbox.ts).
+ */
 
 /**
  * The SQL twin of sessionState: the sessions in `state` at `now`, for a list filtered by state
@@ -113,29 +67,6 @@ function stateByStatus(state: Exclude<SessionState, "not_eligible">, now: Date):
       return inArray(s.operationStatus, statusesOf(state));
   }
 }
-
-export function isFinal(state: SessionState): boolean {
-  return FINAL_STATES.includes(state);
-}
-
-/**
- * Statuses by how far along they are, to order two reports with the same updatedAt (the API can
- * move FAVORABLE -> CONFIRMED within one second): the further one wins.
- */
-const STATUS_RANK: Record<OperationStatus, number> = {
-  GENERATED: 0,
-  PENDING: 1,
-  CLIENT_REQUESTED: 2,
-  PENDING_RESPONSE: 3,
-  FAVORABLE: 4,
-  ERROR: 5,
-  CONFIRMED: 6,
-  REFUSED: 6,
-  CANCELLED: 7,
-  EXPIRED: 7,
-  REFUNDED: 8,
-  FINISHED: 8,
-};
 
 function newSessionId(): string {
   // 144 random bits: the session URL is the customer's only key to it.
@@ -215,15 +146,6 @@ const sessionByOperation = preparedPerDb((db) =>
     .limit(1)
     .prepare("session_by_operation"),
 );
-const draftBySession = preparedPerDb((db) =>
-  db
-    .select()
-    .from(customerData)
-    .where(eq(customerData.sessionId, sql.placeholder("sessionId")))
-    .limit(1)
-    .prepare("draft_by_session"),
-);
-
 export async function getSession(db: Db, id: string): Promise<CheckoutSession | undefined> {
   if (!isCheckoutSessionId(id)) return undefined;
   const [row] = await sessionById(db).execute({ id });
@@ -239,130 +161,6 @@ export async function requireSession(db: Db, id: string): Promise<CheckoutSessio
 export async function getSessionByOperation(db: Db, operationId: string): Promise<CheckoutSession | undefined> {
   const [row] = await sessionByOperation(db).execute({ operationId });
   return row;
-}
-
-export interface StoredCustomerData {
-  draft: CustomerDraft;
-  submitted: boolean;
-  /** The hash of the submitting browser's token (lib/checkout/session/customer-editor.ts); null before a submit. */
-  editorTokenHash: string | null;
-  corrections: number;
-}
-
-export async function getCustomerDraft(db: Db, sessionId: string): Promise<StoredCustomerData | undefined> {
-  const [row] = await draftBySession(db).execute({ sessionId });
-  return row && { draft: row.data, submitted: row.submitted, editorTokenHash: row.editorTokenHash, corrections: row.corrections };
-}
-
-/**
- * Stores the submitted data, bound to the browser holding the token whose hash is given: only while
- * nothing was submitted yet (the partner's prefill is replaced), or by that same browser. False when
- * another browser's submit is stored (the caller refuses this one).
- */
-export async function saveCustomerData(db: Db, sessionId: string, data: CustomerDraft, editorTokenHash: string): Promise<boolean> {
-  const rows = await db
-    .insert(customerData)
-    .values({ sessionId, data, submitted: true, editorTokenHash })
-    .onConflictDoUpdate({
-      target: customerData.sessionId,
-      set: { data, submitted: true, editorTokenHash, updatedAt: new Date() },
-      setWhere: or(eq(customerData.submitted, false), eq(customerData.editorTokenHash, editorTokenHash)),
-    })
-    .returning({ sessionId: customerData.sessionId });
-  return rows.length > 0;
-}
-
-/**
- * Counts one correction for the browser that submitted the data, if the session has corrections
- * left: one statement, so concurrent posts cannot all pass the cap. False: none left (or not that browser).
- */
-export async function reserveCorrection(db: Db, sessionId: string, editorTokenHash: string, max: number): Promise<boolean> {
-  const rows = await db
-    .update(customerData)
-    .set({ corrections: sql`${customerData.corrections} + 1` })
-    .where(and(eq(customerData.sessionId, sessionId), eq(customerData.editorTokenHash, editorTokenHash), lt(customerData.corrections, max)))
-    .returning({ sessionId: customerData.sessionId });
-  return rows.length > 0;
-}
-
-/**
- * Links the operation to the session, once: a second, concurrent submit finds it set
- * (`unchanged`). `elsewhere`: another session holds that operation, or a session (this one
- * included) replaced it. The partner API's creation is idempotent per externalId and agency, so two
- * partners that share an agency and a booking reference are given the same operation, and a
- * session under a reference whose first operation was replaced is given that cancelled one: it
- * must not take it (nor see it as its own). Two such sessions attaching at the same instant: the
- * unique index refuses the second.
- */
-export async function attachOperation(
-  db: Db,
-  sessionId: string,
-  operationId: string,
-  clientHash?: string,
-): Promise<"attached" | "unchanged" | "elsewhere"> {
-  const [holder] = await db
-    .select({ id: checkoutSessions.id })
-    .from(checkoutSessions)
-    .where(and(eq(checkoutSessions.operationId, operationId), ne(checkoutSessions.id, sessionId)))
-    .limit(1);
-  if (holder) return "elsewhere";
-  const [replaced] = await db
-    .select({ id: replacedOperations.operationId })
-    .from(replacedOperations)
-    .where(eq(replacedOperations.operationId, operationId))
-    .limit(1);
-  if (replaced) return "elsewhere";
-  // Not onto a session its partner cancelled meanwhile (cancelUnstartedSession): the operation
-  // created for it stays GENERATED at the partner API, which expires it.
-  const attached = await db
-    .update(checkoutSessions)
-    .set({ operationId, operationClientHash: clientHash ?? null, updatedAt: new Date() })
-    .where(and(eq(checkoutSessions.id, sessionId), isNull(checkoutSessions.operationId), isNull(checkoutSessions.cancelledAt)))
-    .returning({ id: checkoutSessions.id });
-  return attached.length > 0 ? "attached" : "unchanged";
-}
-
-/**
- * Moves the session on to the next derived externalId (`{reference}~{n}`, booking.ts) while it has
- * no operation: the one it would use names another session's operation (attachOperation).
- */
-export async function skipOperationExternalId(db: Db, sessionId: string): Promise<void> {
-  await db
-    .update(checkoutSessions)
-    .set({ operationAttempt: sql`${checkoutSessions.operationAttempt} + 1`, updatedAt: new Date() })
-    .where(and(eq(checkoutSessions.id, sessionId), isNull(checkoutSessions.operationId)));
-}
-
-/**
- * Unlinks a cancelled operation (the customer corrected their details) so that the next one can be
- * attached, and counts it: the next operation's externalId is derived from the count. Only if the
- * session still has that operation (a concurrent correction did not get there first). The session
- * is open again until the new operation exists; its history keeps the old operation's statuses, and
- * `replaced_operations` whose operation it was (operationOwners), in the same transaction.
- */
-export async function detachOperation(db: Db, sessionId: string, operationId: string): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const [detached] = await tx
-      .update(checkoutSessions)
-      .set({
-        operationId: null,
-        operationClientHash: null,
-        operationAttempt: sql`${checkoutSessions.operationAttempt} + 1`,
-        operationStatus: null,
-        operationUpdatedAt: null,
-        paymentUrl: null,
-        chosenOfferId: null,
-        chosenPlan: null,
-        financingStatus: null,
-        hasAlternatives: null,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.operationId, operationId)))
-      .returning({ partnerId: checkoutSessions.partnerId });
-    if (!detached) return false;
-    await tx.insert(replacedOperations).values({ operationId, sessionId, partnerId: detached.partnerId });
-    return true;
-  });
 }
 
 /**
@@ -391,37 +189,6 @@ export async function cancelUnstartedSession(db: Db, sessionId: string, now = ne
     await enqueueNotification(tx, cancelled, now);
     return cancelled;
   });
-}
-
-/** Which session, of which partner, opened an operation. */
-export interface OperationOwner {
-  operationId: string;
-  sessionId: string;
-  partnerId: string;
-}
-
-/**
- * The sessions that opened these operations: the operation a session holds now, and the ones it
- * replaced (detachOperation). An operation of neither was opened by no checkout session here.
- */
-export async function operationOwners(db: Db, operationIds: readonly string[]): Promise<OperationOwner[]> {
-  if (operationIds.length === 0) return [];
-  const ids = [...operationIds];
-  const [current, replaced] = await Promise.all([
-    db
-      .select({ operationId: checkoutSessions.operationId, sessionId: checkoutSessions.id, partnerId: checkoutSessions.partnerId })
-      .from(checkoutSessions)
-      .where(inArray(checkoutSessions.operationId, ids)),
-    db
-      .select({
-        operationId: replacedOperations.operationId,
-        sessionId: replacedOperations.sessionId,
-        partnerId: replacedOperations.partnerId,
-      })
-      .from(replacedOperations)
-      .where(inArray(replacedOperations.operationId, ids)),
-  ]);
-  return [...current.map((row) => ({ ...row, operationId: row.operationId! })), ...replaced];
 }
 
 /** An operation's status as the partner API reported it. */
@@ -457,8 +224,6 @@ export async function updateSession(
     if (sessionState(updated!) !== sessionState(row)) await enqueueNotification(tx, updated!);
   });
 }
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /** Writes a newer status onto the locked row, and into its history; answers the row as written. */
 async function applyStatus(tx: Tx, row: CheckoutSession, report: StatusReport, source: StatusSource): Promise<CheckoutSession> {
@@ -499,16 +264,6 @@ export async function markNotEligible(db: Db, target: { sessionId: string; opera
   });
 }
 
-/** The figures of the plan the customer chose, as offered then: the status page repeats them. */
-export type ChosenPlan = Omit<FinancialOffer, "id" | "extra">;
-// The chosen plan is stored as it is: its shape is the database's (a change shows here).
-const _chosenPlanIsStored: SameType<ChosenPlan, StoredPlan> = true;
-
-/** An offer's figures, without its id and what the API sent beyond the contract. */
-export function chosenPlanOf({ id: _id, extra: _extra, ...figures }: FinancialOffer): ChosenPlan {
-  return figures;
-}
-
 /**
  * Claims the right to call POST /financing for this session: only one request at a time gets
  * it, so a double submit cannot start financing twice. Returns false when another holds it.
@@ -530,24 +285,6 @@ export async function claimFinancingStart(db: Db, sessionId: string, offer: Fina
 }
 
 const CLAIM_TTL_MS = 60_000;
-
-/**
- * Whether a reported status is ahead of the one a session holds (by the API's updatedAt, then by how
- * far along the status is). For one operation a session's status only moves forward, so a report
- * that is not ahead of a copy of the session read earlier is not ahead of the stored one either; the
- * one way back, a corrected customer's operation detached (detachOperation), leaves a row a report
- * about the old operation must not touch, and recordOperationStatus only locks the row while it
- * holds the operation reported on.
- */
-export function isNewerStatus(
-  session: Pick<CheckoutSession, "operationStatus" | "operationUpdatedAt">,
-  report: { status: OperationStatus; updatedAt: string },
-): boolean {
-  if (!session.operationUpdatedAt || !session.operationStatus) return true;
-  const stored = session.operationUpdatedAt.getTime();
-  const incoming = new Date(report.updatedAt).getTime();
-  return incoming > stored || (incoming === stored && STATUS_RANK[report.status] > STATUS_RANK[session.operationStatus]);
-}
 
 /**
  * Records an operation status the partner API reported, forward only: a report older than the one
@@ -582,103 +319,6 @@ export async function recordOperationStatus(
   });
 }
 
-/** Any number, as long as nothing else takes this advisory lock. */
-const NOTIFICATION_ORDER_LOCK_KEY = 7_305_160_041;
-
-/**
- * Writes the notification of the state the session is in (as written in this transaction) to the
- * outbox, once per (session, state), with what GET answers for it at this moment
- * (notificationPayload). Written whether or not the partner has a notification URL: without one it
- * waits, unattempted, and goes out once a URL is saved (lib/checkout/background/notifications.ts).
- *
- * Its `seq` is the partner's event feed cursor (GET /api/events), so the sequence must be taken in
- * the order transactions commit: a transaction-scoped advisory lock, taken just before the insert
- * and held to the commit (the insert is each caller's last statement), orders the writers. Without
- * it a reader could see seq 11 committed while 10 was still to come, and skip 10 for good.
- */
-async function enqueueNotification(tx: Tx, session: CheckoutSession, now = new Date()): Promise<void> {
-  const payload = notificationPayload(session, now);
-  await tx.execute(sql`select pg_advisory_xact_lock(${NOTIFICATION_ORDER_LOCK_KEY})`);
-  await tx
-    .insert(partnerNotifications)
-    .values({
-      id: `msg_${randomBytes(16).toString("base64url")}`,
-      sessionId: session.id,
-      partnerId: session.partnerId,
-      state: payload.data.state,
-      payload,
-    })
-    .onConflictDoNothing({ target: [partnerNotifications.sessionId, partnerNotifications.state] });
-}
-
-/**
- * How far back the expiry sweep looks: sessions live 24 hours, and one that expired while no
- * instance ran (a long outage) is still announced if it expired within this window.
- */
-export const EXPIRY_SWEEP_WINDOW_MS = 48 * 3_600_000;
-
-/**
- * A session whose customer never got as far as an operation expires by the clock alone (no status
- * reports it): writes the `expired` notification of each such session that expired within the window
- * and has none yet, oldest first. Run by the reconciler's lease holder; the outbox's (session, state)
- * key keeps a race with another writer to one notification. Returns how many were written.
- */
-export async function notifyExpiredSessions(db: Db, now = new Date(), limit = 50): Promise<number> {
-  const announced = db
-    .select({ one: sql`1` })
-    .from(partnerNotifications)
-    .where(and(eq(partnerNotifications.sessionId, checkoutSessions.id), eq(partnerNotifications.state, "expired")));
-  const expired = await db
-    .select()
-    .from(checkoutSessions)
-    .where(
-      and(
-        isNull(checkoutSessions.operationId),
-        // Cancelled before it expired: it was announced as such, and ends there.
-        isNull(checkoutSessions.cancelledAt),
-        lte(checkoutSessions.expiresAt, now),
-        gt(checkoutSessions.expiresAt, new Date(now.getTime() - EXPIRY_SWEEP_WINDOW_MS)),
-        notExists(announced),
-      ),
-    )
-    .orderBy(asc(checkoutSessions.expiresAt))
-    .limit(limit);
-  for (const session of expired) await db.transaction((tx) => enqueueNotification(tx, session, now));
-  return expired.length;
-}
-
-/** The body of a partner notification: its schema (and documentation) is `api-schemas.ts`. */
-export type { NotificationPayload };
-
-/**
- * Where a session stands, as its partner sees it at `now`: its state, never the customer's data.
- * The one source of both the API's answer (GET /api/checkout-sessions/{id}, which adds the links
- * and dates) and the notifications, so a notification says what GET said when it was written.
- */
-export function partnerSessionView(session: CheckoutSession, now = new Date()): NotificationPayload["data"] {
-  const state = sessionState(session, now);
-  return {
-    id: session.id,
-    bookingReference: session.bookingReference,
-    state,
-    final: isFinal(state),
-    operation: session.operationId
-      ? { id: session.operationId, status: session.operationStatus, updatedAt: session.operationUpdatedAt?.toISOString() ?? null }
-      : null,
-  };
-}
-
-/** The notification of the state the session is in at `now` (what the partner receives: see partnerSessionView). */
-export function notificationPayload(session: CheckoutSession, now = new Date()): NotificationPayload {
-  const data = partnerSessionView(session, now);
-  return { type: `checkout.session.${data.state}`, timestamp: now.toISOString(), data };
-}
-
 export async function statusHistory(db: Db, sessionId: string) {
   return db.select().from(sessionStatusHistory).where(eq(sessionStatusHistory.sessionId, sessionId)).orderBy(asc(sessionStatusHistory.id));
-}
-
-/** The language the partner asked for, if any. */
-export function sessionLocale(session: CheckoutSession): Locale | undefined {
-  return session.locale === "en" || session.locale === "es" ? session.locale : undefined;
 }

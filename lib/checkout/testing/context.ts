@@ -6,10 +6,12 @@ import { checkoutSessions } from "@/lib/db/schema";
 import { DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
 import { workSettled } from "@/lib/ops/lifecycle";
 import { partnerById, type Partner } from "@/lib/partners/partners";
-import { chooseOffer, loadOffers, submitCustomer, type CheckoutContext } from "../session/flow";
+import { chooseOffer, loadOffers, type CheckoutContext } from "../session/flow";
+import { submitCustomer } from "../session/submit";
 import type { Booking, CreateSessionInput } from "../session/booking";
 import { tripDayFromToday } from "../session/trip-dates";
-import { createSession, requireSession, type CheckoutSession } from "../session/sessions";
+import type { CheckoutSession } from "../session/session-state";
+import { createSession, requireSession } from "../session/sessions";
 
 export const DEMO_SECRET = "test_partner_secret_0123456789";
 

@@ -8,7 +8,7 @@ import { StatusPoller } from "@/components/checkout/status-poller";
 import { LinkButton } from "@/components/ui/link-button";
 import { Notice } from "@/components/ui/notice";
 import { pollStatus } from "@/lib/checkout/session/flow";
-import type { SessionState } from "@/lib/checkout/session/sessions";
+import type { SessionState } from "@/lib/checkout/session/session-state";
 import { EMBED_RETURN_COOKIE, HANDOFF_PARAM } from "@/lib/embed/context";
 import { checkoutMetadata, loadCheckout, type CheckoutPageProps } from "../load-checkout";
 import { inRequestScope } from "@/lib/http/request-scope";

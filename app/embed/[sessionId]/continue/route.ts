@@ -1,5 +1,5 @@
 import { providerTarget } from "@/lib/checkout/session/flow";
-import { SESSION_TTL_MS } from "@/lib/checkout/session/sessions";
+import { SESSION_TTL_MS } from "@/lib/checkout/session/session-state";
 import { checkoutSessionRoute } from "@/lib/checkout/session/route-session";
 import { EMBED_RETURN_COOKIE } from "@/lib/embed/context";
 

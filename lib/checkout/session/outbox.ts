@@ -1,0 +1,80 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { and, asc, eq, gt, isNull, lte, notExists, sql } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import { checkoutSessions, partnerNotifications } from "@/lib/db/schema";
+import { notificationPayload, type CheckoutSession } from "./session-state";
+
+/**
+ * The partner notifications' outbox: each state a session reaches is queued here, in the
+ * transaction that moved the session (the store, sessions.ts), and sent later
+ * (lib/checkout/background/notifications.ts).
+ */
+
+/** A transaction of the store's, which the outbox writes in. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/** Any number, as long as nothing else takes this advisory lock. */
+const NOTIFICATION_ORDER_LOCK_KEY = 7_305_160_041;
+
+/**
+ * Writes the notification of the state the session is in (as written in this transaction) to the
+ * outbox, once per (session, state), with what GET answers for it at this moment
+ * (notificationPayload). Written whether or not the partner has a notification URL: without one it
+ * waits, unattempted, and goes out once a URL is saved (lib/checkout/background/notifications.ts).
+ *
+ * Its `seq` is the partner's event feed cursor (GET /api/events), so the sequence must be taken in
+ * the order transactions commit: a transaction-scoped advisory lock, taken just before the insert
+ * and held to the commit (the insert is each caller's last statement), orders the writers. Without
+ * it a reader could see seq 11 committed while 10 was still to come, and skip 10 for good.
+ */
+export async function enqueueNotification(tx: Tx, session: CheckoutSession, now = new Date()): Promise<void> {
+  const payload = notificationPayload(session, now);
+  await tx.execute(sql`select pg_advisory_xact_lock(${NOTIFICATION_ORDER_LOCK_KEY})`);
+  await tx
+    .insert(partnerNotifications)
+    .values({
+      id: `msg_${randomBytes(16).toString("base64url")}`,
+      sessionId: session.id,
+      partnerId: session.partnerId,
+      state: payload.data.state,
+      payload,
+    })
+    .onConflictDoNothing({ target: [partnerNotifications.sessionId, partnerNotifications.state] });
+}
+
+/**
+ * How far back the expiry sweep looks: sessions live 24 hours, and one that expired while no
+ * instance ran (a long outage) is still announced if it expired within this window.
+ */
+export const EXPIRY_SWEEP_WINDOW_MS = 48 * 3_600_000;
+
+/**
+ * A session whose customer never got as far as an operation expires by the clock alone (no status
+ * reports it): writes the `expired` notification of each such session that expired within the window
+ * and has none yet, oldest first. Run by the reconciler's lease holder; the outbox's (session, state)
+ * key keeps a race with another writer to one notification. Returns how many were written.
+ */
+export async function notifyExpiredSessions(db: Db, now = new Date(), limit = 50): Promise<number> {
+  const announced = db
+    .select({ one: sql`1` })
+    .from(partnerNotifications)
+    .where(and(eq(partnerNotifications.sessionId, checkoutSessions.id), eq(partnerNotifications.state, "expired")));
+  const expired = await db
+    .select()
+    .from(checkoutSessions)
+    .where(
+      and(
+        isNull(checkoutSessions.operationId),
+        // Cancelled before it expired: it was announced as such, and ends there.
+        isNull(checkoutSessions.cancelledAt),
+        lte(checkoutSessions.expiresAt, now),
+        gt(checkoutSessions.expiresAt, new Date(now.getTime() - EXPIRY_SWEEP_WINDOW_MS)),
+        notExists(announced),
+      ),
+    )
+    .orderBy(asc(checkoutSessions.expiresAt))
+    .limit(limit);
+  for (const session of expired) await db.transaction((tx) => enqueueNotification(tx, session, now));
+  return expired.length;
+}
