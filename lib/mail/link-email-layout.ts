@@ -7,7 +7,7 @@ import { escapeHtml as e } from "@/lib/text/escape-html";
  * Pure; every text is escaped here, so a caller passes plain text only.
  */
 
-export type LinkEmailBlock =
+type LinkEmailBlock =
   /** A paragraph. */
   | { text: string }
   /** Labelled values (the trip, the amount). */
@@ -23,19 +23,40 @@ const BUTTON = {
   staff: "padding:10px 16px;background:#1a1a1a",
 } as const;
 
-export function linkEmail(input: { locale: Locale; subject: string; audience: keyof typeof BUTTON; blocks: LinkEmailBlock[] }): {
+/** What every link e-mail says, in its order; `rows` and `lead` where it has them. */
+export interface LinkEmailParts {
+  locale: Locale;
   subject: string;
-  text: string;
-  html: string;
-} {
-  const text = input.blocks.map(blockText).join("\n\n");
+  audience: keyof typeof BUTTON;
+  greeting: string;
+  intro: string;
+  /** Labelled values (the trip, the amount). */
+  rows?: [label: string, value: string][];
+  /** The line just before the link. */
+  lead?: string;
+  link: string;
+  button: string;
+  expires: string;
+  notYou: string;
+}
+
+export function linkEmail(parts: LinkEmailParts): { subject: string; text: string; html: string } {
+  const blocks: LinkEmailBlock[] = [
+    { text: parts.greeting },
+    { text: parts.intro },
+    ...(parts.rows ? [{ rows: parts.rows }] : []),
+    { lead: parts.lead, link: parts.link, button: parts.button },
+    { text: parts.expires },
+    { note: parts.notYou },
+  ];
+  const text = blocks.map(blockText).join("\n\n");
   const html = `<!doctype html>
-<html lang="${input.locale}"><head><meta charset="utf-8"><title>${e(input.subject)}</title></head>
+<html lang="${parts.locale}"><head><meta charset="utf-8"><title>${e(parts.subject)}</title></head>
 <body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1a1a1a">
-${input.blocks.map((block) => blockHtml(block, BUTTON[input.audience])).join("\n")}
+${blocks.map((block) => blockHtml(block, BUTTON[parts.audience])).join("\n")}
 </body></html>
 `;
-  return { subject: input.subject, text, html };
+  return { subject: parts.subject, text, html };
 }
 
 function blockText(block: LinkEmailBlock): string {

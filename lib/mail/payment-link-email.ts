@@ -61,18 +61,16 @@ export function paymentLinkEmail(input: PaymentLinkEmailInput): EmailContent {
     locale: input.locale,
     subject: t.subject(input.partnerName),
     audience: "customer",
-    blocks: [
-      { text: t.greeting },
-      { text: t.intro(input.partnerName) },
-      {
-        rows: [
-          [t.trip, trip],
-          [t.amount, input.amount],
-        ],
-      },
-      { lead: t.open, link: input.link, button: t.button },
-      { text: t.expires(input.expiresAt) },
-      { note: t.notYou },
+    greeting: t.greeting,
+    intro: t.intro(input.partnerName),
+    rows: [
+      [t.trip, trip],
+      [t.amount, input.amount],
     ],
+    lead: t.open,
+    link: input.link,
+    button: t.button,
+    expires: t.expires(input.expiresAt),
+    notYou: t.notYou,
   });
 }

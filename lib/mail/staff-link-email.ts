@@ -82,12 +82,11 @@ export function staffLinkEmail(input: StaffLinkEmailInput): EmailContent {
     locale: input.locale,
     subject: t.subject[input.kind](input.organisation),
     audience: "staff",
-    blocks: [
-      { text: t.greeting },
-      { text: t.intro[input.kind](organisation) },
-      { link: input.link, button: t.button[input.kind] },
-      { text: t.expires(input.expiresAt) },
-      { note: t.notYou[input.kind] },
-    ],
+    greeting: t.greeting,
+    intro: t.intro[input.kind](organisation),
+    link: input.link,
+    button: t.button[input.kind],
+    expires: t.expires(input.expiresAt),
+    notYou: t.notYou[input.kind],
   });
 }
