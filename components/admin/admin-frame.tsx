@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { ConsoleFrame } from "@/components/ui/console-frame";
 import { Button } from "@/components/ui/button";
 import { SelectField } from "@/components/ui/field";
 import { groupAgencies } from "@/lib/identity/agencies";
@@ -50,18 +51,16 @@ export interface AdminFrameProps {
 export async function AdminFrame({ actions, staff, locale, m, path, section, children }: AdminFrameProps) {
   const agencies = await groupAgencies(staff);
   return (
-    <>
-      <header className="border-b border-divider bg-surface">
-        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-2">
-          <div className="min-w-0 py-1">
-            <p className="font-bold text-brand">{staff.partner.name}</p>
-            <p className="text-sm text-muted">
-              {m.common.backOffice} · {m.common.signedInAs(staff.user.name)}
-            </p>
-          </div>
-          <FrameActions m={m} locale={locale} path={path} signOut={actions.signOut} />
-        </div>
-        <div className="mx-auto flex max-w-6xl flex-wrap items-end justify-between gap-x-6 gap-y-3 px-4 pb-3">
+    <ConsoleFrame
+      title={staff.partner.name}
+      subtitle={
+        <>
+          {m.common.backOffice} · {m.common.signedInAs(staff.user.name)}
+        </>
+      }
+      actions={<FrameActions m={m} locale={locale} path={path} signOut={actions.signOut} />}
+      nav={
+        <>
           <SectionNav
             label={m.common.navLabel}
             items={SECTIONS.filter(({ permission }) => !permission || can(staff.user, permission)).map(({ key, href }) => ({
@@ -92,11 +91,10 @@ export async function AdminFrame({ actions, staff, locale, m, path, section, chi
           ) : agencies ? (
             <p className="text-sm text-muted">{m.common.agenciesUnavailable}</p>
           ) : null}
-        </div>
-      </header>
-      <main id="main" tabIndex={-1} className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-6 sm:py-8">
-        {children}
-      </main>
-    </>
+        </>
+      }
+    >
+      {children}
+    </ConsoleFrame>
   );
 }

@@ -1,8 +1,8 @@
 "use client";
 
 import { useActionState } from "react";
-import { ErrorSummary } from "@/components/ui/error-summary";
-import { TextField } from "@/components/ui/field";
+import { ErrorMessage } from "@/components/ui/error-summary";
+import { EmailField, TextField } from "@/components/ui/field";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
 import type { LoginFormMessages } from "@/lib/i18n/admin-messages";
@@ -30,25 +30,14 @@ export function LoginForm({
   return (
     <form action={formAction} className="flex flex-col gap-4">
       {next ? <input type="hidden" name="next" value={next} /> : null}
-      {message ? (
-        <ErrorSummary ref={summaryRef} titleId="login-error-title" title={text.summaryTitle} role="alert" focusable>
-          <p id="login-error" className="mt-1">
-            {message}
-          </p>
-        </ErrorSummary>
-      ) : null}
+      <ErrorMessage ref={summaryRef} id="login-error" titleId="login-error-title" title={text.summaryTitle} message={message} />
       {/* Remounted after each submit so the e-mail shows what was sent and the password is empty. */}
       <div key={state.submission} className="flex flex-col gap-4">
-        <TextField
+        <EmailField
           id="login-email"
-          name="email"
           label={text.email}
-          type="email"
           autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
           required
-          maxLength={254}
           defaultValue={state.email ?? ""}
           {...errorShownAbove}
         />

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { ConsoleFrame } from "@/components/ui/console-frame";
 import { FrameActions } from "@/components/admin/frame-actions";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";
 import type { Locale } from "@/lib/i18n/locales";
@@ -32,25 +33,20 @@ export interface OperatorFrameProps {
  */
 export function OperatorFrame({ operator, locale, m, admin, path, section, signOut, children }: OperatorFrameProps) {
   return (
-    <>
-      <header className="border-b border-divider bg-surface">
-        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-2">
-          <div className="min-w-0 py-1">
-            <p className="font-bold text-brand">{m.common.console}</p>
-            <p className="text-sm text-muted">{m.common.signedInAs(operator.user.name)}</p>
-          </div>
-          <FrameActions m={admin} locale={locale} path={path} signOut={signOut} />
-        </div>
-        <div className="mx-auto flex max-w-6xl px-4 pb-3">
+    <ConsoleFrame
+      title={m.common.console}
+      subtitle={m.common.signedInAs(operator.user.name)}
+      actions={<FrameActions m={admin} locale={locale} path={path} signOut={signOut} />}
+      nav={
+        <>
           <SectionNav
             label={m.common.navLabel}
             items={SECTIONS.map(({ key, href }) => ({ key, href, text: m.common.nav[key], current: section === key }))}
           />
-        </div>
-      </header>
-      <main id="main" tabIndex={-1} className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-6 sm:py-8">
-        {children}
-      </main>
-    </>
+        </>
+      }
+    >
+      {children}
+    </ConsoleFrame>
   );
 }

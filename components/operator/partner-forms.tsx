@@ -2,7 +2,7 @@
 
 import { useActionState, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { controlClass, Field, RadioGroupField, SelectField, TextField } from "@/components/ui/field";
+import { controlClass, EmailField, Field, RadioGroupField, SelectField, TextField, UrlField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
@@ -81,16 +81,12 @@ export function PartnerSettingsForm({
           />
         )}
       </Field>
-      <TextField
+      <UrlField
         key={`return-${state.submission}`}
         name="defaultReturnUrl"
         id="settings-return-url"
         label={text.returnUrl}
         hint={text.returnUrlHint}
-        type="url"
-        inputMode="url"
-        spellCheck={false}
-        maxLength={2000}
         defaultValue={values.defaultReturnUrl}
         error={errors.defaultReturnUrl ? text.errors[errors.defaultReturnUrl] : undefined}
         errorPrefix={errorPrefix}
@@ -126,16 +122,12 @@ export function PartnerNotificationForm({
     <form action={formAction} className="flex flex-col gap-3">
       <PartnerField partnerId={partnerId} />
       {state.saved ? <SavedNotice submission={state.submission}>{text.saved}</SavedNotice> : null}
-      <TextField
+      <UrlField
         key={state.submission}
         name="notificationUrl"
         id="partner-notification-url"
         label={adminText.urlLabel}
         hint={adminText.urlHint}
-        type="url"
-        inputMode="url"
-        spellCheck={false}
-        maxLength={2000}
         defaultValue={state.url ?? current}
         error={error}
         errorPrefix={errorPrefix}
@@ -289,14 +281,11 @@ export function InviteAdminForm({
       </div>
       <form action={formAction} className="flex flex-col gap-3" noValidate>
         <PartnerField partnerId={partnerId} />
-        <TextField
+        <EmailField
           key={`email-${state.submission}`}
-          name="email"
           id="admin-email"
           label={text.email}
-          type="email"
           autoComplete="off"
-          maxLength={254}
           defaultValue={state.values?.email ?? ""}
           error={state.error === "invalid_email" ? error : undefined}
           errorPrefix={errorPrefix}

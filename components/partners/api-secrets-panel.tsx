@@ -42,6 +42,17 @@ export function ApiSecretsPanel({
   const resultRef = useFocusAfterSubmit<HTMLDivElement>(state.submission);
   const hiddenFields = Object.entries(hidden).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />);
   const working = (row: ApiSecretRow) => row.state === "active" || row.state === "rotating";
+  // A row's rotate and revoke: each its own form, its button named after the secret.
+  const secretForm = (row: ApiSecretRow, intent: "rotate" | "revoke", label: string, children: string) => (
+    <form action={formAction}>
+      {hiddenFields}
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="secretId" value={row.id} />
+      <SubmitButton variant="secondary" pendingLabel={text.working} label={fill(label, { name: row.name })}>
+        {children}
+      </SubmitButton>
+    </form>
+  );
 
   return (
     <div className="flex flex-col gap-4">
@@ -103,24 +114,8 @@ export function ApiSecretsPanel({
               <Cell>
                 {working(row) ? (
                   <div className="flex flex-wrap gap-2">
-                    {row.state === "active" ? (
-                      <form action={formAction}>
-                        {hiddenFields}
-                        <input type="hidden" name="intent" value="rotate" />
-                        <input type="hidden" name="secretId" value={row.id} />
-                        <SubmitButton variant="secondary" pendingLabel={text.working} label={fill(text.rotateLabel, { name: row.name })}>
-                          {text.rotate}
-                        </SubmitButton>
-                      </form>
-                    ) : null}
-                    <form action={formAction}>
-                      {hiddenFields}
-                      <input type="hidden" name="intent" value="revoke" />
-                      <input type="hidden" name="secretId" value={row.id} />
-                      <SubmitButton variant="secondary" pendingLabel={text.working} label={fill(text.revokeLabel, { name: row.name })}>
-                        {text.revoke}
-                      </SubmitButton>
-                    </form>
+                    {row.state === "active" ? secretForm(row, "rotate", text.rotateLabel, text.rotate) : null}
+                    {secretForm(row, "revoke", text.revokeLabel, text.revoke)}
                   </div>
                 ) : null}
               </Cell>

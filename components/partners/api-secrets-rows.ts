@@ -9,16 +9,15 @@ import type { ApiSecretRow, ApiSecretsState } from "./api-secrets-state";
  */
 
 /** A panel post's outcome (lib/backoffice/api-secrets) as the panel's state, its date in the page's language. */
-export function apiSecretsState(submission: number, outcome: ApiSecretOutcome | { error: "invalid" }, locale: Locale): ApiSecretsState {
+export function apiSecretsState(outcome: ApiSecretOutcome | { error: "invalid" }, locale: Locale): Omit<ApiSecretsState, "submission"> {
   if ("created" in outcome) {
     const { previousValidUntil, ...created } = outcome.created;
     return {
-      submission,
       created: { ...created, previousValidUntil: previousValidUntil ? formatDateTime(previousValidUntil, locale) : undefined },
     };
   }
-  if ("revoked" in outcome) return { submission, revoked: true };
-  return { submission, error: outcome.error, name: "name" in outcome ? outcome.name : undefined };
+  if ("revoked" in outcome) return { revoked: true };
+  return { error: outcome.error, name: "name" in outcome ? outcome.name : undefined };
 }
 
 /** The secrets as the panel lists them, dates formatted for `locale`. */

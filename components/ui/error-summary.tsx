@@ -50,3 +50,30 @@ export function ErrorSummary({
     </div>
   );
 }
+
+/**
+ * A form's one message (a refused sign-in, an invitation that could not be made), as an alert that
+ * takes the focus after the submit; nothing without a message. `id` names the message, for the
+ * fields it is about to point at (aria-describedby).
+ */
+export function ErrorMessage({
+  id,
+  titleId,
+  title,
+  message,
+  ref,
+}: {
+  id: string;
+  titleId: string;
+  title: string;
+  message: string | undefined;
+  ref?: Ref<HTMLDivElement>;
+}) {
+  return message ? (
+    <ErrorSummary ref={ref} titleId={titleId} title={title} role="alert" focusable>
+      <p id={id} className="mt-1">
+        {message}
+      </p>
+    </ErrorSummary>
+  ) : null;
+}

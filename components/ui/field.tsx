@@ -129,6 +129,18 @@ export function TextField({
   );
 }
 
+type TextFieldProps = Parameters<typeof TextField>[0];
+
+/** An e-mail address (`email` unless named): no capitals, no spell check, at most 254 characters (RFC 5321). */
+export function EmailField({ name = "email", ...props }: Omit<TextFieldProps, "name" | "type"> & { name?: string }) {
+  return <TextField name={name} type="email" autoCapitalize="none" spellCheck={false} maxLength={254} {...props} />;
+}
+
+/** A web address: the URL keyboard, no spell check, at most 2,000 characters. */
+export function UrlField(props: Omit<TextFieldProps, "type">) {
+  return <TextField type="url" inputMode="url" spellCheck={false} maxLength={2000} {...props} />;
+}
+
 export interface Option {
   value: string;
   label: string;

@@ -1,7 +1,7 @@
 import "server-only";
 import { redirect } from "next/navigation";
 import type { z } from "zod";
-import { validatedAction, type ActionResult } from "@/lib/validated-action";
+import { guardedAction, type ActionResult } from "@/lib/validated-action";
 import { recordAudit } from "@/lib/audit/audit";
 import { can, type Permission } from "@/lib/identity/permissions";
 import { requestIp, staffForAction, type StaffContext } from "@/lib/identity/staff";
@@ -11,32 +11,32 @@ import { loggerFor } from "@/lib/logger";
  * Every back-office server action: the staff member first (no session: refused, nothing runs, and
  * the browser goes to the sign-in page), then their permission when the action needs one (missing:
  * refused, audited, nothing runs, back to the home page: an action is reached by a hand-made post
- * only, the page offers it to no one who may not), then the form through validatedAction, then the
- * action.
+ * only, the page offers it to no one who may not), then the form and the action through the one
+ * guarded shell (lib/validated-action.ts).
  */
 export function staffAction<S extends z.ZodType, T>(
   schema: S,
   run: (staff: StaffContext, input: z.output<S>, formData: FormData) => Promise<T>,
   options: { permission?: Permission } = {},
 ): (previous: unknown, formData: FormData) => Promise<ActionResult<T>> {
-  return async (previous, formData) => {
-    const staff = await staffForAction();
-    if (!staff) redirect("/admin/login");
-    if (options.permission && !can(staff.user, options.permission)) {
-      loggerFor("backoffice").info(
-        { userId: staff.user.id, permission: options.permission },
-        "backoffice: an action was refused: no permission",
-      );
-      await recordAudit(staff.db, {
-        kind: "permission_refused",
-        result: "refused",
-        partnerId: staff.partner.id,
-        staff: { id: staff.user.id, name: staff.user.name },
-        ip: await requestIp(),
-        details: { permission: options.permission },
-      });
-      redirect("/admin");
-    }
-    return validatedAction(schema, (input: z.output<S>, data: FormData) => run(staff, input, data))(previous, formData);
-  };
+  return guardedAction(() => staffFor(options.permission), schema, run);
+}
+
+/** The signed-in staff member allowed `permission` (if any); otherwise the request ends in a redirect. */
+async function staffFor(permission: Permission | undefined): Promise<StaffContext> {
+  const staff = await staffForAction();
+  if (!staff) redirect("/admin/login");
+  if (permission && !can(staff.user, permission)) {
+    loggerFor("backoffice").info({ userId: staff.user.id, permission }, "backoffice: an action was refused: no permission");
+    await recordAudit(staff.db, {
+      kind: "permission_refused",
+      result: "refused",
+      partnerId: staff.partner.id,
+      staff: { id: staff.user.id, name: staff.user.name },
+      ip: await requestIp(),
+      details: { permission },
+    });
+    redirect("/admin");
+  }
+  return staff;
 }

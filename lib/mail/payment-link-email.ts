@@ -1,6 +1,6 @@
 import type { Locale } from "@/lib/i18n/locales";
-import { escapeHtml } from "@/lib/text/escape-html";
 import { inertText } from "./inert-text";
+import { linkEmail } from "./link-email-layout";
 
 /**
  * The payment link e-mail, in the customer's language: who sends it (the agency), the trip, the
@@ -57,37 +57,20 @@ export function paymentLinkEmail(input: PaymentLinkEmailInput): EmailContent {
   const t = TEXTS[input.locale];
   // The only free text in the message: under our sender, a name like "Pay at evil.example" must not become a link.
   const trip = inertText(input.packageName);
-  const subject = t.subject(input.partnerName);
-  const text = [
-    t.greeting,
-    "",
-    t.intro(input.partnerName),
-    "",
-    `${t.trip}: ${trip}`,
-    `${t.amount}: ${input.amount}`,
-    "",
-    t.open,
-    input.link,
-    "",
-    t.expires(input.expiresAt),
-    "",
-    t.notYou,
-  ].join("\n");
-  const e = escapeHtml;
-  const html = `<!doctype html>
-<html lang="${input.locale}"><head><meta charset="utf-8"><title>${e(subject)}</title></head>
-<body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1a1a1a">
-<p>${e(t.greeting)}</p>
-<p>${e(t.intro(input.partnerName))}</p>
-<table role="presentation" style="border-collapse:collapse">
-<tr><th scope="row" style="text-align:left;padding-right:1em">${e(t.trip)}</th><td>${e(trip)}</td></tr>
-<tr><th scope="row" style="text-align:left;padding-right:1em">${e(t.amount)}</th><td>${e(input.amount)}</td></tr>
-</table>
-<p>${e(t.open)}</p>
-<p><a href="${e(input.link)}" style="display:inline-block;padding:12px 20px;background:#0b5cad;color:#ffffff;text-decoration:none;border-radius:6px">${e(t.button)}</a></p>
-<p>${e(input.link)}</p>
-<p>${e(t.expires(input.expiresAt))}</p>
-<p style="color:#555">${e(t.notYou)}</p>
-</body></html>`;
-  return { subject, text, html };
+  return linkEmail({
+    locale: input.locale,
+    subject: t.subject(input.partnerName),
+    audience: "customer",
+    greeting: t.greeting,
+    intro: t.intro(input.partnerName),
+    rows: [
+      [t.trip, trip],
+      [t.amount, input.amount],
+    ],
+    lead: t.open,
+    link: input.link,
+    button: t.button,
+    expires: t.expires(input.expiresAt),
+    notYou: t.notYou,
+  });
 }

@@ -1,6 +1,6 @@
 import type { Locale } from "@/lib/i18n/locales";
-import { escapeHtml } from "@/lib/text/escape-html";
 import { inertText } from "./inert-text";
+import { linkEmail } from "./link-email-layout";
 import type { EmailContent } from "./payment-link-email";
 
 /**
@@ -78,29 +78,15 @@ const TEXTS = {
 export function staffLinkEmail(input: StaffLinkEmailInput): EmailContent {
   const t = TEXTS[input.locale];
   const organisation = inertText(input.organisation);
-  const subject = t.subject[input.kind](input.organisation);
-  const text = [
-    t.greeting,
-    "",
-    t.intro[input.kind](organisation),
-    "",
-    input.link,
-    "",
-    t.expires(input.expiresAt),
-    "",
-    t.notYou[input.kind],
-  ].join("\n");
-  const e = escapeHtml;
-  const html = `<!doctype html>
-<html lang="${input.locale}"><head><meta charset="utf-8"><title>${e(subject)}</title></head>
-<body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1a1a1a">
-<p>${e(t.greeting)}</p>
-<p>${e(t.intro[input.kind](organisation))}</p>
-<p><a href="${e(input.link)}" style="display:inline-block;padding:10px 16px;background:#1a1a1a;color:#ffffff;text-decoration:none;border-radius:6px">${e(t.button[input.kind])}</a></p>
-<p style="word-break:break-all;font-size:14px">${e(input.link)}</p>
-<p>${e(t.expires(input.expiresAt))}</p>
-<p style="color:#555">${e(t.notYou[input.kind])}</p>
-</body></html>
-`;
-  return { subject, text, html };
+  return linkEmail({
+    locale: input.locale,
+    subject: t.subject[input.kind](input.organisation),
+    audience: "staff",
+    greeting: t.greeting,
+    intro: t.intro[input.kind](organisation),
+    link: input.link,
+    button: t.button[input.kind],
+    expires: t.expires(input.expiresAt),
+    notYou: t.notYou[input.kind],
+  });
 }

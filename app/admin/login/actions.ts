@@ -7,7 +7,7 @@ import type { LoginState } from "@/components/admin/form-states";
 import { signIn } from "@/lib/identity/auth";
 import { codePath, isReturnPath, requestIp, requestUserAgent, setStaffCookie, staffCookieName } from "@/lib/identity/staff";
 import { getAppContext } from "@/lib/app-context";
-import { validatedAction } from "@/lib/validated-action";
+import { formAction, validatedAction } from "@/lib/validated-action";
 import { safeText } from "@/lib/validation/text";
 
 /** The staff sign-in: the password step (lib/identity/auth.ts holds the rules). */
@@ -30,10 +30,10 @@ const signInValidated = validatedAction(signInSchema, async ({ email, password, 
   return { ok: true as const, next: codePath(isReturnPath(next) ? next : undefined) };
 });
 
-export async function signInAction(previous: LoginState, formData: FormData): Promise<LoginState> {
-  const submission = (previous?.submission ?? 0) + 1;
-  const outcome = await signInValidated(previous, formData);
-  if ("invalid" in outcome) return { submission, error: "invalid" };
-  if (!outcome.ok) return { submission, error: outcome.error, email: outcome.email.slice(0, 254) };
-  redirect(outcome.next);
-}
+export const signInAction = formAction<LoginState>()(signInValidated, {
+  invalid: () => ({ error: "invalid" }),
+  valid: (outcome) => {
+    if (!outcome.ok) return { error: outcome.error, email: outcome.email.slice(0, 254) };
+    redirect(outcome.next);
+  },
+});

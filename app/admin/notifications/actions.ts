@@ -17,6 +17,7 @@ import { NOTIFICATION_URL_MAX_LENGTH, notificationUrlProblem, setNotificationUrl
 import { requestIp, type StaffContext } from "@/lib/identity/staff";
 import { getEnv } from "@/lib/config/env";
 import { getLocale } from "@/lib/i18n/server";
+import { formAction } from "@/lib/validated-action";
 import { safeText } from "@/lib/validation/text";
 
 /*
@@ -81,14 +82,10 @@ const testValidated = staffAction(
   { permission: "settings" },
 );
 
-export async function testNotificationAction(previous: TestNotificationState, formData: FormData): Promise<TestNotificationState> {
-  const submission = (previous?.submission ?? 0) + 1;
-  const outcome = await testValidated(previous, formData);
-  if (!("failure" in outcome) && !("status" in outcome)) return { submission, ok: false, failure: "network" };
-  return outcome.ok
-    ? { submission, ok: true, status: outcome.status }
-    : { submission, ok: false, status: outcome.status, failure: outcome.failure };
-}
+export const testNotificationAction = formAction<TestNotificationState>()(testValidated, {
+  invalid: () => ({ ok: false, failure: "network" }),
+  valid: (outcome) => (outcome.ok ? { ok: true, status: outcome.status } : { ok: false, status: outcome.status, failure: outcome.failure }),
+});
 
 // ---------------------------------------------------------------------------------------------
 // Notification URL
@@ -115,13 +112,14 @@ const urlValidated = staffAction(
   { permission: "settings" },
 );
 
-export async function notificationUrlAction(previous: NotificationUrlState, formData: FormData): Promise<NotificationUrlState> {
-  const submission = (previous?.submission ?? 0) + 1;
-  const typed = formData instanceof FormData ? String(formData.get("notificationUrl") ?? "") : "";
-  const outcome = await urlValidated(previous, formData);
-  if ("invalid" in outcome) return { submission, url: typed.slice(0, NOTIFICATION_URL_MAX_LENGTH * 2), error: "invalid" };
-  if ("error" in outcome) return { submission, url: typed, error: outcome.error };
-  return { submission, saved: true, url: outcome.url };
+export const notificationUrlAction = formAction<NotificationUrlState>()(urlValidated, {
+  invalid: (_issues, formData) => ({ url: typedUrl(formData).slice(0, NOTIFICATION_URL_MAX_LENGTH * 2), error: "invalid" }),
+  valid: (outcome, formData) =>
+    "error" in outcome ? { url: typedUrl(formData), error: outcome.error } : { saved: true, url: outcome.url },
+});
+
+function typedUrl(formData: FormData): string {
+  return String(formData.get("notificationUrl") ?? "");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -141,14 +139,14 @@ const rotateValidated = staffAction(
   { permission: "settings" },
 );
 
-export async function rotateSecretAction(previous: RotateSecretState, formData: FormData): Promise<RotateSecretState> {
-  const submission = (previous?.submission ?? 0) + 1;
-  const result = await rotateValidated(previous, formData);
-  if (!("secret" in result)) return { submission, error: "failed" };
-  const locale = await getLocale();
-  return {
-    submission,
-    secret: result.secret,
-    previousValidUntil: result.previousValidUntil ? formatDateTime(result.previousValidUntil, locale) : undefined,
-  };
-}
+export const rotateSecretAction = formAction<RotateSecretState>()(rotateValidated, {
+  invalid: () => ({ error: "failed" }),
+  valid: async (result) => {
+    if (!("secret" in result)) return { error: "failed" };
+    const locale = await getLocale();
+    return {
+      secret: result.secret,
+      previousValidUntil: result.previousValidUntil ? formatDateTime(result.previousValidUntil, locale) : undefined,
+    };
+  },
+});

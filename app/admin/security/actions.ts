@@ -1,12 +1,11 @@
 "use server";
 
-import { redirect } from "next/navigation";
 import { z } from "zod";
 import { recordAudit } from "@/lib/audit/audit";
 import { checkCurrentPassword, deleteOtherStaffSessions, turnOffSecondFactor } from "@/lib/identity/auth";
 import { clearStaffCookie, ENROL_PATH, requestIp, staffForAction, type StaffContext } from "@/lib/identity/staff";
 import { staffPasswordField as password } from "@/lib/identity/form-fields";
-import { validatedAction } from "@/lib/validated-action";
+import { redirectingAction, validatedAction } from "@/lib/validated-action";
 
 /*
  * The security page's own actions: sign out everywhere else, and turning two-step verification off.
@@ -33,10 +32,7 @@ const signOutOthersValidated = validatedAction(z.object({}), async () => {
   return `/admin/security?ended=${ended}`;
 });
 
-export async function signOutOthersAction(formData: FormData): Promise<void> {
-  const outcome = await signOutOthersValidated(undefined, formData);
-  redirect(typeof outcome === "string" ? outcome : "/admin/security");
-}
+export const signOutOthersAction = redirectingAction(signOutOthersValidated, "/admin/security");
 
 // Turning two-step verification off (to set it up again, on a new phone say)
 
@@ -61,7 +57,4 @@ const disableValidated = validatedAction(z.object({ password }), async (input) =
   return ENROL_PATH;
 });
 
-export async function disableTwoFactorAction(formData: FormData): Promise<void> {
-  const outcome = await disableValidated(undefined, formData);
-  redirect(typeof outcome === "string" ? outcome : "/admin/security");
-}
+export const disableTwoFactorAction = redirectingAction(disableValidated, "/admin/security");

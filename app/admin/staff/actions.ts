@@ -12,6 +12,7 @@ import { getEnv } from "@/lib/config/env";
 import { getLocale } from "@/lib/i18n/server";
 import { logError, loggerFor } from "@/lib/logger";
 import { getMailer } from "@/lib/mail/mailer";
+import { formAction, type FormAnswer } from "@/lib/validated-action";
 import { safeText } from "@/lib/validation/text";
 
 /** Inviting someone to the partner's staff (lib/identity/members.ts decides). */
@@ -27,7 +28,7 @@ const inviteSchema = z.object({
 
 const inviteValidated = staffAction(
   inviteSchema,
-  async (staff, input): Promise<Omit<InviteState, "submission">> => {
+  async (staff, input): Promise<FormAnswer<InviteState>> => {
     const values = {
       email: input.email,
       name: input.name,
@@ -74,11 +75,11 @@ const inviteValidated = staffAction(
   { permission: "manage-staff" },
 );
 
-export async function inviteAction(previous: InviteState, formData: FormData): Promise<InviteState> {
-  const submission = (previous?.submission ?? 0) + 1;
-  const outcome = await inviteValidated(previous, formData);
-  if ("invalid" in outcome) return { submission, error: "invalid" };
-  // The list above the form shows the new member along with the answer.
-  if (!outcome.error) revalidatePath("/admin/staff");
-  return { ...outcome, submission };
-}
+export const inviteAction = formAction<InviteState>()(inviteValidated, {
+  invalid: () => ({ error: "invalid" }),
+  valid: (outcome) => {
+    // The list above the form shows the new member along with the answer.
+    if (!outcome.error) revalidatePath("/admin/staff");
+    return outcome;
+  },
+});

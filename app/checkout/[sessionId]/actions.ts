@@ -21,7 +21,7 @@ import { chooseOffer, type ChooseResult } from "@/lib/checkout/session/flow";
 import { submitCustomer } from "@/lib/checkout/session/submit";
 import { CHECKOUT_SESSION_ID, isCheckoutSessionId } from "@/lib/http/checkout-session-id";
 import { EMBED_LANG_PARAM, EMBED_PARAM, embedFromForm, embedHref, HANDOFF_PARAM, type EmbedContext } from "@/lib/embed/context";
-import { formOf, validatedAction } from "@/lib/validated-action";
+import { formAction, formOf, validatedAction, type FormAnswer } from "@/lib/validated-action";
 
 /*
  * The checkout's server actions. Each validates its form with zod through validatedAction, calls
@@ -44,7 +44,7 @@ const customerFormSchema = customerFormFields.extend({
   edit: z.literal("1").optional(),
 });
 
-type SubmitOutcome = { ok: true; sessionId: string } | { ok: false; sessionId: string; state: Omit<CustomerFormState, "submission"> };
+type SubmitOutcome = { ok: true; sessionId: string } | { ok: false; sessionId: string; state: FormAnswer<CustomerFormState> };
 
 const submitCustomerValidated = validatedAction(
   customerFormSchema,
@@ -75,44 +75,47 @@ const submitCustomerValidated = validatedAction(
  * The customer form's action (through useActionState): stores the data and creates the operation,
  * then goes to the offers; otherwise answers with each field's error for the form to show.
  */
-export async function submitCustomerForm(previous: CustomerFormState, formData: FormData): Promise<CustomerFormState> {
-  const submission = (previous?.submission ?? 0) + 1;
-  // With JavaScript, React posts the action itself (Next-Action header) and shows the state it answers.
-  const withoutJavaScript = !(await headers()).has("next-action");
-  const outcome = await submitCustomerValidated(previous, formData);
-  if ("invalid" in outcome) {
+export const submitCustomerForm = formAction<CustomerFormState>()(submitCustomerValidated, {
+  invalid: async (issues, formData, { submission }) => {
     // Only a tampered or oversized post gets here: name the fields it can, keep what was typed.
     const errors: CustomerErrors = {};
-    for (const issue of outcome.invalid) if (isCustomerField(issue.field)) errors[issue.field] = "too_long";
+    for (const issue of issues) if (isCustomerField(issue.field)) errors[issue.field] = "too_long";
     const draft = Object.fromEntries(
-      Object.entries(draftFromForm(formOf(formData))).map(([key, value]) => [key, value.slice(0, CUSTOMER_TEXT_MAX)]),
+      Object.entries(draftFromForm(formData)).map(([key, value]) => [key, value.slice(0, CUSTOMER_TEXT_MAX)]),
     );
     const answer: CustomerFormState =
       Object.keys(errors).length > 0 ? { submission, draft, errors } : { submission, draft, failure: "invalid" };
-    // A hostile post may carry no form at all (the action's arguments are the client's).
-    const id = formOf(formData).get("sessionId");
-    if (withoutJavaScript && typeof id === "string" && isCheckoutSessionId(id)) await answerAfterRedirect(id, answer, formData);
+    // A hostile post may carry no form at all (the action's arguments are the client's): formData is then empty.
+    const id = formData.get("sessionId");
+    if ((await withoutJavaScript()) && typeof id === "string" && isCheckoutSessionId(id)) await answerAfterRedirect(id, answer, formData);
     return answer;
-  }
-  if (!outcome.ok) {
-    // The partner was disabled meanwhile: its page says so (nothing was stored).
-    if (outcome.state.failure === "agency_unavailable")
-      redirect(embedHref(`/checkout/${outcome.sessionId}/unavailable`, embedOf(formData)));
-    // Without JavaScript the answer is this page rendered again, which sends a payment that can no
-    // longer change on to its status with a 307, and the browser would post the form there too
-    // ("Server Action unavailable"). The status page it belongs on, then, with a plain GET.
-    if (outcome.state.failure === "closed" && withoutJavaScript) {
-      redirect(embedHref(`/checkout/${outcome.sessionId}/status`, embedOf(formData)));
+  },
+  valid: async (outcome, formData, { submission }) => {
+    if (!outcome.ok) {
+      // The partner was disabled meanwhile: its page says so (nothing was stored).
+      if (outcome.state.failure === "agency_unavailable")
+        redirect(embedHref(`/checkout/${outcome.sessionId}/unavailable`, embedOf(formData)));
+      // Without JavaScript the answer is this page rendered again, which sends a payment that can no
+      // longer change on to its status with a 307, and the browser would post the form there too
+      // ("Server Action unavailable"). The status page it belongs on, then, with a plain GET.
+      if (outcome.state.failure === "closed" && (await withoutJavaScript())) {
+        redirect(embedHref(`/checkout/${outcome.sessionId}/status`, embedOf(formData)));
+      }
+      const answer = { submission, ...outcome.state };
+      if (await withoutJavaScript()) await answerAfterRedirect(outcome.sessionId, answer, formData);
+      return answer;
     }
-    const answer = { submission, ...outcome.state };
-    if (withoutJavaScript) await answerAfterRedirect(outcome.sessionId, answer, formData);
-    return answer;
-  }
-  // Sent: an answer kept for a page with errors has nothing more to show.
-  if ((await cookies()).has(FORM_ANSWER_COOKIE)) {
-    await setSessionCookie(FORM_ANSWER_COOKIE, outcome.sessionId, "", embedOf(formData) !== undefined, 0);
-  }
-  redirect(embedHref(`/checkout/${outcome.sessionId}/offers`, embedOf(formData)));
+    // Sent: an answer kept for a page with errors has nothing more to show.
+    if ((await cookies()).has(FORM_ANSWER_COOKIE)) {
+      await setSessionCookie(FORM_ANSWER_COOKIE, outcome.sessionId, "", embedOf(formData) !== undefined, 0);
+    }
+    redirect(embedHref(`/checkout/${outcome.sessionId}/offers`, embedOf(formData)));
+  },
+});
+
+/** With JavaScript, React posts the action itself (Next-Action header) and shows the state it answers. */
+async function withoutJavaScript(): Promise<boolean> {
+  return !(await headers()).has("next-action");
 }
 
 /**

@@ -2,7 +2,7 @@
 
 import { useActionState, useState } from "react";
 import { Button } from "@/components/ui/button";
-import { TextField } from "@/components/ui/field";
+import { UrlField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
@@ -41,17 +41,13 @@ export function NotificationUrlForm({
   return (
     <form action={formAction} className="flex flex-col gap-3">
       {state.saved ? <SavedNotice submission={state.submission}>{text.urlSaved}</SavedNotice> : null}
-      <TextField
+      <UrlField
         key={state.submission}
         name="notificationUrl"
         id="notification-url"
         label={text.urlLabel}
         hint={text.urlHint}
-        type="url"
-        inputMode="url"
         autoComplete="url"
-        spellCheck={false}
-        maxLength={2000}
         defaultValue={state.url ?? current}
         error={state.error ? text.urlErrors[state.error] : undefined}
         errorPrefix={errorPrefix}

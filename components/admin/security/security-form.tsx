@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { ErrorSummary } from "@/components/ui/error-summary";
+import { ErrorMessage } from "@/components/ui/error-summary";
 import { TextField } from "@/components/ui/field";
 import { LinkButton } from "@/components/ui/link-button";
 import { SubmitButton } from "@/components/ui/submit-button";
@@ -78,13 +78,7 @@ export function SecurityForm({
       {Object.entries(hidden).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      {message ? (
-        <ErrorSummary ref={summaryRef} titleId="security-error-title" title={text.summaryTitle} role="alert" focusable>
-          <p id="security-form-error" className="mt-1">
-            {message}
-          </p>
-        </ErrorSummary>
-      ) : null}
+      <ErrorMessage ref={summaryRef} id="security-form-error" titleId="security-error-title" title={text.summaryTitle} message={message} />
       <div key={state.submission} className="flex flex-col gap-4">
         {fields.map((field) => (
           <TextField

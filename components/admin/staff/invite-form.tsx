@@ -1,8 +1,8 @@
 "use client";
 
 import { useActionState } from "react";
-import { ErrorSummary } from "@/components/ui/error-summary";
-import { RadioGroupField, SelectField, TextField } from "@/components/ui/field";
+import { ErrorMessage } from "@/components/ui/error-summary";
+import { EmailField, RadioGroupField, SelectField, TextField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
@@ -54,25 +54,14 @@ export function InviteForm({
         </div>
       ) : null}
       <form action={formAction} className="flex flex-col gap-4">
-        {message ? (
-          <ErrorSummary ref={summaryRef} titleId="invite-error-title" title={text.summaryTitle} role="alert" focusable>
-            <p id="invite-error" className="mt-1">
-              {message}
-            </p>
-          </ErrorSummary>
-        ) : null}
+        <ErrorMessage ref={summaryRef} id="invite-error" titleId="invite-error-title" title={text.summaryTitle} message={message} />
         {/* Remounted after each submit: an invitation made empties the form; an error keeps what was typed. */}
         <div key={state.submission} className="flex flex-col gap-4">
-          <TextField
-            name="email"
+          <EmailField
             id="invite-email"
             label={text.email}
-            type="email"
             autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
             required
-            maxLength={254}
             defaultValue={values?.email ?? ""}
             invalid={errorOn("email")}
             describedBy={errorOn("email") ? "invite-error" : undefined}

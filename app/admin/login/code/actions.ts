@@ -6,7 +6,7 @@ import type { SecurityFormState } from "@/components/admin/form-states";
 import { completeSecondFactor } from "@/lib/identity/auth";
 import { anyStaffSessionForAction, clearStaffCookie, ENROL_PATH, landingPath, requestIp, setStaffCookie } from "@/lib/identity/staff";
 import { staffCodeField as code } from "@/lib/identity/form-fields";
-import { validatedAction } from "@/lib/validated-action";
+import { formAction, validatedAction } from "@/lib/validated-action";
 import { safeText } from "@/lib/validation/text";
 
 /** The sign-in's second step: the TOTP or a recovery code, for a session waiting for it. Nothing here logs a code. */
@@ -37,10 +37,10 @@ const secondFactorValidated = validatedAction(
   },
 );
 
-export async function secondFactorAction(previous: SecurityFormState, formData: FormData): Promise<SecurityFormState> {
-  const submission = (previous?.submission ?? 0) + 1;
-  const outcome = await secondFactorValidated(previous, formData);
-  if ("invalid" in outcome) return { submission, error: "invalid" };
-  if (outcome.redirect) redirect(outcome.redirect);
-  return { submission, error: outcome.error };
-}
+export const secondFactorAction = formAction<SecurityFormState>()(secondFactorValidated, {
+  invalid: () => ({ error: "invalid" }),
+  valid: (outcome) => {
+    if (outcome.redirect) redirect(outcome.redirect);
+    return { error: outcome.error };
+  },
+});

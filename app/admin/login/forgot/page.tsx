@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { PlainFrame } from "@/components/admin/plain-frame";
 import { Notice } from "@/components/ui/notice";
 import { SubmitButton } from "@/components/ui/submit-button";
-import { TextField } from "@/components/ui/field";
+import { EmailField } from "@/components/ui/field";
 import { TextLink } from "@/components/ui/text-link";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
@@ -46,17 +46,7 @@ export default async function ForgotPasswordPage({ searchParams }: Props) {
       ) : null}
       <section aria-label={t.title} className="rounded-card bg-surface p-5 shadow-sm">
         <form action={forgotPasswordAction} className="flex flex-col gap-4">
-          <TextField
-            name="email"
-            id="forgot-email"
-            label={t.email}
-            type="email"
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
-            required
-            maxLength={254}
-          />
+          <EmailField id="forgot-email" label={t.email} autoComplete="username" required />
           <div>
             <SubmitButton pendingLabel={t.submitting}>{t.submit}</SubmitButton>
           </div>

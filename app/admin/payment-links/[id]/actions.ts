@@ -1,6 +1,5 @@
 "use server";
 
-import { redirect } from "next/navigation";
 import { z } from "zod";
 import { getAppContext } from "@/lib/app-context";
 import { staffAction } from "@/lib/backoffice/staff-action";
@@ -8,6 +7,7 @@ import { paymentLinkPage as linkPage, paymentLinkIdField as sessionId } from "@/
 import { revokePaymentLink, sendPaymentLink } from "@/lib/backoffice/payment-links/payment-links";
 import { requestIp } from "@/lib/identity/staff";
 import { LOCALES } from "@/lib/i18n/locales";
+import { redirectingAction } from "@/lib/validated-action";
 import { safeText } from "@/lib/validation/text";
 
 /*
@@ -39,17 +39,11 @@ const sendValidated = staffAction(
   },
 );
 
-export async function sendPaymentLinkAction(formData: FormData): Promise<void> {
-  const outcome = await sendValidated(undefined, formData);
-  redirect(typeof outcome === "string" ? outcome : "/admin/payment-links/new");
-}
+export const sendPaymentLinkAction = redirectingAction(sendValidated, "/admin/payment-links/new");
 
 const revokeValidated = staffAction(z.object({ sessionId }), async (staff, input) => {
   const result = await revokePaymentLink({ ...staff, ip: await requestIp() }, input.sessionId);
   return linkPage(input.sessionId, result.ok ? "revoked" : result.reason === "not_revocable" ? "not_revocable" : undefined);
 });
 
-export async function revokePaymentLinkAction(formData: FormData): Promise<void> {
-  const outcome = await revokeValidated(undefined, formData);
-  redirect(typeof outcome === "string" ? outcome : "/admin/payment-links/new");
-}
+export const revokePaymentLinkAction = redirectingAction(revokeValidated, "/admin/payment-links/new");

@@ -3,7 +3,7 @@ import { AdminPage } from "@/app/admin/admin-page";
 import { CopyLink } from "@/components/admin/copy-link";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { SelectField, TextField } from "@/components/ui/field";
+import { EmailField, SelectField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { TextLink } from "@/components/ui/text-link";
 import { formatDateTime } from "@/lib/backoffice/common/format";
@@ -160,14 +160,7 @@ export default async function PaymentLinkPage({ params, searchParams }: Props) {
               <input type="hidden" name="sessionId" value={session.id} />
               <p className="text-muted">{t.emailHint}</p>
               <div className="grid gap-3 sm:grid-cols-2">
-                <TextField
-                  name="to"
-                  label={t.emailTo}
-                  type="email"
-                  autoComplete="off"
-                  defaultValue={link.prefilledEmail ?? ""}
-                  maxLength={254}
-                />
+                <EmailField name="to" label={t.emailTo} autoComplete="off" defaultValue={link.prefilledEmail ?? ""} />
                 <SelectField
                   name="locale"
                   label={t.emailLocale}

@@ -14,6 +14,7 @@ import {
 import type { PaymentLinkFormState } from "@/lib/backoffice/payment-links/payment-link-state";
 import { createPaymentLink } from "@/lib/backoffice/payment-links/payment-links";
 import { requestIp } from "@/lib/identity/staff";
+import { formAction, type FormAnswer } from "@/lib/validated-action";
 
 /*
  * Creating a payment link: the form's state comes back on a problem; on success, the link's page.
@@ -21,7 +22,7 @@ import { requestIp } from "@/lib/identity/staff";
  * plain form post, without JavaScript.
  */
 
-type CreateOutcome = { redirect: string } | Omit<PaymentLinkFormState, "submission">;
+type CreateOutcome = { redirect: string } | FormAnswer<PaymentLinkFormState>;
 
 const createValidated = staffAction(paymentLinkFormSchema, async (staff, form: PaymentLinkForm): Promise<CreateOutcome> => {
   const returnUrl = staff.partner.defaultReturnUrl;
@@ -40,16 +41,14 @@ const createValidated = staffAction(paymentLinkFormSchema, async (staff, form: P
   }
 });
 
-export async function createPaymentLinkAction(previous: PaymentLinkFormState, formData: FormData): Promise<PaymentLinkFormState> {
-  const submission = (previous?.submission ?? 0) + 1;
-  const outcome = await createValidated(previous, formData);
+export const createPaymentLinkAction = formAction<PaymentLinkFormState>()(createValidated, {
   // Only a field over 1000 characters or a control character gets here: said on the reference.
-  if ("invalid" in outcome) {
-    const known = outcome.invalid
-      .map((i) => i.field)
-      .filter((field): field is PaymentLinkFormField => field in paymentLinkFormSchema.shape);
-    return { submission, values: previous?.values, problems: known.length > 0 ? known : ["bookingReference"] };
-  }
-  if ("redirect" in outcome) redirect(outcome.redirect);
-  return { submission, ...outcome };
-}
+  invalid: (issues, _formData, { previous }) => {
+    const known = issues.map((i) => i.field).filter((field): field is PaymentLinkFormField => field in paymentLinkFormSchema.shape);
+    return { values: previous?.values, problems: known.length > 0 ? known : ["bookingReference"] };
+  },
+  valid: (outcome) => {
+    if ("redirect" in outcome) redirect(outcome.redirect);
+    return outcome;
+  },
+});

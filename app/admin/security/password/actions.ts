@@ -6,7 +6,7 @@ import type { SecurityFormState } from "@/components/admin/form-states";
 import { changePassword } from "@/lib/identity/auth";
 import { clearStaffCookie, requestIp, staffForAction } from "@/lib/identity/staff";
 import { staffPasswordField as password } from "@/lib/identity/form-fields";
-import { validatedAction } from "@/lib/validated-action";
+import { formAction, validatedAction } from "@/lib/validated-action";
 
 /** The password change. Nothing here logs a password. */
 
@@ -24,10 +24,10 @@ const passwordValidated = validatedAction(z.object({ current: password, next: pa
   return { redirect: `/admin/security?password=changed&ended=${result.endedSessions}` } as const;
 });
 
-export async function changePasswordAction(previous: SecurityFormState, formData: FormData): Promise<SecurityFormState> {
-  const submission = (previous?.submission ?? 0) + 1;
-  const outcome = await passwordValidated(previous, formData);
-  if ("invalid" in outcome) return { submission, error: "invalid" };
-  if (outcome.redirect) redirect(outcome.redirect);
-  return { submission, error: outcome.error };
-}
+export const changePasswordAction = formAction<SecurityFormState>()(passwordValidated, {
+  invalid: () => ({ error: "invalid" }),
+  valid: (outcome) => {
+    if (outcome.redirect) redirect(outcome.redirect);
+    return { error: outcome.error };
+  },
+});

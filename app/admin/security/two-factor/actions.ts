@@ -6,7 +6,7 @@ import type { SecurityFormState } from "@/components/admin/form-states";
 import { completeEnrolment } from "@/lib/identity/auth";
 import { anyStaffSessionForAction, codePath, homeFor, requestIp, setStaffCookie } from "@/lib/identity/staff";
 import { staffCodeField as code, staffPasswordField as password } from "@/lib/identity/form-fields";
-import { validatedAction } from "@/lib/validated-action";
+import { formAction, validatedAction } from "@/lib/validated-action";
 
 /** Enrolment in two-step verification, for a session that may enrol. Nothing here logs a password or a code. */
 
@@ -26,11 +26,11 @@ const enrolValidated = validatedAction(z.object({ code, password: password, conf
   return { codes: result.recoveryCodes } as const;
 });
 
-export async function enrolAction(previous: SecurityFormState, formData: FormData): Promise<SecurityFormState> {
-  const submission = (previous?.submission ?? 0) + 1;
-  const outcome = await enrolValidated(previous, formData);
-  if ("invalid" in outcome) return { submission, error: "invalid" };
-  if (outcome.redirect) redirect(outcome.redirect);
-  if (outcome.codes) return { submission, recoveryCodes: outcome.codes };
-  return { submission, error: outcome.error };
-}
+export const enrolAction = formAction<SecurityFormState>()(enrolValidated, {
+  invalid: () => ({ error: "invalid" }),
+  valid: (outcome) => {
+    if (outcome.redirect) redirect(outcome.redirect);
+    if (outcome.codes) return { recoveryCodes: outcome.codes };
+    return { error: outcome.error };
+  },
+});

@@ -3,11 +3,12 @@
 import { refresh } from "next/cache";
 import { apiSecretsState } from "@/components/partners/api-secrets-rows";
 import type { ApiSecretsState } from "@/components/partners/api-secrets-state";
-import { apiSecretIntentSchema, runApiSecretIntent } from "@/lib/backoffice/api-secrets/api-secrets";
+import { apiSecretIntentSchema, runApiSecretIntent, type ApiSecretOutcome } from "@/lib/backoffice/api-secrets/api-secrets";
 import { requestIp } from "@/lib/identity/staff";
 import { staffAction } from "@/lib/backoffice/staff-action";
 import { getEnv } from "@/lib/config/env";
 import { getLocale } from "@/lib/i18n/server";
+import { formAction } from "@/lib/validated-action";
 
 /*
  * The partner's own API secrets, from its back-office: created, rotated, revoked by its
@@ -28,10 +29,13 @@ const validated = staffAction(
   { permission: "api-secrets" },
 );
 
-export async function apiSecretAction(previous: ApiSecretsState, formData: FormData): Promise<ApiSecretsState> {
-  const submission = (previous?.submission ?? 0) + 1;
-  const outcome = await validated(previous, formData);
+export const apiSecretAction = formAction<ApiSecretsState>()(validated, {
+  invalid: () => answer({ error: "invalid" }),
+  valid: answer,
+});
+
+async function answer(outcome: ApiSecretOutcome | { error: "invalid" }) {
   // The list shows the change at once (the new secret is in this answer, not in the page).
   refresh();
-  return apiSecretsState(submission, "invalid" in outcome ? { error: "invalid" } : outcome, await getLocale());
+  return apiSecretsState(outcome, await getLocale());
 }

@@ -15,6 +15,7 @@ import {
   setMemberDisabled,
 } from "@/lib/identity/members";
 import { staffAction } from "@/lib/backoffice/staff-action";
+import { formAction, type FormAnswer } from "@/lib/validated-action";
 import { requestIp } from "@/lib/identity/staff";
 import { getEnv } from "@/lib/config/env";
 import { getLocale } from "@/lib/i18n/server";
@@ -71,7 +72,7 @@ export async function removeMemberAction(formData: FormData): Promise<void> {
   redirect("/admin/staff?done=removed");
 }
 
-async function linkState(link: { token: string; expiresAt: Date }, ended: boolean): Promise<Omit<MemberLinkState, "submission">> {
+async function linkState(link: { token: string; expiresAt: Date }, ended: boolean): Promise<FormAnswer<MemberLinkState>> {
   return {
     link: linkUrl(getEnv().APP_URL, link.token, "invitation"),
     expires: formatDateTime(link.expiresAt, await getLocale()),
@@ -81,32 +82,25 @@ async function linkState(link: { token: string; expiresAt: Date }, ended: boolea
 
 const resetValidated = staffAction(
   z.object({ memberId, code: staffCodeField }),
-  async (staff, input): Promise<Omit<MemberLinkState, "submission">> => {
+  async (staff, input): Promise<FormAnswer<MemberLinkState>> => {
     const result = await resetMemberSecondFactor(staff, input.memberId, input.code, { ip: await requestIp() });
     return result.ok ? linkState(result.link, true) : { error: result.reason };
   },
   permission,
 );
 
-export async function resetSecondFactorAction(previous: MemberLinkState, formData: FormData): Promise<MemberLinkState> {
-  const submission = (previous?.submission ?? 0) + 1;
-  const outcome = await resetValidated(previous, formData);
-  if ("invalid" in outcome) return { submission, error: "invalid" };
-  return { ...outcome, submission };
-}
+/** A member's new link, or why not. */
+const memberLinkAnswers = { invalid: () => ({ error: "invalid" }), valid: (outcome: FormAnswer<MemberLinkState>) => outcome };
+
+export const resetSecondFactorAction = formAction<MemberLinkState>()(resetValidated, memberLinkAnswers);
 
 const reissueValidated = staffAction(
   z.object({ memberId }),
-  async (staff, input): Promise<Omit<MemberLinkState, "submission">> => {
+  async (staff, input): Promise<FormAnswer<MemberLinkState>> => {
     const result = await reissueInvitation(staff, input.memberId, { ip: await requestIp() });
     return result.ok ? linkState(result.link, false) : { error: result.reason };
   },
   permission,
 );
 
-export async function reissueInvitationAction(previous: MemberLinkState, formData: FormData): Promise<MemberLinkState> {
-  const submission = (previous?.submission ?? 0) + 1;
-  const outcome = await reissueValidated(previous, formData);
-  if ("invalid" in outcome) return { submission, error: "invalid" };
-  return { ...outcome, submission };
-}
+export const reissueInvitationAction = formAction<MemberLinkState>()(reissueValidated, memberLinkAnswers);

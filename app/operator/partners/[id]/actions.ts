@@ -7,7 +7,7 @@ import type { CredentialState, InviteAdminState, PartnerNotificationState, Partn
 import { apiSecretsState } from "@/components/partners/api-secrets-rows";
 import type { ApiSecretsState } from "@/components/partners/api-secrets-state";
 import { getAppContext } from "@/lib/app-context";
-import { apiSecretIntentSchema, runApiSecretIntent } from "@/lib/backoffice/api-secrets/api-secrets";
+import { apiSecretIntentSchema, runApiSecretIntent, type ApiSecretOutcome } from "@/lib/backoffice/api-secrets/api-secrets";
 import { NOTIFICATION_URL_MAX_LENGTH, notificationUrlProblem } from "@/lib/checkout/background/notification-url";
 import { getEnv } from "@/lib/config/env";
 import { getLocale } from "@/lib/i18n/server";
@@ -21,7 +21,7 @@ import {
   updatePartnerSettings,
 } from "@/lib/operator/partners/partners-admin";
 import { checkAgencyIds, RETURN_URL_MAX_LENGTH } from "@/lib/operator/partners/settings";
-import { formOf } from "@/lib/validated-action";
+import { formAction, formOf, typedValues } from "@/lib/validated-action";
 
 /*
  * The actions of a partner's page in the operator console: each validates its form (zod, through
@@ -58,21 +58,15 @@ const settingsValidated = operatorAction(settingsSchema, async (operator, input)
   updatePartnerSettings(await db(), input.partnerId, input, operator.actor, getEnv().financing.environment),
 );
 
-export async function settingsAction(previous: PartnerSettingsState, formData: FormData): Promise<PartnerSettingsState> {
-  const submission = (previous?.submission ?? 0) + 1;
-  const form = formOf(formData);
-  const values = {
-    name: String(form.get("name") ?? "").slice(0, 400),
-    allowedOrigins: String(form.get("allowedOrigins") ?? "").slice(0, 20_000),
-    defaultReturnUrl: String(form.get("defaultReturnUrl") ?? "").slice(0, RETURN_URL_MAX_LENGTH * 2),
-  };
-  const outcome = await settingsValidated(previous, formData);
-  if ("invalid" in outcome) {
+const settingsLimits = { name: 400, allowedOrigins: 20_000, defaultReturnUrl: RETURN_URL_MAX_LENGTH * 2 };
+
+export const settingsAction = formAction<PartnerSettingsState>()(settingsValidated, {
+  invalid: (issues, formData) => {
+    const values = typedValues(formData, settingsLimits);
     // Only an oversized (or hand-made) post gets here: each field past its length, said on it.
-    const fields = outcome.invalid.map((issue) => issue.field);
-    if (fields.includes("partnerId")) return { submission, values, notFound: true };
+    const fields = issues.map((issue) => issue.field);
+    if (fields.includes("partnerId")) return { values, notFound: true };
     return {
-      submission,
       values,
       errors: {
         name: fields.includes("name") ? "too_long" : undefined,
@@ -80,22 +74,25 @@ export async function settingsAction(previous: PartnerSettingsState, formData: F
         defaultReturnUrl: fields.includes("defaultReturnUrl") ? "too_long" : undefined,
       },
     };
-  }
-  if (outcome.ok) {
-    refresh();
-    return { submission, saved: true };
-  }
-  if ("reason" in outcome) return { submission, values, notFound: true };
-  const errors: NonNullable<PartnerSettingsState["errors"]> = {};
-  for (const problem of outcome.problems) {
-    if (problem.field === "name") errors.name = problem.reason;
-    if (problem.field === "allowedOrigins") {
-      errors.allowedOrigins = { reason: problem.reason === "invalid" ? "invalid_origin" : problem.reason, line: problem.line };
+  },
+  valid: (outcome, formData) => {
+    if (outcome.ok) {
+      refresh();
+      return { saved: true };
     }
-    if (problem.field === "defaultReturnUrl") errors.defaultReturnUrl = problem.reason === "invalid" ? "invalid_url" : problem.reason;
-  }
-  return { submission, values, errors };
-}
+    const values = typedValues(formData, settingsLimits);
+    if ("reason" in outcome) return { values, notFound: true };
+    const errors: NonNullable<PartnerSettingsState["errors"]> = {};
+    for (const problem of outcome.problems) {
+      if (problem.field === "name") errors.name = problem.reason;
+      if (problem.field === "allowedOrigins") {
+        errors.allowedOrigins = { reason: problem.reason === "invalid" ? "invalid_origin" : problem.reason, line: problem.line };
+      }
+      if (problem.field === "defaultReturnUrl") errors.defaultReturnUrl = problem.reason === "invalid" ? "invalid_url" : problem.reason;
+    }
+    return { values, errors };
+  },
+});
 
 // ---------------------------------------------------------------------------------------------
 // Notification URL
@@ -112,17 +109,18 @@ const notificationValidated = operatorAction(notificationSchema, async (operator
   setPartnerNotificationUrl(await db(), input.partnerId, input.notificationUrl, operator.actor, getEnv().financing.environment),
 );
 
-export async function notificationAction(previous: PartnerNotificationState, formData: FormData): Promise<PartnerNotificationState> {
-  const submission = (previous?.submission ?? 0) + 1;
-  const typed = String(formOf(formData).get("notificationUrl") ?? "").slice(0, NOTIFICATION_URL_MAX_LENGTH * 2);
-  const outcome = await notificationValidated(previous, formData);
-  if ("invalid" in outcome) return { submission, url: typed, error: "invalid" };
-  if (outcome.ok) {
-    refresh();
-    return { submission, saved: true, url: outcome.url ?? "" };
-  }
-  return { submission, url: typed, error: outcome.reason === "not_found" ? "not_found" : notificationUrlProblem(outcome.reason) };
-}
+const typedUrl = (formData: FormData) => typedValues(formData, { notificationUrl: NOTIFICATION_URL_MAX_LENGTH * 2 }).notificationUrl;
+
+export const notificationAction = formAction<PartnerNotificationState>()(notificationValidated, {
+  invalid: (_issues, formData) => ({ url: typedUrl(formData), error: "invalid" }),
+  valid: (outcome, formData) => {
+    if (outcome.ok) {
+      refresh();
+      return { saved: true, url: outcome.url ?? "" };
+    }
+    return { url: typedUrl(formData), error: outcome.reason === "not_found" ? "not_found" : notificationUrlProblem(outcome.reason) };
+  },
+});
 
 // ---------------------------------------------------------------------------------------------
 // The financing API credential
@@ -161,25 +159,23 @@ const credentialValidated = operatorAction(credentialSchema, async (operator, in
   return setPartnerCredential(await db(), input.partnerId, choice, operator.actor, { financing: env.financing, keyring: env.SECRETS_KEYS });
 });
 
-export async function credentialAction(previous: CredentialState, formData: FormData): Promise<CredentialState> {
-  const submission = (previous?.submission ?? 0) + 1;
-  const outcome = await credentialValidated(previous, formData);
-  if ("invalid" in outcome) return { submission, error: { reason: "invalid" } };
-  if (!outcome.ok)
-    return { submission, error: { reason: outcome.reason, apiReason: "apiReason" in outcome ? outcome.apiReason : undefined } };
-  if (outcome.saved) {
-    refresh();
-    return { submission, saved: true };
-  }
-  return {
-    submission,
-    pick: {
-      kind: outcome.pending ? "group_pending" : "deployment",
-      pending: outcome.pending,
-      agencies: outcome.agencies.map((agency) => ({ id: agency.id, label: `${agency.tradeName} (${agency.id})` })),
-    },
-  };
-}
+export const credentialAction = formAction<CredentialState>()(credentialValidated, {
+  invalid: () => ({ error: { reason: "invalid" } }),
+  valid: (outcome) => {
+    if (!outcome.ok) return { error: { reason: outcome.reason, apiReason: "apiReason" in outcome ? outcome.apiReason : undefined } };
+    if (outcome.saved) {
+      refresh();
+      return { saved: true };
+    }
+    return {
+      pick: {
+        kind: outcome.pending ? "group_pending" : "deployment",
+        pending: outcome.pending,
+        agencies: outcome.agencies.map((agency) => ({ id: agency.id, label: `${agency.tradeName} (${agency.id})` })),
+      },
+    };
+  },
+});
 
 // ---------------------------------------------------------------------------------------------
 // Agencies, state: plain forms, back to the page with a notice
@@ -221,11 +217,14 @@ const apiSecretValidated = operatorAction(z.object({ partnerId }).and(apiSecretI
   runApiSecretIntent(await db(), input.partnerId, input, operator.actor, getEnv().financing.environment),
 );
 
-export async function apiSecretAction(previous: ApiSecretsState, formData: FormData): Promise<ApiSecretsState> {
-  const submission = (previous?.submission ?? 0) + 1;
-  const outcome = await apiSecretValidated(previous, formData);
+export const apiSecretAction = formAction<ApiSecretsState>()(apiSecretValidated, {
+  invalid: () => apiSecretAnswer({ error: "invalid" }),
+  valid: apiSecretAnswer,
+});
+
+async function apiSecretAnswer(outcome: ApiSecretOutcome | { error: "invalid" }) {
   refresh();
-  return apiSecretsState(submission, "invalid" in outcome ? { error: "invalid" } : outcome, await getLocale());
+  return apiSecretsState(outcome, await getLocale());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -237,13 +236,13 @@ const inviteValidated = operatorAction(inviteSchema, async (operator, input) =>
   invitePartnerAdmin(await db(), input.partnerId, input, operator.actor),
 );
 
-export async function inviteAdminAction(previous: InviteAdminState, formData: FormData): Promise<InviteAdminState> {
-  const submission = (previous?.submission ?? 0) + 1;
-  const form = formOf(formData);
-  const values = { email: String(form.get("email") ?? "").slice(0, 400), name: String(form.get("name") ?? "").slice(0, 400) };
-  const outcome = await inviteValidated(previous, formData);
-  if ("invalid" in outcome) return { submission, values, error: "invalid" };
-  if (!outcome.ok) return { submission, values, error: outcome.reason };
-  refresh();
-  return { submission, link: outcome.link };
-}
+const typedInvite = (formData: FormData) => typedValues(formData, { email: 400, name: 400 });
+
+export const inviteAdminAction = formAction<InviteAdminState>()(inviteValidated, {
+  invalid: (_issues, formData) => ({ values: typedInvite(formData), error: "invalid" }),
+  valid: (outcome, formData) => {
+    if (!outcome.ok) return { values: typedInvite(formData), error: outcome.reason };
+    refresh();
+    return { link: outcome.link };
+  },
+});

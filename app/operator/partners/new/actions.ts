@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { CreatePartnerState } from "@/components/operator/form-states";
 import { getAppContext } from "@/lib/app-context";
 import { operatorAction } from "@/lib/operator/operator-action";
+import { formAction } from "@/lib/validated-action";
 import { createPartner } from "@/lib/operator/partners/partners-admin";
 import { PARTNER_ID_MAX_LENGTH, PARTNER_NAME_MAX_LENGTH } from "@/lib/operator/partners/settings";
 
@@ -26,11 +27,10 @@ const validated = operatorAction(schema, async (operator, input) => {
   return { input, result: await createPartner(db, input, operator.actor) };
 });
 
-export async function createPartnerAction(previous: CreatePartnerState, formData: FormData): Promise<CreatePartnerState> {
-  const submission = (previous?.submission ?? 0) + 1;
-  const outcome = await validated(previous, formData);
-  if ("invalid" in outcome) return { submission, errors: { id: "invalid" } };
-  const { input, result } = outcome;
-  if (result.ok) redirect(`/operator/partners/${encodeURIComponent(result.id)}?notice=created`);
-  return { submission, values: input, errors: result.errors };
-}
+export const createPartnerAction = formAction<CreatePartnerState>()(validated, {
+  invalid: () => ({ errors: { id: "invalid" } }),
+  valid: ({ input, result }) => {
+    if (result.ok) redirect(`/operator/partners/${encodeURIComponent(result.id)}?notice=created`);
+    return { values: input, errors: result.errors };
+  },
+});

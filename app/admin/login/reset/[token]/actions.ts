@@ -7,7 +7,7 @@ import { staffPasswordField } from "@/lib/identity/form-fields";
 import { resetPassword } from "@/lib/identity/password-reset";
 import { requestIp } from "@/lib/identity/staff";
 import { getAppContext } from "@/lib/app-context";
-import { validatedAction } from "@/lib/validated-action";
+import { formAction, validatedAction } from "@/lib/validated-action";
 
 /** A password reset link's form: the new password, twice. Nothing here logs a password. */
 
@@ -19,11 +19,11 @@ const resetValidated = validatedAction(
   },
 );
 
-export async function resetPasswordAction(previous: SecurityFormState, formData: FormData): Promise<SecurityFormState> {
-  const submission = (previous?.submission ?? 0) + 1;
-  const outcome = await resetValidated(previous, formData);
-  if ("invalid" in outcome) return { submission, error: "invalid" };
-  // Every session ended: the sign-in, with the new password and the second factor.
-  if (outcome.ok) redirect("/admin/login?reset=done");
-  return { submission, error: outcome.reason };
-}
+export const resetPasswordAction = formAction<SecurityFormState>()(resetValidated, {
+  invalid: () => ({ error: "invalid" }),
+  valid: (outcome) => {
+    // Every session ended: the sign-in, with the new password and the second factor.
+    if (outcome.ok) redirect("/admin/login?reset=done");
+    return { error: outcome.reason };
+  },
+});

@@ -7,6 +7,7 @@ import { refundStep } from "@/lib/backoffice/refunds/refund";
 import type { RefundValues } from "@/lib/backoffice/refunds/review";
 import { staffAction } from "@/lib/backoffice/staff-action";
 import { requestIp } from "@/lib/identity/staff";
+import { formAction } from "@/lib/validated-action";
 
 /** A refund's steps: edit the charges, review the server's computation, confirm (lib/backoffice/refunds/refund.ts decides). */
 
@@ -36,13 +37,11 @@ const refundValidated = staffAction(
   { permission: "refund" },
 );
 
-export async function refundAction(previous: RefundState, formData: FormData): Promise<RefundState> {
-  const submission = (previous?.submission ?? 0) + 1;
-  const outcome = await refundValidated(previous, formData);
-  if ("invalid" in outcome) {
+export const refundAction = formAction<RefundState>()(refundValidated, {
+  invalid: (issues, formData) => {
     // A hand-made form (no operation id, no step): nothing the page could go on with.
-    if (outcome.invalid.some((issue) => !["agencyFee", "providerFee", "reason"].includes(issue.field))) {
-      return { step: "failed", reason: "not_found", status: null, submission };
+    if (issues.some((issue) => !["agencyFee", "providerFee", "reason"].includes(issue.field))) {
+      return { step: "failed", reason: "not_found", status: null };
     }
     // The form again as typed, each refused field said as such: nothing is lost.
     const values: RefundValues = {
@@ -51,11 +50,11 @@ export async function refundAction(previous: RefundState, formData: FormData): P
       reason: typedField(formData, "reason"),
     };
     const errors: RefundErrors = {};
-    for (const { field } of outcome.invalid) {
+    for (const { field } of issues) {
       if (field === "reason") errors.reason = reasonProblem(values.reason);
       else if (field === "agencyFee" || field === "providerFee") errors[field] = "amount";
     }
-    return { step: "edit", values, errors, submission };
-  }
-  return { ...outcome, submission };
-}
+    return { step: "edit", values, errors };
+  },
+  valid: (outcome) => outcome,
+});
