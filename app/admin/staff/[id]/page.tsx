@@ -20,11 +20,7 @@ import {
   resetSecondFactorAction,
   setMemberDisabledAction,
 } from "./actions";
-
-type Props = {
-  params: Promise<{ id: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-};
+import type { IdPageProps } from "@/lib/http/page-props";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: getStaffMessages(await getLocale()).meta.member };
@@ -35,7 +31,7 @@ export async function generateMetadata(): Promise<Metadata> {
  * disabling (or enabling) and removing them, resetting a lost second factor, a new invitation link.
  * Another partner's member (or an operator) is "not found", whatever id is typed.
  */
-export default async function MemberPage({ params, searchParams }: Props) {
+export default async function MemberPage({ params, searchParams }: IdPageProps) {
   const { id } = await params;
   const query = await searchParams;
   const path = `/admin/staff/${encodeURIComponent(id)}`;
