@@ -16,7 +16,7 @@ import { getAppContext } from "@/lib/app-context";
 import { partnerApiSecrets } from "@/lib/backoffice/api-secrets/api-secrets";
 import { formatDateTime } from "@/lib/backoffice/common/format";
 import { getEnv } from "@/lib/config/env";
-import { getPartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
+import { apiSecretsPanelText, getPartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
 import { fill } from "@/lib/text/template";
 import { getLocale } from "@/lib/i18n/server";
 import { reachableAgencies } from "@/lib/operator/partners/credential";
@@ -175,9 +175,7 @@ export default async function PartnerPage({ params, searchParams }: IdPageProps)
         <ApiSecretsPanel
           action={apiSecretAction}
           rows={secrets}
-          text={m.apiSecrets}
-          errorPrefix={m.common.errorPrefix}
-          copy={{ copy: m.common.copy, copied: m.common.copied }}
+          {...apiSecretsPanelText(m)}
           permalink={path}
           hidden={{ partnerId: partner.id }}
         />
