@@ -352,3 +352,8 @@ export const PARTNER_CONSOLE_MESSAGES: Record<Locale, PartnerConsoleMessages> = 
 export function getPartnerConsoleMessages(locale: Locale): PartnerConsoleMessages {
   return PARTNER_CONSOLE_MESSAGES[locale];
 }
+
+/** The API secrets panel's words, one set for the back-office's settings and the operator console. */
+export function apiSecretsPanelText(m: PartnerConsoleMessages) {
+  return { text: m.apiSecrets, errorPrefix: m.common.errorPrefix, copy: { copy: m.common.copy, copied: m.common.copied } };
+}

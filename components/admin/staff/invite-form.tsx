@@ -31,9 +31,13 @@ export function InviteForm({
   const message = state.error ? (text.errors[state.error] ?? text.errors.invalid) : undefined;
   const summaryRef = useFocusAfterSubmit<HTMLDivElement>(state.submission, Boolean(state.error));
   const values = state.values;
-  const errorOn = (field: "email" | "name") =>
-    (field === "email" && (state.error === "invalid_email" || state.error === "email_taken")) ||
-    (field === "name" && state.error === "invalid_name");
+  // The one error is said above the fields; the field it is about points to it.
+  const errorShownAbove = (field: "email" | "name") => {
+    const invalid =
+      (field === "email" && (state.error === "invalid_email" || state.error === "email_taken")) ||
+      (field === "name" && state.error === "invalid_name");
+    return { invalid, describedBy: invalid ? "invite-error" : undefined };
+  };
 
   return (
     <div className="flex flex-col gap-4">
@@ -63,8 +67,7 @@ export function InviteForm({
             autoComplete="off"
             required
             defaultValue={values?.email ?? ""}
-            invalid={errorOn("email")}
-            describedBy={errorOn("email") ? "invite-error" : undefined}
+            {...errorShownAbove("email")}
           />
           <TextField
             name="name"
@@ -74,8 +77,7 @@ export function InviteForm({
             required
             maxLength={100}
             defaultValue={values?.name ?? ""}
-            invalid={errorOn("name")}
-            describedBy={errorOn("name") ? "invite-error" : undefined}
+            {...errorShownAbove("name")}
           />
           <SelectField
             name="role"

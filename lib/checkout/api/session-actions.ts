@@ -64,21 +64,25 @@ function validBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
 }
 
 /**
- * What a cancel and a refund do first, in this order: the caller's secret, the actions' budget,
- * the session (another partner's: not found, before its body is read), then the body.
+ * A cancel or a refund handler. What both do first, in this order: the caller's secret, the
+ * actions' budget, the session (another partner's: not found, before its body is read), then the
+ * body; `act` takes it from there, with the caller as the audit names it.
  */
-async function sessionAction<S extends z.ZodType>(
-  ctx: CheckoutContext,
-  request: Request,
-  id: string,
-  throttles: SessionsApiThrottles,
+function sessionActionHandler<S extends z.ZodType, T>(
   schema: S,
-): Promise<{ caller: ApiCaller; session: CheckoutSession; input: z.output<S> }> {
-  const caller = await authenticateCaller(ctx, request, throttles);
-  takeBudget(throttles.actionsPerPartner, caller.partner.id, "cancels and refunds");
-  const session = await partnersSession(ctx, caller.partner, id);
-  const input = validBody(schema, await readJson(request, { empty: {} }));
-  return { caller, session, input };
+  act: (
+    ctx: CheckoutContext,
+    found: { caller: ApiCaller; session: CheckoutSession; input: z.output<S>; actor: OperationActor },
+  ) => Promise<{ status: 200; body: T }>,
+): Handler<T> {
+  return async (request, id, throttles = sessionsApiThrottles(), context = getAppContext) => {
+    const ctx = await context();
+    const caller = await authenticateCaller(ctx, request, throttles);
+    takeBudget(throttles.actionsPerPartner, caller.partner.id, "cancels and refunds");
+    const session = await partnersSession(ctx, caller.partner, id);
+    const input = validBody(schema, await readJson(request, { empty: {} }));
+    return act(ctx, { caller, session, input, actor: apiActor(ctx, caller, request, throttles) });
+  };
 }
 
 /** The caller as the cancel and the refund audit it: the partner's secret, by its name, from the request's address. */
@@ -116,58 +120,53 @@ function financingUnavailable(what: string): AppError {
  * cancelled at the partner API, which has the last word. After that: 409 `not_cancellable` with
  * the state (a confirmed session is refunded instead).
  */
-export const handleCancelSession: Handler<CheckoutSessionResource> = async (
-  request,
-  id,
-  throttles = sessionsApiThrottles(),
-  context = getAppContext,
-) => {
-  const ctx = await context();
-  const action = await sessionAction(ctx, request, id, throttles, cancelSessionRequestSchema);
-  const { caller, input } = action;
-  let session = action.session;
-  const actor = apiActor(ctx, caller, request, throttles);
-  const details = { bookingReference: session.bookingReference };
+export const handleCancelSession: Handler<CheckoutSessionResource> = sessionActionHandler(
+  cancelSessionRequestSchema,
+  async (ctx, found) => {
+    const { caller, input, actor } = found;
+    let session = found.session;
+    const details = { bookingReference: session.bookingReference };
 
-  if (!session.operationId) {
-    const cancelled = await cancelUnstartedSession(ctx.db, session.id);
-    if (cancelled) {
-      await auditOperationEvent(actor, { kind: "operation_cancelled", operationId: null, result: "ok", details });
-      log.info(
-        { partnerId: caller.partner.id, sessionId: session.id },
-        "checkout API: session cancelled before its customer sent their data",
-      );
-      return { status: 200, body: sessionResource(ctx, cancelled) };
+    if (!session.operationId) {
+      const cancelled = await cancelUnstartedSession(ctx.db, session.id);
+      if (cancelled) {
+        await auditOperationEvent(actor, { kind: "operation_cancelled", operationId: null, result: "ok", details });
+        log.info(
+          { partnerId: caller.partner.id, sessionId: session.id },
+          "checkout API: session cancelled before its customer sent their data",
+        );
+        return { status: 200, body: sessionResource(ctx, cancelled) };
+      }
+      // The customer's data created an operation meanwhile, or the session ended: as it is now.
+      session = await requireSession(ctx.db, session.id);
     }
-    // The customer's data created an operation meanwhile, or the session ended: as it is now.
-    session = await requireSession(ctx.db, session.id);
-  }
-  const operationId = session.operationId;
-  if (!operationId || !CANCELLABLE.has(sessionState(session))) throw notCancellable(session);
+    const operationId = session.operationId;
+    if (!operationId || !CANCELLABLE.has(sessionState(session))) throw notCancellable(session);
 
-  const outcome = await cancelAtPartnerApi(actor, ctx.clientFor(caller.partner), {
-    operationId,
-    reason: input.reason ?? "",
-    details,
-  });
-  if (!outcome.ok) {
-    if (outcome.reason === "not_cancellable") throw notCancellable(await refreshStatus(ctx, session, "action"));
-    throw financingUnavailable("to cancel the session");
-  }
-  let after = await refreshStatus(ctx, session, "action");
-  if (sessionState(after) !== "cancelled" && outcome.change.status === "CANCELLED") {
-    // The status could not be read back: the cancel's own answer stands for it.
-    await recordOperationStatus(
-      ctx.db,
-      { sessionId: session.id, operationId },
-      { status: "CANCELLED", updatedAt: new Date().toISOString() },
-      "action",
-    );
-    after = await requireSession(ctx.db, session.id);
-  }
-  log.info({ partnerId: caller.partner.id, sessionId: session.id }, "checkout API: session's operation cancelled");
-  return { status: 200, body: sessionResource(ctx, after) };
-};
+    const outcome = await cancelAtPartnerApi(actor, ctx.clientFor(caller.partner), {
+      operationId,
+      reason: input.reason ?? "",
+      details,
+    });
+    if (!outcome.ok) {
+      if (outcome.reason === "not_cancellable") throw notCancellable(await refreshStatus(ctx, session, "action"));
+      throw financingUnavailable("to cancel the session");
+    }
+    let after = await refreshStatus(ctx, session, "action");
+    if (sessionState(after) !== "cancelled" && outcome.change.status === "CANCELLED") {
+      // The status could not be read back: the cancel's own answer stands for it.
+      await recordOperationStatus(
+        ctx.db,
+        { sessionId: session.id, operationId },
+        { status: "CANCELLED", updatedAt: new Date().toISOString() },
+        "action",
+      );
+      after = await requireSession(ctx.db, session.id);
+    }
+    log.info({ partnerId: caller.partner.id, sessionId: session.id }, "checkout API: session's operation cancelled");
+    return { status: 200, body: sessionResource(ctx, after) };
+  },
+);
 
 /** The session's operation's refund breakdown, or the refusal the partner sees. */
 async function breakdownOf(
@@ -212,72 +211,68 @@ export async function handleGetRefund(
  * of the same session (or operation, from the back-office) already under way is a 409
  * `refund_in_progress`; a provider's refusal a 422 `refund_rejected` that changed nothing.
  */
-export const handleRefundSession: Handler<SessionRefundResource> = async (
-  request,
-  id,
-  throttles = sessionsApiThrottles(),
-  context = getAppContext,
-) => {
-  const ctx = await context();
-  const { caller, session, input } = await sessionAction(ctx, request, id, throttles, refundSessionRequestSchema);
-  const { operationId, base } = await breakdownOf(ctx, caller, session);
+export const handleRefundSession: Handler<SessionRefundResource> = sessionActionHandler(
+  refundSessionRequestSchema,
+  async (ctx, { caller, session, input, actor }) => {
+    const { operationId, base } = await breakdownOf(ctx, caller, session);
 
-  const computed = computeRefund(base, { agencyFeeCents: input.agencyFeeCents ?? 0, providerFeeCents: input.providerFeeCents ?? 0 });
-  if (computed.totalToRefundCents < 0) {
-    const message = `together, the charges exceed what can be refunded (${base.totalToRefundCents} cents)`;
-    const charged = (["agencyFeeCents", "providerFeeCents"] as const).filter((field) => (input[field] ?? 0) > 0);
-    const fields = charged.map((field) => ({ field, message }));
-    throw new AppError("validation_failed", `Invalid refund: ${message}`, { fields });
-  }
-  if (input.expectedTotalToRefundCents !== undefined && input.expectedTotalToRefundCents !== computed.totalToRefundCents) {
-    const message = `is not what would be refunded now: ${computed.totalToRefundCents} cents (read the breakdown again)`;
-    throw new AppError("conflict", `Nothing refunded: expectedTotalToRefundCents ${message}`, {
-      fields: [{ field: "expectedTotalToRefundCents", message }],
-    });
-  }
-
-  const outcome = await refundAtPartnerApi(apiActor(ctx, caller, request, throttles), ctx.clientFor(caller.partner), {
-    operationId,
-    base,
-    computed,
-    reason: input.reason ?? "",
-    details: { bookingReference: session.bookingReference },
-  });
-  if (!outcome.ok) {
-    switch (outcome.reason) {
-      case "in_progress":
-        throw new AppError("refund_in_progress", "A refund of this session is already under way: read the session before trying again");
-      case "rejected":
-        throw new AppError("refund_rejected", "The financing provider rejected the refund: nothing was refunded and no charge recorded", {
-          state: sessionState(await refreshStatus(ctx, session, "action")),
-        });
-      case "not_refundable":
-        throw notRefundable(await refreshStatus(ctx, session, "action"));
-      case "validation":
-        throw new AppError("validation_failed", "The financing partner refused the refund's amounts", {
-          fields: [{ field: "(body)", message: "the financing partner refused these amounts" }],
-        });
-      default:
-        // Money may have moved: never to be retried blindly.
-        throw new AppError(
-          "financing_unavailable",
-          "The financing partner did not answer the refund: whether it was made is not known yet. Read the session (it becomes refunded if it was) before trying again",
-        );
+    const computed = computeRefund(base, { agencyFeeCents: input.agencyFeeCents ?? 0, providerFeeCents: input.providerFeeCents ?? 0 });
+    if (computed.totalToRefundCents < 0) {
+      const message = `together, the charges exceed what can be refunded (${base.totalToRefundCents} cents)`;
+      const charged = (["agencyFeeCents", "providerFeeCents"] as const).filter((field) => (input[field] ?? 0) > 0);
+      const fields = charged.map((field) => ({ field, message }));
+      throw new AppError("validation_failed", `Invalid refund: ${message}`, { fields });
     }
-  }
-  const after = await refreshStatus(ctx, session, "action");
-  log.info({ partnerId: caller.partner.id, sessionId: session.id }, "checkout API: session refunded");
-  return {
-    status: 200,
-    body: {
-      session: sessionResource(ctx, after),
-      refund: {
-        currency: base.currency,
-        agencyFeeCents: computed.agencyFeeCents,
-        providerFeeCents: computed.providerFeeCents,
-        chargesCents: computed.chargesCents,
-        totalToRefundCents: computed.totalToRefundCents,
+    if (input.expectedTotalToRefundCents !== undefined && input.expectedTotalToRefundCents !== computed.totalToRefundCents) {
+      const message = `is not what would be refunded now: ${computed.totalToRefundCents} cents (read the breakdown again)`;
+      throw new AppError("conflict", `Nothing refunded: expectedTotalToRefundCents ${message}`, {
+        fields: [{ field: "expectedTotalToRefundCents", message }],
+      });
+    }
+
+    const outcome = await refundAtPartnerApi(actor, ctx.clientFor(caller.partner), {
+      operationId,
+      base,
+      computed,
+      reason: input.reason ?? "",
+      details: { bookingReference: session.bookingReference },
+    });
+    if (!outcome.ok) {
+      switch (outcome.reason) {
+        case "in_progress":
+          throw new AppError("refund_in_progress", "A refund of this session is already under way: read the session before trying again");
+        case "rejected":
+          throw new AppError("refund_rejected", "The financing provider rejected the refund: nothing was refunded and no charge recorded", {
+            state: sessionState(await refreshStatus(ctx, session, "action")),
+          });
+        case "not_refundable":
+          throw notRefundable(await refreshStatus(ctx, session, "action"));
+        case "validation":
+          throw new AppError("validation_failed", "The financing partner refused the refund's amounts", {
+            fields: [{ field: "(body)", message: "the financing partner refused these amounts" }],
+          });
+        default:
+          // Money may have moved: never to be retried blindly.
+          throw new AppError(
+            "financing_unavailable",
+            "The financing partner did not answer the refund: whether it was made is not known yet. Read the session (it becomes refunded if it was) before trying again",
+          );
+      }
+    }
+    const after = await refreshStatus(ctx, session, "action");
+    log.info({ partnerId: caller.partner.id, sessionId: session.id }, "checkout API: session refunded");
+    return {
+      status: 200,
+      body: {
+        session: sessionResource(ctx, after),
+        refund: {
+          currency: base.currency,
+          agencyFeeCents: computed.agencyFeeCents,
+          providerFeeCents: computed.providerFeeCents,
+          chargesCents: computed.chargesCents,
+          totalToRefundCents: computed.totalToRefundCents,
+        },
       },
-    },
-  };
-};
+    };
+  },
+);

@@ -20,11 +20,7 @@ import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
 import { cancelOperationAction } from "./actions";
 import { resendNotificationAction } from "../../notifications/actions";
-
-type Props = {
-  params: Promise<{ id: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-};
+import type { IdPageProps } from "@/lib/http/page-props";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: getAdminMessages(await getLocale()).meta.operation };
@@ -41,7 +37,7 @@ function knownStatus(value: unknown): string | undefined {
  * events and the partner notifications (each can be resent); cancel where the status allows it,
  * refund when confirmed.
  */
-export default async function OperationPage({ params, searchParams }: Props) {
+export default async function OperationPage({ params, searchParams }: IdPageProps) {
   const { id } = await params;
   const query = await searchParams;
   const refHint = typeof query.ref === "string" && query.ref.length <= 200 ? query.ref : undefined;

@@ -18,11 +18,7 @@ import { formatAmount } from "@/lib/i18n/format";
 import { getPaymentLinkMessages } from "@/lib/i18n/payment-link-messages";
 import { getLocale } from "@/lib/i18n/server";
 import { revokePaymentLinkAction, sendPaymentLinkAction } from "./actions";
-
-type Props = {
-  params: Promise<{ id: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-};
+import type { IdPageProps } from "@/lib/http/page-props";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: getPaymentLinkMessages(await getLocale()).meta.link };
@@ -48,7 +44,7 @@ type NoticeKey = (typeof NOTICES)[number];
  * its state and who created it; sending it by e-mail when SMTP is configured; revoking it while the
  * customer has not sent their details. Only the partner's own: another's is "not found".
  */
-export default async function PaymentLinkPage({ params, searchParams }: Props) {
+export default async function PaymentLinkPage({ params, searchParams }: IdPageProps) {
   const { id } = await params;
   const query = await searchParams;
   const path = `/admin/payment-links/${encodeURIComponent(id)}`;

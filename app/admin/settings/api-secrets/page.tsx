@@ -5,7 +5,7 @@ import { apiSecretRows } from "@/components/partners/api-secrets-rows";
 import { partnerApiSecrets } from "@/lib/backoffice/api-secrets/api-secrets";
 import { requirePermission } from "@/lib/identity/staff";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
-import { getPartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
+import { apiSecretsPanelText, getPartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
 import { getLocale } from "@/lib/i18n/server";
 import { apiSecretAction } from "./actions";
 
@@ -34,14 +34,7 @@ export default async function ApiSecretsPage() {
           <h2 id="api-secrets" className="sr-only">
             {t.apiSecrets.title}
           </h2>
-          <ApiSecretsPanel
-            action={apiSecretAction}
-            rows={rows}
-            text={t.apiSecrets}
-            errorPrefix={t.common.errorPrefix}
-            copy={{ copy: t.common.copy, copied: t.common.copied }}
-            permalink={PATH}
-          />
+          <ApiSecretsPanel action={apiSecretAction} rows={rows} {...apiSecretsPanelText(t)} permalink={PATH} />
         </section>
       </div>
     </AdminPage>

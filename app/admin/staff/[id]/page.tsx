@@ -20,11 +20,7 @@ import {
   resetSecondFactorAction,
   setMemberDisabledAction,
 } from "./actions";
-
-type Props = {
-  params: Promise<{ id: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-};
+import type { IdPageProps } from "@/lib/http/page-props";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: getStaffMessages(await getLocale()).meta.member };
@@ -35,7 +31,7 @@ export async function generateMetadata(): Promise<Metadata> {
  * disabling (or enabling) and removing them, resetting a lost second factor, a new invitation link.
  * Another partner's member (or an operator) is "not found", whatever id is typed.
  */
-export default async function MemberPage({ params, searchParams }: Props) {
+export default async function MemberPage({ params, searchParams }: IdPageProps) {
   const { id } = await params;
   const query = await searchParams;
   const path = `/admin/staff/${encodeURIComponent(id)}`;
@@ -48,6 +44,29 @@ export default async function MemberPage({ params, searchParams }: Props) {
   const t = s.staff;
   const u = s.member;
   const self = member.id === staff.user.id;
+  // An enabled member gets one kind of link: with a second factor, a reset of it (the
+  // administrator's own code is asked); without one, their invitation again.
+  const link = member.disabledAt
+    ? undefined
+    : member.twoFactor
+      ? {
+          heading: u.resetHeading,
+          headingId: "reset-heading",
+          intro: u.resetIntro,
+          action: resetSecondFactorAction,
+          withCode: true,
+          submit: s.linkForm.reset,
+          testId: "reset-link",
+        }
+      : {
+          heading: u.reissueHeading,
+          headingId: "reissue-heading",
+          intro: u.reissueIntro,
+          action: reissueInvitationAction,
+          withCode: false,
+          submit: s.linkForm.reissue,
+          testId: "invitation-link",
+        };
   const error = typeof query.error === "string" && query.error in t.errors ? t.errors[query.error as keyof typeof t.errors] : undefined;
   const ended = Number(typeof query.ended === "string" ? query.ended : 0);
   const done =
@@ -125,34 +144,18 @@ export default async function MemberPage({ params, searchParams }: Props) {
       </Card>
       {self ? null : (
         <>
-          {!member.disabledAt && member.twoFactor ? (
-            <Card title={u.resetHeading} id="reset-heading">
+          {link ? (
+            <Card title={link.heading} id={link.headingId}>
               <div className="flex flex-col gap-4">
-                <p>{u.resetIntro}</p>
+                <p>{link.intro}</p>
                 <MemberLinkForm
-                  action={resetSecondFactorAction}
+                  action={link.action}
                   page={path}
                   memberId={member.id}
                   text={s.linkForm}
-                  withCode
-                  submit={s.linkForm.reset}
-                  testId="reset-link"
-                />
-              </div>
-            </Card>
-          ) : null}
-          {!member.disabledAt && !member.twoFactor ? (
-            <Card title={u.reissueHeading} id="reissue-heading">
-              <div className="flex flex-col gap-4">
-                <p>{u.reissueIntro}</p>
-                <MemberLinkForm
-                  action={reissueInvitationAction}
-                  page={path}
-                  memberId={member.id}
-                  text={s.linkForm}
-                  withCode={false}
-                  submit={s.linkForm.reissue}
-                  testId="invitation-link"
+                  withCode={link.withCode}
+                  submit={link.submit}
+                  testId={link.testId}
                 />
               </div>
             </Card>

@@ -16,7 +16,7 @@ import { getAppContext } from "@/lib/app-context";
 import { partnerApiSecrets } from "@/lib/backoffice/api-secrets/api-secrets";
 import { formatDateTime } from "@/lib/backoffice/common/format";
 import { getEnv } from "@/lib/config/env";
-import { getPartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
+import { apiSecretsPanelText, getPartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
 import { fill } from "@/lib/text/template";
 import { getLocale } from "@/lib/i18n/server";
 import { reachableAgencies } from "@/lib/operator/partners/credential";
@@ -31,11 +31,7 @@ import {
   settingsAction,
   stateAction,
 } from "./actions";
-
-type Props = {
-  params: Promise<{ id: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-};
+import type { IdPageProps } from "@/lib/http/page-props";
 
 const NOTICES = ["created", "disabled", "enabled", "agencies", "agenciesInvalid"] as const;
 type PageNotice = (typeof NOTICES)[number];
@@ -44,7 +40,7 @@ function isNotice(value: unknown): value is PageNotice {
   return typeof value === "string" && (NOTICES as readonly string[]).includes(value);
 }
 
-export async function generateMetadata({ params }: Props): Promise<Metadata> {
+export async function generateMetadata({ params }: IdPageProps): Promise<Metadata> {
   await requireOperator();
   const found = await partnerForConsole((await getAppContext()).db, (await params).id);
   return { title: found?.partner.name ?? getPartnerConsoleMessages(await getLocale()).meta.partners };
@@ -67,7 +63,7 @@ function Section({ id, title, intro, children }: { id: string; title: string; in
  * key (verified live, never shown again), the agencies its staff see, its API secrets, its first
  * administrator, and whether it is active.
  */
-export default async function PartnerPage({ params, searchParams }: Props) {
+export default async function PartnerPage({ params, searchParams }: IdPageProps) {
   const operator = await requireOperator();
   const { id } = await params;
   const query = await searchParams;
@@ -179,9 +175,7 @@ export default async function PartnerPage({ params, searchParams }: Props) {
         <ApiSecretsPanel
           action={apiSecretAction}
           rows={secrets}
-          text={m.apiSecrets}
-          errorPrefix={m.common.errorPrefix}
-          copy={{ copy: m.common.copy, copied: m.common.copied }}
+          {...apiSecretsPanelText(m)}
           permalink={path}
           hidden={{ partnerId: partner.id }}
         />

@@ -9,11 +9,7 @@ import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { intlLocale } from "@/lib/i18n/format";
 import { getLocale } from "@/lib/i18n/server";
 import { refundAction } from "./actions";
-
-type Props = {
-  params: Promise<{ id: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-};
+import type { IdPageProps } from "@/lib/http/page-props";
 
 export async function generateMetadata(): Promise<Metadata> {
   return { title: getAdminMessages(await getLocale()).meta.refund };
@@ -25,7 +21,7 @@ export async function generateMetadata(): Promise<Metadata> {
  * recomputed as they are typed, a confirmation step with the server's own computation, then
  * `POST /operations/{id}/refund` and the status read again.
  */
-export default async function RefundPage({ params, searchParams }: Props) {
+export default async function RefundPage({ params, searchParams }: IdPageProps) {
   const { id } = await params;
   const query = await searchParams;
   const refHint = typeof query.ref === "string" && query.ref.length <= 200 ? query.ref : undefined;
