@@ -1,5 +1,5 @@
 import { tripDayFromToday } from "../../lib/checkout/session/trip-dates";
-import { APP, SANDBOX } from "./servers";
+import { APP, SANDBOX, type Page } from "./servers";
 
 /*
  * The checkout journey the bench drives as a browser without JavaScript would: sessions opened
@@ -10,8 +10,6 @@ import { APP, SANDBOX } from "./servers";
 export const PARTNER_SECRET = "demo_partner_secret_sandbox_only";
 
 export const SANDBOX_KEY = "fk_test_sandbox_agency_101";
-
-export type Page = [name: string, url: string];
 
 export function sessionBody(reference: string, base: string) {
   return {

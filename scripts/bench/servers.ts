@@ -147,3 +147,16 @@ export function compareEnv(): Record<string, string> | undefined {
     }),
   );
 }
+
+/** One server of the app under measure: this build, this build with other settings, or an earlier revision's. */
+export interface AppServer {
+  name: string;
+  base: string;
+  child: ChildProcess;
+  pages: Page[];
+  /** The session on the offers page, for the latency measure. */
+  offersId: string;
+}
+
+/** A page measured: its name in the report, its URL. */
+export type Page = [name: string, url: string];
