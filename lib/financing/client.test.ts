@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
-import { createFinancingClient, parseRetryAfter, type FinancingClientOptions } from "./client";
+import { createFinancingClient, type FinancingClientOptions } from "./client";
+import { parseRetryAfter } from "./partner-call";
 import { ERROR_CODES, OPERATION_STATUSES, type ErrorCode } from "./contract";
 import { money } from "./money";
 import { createFetchDouble, json } from "./testing/fetch-double";

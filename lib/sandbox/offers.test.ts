@@ -1,18 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { financialOfferSchema } from "@/lib/financing/contract";
+import { amortise, annualPercentageRate, openingFeeCents } from "./amortisation";
 import {
   DEFAULT_COUNTRY_CODE,
   MAX_AMOUNT_CENTS,
   MIN_AMOUNT_CENTS,
   agencyHasProviders,
   alternativesWithSameInstallments,
-  amortise,
-  annualPercentageRate,
   computeOffers,
   findOffer,
   marketsFor,
   offerId,
-  openingFeeCents,
   providersFor,
   toWireOffer,
 } from "./offers";
