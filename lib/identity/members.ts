@@ -12,7 +12,8 @@ import { staffLinkEmail, type StaffLinkEmailKind } from "@/lib/mail/staff-link-e
 import { safeText } from "@/lib/validation/text";
 import { recordAudit } from "@/lib/audit/audit";
 import { hasSecondFactor } from "./accounts";
-import { deleteAllStaffSessions, secondFactorKey } from "./auth";
+import { deleteAllStaffSessions } from "./staff-sessions";
+import { secondFactorKey } from "./second-factor-steps";
 import { issueLinkWithExpiry, type IssuedLink } from "./links";
 import { can } from "./permissions";
 import { forgetKey, LOGIN_LIMITS, normalizeEmail, releaseAttempt, reserveAttempt } from "./rate-limit";

@@ -8,7 +8,7 @@ import type { Mailer } from "@/lib/mail/mailer";
 import { addressBucket } from "@/lib/security/limits/address-bucket";
 import { takeTokens, type BucketRule } from "@/lib/security/limits/shared-token-bucket";
 import { recordAudit } from "@/lib/audit/audit";
-import { deleteAllStaffSessions } from "./auth";
+import { deleteAllStaffSessions } from "./staff-sessions";
 import { consumeLink, issueLinkWithExpiry, linkUrl, peekLink } from "./links";
 import { sendStaffLink } from "./members";
 import { hashPassword } from "./passwords";
