@@ -1,3 +1,4 @@
+// Over 400 lines: the checkout sessions API's OpenAPI document, every route's description next to the conventions all routes share, kept whole to read as the reference it generates.
 import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiResponseObject } from "zod-openapi";
 import { errorStatus, type AppErrorCode } from "@/lib/app-error";
