@@ -6,7 +6,6 @@ import { generateDocument, jsonContent, routesToPaths, type OpenApiDocument, typ
 import { createSessionSchema } from "../session/booking";
 import {
   apiErrorSchema,
-  cancelSessionRequestSchema,
   checkoutSessionListSchema,
   checkoutSessionSchema,
   EVENTS_KEPT_DAYS,
@@ -17,10 +16,8 @@ import {
   notificationHeadersSchema,
   notificationPayloadSchema,
   notificationTestPayloadSchema,
-  refundBreakdownSchema,
-  refundSessionRequestSchema,
-  sessionRefundSchema,
 } from "./api-schemas";
+import { cancelSessionRequestSchema, refundBreakdownSchema, refundSessionRequestSchema, sessionRefundSchema } from "./refund-schemas";
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN, REPLAYED_HEADER } from "./idempotency-key";
 import { CHECKOUT_API_VERSIONS, CURRENT_CHECKOUT_API_VERSION, VERSION_HEADER } from "./versions";
 
