@@ -10,17 +10,15 @@ import { signIn } from "./auth";
 import { consumeLink, ENROLMENT_PURPOSES, INVITATION_TTL_MS, peekLink } from "./links";
 import {
   changeMember,
-  createPartnerAdminInvitation,
   findMember,
-  inviteMember,
   listMembers,
   memberNames,
-  reissueInvitation,
   removeMember,
   resetMemberSecondFactor,
   setMemberDisabled,
   type StaffAdminActor,
 } from "./members";
+import { createPartnerAdminInvitation, inviteMember, reissueInvitation } from "./member-invitations";
 import { checkSecondFactor, enrolmentSecret, twoFactorEnabledAt } from "./two-factor";
 
 /*

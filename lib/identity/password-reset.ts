@@ -10,7 +10,7 @@ import { takeTokens, type BucketRule } from "@/lib/security/limits/shared-token-
 import { recordAudit } from "@/lib/audit/audit";
 import { deleteAllStaffSessions } from "./staff-sessions";
 import { consumeLink, issueLinkWithExpiry, linkUrl, peekLink } from "./links";
-import { sendStaffLink } from "./members";
+import { sendStaffLink } from "./member-invitations";
 import { hashPassword } from "./passwords";
 import { passwordProblem } from "./password-policy";
 import { normalizeEmail } from "./rate-limit";
