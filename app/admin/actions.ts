@@ -2,7 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { deleteStaffSession, setStaffSessionAgency } from "@/lib/identity/auth";
+import { deleteStaffSession, setStaffSessionAgency } from "@/lib/identity/staff-sessions";
 import { staffAction } from "@/lib/backoffice/staff-action";
 import { anyStaffSessionForAction, clearStaffCookie, isAdminPath } from "@/lib/identity/staff";
 import { isFinancingApiError } from "@/lib/financing/errors";

@@ -1,3 +1,4 @@
+// Over 400 lines: the one schema and parse of every environment variable, kept whole so each variable's rule and its cross-checks with the others read in one place.
 import "server-only";
 import { createHash } from "node:crypto";
 import { z } from "zod";

@@ -1,3 +1,4 @@
+// Over 400 lines: the partner API's whole wire contract (docs/partner-api.md) as zod schemas, kept whole as its one source of truth for the client and the sandbox.
 import { z } from "zod";
 import { FINANCING_STATUSES, OPERATION_STATUSES, WEBHOOK_STATUSES } from "@/lib/vocabulary/partner-api";
 import { safeText, TEXT_PROBLEM_MESSAGES, textProblem } from "@/lib/validation/text";

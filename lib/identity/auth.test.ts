@@ -9,9 +9,9 @@ import {
   findStaffSession,
   hashToken,
   setStaffSessionAgency,
-  signIn,
   STAFF_SESSION_TTL_MS,
-} from "./auth";
+} from "./staff-sessions";
+import { signIn } from "./auth";
 import { openPartnerSecret } from "@/lib/partners/secrets";
 
 const APP_URL = "http://127.0.0.1:3999";

@@ -5,17 +5,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/lib/db";
 import { auditEvents, loginThrottles, staffLinks, staffSessions, staffUsers } from "@/lib/db/schema";
 import { DEMO_PARTNER_ID, DEMO_TOTP_SECRET, seedDemoPartner } from "@/lib/demo/seed";
-import {
-  changePassword,
-  completeEnrolment,
-  completeSecondFactor,
-  createStaffSession,
-  findStaffSession,
-  hashToken,
-  openEnrolmentSession,
-  signIn,
-  type StaffSession,
-} from "./auth";
+import { changePassword, signIn } from "./auth";
+import { completeEnrolment, completeSecondFactor, openEnrolmentSession } from "./second-factor-steps";
+import { createStaffSession, findStaffSession, hashToken, type StaffSession } from "./staff-sessions";
 import { verifyPassword } from "./passwords";
 import { LOGIN_LIMITS } from "./rate-limit";
 import { confirmEnrolment, disableTwoFactor, enrolmentSecret, enrolWithSecret } from "./two-factor";

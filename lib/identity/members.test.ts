@@ -4,21 +4,21 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/lib/db";
 import { auditEvents, loginThrottles, partners, staffLinks, staffSessions, staffUsers } from "@/lib/db/schema";
 import { DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID, DEMO_STAFF, DEMO_TOTP_SECRET, seedDemoPartner, seedDemoStaff } from "@/lib/demo/seed";
-import { completeEnrolment, createStaffSession, findStaffSession, openEnrolmentSession, signIn, type StaffSession } from "./auth";
+import { completeEnrolment, openEnrolmentSession } from "./second-factor-steps";
+import { createStaffSession, findStaffSession, type StaffSession } from "./staff-sessions";
+import { signIn } from "./auth";
 import { consumeLink, ENROLMENT_PURPOSES, INVITATION_TTL_MS, peekLink } from "./links";
 import {
   changeMember,
-  createPartnerAdminInvitation,
   findMember,
-  inviteMember,
   listMembers,
   memberNames,
-  reissueInvitation,
   removeMember,
   resetMemberSecondFactor,
   setMemberDisabled,
   type StaffAdminActor,
 } from "./members";
+import { createPartnerAdminInvitation, inviteMember, reissueInvitation } from "./member-invitations";
 import { checkSecondFactor, enrolmentSecret, twoFactorEnabledAt } from "./two-factor";
 
 /*

@@ -7,18 +7,9 @@ import { openDatabase, type Database } from "@/lib/db";
 import { auditEvents, loginThrottles, staffRecoveryCodes, staffSessions, staffUsers } from "@/lib/db/schema";
 import { DEMO_PARTNER_ID, DEMO_TOTP_SECRET, seedDemoPartner } from "@/lib/demo/seed";
 import { recordAudit } from "@/lib/audit/audit";
-import {
-  changePassword,
-  checkCurrentPassword,
-  completeSecondFactor,
-  createStaffSession,
-  findStaffSession,
-  hashToken,
-  signIn,
-  STAFF_IDLE_TIMEOUT_MS,
-  turnOffSecondFactor,
-  type StaffSession,
-} from "./auth";
+import { changePassword, checkCurrentPassword, signIn } from "./auth";
+import { completeSecondFactor, turnOffSecondFactor } from "./second-factor-steps";
+import { createStaffSession, findStaffSession, hashToken, STAFF_IDLE_TIMEOUT_MS, type StaffSession } from "./staff-sessions";
 import { PASSWORD_COST, verifyPassword } from "./passwords";
 import { LOGIN_LIMITS } from "./rate-limit";
 import { checkSecondFactor, confirmEnrolment, disableTwoFactor, enrolmentSecret, enrolWithSecret, newRecoveryCodes } from "./two-factor";

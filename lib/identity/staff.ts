@@ -18,7 +18,7 @@ import {
   type PartnerStaffSession,
   type SessionStage,
   type StaffSession,
-} from "./auth";
+} from "./staff-sessions";
 import { actingAgencyId } from "@/lib/partners/acting-agency";
 import { can, type Permission } from "./permissions";
 import { homeFor, isAdminPath, isOperatorPath, isReturnPath, landingPath, OPERATOR_HOME } from "./scope";

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
 import { recordAudit } from "@/lib/audit/audit";
 import { hasSecondFactor } from "@/lib/identity/accounts";
-import { deleteAllStaffSessions } from "@/lib/identity/auth";
+import { deleteAllStaffSessions } from "@/lib/identity/staff-sessions";
 import { issueLinkWithExpiry, type IssuedLink } from "@/lib/identity/links";
 import { memberEmailField, memberNameField } from "@/lib/identity/members";
 import type { Db } from "@/lib/db";

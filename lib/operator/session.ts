@@ -1,6 +1,6 @@
 import "server-only";
 import { notFound, redirect } from "next/navigation";
-import type { StaffSessionRow } from "@/lib/identity/auth";
+import type { StaffSessionRow } from "@/lib/identity/staff-sessions";
 import { anyStaffSessionForAction, codePath, ENROL_PATH, loginPath } from "@/lib/identity/staff";
 import { OPERATOR_HOME } from "@/lib/identity/scope";
 import type { Db } from "@/lib/db";

@@ -1,3 +1,4 @@
+// Over 400 lines: the sandbox's OpenAPI document, every partner API endpoint with its documented errors, kept whole to read like the spec it mirrors.
 import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiResponseObject } from "zod-openapi";
 import {

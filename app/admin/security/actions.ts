@@ -2,7 +2,9 @@
 
 import { z } from "zod";
 import { recordAudit } from "@/lib/audit/audit";
-import { checkCurrentPassword, deleteOtherStaffSessions, turnOffSecondFactor } from "@/lib/identity/auth";
+import { checkCurrentPassword } from "@/lib/identity/auth";
+import { deleteOtherStaffSessions } from "@/lib/identity/staff-sessions";
+import { turnOffSecondFactor } from "@/lib/identity/second-factor-steps";
 import { clearStaffCookie, ENROL_PATH, requestIp, staffForAction, type StaffContext } from "@/lib/identity/staff";
 import { staffPasswordField as password } from "@/lib/identity/form-fields";
 import { redirectingAction, validatedAction } from "@/lib/validated-action";

@@ -6,7 +6,7 @@ import { TextField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { Cell, Row, ScrollTable } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
-import { listStaffSessions } from "@/lib/identity/auth";
+import { listStaffSessions } from "@/lib/identity/staff-sessions";
 import { formatDateTime } from "@/lib/backoffice/common/format";
 import { requireStaff } from "@/lib/identity/staff";
 import { twoFactorEnabledAt, unusedRecoveryCodes } from "@/lib/identity/two-factor";

@@ -1,3 +1,4 @@
+// Over 400 lines: the checkout sessions API's OpenAPI document, every route's description next to the conventions all routes share, kept whole to read as the reference it generates.
 import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiResponseObject } from "zod-openapi";
 import { errorStatus, type AppErrorCode } from "@/lib/app-error";
@@ -5,7 +6,6 @@ import { generateDocument, jsonContent, routesToPaths, type OpenApiDocument, typ
 import { createSessionSchema } from "../session/booking";
 import {
   apiErrorSchema,
-  cancelSessionRequestSchema,
   checkoutSessionListSchema,
   checkoutSessionSchema,
   EVENTS_KEPT_DAYS,
@@ -16,10 +16,8 @@ import {
   notificationHeadersSchema,
   notificationPayloadSchema,
   notificationTestPayloadSchema,
-  refundBreakdownSchema,
-  refundSessionRequestSchema,
-  sessionRefundSchema,
 } from "./api-schemas";
+import { cancelSessionRequestSchema, refundBreakdownSchema, refundSessionRequestSchema, sessionRefundSchema } from "./refund-schemas";
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN, REPLAYED_HEADER } from "./idempotency-key";
 import { CHECKOUT_API_VERSIONS, CURRENT_CHECKOUT_API_VERSION, VERSION_HEADER } from "./versions";
 

@@ -16,10 +16,10 @@ import { cancelUnstartedSession, recordOperationStatus, requireSession } from ".
 import {
   cancelSessionRequestSchema,
   refundSessionRequestSchema,
-  type CheckoutSessionResource,
   type RefundBreakdownResource,
   type SessionRefundResource,
-} from "./api-schemas";
+} from "./refund-schemas";
+import type { CheckoutSessionResource } from "./api-schemas";
 import {
   authenticateCaller,
   partnersSession,

@@ -9,7 +9,7 @@ import type { FinancingEnvironment } from "@/lib/config/env";
 import { forgetPartner } from "@/lib/partners/cache";
 import { partnerById, type Partner } from "@/lib/partners/partners";
 import { linkUrl } from "@/lib/identity/links";
-import { createPartnerAdminInvitation } from "@/lib/identity/members";
+import { createPartnerAdminInvitation } from "@/lib/identity/member-invitations";
 import { getEnv } from "@/lib/config/env";
 import { credentialSummary, type CredentialSummary } from "./credential";
 import {

@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { SecurityFormState } from "@/components/admin/form-states";
-import { completeSecondFactor } from "@/lib/identity/auth";
+import { completeSecondFactor } from "@/lib/identity/second-factor-steps";
 import { anyStaffSessionForAction, clearStaffCookie, ENROL_PATH, landingPath, requestIp, setStaffCookie } from "@/lib/identity/staff";
 import { staffCodeField as code } from "@/lib/identity/form-fields";
 import { formAction, validatedAction } from "@/lib/validated-action";

@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import type { SecurityFormState } from "@/components/admin/form-states";
-import { completeEnrolment } from "@/lib/identity/auth";
+import { completeEnrolment } from "@/lib/identity/second-factor-steps";
 import { anyStaffSessionForAction, codePath, homeFor, requestIp, setStaffCookie } from "@/lib/identity/staff";
 import { staffCodeField as code, staffPasswordField as password } from "@/lib/identity/form-fields";
 import { formAction, validatedAction } from "@/lib/validated-action";

@@ -6,14 +6,8 @@ import type { MemberLinkState } from "@/components/admin/form-states";
 import { formatDateTime } from "@/lib/backoffice/common/format";
 import { staffCodeField } from "@/lib/identity/form-fields";
 import { linkUrl } from "@/lib/identity/links";
-import {
-  changeMember,
-  memberRoleField,
-  reissueInvitation,
-  removeMember,
-  resetMemberSecondFactor,
-  setMemberDisabled,
-} from "@/lib/identity/members";
+import { changeMember, memberRoleField, removeMember, resetMemberSecondFactor, setMemberDisabled } from "@/lib/identity/members";
+import { reissueInvitation } from "@/lib/identity/member-invitations";
 import { staffAction } from "@/lib/backoffice/staff-action";
 import { formAction, type FormAnswer } from "@/lib/validated-action";
 import { requestIp } from "@/lib/identity/staff";

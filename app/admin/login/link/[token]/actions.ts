@@ -2,7 +2,8 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { deleteStaffSession, openEnrolmentSession } from "@/lib/identity/auth";
+import { deleteStaffSession } from "@/lib/identity/staff-sessions";
+import { openEnrolmentSession } from "@/lib/identity/second-factor-steps";
 import { consumeLink, ENROLMENT_PURPOSES } from "@/lib/identity/links";
 import { anyStaffSessionForAction, ENROL_PATH, requestIp, requestUserAgent, setStaffCookie } from "@/lib/identity/staff";
 import { getAppContext } from "@/lib/app-context";

@@ -1,0 +1,179 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Db } from "@/lib/db";
+import type { PartnerStaffRole } from "@/lib/vocabulary/staff";
+import { partners, staffUsers } from "@/lib/db/schema";
+import type { Locale } from "@/lib/i18n/locales";
+import type { Mailer } from "@/lib/mail/mailer";
+import { staffLinkEmail, type StaffLinkEmailKind } from "@/lib/mail/staff-link-email";
+import { loggerFor } from "@/lib/logger";
+import { recordAudit } from "@/lib/audit/audit";
+import { issueLinkWithExpiry, type IssuedLink } from "./links";
+import { can } from "./permissions";
+import {
+  findMember,
+  memberEmailField,
+  memberNameField,
+  refuse,
+  who,
+  type ActionOptions,
+  type MemberFailure,
+  type StaffAdminActor,
+} from "./members";
+
+/**
+ * Inviting someone to a partner's staff (by its administrator, or the partner's first
+ * administrator by an operator), a new invitation link, and e-mailing a one-time link. The
+ * invitation link (48 hours, once) is the only way into a new account.
+ */
+
+const log = loggerFor("backoffice");
+
+export type InviteResult =
+  | { ok: true; memberId: string; link: IssuedLink }
+  | { ok: false; reason: "forbidden" | "email_taken" | "no_partner" | "invalid_email" | "invalid_name" };
+
+/**
+ * A new member of the partner, with no password and no second factor: an invitation link (48 hours,
+ * once) is how they set both. Nothing else opens the account. The e-mail is unique over everyone
+ * who signs in (partners' staff and operators alike).
+ */
+async function createInvitedMember(
+  db: Db,
+  partnerId: string,
+  input: { email: string; name: string; role: PartnerStaffRole; canRefund: boolean },
+  now: Date,
+): Promise<{ ok: true; memberId: string; link: IssuedLink } | { ok: false; reason: "email_taken" | "no_partner" }> {
+  const [partner] = await db.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId)).limit(1);
+  if (!partner) return { ok: false, reason: "no_partner" };
+  const memberId = `staff_${randomUUID()}`;
+  const inserted = await db
+    .insert(staffUsers)
+    .values({
+      id: memberId,
+      partnerId,
+      role: input.role,
+      canRefund: input.canRefund,
+      email: input.email,
+      name: input.name,
+      passwordHash: null,
+      createdAt: now,
+    })
+    .onConflictDoNothing({ target: staffUsers.email })
+    .returning({ id: staffUsers.id });
+  if (inserted.length === 0) return { ok: false, reason: "email_taken" };
+  const link = await issueLinkWithExpiry(db, memberId, "invitation", { now, by: "invitation" });
+  return { ok: true, memberId, link };
+}
+
+/** An administrator invites someone to their partner's staff (the e-mail and name are checked here too). */
+export async function inviteMember(
+  actor: StaffAdminActor,
+  input: { email: string; name: string; role: PartnerStaffRole; canRefund: boolean; delivery: "email" | "link" },
+  options: ActionOptions = {},
+): Promise<InviteResult> {
+  const now = options.now ?? new Date();
+  if (!can(actor.user, "manage-staff")) return refuse(actor, "invite", options);
+  const email = memberEmailField.safeParse(input.email);
+  if (!email.success) return { ok: false, reason: "invalid_email" };
+  const name = memberNameField.safeParse(input.name);
+  if (!name.success) return { ok: false, reason: "invalid_name" };
+  const created = await createInvitedMember(actor.db, actor.partner.id, { ...input, email: email.data, name: name.data }, now);
+  if (!created.ok) return created;
+  await recordAudit(
+    actor.db,
+    {
+      kind: "staff_invited",
+      result: "ok",
+      ...who(actor, options.ip),
+      details: { member: created.memberId, memberName: name.data, role: input.role, canRefund: input.canRefund, delivery: input.delivery },
+    },
+    now,
+  );
+  log.info({ userId: actor.user.id, memberId: created.memberId, role: input.role }, "backoffice: staff member invited");
+  return created;
+}
+
+/**
+ * The first administrator of a partner, as the platform's operator creates it from the console: an
+ * admin who may refund, invited with a one-time link (48 hours) for the operator to send or hand
+ * over. `by` is the operator, recorded in the partner's audit log as who invited them. The e-mail
+ * and name are checked here (they come from a form).
+ */
+export async function createPartnerAdminInvitation(
+  db: Db,
+  partnerId: string,
+  email: string,
+  name: string,
+  options: { by?: { id: string; name: string }; ip?: string; now?: Date } = {},
+): Promise<InviteResult> {
+  const now = options.now ?? new Date();
+  const parsedEmail = memberEmailField.safeParse(email);
+  if (!parsedEmail.success) return { ok: false, reason: "invalid_email" };
+  const parsedName = memberNameField.safeParse(name);
+  if (!parsedName.success) return { ok: false, reason: "invalid_name" };
+  const created = await createInvitedMember(
+    db,
+    partnerId,
+    { email: parsedEmail.data, name: parsedName.data, role: "admin", canRefund: true },
+    now,
+  );
+  if (!created.ok) return created;
+  await recordAudit(
+    db,
+    {
+      kind: "staff_invited",
+      result: "ok",
+      partnerId,
+      staff: options.by ?? null,
+      ip: options.ip ?? null,
+      details: { member: created.memberId, memberName: parsedName.data, role: "admin", canRefund: true, by: "operator" },
+    },
+    now,
+  );
+  log.info({ partnerId, memberId: created.memberId }, "backoffice: a partner's first administrator was invited");
+  return created;
+}
+
+export type LinkResult = { ok: true; link: IssuedLink } | { ok: false; reason: MemberFailure | "enrolled" };
+
+/**
+ * A new invitation link for a member who has not set up their access yet (the first one was lost,
+ * or expired); it voids the one before.
+ */
+export async function reissueInvitation(actor: StaffAdminActor, memberId: string, options: ActionOptions = {}): Promise<LinkResult> {
+  const now = options.now ?? new Date();
+  if (!can(actor.user, "manage-staff")) return refuse(actor, "reissue", options);
+  const member = await findMember(actor.db, actor.partner.id, memberId);
+  if (!member) return { ok: false, reason: "not_found" };
+  if (member.disabledAt) return { ok: false, reason: "disabled" };
+  if (member.twoFactor) return { ok: false, reason: "enrolled" };
+  const link = await issueLinkWithExpiry(actor.db, member.id, "invitation", { now, by: "invitation" });
+  await recordAudit(
+    actor.db,
+    {
+      kind: "staff_invited",
+      result: "ok",
+      ...who(actor, options.ip),
+      details: { member: member.id, memberName: member.name, again: true },
+    },
+    now,
+  );
+  return { ok: true, link };
+}
+
+/** Sends a staff member their one-time link; the logs carry ids, never the address. */
+export async function sendStaffLink(
+  mailer: Mailer,
+  input: { to: string; kind: StaffLinkEmailKind; locale: Locale; organisation: string; link: string; expiresAt: string; fromName: string },
+): Promise<{ messageId: string }> {
+  const content = staffLinkEmail({
+    kind: input.kind,
+    locale: input.locale,
+    organisation: input.organisation,
+    link: input.link,
+    expiresAt: input.expiresAt,
+  });
+  return mailer.send({ ...content, to: input.to, fromName: input.fromName });
+}
