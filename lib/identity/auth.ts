@@ -194,7 +194,3 @@ export async function changePassword(
   await recordAudit(db, { kind: "password_changed", result: "ok", ...who, details: { endedSessions } }, now);
   return { ok: true, endedSessions };
 }
-
-// scripts/admin-cli.test.ts still imports these from here; another branch is splitting scripts/.
-export { findStaffSession } from "./staff-sessions";
-export { completeEnrolment, openEnrolmentSession } from "./second-factor-steps";

@@ -1,3 +1,4 @@
+// Over 400 lines: one script that sets the scene and photographs every guide page in order; its steps share one browser and one app.
 /**
  * `npm run docs:screenshots`: the docs' screenshots, taken from the app itself, so they show the
  * product as it is. Run it after `npm run build`; it starts the built app on E2E_PORT (3100 unless
