@@ -27,6 +27,14 @@ export const FIXED_CANDIDATES = Object.freeze(["/usr/bin/chromium", "/usr/bin/ch
 /** Command names looked up on PATH (like `which`) after the fixed paths. */
 export const COMMAND_NAMES = Object.freeze(["chromium", "chromium-browser"]);
 
+/**
+ * Chromium's old headless shell (Debian: `chromium-headless-shell`), which Playwright itself uses
+ * for headless runs: no browser UI, no WebUI renderer, no GPU process. The browser tests use it
+ * before a full Chromium (`headlessShell`); Lighthouse and headed runs need the full browser.
+ */
+export const HEADLESS_SHELL_PATH = "/usr/bin/chromium-headless-shell";
+export const HEADLESS_SHELL_COMMAND = "chromium-headless-shell";
+
 /** True when `file` is a regular file this process may execute. */
 export function isExecutableFile(file) {
   try {
@@ -40,27 +48,36 @@ export function isExecutableFile(file) {
 
 /**
  * Every path `findChromium` would try when CHROMIUM_PATH is unset, in order, without duplicates:
- * the fixed paths, then each command name in each PATH directory (as `which` would).
+ * the fixed paths, then each command name in each PATH directory (as `which` would); with
+ * `headlessShell`, the headless shell's path and command first.
  * @param {Record<string, string | undefined>} env
+ * @param {{ headlessShell?: boolean }} [options]
  * @returns {string[]}
  */
-export function chromiumCandidates(env) {
+export function chromiumCandidates(env, { headlessShell = false } = {}) {
   const dirs = (env.PATH ?? "").split(path.delimiter).filter((dir) => path.isAbsolute(dir));
-  const onPath = COMMAND_NAMES.flatMap((name) => dirs.map((dir) => path.join(dir, name)));
-  return [...new Set([...FIXED_CANDIDATES, ...onPath])];
+  const search = (fixed, names) => [...fixed, ...names.flatMap((name) => dirs.map((dir) => path.join(dir, name)))];
+  const shell = headlessShell ? search([HEADLESS_SHELL_PATH], [HEADLESS_SHELL_COMMAND]) : [];
+  return [...new Set([...shell, ...search(FIXED_CANDIDATES, COMMAND_NAMES)])];
+}
+
+/** Whether a path found by {@link findChromium} is the headless shell (it cannot run headed). */
+export function isHeadlessShell(file) {
+  return path.basename(file) === HEADLESS_SHELL_COMMAND;
 }
 
 /**
  * Locate Chromium.
  * - CHROMIUM_PATH set (non-blank): that file, or an error if it is not there: an explicit choice
  *   is never silently replaced by another browser.
- * - otherwise the first of `chromiumCandidates(env)` that exists.
+ * - otherwise the first of `chromiumCandidates(env, options)` that exists.
  * @param {Record<string, string | undefined>} env
  * @param {(file: string) => boolean} [exists]
+ * @param {{ headlessShell?: boolean }} [options]
  * @returns {{ path: string, source: "CHROMIUM_PATH" | "search", tried: string[] }
  *   | { path: null, error: string, tried: string[] }}
  */
-export function findChromium(env, exists = isExecutableFile) {
+export function findChromium(env, exists = isExecutableFile, options = {}) {
   const explicit = env.CHROMIUM_PATH?.trim();
   if (explicit) {
     if (exists(explicit)) return { path: explicit, source: "CHROMIUM_PATH", tried: [explicit] };
@@ -70,7 +87,7 @@ export function findChromium(env, exists = isExecutableFile) {
       error: `CHROMIUM_PATH is set to "${explicit}", but no executable file is there.`,
     };
   }
-  const tried = chromiumCandidates(env);
+  const tried = chromiumCandidates(env, options);
   const found = tried.find((file) => exists(file));
   if (found) return { path: found, source: "search", tried };
   const error = `Chromium not found: not at ${FIXED_CANDIDATES.join(" or ")}, ` + `and no ${COMMAND_NAMES.join(" or ")} command on PATH.`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chromiumCandidates, findChromium, INSTALL_HINT, LAUNCH_ARGS } from "./chromium.mjs";
+import { chromiumCandidates, findChromium, INSTALL_HINT, isHeadlessShell, LAUNCH_ARGS } from "./chromium.mjs";
 
 /** An `exists` that only knows the given files and records what it was asked, in order. */
 function fakeFs(...present: string[]) {
@@ -36,6 +36,28 @@ describe("findChromium", () => {
       "/opt/x/chromium-browser",
     ]);
     expect(chromiumCandidates({})).toEqual(["/usr/bin/chromium", "/usr/bin/chromium-browser"]);
+  });
+
+  it("for the browser tests, prefers the headless shell (on its fixed path, then on PATH) and falls back to a full Chromium", () => {
+    const shell = { headlessShell: true };
+    const both = fakeFs("/usr/bin/chromium", "/usr/bin/chromium-headless-shell");
+    expect(findChromium({ PATH }, both.exists, shell).path).toBe("/usr/bin/chromium-headless-shell");
+    expect(findChromium({ PATH }, fakeFs("/usr/bin/chromium", "/snap/bin/chromium-headless-shell").exists, shell).path).toBe(
+      "/snap/bin/chromium-headless-shell",
+    );
+    expect(findChromium({ PATH }, fakeFs("/usr/bin/chromium").exists, shell).path).toBe("/usr/bin/chromium");
+    // Lighthouse and headed runs need the full browser: without the option the shell is never picked.
+    expect(findChromium({ PATH }, fakeFs("/usr/bin/chromium-headless-shell").exists).path).toBeNull();
+    expect(chromiumCandidates({ PATH: "/opt/x" }, shell)).toEqual([
+      "/usr/bin/chromium-headless-shell",
+      "/opt/x/chromium-headless-shell",
+      "/usr/bin/chromium",
+      "/usr/bin/chromium-browser",
+      "/opt/x/chromium",
+      "/opt/x/chromium-browser",
+    ]);
+    expect(isHeadlessShell("/usr/bin/chromium-headless-shell")).toBe(true);
+    expect(isHeadlessShell("/usr/bin/chromium")).toBe(false);
   });
 
   it("uses CHROMIUM_PATH when set and looks nowhere else", () => {

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { findChromium, INSTALL_HINT, isExecutableFile } from "./chromium.mjs";
+import { findChromium, INSTALL_HINT, isExecutableFile, isHeadlessShell } from "./chromium.mjs";
 import { findNginx, NGINX_INSTALL_HINT } from "./nginx.mjs";
 import { findTestDatabase } from "./test-database.mjs";
 
@@ -27,32 +27,46 @@ function canAptInstall(env) {
   return process.getuid?.() === 0 && existsSync("/etc/debian_version") && Boolean(onPath("apt-get", env));
 }
 
-/** Runs a command with no standard input and its output streamed; exits the script if it fails. */
-function runOrExit(command, args, env) {
+/** Runs a command with no standard input and its output streamed; whether it succeeded (a failure is said). */
+function runOrWarn(command, args, env) {
   log(`$ ${command} ${args.join(" ")}`);
   const result = spawnSync(command, args, { stdio: ["ignore", "inherit", "inherit"], env });
-  if (result.status !== 0) {
-    log(`\`${command} ${args.join(" ")}\` failed (${result.error?.message ?? `exit ${result.status ?? result.signal}`}).`);
-    log(INSTALL_HINT);
-    process.exit(1);
-  }
+  if (result.status === 0) return true;
+  log(`\`${command} ${args.join(" ")}\` failed (${result.error?.message ?? `exit ${result.status ?? result.signal}`}).`);
+  return false;
 }
 
-function locateChromium(env) {
-  let found = findChromium(env);
-  if (found.path) return found.path;
+/** As {@link runOrWarn}, but a failure ends the script. */
+function runOrExit(command, args, env) {
+  if (runOrWarn(command, args, env)) return true;
+  log(INSTALL_HINT);
+  process.exit(1);
+}
+
+/**
+ * The browser for the tests: Chromium's headless shell (Playwright's own choice for headless runs,
+ * and the cheaper one: the browser tests' CPU is mostly Chromium's), installed from Debian's
+ * packages as root when missing; a full Chromium when that is all there is, or for a headed run.
+ */
+function locateChromium(env, headed) {
+  const options = { headlessShell: !headed };
+  let found = findChromium(env, isExecutableFile, options);
+  const wanted = headed ? "chromium" : "chromium-headless-shell";
   // A CHROMIUM_PATH pointing nowhere is a mistake to fix, not a reason to install something else.
-  if (!env.CHROMIUM_PATH?.trim() && canAptInstall(env)) {
-    log(`${found.error} Installing Debian's chromium package with apt-get (running as root)...`);
+  const mayInstall = !env.CHROMIUM_PATH?.trim() && canAptInstall(env);
+  if (mayInstall && (!found.path || (!headed && !isHeadlessShell(found.path)))) {
+    log(
+      `${found.path ? `Only ${found.path} is here.` : found.error} Installing Debian's ${wanted} package with apt-get (running as root)...`,
+    );
     const aptEnv = { ...env, DEBIAN_FRONTEND: "noninteractive" };
-    runOrExit("apt-get", ["update"], aptEnv);
-    runOrExit("apt-get", ["install", "-y", "chromium"], aptEnv);
-    found = findChromium(env);
-    if (found.path) {
-      log(`Installed Chromium at ${found.path}.`);
-      return found.path;
+    // Without any browser a failed install ends the run; with a full Chromium, the tests use it.
+    const run = found.path ? runOrWarn : runOrExit;
+    if (run("apt-get", ["update"], aptEnv) && run("apt-get", ["install", "-y", wanted], aptEnv)) {
+      found = findChromium(env, isExecutableFile, options);
+      if (found.path) log(`Installed ${wanted}: ${found.path}.`);
     }
   }
+  if (found.path) return found.path;
   log(found.error);
   log(INSTALL_HINT);
   process.exit(1);
@@ -68,22 +82,18 @@ function locateNginx(env) {
   if (canAptInstall(env)) {
     log("nginx not found. Installing Debian's nginx package with apt-get (running as root)...");
     const aptEnv = { ...env, DEBIAN_FRONTEND: "noninteractive" };
-    for (const args of [["update"], ["install", "-y", "nginx"]]) {
-      log(`$ apt-get ${args.join(" ")}`);
-      const result = spawnSync("apt-get", args, { stdio: ["ignore", "inherit", "inherit"], env: aptEnv });
-      if (result.status !== 0) {
-        log(`\`apt-get ${args.join(" ")}\` failed: e2e/production-recipe.spec.ts will fail. ${NGINX_INSTALL_HINT}`);
-        return null;
-      }
-    }
-    return findNginx(env);
+    if (runOrWarn("apt-get", ["update"], aptEnv) && runOrWarn("apt-get", ["install", "-y", "nginx"], aptEnv)) return findNginx(env);
   }
   log(`nginx not found: e2e/production-recipe.spec.ts will fail. ${NGINX_INSTALL_HINT}`);
   return null;
 }
 
 const env = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: "1", NEXT_TELEMETRY_DISABLED: "1" };
-const chromium = locateChromium(env);
+const args = process.argv.slice(2);
+const chromium = locateChromium(
+  env,
+  args.some((arg) => ["--headed", "--debug", "--ui"].includes(arg)),
+);
 const version = spawnSync(chromium, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 15_000 });
 log(`Chromium: ${chromium}${version.status === 0 ? ` (${version.stdout.trim()})` : ""}`);
 env.CHROMIUM_PATH = chromium;
@@ -105,7 +115,7 @@ if (ownDataDir) {
 }
 log(`App data directory: ${dataDir}`);
 
-const child = spawn("npx", ["playwright", "test", ...process.argv.slice(2)], { cwd: root, env, stdio: "inherit" });
+const child = spawn("npx", ["playwright", "test", ...args], { cwd: root, env, stdio: "inherit" });
 // Ctrl-C reaches Playwright directly (same process group): just wait for it to wind down.
 process.on("SIGINT", () => {});
 for (const signal of ["SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal));
