@@ -286,7 +286,10 @@ describe("the customer's data, bound to the browser that sent it", () => {
     expect(await submitCustomer(ctx, session.id, attacker, "another-browser")).toEqual({ ok: false, failure: "not_editor", draft: {} });
     expect(calls()).toEqual([]);
     expect((await requireSession(ctx.db, session.id)).operationId).toBe(session.operationId);
-    expect(await getCustomerDraft(ctx.db, session.id)).toMatchObject({ status: "present", draft: { firstName: "Ana", email: "ana@example.com" } });
+    expect(await getCustomerDraft(ctx.db, session.id)).toMatchObject({
+      status: "present",
+      draft: { firstName: "Ana", email: "ana@example.com" },
+    });
   });
 
   it("a correction types only what changes: a blank field keeps what was sent, and a failure hands back only what was typed", async () => {
