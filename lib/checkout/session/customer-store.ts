@@ -154,7 +154,8 @@ export async function eraseCustomerData(db: Db, sessionId: string, now: Date): P
 /**
  * The sessions (and their partners) whose customer data has this document number and/or e-mail
  * address (both given: both must match), however written (spaces, dashes, case): found by the
- * keyed hashes only, never by opening the data. Erased data is never found.
+ * keyed hashes only, never by opening the data. Erased data is never found. Every partner's
+ * sessions: a caller showing them to a partner's staff keeps that partner's own.
  */
 export async function findSessionsByCustomer(
   db: Db,
