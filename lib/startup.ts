@@ -61,19 +61,24 @@ export async function startServer(): Promise<void> {
       process.exit(1);
     }
   }
-  // Partners' keys and signing secrets, and staff's TOTP secrets, still in plaintext or sealed
-  // under an older key, are sealed under the current one (the first of SECRETS_KEYS) before anything reads them.
-  const { resealPartnerSecrets } = await import("@/lib/partners/secrets");
-  const { resealTotpSecrets } = await import("@/lib/identity/totp-secret-store");
+  // Partners' keys and signing secrets, staff's TOTP secrets and customers' data, still in plaintext
+  // or sealed under an older key, are sealed under the current one (the first of SECRETS_KEYS) before anything reads them.
+  const { resealAll } = await import("@/lib/operator/reseal");
   try {
-    const resealed = await resealPartnerSecrets(database.db, env.SECRETS_KEYS);
-    if (resealed > 0) log.info({ resealed }, "partner secrets sealed under the current key");
-    const staff = await resealTotpSecrets(database.db, env.SECRETS_KEYS);
-    if (staff.resealed > 0) log.info({ resealed: staff.resealed }, "staff second-factor secrets sealed under the current key");
-    if (staff.unreadable > 0)
+    const { partnerSecrets, staffSecrets, customerData } = await resealAll(database.db, env.SECRETS_KEYS);
+    if (partnerSecrets > 0) log.info({ resealed: partnerSecrets }, "partner secrets sealed under the current key");
+    if (staffSecrets.resealed > 0)
+      log.info({ resealed: staffSecrets.resealed }, "staff second-factor secrets sealed under the current key");
+    if (staffSecrets.unreadable > 0)
       log.warn(
-        { unreadable: staff.unreadable, variables: ["SECRETS_KEYS"] },
+        { unreadable: staffSecrets.unreadable, variables: ["SECRETS_KEYS"] },
         "staff second-factor secrets that no listed key opens: their owners' second step fails until an admin resets it",
+      );
+    if (customerData.resealed > 0) log.info({ resealed: customerData.resealed }, "customers' data sealed under the current key");
+    if (customerData.unreadable > 0)
+      log.warn(
+        { unreadable: customerData.unreadable, variables: ["SECRETS_KEYS"] },
+        "customers' data that no listed key opens (each logged by its session id): shown as unavailable",
       );
   } catch (error) {
     if (!(error instanceof SecretOpenError)) throw error;

@@ -12,7 +12,12 @@ import { findStaffSession } from "../lib/identity/staff-sessions";
 import { consumeLink, ENROLMENT_PURPOSES, LINK_PATH } from "../lib/identity/links";
 import { enrolmentSecret } from "../lib/identity/two-factor";
 import { openDatabase, type Database } from "../lib/db/connection";
-import { auditEvents, staffUsers } from "../lib/db/schema";
+import { auditEvents, customerData, partners, staffUsers } from "../lib/db/schema";
+import { sealCustomerDraft } from "../lib/checkout/session/customer-sealing";
+import { createSession } from "../lib/checkout/session/sessions";
+import { customerDraft, sessionInput } from "../lib/checkout/testing/context";
+import { parseKeyring, SANDBOX_SECRETS_KEY_BASE64, SANDBOX_SECRETS_KEY_ID } from "../lib/config/keyring";
+import { partnerById } from "../lib/partners/partners";
 import { throwawayDatabase } from "../lib/db/testing/throwaway";
 import { EXIT, runAdmin } from "./admin-cli";
 
@@ -181,6 +186,43 @@ function suite(name: string, target: () => { env: Record<string, string>; open: 
         expect(await consumeLink(db, again.out.trim().split("/").at(-1)!, ENROLMENT_PURPOSES)).toBeDefined();
       });
       expect(await run("enrolment-link", "--email", "nobody@platform.example")).toMatchObject({ code: EXIT.failed });
+    });
+
+    it("reseal-secrets: seals everything again under the first key, says how many, and counts what no key opens", async () => {
+      const k1 = parseKeyring(`k1:${Buffer.alloc(32, 1).toString("base64")}`);
+      const ring = `k2:${Buffer.alloc(32, 2).toString("base64")},${SANDBOX_SECRETS_KEY_ID}:${SANDBOX_SECRETS_KEY_BASE64}`;
+      const { kept, lost } = await withDatabase(async ({ db }) => {
+        const partnerId = `reseal_${name.toLowerCase()}`;
+        await db.insert(partners).values({ id: partnerId, name: partnerId, allowedOrigins: ["http://127.0.0.1:3999"] });
+        const partner = (await partnerById(db, partnerId))!;
+        // Sealed under the sandbox's key (the tests' configuration), then one under a key the ring lacks.
+        const kept = (await createSession(db, partner, sessionInput({ customer: customerDraft("kept@example.com") }))).session.id;
+        const lost = (await createSession(db, partner, sessionInput())).session.id;
+        await db.insert(customerData).values({ sessionId: lost, data: sealCustomerDraft(lost, customerDraft("lost@example.com"), k1) });
+        return { kept, lost };
+      });
+
+      expect(
+        await runAdmin({ argv: ["reseal-secrets"], env: { ...target().env, SECRETS_KEYS: "k2:short" }, out: () => {}, err: () => {} }),
+      ).toBe(EXIT.usage);
+      let out = "";
+      let err = "";
+      const code = await runAdmin({
+        argv: ["reseal-secrets"],
+        env: { ...target().env, SECRETS_KEYS: ring },
+        out: (text) => (out += text),
+        err: (text) => (err += text),
+      });
+      expect(code).toBe(EXIT.ok);
+      expect(out).toMatch(
+        /^Sealed again under the key "k2": \d+ partner secrets, \d+ staff second-factor secrets, [1-9]\d* customers' data\.\n$/,
+      );
+      expect(err).toContain("No listed key opens 0 staff second-factor secrets and 1 customers' data");
+      await withDatabase(async ({ db }) => {
+        const rows = await db.select({ sessionId: customerData.sessionId, data: customerData.data }).from(customerData);
+        expect(rows.find((row) => row.sessionId === kept)?.data).toMatch(/^enc:v1:k2:/);
+        expect(rows.find((row) => row.sessionId === lost)?.data).toMatch(/^enc:v1:k1:/);
+      });
     });
   });
 }

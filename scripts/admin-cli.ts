@@ -11,7 +11,9 @@ import { issueLink, LINK_TTL_MS, linkUrl } from "../lib/identity/links";
 import { openDatabase, type Database } from "../lib/db/connection";
 import { DataDirInUseError } from "../lib/db/data-dir-lock";
 import { staffUsers } from "../lib/db/schema";
+import { KeyringError, parseKeyring, sandboxKeyring, type Keyring } from "../lib/config/keyring";
 import { createOperator, disableOperator, listOperators } from "../lib/operator/operators";
+import { resealAll } from "../lib/operator/reseal";
 
 export const USAGE = `usage: npm run admin -- <command>
 
@@ -25,6 +27,11 @@ export const USAGE = `usage: npm run admin -- <command>
   enrolment-link --email <address>
       prints a new one-time enrolment link (30 minutes) for an account that has not set up its
       access yet (an operator or a partner's staff member); it voids the one before
+  reseal-secrets
+      seals again, under the first key of SECRETS_KEYS, everything sealed at rest (partners' keys
+      and signing secrets, staff's second-factor secrets, customers' data) that is still plaintext
+      or sealed under another key; says how many, and how many no listed key opens (the server does
+      the same at every start). Run it with the server's SECRETS_KEYS.
 
 The database is the server's: PostgreSQL when DATABASE_URL is set, else PGlite under
 $DATA_DIR/pglite (default .data), which a running server holds locked: stop it first, or use
@@ -48,6 +55,7 @@ const COMMANDS = {
   "list-operators": [],
   "disable-operator": ["email"],
   "enrolment-link": ["email"],
+  "reseal-secrets": [],
 } as const satisfies Record<string, readonly string[]>;
 type Command = keyof typeof COMMANDS;
 
@@ -179,6 +187,30 @@ async function run(
       const token = await issueLink(db, user.id, "enrolment", { by: "cli" });
       io.out(`${linkUrl(appUrl, token)}\n`);
       io.err(`Valid once, for ${minutes(LINK_TTL_MS)}; a new link voids this one.\n`);
+      return EXIT.ok;
+    }
+    case "reseal-secrets": {
+      // The server's keys: SECRETS_KEYS as it reads it (unset: the sandbox's published key, as the server then uses).
+      let keyring: Keyring;
+      try {
+        keyring = io.env.SECRETS_KEYS ? parseKeyring(io.env.SECRETS_KEYS) : sandboxKeyring();
+      } catch (error) {
+        if (!(error instanceof KeyringError)) throw error;
+        io.err(`SECRETS_KEYS: ${error.message}\n`);
+        return EXIT.usage;
+      }
+      const report = await resealAll(db, keyring);
+      io.out(
+        `Sealed again under the key "${keyring[0].id}": ${report.partnerSecrets} partner secrets, ` +
+          `${report.staffSecrets.resealed} staff second-factor secrets, ${report.customerData.resealed} customers' data.\n`,
+      );
+      if (report.staffSecrets.unreadable > 0 || report.customerData.unreadable > 0) {
+        io.err(
+          `No listed key opens ${report.staffSecrets.unreadable} staff second-factor secrets and ${report.customerData.unreadable} customers' data ` +
+            "(their session ids are in the log): they stay as they are. Keep listing the key that sealed them, or reset those accounts' second step; " +
+            "a customer's data no key opens is shown as unavailable.\n",
+        );
+      }
       return EXIT.ok;
     }
   }

@@ -6,6 +6,8 @@
  *   list-operators                                    the operators and their status
  *   disable-operator --email <address>                no more sign-in; open sessions end
  *   enrolment-link --email <address>                  a new one-time enrolment link (30 minutes)
+ *   reseal-secrets                                    everything sealed at rest, sealed again under
+ *                                                     the first key of SECRETS_KEYS
  *
  * The database is the server's: PostgreSQL when DATABASE_URL is set, else PGlite under
  * `$DATA_DIR/pglite` (default `.data`), which a running server holds locked: stop it first, or

@@ -28,7 +28,6 @@ import type {
   WebhookEventResult,
 } from "@/lib/vocabulary/session";
 import type { StaffLinkPurpose, StaffRole } from "@/lib/vocabulary/staff";
-import type { StoredCustomerDraft } from "@/lib/vocabulary/customer";
 
 // Status and JSON columns carry the types of what the code writes into them (`$type`: a type only,
 // the columns stay text and jsonb); the values come from the contract's and the domain's unions.
@@ -246,25 +245,39 @@ export const replacedOperations = pgTable(
 
 /**
  * The customer's data: personal, so kept apart from the session (one place to purge), never
- * logged, and never sent anywhere but the partner API.
+ * logged, never stored in plaintext, and never sent anywhere but the partner API. Read and written
+ * only through lib/checkout/session/customer-store.ts, which seals and opens it.
  */
-export const customerData = pgTable("customer_data", {
-  sessionId: text("session_id")
-    .primaryKey()
-    .references(() => checkoutSessions.id, { onDelete: "cascade" }),
-  /** Prefilled by the partner, or as the customer submitted it (ISO dates). */
-  data: jsonb("data").$type<StoredCustomerDraft>().notNull(),
-  /** Whether the customer has submitted it (false: only the partner's prefill). */
-  submitted: boolean("submitted").notNull().default(false),
-  /**
-   * SHA-256 of the random token in the cookie of the browser that submitted it: only that browser
-   * sees the data again (masked) and may correct it (lib/checkout/session/customer-editor.ts).
-   */
-  editorTokenHash: text("editor_token_hash"),
-  /** How many corrections changed the data after its first submit: capped per session. */
-  corrections: integer("corrections").notNull().default(0),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-});
+export const customerData = pgTable(
+  "customer_data",
+  {
+    sessionId: text("session_id")
+      .primaryKey()
+      .references(() => checkoutSessions.id, { onDelete: "cascade" }),
+    /**
+     * Prefilled by the partner, or as the customer submitted it (ISO dates): its JSON sealed under
+     * SECRETS_KEYS, bound to the session id (lib/security/secrets/secret-box.ts). Null once erased.
+     */
+    data: text("data"),
+    /** HMAC-SHA-256 of the normalised document number (lib/checkout/session/customer-sealing.ts); null when none, or erased. */
+    documentHash: text("document_hash"),
+    /** HMAC-SHA-256 of the normalised e-mail address; null when none, or erased. */
+    emailHash: text("email_hash"),
+    /** When the data was erased (data and hashes null since); null while it is kept. */
+    erasedAt: timestamp("erased_at", { withTimezone: true }),
+    /** Whether the customer has submitted it (false: only the partner's prefill). */
+    submitted: boolean("submitted").notNull().default(false),
+    /**
+     * SHA-256 of the random token in the cookie of the browser that submitted it: only that browser
+     * sees the data again (masked) and may correct it (lib/checkout/session/customer-editor.ts).
+     */
+    editorTokenHash: text("editor_token_hash"),
+    /** How many corrections changed the data after its first submit: capped per session. */
+    corrections: integer("corrections").notNull().default(0),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("customer_data_document_hash_idx").on(table.documentHash), index("customer_data_email_hash_idx").on(table.emailHash)],
+);
 
 /** Every status the session learned, and from where. */
 export const sessionStatusHistory = pgTable(

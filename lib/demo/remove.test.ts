@@ -43,7 +43,7 @@ async function seedBoth(db: Db) {
   await detachOperation(db, session.id, "op_demo_0");
   await db.update(checkoutSessions).set({ operationId: "op_demo_1" }).where(eq(checkoutSessions.id, session.id));
   await db.insert(webhookEvents).values({ eventId: 2, operationId: "op_demo_0", claimedStatus: "CANCELLED" });
-  await db.insert(customerData).values({ sessionId: session.id, data: {} });
+  await db.insert(customerData).values({ sessionId: session.id, data: "{}" });
   await db
     .insert(partnerNotifications)
     .values({

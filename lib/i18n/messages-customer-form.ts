@@ -79,6 +79,8 @@ export const formEs = {
       "Los datos de este pago ya se enviaron desde otro navegador o dispositivo, y solo desde ese se pueden corregir. Si no los enviaste tú, avisa a la agencia.",
     too_many_corrections:
       "Ya has corregido tus datos el máximo de veces. Puedes seguir con los datos enviados o, si alguno no es correcto, pedir a la agencia un enlace nuevo.",
+    erased:
+      "Los datos de este pago se han borrado: ya no se pueden enviar ni corregir. Si quieres pagar a plazos, pide a la agencia un enlace nuevo.",
   },
   // Strings, not functions: the form is a client component. `{mask}`: what was sent, masked.
   keptValue: "Guardado: {mask}. Déjalo en blanco para mantenerlo.",
@@ -87,6 +89,11 @@ export const formEs = {
     "Tu agencia nos ha dado algunos de tus datos. Por tu privacidad, mostramos solo una parte de los más sensibles: escribe de nuevo solo lo que quieras cambiar; lo que dejes en blanco se mantiene.",
   maskedNotice:
     "Por tu privacidad, solo mostramos una parte de lo que enviaste. Escribe de nuevo solo lo que quieras cambiar: lo que dejes en blanco se mantiene.",
+  erasedTitle: "Tus datos se han borrado",
+  erasedBody:
+    "Por tu privacidad, los datos de este pago se han borrado: ya no se pueden ver ni corregir. Si quieres pagar a plazos, pide a la agencia un enlace nuevo.",
+  unreadableTitle: "Tus datos no están disponibles",
+  unreadableBody: "Ahora mismo no podemos mostrar los datos de este pago. Avisa a la agencia.",
   sentTitle: "Tus datos ya se enviaron",
   sentBody:
     "Por tu privacidad, los datos enviados no se muestran aquí, y solo se pueden corregir desde el navegador desde el que se enviaron. Si no los enviaste tú, avisa a la agencia.",
@@ -200,6 +207,8 @@ export const formEn: FormMessages = {
       "The details of this payment were already sent from another browser or device, and only that one can correct them. If you did not send them, tell the agency.",
     too_many_corrections:
       "You have already corrected your details the most times allowed. You can go on with the details sent or, if any is wrong, ask the agency for a new link.",
+    erased:
+      "The details of this payment have been erased: they can no longer be sent or corrected. To pay in installments, ask the agency for a new link.",
   },
   keptValue: "Saved: {mask}. Leave it blank to keep it.",
   keptHidden: "Saved (hidden). Leave it blank to keep it.",
@@ -207,6 +216,11 @@ export const formEn: FormMessages = {
     "Your agency gave us some of your details. For your privacy, we show only part of the most sensitive ones: type again only what you want to change; what you leave blank is kept.",
   maskedNotice:
     "For your privacy, we show only part of what you sent. Type again only what you want to change: what you leave blank is kept.",
+  erasedTitle: "Your details have been erased",
+  erasedBody:
+    "For your privacy, the details of this payment have been erased: they can no longer be seen or corrected. To pay in installments, ask the agency for a new link.",
+  unreadableTitle: "Your details are not available",
+  unreadableBody: "We cannot show the details of this payment right now. Tell the agency.",
   sentTitle: "Your details have been sent",
   sentBody:
     "For your privacy, the details sent are not shown here, and they can be corrected only from the browser they were sent from. If you did not send them, tell the agency.",

@@ -55,7 +55,18 @@ export default async function CustomerPage(props: CheckoutPageProps) {
   // The partner's prefill, its identity data masked; once the customer sent their data, only the
   // browser that sent it sees it again, masked (lib/checkout/session/customer-editor.ts): the link
   // alone never shows a document number, birth date, phone or address in full.
-  const stored = state === "open" || correcting ? await getCustomerDraft(ctx.db, session.id) : undefined;
+  const found = state === "open" || correcting ? await getCustomerDraft(ctx.db, session.id) : undefined;
+  if (found?.status === "erased" || found?.status === "unavailable") {
+    // Erased, or sealed under no key the server holds: said so, with no form over it.
+    const erased = found.status === "erased";
+    return (
+      <CheckoutShell page={page} step={1} bridge={{ step: "details", state, final: false }}>
+        <h1 className="text-3xl font-bold">{erased ? m.form.erasedTitle : m.form.unreadableTitle}</h1>
+        <Notice tone="info">{erased ? m.form.erasedBody : m.form.unreadableBody}</Notice>
+      </CheckoutShell>
+    );
+  }
+  const stored = found;
   const sent = stored?.submitted === true;
   const editor = sent && isEditor((await cookies()).get(EDITOR_COOKIE)?.value, stored.editorTokenHash);
   if (sent && (!editor || (correcting && stored.corrections >= MAX_CORRECTIONS))) {

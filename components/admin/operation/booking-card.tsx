@@ -1,5 +1,5 @@
 import { Card } from "@/components/ui/card";
-import { sessionIdHint } from "@/lib/backoffice/common/format";
+import { customerLabel, sessionIdHint } from "@/lib/backoffice/common/format";
 import type { OperationSectionProps } from "./section";
 
 /** Our checkout session for the operation: who, what, which booking; or that it is not ours. */
@@ -9,7 +9,7 @@ export function BookingCard({ detail, m }: Omit<OperationSectionProps, "locale">
       {detail.session ? (
         <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1">
           <dt className="text-muted">{m.operation.customer}</dt>
-          <dd>{detail.session.customerName ?? m.common.notAvailable}</dd>
+          <dd>{customerLabel(detail.session, m.common)}</dd>
           <dt className="text-muted">{m.operation.package}</dt>
           <dd>{detail.session.packageName}</dd>
           <dt className="text-muted">{m.operation.reference}</dt>

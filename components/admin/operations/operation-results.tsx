@@ -7,7 +7,7 @@ import { TEXT_LINK, TextLink } from "@/components/ui/text-link";
 import { filtersQuery, type OperationFilters } from "@/lib/backoffice/operations/filters";
 import { operationHref, type ListedOperation } from "@/lib/backoffice/operations/operations";
 import type { ListedLink } from "@/lib/backoffice/payment-links/payment-links";
-import { formatDateTime } from "@/lib/backoffice/common/format";
+import { customerLabel, formatDateTime } from "@/lib/backoffice/common/format";
 import { centsFromAmount } from "@/lib/financing/money";
 import type { Page } from "@/lib/financing/types";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";
@@ -61,7 +61,7 @@ export function OperationResults({
               </div>
               <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
                 <dt className="text-muted">{m.operations.columns.customer}</dt>
-                <dd>{session ? `${session.customerName ?? m.common.notAvailable} · ${session.packageName}` : m.operations.notOurs}</dd>
+                <dd>{session ? `${customerLabel(session, m.common)} · ${session.packageName}` : m.operations.notOurs}</dd>
                 <dt className="text-muted">{m.operations.columns.price}</dt>
                 <dd className="font-semibold tabular-nums">{formatAmount(operation.totalPrice, locale)}</dd>
                 <dt className="text-muted">{m.operations.columns.updated}</dt>
@@ -88,7 +88,7 @@ export function OperationResults({
               <Cell>
                 {session ? (
                   <>
-                    <span className="block">{session.customerName ?? m.common.notAvailable}</span>
+                    <span className="block">{customerLabel(session, m.common)}</span>
                     <span className="text-muted">{session.packageName}</span>
                   </>
                 ) : (

@@ -41,3 +41,13 @@ export function formatSignedSeconds(ms: number, locale: Locale): string {
 export function sessionIdHint(sessionId: string): string {
   return sessionId.length > 10 ? `${sessionId.slice(0, 10)}…` : sessionId;
 }
+
+/** The customer as a session's row shows them: their name, or that their data is erased or unavailable. */
+export function customerLabel(
+  session: { customerName: string | undefined; customerData: "none" | "present" | "erased" | "unavailable" },
+  common: { notAvailable: string; customerErased: string; customerUnavailable: string },
+): string {
+  if (session.customerData === "erased") return common.customerErased;
+  if (session.customerData === "unavailable") return common.customerUnavailable;
+  return session.customerName ?? common.notAvailable;
+}

@@ -23,6 +23,7 @@ describe("the operations export", () => {
           bookingReference: "BK-1",
           packageName: "Lisboa",
           customerName: "Ana Ruiz",
+          customerData: "present",
           createdBy: null,
         },
       },

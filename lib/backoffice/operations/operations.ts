@@ -2,13 +2,14 @@ import "server-only";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import { sortOffers } from "@/lib/financing/offers";
 import type { Db } from "@/lib/db";
-import { checkoutSessions, customerData, partnerNotifications, sessionStatusHistory, staffUsers, webhookEvents } from "@/lib/db/schema";
+import { checkoutSessions, partnerNotifications, sessionStatusHistory, staffUsers, webhookEvents } from "@/lib/db/schema";
 import type { StatusRead } from "@/lib/financing/client";
 import { isFinancingApiError } from "@/lib/financing/errors";
 import type { FinancialOffer, Operation, Page } from "@/lib/financing/types";
 import { apiProblem, type ApiProblem } from "@/lib/financing/api-problem";
 import { toListInput, type OperationFilters } from "./filters";
 import { ownedOperationIds, ownsOperation } from "./ownership";
+import { readCustomerData, type CustomerDataView } from "@/lib/checkout/session/customer-store";
 import { operationOwners } from "@/lib/checkout/session/operation-link";
 import type { StaffContext } from "@/lib/identity/staff";
 
@@ -23,8 +24,10 @@ export interface SessionSummary {
   sessionId: string;
   bookingReference: string;
   packageName: string;
-  /** First and last name, as the customer gave them; undefined before they did. */
+  /** First and last name, as the customer gave them; undefined before they did, or when erased or unavailable. */
   customerName: string | undefined;
+  /** The customer's data: none given yet, there, erased, or unavailable (no key of the deployment opens it). */
+  customerData: "none" | CustomerDataView["status"];
   /**
    * The staff member who opened it as a payment link (name null: an account gone since); null when
    * the partner's backend opened it through the API.
@@ -37,8 +40,9 @@ export interface ListedOperation {
   session: SessionSummary | undefined;
 }
 
-function customerNameOf(data: { firstName?: string; lastName?: string } | null): string | undefined {
-  if (!data) return undefined;
+function customerNameOf(view: CustomerDataView | undefined): string | undefined {
+  if (view?.status !== "present") return undefined;
+  const data = view.draft;
   const name = [data.firstName, data.lastName].filter((part): part is string => typeof part === "string" && part.trim() !== "").join(" ");
   return name === "" ? undefined : name;
 }
@@ -56,18 +60,17 @@ export async function sessionsByOperation(
       sessionId: checkoutSessions.id,
       bookingReference: checkoutSessions.bookingReference,
       booking: checkoutSessions.booking,
-      customer: customerData.data,
       createdByStaffId: checkoutSessions.createdByStaffId,
       creatorName: staffUsers.name,
     })
     .from(checkoutSessions)
-    .leftJoin(customerData, eq(customerData.sessionId, checkoutSessions.id))
     // Only the partner's own staff: a name is never read across partners.
     .leftJoin(staffUsers, and(eq(staffUsers.id, checkoutSessions.createdByStaffId), eq(staffUsers.partnerId, partnerId)))
     .where(
       and(eq(checkoutSessions.partnerId, partnerId), inArray(checkoutSessions.id, [...new Set(owners.map((owner) => owner.sessionId))])),
     );
   const sessions = new Map(rows.map((row) => [row.sessionId, row]));
+  const customers = await readCustomerData(db, [...sessions.keys()]);
   const map = new Map<string, SessionSummary>();
   for (const { operationId, sessionId } of owners) {
     const row = sessions.get(sessionId);
@@ -76,7 +79,8 @@ export async function sessionsByOperation(
       sessionId: row.sessionId,
       bookingReference: row.bookingReference,
       packageName: row.booking.packageName,
-      customerName: customerNameOf(row.customer),
+      customerName: customerNameOf(customers.get(sessionId)),
+      customerData: customers.get(sessionId)?.status ?? "none",
       createdBy: row.createdByStaffId ? { staffId: row.createdByStaffId, name: row.creatorName } : null,
     });
   }

@@ -46,7 +46,7 @@ function overviewSuite(label: string, open: () => Promise<Database>) {
           financingStatus: spec.financingStatus ?? null,
           operationAttempt: spec.operationAttempt ?? 0,
         });
-      if (spec.submitted !== undefined) await db().insert(customerData).values({ sessionId: id, data: {}, submitted: spec.submitted });
+      if (spec.submitted !== undefined) await db().insert(customerData).values({ sessionId: id, data: "{}", submitted: spec.submitted });
       for (const status of spec.history ?? []) {
         await db().insert(sessionStatusHistory).values({ sessionId: id, status, source: "webhook", operationUpdatedAt: NOW });
       }

@@ -1,12 +1,13 @@
 import "server-only";
 import { and, count, desc, eq, gt, gte, isNotNull, isNull, lt, type SQL } from "drizzle-orm";
+import { readCustomerData } from "@/lib/checkout/session/customer-store";
 import { checkoutUrls } from "@/lib/checkout/session/flow";
 import { operationOwners } from "@/lib/checkout/session/operation-link";
 import { sessionState, type CheckoutSession, type SessionState } from "@/lib/checkout/session/session-state";
 import { createSession, getSession } from "@/lib/checkout/session/sessions";
 import type { CreateSessionInput } from "@/lib/checkout/session/booking";
 import type { Db } from "@/lib/db";
-import { checkoutSessions, customerData, staffUsers } from "@/lib/db/schema";
+import { checkoutSessions, staffUsers } from "@/lib/db/schema";
 import { formatAmount } from "@/lib/i18n/format";
 import type { OperationStatus } from "@/lib/financing/contract";
 import { takeTokens, type BucketRule } from "@/lib/security/limits/shared-token-bucket";
@@ -41,6 +42,8 @@ export interface PaymentLink {
   creator: { id: string; name: string | null } | null;
   /** The e-mail the partner prefilled, offered as the address to send to (never logged). */
   prefilledEmail: string | undefined;
+  /** Whether the customer's data has been erased (no address is offered then). */
+  customerErased: boolean;
   /** Whether staff may still revoke it: a link of theirs, not expired, that the customer has not used yet. */
   revocable: boolean;
 }
@@ -87,14 +90,15 @@ export async function getPaymentLink(
   const session = await getSession(db, sessionId);
   if (!session || session.partnerId !== partnerId) return undefined;
   const creator = session.createdByStaffId ? await staffName(db, partnerId, session.createdByStaffId) : null;
-  const [prefill] = await db.select({ data: customerData.data }).from(customerData).where(eq(customerData.sessionId, session.id)).limit(1);
-  const email = prefill?.data.email;
+  const customer = (await readCustomerData(db, [session.id])).get(session.id);
+  const email = customer?.status === "present" ? customer.draft.email : undefined;
   return {
     session,
     state: sessionState(session, now),
     url: checkoutUrls({ appUrl, webhookToken: "" }, session.id).page,
     creator,
     prefilledEmail: typeof email === "string" && email !== "" ? email : undefined,
+    customerErased: customer?.status === "erased",
     revocable: isRevocable(session, now),
   };
 }

@@ -14,7 +14,8 @@ import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
 import type { CheckoutContext } from "../session/flow";
 import { sessionsApiHeaders } from "./api-headers";
 import { handleCreateSession, handleGetSession, type SessionsApiThrottles } from "./sessions-api";
-import { DEMO_SECRET, sessionInput, testContext } from "../testing/context";
+import { customerDraft, DEMO_SECRET, sessionInput, testContext } from "../testing/context";
+import { eraseCustomerData } from "../session/customer-store";
 import { AppError } from "@/lib/app-error";
 
 let database: Database;
@@ -184,5 +185,26 @@ describe("a request with several bad fields", () => {
     ]);
     const malformed = await fieldsOf(create({ ...sessionInput(), returnUrl: "ftp://elsewhere.example/back" }));
     expect(malformed.fields).toEqual([{ field: "returnUrl", message: "must be an http or https URL" }]);
+  });
+});
+
+describe("the checkout sessions API with a session's customer data erased", () => {
+  it("reads the session and replays its creation (200), never with the customer's data", async () => {
+    const input = sessionInput({ customer: customerDraft("api-erased@example.com") });
+    const create = () =>
+      new Request("http://localhost/api/checkout-sessions", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${DEMO_SECRET}`, "Content-Type": "application/json", "X-Forwarded-For": "203.0.113.90" },
+        body: JSON.stringify(input),
+      });
+    const created = await handleCreateSession(create(), throttles(), context);
+    expect(created.status).toBe(201);
+    expect(await eraseCustomerData(ctx.db, created.body.id, new Date())).toBe("erased");
+
+    const read = await handleGetSession(post(DEMO_SECRET), created.body.id, throttles(), context);
+    expect(read).toMatchObject({ id: created.body.id, state: "open" });
+    const replay = await handleCreateSession(create(), throttles(), context);
+    expect(replay).toMatchObject({ status: 200, body: { id: created.body.id } });
+    expect(JSON.stringify([read, replay.body])).not.toContain("api-erased@example.com");
   });
 });

@@ -189,7 +189,7 @@ describe("the customer's data", () => {
     const replacement = await server.sandbox.engine.getOperation(caller, after.operationId!);
     expect(replacement.externalId).toBe(`${session.bookingReference}~1`);
     expect(replacement.request.client).toMatchObject({ firstName: "Anabel", documentId: "87654321X" });
-    expect((await getCustomerDraft(ctx.db, session.id))?.draft).toMatchObject({ firstName: "Anabel" });
+    expect(await getCustomerDraft(ctx.db, session.id)).toMatchObject({ status: "present", draft: { firstName: "Anabel" } });
 
     // The same corrected data again (a double submit): nothing more is sent.
     recorded.length = 0;
@@ -262,7 +262,7 @@ describe("the customer's data", () => {
     expect(await submitCustomer(ctx, session.id, corrected, BROWSER)).toMatchObject({ ok: false, failure: "closed" });
     const after = await requireSession(ctx.db, session.id);
     expect(after.operationId).toBe(session.operationId);
-    expect((await getCustomerDraft(ctx.db, session.id))?.draft).toMatchObject({ firstName: "Ana" });
+    expect(await getCustomerDraft(ctx.db, session.id)).toMatchObject({ status: "present", draft: { firstName: "Ana" } });
   });
 
   it("when the partner API is down, the data is kept and the customer can try again", async () => {
@@ -286,7 +286,10 @@ describe("the customer's data, bound to the browser that sent it", () => {
     expect(await submitCustomer(ctx, session.id, attacker, "another-browser")).toEqual({ ok: false, failure: "not_editor", draft: {} });
     expect(calls()).toEqual([]);
     expect((await requireSession(ctx.db, session.id)).operationId).toBe(session.operationId);
-    expect((await getCustomerDraft(ctx.db, session.id))?.draft).toMatchObject({ firstName: "Ana", email: "ana@example.com" });
+    expect(await getCustomerDraft(ctx.db, session.id)).toMatchObject({
+      status: "present",
+      draft: { firstName: "Ana", email: "ana@example.com" },
+    });
   });
 
   it("a correction types only what changes: a blank field keeps what was sent, and a failure hands back only what was typed", async () => {

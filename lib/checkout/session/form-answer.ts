@@ -33,6 +33,7 @@ const FAILURE_SET: Record<Failure, true> = {
   not_editor: true,
   too_many_corrections: true,
   agency_unavailable: true,
+  erased: true,
   invalid: true,
 };
 const FAILURES = Object.keys(FAILURE_SET) as [Failure, ...Failure[]];

@@ -4,12 +4,13 @@ import { and, asc, eq, gt, inArray, isNotNull, isNull, ne, notInArray, or, sql, 
 import { AppError } from "@/lib/app-error";
 import type { Db } from "@/lib/db";
 import { preparedPerDb } from "@/lib/db/prepared";
-import { checkoutSessions, customerData, sessionStatusHistory, type CheckoutSessionRow } from "@/lib/db/schema";
+import { checkoutSessions, sessionStatusHistory, type CheckoutSessionRow } from "@/lib/db/schema";
 import type { OperationStatus } from "@/lib/financing/contract";
 import type { FinancialOffer } from "@/lib/financing/types";
 import { isCheckoutSessionId } from "@/lib/http/checkout-session-id";
 import { isAllowedReturnUrl, type Partner } from "@/lib/partners/partners";
 import { bookingHash, type CreateSessionInput } from "./booking";
+import { storePrefill } from "./customer-store";
 import { enqueueNotification, type Tx } from "./outbox";
 import {
   chosenPlanOf,
@@ -110,7 +111,7 @@ export async function createSession(
       .onConflictDoNothing({ target: [checkoutSessions.partnerId, checkoutSessions.bookingReference] })
       .returning();
     if (rows.length > 0 && input.customer) {
-      await tx.insert(customerData).values({ sessionId: id, data: input.customer, submitted: false });
+      await storePrefill(tx, id, input.customer);
     }
     return rows[0];
   });

@@ -26,7 +26,7 @@ export type SubmitCustomerResult =
  * Why a submit changed nothing: `not_editor`, the data was sent from another browser (only that
  * one may correct it); `too_many_corrections`, the session's corrections are used up.
  */
-export type SubmitFailure = "unavailable" | "expired" | "closed" | "not_editor" | "too_many_corrections" | "agency_unavailable";
+export type SubmitFailure = "unavailable" | "expired" | "closed" | "not_editor" | "too_many_corrections" | "agency_unavailable" | "erased";
 
 /**
  * Validates and stores the customer's data, then creates the operation (externalId = the booking
@@ -61,7 +61,11 @@ export async function submitCustomer(
   if (state === "expired") return refuse("expired");
   if (state !== "open" && state !== "choosing") return refuse("closed");
 
-  const stored = await getCustomerDraft(ctx.db, session.id);
+  const found = await getCustomerDraft(ctx.db, session.id);
+  // Erased data takes nothing more; data no key opens cannot be merged with: neither is guessed at.
+  if (found?.status === "erased") return refuse("erased");
+  if (found?.status === "unavailable") return refuse("unavailable");
+  const stored = found;
   const sentBefore = stored?.submitted === true;
   if (sentBefore && !isEditor(editorToken, stored.editorTokenHash)) return { ok: false, failure: "not_editor", draft: {} };
   // Over a partner's prefill, its identity fields were shown masked: left blank, they keep the prefill.

@@ -92,7 +92,7 @@ export const BROWSER = "test-browser-token";
 
 /** The sample customer as the checkout form posts it (SAMPLE_CLIENT, with the document type). */
 export function customerDraft(email = "ana@example.com") {
-  return { ...SAMPLE_CLIENT, email, phone: "612345678", documentType: "DNI" };
+  return { ...SAMPLE_CLIENT, email, phone: "612345678", documentType: "DNI" as const };
 }
 
 /**

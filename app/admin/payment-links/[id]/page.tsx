@@ -100,6 +100,7 @@ export default async function PaymentLinkPage({ params, searchParams }: IdPagePr
         </Notice>
       ) : null}
 
+      {link.customerErased ? <Notice tone="info">{t.customerErased}</Notice> : null}
       {link.state === "open" ? (
         <section aria-labelledby="link-heading" className="flex flex-col gap-4 rounded-card bg-surface p-4 shadow-sm sm:p-5">
           <h2 id="link-heading" className="text-xl font-semibold">
