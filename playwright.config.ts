@@ -34,11 +34,43 @@ const chromium = {
   },
 };
 
+/**
+ * The specs that run only against apps they start themselves (their own ports and data: restarts,
+ * outages, several instances, production settings…), never against the suite's app. They run in a
+ * lane of their own, beside the specs on the suite's app: much of their time is spent waiting (a
+ * server starting, an outage lasting, a drain), which the other lane fills. Each lane runs one spec
+ * at a time, so the specs on the suite's app never share it with each other (some count the calls
+ * it makes), and the own-app specs' fixed ports never meet. A spec that touches the suite's app at
+ * all stays out of this list.
+ */
+const OWN_APP_SPECS = [
+  "anonymous-budgets",
+  "events-api",
+  "instances",
+  "logs",
+  "operator",
+  "outage",
+  "payment-links-email",
+  "production",
+  "production-path",
+  "production-path-flow",
+  "production-recipe",
+  "public-origin",
+  "restart",
+  "shutdown",
+  "startup",
+].map((name) => new RegExp(`/${name}\\.spec\\.ts$`));
+
 export default defineConfig({
   testDir: "e2e",
   forbidOnly: isCI,
   retries: isCI ? 1 : 0,
-  workers: isCI ? 1 : undefined,
+  // One per lane (projects below); CI has 2 cores.
+  workers: 2,
+  // Generous bounds, stated, so that a busy machine fails no test on its speed alone (a back-office
+  // page analysed by axe took over 30 s beside other heavy work); a stuck test still fails.
+  timeout: 120_000,
+  expect: { timeout: 20_000 },
   // Each test as it ends, then each spec file's time, slowest first (e2e/support/spec-times-reporter.ts).
   reporter: [["list"], ["./e2e/support/spec-times-reporter.ts"], ["html", { open: "never" }]],
   use: {
@@ -50,7 +82,8 @@ export default defineConfig({
     trace: { mode: "retain-on-failure", screenshots: false },
   },
   projects: [
-    { name: "chromium", testIgnore: /qa-guide\.spec\.ts$/, use: chromium },
+    { name: "suite-app", testIgnore: [/qa-guide\.spec\.ts$/, ...OWN_APP_SPECS], use: chromium, workers: 1 },
+    { name: "own-apps", testMatch: OWN_APP_SPECS, use: chromium, workers: 1 },
     // As a QA team runs it: its baseURL is the app's own URL (APP_URL's default, localhost).
     { name: "qa-guide", testMatch: /qa-guide\.spec\.ts$/, use: { ...chromium, baseURL: `http://localhost:${qaGuidePort}` } },
   ],

@@ -15,7 +15,7 @@ import { aCustomer } from "./support/test-data";
  */
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
-const PORT = APP_PORT + 7;
+const PORT = APP_PORT + 8;
 /** Another loopback address: on Linux the whole of 127.0.0.0/8 answers. */
 const BASE = `http://127.0.0.2:${PORT}`;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "travel-checkout-public-origin-"));

@@ -5,12 +5,13 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } fr
  * Prints, when the run ends, where its time went: the set-up before the first test (the build and
  * the web servers of playwright.config.ts), then each spec file, slowest first. A file's span runs
  * from its first test's start to its last test's end (its hooks, its own servers and retries
- * included); with one worker, as in CI, the spans add up to the run.
+ * included), and names its lane (the project: playwright.config.ts runs the lanes side by side, each
+ * one file at a time); then each lane's total, which is what bounds the run.
  */
 export default class SpecTimesReporter implements Reporter {
   private readonly createdAt = Date.now();
   private setupMs = 0;
-  private readonly files = new Map<string, { start: number; end: number; tests: number; retries: number }>();
+  private readonly files = new Map<string, { lane: string; start: number; end: number; tests: number; retries: number }>();
 
   onBegin(_config: FullConfig, _suite: Suite): void {
     this.setupMs = Date.now() - this.createdAt;
@@ -23,7 +24,8 @@ export default class SpecTimesReporter implements Reporter {
     const end = start + result.duration;
     const entry = this.files.get(file);
     if (!entry) {
-      this.files.set(file, { start, end, tests: result.retry === 0 ? 1 : 0, retries: result.retry > 0 ? 1 : 0 });
+      const lane = test.parent.project()?.name ?? "";
+      this.files.set(file, { lane, start, end, tests: result.retry === 0 ? 1 : 0, retries: result.retry > 0 ? 1 : 0 });
       return;
     }
     entry.start = Math.min(entry.start, start);
@@ -33,20 +35,28 @@ export default class SpecTimesReporter implements Reporter {
   }
 
   onEnd(_result: FullResult): void {
-    const rows = [...this.files.entries()].map(([file, t]) => ({ file, ms: t.end - t.start, tests: t.tests, retries: t.retries }));
+    const rows = [...this.files.entries()].map(([file, t]) => ({
+      file,
+      lane: t.lane,
+      ms: t.end - t.start,
+      tests: t.tests,
+      retries: t.retries,
+    }));
     rows.sort((a, b) => b.ms - a.ms);
     const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`.padStart(9);
     const wholeMs = Date.now() - this.createdAt;
-    const otherMs = wholeMs - this.setupMs - rows.reduce((sum, r) => sum + r.ms, 0);
+    const lanes = new Map<string, number>();
+    for (const row of rows) lanes.set(row.lane, (lanes.get(row.lane) ?? 0) + row.ms);
     const lines = [
       "",
       `Time per spec file, slowest first (whole run ${seconds(wholeMs).trim()}):`,
       `${seconds(this.setupMs)}  before the first test (build, web servers)`,
       ...rows.map(
-        (r) => `${seconds(r.ms)}  ${r.file} (${r.tests} test${r.tests === 1 ? "" : "s"}${r.retries ? `, ${r.retries} retried` : ""})`,
+        (r) =>
+          `${seconds(r.ms)}  ${r.file} [${r.lane}] (${r.tests} test${r.tests === 1 ? "" : "s"}${r.retries ? `, ${r.retries} retried` : ""})`,
       ),
-      // With one worker: its start, the hooks after a file's last test, and the wind-down.
-      ...(otherMs > 0 ? [`${seconds(otherMs)}  between and around the files`] : []),
+      "Per lane, its files' times added up:",
+      ...[...lanes.entries()].sort((a, b) => b[1] - a[1]).map(([lane, ms]) => `${seconds(ms)}  ${lane}`),
       "",
     ];
     process.stdout.write(`${lines.join("\n")}\n`);
