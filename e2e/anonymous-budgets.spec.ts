@@ -65,7 +65,7 @@ test.beforeAll(async () => {
     },
     port,
   );
-  await waitUntilOk(`http://127.0.0.1:${port}/api/health`, { timeoutMs: 90_000, instance: app });
+  await waitUntilOk(`http://127.0.0.1:${port}/api/health`, { timeoutMs: 180_000, instance: app });
 });
 
 test.afterAll(async () => {

@@ -12,6 +12,8 @@ import { checkoutSessionBody, CheckoutSessionsApi } from "./support/checkout-ses
 import { startProcess, waitUntilOk, type Instance, SERVER_ARGS } from "./support/instances";
 import { SANDBOX_AGENCY_KEY } from "./support/sandbox";
 import { aCustomer, type CustomerDetails } from "./support/test-data";
+import { customerSearchHash } from "@/lib/checkout/session/customer-hashes";
+import { sandboxKeyring } from "@/lib/config/keyring";
 import { ADMIN_MESSAGES } from "@/lib/i18n/admin-messages";
 
 /*
@@ -22,8 +24,8 @@ import { ADMIN_MESSAGES } from "@/lib/i18n/admin-messages";
  * hold none of the customer's data and none of the secrets, be JSON lines, and carry the request id.
  *
  * The database refusal is real: before the server starts, its database gets a CHECK constraint that
- * refuses a customer whose e-mail has `+dbfail`, and PostgreSQL's error for it holds the whole row
- * ("Failing row contains (…)"), as drizzle's holds the query's parameters.
+ * refuses one customer (by the keyed hash of their e-mail, `+dbfail`), and PostgreSQL's error for it
+ * holds the whole row ("Failing row contains (…)"), as drizzle's holds the query's parameters.
  */
 
 const PORT = APP_PORT + 61;
@@ -87,7 +89,9 @@ test.beforeAll(async () => {
   // The app's schema, then the constraint; the server finds its migrations applied and keeps it.
   const client = await PGlite.create(path.join(dataDir, "pglite"));
   await migrate(drizzle(client), { migrationsFolder: path.join(process.cwd(), "lib", "db", "migrations") });
-  await client.exec(`alter table customer_data add constraint e2e_logs_refuse check (data->>'email' not like '%+dbfail%')`);
+  // The data is sealed: the row is told by its e-mail's keyed hash, under the sandbox's key ring (the server's default).
+  const refused = customerSearchHash(sandboxKeyring()[0], "email", REFUSED_CUSTOMER.email);
+  await client.exec(`alter table customer_data add constraint e2e_logs_refuse check (email_hash is distinct from '${refused}')`);
   await client.close();
 
   server = startProcess(
@@ -96,10 +100,10 @@ test.beforeAll(async () => {
     { PORT: String(PORT), APP_URL: ORIGIN, DATA_DIR: dataDir, WEBHOOK_TOKEN, LOG_LEVEL: "debug" },
     PORT,
   );
-  await waitUntilOk(`${ORIGIN}/api/health`, { timeoutMs: 90_000, instance: server });
+  await waitUntilOk(`${ORIGIN}/api/health`, { timeoutMs: 180_000, instance: server });
   // The bundled sandbox opens its own tables on first use: before a customer waits for it.
   await waitUntilOk(`${ORIGIN}/sandbox/v1/health`, {
-    timeoutMs: 90_000,
+    timeoutMs: 180_000,
     headers: { "X-Service-API-Key": SANDBOX_AGENCY_KEY },
     instance: server,
   });

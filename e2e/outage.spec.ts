@@ -78,11 +78,11 @@ test.beforeAll(async () => {
     PORTS.app,
   );
   await waitUntilOk(`${SANDBOX_ORIGIN}/sandbox/v1/health`, {
-    timeoutMs: 90_000,
+    timeoutMs: 180_000,
     headers: { "X-Service-API-Key": SANDBOX_AGENCY_KEY },
     instance: sandboxProcess,
   });
-  await waitUntilOk(`${BASE}/api/health`, { timeoutMs: 90_000, instance: app });
+  await waitUntilOk(`${BASE}/api/health`, { timeoutMs: 180_000, instance: app });
 });
 
 test.afterEach(async ({}, testInfo) => {

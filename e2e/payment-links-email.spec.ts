@@ -59,7 +59,7 @@ test.beforeAll(async () => {
     { PORT: String(PORT), DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, SMTP_FROM: "pagos@viajes-aurora.example" },
     PORT,
   );
-  await waitUntilOk(`http://127.0.0.1:${PORT}/api/health`, { timeoutMs: 90_000, instance: app });
+  await waitUntilOk(`http://127.0.0.1:${PORT}/api/health`, { timeoutMs: 180_000, instance: app });
 });
 
 test.afterAll(async () => {

@@ -87,7 +87,7 @@ test.describe("a production configuration on fresh data", () => {
 
   test.beforeAll(async () => {
     app = startProcess("production", SERVER_ARGS, productionEnv(port, dataDir), port);
-    await waitUntilOk(`http://127.0.0.1:${port}/api/health`, { timeoutMs: 90_000, instance: app });
+    await waitUntilOk(`http://127.0.0.1:${port}/api/health`, { timeoutMs: 180_000, instance: app });
   });
 
   test.afterAll(async () => {
@@ -218,7 +218,7 @@ test.describe("a sandbox's data moved to production", () => {
     // The sandbox seeds its demo partners and staff.
     const sandbox = startProcess("sandbox", SERVER_ARGS, sandboxEnv(sandboxPort, dataDir), sandboxPort);
     started.push(sandbox);
-    await waitUntilOk(`http://127.0.0.1:${sandboxPort}/api/health`, { timeoutMs: 90_000, instance: sandbox });
+    await waitUntilOk(`http://127.0.0.1:${sandboxPort}/api/health`, { timeoutMs: 180_000, instance: sandbox });
     await sandbox.stop("SIGTERM");
 
     const refused = startProcess("production", SERVER_ARGS, productionEnv(productionPort, dataDir), productionPort);
@@ -238,7 +238,7 @@ test.describe("a sandbox's data moved to production", () => {
 
     const production = startProcess("production", SERVER_ARGS, productionEnv(productionPort, dataDir), productionPort);
     started.push(production);
-    await waitUntilOk(`http://127.0.0.1:${productionPort}/api/health`, { timeoutMs: 90_000, instance: production });
+    await waitUntilOk(`http://127.0.0.1:${productionPort}/api/health`, { timeoutMs: 180_000, instance: production });
     const response = await fetch(`http://127.0.0.1:${productionPort}/api/checkout-sessions`, {
       method: "POST",
       headers: { Authorization: `Bearer ${DEMO_PARTNERS.demo.secret}`, "Content-Type": "application/json" },

@@ -49,7 +49,7 @@ async function startApp(graceMs: number, drainDelayMs = 0): Promise<Instance> {
     },
     PORTS.app,
   );
-  await waitUntilOk(`${BASE}/api/health`, { timeoutMs: 90_000, instance });
+  await waitUntilOk(`${BASE}/api/health`, { timeoutMs: 180_000, instance });
   return instance;
 }
 
@@ -62,7 +62,7 @@ test.beforeAll(async () => {
     PORTS.sandbox,
   );
   await waitUntilOk(`${SANDBOX_ORIGIN}/sandbox/v1/health`, {
-    timeoutMs: 90_000,
+    timeoutMs: 180_000,
     headers: { "X-Service-API-Key": SANDBOX_AGENCY_KEY },
     instance: sandboxProcess,
   });

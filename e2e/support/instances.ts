@@ -57,9 +57,11 @@ export function outputTail(instance: Instance, lines = 30): string {
 
 /**
  * Polls `url` until it answers 2xx. Each attempt has its own short timeout, so a server that takes a
- * connection and never answers cannot hold the wait past its deadline.
+ * connection and never answers cannot hold the wait past its deadline. The default bound is
+ * generous: beside other heavy work a start-up (migrations, the demo's password hashes, the
+ * sandbox's own tables) took over a minute; a server that exits ends the wait at once.
  */
-export async function waitUntilOk(url: string, { timeoutMs = 60_000, headers = {}, instance }: WaitOptions = {}): Promise<void> {
+export async function waitUntilOk(url: string, { timeoutMs = 180_000, headers = {}, instance }: WaitOptions = {}): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = "no attempt";
   const failure = (why: string) =>

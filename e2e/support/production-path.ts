@@ -298,7 +298,7 @@ export async function startProductionPath(options: ProductionPathOptions = {}): 
     instances.push(app);
 
     await waitUntilOkOverTls(fetchTrusting, `${financingBaseUrl}/health`, { "X-Service-API-Key": STAND_IN_KEYS.agency201 }, standIn);
-    await waitUntilOk(`http://127.0.0.1:${ports.app}/api/health`, { timeoutMs: 90_000, instance: app });
+    await waitUntilOk(`http://127.0.0.1:${ports.app}/api/health`, { timeoutMs: 180_000, instance: app });
 
     const partnerEndpoint = endpoint;
     return {
@@ -321,7 +321,7 @@ export async function startProductionPath(options: ProductionPathOptions = {}): 
           port,
         );
         instances.push(instance);
-        await waitUntilOk(`http://127.0.0.1:${port}/api/health`, { timeoutMs: 90_000, instance });
+        await waitUntilOk(`http://127.0.0.1:${port}/api/health`, { timeoutMs: 180_000, instance });
         return instance;
       },
       async runScript(args, overrides = {}) {
