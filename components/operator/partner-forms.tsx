@@ -1,7 +1,7 @@
 "use client";
 
-import { useActionState, useState } from "react";
-import { Button } from "@/components/ui/button";
+import { useActionState } from "react";
+import { ShownOnce } from "@/components/ui/shown-once";
 import { controlClass, EmailField, Field, RadioGroupField, SelectField, TextField, UrlField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { SubmitButton } from "@/components/ui/submit-button";
@@ -242,36 +242,21 @@ export function InviteAdminForm({
   permalink: string;
 }) {
   const [state, formAction] = useActionState(action, INITIAL_INVITE_ADMIN_STATE, permalink);
-  const [copied, setCopied] = useState(false);
   const resultRef = useFocusAfterSubmit<HTMLDivElement>(state.submission);
   const error = state.error ? text.errors[state.error] : undefined;
   return (
     <div className="flex flex-col gap-3">
       <div ref={resultRef} tabIndex={-1}>
         {state.link ? (
-          <div role="status" className="flex flex-col gap-2 rounded-card border-l-4 border-success bg-success-soft px-4 py-3">
-            <h3 className="font-semibold">{text.linkTitle}</h3>
-            <p>{text.linkIntro}</p>
-            <div className="flex flex-wrap items-center gap-2">
-              <input
-                readOnly
-                aria-label={text.linkTitle}
-                data-testid="admin-invitation-link"
-                value={state.link}
-                className={controlClass({ className: "font-mono text-sm" })}
-              />
-              <Button
-                type="button"
-                variant="secondary"
-                size="sm"
-                onClick={() => {
-                  void navigator.clipboard?.writeText(state.link!).then(() => setCopied(true));
-                }}
-              >
-                {copied ? copy.copied : copy.copy}
-              </Button>
-            </div>
-          </div>
+          <ShownOnce title={text.linkTitle} intro={text.linkIntro} value={state.link} copy={copy}>
+            <input
+              readOnly
+              aria-label={text.linkTitle}
+              data-testid="admin-invitation-link"
+              value={state.link}
+              className={controlClass({ className: "font-mono text-sm" })}
+            />
+          </ShownOnce>
         ) : null}
         {error && state.error !== "invalid_email" && state.error !== "invalid_name" ? (
           <Notice tone="error" live>

@@ -1,7 +1,7 @@
 "use client";
 
-import { useActionState, useState } from "react";
-import { Button } from "@/components/ui/button";
+import { useActionState } from "react";
+import { ShownOnce } from "@/components/ui/shown-once";
 import { TextField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { SubmitButton } from "@/components/ui/submit-button";
@@ -38,7 +38,6 @@ export function ApiSecretsPanel({
   hidden?: Record<string, string>;
 }) {
   const [state, formAction] = useActionState(action, INITIAL_API_SECRETS_STATE, permalink);
-  const [copied, setCopied] = useState(false);
   const resultRef = useFocusAfterSubmit<HTMLDivElement>(state.submission);
   const hiddenFields = Object.entries(hidden).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />);
   const working = (row: ApiSecretRow) => row.state === "active" || row.state === "rotating";
@@ -58,26 +57,17 @@ export function ApiSecretsPanel({
     <div className="flex flex-col gap-4">
       <div ref={resultRef} tabIndex={-1} className="flex flex-col gap-3">
         {state.created ? (
-          <div role="status" className="flex flex-col gap-2 rounded-card border-l-4 border-success bg-success-soft px-4 py-3">
-            <h3 className="font-semibold">{text.newSecretTitle}</h3>
-            <p>{text.newSecretIntro}</p>
-            <div className="flex flex-wrap items-center gap-2">
-              <code data-testid="new-api-secret" className="rounded-md bg-surface px-2 py-1 font-mono text-sm break-all">
-                {state.created.secret}
-              </code>
-              <Button
-                type="button"
-                variant="secondary"
-                size="sm"
-                onClick={() => {
-                  void navigator.clipboard?.writeText(state.created!.secret).then(() => setCopied(true));
-                }}
-              >
-                {copied ? copy.copied : copy.copy}
-              </Button>
-            </div>
-            {state.created.previousValidUntil ? <p>{fill(text.rotatedNote, { until: state.created.previousValidUntil })}</p> : null}
-          </div>
+          <ShownOnce
+            title={text.newSecretTitle}
+            intro={text.newSecretIntro}
+            value={state.created.secret}
+            copy={copy}
+            after={state.created.previousValidUntil ? <p>{fill(text.rotatedNote, { until: state.created.previousValidUntil })}</p> : null}
+          >
+            <code data-testid="new-api-secret" className="rounded-md bg-surface px-2 py-1 font-mono text-sm break-all">
+              {state.created.secret}
+            </code>
+          </ShownOnce>
         ) : null}
         {state.revoked ? (
           <Notice tone="success" live>

@@ -26,6 +26,16 @@ export interface AuditEventInput {
 export type AuditEventRow = typeof auditEvents.$inferSelect;
 
 /**
+ * The staff account an event is by or about, with its partner (none for a platform operator); an
+ * unknown account (a sign-in or a reset asked for an address no one has) leaves both empty.
+ */
+export function auditedAccount(
+  user: { id: string; name: string; partnerId: string | null } | undefined,
+): Pick<AuditEventInput, "partnerId" | "staff"> {
+  return { partnerId: user?.partnerId ?? null, staff: user ? { id: user.id, name: user.name } : null };
+}
+
+/**
  * Records one event. A failure to record is logged and does not undo what happened (a refund the
  * partner API made stays made); it is an error for operations to look at.
  */

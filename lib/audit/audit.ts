@@ -9,7 +9,7 @@ import { recordAudit, type AuditEventInput, type AuditEventRow } from "@/lib/aud
  * The audit log as the back-office keeps and reads it. Written through lib/audit/audit-log.ts
  * (the checkout sessions API writes to it too); re-exported here for the back-office's callers.
  */
-export { recordAudit, type AuditEventInput, type AuditEventRow } from "@/lib/audit/audit-log";
+export { auditedAccount, recordAudit, type AuditEventInput, type AuditEventRow } from "@/lib/audit/audit-log";
 export { AUDIT_KINDS, auditFiltersOf, type AuditFilters } from "./audit-query";
 
 /**

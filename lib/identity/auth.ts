@@ -2,7 +2,7 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { partners, staffUsers } from "@/lib/db/schema";
-import { recordAudit } from "@/lib/audit/audit";
+import { auditedAccount, recordAudit } from "@/lib/audit/audit";
 import { hasSecondFactor } from "./accounts";
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from "./passwords";
 import {
@@ -65,7 +65,7 @@ export async function signIn(
     .where(eq(staffUsers.email, email))
     .limit(1);
   const user = found?.user;
-  const who = user ? { partnerId: user.partnerId, staff: { id: user.id, name: user.name } } : {};
+  const who = auditedAccount(user);
 
   // The per-account ceiling spares the places the account is known at (known-sources.ts).
   const known = user ? await isKnownSource(db, user.id, input.ip, now) : false;
@@ -175,7 +175,7 @@ export async function changePassword(
   ip: string,
   now = new Date(),
 ): Promise<PasswordChangeResult> {
-  const who = { partnerId: found.user.partnerId, staff: { id: found.user.id, name: found.user.name }, ip };
+  const who = { ...auditedAccount(found.user), ip };
   const current = await checkCurrentPassword(db, found, input.current, now);
   if (current !== "ok") {
     const reason = current === "ended" ? "ended" : "wrong_current";

@@ -4,7 +4,7 @@ import { and, eq, gt, inArray, isNull } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import type { StaffLinkPurpose } from "@/lib/vocabulary/staff";
 import { partners, staffLinks, staffUsers } from "@/lib/db/schema";
-import { recordAudit } from "@/lib/audit/audit";
+import { auditedAccount, recordAudit } from "@/lib/audit/audit";
 
 /**
  * One-time links for staff: the command line's enrolment link (an operator's first, or anyone's
@@ -84,8 +84,7 @@ export async function issueLinkWithExpiry(
     {
       kind: "staff_link_issued",
       result: "ok",
-      partnerId: user.partnerId,
-      staff: { id: user.id, name: user.name },
+      ...auditedAccount(user),
       details: { purpose, by: options.by ?? "app" },
     },
     now,
@@ -156,8 +155,7 @@ export async function consumeLink(
     {
       kind: "staff_link_used",
       result: usable ? "ok" : "refused",
-      partnerId: user?.partnerId ?? null,
-      staff: user ? { id: user.id, name: user.name } : null,
+      ...auditedAccount(user),
       ip: options.ip ?? null,
       details: {
         purpose: used?.purpose ?? (typeof purpose === "string" ? purpose : purpose.join(",")),

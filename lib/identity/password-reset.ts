@@ -7,7 +7,7 @@ import { logError, loggerFor } from "@/lib/logger";
 import type { Mailer } from "@/lib/mail/mailer";
 import { addressBucket } from "@/lib/security/limits/address-bucket";
 import { takeTokens, type BucketRule } from "@/lib/security/limits/shared-token-bucket";
-import { recordAudit } from "@/lib/audit/audit";
+import { auditedAccount, recordAudit } from "@/lib/audit/audit";
 import { deleteAllStaffSessions } from "./staff-sessions";
 import { consumeLink, issueLinkWithExpiry, linkUrl, peekLink } from "./links";
 import { sendStaffLink } from "./member-invitations";
@@ -76,7 +76,7 @@ export async function requestPasswordReset(
     .where(eq(staffUsers.email, email))
     .limit(1);
   const user = found?.user;
-  const who = { partnerId: user?.partnerId ?? null, staff: user ? { id: user.id, name: user.name } : null, ip: input.ip };
+  const who = { ...auditedAccount(user), ip: input.ip };
   if (!allowed) {
     await recordAudit(db, { kind: "password_reset_requested", result: "refused", ...who, details: { reason: "limited" } }, now);
     return { outcome: "limited", ...done };
@@ -148,8 +148,7 @@ export async function resetPassword(
     {
       kind: "password_reset",
       result: "ok",
-      partnerId: user.partnerId,
-      staff: { id: user.id, name: user.name },
+      ...auditedAccount(user),
       ip: options.ip ?? null,
       details: { endedSessions },
     },

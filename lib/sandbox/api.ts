@@ -9,7 +9,8 @@ import {
   startFinancingRequestSchema,
 } from "@/lib/financing/contract";
 import { AGENCIES } from "./accounts";
-import type { Caller, SandboxEngine, SandboxOperation } from "./engine";
+import type { SandboxEngine } from "./engine";
+import type { Caller, SandboxOperation } from "./operation";
 import { businessError, generalError, parseOrThrow, validationError, type FieldProblem } from "./errors";
 import { bodyProblemMessage, isJsonObject, readJsonBody } from "@/lib/http/body";
 import { ifNoneMatches } from "@/lib/http/etag";

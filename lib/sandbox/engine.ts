@@ -37,21 +37,6 @@ import {
 } from "./transitions";
 import { WebhookDelivery, type WebhookAck, type WebhookDeliveryOptions, type WebhookEventRecord } from "./webhook-delivery";
 
-export type { HistoryEntry } from "./db/schema";
-export {
-  CANCELLATION_FEE_BPS,
-  EXPIRY_SECONDS,
-  MANAGEMENT_FEE_BPS,
-  travelEndDate,
-  TRIGGERS,
-  triggersOf,
-  type Caller,
-  type SandboxOperation,
-  type StartFinancingOutcome,
-  type Trigger,
-} from "./operation";
-export { REDELIVERY_SCHEDULE_SECONDS, type WebhookAttempt, type WebhookEventRecord } from "./webhook-delivery";
-
 /**
  * The sandbox's service: who calls (authentication), what they may see, the per-account test
  * clocks, and every change to an operation made under its row lock with the webhooks it emits.

@@ -9,7 +9,7 @@ import { money } from "@/lib/financing/money";
 import { failure } from "@/lib/financing/testing/failure";
 import { SAMPLE_CLIENT, sampleBooking } from "@/lib/financing/testing/samples";
 import { toWireCreateOperation, type CreateOperationInput } from "@/lib/financing/types";
-import { EXPIRY_SECONDS } from "./engine";
+import { EXPIRY_SECONDS } from "./operation";
 import { buildOpenApiDocument } from "./openapi";
 import { createOpenApiChecker } from "./testing/openapi-check";
 import { startSandboxServer, startWebhookListener } from "./testing/servers";

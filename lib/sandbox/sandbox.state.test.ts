@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_QA_TOKEN } from "./config";
 import { openSandboxDatabase, type SandboxDatabase } from "./db/connection";
 import { sandboxAccounts } from "./db/schema";
-import { EXPIRY_SECONDS, travelEndDate } from "./engine";
+import { EXPIRY_SECONDS, travelEndDate } from "./operation";
 import { buildOpenApiDocument } from "./openapi";
 import { createOpenApiChecker } from "./testing/openapi-check";
 import { startSandboxServer, startWebhookListener } from "./testing/servers";

@@ -1,7 +1,7 @@
 "use client";
 
-import { useActionState, useState } from "react";
-import { Button } from "@/components/ui/button";
+import { useActionState } from "react";
+import { ShownOnce } from "@/components/ui/shown-once";
 import { UrlField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { SubmitButton } from "@/components/ui/submit-button";
@@ -70,36 +70,22 @@ export function RotateSecretForm({
   text: Text;
 }) {
   const [state, formAction] = useActionState(action, INITIAL_ROTATE_SECRET_STATE, "/admin/notifications");
-  const [copied, setCopied] = useState(false);
   const resultRef = useFocusAfterSubmit<HTMLDivElement>(state.submission);
   return (
     <div className="flex flex-col gap-3">
       {state.secret ? (
-        <div
-          ref={resultRef}
-          tabIndex={-1}
-          role="status"
-          className="flex flex-col gap-2 rounded-card border-l-4 border-success bg-success-soft px-4 py-3"
+        <ShownOnce
+          focusRef={resultRef}
+          title={text.newSecretTitle}
+          intro={text.newSecretIntro}
+          value={state.secret}
+          copy={text}
+          after={state.previousValidUntil ? <p>{fill(text.newSecretPrevious, { until: state.previousValidUntil })}</p> : null}
         >
-          <h3 className="font-semibold">{text.newSecretTitle}</h3>
-          <p>{text.newSecretIntro}</p>
-          <div className="flex flex-wrap items-center gap-2">
-            <code id="new-signing-secret" className="rounded-md bg-surface px-2 py-1 font-mono text-sm break-all">
-              {state.secret}
-            </code>
-            <Button
-              type="button"
-              variant="secondary"
-              size="sm"
-              onClick={() => {
-                void navigator.clipboard?.writeText(state.secret!).then(() => setCopied(true));
-              }}
-            >
-              {copied ? text.copied : text.copy}
-            </Button>
-          </div>
-          {state.previousValidUntil ? <p>{fill(text.newSecretPrevious, { until: state.previousValidUntil })}</p> : null}
-        </div>
+          <code id="new-signing-secret" className="rounded-md bg-surface px-2 py-1 font-mono text-sm break-all">
+            {state.secret}
+          </code>
+        </ShownOnce>
       ) : null}
       {state.error ? (
         <Notice tone="error" live>

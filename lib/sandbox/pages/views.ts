@@ -1,5 +1,5 @@
 import { html } from "hono/html";
-import type { SandboxOperation } from "../engine";
+import type { SandboxOperation } from "../operation";
 import { PROVIDERS, type SandboxOffer } from "../offers";
 import { formatMoney, formatPercent } from "./format";
 import { documentPage, type Html, type PageLocale } from "./layout";

@@ -19,6 +19,7 @@ import { OPERATION_STATUSES } from "@/lib/financing/contract";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
 import { cancelOperationAction } from "./actions";
+import { operationPath } from "./operation-path";
 import { resendNotificationAction } from "../../notifications/actions";
 import type { IdPageProps } from "@/lib/http/page-props";
 
@@ -40,8 +41,7 @@ function knownStatus(value: unknown): string | undefined {
 export default async function OperationPage({ params, searchParams }: IdPageProps) {
   const { id } = await params;
   const query = await searchParams;
-  const refHint = typeof query.ref === "string" && query.ref.length <= 200 ? query.ref : undefined;
-  const path = `/admin/operations/${encodeURIComponent(id)}${refHint ? `?ref=${encodeURIComponent(refHint)}` : ""}`;
+  const { refHint, path } = operationPath(id, query);
   const staff = await requireStaff(path);
   const locale = await getLocale();
   const m = getAdminMessages(locale);

@@ -9,6 +9,7 @@ import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { intlLocale } from "@/lib/i18n/format";
 import { getLocale } from "@/lib/i18n/server";
 import { refundAction } from "./actions";
+import { operationPath } from "../operation-path";
 import type { IdPageProps } from "@/lib/http/page-props";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -24,9 +25,7 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function RefundPage({ params, searchParams }: IdPageProps) {
   const { id } = await params;
   const query = await searchParams;
-  const refHint = typeof query.ref === "string" && query.ref.length <= 200 ? query.ref : undefined;
-  const refQuery = refHint ? `?ref=${encodeURIComponent(refHint)}` : "";
-  const operationPath = `/admin/operations/${encodeURIComponent(id)}${refQuery}`;
+  const { refHint, refQuery, path: operationHref } = operationPath(id, query);
   const path = `/admin/operations/${encodeURIComponent(id)}/refund${refQuery}`;
   // Only members an administrator let refund: anyone else, by a typed URL too, gets "not found".
   const staff = await requirePermission("refund", path);
@@ -42,7 +41,7 @@ export default async function RefundPage({ params, searchParams }: IdPageProps) 
   return (
     <AdminPage staff={staff} locale={locale} m={m} path={path} section="operations">
       <p>
-        <TextLink href={operationPath}>{m.refundForm.backToOperation}</TextLink>
+        <TextLink href={operationHref}>{m.refundForm.backToOperation}</TextLink>
       </p>
       <div className="flex flex-col gap-2">
         <h1 className="text-3xl font-bold">{m.refund.title(refHint ?? id)}</h1>
@@ -58,7 +57,7 @@ export default async function RefundPage({ params, searchParams }: IdPageProps) 
         reason={reasonSettings(m)}
         statuses={statuses}
         intlLocale={intlLocale(locale)}
-        backHref={operationPath}
+        backHref={operationHref}
       />
     </AdminPage>
   );
