@@ -1,4 +1,6 @@
-import { randomUUID } from "node:crypto";
+import { execFile } from "node:child_process";
+import { randomInt, randomUUID } from "node:crypto";
+import { promisify } from "node:util";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { findTestDatabase } from "../scripts/test-database.mjs";
 import { Backoffice } from "./pages/admin/backoffice";
@@ -22,7 +24,8 @@ import { getAdminMessages } from "@/lib/i18n/admin-messages";
  * sets the notification URL and invites an agent without the refund permission; the partner's
  * backend opens a session; the customer pays at the provider; the signed notification reaches the
  * partner; the agent sees the operation and cannot refund; the administrator refunds; the audit log
- * names who did each step. Then what must be refused at once: a revoked secret, a disabled member's
+ * names who did each step; a dump of the app's database holds none of the customer's identity or
+ * contact data (sealed at rest). Then what must be refused at once: a revoked secret, a disabled member's
  * open session, another partner's secret on this partner's session.
  *
  * Needs PostgreSQL (TEST_DATABASE_URL, or the machine's own server): without one it fails, saying why.
@@ -48,6 +51,14 @@ const partner = { id: `agencia-sur-${stamp}`, name: "Agencia Sur", origin: "http
 let apiSecret = "";
 let sessionId = "";
 const reference = `SUR-${stamp}`;
+/** The paying customer: details of their own, so that a dump can be searched for them. */
+const dni = randomInt(10_000_000, 99_999_999);
+const customer = aCustomer({
+  email: `cliente-${stamp}@correo.example`,
+  phone: `6${randomInt(10_000_000, 99_999_999)}`,
+  documentId: `${dni}${"TRWAGMYFPDXBNJZSQVHLCKE"[dni % 23]}`,
+  birthDate: "1977-11-23",
+});
 
 const started = (): ProductionPath => {
   if (!path) throw new Error("the production path did not start");
@@ -152,7 +163,7 @@ test.describe("going live: a partner onboarded and paid on an empty PostgreSQL, 
     const { context, page } = await browserOf(browser);
     const checkout = new CheckoutPages(page, "en");
     await page.goto(session.url);
-    await checkout.details.fill(aCustomer());
+    await checkout.details.fill(customer);
     await checkout.details.submit();
     await checkout.offers.chooseButtons.first().click();
     await expect(checkout.provider.signButton).toBeVisible();
@@ -165,6 +176,21 @@ test.describe("going live: a partner onboarded and paid on an empty PostgreSQL, 
       90_000,
     );
     expect(JSON.stringify(notified)).toContain(reference);
+  });
+
+  test("a dump of the app's database holds none of the customer's document number, birth date, phone or e-mail", async () => {
+    // What an operator's backup holds: the app's whole database (the stand-in's is the lender's, apart).
+    const { stdout: dump } = await promisify(execFile)("pg_dump", ["--no-owner", started().databaseUrl], { maxBuffer: 256 * 1024 * 1024 });
+    expect(dump, "the dump has the session").toContain(sessionId);
+    expect(dump, "and the sealed customer data").toMatch(/enc:v1:/);
+    for (const [what, value] of Object.entries({
+      "document number": customer.documentId,
+      "birth date": customer.birthDate,
+      phone: customer.phone,
+      "e-mail": customer.email,
+    })) {
+      expect(dump.includes(value), `the customer's ${what} is in the dump`).toBe(false);
+    }
   });
 
   test("the agent sees the operation and cannot refund it; the administrator refunds; the audit log names each step's author", async ({
