@@ -64,6 +64,10 @@ export const checkoutSessionSchema = z
     expiresAt: dateTime().meta({ description: "24 hours after it was opened: after that, an unfinished session is `expired`." }),
     createdAt: dateTime(),
     updatedAt: dateTime(),
+    customerDataErasedAt: dateTime().nullable().meta({
+      description:
+        "When the customer's data was erased (at your request, `POST /checkout-sessions/{id}/erase`, or at the end of your retention period); null while it is kept. The session itself (booking reference, amounts, plan, states and dates) stays.",
+    }),
   })
   .meta({ id: "CheckoutSession", description: "A session as its partner sees it: its state, never the customer's data." });
 export type CheckoutSessionResource = z.output<typeof checkoutSessionSchema>;

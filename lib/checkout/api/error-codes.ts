@@ -1,5 +1,7 @@
 import { defineErrorCodes, type AppErrorCode, type PLATFORM_ERROR_STATUS } from "@/lib/app-error";
+// The erasure's refusal is the session domain's, answered by this API: registered with it.
 import type { ERASURE_ERROR_STATUS } from "../session/erasure-rule";
+import "../session/erasure-rule";
 
 /**
  * The checkout sessions API's own error codes, registered with the app's error type (the

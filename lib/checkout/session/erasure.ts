@@ -32,6 +32,8 @@ export interface ErasureRequest {
   /** The session's partner: another partner's session is "not found". */
   partnerId: string;
   by: ErasureRequester;
+  /** The requester's address, for the audit log (staff and the API). */
+  ip?: string | null;
   now?: Date;
 }
 
@@ -50,7 +52,7 @@ export interface ErasureResult {
  */
 export async function eraseSessionCustomerData(
   db: Db,
-  { sessionId, partnerId, by, now = new Date() }: ErasureRequest,
+  { sessionId, partnerId, by, ip = null, now = new Date() }: ErasureRequest,
 ): Promise<ErasureResult> {
   const result = await db.transaction(async (tx) => {
     const [session] = await tx
@@ -83,6 +85,7 @@ export async function eraseSessionCustomerData(
         staff: by.kind === "staff" ? { id: by.staffId, name: by.staffName } : null,
         apiActor: by.kind === "api" ? by.secretName : null,
         operationId: result.session.operationId,
+        ip,
         details: {
           sessionId,
           bookingReference: result.session.bookingReference,
