@@ -87,6 +87,11 @@ export const partners = pgTable("partners", {
    * unavailable. Null: active.
    */
   disabledAt: timestamp("disabled_at", { withTimezone: true }),
+  /**
+   * How many days its customers' data is kept after a session ended (or expired unfinished), set by
+   * an operator; at most CUSTOMER_DATA_RETENTION_MAX_DAYS, which also caps a value stored above it.
+   */
+  customerDataRetentionDays: integer("customer_data_retention_days").notNull().default(90),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true })
     .notNull()

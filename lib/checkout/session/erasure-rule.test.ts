@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/app-error";
-import { ERASURE_RETRY_DELAY_MS, erasureDecision, secondsUntil } from "./erasure-rule";
+import { ABANDONED_AFTER_MS, ERASURE_RETRY_DELAY_MS, erasureDecision, secondsUntil } from "./erasure-rule";
 
 const NOW = new Date("2026-12-01T12:00:00.000Z");
 const LATER = new Date("2026-12-01T18:00:00.000Z");
@@ -40,6 +40,17 @@ describe("whether a session's customer data may be erased now", () => {
       allowed: true,
       state: "not_eligible",
     });
+  });
+
+  it("allows a session left unfinished: its expiry passed a week ago, its outcome still reading open", () => {
+    const weekAgo = new Date(NOW.getTime() - ABANDONED_AFTER_MS);
+    expect(erasureDecision(session({ operationStatus: "CLIENT_REQUESTED", expiresAt: weekAgo }), NOW)).toEqual({
+      allowed: true,
+      state: "pending",
+    });
+    expect(erasureDecision(session({ operationStatus: "CLIENT_REQUESTED", expiresAt: new Date(weekAgo.getTime() + 1) }), NOW).allowed).toBe(
+      false,
+    );
   });
 
   it("says the wait in whole seconds, at least one", () => {

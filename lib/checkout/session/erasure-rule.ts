@@ -10,7 +10,9 @@ import { isFinal, sessionState, type CheckoutSession, type SessionState } from "
  *   still choose a plan and go to the provider;
  * - `pending`: the customer is at the provider, or the provider is deciding: they may still sign.
  * Every final state may be erased (the accounting record stays: the session, its booking
- * reference, amounts, plan, states and dates).
+ * reference, amounts, plan, states and dates), and so may a session left unfinished: one whose
+ * expiry passed ABANDONED_AFTER_MS ago with its operation still reading open (no status reached
+ * us since; the provider's operation has long lapsed).
  *
  * The refusal says when to try again: the session's expiry while it is still ahead (an open or
  * choosing session ends then, or is read again soon after), else ERASURE_RETRY_DELAY_MS, a few
@@ -26,6 +28,9 @@ declare module "@/lib/app-error" {
   interface AppErrorCodes extends ErasureErrorTable {}
 }
 
+/** How long after its expiry a session whose outcome still reads open is taken as unfinished. */
+export const ABANDONED_AFTER_MS = 7 * 24 * 3_600_000;
+
 /** How long to wait before asking again when the session's expiry is already past. */
 export const ERASURE_RETRY_DELAY_MS = 15 * 60_000;
 
@@ -37,7 +42,7 @@ export function erasureDecision(
   now: Date,
 ): ErasureDecision {
   const state = sessionState(session, now);
-  if (isFinal(state)) return { allowed: true, state };
+  if (isFinal(state) || session.expiresAt.getTime() + ABANDONED_AFTER_MS <= now.getTime()) return { allowed: true, state };
   const later = new Date(now.getTime() + ERASURE_RETRY_DELAY_MS);
   const retryAt = state !== "pending" && session.expiresAt.getTime() > now.getTime() ? session.expiresAt : later;
   return { allowed: false, state, retryAt };
