@@ -28,15 +28,13 @@ async function session(kind: "final" | "unfinished"): Promise<string> {
     reference: `RETAIN-${count}`,
     ...(kind === "final" ? { operationId: `op_retain${count}` } : {}),
   });
-  await world.ctx.db
-    .insert(checkoutSessions)
-    .values({
-      ...row,
-      ...(kind === "final" ? { operationStatus: "CONFIRMED" as const } : {}),
-      expiresAt: T0,
-      updatedAt: T0,
-      createdAt: T0,
-    });
+  await world.ctx.db.insert(checkoutSessions).values({
+    ...row,
+    ...(kind === "final" ? { operationStatus: "CONFIRMED" as const } : {}),
+    expiresAt: T0,
+    updatedAt: T0,
+    createdAt: T0,
+  });
   await saveCustomerData(world.ctx.db, row.id, customerDraft(), editorTokenHash(BROWSER));
   return row.id;
 }
