@@ -71,6 +71,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/checkout-sessions/{id}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a session's customer data
+         * @description Erases the personal data the customer gave (or you prefilled) for this session: names, contact, document, address. What stays is the accounting record: the session, its booking reference, amounts, plan, states and dates. The session then says when (`customerDataErasedAt`), and you are notified once (`checkout.session.customer_data_erased`). Erasing again answers the same session: nothing more is erased or sent.
+         *
+         *     Not while the customer's outcome is open (`open`, `choosing`, `pending`: the customer may still send their data, choose a plan or sign at the provider): a 409 `customer_data_in_use` with the session's `state` and a `Retry-After`, the session's expiry or a few minutes. Retry then, with a new `Idempotency-Key` (the 409 is kept for the key, like any answer below 500).
+         *
+         *     Without a request of yours, customers' data is erased at the end of your retention period (the operator sets it: 90 days unless agreed otherwise) after the session ended.
+         */
+        post: operations["eraseCheckoutSessionCustomerData"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/checkout-sessions/{id}/refund": {
         parameters: {
             query?: never;
@@ -132,7 +156,7 @@ export interface webhooks {
         put?: never;
         /**
          * A session reached a state
-         * @description POSTed to your notification URL at each state a session reaches, in the [Standard Webhooks](https://www.standardwebhooks.com/) format, signed with your `whsec_…` signing secret.
+         * @description POSTed to your notification URL at each state a session reaches, and once when its customer's data is erased (`checkout.session.customer_data_erased`), in the [Standard Webhooks](https://www.standardwebhooks.com/) format, signed with your `whsec_…` signing secret.
          *
          *     - Verify the signature on the **raw** body (the bytes received, before any JSON parsing), with the three headers.
          *     - Delivery is at least once: deduplicate on `webhook-id`.
@@ -265,6 +289,8 @@ export interface components {
             /** @description Why, for the financing partner's records (kept in the operation's history there); not shown to the customer. */
             reason?: string;
         };
+        /** @description An empty body, or none. */
+        EraseCheckoutSessionCustomerDataRequest: Record<string, never>;
         /** @description Your charges, in cents, and why. Together they may not exceed the breakdown's `totalToRefundCents`. An empty body (or none) refunds everything the breakdown says. */
         RefundCheckoutSessionRequest: {
             /**
@@ -285,9 +311,12 @@ export interface components {
              */
             expectedTotalToRefundCents?: number;
         };
-        /** @description The state a session reached. A hint: `GET /checkout-sessions/{id}` is the reference. */
+        /** @description The state a session reached, or the erasure of its customer's data (never the data itself). A hint: `GET /checkout-sessions/{id}` is the reference. */
         CheckoutSessionNotification: {
-            /** @example checkout.session.confirmed */
+            /**
+             * @description `checkout.session.{state}` for the state the session reached, or `checkout.session.customer_data_erased` once its customer's data was erased (sent once per session; `data.customerDataErasedAt` says when).
+             * @example checkout.session.confirmed
+             */
             type: string;
             /**
              * Format: date-time
@@ -300,6 +329,11 @@ export interface components {
                 state: components["schemas"]["CheckoutSessionState"];
                 final: boolean;
                 operation: components["schemas"]["CheckoutSessionOperation"] | null;
+                /**
+                 * Format: date-time
+                 * @description Only on `checkout.session.customer_data_erased`: when the customer's data was erased.
+                 */
+                customerDataErasedAt?: string;
             };
         };
         /**
@@ -365,12 +399,14 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description When the customer's data was erased (at your request, `POST /checkout-sessions/{id}/erase`, or at the end of your retention period); null while it is kept. The session itself (booking reference, amounts, plan, states and dates) stays. */
+            customerDataErasedAt: string | null;
         };
         /** @description Every error of the checkout sessions API. */
         CheckoutApiError: {
             error: {
                 /** @enum {string} */
-                code: "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "validation_failed" | "unsupported_api_version" | "payload_too_large" | "conflict" | "not_cancellable" | "not_refundable" | "refund_in_progress" | "idempotency_key_in_use" | "idempotency_key_reused" | "session_expired" | "refund_rejected" | "rate_limited" | "financing_unavailable" | "internal" | "database_unavailable";
+                code: "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "validation_failed" | "unsupported_api_version" | "payload_too_large" | "conflict" | "not_cancellable" | "not_refundable" | "refund_in_progress" | "customer_data_in_use" | "idempotency_key_in_use" | "idempotency_key_reused" | "session_expired" | "refund_rejected" | "rate_limited" | "financing_unavailable" | "internal" | "database_unavailable";
                 /** @description For a developer; may change: branch on `code`. */
                 message: string;
                 /** @description With `validation_failed`: every field that was refused; with an error about a header, that header. */
@@ -379,7 +415,7 @@ export interface components {
                     field: string;
                     message: string;
                 }[];
-                /** @description With `not_cancellable` and `not_refundable`: the session's state now, which does not allow it. */
+                /** @description With `not_cancellable`, `not_refundable` and `customer_data_in_use`: the session's state now, which does not allow it. */
                 state?: components["schemas"]["CheckoutSessionState"];
             };
         };
@@ -472,7 +508,10 @@ export interface components {
              * @example 1042
              */
             cursor: string;
-            /** @example checkout.session.confirmed */
+            /**
+             * @description `checkout.session.{state}` for the state the session reached, or `checkout.session.customer_data_erased` once its customer's data was erased (sent once per session; `data.customerDataErasedAt` says when).
+             * @example checkout.session.confirmed
+             */
             type: string;
             /**
              * Format: date-time
@@ -485,6 +524,11 @@ export interface components {
                 state: components["schemas"]["CheckoutSessionState"];
                 final: boolean;
                 operation: components["schemas"]["CheckoutSessionOperationOutput"] | null;
+                /**
+                 * Format: date-time
+                 * @description Only on `checkout.session.customer_data_erased`: when the customer's data was erased.
+                 */
+                customerDataErasedAt?: string;
             };
             delivery: components["schemas"]["CheckoutEventDelivery"];
         };
@@ -1036,6 +1080,141 @@ export interface operations {
                     "application/json": components["schemas"]["CheckoutApiError"];
                 };
             };
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    eraseCheckoutSessionCustomerData: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version of this API your code was written for; without it, the current one (`2026-11-28`). One this API does not have: 400 `unsupported_api_version`. */
+                "Checkout-Api-Version"?: components["parameters"]["CheckoutApiVersion"];
+                /** @description A key of yours for this request (a UUID, say; 1 to 255 printable ASCII characters), to send it again safely: within 24 hours, the same key with the same body answers what the first request was answered (`Idempotent-Replayed: true`), without doing it again. Keys are yours alone, per method and path. The same key with another body: 422 `idempotency_key_reused`; while the first request is being answered: 409 `idempotency_key_in_use`. A 5xx or 429 is not kept: the same key runs the request again. Malformed: 400 `validation_failed` naming the header. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The session's `id`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EraseCheckoutSessionCustomerDataRequest"];
+            };
+        };
+        responses: {
+            /** @description Erased, now or before: the session, with `customerDataErasedAt`. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutSession"];
+                };
+            };
+            /**
+             * @description The body is not valid JSON or not empty (or the path cannot be read): `fields` names each.
+             *
+             *     - `validation_failed`
+             *     - `unsupported_api_version`: `Checkout-Api-Version` names a version this API does not have: `fields` names the header.
+             *
+             *     Also `validation_failed` when `Idempotency-Key` is not 1 to 255 printable ASCII characters: `fields` names the header.
+             */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description No session with this id among yours (another partner's session is not found either).
+             *
+             *     - `not_found`
+             */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            /**
+             * @description The customer's outcome is still open (`error.state`): retry after `Retry-After` seconds.
+             *
+             *     - `customer_data_in_use`
+             *     - `idempotency_key_in_use`: A request with this `Idempotency-Key` is still being answered: retry after `Retry-After` seconds to get its answer.
+             */
+            409: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Retry-After": components["headers"]["IdempotencyRetryAfter"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            /**
+             * @description The body is larger than 64 KB; nothing was read.
+             *
+             *     - `payload_too_large`
+             */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            /**
+             * @description This `Idempotency-Key` was used with another body in the last 24 hours: a new request needs a new key.
+             *
+             *     - `idempotency_key_reused`
+             */
+            422: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
         };
     };

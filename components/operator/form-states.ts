@@ -37,6 +37,15 @@ export interface PartnerNotificationState {
 
 export const INITIAL_PARTNER_NOTIFICATION_STATE: PartnerNotificationState = { submission: 0 };
 
+export interface PartnerRetentionState {
+  submission: number;
+  saved?: boolean;
+  days?: string;
+  error?: "invalid" | "over_ceiling" | "not_found";
+}
+
+export const INITIAL_PARTNER_RETENTION_STATE: PartnerRetentionState = { submission: 0 };
+
 export interface CredentialState {
   submission: number;
   saved?: boolean;

@@ -13,10 +13,12 @@ import {
   INITIAL_CREDENTIAL_STATE,
   INITIAL_INVITE_ADMIN_STATE,
   INITIAL_PARTNER_NOTIFICATION_STATE,
+  INITIAL_PARTNER_RETENTION_STATE,
   INITIAL_PARTNER_SETTINGS_STATE,
   type CredentialState,
   type InviteAdminState,
   type PartnerNotificationState,
+  type PartnerRetentionState,
   type PartnerSettingsState,
 } from "./form-states";
 import { SavedNotice } from "@/components/ui/saved-notice";
@@ -135,6 +137,51 @@ export function PartnerNotificationForm({
       <div>
         <SubmitButton variant="secondary" pendingLabel={adminText.urlSave}>
           {adminText.urlSave}
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}
+
+export function PartnerRetentionForm({
+  action,
+  partnerId,
+  current,
+  maxDays,
+  text,
+  errorPrefix,
+  permalink,
+}: {
+  action: Action<PartnerRetentionState>;
+  partnerId: string;
+  current: number;
+  maxDays: number;
+  text: PartnerConsoleMessages["retention"];
+  errorPrefix: string;
+  permalink: string;
+}) {
+  const [state, formAction] = useActionState(action, INITIAL_PARTNER_RETENTION_STATE, permalink);
+  const max = { max: String(maxDays) };
+  const error = state.error === "not_found" ? text.notFound : state.error ? fill(text.errors[state.error], max) : undefined;
+  return (
+    <form action={formAction} className="flex flex-col gap-3" noValidate>
+      <PartnerField partnerId={partnerId} />
+      {state.saved ? <SavedNotice submission={state.submission}>{text.saved}</SavedNotice> : null}
+      <TextField
+        key={state.submission}
+        name="retentionDays"
+        id="partner-retention-days"
+        label={text.label}
+        hint={fill(text.hint, max)}
+        inputMode="numeric"
+        maxLength={6}
+        defaultValue={state.days ?? String(current)}
+        error={error}
+        errorPrefix={errorPrefix}
+      />
+      <div>
+        <SubmitButton variant="secondary" pendingLabel={text.save}>
+          {text.save}
         </SubmitButton>
       </div>
     </form>

@@ -8,6 +8,9 @@ import { checkoutSessions, customerData } from "@/lib/db/schema";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { customerLabel } from "./common/format";
 import { sessionsByOperation } from "./operations/operations";
+import { operationsCsv } from "./operations/operations-csv";
+import { listPartnerNotifications, resendNotification } from "./notifications/notifications";
+import { eraseSessionCustomerData } from "@/lib/checkout/session/erasure";
 import { getPaymentLink } from "./payment-links/payment-links";
 
 /*
@@ -63,5 +66,31 @@ describe("the back-office with a customer's data erased or unavailable", () => {
       prefilledEmail: undefined,
       customerErased: true,
     });
+  });
+
+  it("the CSV export and a resend of the erasure's notification work on an erased session", async () => {
+    const id = await sessionWithOperation("op_erased_csv_1", "erased-csv@example.com");
+    await world.ctx.db.update(checkoutSessions).set({ operationStatus: "CONFIRMED" }).where(eq(checkoutSessions.id, id));
+    await eraseSessionCustomerData(world.ctx.db, { sessionId: id, partnerId: world.partner.id, by: { kind: "retention" } });
+    const session = (await sessionsByOperation(world.ctx.db, world.partner.id, ["op_erased_csv_1"])).get("op_erased_csv_1")!;
+    const operation = {
+      id: "op_erased_csv_1",
+      operationNumber: 7,
+      externalId: session.bookingReference,
+      status: "CONFIRMED" as const,
+      totalPrice: { cents: 100, currency: "EUR" },
+      totalReserve: { cents: 0, currency: "EUR" },
+      financingUrl: null,
+      updatedAt: "2026-03-01T10:00:00Z",
+    };
+    const csv = operationsCsv([{ operation, session }]);
+    expect(csv).toContain('"op_erased_csv_1"');
+    expect(csv).not.toContain("erased-csv@example.com");
+
+    const { items } = await listPartnerNotifications(world.ctx.db, world.partner.id);
+    const erased = items.find((item) => item.sessionId === id && item.state === "customer_data_erased")!;
+    expect(erased.type).toBe("checkout.session.customer_data_erased");
+    // No notification URL: nothing sent, nothing failed.
+    expect(await resendNotification(world.ctx.db, world.partner.id, erased.id)).toMatchObject({ ok: true });
   });
 });

@@ -159,7 +159,12 @@ export const ENV_DESCRIPTIONS: Record<string, VariableDescription> = {
   SESSIONS_API_ACTIONS_PER_MINUTE_PARTNER: {
     group: "Throttles",
     description:
-      "Cancels and refunds asked a minute with one partner's secrets (`POST /api/checkout-sessions/{id}/cancel` and `…/refund`; a burst of as many), stated in `X-RateLimit-Limit`. Over it: `429 rate_limited` with `Retry-After`.",
+      "Cancels, erasures and refunds asked a minute with one partner's secrets (`POST /api/checkout-sessions/{id}/cancel`, `…/erase` and `…/refund`; a burst of as many), stated in `X-RateLimit-Limit`. Over it: `429 rate_limited` with `Retry-After`.",
+  },
+  CUSTOMER_DATA_RETENTION_MAX_DAYS: {
+    group: "Server and storage",
+    description:
+      "The longest a customer's data may be kept after its session ended (or expired unfinished), in days: the ceiling of the retention period operators set per partner in the operator console (90 days unless set). A partner's period above it is cut to it. Past its period, a session's customer data is erased by the background work and the partner notified ([data protection](data-protection.md#retention)).",
   },
   SESSIONS_API_WRONG_SECRETS_PER_MINUTE_IP: {
     group: "Throttles",

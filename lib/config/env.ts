@@ -69,6 +69,7 @@ const rawEnvSchema = z.object({
   SESSIONS_API_WRONG_SECRETS_PER_MINUTE_IP: positiveInt(100_000).default(10),
   SESSIONS_API_READS_PER_MINUTE_PARTNER: positiveInt(100_000).default(600),
   SESSIONS_API_ACTIONS_PER_MINUTE_PARTNER: positiveInt(100_000).default(60),
+  CUSTOMER_DATA_RETENTION_MAX_DAYS: positiveInt(36_500).default(365),
   STATUS_READS_PER_MINUTE_SESSION: positiveInt(100_000).default(40),
   STATUS_READS_PER_MINUTE_IP: positiveInt(100_000).default(240),
   APP_URL: z
@@ -185,6 +186,8 @@ export interface AppEnv {
   statusBudget: { perSessionPerMinute: number; perIpPerMinute: number };
   /** Proxies in front of the app that append the client's address to X-Forwarded-For; 0: none (the socket's address). */
   TRUSTED_PROXY_HOPS: number;
+  /** The longest retention period of customers' data an operator may set for a partner, in days (lib/checkout/background/retention.ts). */
+  customerDataRetentionMaxDays: number;
   /**
    * Where payment link e-mails go out (lib/mail/mailer.ts): the SMTP URL and the From address
    * (SMTP_FROM, else no-reply at APP_URL's host). Undefined: no e-mail, the link is copied or scanned.
@@ -392,6 +395,7 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
     SHUTDOWN_GRACE_MS: raw.SHUTDOWN_GRACE_MS,
     SHUTDOWN_DRAIN_DELAY_MS: raw.SHUTDOWN_DRAIN_DELAY_MS,
     TRUSTED_PROXY_HOPS: raw.TRUSTED_PROXY_HOPS,
+    customerDataRetentionMaxDays: raw.CUSTOMER_DATA_RETENTION_MAX_DAYS,
     smtp: raw.SMTP_URL
       ? { url: raw.SMTP_URL, from: raw.SMTP_FROM ?? `no-reply@${new URL(raw.APP_URL ?? "http://localhost").hostname}` }
       : undefined,

@@ -19,8 +19,8 @@ import { sql } from "drizzle-orm";
 import type { Locale } from "@/lib/vocabulary/locales";
 import type { OperationStatus, WebhookStatus } from "@/lib/vocabulary/partner-api";
 import type {
+  NotificationSubject,
   SessionFinancingStatus,
-  SessionState,
   StatusSource,
   StoredBooking,
   StoredNotification,
@@ -87,6 +87,11 @@ export const partners = pgTable("partners", {
    * unavailable. Null: active.
    */
   disabledAt: timestamp("disabled_at", { withTimezone: true }),
+  /**
+   * How many days its customers' data is kept after a session ended (or expired unfinished), set by
+   * an operator; at most CUSTOMER_DATA_RETENTION_MAX_DAYS, which also caps a value stored above it.
+   */
+  customerDataRetentionDays: integer("customer_data_retention_days").notNull().default(90),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true })
     .notNull()
@@ -351,8 +356,11 @@ export const partnerNotifications = pgTable(
       .notNull()
       .references(() => checkoutSessions.id, { onDelete: "cascade" }),
     partnerId: text("partner_id").notNull(),
-    /** The session state it announces: one notification per state reached. */
-    state: text("state").$type<SessionState>().notNull(),
+    /**
+     * The session state it announces (one notification per state reached), or
+     * `customer_data_erased` for the erasure of its customer data (one per session).
+     */
+    state: text("state").$type<NotificationSubject>().notNull(),
     payload: jsonb("payload").$type<StoredNotification>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     attempts: integer("attempts").notNull().default(0),
@@ -607,6 +615,8 @@ export const AUDIT_KINDS = [
   "api_secret_created",
   "api_secret_rotated",
   "api_secret_revoked",
+  "customer_data_erased",
+  "customer_data_retention_erased",
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 export type AuditResult = "ok" | "refused" | "failed";

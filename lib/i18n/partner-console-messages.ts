@@ -103,6 +103,17 @@ const es = {
     saved: "Dirección guardada.",
     notFound: "Ese socio no existe.",
   },
+  retention: {
+    title: "Conservación de los datos de los clientes",
+    intro:
+      "Los días que se guardan los datos personales de un cliente una vez terminada su sesión (o caducada sin terminar). Pasado ese plazo se borran y se avisa al socio; la sesión, sus importes y estados se conservan.",
+    label: "Días de conservación",
+    hint: "Entre 1 y {max} días (el máximo de la plataforma).",
+    save: "Guardar el plazo",
+    saved: "Plazo guardado.",
+    notFound: "Ese socio no existe.",
+    errors: { invalid: "Escribe un número entero de días, 1 o más.", over_ceiling: "Como mucho {max} días, el máximo de la plataforma." },
+  },
   credential: {
     title: "Clave de la API de financiación",
     intro:
@@ -273,6 +284,17 @@ const en: PartnerConsoleMessages = {
     intro: "Where the signed notifications of every state change are sent. The partner's staff rotate the signing secret.",
     saved: "Address saved.",
     notFound: "There is no such partner.",
+  },
+  retention: {
+    title: "Customers' data retention",
+    intro:
+      "How many days a customer's personal data is kept once their session ended (or expired unfinished). Past it, the data is erased and the partner notified; the session, its amounts and states stay.",
+    label: "Days kept",
+    hint: "From 1 to {max} days (the platform's ceiling).",
+    save: "Save the period",
+    saved: "Period saved.",
+    notFound: "There is no such partner.",
+    errors: { invalid: "Type a whole number of days, 1 or more.", over_ceiling: "At most {max} days, the platform's ceiling." },
   },
   credential: {
     title: "Financing API key",

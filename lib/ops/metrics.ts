@@ -56,6 +56,12 @@ function createMetrics() {
       labelNames: ["result"] as const,
       registers,
     }),
+    customerDataRetention: new Counter({
+      name: "customer_data_retention_sessions_total",
+      help: "Sessions the customer data retention sweep took up, by result: erased, in_use (the customer's outcome still open: taken up again later).",
+      labelNames: ["result"] as const,
+      registers,
+    }),
     reconcilerRuns: new Counter({
       name: "reconciler_runs_total",
       help: "Rounds of the reconciler, by outcome: ran, not_leader (another instance holds the lease), failed.",

@@ -14,7 +14,7 @@ const TEMPLATES: [RegExp, string][] = [
   [/^\/checkout\/[^/]+\/?$/, "/checkout/[sessionId]"],
   [/^\/checkout\/[^/]+\/.+/, "/checkout/[sessionId]/*"],
   [/^\/api\/webhooks\/financing\/[^/]+\/?$/, "/api/webhooks/financing/[token]"],
-  [/^\/api\/checkout-sessions\/[^/]+\/(cancel|refund)\/?$/, "/api/checkout-sessions/[id]/$1"],
+  [/^\/api\/checkout-sessions\/[^/]+\/(cancel|erase|refund)\/?$/, "/api/checkout-sessions/[id]/$1"],
   [/^\/api\/checkout-sessions\/[^/]+\/?$/, "/api/checkout-sessions/[id]"],
   [/^\/admin\/operations\/[^/]+\/refund\/?$/, "/admin/operations/[id]/refund"],
   [/^\/admin\/operations\/[^/]+\/?$/, "/admin/operations/[id]"],

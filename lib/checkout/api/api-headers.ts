@@ -51,16 +51,16 @@ export function isCheckoutApiPath(pathname: string): boolean {
 /**
  * Which operation of the API a request is: opening a session (`POST /api/checkout-sessions`), a
  * read (the list, one session, a refund's breakdown, the event feed `/api/events`), or an action on
- * a session (its cancel, its refund). Undefined for any other path. A method the address does not
+ * a session (its cancel, its customer data's erasure, its refund). Undefined for any other path. A method the address does not
  * take counts as the address's main one: its 405 carries the same headers.
  */
 export function sessionsApiKind(method: string, pathname: string): SessionsApiKind | undefined {
   const reading = method === "GET" || method === "HEAD";
   if (pathname === "/api/checkout-sessions") return reading ? "read" : "create";
   if (pathname === "/api/events") return "read";
-  const path = /^\/api\/checkout-sessions\/[^/]+(\/cancel|\/refund)?$/.exec(pathname);
+  const path = /^\/api\/checkout-sessions\/[^/]+(\/cancel|\/erase|\/refund)?$/.exec(pathname);
   if (!path) return undefined;
-  if (path[1] === "/cancel") return "action";
+  if (path[1] === "/cancel" || path[1] === "/erase") return "action";
   if (path[1] === "/refund") return reading ? "read" : "action";
   return "read";
 }

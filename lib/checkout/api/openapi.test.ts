@@ -56,12 +56,14 @@ describe("the checkout sessions API's OpenAPI document", () => {
       "/checkout-sessions",
       "/checkout-sessions/{id}",
       "/checkout-sessions/{id}/cancel",
+      "/checkout-sessions/{id}/erase",
       "/checkout-sessions/{id}/refund",
       "/events",
     ]);
     expect(Object.keys(doc.paths["/checkout-sessions"]!).sort()).toEqual(["get", "post"]);
     expect(Object.keys(doc.paths["/checkout-sessions/{id}"]!)).toEqual(["get"]);
     expect(Object.keys(doc.paths["/checkout-sessions/{id}/cancel"]!)).toEqual(["post"]);
+    expect(Object.keys(doc.paths["/checkout-sessions/{id}/erase"]!)).toEqual(["post"]);
     expect(Object.keys(doc.paths["/checkout-sessions/{id}/refund"]!).sort()).toEqual(["get", "post"]);
     expect(Object.keys(doc.paths["/events"]!)).toEqual(["get"]);
     expect(doc.servers).toEqual([

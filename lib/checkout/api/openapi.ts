@@ -17,7 +17,13 @@ import {
   notificationPayloadSchema,
   notificationTestPayloadSchema,
 } from "./api-schemas";
-import { cancelSessionRequestSchema, refundBreakdownSchema, refundSessionRequestSchema, sessionRefundSchema } from "./refund-schemas";
+import {
+  cancelSessionRequestSchema,
+  eraseSessionRequestSchema,
+  refundBreakdownSchema,
+  refundSessionRequestSchema,
+  sessionRefundSchema,
+} from "./refund-schemas";
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN, REPLAYED_HEADER } from "./idempotency-key";
 import { CHECKOUT_API_VERSIONS, CURRENT_CHECKOUT_API_VERSION, VERSION_HEADER } from "./versions";
 
@@ -38,7 +44,7 @@ const description = (
 3. \`GET /checkout-sessions/{id}\` is the reference: read it whenever a notification or a return tells you something changed.
 4. \`GET /events\` lists every notification we sent you, or would have (no notification URL yet, your endpoint down), in order: catch up from the last \`cursor\` you processed.
 
-Beyond one session: \`GET /checkout-sessions\` lists yours (by state, dates and booking reference, a page at a time); \`POST /checkout-sessions/{id}/cancel\` cancels one before its customer signs; once it is confirmed, \`GET /checkout-sessions/{id}/refund\` says what a refund would give back and \`POST\` makes it. Cancels and refunds are in your audit log in the back-office, under the name of the secret that made them.
+Beyond one session: \`GET /checkout-sessions\` lists yours (by state, dates and booking reference, a page at a time); \`POST /checkout-sessions/{id}/cancel\` cancels one before its customer signs; \`POST /checkout-sessions/{id}/erase\` erases its customer's data once it ended; once it is confirmed, \`GET /checkout-sessions/{id}/refund\` says what a refund would give back and \`POST\` makes it. Cancels, erasures and refunds are in your audit log in the back-office, under the name of the secret that made them.
 
 Authentication: your partner secret as a bearer token${demoSecret ? ` (on this sandbox, the demo partner's is \`${demoSecret}\`)` : ""}.
 
@@ -246,6 +252,43 @@ function routes(): Route[] {
           "409": errorResponse(409, "The session cannot be cancelled in its state (`error.state`).", ["not_cancellable"]),
           "413": tooLarge(),
           "502": financingUnavailable("to cancel the operation: nothing was cancelled; try again in a moment"),
+          ...COMMON,
+        },
+      },
+    },
+    {
+      method: "post",
+      path: "/checkout-sessions/{id}/erase",
+      operation: {
+        operationId: "eraseCheckoutSessionCustomerData",
+        summary: "Erase a session's customer data",
+        description: [
+          "Erases the personal data the customer gave (or you prefilled) for this session: names, contact, document, address. What stays is the accounting record: the session, its booking reference, amounts, plan, states and dates. The session then says when (`customerDataErasedAt`), and you are notified once (`checkout.session.customer_data_erased`). Erasing again answers the same session: nothing more is erased or sent.",
+          "",
+          "Not while the customer's outcome is open (`open`, `choosing`, `pending`: the customer may still send their data, choose a plan or sign at the provider): a 409 `customer_data_in_use` with the session's `state` and a `Retry-After`, the session's expiry or a few minutes. Retry then, with a new `Idempotency-Key` (the 409 is kept for the key, like any answer below 500).",
+          "",
+          "Without a request of yours, customers' data is erased at the end of your retention period (the operator sets it: 90 days unless agreed otherwise) after the session ended.",
+        ].join("\n"),
+        tags: ["Checkout sessions"],
+        requestParams: { path: z.object({ id: sessionIdParam }) },
+        requestBody: { required: false, content: jsonContent(eraseSessionRequestSchema) },
+        responses: {
+          "200": {
+            description: "Erased, now or before: the session, with `customerDataErasedAt`.",
+            headers: noStore,
+            content: jsonContent(checkoutSessionSchema),
+          },
+          "400": errorResponse(400, "The body is not valid JSON or not empty (or the path cannot be read): `fields` names each.", [
+            "validation_failed",
+          ]),
+          "404": notFound(),
+          "409": {
+            ...errorResponse(409, "The customer's outcome is still open (`error.state`): retry after `Retry-After` seconds.", [
+              "customer_data_in_use",
+            ]),
+            headers: apiHeaders.extend(retryAfter("ErasureRetryAfter").shape),
+          },
+          "413": tooLarge(),
           ...COMMON,
         },
       },
@@ -549,7 +592,7 @@ export function buildCheckoutApiDocument(options: CheckoutApiDocumentOptions = {
           operationId: "checkoutSessionNotification",
           summary: "A session reached a state",
           description: [
-            "POSTed to your notification URL at each state a session reaches, in the [Standard Webhooks](https://www.standardwebhooks.com/) format, signed with your `whsec_…` signing secret.",
+            "POSTed to your notification URL at each state a session reaches, and once when its customer's data is erased (`checkout.session.customer_data_erased`), in the [Standard Webhooks](https://www.standardwebhooks.com/) format, signed with your `whsec_…` signing secret.",
             "",
             "- Verify the signature on the **raw** body (the bytes received, before any JSON parsing), with the three headers.",
             "- Delivery is at least once: deduplicate on `webhook-id`.",

@@ -5,8 +5,8 @@ import { MAX_CHARGE_CENTS } from "@/lib/money-moves/refund-arithmetic";
 import { checkoutSessionSchema, operationId, sessionId } from "./api-schemas";
 
 /**
- * The checkout sessions API's cancel and refund resources (POST /checkout-sessions/{id}/cancel,
- * GET and POST …/refund): their requests and answers, in cents.
+ * The checkout sessions API's cancel, erase and refund resources (POST /checkout-sessions/{id}/cancel,
+ * POST …/erase, GET and POST …/refund): their requests and answers, in cents.
  */
 
 const reason = () =>
@@ -22,6 +22,11 @@ export const cancelSessionRequestSchema = z.strictObject({ reason: reason() }).m
   description: "An empty body (or none) cancels without a reason.",
 });
 export type CancelSessionRequest = z.output<typeof cancelSessionRequestSchema>;
+
+export const eraseSessionRequestSchema = z.strictObject({}).meta({
+  id: "EraseCheckoutSessionCustomerDataRequest",
+  description: "An empty body, or none.",
+});
 
 const cents = (description: string) =>
   z

@@ -13,8 +13,10 @@ import { computeRefund, readRefundBreakdown, refundAtPartnerApi, type RefundBase
 import { refreshStatus, type CheckoutContext } from "../session/flow";
 import { sessionState, type CheckoutSession } from "../session/session-state";
 import { cancelUnstartedSession, recordOperationStatus, requireSession } from "../session/sessions";
+import { eraseSessionCustomerData } from "../session/erasure";
 import {
   cancelSessionRequestSchema,
+  eraseSessionRequestSchema,
   refundSessionRequestSchema,
   type RefundBreakdownResource,
   type SessionRefundResource,
@@ -24,6 +26,7 @@ import {
   authenticateCaller,
   partnersSession,
   readJson,
+  readSessionResource,
   sessionResource,
   sessionsApiThrottles,
   takeBudget,
@@ -135,7 +138,7 @@ export const handleCancelSession: Handler<CheckoutSessionResource> = sessionActi
           { partnerId: caller.partner.id, sessionId: session.id },
           "checkout API: session cancelled before its customer sent their data",
         );
-        return { status: 200, body: sessionResource(ctx, cancelled) };
+        return { status: 200, body: await readSessionResource(ctx, cancelled) };
       }
       // The customer's data created an operation meanwhile, or the session ended: as it is now.
       session = await requireSession(ctx.db, session.id);
@@ -164,7 +167,7 @@ export const handleCancelSession: Handler<CheckoutSessionResource> = sessionActi
       after = await requireSession(ctx.db, session.id);
     }
     log.info({ partnerId: caller.partner.id, sessionId: session.id }, "checkout API: session's operation cancelled");
-    return { status: 200, body: sessionResource(ctx, after) };
+    return { status: 200, body: await readSessionResource(ctx, after) };
   },
 );
 
@@ -264,7 +267,7 @@ export const handleRefundSession: Handler<SessionRefundResource> = sessionAction
     return {
       status: 200,
       body: {
-        session: sessionResource(ctx, after),
+        session: await readSessionResource(ctx, after),
         refund: {
           currency: base.currency,
           agencyFeeCents: computed.agencyFeeCents,
@@ -274,5 +277,24 @@ export const handleRefundSession: Handler<SessionRefundResource> = sessionAction
         },
       },
     };
+  },
+);
+
+/**
+ * POST /api/checkout-sessions/{id}/erase: erases the session's customer data (lib/checkout/session/erasure.ts),
+ * audited under the secret's name, and answers the session with `customerDataErasedAt`. A repeat
+ * answers the same (no second notification); while the customer's outcome is open, a 409
+ * `customer_data_in_use` with the session's `state` and `Retry-After`.
+ */
+export const handleEraseSession: Handler<CheckoutSessionResource> = sessionActionHandler(
+  eraseSessionRequestSchema,
+  async (ctx, { caller, session, actor }) => {
+    const erased = await eraseSessionCustomerData(ctx.db, {
+      sessionId: session.id,
+      partnerId: caller.partner.id,
+      by: { kind: "api", secretName: caller.secret.name, secretId: caller.secret.id },
+      ip: actor.ip,
+    });
+    return { status: 200, body: sessionResource(ctx, erased.session, erased.erasedAt) };
   },
 );

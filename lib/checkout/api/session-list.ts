@@ -11,6 +11,7 @@ import type { SessionState } from "../session/session-state";
 import { sessionStateCondition } from "../session/sessions";
 import { LIST_LIMIT, listSessionsQuerySchema, type CheckoutSessionList, type ListSessionsQuery } from "./api-schemas";
 import { authenticatePartner, sessionResource, sessionsApiThrottles, takeBudget, type SessionsApiThrottles } from "./sessions-api";
+import { customerDataErasedAt } from "../session/customer-store";
 
 /**
  * `GET /api/checkout-sessions`: a partner's own sessions, newest first, filtered, a page at a time.
@@ -166,5 +167,10 @@ export async function handleListSessions(
   takeBudget(throttles.readsPerPartner, partner.id, "reads");
   const query = parseListQuery(new URL(request.url));
   const page = await listPartnerSessions(ctx.db, partner.id, query);
-  return { data: page.sessions.map((session) => sessionResource(ctx, session)), hasMore: page.hasMore, nextCursor: page.nextCursor };
+  const erased = await customerDataErasedAt(
+    ctx.db,
+    page.sessions.map((session) => session.id),
+  );
+  const data = page.sessions.map((session) => sessionResource(ctx, session, erased.get(session.id) ?? null));
+  return { data, hasMore: page.hasMore, nextCursor: page.nextCursor };
 }

@@ -13,6 +13,7 @@ import { getEnv } from "@/lib/config/env";
 import { loggerFor } from "@/lib/logger";
 import { clientIpFrom } from "@/lib/security/network/client-ip";
 import { createTokenBuckets, takeAll, type Take, type TokenBuckets } from "@/lib/security/limits/token-bucket";
+import { customerDataErasedAt } from "../session/customer-store";
 
 /**
  * The checkout sessions API (`/api/checkout-sessions`), our own API for partners' backends (not the
@@ -131,7 +132,12 @@ export async function readJson(request: Request, options: { empty?: unknown } = 
  * What the partner sees of a session: its state, never the customer's data. The state and the
  * operation are partnerSessionView's, which the notifications are written from too.
  */
-export function sessionResource(ctx: CheckoutContext, session: CheckoutSession): CheckoutSessionResource {
+/** The session as its partner reads it, with when its customer data was erased (customerDataErasedAt). */
+export async function readSessionResource(ctx: CheckoutContext, session: CheckoutSession): Promise<CheckoutSessionResource> {
+  return sessionResource(ctx, session, (await customerDataErasedAt(ctx.db, [session.id])).get(session.id) ?? null);
+}
+
+export function sessionResource(ctx: CheckoutContext, session: CheckoutSession, erasedAt: Date | null): CheckoutSessionResource {
   const { id, bookingReference, state, final, operation } = partnerSessionView(session);
   return {
     id,
@@ -143,6 +149,7 @@ export function sessionResource(ctx: CheckoutContext, session: CheckoutSession):
     expiresAt: session.expiresAt.toISOString(),
     createdAt: session.createdAt.toISOString(),
     updatedAt: session.updatedAt.toISOString(),
+    customerDataErasedAt: erasedAt?.toISOString() ?? null,
   };
 }
 
@@ -171,7 +178,7 @@ export async function handleCreateSession(
   const input = validSessionInput(await readJson(request), partner);
   const { session, created } = await createSession(ctx.db, partner, input);
   loggerFor("checkout").info({ partnerId: partner.id, sessionId: session.id, created }, "checkout session opened");
-  return { status: created ? 201 : 200, body: sessionResource(ctx, session) };
+  return { status: created ? 201 : 200, body: created ? sessionResource(ctx, session, null) : await readSessionResource(ctx, session) };
 }
 
 const RETURN_URL_OFF_ORIGINS = "must be on one of the partner's allowed origins";
@@ -222,7 +229,7 @@ export async function handleGetSession(
   const ctx = await context();
   const partner = await authenticatePartner(ctx, request, throttles);
   takeRead(throttles, partner);
-  return sessionResource(ctx, await partnersSession(ctx, partner, id));
+  return readSessionResource(ctx, await partnersSession(ctx, partner, id));
 }
 
 /** The partner's own session: another partner's is "not found", its existence nobody else's business. */

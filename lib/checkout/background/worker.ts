@@ -2,6 +2,7 @@ import "server-only";
 import type { CheckoutContext } from "../session/flow";
 import { deliverDueNotifications } from "./notifications";
 import { reconcile } from "./reconciler";
+import { eraseRetainedCustomerData } from "./retention";
 import { dueWebhookEvents, processWebhookEvent } from "./webhooks";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { logError, loggerFor } from "@/lib/logger";
@@ -94,8 +95,9 @@ export function createWebhookPump(ctx: CheckoutContext, concurrency = WEBHOOK_CO
 /**
  * The server's background work. Webhook events are processed as soon as the receiver stores them
  * (the pump); every few seconds, a round also takes up events whose processing failed or was cut
- * short by a stopped instance (its lock runs out), sends due partner notifications, and reconciles
- * open outcomes (by one instance at a time, the lease holder). Every instance runs it; the
+ * short by a stopped instance (its lock runs out), sends due partner notifications, reconciles
+ * open outcomes (by one instance at a time, the lease holder), and every ten minutes erases the
+ * customers' data past its retention period (retention.ts, under a lease too). Every instance runs it; the
  * database decides who does what.
  */
 export function startBackgroundWork(ctx: CheckoutContext, intervalMs = 5_000): BackgroundWork {
@@ -169,6 +171,10 @@ export function outageBackoff(intervalMs: number, now: () => number = Date.now) 
   };
 }
 
+/** How often an instance tries the customer data retention sweep (its lease holder runs it). */
+export const RETENTION_EVERY_MS = 10 * 60_000;
+let lastRetention = 0;
+
 async function runRound(ctx: CheckoutContext): Promise<void> {
   await deliverDueNotifications(ctx);
   try {
@@ -177,5 +183,9 @@ async function runRound(ctx: CheckoutContext): Promise<void> {
   } catch (error) {
     metrics().reconcilerRuns.inc({ outcome: "failed" });
     throw error;
+  }
+  if (Date.now() - lastRetention >= RETENTION_EVERY_MS) {
+    lastRetention = Date.now();
+    await eraseRetainedCustomerData(ctx);
   }
 }

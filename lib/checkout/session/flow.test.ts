@@ -393,11 +393,18 @@ describe("offers and choosing", () => {
     const ended = await requireSession(ctx.db, session.id);
     expect(statusView(ended)).toMatchObject({ state: "not_eligible", final: true });
     expect(new URL(statusView(ended).returnUrl).searchParams.get("outcome")).toBe("not_eligible");
-    expect(sessionResource(ctx, ended)).toMatchObject({ state: "not_eligible", final: true, operation: { status: "GENERATED" } });
+    expect(sessionResource(ctx, ended, null)).toMatchObject({ state: "not_eligible", final: true, operation: { status: "GENERATED" } });
     const notified = await notificationsOf(session.id);
     expect(notified.map((n) => n.payload.type)).toEqual(["checkout.session.choosing", "checkout.session.not_eligible"]);
     // What GET answers, in the notification.
-    const { url: _url, expiresAt: _e, createdAt: _c, updatedAt: _u, ...resource } = sessionResource(ctx, ended);
+    const {
+      url: _url,
+      expiresAt: _e,
+      createdAt: _c,
+      updatedAt: _u,
+      customerDataErasedAt: _d,
+      ...resource
+    } = sessionResource(ctx, ended, null);
     expect(notified[1]!.payload.data).toEqual(resource);
 
     // Loaded again (a reload): nothing more is written.
@@ -461,10 +468,10 @@ describe("offers and choosing", () => {
     // Read before the redirect: nothing left in the background.
     const atProvider = await requireSession(ctx.db, session.id);
     expect([sessionState(atProvider), atProvider.operationStatus]).toEqual(["pending", "CLIENT_REQUESTED"]);
-    expect(sessionResource(ctx, atProvider).operation).toMatchObject({ status: "CLIENT_REQUESTED" });
+    expect(sessionResource(ctx, atProvider, null).operation).toMatchObject({ status: "CLIENT_REQUESTED" });
     const pending = (await notificationsOf(session.id)).find((n) => n.state === "pending")!;
     expect(pending.payload.data).toEqual(partnerSessionView(atProvider));
-    expect(pending.payload.data.operation).toEqual(sessionResource(ctx, atProvider).operation);
+    expect(pending.payload.data.operation).toEqual(sessionResource(ctx, atProvider, null).operation);
     expect(atProvider.operationUpdatedAt!.getTime()).toBeGreaterThanOrEqual(session.operationUpdatedAt!.getTime());
     expect((await statusHistory(ctx.db, session.id)).map((entry) => entry.source)).toContain("action");
   });

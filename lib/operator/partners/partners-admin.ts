@@ -20,6 +20,8 @@ import {
   type OriginProblem,
   type PartnerIdProblem,
   type ReturnUrlProblem,
+  checkRetentionDays,
+  type RetentionProblem,
 } from "./settings";
 
 /**
@@ -158,6 +160,34 @@ export async function updatePartnerSettings(
   forgetPartner(partnerId);
   await recordActorAudit(db, actor, { kind: "partner_updated", result: "ok", partnerId, details: { changed: changed.join(",") } });
   return { ok: true, changed };
+}
+
+/**
+ * The retention period of the partner's customers' data, in days, at most `maxDays`
+ * (CUSTOMER_DATA_RETENTION_MAX_DAYS): audited as a change of its settings.
+ */
+export async function setPartnerRetentionDays(
+  db: Db,
+  partnerId: string,
+  raw: string,
+  actor: AuditActor,
+  maxDays: number,
+): Promise<{ ok: true; days: number } | { ok: false; reason: RetentionProblem | "not_found" }> {
+  const partner = await partnerById(db, partnerId);
+  if (!partner) return { ok: false, reason: "not_found" };
+  const checked = checkRetentionDays(raw, maxDays);
+  if (!checked.ok) return checked;
+  if (checked.value !== partner.customerDataRetentionDays) {
+    await db.update(partners).set({ customerDataRetentionDays: checked.value }).where(eq(partners.id, partnerId));
+    forgetPartner(partnerId);
+    await recordActorAudit(db, actor, {
+      kind: "partner_updated",
+      result: "ok",
+      partnerId,
+      details: { changed: "customerDataRetentionDays", days: checked.value },
+    });
+  }
+  return { ok: true, days: checked.value };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkAgencyIds, checkDefaultReturnUrl, checkOrigins, checkPartnerId, checkPartnerName } from "./settings";
+import { checkAgencyIds, checkDefaultReturnUrl, checkOrigins, checkPartnerId, checkPartnerName, checkRetentionDays } from "./settings";
 
 describe("a partner's id", () => {
   it("is 3 to 40 lower-case letters, digits and inner hyphens", () => {
@@ -83,5 +83,15 @@ describe("agency ids", () => {
     expect(checkAgencyIds("")).toEqual({ ok: true, value: [] });
     for (const bad of ["0", "-1", "1.5", "abc", "01", "99999999999"]) expect(checkAgencyIds(bad)).toEqual({ ok: false, reason: "invalid" });
     expect(checkAgencyIds(Array.from({ length: 51 }, (_, i) => i + 1).join(","))).toEqual({ ok: false, reason: "too_many" });
+  });
+});
+
+describe("a partner's retention period", () => {
+  it("takes whole days from 1 to the ceiling", () => {
+    expect(checkRetentionDays(" 90 ", 365)).toEqual({ ok: true, value: 90 });
+    expect(checkRetentionDays("365", 365)).toEqual({ ok: true, value: 365 });
+    expect(checkRetentionDays("366", 365)).toEqual({ ok: false, reason: "over_ceiling" });
+    for (const bad of ["", "0", "-1", "1.5", "ninety", "1e3"])
+      expect(checkRetentionDays(bad, 365)).toEqual({ ok: false, reason: "invalid" });
   });
 });

@@ -110,3 +110,20 @@ export function checkAgencyIds(raw: string): Checked<number[], "invalid" | "too_
   if (ids.length > MAX_AGENCIES) return { ok: false, reason: "too_many" };
   return { ok: true, value: ids.sort((a, b) => a - b) };
 }
+
+export type RetentionProblem = "invalid" | "over_ceiling";
+
+/** The default retention period of a partner's customers' data, in days (the column's default). */
+export const DEFAULT_RETENTION_DAYS = 90;
+
+/**
+ * The retention period of a partner's customers' data as typed: a whole number of days, from 1 to
+ * the platform's ceiling (CUSTOMER_DATA_RETENTION_MAX_DAYS). `over_ceiling`: above it.
+ */
+export function checkRetentionDays(raw: string, maxDays: number): Checked<number, RetentionProblem> {
+  const text = raw.trim();
+  if (!/^[0-9]{1,6}$/.test(text) || Number(text) < 1) return { ok: false, reason: "invalid" };
+  const days = Number(text);
+  if (days > maxDays) return { ok: false, reason: "over_ceiling" };
+  return { ok: true, value: days };
+}

@@ -3,7 +3,13 @@
 import { refresh } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import type { CredentialState, InviteAdminState, PartnerNotificationState, PartnerSettingsState } from "@/components/operator/form-states";
+import type {
+  CredentialState,
+  InviteAdminState,
+  PartnerNotificationState,
+  PartnerRetentionState,
+  PartnerSettingsState,
+} from "@/components/operator/form-states";
 import { apiSecretsState } from "@/components/partners/api-secrets-rows";
 import type { ApiSecretsState } from "@/components/partners/api-secrets-state";
 import { getAppContext } from "@/lib/app-context";
@@ -18,6 +24,7 @@ import {
   setPartnerAgencies,
   setPartnerDisabled,
   setPartnerNotificationUrl,
+  setPartnerRetentionDays,
   updatePartnerSettings,
 } from "@/lib/operator/partners/partners-admin";
 import { checkAgencyIds, RETURN_URL_MAX_LENGTH } from "@/lib/operator/partners/settings";
@@ -119,6 +126,31 @@ export const notificationAction = formAction<PartnerNotificationState>()(notific
       return { saved: true, url: outcome.url ?? "" };
     }
     return { url: typedUrl(formData), error: outcome.reason === "not_found" ? "not_found" : notificationUrlProblem(outcome.reason) };
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Customers' data retention
+
+const retentionSchema = z.object({ partnerId, retentionDays: z.string().max(20).default("") });
+
+const retentionValidated = operatorAction(retentionSchema, async (operator, input) =>
+  setPartnerRetentionDays(await db(), input.partnerId, input.retentionDays, operator.actor, getEnv().customerDataRetentionMaxDays),
+);
+
+const typedDays = (formData: FormData) => typedValues(formData, { retentionDays: 20 }).retentionDays;
+
+export const retentionAction = formAction<PartnerRetentionState>()(retentionValidated, {
+  invalid: (issues, formData) => ({
+    days: typedDays(formData),
+    error: issues.some((issue) => issue.field === "partnerId") ? "not_found" : "invalid",
+  }),
+  valid: (outcome, formData) => {
+    if (outcome.ok) {
+      refresh();
+      return { saved: true, days: String(outcome.days) };
+    }
+    return { days: typedDays(formData), error: outcome.reason };
   },
 });
 

@@ -4,7 +4,13 @@ import type { ReactNode } from "react";
 import { credentialText } from "@/components/operator/credential-text";
 import { OperatorPage } from "@/app/operator/operator-page";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
-import { CredentialForm, InviteAdminForm, PartnerNotificationForm, PartnerSettingsForm } from "@/components/operator/partner-forms";
+import {
+  CredentialForm,
+  InviteAdminForm,
+  PartnerNotificationForm,
+  PartnerRetentionForm,
+  PartnerSettingsForm,
+} from "@/components/operator/partner-forms";
 import { ApiSecretsPanel } from "@/components/partners/api-secrets-panel";
 import { apiSecretRows } from "@/components/partners/api-secrets-rows";
 import { Button } from "@/components/ui/button";
@@ -28,6 +34,7 @@ import {
   credentialAction,
   inviteAdminAction,
   notificationAction,
+  retentionAction,
   settingsAction,
   stateAction,
 } from "./actions";
@@ -166,6 +173,18 @@ export default async function PartnerPage({ params, searchParams }: IdPageProps)
           current={partner.notificationUrl ?? ""}
           text={m.notifications}
           adminText={admin.notifications}
+          errorPrefix={m.common.errorPrefix}
+          permalink={path}
+        />
+      </Section>
+
+      <Section id="retention" title={m.retention.title} intro={m.retention.intro}>
+        <PartnerRetentionForm
+          action={retentionAction}
+          partnerId={partner.id}
+          current={partner.customerDataRetentionDays}
+          maxDays={env.customerDataRetentionMaxDays}
+          text={m.retention}
           errorPrefix={m.common.errorPrefix}
           permalink={path}
         />

@@ -1,0 +1,1 @@
+ALTER TABLE "partners" ADD COLUMN "customer_data_retention_days" integer DEFAULT 90 NOT NULL;
