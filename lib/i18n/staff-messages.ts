@@ -18,7 +18,7 @@ const es = {
     intro:
       "Las personas que entran en el back-office de esta agencia. Los administradores gestionan el equipo, los avisos, el tema y el registro de auditoría; los agentes trabajan con las operaciones y los enlaces de pago. Solo quien tiene el permiso de devolución puede devolver.",
     caption: "Personas del equipo, primero los administradores",
-    columns: { name: "Nombre", email: "Correo", role: "Rol", refund: "Devoluciones", twoFactor: "Dos pasos", status: "Estado" },
+    columns: { name: "Nombre", email: "Correo", role: "Rol", refund: "Devoluciones", dataRequests: "Solicitudes de datos", twoFactor: "Dos pasos", status: "Estado" },
     roles: { admin: "Administrador", agent: "Agente" },
     yes: "Sí",
     no: "No",
@@ -53,6 +53,9 @@ const es = {
     roleLabel: "Rol",
     refundLabel: "Puede hacer devoluciones",
     refundHint: "Las devoluciones mueven dinero: dales este permiso solo a quien las haga.",
+    dataRequestsLabel: "Puede atender solicitudes de datos de clientes",
+    dataRequestsHint:
+      "Buscar, exportar y borrar los datos personales de un cliente (página «Solicitudes de datos»). Solo un administrador puede tenerlo.",
     roleSubmit: "Guardar",
     accessHeading: "Acceso",
     disableIntro: "Una cuenta desactivada no puede entrar; sus sesiones abiertas se cierran en el acto.",
@@ -185,7 +188,7 @@ const en: StaffMessages = {
     intro:
       "The people who sign in to this agency's back-office. Administrators manage the team, notifications, the theme and the audit log; agents work on operations and payment links. Only members with the refund permission may refund.",
     caption: "Team members, administrators first",
-    columns: { name: "Name", email: "E-mail", role: "Role", refund: "Refunds", twoFactor: "Two-step", status: "Status" },
+    columns: { name: "Name", email: "E-mail", role: "Role", refund: "Refunds", dataRequests: "Data requests", twoFactor: "Two-step", status: "Status" },
     roles: { admin: "Administrator", agent: "Agent" },
     yes: "Yes",
     no: "No",
@@ -218,6 +221,8 @@ const en: StaffMessages = {
     roleLabel: "Role",
     refundLabel: "May refund",
     refundHint: "Refunds move money: give this permission only to those who make them.",
+    dataRequestsLabel: "May answer customers' data requests",
+    dataRequestsHint: "Find, export and erase a customer's personal data (the “Data requests” page). Only an administrator may hold it.",
     roleSubmit: "Save",
     accessHeading: "Access",
     disableIntro: "A disabled account cannot sign in; its open sessions end at once.",

@@ -142,10 +142,15 @@ function detailsText(event: AuditEventRow, t: AdminMessages["audit"], locale: Lo
       d.memberName,
       typeof d.role === "string" ? d.role : undefined,
       typeof d.canRefund === "boolean" ? d.canRefund : undefined,
+      d.canDataRequests === true,
     );
     return typeof d.endedSessions === "number" && d.endedSessions > 0 ? `${member} · ${t.endedSessions(d.endedSessions)}` : member;
   }
   if (typeof d.endedSessions === "number") return t.endedSessions(d.endedSessions);
+  // A customer's data exported: how many sessions, in which form; never whose.
+  if (event.kind === "customer_data_exported" && typeof d.sessions === "number") {
+    return t.exportedSessions(d.sessions, typeof d.format === "string" ? d.format : "page");
+  }
   if (event.kind.startsWith("api_secret_") && typeof d.prefix === "string" && d.prefix !== "") return `${d.prefix}…`;
   // A payment link: its booking and, for an e-mail, the recipient as recorded (masked). Not the
   // session id: the link's key, which a reader of the log does not need.
