@@ -18,7 +18,15 @@ const es = {
     intro:
       "Las personas que entran en el back-office de esta agencia. Los administradores gestionan el equipo, los avisos, el tema y el registro de auditoría; los agentes trabajan con las operaciones y los enlaces de pago. Solo quien tiene el permiso de devolución puede devolver.",
     caption: "Personas del equipo, primero los administradores",
-    columns: { name: "Nombre", email: "Correo", role: "Rol", refund: "Devoluciones", dataRequests: "Solicitudes de datos", twoFactor: "Dos pasos", status: "Estado" },
+    columns: {
+      name: "Nombre",
+      email: "Correo",
+      role: "Rol",
+      refund: "Devoluciones",
+      dataRequests: "Solicitudes de datos",
+      twoFactor: "Dos pasos",
+      status: "Estado",
+    },
     roles: { admin: "Administrador", agent: "Agente" },
     yes: "Sí",
     no: "No",
@@ -188,7 +196,15 @@ const en: StaffMessages = {
     intro:
       "The people who sign in to this agency's back-office. Administrators manage the team, notifications, the theme and the audit log; agents work on operations and payment links. Only members with the refund permission may refund.",
     caption: "Team members, administrators first",
-    columns: { name: "Name", email: "E-mail", role: "Role", refund: "Refunds", dataRequests: "Data requests", twoFactor: "Two-step", status: "Status" },
+    columns: {
+      name: "Name",
+      email: "E-mail",
+      role: "Role",
+      refund: "Refunds",
+      dataRequests: "Data requests",
+      twoFactor: "Two-step",
+      status: "Status",
+    },
     roles: { admin: "Administrator", agent: "Agent" },
     yes: "Yes",
     no: "No",
