@@ -132,7 +132,7 @@ export interface webhooks {
         put?: never;
         /**
          * A session reached a state
-         * @description POSTed to your notification URL at each state a session reaches, in the [Standard Webhooks](https://www.standardwebhooks.com/) format, signed with your `whsec_…` signing secret.
+         * @description POSTed to your notification URL at each state a session reaches, and once when its customer's data is erased (`checkout.session.customer_data_erased`), in the [Standard Webhooks](https://www.standardwebhooks.com/) format, signed with your `whsec_…` signing secret.
          *
          *     - Verify the signature on the **raw** body (the bytes received, before any JSON parsing), with the three headers.
          *     - Delivery is at least once: deduplicate on `webhook-id`.
@@ -285,9 +285,12 @@ export interface components {
              */
             expectedTotalToRefundCents?: number;
         };
-        /** @description The state a session reached. A hint: `GET /checkout-sessions/{id}` is the reference. */
+        /** @description The state a session reached, or the erasure of its customer's data (never the data itself). A hint: `GET /checkout-sessions/{id}` is the reference. */
         CheckoutSessionNotification: {
-            /** @example checkout.session.confirmed */
+            /**
+             * @description `checkout.session.{state}` for the state the session reached, or `checkout.session.customer_data_erased` once its customer's data was erased (sent once per session; `data.customerDataErasedAt` says when).
+             * @example checkout.session.confirmed
+             */
             type: string;
             /**
              * Format: date-time
@@ -300,6 +303,11 @@ export interface components {
                 state: components["schemas"]["CheckoutSessionState"];
                 final: boolean;
                 operation: components["schemas"]["CheckoutSessionOperation"] | null;
+                /**
+                 * Format: date-time
+                 * @description Only on `checkout.session.customer_data_erased`: when the customer's data was erased.
+                 */
+                customerDataErasedAt?: string;
             };
         };
         /**
@@ -370,7 +378,7 @@ export interface components {
         CheckoutApiError: {
             error: {
                 /** @enum {string} */
-                code: "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "validation_failed" | "unsupported_api_version" | "payload_too_large" | "conflict" | "not_cancellable" | "not_refundable" | "refund_in_progress" | "idempotency_key_in_use" | "idempotency_key_reused" | "session_expired" | "refund_rejected" | "rate_limited" | "financing_unavailable" | "internal" | "database_unavailable";
+                code: "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "validation_failed" | "unsupported_api_version" | "payload_too_large" | "conflict" | "not_cancellable" | "not_refundable" | "refund_in_progress" | "customer_data_in_use" | "idempotency_key_in_use" | "idempotency_key_reused" | "session_expired" | "refund_rejected" | "rate_limited" | "financing_unavailable" | "internal" | "database_unavailable";
                 /** @description For a developer; may change: branch on `code`. */
                 message: string;
                 /** @description With `validation_failed`: every field that was refused; with an error about a header, that header. */
@@ -379,7 +387,7 @@ export interface components {
                     field: string;
                     message: string;
                 }[];
-                /** @description With `not_cancellable` and `not_refundable`: the session's state now, which does not allow it. */
+                /** @description With `not_cancellable`, `not_refundable` and `customer_data_in_use`: the session's state now, which does not allow it. */
                 state?: components["schemas"]["CheckoutSessionState"];
             };
         };
@@ -472,7 +480,10 @@ export interface components {
              * @example 1042
              */
             cursor: string;
-            /** @example checkout.session.confirmed */
+            /**
+             * @description `checkout.session.{state}` for the state the session reached, or `checkout.session.customer_data_erased` once its customer's data was erased (sent once per session; `data.customerDataErasedAt` says when).
+             * @example checkout.session.confirmed
+             */
             type: string;
             /**
              * Format: date-time
@@ -485,6 +496,11 @@ export interface components {
                 state: components["schemas"]["CheckoutSessionState"];
                 final: boolean;
                 operation: components["schemas"]["CheckoutSessionOperationOutput"] | null;
+                /**
+                 * Format: date-time
+                 * @description Only on `checkout.session.customer_data_erased`: when the customer's data was erased.
+                 */
+                customerDataErasedAt?: string;
             };
             delivery: components["schemas"]["CheckoutEventDelivery"];
         };

@@ -19,8 +19,8 @@ import { sql } from "drizzle-orm";
 import type { Locale } from "@/lib/vocabulary/locales";
 import type { OperationStatus, WebhookStatus } from "@/lib/vocabulary/partner-api";
 import type {
+  NotificationSubject,
   SessionFinancingStatus,
-  SessionState,
   StatusSource,
   StoredBooking,
   StoredNotification,
@@ -351,8 +351,11 @@ export const partnerNotifications = pgTable(
       .notNull()
       .references(() => checkoutSessions.id, { onDelete: "cascade" }),
     partnerId: text("partner_id").notNull(),
-    /** The session state it announces: one notification per state reached. */
-    state: text("state").$type<SessionState>().notNull(),
+    /**
+     * The session state it announces (one notification per state reached), or
+     * `customer_data_erased` for the erasure of its customer data (one per session).
+     */
+    state: text("state").$type<NotificationSubject>().notNull(),
     payload: jsonb("payload").$type<StoredNotification>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     attempts: integer("attempts").notNull().default(0),
@@ -611,6 +614,8 @@ export const AUDIT_KINDS = [
   "api_secret_rotated",
   "api_secret_revoked",
   "customer_data_exported",
+  "customer_data_erased",
+  "customer_data_retention_erased",
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 export type AuditResult = "ok" | "refused" | "failed";

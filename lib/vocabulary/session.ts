@@ -68,9 +68,15 @@ export interface StoredPlan {
   totalFinanced: StoredMoney;
 }
 
+/** The event a session's customer data was erased under: no session state, an event of its own. */
+export const CUSTOMER_DATA_ERASED_EVENT = "customer_data_erased";
+
+/** What a partner notification announces (`partner_notifications.state`): a state reached, or the erasure. */
+export type NotificationSubject = SessionState | typeof CUSTOMER_DATA_ERASED_EVENT;
+
 /** A partner notification's body, as signed and sent (lib/checkout/api/api-schemas.ts checks its schema's output is this). */
 export interface StoredNotification {
-  type: `checkout.session.${SessionState}`;
+  type: `checkout.session.${NotificationSubject}`;
   timestamp: string;
   data: {
     id: string;
@@ -78,5 +84,7 @@ export interface StoredNotification {
     state: SessionState;
     final: boolean;
     operation: { id: string; status: OperationStatus | null; updatedAt: string | null } | null;
+    /** Only on the erasure's notification: when the customer's data was erased. */
+    customerDataErasedAt?: string;
   };
 }

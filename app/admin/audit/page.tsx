@@ -136,6 +136,8 @@ function detailsText(event: AuditEventRow, t: AdminMessages["audit"], locale: Lo
   }
   // A cancel through the checkout sessions API: which booking (an open session has no operation yet).
   if (event.kind === "operation_cancelled" && typeof d.bookingReference === "string") return t.bookingDetails(d.bookingReference);
+  // A customer's data erased: which booking (the data itself is gone, and never was in the log).
+  if (event.kind === "customer_data_erased" && typeof d.bookingReference === "string") return t.bookingDetails(d.bookingReference);
   // A change to a member of the staff: whom it was about (the log outlives the account), and what they may do now.
   if (typeof d.memberName === "string") {
     const member = t.memberDetails(

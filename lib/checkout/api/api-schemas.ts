@@ -2,7 +2,7 @@ import { z } from "zod";
 import { operationStatusSchema } from "@/lib/financing/contract";
 import { LOCALES } from "@/lib/i18n/locales";
 import { bookingSchema, createSessionSchema, flightSchema, hotelSchema, moneySchema, serviceSchema } from "../session/booking";
-import { SESSION_STATES, type StoredNotification } from "@/lib/vocabulary/session";
+import { CUSTOMER_DATA_ERASED_EVENT, SESSION_STATES, type StoredNotification } from "@/lib/vocabulary/session";
 import type { SameType } from "@/lib/vocabulary/same-type";
 import { TRIP_TIME_ZONE } from "../session/trip-dates";
 import { CHECKOUT_SESSION_ID } from "@/lib/http/checkout-session-id";
@@ -89,7 +89,8 @@ export const apiErrorSchema = z
         .optional()
         .meta({ description: "With `validation_failed`: every field that was refused; with an error about a header, that header." }),
       state: sessionStateSchema.optional().meta({
-        description: "With `not_cancellable` and `not_refundable`: the session's state now, which does not allow it.",
+        description:
+          "With `not_cancellable`, `not_refundable` and `customer_data_in_use`: the session's state now, which does not allow it.",
       }),
     }),
   })
@@ -98,11 +99,12 @@ export const apiErrorSchema = z
 export const notificationPayloadSchema = z
   .object({
     type: z
-      .templateLiteral(["checkout.session.", sessionStateSchema])
-      // The longest state's: a template literal cannot take .max(), so it is stated.
+      .templateLiteral(["checkout.session.", z.enum([...SESSION_STATES, CUSTOMER_DATA_ERASED_EVENT])])
+      // The longest one's: a template literal cannot take .max(), so it is stated.
       .meta({
+        description: `\`checkout.session.{state}\` for the state the session reached, or \`checkout.session.${CUSTOMER_DATA_ERASED_EVENT}\` once its customer's data was erased (sent once per session; \`data.customerDataErasedAt\` says when).`,
         examples: ["checkout.session.confirmed"],
-        maxLength: "checkout.session.".length + Math.max(...SESSION_STATES.map((s) => s.length)),
+        maxLength: "checkout.session.".length + Math.max(...[...SESSION_STATES, CUSTOMER_DATA_ERASED_EVENT].map((s) => s.length)),
       }),
     timestamp: dateTime().meta({ description: "When the notification was written (the state change)." }),
     data: z.object({
@@ -111,11 +113,15 @@ export const notificationPayloadSchema = z
       state: sessionStateSchema,
       final: z.boolean(),
       operation: sessionOperationSchema.nullable(),
+      customerDataErasedAt: dateTime()
+        .optional()
+        .meta({ description: `Only on \`checkout.session.${CUSTOMER_DATA_ERASED_EVENT}\`: when the customer's data was erased.` }),
     }),
   })
   .meta({
     id: "CheckoutSessionNotification",
-    description: "The state a session reached. A hint: `GET /checkout-sessions/{id}` is the reference.",
+    description:
+      "The state a session reached, or the erasure of its customer's data (never the data itself). A hint: `GET /checkout-sessions/{id}` is the reference.",
   });
 export type NotificationPayload = z.output<typeof notificationPayloadSchema>;
 // The notification is stored as it is signed and sent: its shape is the database's.

@@ -1,4 +1,5 @@
 import { defineErrorCodes, type AppErrorCode, type PLATFORM_ERROR_STATUS } from "@/lib/app-error";
+import type { ERASURE_ERROR_STATUS } from "../session/erasure-rule";
 
 /**
  * The checkout sessions API's own error codes, registered with the app's error type (the
@@ -36,6 +37,7 @@ export const API_ERROR_CODES = [
   "not_cancellable",
   "not_refundable",
   "refund_in_progress",
+  "customer_data_in_use",
   "idempotency_key_in_use",
   "idempotency_key_reused",
   "session_expired",
@@ -48,7 +50,10 @@ export const API_ERROR_CODES = [
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
 // The list misses no code of the platform's or the API's (a compile error names the one missing).
-const everyCodeListed: Exclude<keyof typeof PLATFORM_ERROR_STATUS | keyof CheckoutApiErrorTable, ApiErrorCode> extends never
+const everyCodeListed: Exclude<
+  keyof typeof PLATFORM_ERROR_STATUS | keyof CheckoutApiErrorTable | keyof typeof ERASURE_ERROR_STATUS,
+  ApiErrorCode
+> extends never
   ? true
   : never = true;
 void everyCodeListed;

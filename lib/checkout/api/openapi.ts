@@ -549,7 +549,7 @@ export function buildCheckoutApiDocument(options: CheckoutApiDocumentOptions = {
           operationId: "checkoutSessionNotification",
           summary: "A session reached a state",
           description: [
-            "POSTed to your notification URL at each state a session reaches, in the [Standard Webhooks](https://www.standardwebhooks.com/) format, signed with your `whsec_…` signing secret.",
+            "POSTed to your notification URL at each state a session reaches, and once when its customer's data is erased (`checkout.session.customer_data_erased`), in the [Standard Webhooks](https://www.standardwebhooks.com/) format, signed with your `whsec_…` signing secret.",
             "",
             "- Verify the signature on the **raw** body (the bytes received, before any JSON parsing), with the three headers.",
             "- Delivery is at least once: deduplicate on `webhook-id`.",

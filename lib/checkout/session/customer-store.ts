@@ -83,6 +83,16 @@ export async function readCustomerData(db: Db, sessionIds: readonly string[], ke
   return new Map(rows.map((row) => [row.sessionId, viewOf(row, keyring)]));
 }
 
+/** When these sessions' customer data was erased, by session id; a session not erased is not in the map. */
+export async function customerDataErasedAt(db: Db, sessionIds: readonly string[]): Promise<Map<string, Date>> {
+  if (sessionIds.length === 0) return new Map();
+  const rows = await db
+    .select({ sessionId: customerData.sessionId, erasedAt: customerData.erasedAt })
+    .from(customerData)
+    .where(and(inArray(customerData.sessionId, [...new Set(sessionIds)]), isNotNull(customerData.erasedAt)));
+  return new Map(rows.map((row) => [row.sessionId, row.erasedAt!]));
+}
+
 /** The partner's prefill of a session being opened, in the transaction that opens it. */
 export async function storePrefill(tx: Tx, sessionId: string, draft: CustomerDraft): Promise<void> {
   await tx.insert(customerData).values({ sessionId, ...sealedValues(sessionId, draft), submitted: false });
@@ -132,23 +142,35 @@ export async function reserveCorrection(db: Db, sessionId: string, editorTokenHa
 
 /**
  * Erases a session's customer data, in one statement: the sealed data and both hashes become null,
- * `erased_at` is set (kept from the first time when erased before). The row stays, so the readers
+ * `erased_at` is set. A row erased before is left as it is (its `erased_at` the first time's):
+ * "already_erased", even at the same instant. The row stays, so the readers
  * can say "erased". "none": the session has no customer data.
  */
 export async function eraseCustomerData(db: Db, sessionId: string, now: Date): Promise<"erased" | "already_erased" | "none"> {
   const [row] = await db
     .update(customerData)
-    .set({
-      data: null,
-      documentHash: null,
-      emailHash: null,
-      erasedAt: sql`coalesce(${customerData.erasedAt}, ${now.toISOString()}::timestamptz)`,
-      updatedAt: now,
-    })
-    .where(eq(customerData.sessionId, sessionId))
-    .returning({ erasedAt: customerData.erasedAt });
-  if (!row) return "none";
-  return row.erasedAt?.getTime() === now.getTime() ? "erased" : "already_erased";
+    .set({ data: null, documentHash: null, emailHash: null, erasedAt: now, updatedAt: now })
+    .where(and(eq(customerData.sessionId, sessionId), isNull(customerData.erasedAt)))
+    .returning({ sessionId: customerData.sessionId });
+  if (row) return "erased";
+  // Not erased now: erased before (a repeat, even at the same instant), or no row at all.
+  const [existing] = await db.select({ sessionId: customerData.sessionId }).from(customerData).where(eq(customerData.sessionId, sessionId));
+  return existing ? "already_erased" : "none";
+}
+
+/**
+ * Erases a session's customer data as eraseCustomerData does, and marks a session that never had
+ * any as erased too (a row with no data and `erased_at` set), so its readers say "erased" either way.
+ */
+export async function eraseOrMarkCustomerData(db: Db, sessionId: string, now: Date): Promise<"erased" | "already_erased"> {
+  const outcome = await eraseCustomerData(db, sessionId, now);
+  if (outcome !== "none") return outcome;
+  const rows = await db
+    .insert(customerData)
+    .values({ sessionId, data: null, submitted: false, erasedAt: now, updatedAt: now })
+    .onConflictDoNothing({ target: customerData.sessionId })
+    .returning({ sessionId: customerData.sessionId });
+  return rows.length > 0 ? "erased" : "already_erased";
 }
 
 /**

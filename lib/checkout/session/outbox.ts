@@ -3,7 +3,8 @@ import { randomBytes } from "node:crypto";
 import { and, asc, eq, gt, isNull, lte, notExists, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { checkoutSessions, partnerNotifications } from "@/lib/db/schema";
-import { notificationPayload, type CheckoutSession } from "./session-state";
+import { CUSTOMER_DATA_ERASED_EVENT, type NotificationSubject } from "@/lib/vocabulary/session";
+import { erasureNotificationPayload, notificationPayload, type CheckoutSession, type NotificationPayload } from "./session-state";
 
 /**
  * The partner notifications' outbox: each state a session reaches is queued here, in the
@@ -30,17 +31,33 @@ const NOTIFICATION_ORDER_LOCK_KEY = 7_305_160_041;
  */
 export async function enqueueNotification(tx: Tx, session: CheckoutSession, now = new Date()): Promise<void> {
   const payload = notificationPayload(session, now);
+  await enqueue(tx, session, payload.data.state, payload);
+}
+
+/**
+ * Writes the notification that the session's customer data was erased (erasure.ts), once per
+ * session: what GET answers for the session at `now`, with when the data was erased. Never the data.
+ * False when it was written before (the erasure is a repeat).
+ */
+export async function enqueueErasureNotification(tx: Tx, session: CheckoutSession, erasedAt: Date, now = new Date()): Promise<boolean> {
+  return enqueue(tx, session, CUSTOMER_DATA_ERASED_EVENT, erasureNotificationPayload(session, erasedAt, now));
+}
+
+/** Inserts one outbox row, under the order lock (see enqueueNotification); false when (session, subject) was there. */
+async function enqueue(tx: Tx, session: CheckoutSession, subject: NotificationSubject, payload: NotificationPayload): Promise<boolean> {
   await tx.execute(sql`select pg_advisory_xact_lock(${NOTIFICATION_ORDER_LOCK_KEY})`);
-  await tx
+  const rows = await tx
     .insert(partnerNotifications)
     .values({
       id: `msg_${randomBytes(16).toString("base64url")}`,
       sessionId: session.id,
       partnerId: session.partnerId,
-      state: payload.data.state,
+      state: subject,
       payload,
     })
-    .onConflictDoNothing({ target: [partnerNotifications.sessionId, partnerNotifications.state] });
+    .onConflictDoNothing({ target: [partnerNotifications.sessionId, partnerNotifications.state] })
+    .returning({ id: partnerNotifications.id });
+  return rows.length > 0;
 }
 
 /**

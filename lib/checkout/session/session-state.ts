@@ -1,5 +1,6 @@
 import type { SameType } from "@/lib/vocabulary/same-type";
 import {
+  CUSTOMER_DATA_ERASED_EVENT,
   SESSION_STATES,
   type SessionFinancingStatus,
   type SessionState,
@@ -141,6 +142,12 @@ export function partnerSessionView(session: CheckoutSession, now = new Date()): 
 export function notificationPayload(session: CheckoutSession, now = new Date()): NotificationPayload {
   const data = partnerSessionView(session, now);
   return { type: `checkout.session.${data.state}`, timestamp: now.toISOString(), data };
+}
+
+/** The notification that the session's customer data was erased at `erasedAt`: the session as GET says it, and when. */
+export function erasureNotificationPayload(session: CheckoutSession, erasedAt: Date, now = new Date()): NotificationPayload {
+  const data = { ...partnerSessionView(session, now), customerDataErasedAt: erasedAt.toISOString() };
+  return { type: `checkout.session.${CUSTOMER_DATA_ERASED_EVENT}`, timestamp: now.toISOString(), data };
 }
 
 /** The language the partner asked for, if any. */
