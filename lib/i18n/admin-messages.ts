@@ -20,7 +20,17 @@ import type { Locale } from "./locales";
  * server/client boundary.
  */
 
-const es = { ...shell.es, ...signIn.es, ...audit.es, ...health.es, ...operations.es, ...cancelRefund.es, ...notifications.es, ...theme.es, ...dataRequests.es };
+const es = {
+  ...shell.es,
+  ...signIn.es,
+  ...audit.es,
+  ...health.es,
+  ...operations.es,
+  ...cancelRefund.es,
+  ...notifications.es,
+  ...theme.es,
+  ...dataRequests.es,
+};
 
 export type AdminMessages = typeof es;
 export type CounterMessages = AdminMessages["counter"];

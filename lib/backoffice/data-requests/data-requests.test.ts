@@ -8,6 +8,7 @@ import { auditEvents, checkoutSessions, customerData, partners } from "@/lib/db/
 import { partnerById, type Partner } from "@/lib/partners/partners";
 import {
   describeSessions,
+  eraseCustomerSessions,
   exportCustomerData,
   exportSessions,
   findCustomerSessions,
@@ -77,7 +78,8 @@ describe("a customer's data requests", () => {
     const found = await findCustomerSessions(staffOf(world.partner.id), { by: "email", value: "fields@example.com" });
     if (!found.ok) throw new Error("expected sessions");
     const [session] = found.sessions;
-    expect(session).toMatchObject({ sessionId: id, state: "open", customerData: "present", erasable: { now: true } });
+    // Open: the customer may still send their data, so not yet.
+    expect(session).toMatchObject({ sessionId: id, state: "open", customerData: "present", erasable: { now: false } });
     expect(session!.fields).toEqual(expect.arrayContaining(["firstName", "email", "documentId", "phone"]));
   });
 
@@ -134,11 +136,35 @@ describe("a customer's data requests", () => {
     ]) {
       expect(await findCustomerSessions(actor, query)).toEqual({ ok: false, reason: "forbidden" });
       expect(await exportCustomerData(actor, query, "page")).toEqual({ ok: false, reason: "forbidden" });
+      expect(await eraseCustomerSessions(actor, ["cs_any"])).toEqual({ ok: false, reason: "forbidden" });
     }
     const refusals = (await auditRows(world.partner.id)).filter((row) => row.kind === "permission_refused");
-    expect(refusals.length).toBeGreaterThanOrEqual(4);
+    expect(refusals.length).toBeGreaterThanOrEqual(6);
     expect(refusals.every((row) => (row.details as { permission?: string }).permission === "data-requests")).toBe(true);
     expect(JSON.stringify(refusals)).not.toContain("refused@example.com");
+  });
+
+  it("erases a finished session's data through the one erasure; one still in use is refused with when to retry", async () => {
+    const finished = await sessionOf(world.partner, "erase@example.com", "66666666Q");
+    const open = await sessionOf(world.partner, "erase@example.com", "66666666Q");
+    await world.ctx.db.update(checkoutSessions).set({ cancelledAt: new Date() }).where(eq(checkoutSessions.id, finished));
+    const rivalStaff = staffOf(RIVAL_ID);
+
+    // Another partner's staff naming these sessions erase nothing.
+    expect(await eraseCustomerSessions(rivalStaff, [finished, open])).toEqual({ ok: true, erased: [], refused: [] });
+    const answer = await eraseCustomerSessions(staffOf(world.partner.id), [finished, open]);
+    if (!answer.ok) throw new Error("expected an answer");
+    expect(answer.erased.map((s) => s.sessionId)).toEqual([finished]);
+    expect(answer.refused.map((s) => s.sessionId)).toEqual([open]);
+    expect(answer.refused[0]!.retryAfter.getTime()).toBeGreaterThan(Date.now());
+
+    // Erased: no longer found; the export of the session says erased.
+    expect(await partnerSessionsOfCustomer(world.ctx.db, world.partner.id, { by: "email", value: "erase@example.com" })).toEqual([open]);
+    const [exported] = (await exportSessions(world.ctx.db, world.partner.id, [finished], new Date())).sessions;
+    expect(exported).toMatchObject({ state: "cancelled", customerData: { status: "erased" } });
+    const erasures = (await auditRows(world.partner.id)).filter((row) => row.kind === "customer_data_erased");
+    expect(JSON.stringify(erasures)).not.toContain("erase@example.com");
+    expect(JSON.stringify(erasures)).not.toContain("66666666Q");
   });
 
   it("lists a session whose customer is at the provider as not erasable now, with when to retry", async () => {

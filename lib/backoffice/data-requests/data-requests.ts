@@ -3,10 +3,12 @@ import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { recordAudit } from "@/lib/audit/audit";
 import { findSessionsByCustomer, readCustomerData, type CustomerDataView } from "@/lib/checkout/session/customer-store";
+import { eraseSessionCustomerData, erasureDecision } from "@/lib/checkout/session/erasure";
 import { isFinal, sessionState } from "@/lib/checkout/session/session-state";
+import { AppError } from "@/lib/app-error";
 import type { Keyring } from "@/lib/config/keyring";
 import type { Db } from "@/lib/db";
-import { checkoutSessions } from "@/lib/db/schema";
+import { checkoutSessions, type CheckoutSessionRow } from "@/lib/db/schema";
 import { can, type PermissionHolder } from "@/lib/identity/permissions";
 import { loggerFor } from "@/lib/logger";
 import { safeText } from "@/lib/validation/text";
@@ -49,10 +51,10 @@ export interface DataRequestSession {
   /** The customer's fields that erasing would empty (with the search hashes); none once erased or unavailable. */
   fields: CustomerField[];
   /**
-   * Whether it can be erased now: not while the customer is at the provider (its answer still
-   * needs the data); then `retryAfter`, when the session expires if it has not ended before.
+   * Whether it can be erased now: not while the customer's outcome is open (the data is still in
+   * use); then `retryAfter`, when to try again.
    */
-  erasable: { now: true } | { now: false; retryAfter: Date | null };
+  erasable: { now: true } | { now: false; retryAfter: Date };
 }
 
 /** A session's entry in an export: its booking, amounts, plan, states and dates, and the customer's data as held. */
@@ -123,13 +125,10 @@ function filledFields(view: CustomerDataView | undefined): CustomerField[] {
   return CUSTOMER_FIELDS.filter((field) => (view.draft[field] ?? "").trim() !== "");
 }
 
-/**
- * Whether the customer's data of a session in this state can be erased now: not while the customer
- * is at the provider (`pending`); the erasure itself (eraseSessionCustomerData) decides, this only says so ahead.
- */
-export function erasableNow(state: SessionState, expiresAt: Date, now: Date): DataRequestSession["erasable"] {
-  if (state !== "pending") return { now: true };
-  return { now: false, retryAfter: expiresAt.getTime() > now.getTime() ? expiresAt : null };
+/** Whether the session can be erased now, by the erasure's own rule (erasure-rule.ts), and if not, when to retry. */
+function erasableNow(row: CheckoutSessionRow, now: Date): DataRequestSession["erasable"] {
+  const decision = erasureDecision(row, now);
+  return decision.allowed ? { now: true } : { now: false, retryAfter: decision.retryAt };
 }
 
 /** The partner's sessions of a customer, with what erasing each would empty and whether it can be now. */
@@ -169,7 +168,7 @@ export async function describeSessions(
       expiresAt: row.expiresAt,
       customerData: view?.status ?? "erased",
       fields: filledFields(view),
-      erasable: erasableNow(state, row.expiresAt, now),
+      erasable: erasableNow(row, now),
     };
   });
 }
@@ -253,4 +252,46 @@ export async function exportCustomerData(
 /** The JSON download's file name: no personal data in it. */
 export function exportFileName(now: Date): string {
   return `customer-data-${now.toISOString().slice(0, 19).replace(/[:T]/g, "-")}.json`;
+}
+
+/** How erasing a customer's sessions ended, session by session. */
+export interface ErasureAnswer {
+  erased: { sessionId: string; bookingReference: string }[];
+  /** Still in use: when to try again. */
+  refused: { sessionId: string; bookingReference: string; retryAfter: Date }[];
+}
+
+/**
+ * Erases the customer's data of these sessions of the partner, each through the one erasure
+ * (eraseSessionCustomerData: the rule, the partner's notification, the audit). A session still in
+ * use is refused with when to retry; one of another partner, or unknown, is left out; an erased
+ * one again is a repeat, said as erased.
+ */
+export async function eraseCustomerSessions(
+  actor: DataRequestActor,
+  sessionIds: readonly string[],
+  options: { ip?: string; now?: Date } = {},
+): Promise<({ ok: true } & ErasureAnswer) | DataRequestRefusal> {
+  const now = options.now ?? new Date();
+  if (!can(actor.user, "data-requests")) return refuse(actor, "erase", options.ip, now);
+  const answer: ErasureAnswer = { erased: [], refused: [] };
+  for (const sessionId of new Set(sessionIds)) {
+    try {
+      const { session } = await eraseSessionCustomerData(actor.db, {
+        sessionId,
+        partnerId: actor.partner.id,
+        by: { kind: "staff", staffId: actor.user.id, staffName: actor.user.name },
+        now,
+      });
+      answer.erased.push({ sessionId, bookingReference: session.bookingReference });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      if (error.code === "customer_data_in_use") {
+        const [row] = await partnerSessions(actor.db, actor.partner.id, [sessionId]);
+        const retryAfter = new Date(now.getTime() + (error.details.retryAfterS ?? 60) * 1000);
+        answer.refused.push({ sessionId, bookingReference: row?.bookingReference ?? sessionId, retryAfter });
+      } else if (error.code !== "not_found") throw error;
+    }
+  }
+  return { ok: true, ...answer };
 }
