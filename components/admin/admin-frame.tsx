@@ -11,7 +11,17 @@ import { FrameActions } from "./frame-actions";
 import { SectionNav } from "@/components/ui/section-nav";
 
 export type AdminSection =
-  "health" | "simulator" | "paymentLinks" | "operations" | "notifications" | "apiSecrets" | "theme" | "security" | "audit" | "staff" | "dataRequests";
+  | "health"
+  | "simulator"
+  | "paymentLinks"
+  | "operations"
+  | "notifications"
+  | "apiSecrets"
+  | "theme"
+  | "security"
+  | "audit"
+  | "staff"
+  | "dataRequests";
 
 /** The sections, each shown to whoever may open it (permissions.ts): an agent sees no administrator's pages. */
 const SECTIONS: { key: AdminSection; href: string; permission?: Permission }[] = [
