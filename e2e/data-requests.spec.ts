@@ -26,8 +26,10 @@ test("an administrator granted data requests finds a finished checkout's custome
   const reference = aBookingReference("DR");
   const customer = aCustomer({ documentId, email: `data-request-${randomUUID().slice(0, 8)}@example.com` });
   const { sessionId, operationId } = await checkout.atProvider(checkoutSessions, reference, APP_URL, customer);
-  await sandbox.confirm(operationId);
+  // The customer signs at the provider and comes back: the checkout is finished (confirmed).
+  await checkout.provider.sign();
   await expect.poll(async () => (await checkoutSessions.read(sessionId)).final, { timeout: 90_000 }).toBe(true);
+  expect(await sandbox.status(operationId)).toBe("CONFIRMED");
 
   const lucia = await signedInContext(browser, STAFF.aurora);
   const diego = await signedInContext(browser, STAFF.sessions);
