@@ -159,7 +159,16 @@ export async function findStaffSession(db: Db, token: string | undefined, now = 
   if (!row.partner) return undefined;
   return {
     session: row.session,
-    user: { id, email, name, partnerId: account.partnerId, role: account.role, canRefund: account.canRefund, canDataRequests: account.canDataRequests, twoFactor },
+    user: {
+      id,
+      email,
+      name,
+      partnerId: account.partnerId,
+      role: account.role,
+      canRefund: account.canRefund,
+      canDataRequests: account.canDataRequests,
+      twoFactor,
+    },
     partner: row.partner,
   };
 }
