@@ -11,7 +11,17 @@ import { FrameActions } from "./frame-actions";
 import { SectionNav } from "@/components/ui/section-nav";
 
 export type AdminSection =
-  "health" | "simulator" | "paymentLinks" | "operations" | "notifications" | "apiSecrets" | "theme" | "security" | "audit" | "staff";
+  | "health"
+  | "simulator"
+  | "paymentLinks"
+  | "operations"
+  | "notifications"
+  | "apiSecrets"
+  | "theme"
+  | "security"
+  | "audit"
+  | "staff"
+  | "dataRequests";
 
 /** The sections, each shown to whoever may open it (permissions.ts): an agent sees no administrator's pages. */
 const SECTIONS: { key: AdminSection; href: string; permission?: Permission }[] = [
@@ -24,6 +34,7 @@ const SECTIONS: { key: AdminSection; href: string; permission?: Permission }[] =
   { key: "theme", href: "/admin/theme", permission: "theme" },
   { key: "staff", href: "/admin/staff", permission: "manage-staff" },
   { key: "audit", href: "/admin/audit", permission: "audit" },
+  { key: "dataRequests", href: "/admin/data-requests", permission: "data-requests" },
   { key: "security", href: "/admin/security" },
 ];
 

@@ -1,6 +1,7 @@
 import { REASON_MAX_LENGTH } from "@/lib/financing/limits";
 import type { NotificationUrlProblem } from "@/lib/checkout/background/notification-url";
 import type { RefundStep } from "@/lib/backoffice/refunds/refund";
+import type { DataRequestExportView, DataRequestRow } from "@/lib/backoffice/data-requests/view";
 import type { AdminMessages, CounterMessages } from "@/lib/i18n/admin-messages";
 
 /*
@@ -114,3 +115,22 @@ export interface MemberLinkState {
 }
 
 export const INITIAL_MEMBER_LINK_STATE: MemberLinkState = { submission: 0 };
+
+export type { DataRequestExportView, DataRequestRow } from "@/lib/backoffice/data-requests/view";
+
+export interface DataRequestsState {
+  submission: number;
+  by?: "document" | "email";
+  value?: string;
+  error?: "invalid" | "forbidden";
+  sessions?: DataRequestRow[];
+  /** Sessions whose erasure waits for the confirmation step. */
+  confirm?: string[];
+  /** Booking references whose customer's data was erased by this answer. */
+  erased?: string[];
+  /** Booking references refused now (the customer at the provider), with when to retry. */
+  refused?: { reference: string; retry?: string }[];
+  exported?: DataRequestExportView;
+}
+
+export const INITIAL_DATA_REQUESTS_STATE: DataRequestsState = { submission: 0 };

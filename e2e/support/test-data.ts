@@ -77,3 +77,9 @@ export const TEST_BOOKING: Readonly<TestBooking> = {
 export function aBookingReference(prefix = "E2E"): string {
   return `${prefix}-${randomUUID().slice(0, 8).toUpperCase()}`;
 }
+
+/** A valid Spanish DNI no other test uses: 8 random digits and their check letter. */
+export function aDni(): string {
+  const number = Math.floor(10_000_000 + Math.random() * 89_999_999);
+  return `${number}${"TRWAGMYFPDXBNJZSQVHLCKE"[number % 23]}`;
+}

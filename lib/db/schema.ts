@@ -442,6 +442,8 @@ export const staffUsers = pgTable(
     role: text("role").$type<StaffRole>().notNull(),
     /** Whether this member may refund: granted by an admin, to agents and admins alike; never an operator. */
     canRefund: boolean("can_refund").notNull().default(false),
+    /** Whether this member may answer customers' data requests (find, export, erase): granted by an admin, to admins only. */
+    canDataRequests: boolean("can_data_requests").notNull().default(false),
     email: text("email").notNull().unique(),
     name: text("name").notNull(),
     passwordHash: text("password_hash"),
@@ -459,6 +461,7 @@ export const staffUsers = pgTable(
     check("staff_users_role", sql`${table.role} in ('operator', 'admin', 'agent')`),
     check("staff_users_partner_unless_operator", sql`(${table.role} = 'operator') = (${table.partnerId} is null)`),
     check("staff_users_operator_never_refunds", sql`not (${table.role} = 'operator' and ${table.canRefund})`),
+    check("staff_users_data_requests_admin_only", sql`not ${table.canDataRequests} or ${table.role} = 'admin'`),
     index("staff_users_partner").on(table.partnerId),
   ],
 );
@@ -615,6 +618,7 @@ export const AUDIT_KINDS = [
   "api_secret_created",
   "api_secret_rotated",
   "api_secret_revoked",
+  "customer_data_exported",
   "customer_data_erased",
   "customer_data_retention_erased",
 ] as const;

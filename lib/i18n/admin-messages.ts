@@ -6,6 +6,7 @@ import { operations } from "./admin/operations";
 import { cancelRefund } from "./admin/cancel-refund";
 import { notifications } from "./admin/notifications";
 import { theme } from "./admin/theme";
+import { dataRequests } from "./admin/data-requests";
 import type { Locale } from "./locales";
 
 /**
@@ -19,13 +20,24 @@ import type { Locale } from "./locales";
  * server/client boundary.
  */
 
-const es = { ...shell.es, ...signIn.es, ...audit.es, ...health.es, ...operations.es, ...cancelRefund.es, ...notifications.es, ...theme.es };
+const es = {
+  ...shell.es,
+  ...signIn.es,
+  ...audit.es,
+  ...health.es,
+  ...operations.es,
+  ...cancelRefund.es,
+  ...notifications.es,
+  ...theme.es,
+  ...dataRequests.es,
+};
 
 export type AdminMessages = typeof es;
 export type CounterMessages = AdminMessages["counter"];
 export type LoginFormMessages = AdminMessages["loginForm"];
 export type CancelFormMessages = AdminMessages["cancelForm"];
 export type RefundFormMessages = AdminMessages["refundForm"];
+export type { DataRequestsMessages } from "./admin/data-requests";
 
 const en: AdminMessages = {
   ...shell.en,
@@ -36,6 +48,7 @@ const en: AdminMessages = {
   ...cancelRefund.en,
   ...notifications.en,
   ...theme.en,
+  ...dataRequests.en,
 };
 
 export const ADMIN_MESSAGES: Record<Locale, AdminMessages> = { es, en };

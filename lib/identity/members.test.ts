@@ -284,6 +284,27 @@ describe("changing, disabling and removing", () => {
     });
   });
 
+  it("grants the data requests permission to an admin only: an agent's is always off, and it goes with the admin role", async () => {
+    expect(await changeMember(lucia(), ANA.id, { role: "admin", canRefund: true, canDataRequests: true }, { ip: IP })).toEqual({
+      ok: true,
+    });
+    const token = await createStaffSession(db(), ANA.id, new Date(), { secondFactor: true });
+    expect((await findStaffSession(db(), token))?.user).toMatchObject({ role: "admin", canDataRequests: true });
+    const [granted] = (await auditOf("staff_role_changed")).slice(-1);
+    expect(granted).toMatchObject({ details: { member: ANA.id, canDataRequests: true, previousCanDataRequests: false } });
+
+    expect(await changeMember(lucia(), AGENT.id, { role: "agent", canRefund: false, canDataRequests: true }, { ip: IP })).toEqual({
+      ok: true,
+    });
+    expect((await listMembers(db(), DEMO_PARTNER_ID)).find((m) => m.id === AGENT.id)).toMatchObject({ canDataRequests: false });
+
+    expect(await changeMember(lucia(), ANA.id, { role: "agent", canRefund: true, canDataRequests: true }, { ip: IP })).toEqual({
+      ok: true,
+    });
+    expect((await findStaffSession(db(), token))?.user).toMatchObject({ role: "agent", canDataRequests: false });
+    expect(await changeMember(lucia(), ANA.id, { role: "admin", canRefund: true }, { ip: IP })).toEqual({ ok: true });
+  });
+
   it("disabling ends the member's open sessions at once; they cannot sign in until enabled again", async () => {
     const now = new Date();
     await db().delete(staffSessions).where(eq(staffSessions.userId, ANA.id));

@@ -40,6 +40,8 @@ export interface Member {
   name: string;
   role: PartnerStaffRole;
   canRefund: boolean;
+  /** May answer customers' data requests (an admin only). */
+  canDataRequests: boolean;
   /** Enrolled in two-step verification. */
   twoFactor: boolean;
   /** Has chosen a password (an invitee has not until they use their link). */
@@ -88,6 +90,7 @@ export async function listMembers(db: Db, partnerId: string): Promise<Member[]> 
             name: row.name,
             role: row.role,
             canRefund: row.canRefund,
+            canDataRequests: row.canDataRequests,
             twoFactor: hasSecondFactor(row),
             passwordSet: row.passwordHash !== null,
             disabledAt: row.disabledAt,
@@ -157,20 +160,25 @@ function isEnabledAdmin(member: { role: StaffRole; disabledAt: Date | null }): b
 
 export type ChangeResult = { ok: true } | { ok: false; reason: MemberFailure };
 
-/** Changes a member's role and refund permission. No one changes their own role; the last administrator stays one. */
+/**
+ * Changes a member's role and the permissions an admin grants (refund; data requests, which only an
+ * admin holds: an agent's is always off). No one changes their own role; the last administrator stays one.
+ */
 export async function changeMember(
   actor: StaffAdminActor,
   memberId: string,
-  input: { role: PartnerStaffRole; canRefund: boolean },
+  input: { role: PartnerStaffRole; canRefund: boolean; canDataRequests?: boolean },
   options: ActionOptions = {},
 ): Promise<ChangeResult> {
+  const canDataRequests = input.role === "admin" && input.canDataRequests === true;
   const now = options.now ?? new Date();
   if (!can(actor.user, "manage-staff")) return refuse(actor, "change", options);
   const result = await withMember(actor, memberId, async (member, otherAdmins, tx) => {
     if (member.id === actor.user.id && member.role !== input.role) return { ok: false as const, reason: "self" as const };
     if (isEnabledAdmin(member) && input.role !== "admin" && otherAdmins === 0) return { ok: false as const, reason: "last_admin" as const };
-    await tx.update(staffUsers).set({ role: input.role, canRefund: input.canRefund }).where(eq(staffUsers.id, member.id));
-    return { ok: true as const, previous: { role: member.role, canRefund: member.canRefund }, name: member.name };
+    await tx.update(staffUsers).set({ role: input.role, canRefund: input.canRefund, canDataRequests }).where(eq(staffUsers.id, member.id));
+    const previous = { role: member.role, canRefund: member.canRefund, canDataRequests: member.canDataRequests };
+    return { ok: true as const, previous, name: member.name };
   });
   if (!result.ok) return result;
   await recordAudit(
@@ -186,6 +194,8 @@ export async function changeMember(
         canRefund: input.canRefund,
         previousRole: result.previous.role,
         previousCanRefund: result.previous.canRefund,
+        canDataRequests,
+        previousCanDataRequests: result.previous.canDataRequests,
       },
     },
     now,

@@ -34,6 +34,14 @@ describe("who may do what", () => {
     expect(can(refundingAgent, "manage-staff")).toBe(false);
   });
 
+  it("answering data requests is granted, and only to administrators: an agent never holds it", () => {
+    expect(can(admin, "data-requests")).toBe(false);
+    expect(can({ ...admin, canDataRequests: true }, "data-requests")).toBe(true);
+    // Even with the flag set by hand (the database refuses it).
+    expect(can({ ...refundingAgent, canDataRequests: true }, "data-requests")).toBe(false);
+    expect(can({ role: "operator", canRefund: false, canDataRequests: true }, "data-requests")).toBe(false);
+  });
+
   it("an operator holds none of a partner's permissions", () => {
     expect(allowed(operator)).toEqual([]);
     // Even with the flag set by hand (the database refuses it).

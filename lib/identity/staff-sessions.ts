@@ -31,7 +31,7 @@ export type StaffSessionRow = typeof staffSessions.$inferSelect;
 
 type SessionUserOf<A extends OperatorAccount | PartnerStaffAccount> = Pick<
   A,
-  "id" | "email" | "name" | "partnerId" | "role" | "canRefund"
+  "id" | "email" | "name" | "partnerId" | "role" | "canRefund" | "canDataRequests"
 > & {
   twoFactor: boolean;
 };
@@ -152,14 +152,23 @@ export async function findStaffSession(db: Db, token: string | undefined, now = 
   if (account.role === "operator") {
     return {
       session: row.session,
-      user: { id, email, name, partnerId: null, role: "operator", canRefund: false, twoFactor },
+      user: { id, email, name, partnerId: null, role: "operator", canRefund: false, canDataRequests: false, twoFactor },
       partner: null,
     };
   }
   if (!row.partner) return undefined;
   return {
     session: row.session,
-    user: { id, email, name, partnerId: account.partnerId, role: account.role, canRefund: account.canRefund, twoFactor },
+    user: {
+      id,
+      email,
+      name,
+      partnerId: account.partnerId,
+      role: account.role,
+      canRefund: account.canRefund,
+      canDataRequests: account.canDataRequests,
+      twoFactor,
+    },
     partner: row.partner,
   };
 }

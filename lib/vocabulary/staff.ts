@@ -3,7 +3,8 @@
 /**
  * What a staff account may do: an `operator` runs the platform (no partner); a partner's `admin`
  * manages its staff and settings; an `agent` works on operations. Refunding is a permission of its
- * own (`can_refund`), granted by an admin, not a role.
+ * own (`can_refund`), granted by an admin, not a role; so is answering customers' data requests
+ * (`can_data_requests`: find, export and erase a customer's data), which only an admin may hold.
  */
 export const STAFF_ROLES = ["operator", "admin", "agent"] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];

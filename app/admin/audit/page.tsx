@@ -136,16 +136,23 @@ function detailsText(event: AuditEventRow, t: AdminMessages["audit"], locale: Lo
   }
   // A cancel through the checkout sessions API: which booking (an open session has no operation yet).
   if (event.kind === "operation_cancelled" && typeof d.bookingReference === "string") return t.bookingDetails(d.bookingReference);
+  // A customer's data erased: which booking (the data itself is gone, and never was in the log).
+  if (event.kind === "customer_data_erased" && typeof d.bookingReference === "string") return t.bookingDetails(d.bookingReference);
   // A change to a member of the staff: whom it was about (the log outlives the account), and what they may do now.
   if (typeof d.memberName === "string") {
     const member = t.memberDetails(
       d.memberName,
       typeof d.role === "string" ? d.role : undefined,
       typeof d.canRefund === "boolean" ? d.canRefund : undefined,
+      d.canDataRequests === true,
     );
     return typeof d.endedSessions === "number" && d.endedSessions > 0 ? `${member} · ${t.endedSessions(d.endedSessions)}` : member;
   }
   if (typeof d.endedSessions === "number") return t.endedSessions(d.endedSessions);
+  // A customer's data exported: how many sessions, in which form; never whose.
+  if (event.kind === "customer_data_exported" && typeof d.sessions === "number") {
+    return t.exportedSessions(d.sessions, typeof d.format === "string" ? d.format : "page");
+  }
   if (event.kind.startsWith("api_secret_") && typeof d.prefix === "string" && d.prefix !== "") return `${d.prefix}…`;
   // A payment link: its booking and, for an e-mail, the recipient as recorded (masked). Not the
   // session id: the link's key, which a reader of the log does not need.

@@ -1,3 +1,4 @@
+import { DataRequestsPage } from "./data-requests-page";
 import { expect, type Browser, type Cookie, type Page } from "@playwright/test";
 import { ADMIN_MESSAGES, type AdminMessages } from "@/lib/i18n/admin-messages";
 import { MESSAGES, type Messages } from "@/lib/i18n/messages";
@@ -42,6 +43,7 @@ export class Backoffice {
   readonly theme: ThemePage;
   readonly notifications: NotificationsPage;
   readonly paymentLinks: PaymentLinkPages;
+  readonly dataRequests: DataRequestsPage;
 
   constructor(
     readonly page: Page,
@@ -57,6 +59,7 @@ export class Backoffice {
     this.operations = new OperationsPage(page, this.m);
     this.operation = new OperationPage(page, this.m);
     this.refund = new RefundPage(page, this.m);
+    this.dataRequests = new DataRequestsPage(page, this.m);
     this.theme = new ThemePage(page, this.m);
     this.notifications = new NotificationsPage(page, this.m);
     this.paymentLinks = new PaymentLinkPages(page, this.m, language);

@@ -19,6 +19,8 @@ export class StaffPages {
   readonly enable: Locator;
   readonly removeConfirm: Locator;
   readonly remove: Locator;
+  readonly canDataRequests: Locator;
+  readonly saveRole: Locator;
 
   constructor(
     readonly page: Page,
@@ -41,6 +43,8 @@ export class StaffPages {
     this.enable = page.getByRole("button", { name: u.enableSubmit, exact: true });
     this.removeConfirm = page.getByLabel(u.removeConfirm, { exact: true });
     this.remove = page.getByRole("button", { name: u.removeSubmit, exact: true });
+    this.canDataRequests = page.getByLabel(u.dataRequestsLabel, { exact: true });
+    this.saveRole = page.getByRole("button", { name: u.roleSubmit, exact: true });
   }
 
   async goto() {
@@ -69,5 +73,12 @@ export class StaffPages {
       .getByRole("link", { name: this.s.staff.manageLabel(name) })
       .click();
     await expect(this.heading).toContainText(name);
+  }
+
+  /** On a member's page: grants (or takes back) the data requests permission. */
+  async setDataRequests(granted: boolean) {
+    await this.canDataRequests.setChecked(granted);
+    await this.saveRole.click();
+    await expect(this.page).toHaveURL(/done=changed/);
   }
 }

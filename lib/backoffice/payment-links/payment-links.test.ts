@@ -64,6 +64,7 @@ function suite(name: string, open: () => Promise<Database>) {
         partnerId: partner.id,
         role: "admin" as const,
         canRefund: true,
+        canDataRequests: false,
         twoFactor: true,
       },
     });

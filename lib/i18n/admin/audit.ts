@@ -70,6 +70,7 @@ const es = {
       api_secret_created: "Secreto de la API creado",
       api_secret_rotated: "Secreto de la API renovado",
       api_secret_revoked: "Secreto de la API revocado",
+      customer_data_exported: "Datos de un cliente exportados",
       customer_data_erased: "Datos del cliente borrados",
       customer_data_retention_erased: "Datos de clientes borrados al vencer su plazo de conservación",
     },
@@ -77,15 +78,17 @@ const es = {
     refundDetails: (total: string, charges: string) => `Devuelto ${total} · gastos ${charges}`,
     refundAskedDetails: (total: string, charges: string) => `Pedido: devolver ${total} · gastos ${charges}`,
     endedSessions: (n: number) => `${n} sesiones cerradas`,
+    exportedSessions: (n: number, format: string) => `${n === 1 ? "1 sesión" : `${n} sesiones`} · ${format === "json" ? "JSON" : "página"}`,
     byOperator: (name: string) => `${name} (operador de la plataforma)`,
     byApi: (secretName: string) => `API: ${secretName}`,
     bookingDetails: (reference: string) => `Reserva ${reference}`,
     linkDetails: (reference: string, to: string | undefined) => (to ? `Reserva ${reference} · a ${to}` : `Reserva ${reference}`),
-    memberDetails: (name: string, role: string | undefined, refund: boolean | undefined) =>
+    memberDetails: (name: string, role: string | undefined, refund: boolean | undefined, dataRequests?: boolean) =>
       [
         `Persona: ${name}`,
         role ? `rol ${role === "admin" ? "administrador" : "agente"}` : "",
         refund === undefined ? "" : refund ? "puede devolver" : "no puede devolver",
+        dataRequests ? "atiende solicitudes de datos" : "",
       ]
         .filter(Boolean)
         .join(" · "),
@@ -164,6 +167,7 @@ const en: AuditMessages = {
       api_secret_created: "API secret created",
       api_secret_rotated: "API secret rotated",
       api_secret_revoked: "API secret revoked",
+      customer_data_exported: "A customer's data exported",
       customer_data_erased: "Customer data erased",
       customer_data_retention_erased: "Customers' data erased at the end of its retention period",
     },
@@ -171,15 +175,17 @@ const en: AuditMessages = {
     refundDetails: (total: string, charges: string) => `Refunded ${total} · charges ${charges}`,
     refundAskedDetails: (total: string, charges: string) => `Asked to refund ${total} · charges ${charges}`,
     endedSessions: (n: number) => `${n} sessions signed out`,
+    exportedSessions: (n: number, format: string) => `${n === 1 ? "1 session" : `${n} sessions`} · ${format === "json" ? "JSON" : "page"}`,
     byOperator: (name) => `${name} (platform operator)`,
     byApi: (secretName) => `API: ${secretName}`,
     bookingDetails: (reference) => `Booking ${reference}`,
     linkDetails: (reference: string, to: string | undefined) => (to ? `Booking ${reference} · to ${to}` : `Booking ${reference}`),
-    memberDetails: (name: string, role: string | undefined, refund: boolean | undefined) =>
+    memberDetails: (name: string, role: string | undefined, refund: boolean | undefined, dataRequests?: boolean) =>
       [
         `Member: ${name}`,
         role ? `role ${role === "admin" ? "administrator" : "agent"}` : "",
         refund === undefined ? "" : refund ? "may refund" : "may not refund",
+        dataRequests ? "answers data requests" : "",
       ]
         .filter(Boolean)
         .join(" · "),

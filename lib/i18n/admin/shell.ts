@@ -33,6 +33,7 @@ const es = {
     password: "Cambiar la contraseña",
     audit: "Registro de auditoría",
     notifications: "Avisos",
+    dataRequests: "Solicitudes de datos",
   },
   common: {
     backOffice: "Back-office",
@@ -48,6 +49,7 @@ const es = {
       security: "Seguridad",
       audit: "Auditoría",
       staff: "Equipo",
+      dataRequests: "Solicitudes de datos",
     },
     signOut: "Cerrar sesión",
     switchLanguage: "Cambiar idioma:",
@@ -109,6 +111,7 @@ const en: ShellMessages = {
     password: "Change password",
     audit: "Audit log",
     notifications: "Notifications",
+    dataRequests: "Data requests",
   },
   common: {
     backOffice: "Back-office",
@@ -124,6 +127,7 @@ const en: ShellMessages = {
       security: "Security",
       audit: "Audit log",
       staff: "Team",
+      dataRequests: "Data requests",
     },
     signOut: "Sign out",
     switchLanguage: "Change language:",

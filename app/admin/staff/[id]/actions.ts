@@ -22,9 +22,14 @@ const memberPage = (id: string, query: string) => `/admin/staff/${encodeURICompo
 const permission = { permission: "manage-staff" } as const;
 
 const changeValidated = staffAction(
-  z.object({ memberId, role: memberRoleField, canRefund: z.literal("on").optional() }),
+  z.object({ memberId, role: memberRoleField, canRefund: z.literal("on").optional(), canDataRequests: z.literal("on").optional() }),
   async (staff, input) =>
-    changeMember(staff, input.memberId, { role: input.role, canRefund: input.canRefund === "on" }, { ip: await requestIp() }),
+    changeMember(
+      staff,
+      input.memberId,
+      { role: input.role, canRefund: input.canRefund === "on", canDataRequests: input.canDataRequests === "on" },
+      { ip: await requestIp() },
+    ),
   permission,
 );
 

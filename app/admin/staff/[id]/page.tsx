@@ -98,6 +98,8 @@ export default async function MemberPage({ params, searchParams }: IdPageProps) 
           <dd className="font-semibold">{t.roles[member.role]}</dd>
           <dt className="text-muted">{t.columns.refund}</dt>
           <dd className="font-semibold">{member.canRefund ? t.yes : t.no}</dd>
+          <dt className="text-muted">{t.columns.dataRequests}</dt>
+          <dd className="font-semibold">{member.canDataRequests ? t.yes : t.no}</dd>
           <dt className="text-muted">{t.columns.twoFactor}</dt>
           <dd className="font-semibold">{member.twoFactor ? t.yes : t.no}</dd>
           <dt className="text-muted">{t.columns.status}</dt>
@@ -135,6 +137,22 @@ export default async function MemberPage({ params, searchParams }: IdPageProps) 
             </label>
             <p id="member-can-refund-hint" className="text-sm text-muted">
               {u.refundHint}
+            </p>
+          </div>
+          <div className="flex flex-col gap-1">
+            <label className="flex min-h-11 items-center gap-3">
+              <input
+                type="checkbox"
+                name="canDataRequests"
+                id="member-can-data-requests"
+                defaultChecked={member.canDataRequests}
+                aria-describedby="member-can-data-requests-hint"
+                className="size-5 accent-brand"
+              />
+              <span className="font-semibold">{u.dataRequestsLabel}</span>
+            </label>
+            <p id="member-can-data-requests-hint" className="text-sm text-muted">
+              {u.dataRequestsHint}
             </p>
           </div>
           <div>
