@@ -651,7 +651,7 @@ export interface components {
         NoStore: "no-store";
         /** @description This deployment's own origin: no other website's page may read an answer (call the API from your backend, never from a browser, which would hold your secret). */
         "Access-Control-Allow-Origin": string;
-        /** @description Requests of this kind allowed a minute with your secrets (a token bucket, a burst of as many): sessions opened for `POST /checkout-sessions`, reads for every `GET`, cancels and refunds for their `POST`s. Over it: 429 `rate_limited`. */
+        /** @description Requests of this kind allowed a minute with your secrets (a token bucket, a burst of as many): sessions opened for `POST /checkout-sessions`, reads for every `GET`, cancels, refunds and erasures for their `POST`s. Over it: 429 `rate_limited`. */
         RateLimitLimit: string;
         /** @description The version of this API the answer is given in: the one you pinned, or the current one. */
         CheckoutApiVersion: "2026-11-28";

@@ -3,7 +3,7 @@ import { CURRENT_CHECKOUT_API_VERSION, requestedVersion, VERSION_HEADER, type Ch
 
 /**
  * Which budget of requests an answer states (`X-RateLimit-Limit`): sessions opened, reads, or
- * actions on sessions (cancels and refunds).
+ * actions on sessions (cancels, refunds and erasures).
  */
 export type SessionsApiKind = "create" | "read" | "action";
 
@@ -14,7 +14,7 @@ export type SessionsApiKind = "create" | "read" | "action";
  * cached; readable by no other site's page, only this deployment's own (the API is for backends,
  * whose secret no browser should hold: the header says so rather than leaving it unsaid); the
  * per-minute budget of requests of its kind (`X-RateLimit-Limit`: sessions opened, reads of
- * sessions and events, or cancels and refunds, with one partner's secrets); and the version the
+ * sessions and events, or cancels, refunds and erasures, with one partner's secrets); and the version the
  * answer is given in.
  */
 export function sessionsApiHeaders(

@@ -220,7 +220,7 @@ describe("the checkout sessions API's wrapper (PGlite)", () => {
       expect(runs.count).toBe(1);
     });
 
-    it("keeps no 5xx nor 429: the same key runs again", async () => {
+    it("keeps no 5xx, no 429 and no answer with Retry-After: the same key runs again", async () => {
       const key = aKey();
       const input = sessionInput();
       let fail: AppError | Error | undefined = new Error("the database said something unexpected");
@@ -243,12 +243,17 @@ describe("the checkout sessions API's wrapper (PGlite)", () => {
       const limited = await create();
       expect(limited.status).toBe(429);
       expect(limited.headers.get("Idempotent-Replayed")).toBeNull();
+      // "Not yet" (a customer's data in use, with Retry-After) is no lasting answer either.
+      fail = new AppError("customer_data_in_use", "In use", { retryAfterS: 600 });
+      const notYet = await create();
+      expect(notYet.status).toBe(409);
+      expect(notYet.headers.get("Retry-After")).toBe("600");
       fail = undefined;
       expect((await create()).status).toBe(201);
       const replayed = await create();
       expect(replayed.status).toBe(201);
       expect(replayed.headers.get("Idempotent-Replayed")).toBe("true");
-      expect(runs.count).toBe(3);
+      expect(runs.count).toBe(4);
     });
 
     it("a malformed key is a 400 naming the header, and a wrong secret a 401, before any key is kept", async () => {

@@ -100,7 +100,7 @@ async function idempotently(request: Request, run: (request: Request) => Promise
   }
   const answer: StoredAnswer = { status: response.status, contentType: response.headers.get("content-type"), body: await response.text() };
   try {
-    if (isKeptAnswer(answer.status)) await completeIdempotencyKey(ctx.db, keyed, answer);
+    if (isKeptAnswer(answer.status, response.headers)) await completeIdempotencyKey(ctx.db, keyed, answer);
     else await releaseIdempotencyKey(ctx.db, keyed);
   } catch (error) {
     // The request was answered: say so. Its key stays claimed until the claim runs out, then runs again.

@@ -45,9 +45,11 @@ export function requestFingerprint(body: string): string {
 }
 
 /**
- * Whether an answer is kept for replays: any below 500 but 429. A 5xx or a 429 says nothing about
- * the request itself (a fault of ours, a budget spent): retried with the same key, it runs again.
+ * Whether an answer is kept for replays: any below 500 but 429 and those that say when to try again
+ * (`Retry-After`: a customer's data still in use). A 5xx or a 429 says nothing about the request
+ * itself (a fault of ours, a budget spent), and a "not yet" stops being true: retried with the same
+ * key, the request runs again.
  */
-export function isKeptAnswer(status: number): boolean {
-  return status < 500 && status !== 429;
+export function isKeptAnswer(status: number, headers?: Headers): boolean {
+  return status < 500 && status !== 429 && !headers?.has("retry-after");
 }

@@ -52,9 +52,12 @@ describe("the Idempotency-Key header", () => {
 });
 
 describe("the answers kept for replays", () => {
-  it("are all below 500 but 429", () => {
-    expect([200, 201, 204, 400, 401, 404, 409, 422].every(isKeptAnswer)).toBe(true);
-    expect([429, 500, 502, 503].some(isKeptAnswer)).toBe(false);
+  it("are all below 500 but 429, except those that say when to try again", () => {
+    expect([200, 201, 204, 400, 401, 404, 409, 422].every((status) => isKeptAnswer(status))).toBe(true);
+    expect([429, 500, 502, 503].some((status) => isKeptAnswer(status))).toBe(false);
+    // A customer's data still in use: retried with the same key after Retry-After, the erasure runs again.
+    expect(isKeptAnswer(409, new Headers({ "Retry-After": "600" }))).toBe(false);
+    expect(isKeptAnswer(409, new Headers({ "Content-Type": "application/json" }))).toBe(true);
   });
 });
 

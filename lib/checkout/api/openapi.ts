@@ -80,7 +80,7 @@ const apiHeaders = z.object({
       header: {
         id: "RateLimitLimit",
         description:
-          "Requests of this kind allowed a minute with your secrets (a token bucket, a burst of as many): sessions opened for `POST /checkout-sessions`, reads for every `GET`, cancels and refunds for their `POST`s. Over it: 429 `rate_limited`.",
+          "Requests of this kind allowed a minute with your secrets (a token bucket, a burst of as many): sessions opened for `POST /checkout-sessions`, reads for every `GET`, cancels, refunds and erasures for their `POST`s. Over it: 429 `rate_limited`.",
       },
     }),
 });

@@ -81,7 +81,7 @@ function sessionActionHandler<S extends z.ZodType, T>(
   return async (request, id, throttles = sessionsApiThrottles(), context = getAppContext) => {
     const ctx = await context();
     const caller = await authenticateCaller(ctx, request, throttles);
-    takeBudget(throttles.actionsPerPartner, caller.partner.id, "cancels and refunds");
+    takeBudget(throttles.actionsPerPartner, caller.partner.id, "cancels, refunds and erasures");
     const session = await partnersSession(ctx, caller.partner, id);
     const input = validBody(schema, await readJson(request, { empty: {} }));
     return act(ctx, { caller, session, input, actor: apiActor(ctx, caller, request, throttles) });

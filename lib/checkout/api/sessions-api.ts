@@ -108,7 +108,7 @@ export async function authenticateCaller(
  * Takes one request of the partner's budget of a kind (reads, actions): a 429 `rate_limited` with
  * Retry-After past it. No budget given (a test of something else): nothing taken.
  */
-export function takeBudget(buckets: TokenBuckets | undefined, partnerId: string, what: "reads" | "cancels and refunds"): void {
+export function takeBudget(buckets: TokenBuckets | undefined, partnerId: string, what: "reads" | "cancels, refunds and erasures"): void {
   const refusal = buckets && rateLimited(buckets.take(partnerId), `Too many ${what}: retry after Retry-After seconds`);
   if (!refusal) return;
   loggerFor("checkout").warn({ partnerId, retryAfter: refusal.details.retryAfterS }, `checkout API: ${what} over budget, answered 429`);
