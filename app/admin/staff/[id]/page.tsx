@@ -123,38 +123,20 @@ export default async function MemberPage({ params, searchParams }: IdPageProps) 
               { value: "admin", label: t.roles.admin },
             ]}
           />
-          <div className="flex flex-col gap-1">
-            <label className="flex min-h-11 items-center gap-3">
-              <input
-                type="checkbox"
-                name="canRefund"
-                id="member-can-refund"
-                defaultChecked={member.canRefund}
-                aria-describedby="member-can-refund-hint"
-                className="size-5 accent-brand"
-              />
-              <span className="font-semibold">{u.refundLabel}</span>
-            </label>
-            <p id="member-can-refund-hint" className="text-sm text-muted">
-              {u.refundHint}
-            </p>
-          </div>
-          <div className="flex flex-col gap-1">
-            <label className="flex min-h-11 items-center gap-3">
-              <input
-                type="checkbox"
-                name="canDataRequests"
-                id="member-can-data-requests"
-                defaultChecked={member.canDataRequests}
-                aria-describedby="member-can-data-requests-hint"
-                className="size-5 accent-brand"
-              />
-              <span className="font-semibold">{u.dataRequestsLabel}</span>
-            </label>
-            <p id="member-can-data-requests-hint" className="text-sm text-muted">
-              {u.dataRequestsHint}
-            </p>
-          </div>
+          <PermissionCheckbox
+            name="canRefund"
+            id="member-can-refund"
+            checked={member.canRefund}
+            label={u.refundLabel}
+            hint={u.refundHint}
+          />
+          <PermissionCheckbox
+            name="canDataRequests"
+            id="member-can-data-requests"
+            checked={member.canDataRequests}
+            label={u.dataRequestsLabel}
+            hint={u.dataRequestsHint}
+          />
           <div>
             <Button stretch={false}>{u.roleSubmit}</Button>
           </div>
@@ -208,5 +190,39 @@ export default async function MemberPage({ params, searchParams }: IdPageProps) 
         </>
       )}
     </AdminPage>
+  );
+}
+
+/** A permission granted to the member (a checkbox of the role form), with what it allows. */
+function PermissionCheckbox({
+  name,
+  id,
+  checked,
+  label,
+  hint,
+}: {
+  name: string;
+  id: string;
+  checked: boolean;
+  label: string;
+  hint: string;
+}) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label className="flex min-h-11 items-center gap-3">
+        <input
+          type="checkbox"
+          name={name}
+          id={id}
+          defaultChecked={checked}
+          aria-describedby={`${id}-hint`}
+          className="size-5 accent-brand"
+        />
+        <span className="font-semibold">{label}</span>
+      </label>
+      <p id={`${id}-hint`} className="text-sm text-muted">
+        {hint}
+      </p>
+    </div>
   );
 }
