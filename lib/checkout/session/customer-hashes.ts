@@ -19,8 +19,16 @@ export function normaliseEmail(value: string): string {
   return value.trim().toLowerCase();
 }
 
+/** Each ring key's derived hash key, derived once: every write and search hashes with it. */
+const hashKeys = new WeakMap<SecretKey, Buffer>();
+
 function hashKey(key: SecretKey): Buffer {
-  return Buffer.from(hkdfSync("sha256", key.key, Buffer.alloc(0), HASH_LABEL, 32));
+  let derived = hashKeys.get(key);
+  if (!derived) {
+    derived = Buffer.from(hkdfSync("sha256", key.key, Buffer.alloc(0), HASH_LABEL, 32));
+    hashKeys.set(key, derived);
+  }
+  return derived;
 }
 
 function keyedHash(key: SecretKey, kind: "document" | "email", normalised: string): string {

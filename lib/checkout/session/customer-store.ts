@@ -6,7 +6,7 @@ import { checkoutSessions, customerData } from "@/lib/db/schema";
 import type { Keyring } from "@/lib/config/keyring";
 import { getEnv } from "@/lib/config/env";
 import { loggerFor } from "@/lib/logger";
-import { needsReseal, SEALED_PREFIX, SecretOpenError } from "@/lib/security/secrets/secret-box";
+import { SEALED_PREFIX, SecretOpenError } from "@/lib/security/secrets/secret-box";
 import type { CustomerDraft } from "./customer";
 import { customerHashes, openCustomerDraft, sealCustomerDraft, searchHashes } from "./customer-sealing";
 import type { Tx } from "./outbox";
@@ -160,15 +160,15 @@ export async function eraseCustomerData(db: Db, sessionId: string, now: Date): P
 
 /**
  * Erases a session's customer data as eraseCustomerData does, and marks a session that never had
- * any as erased too (a row with no data and `erased_at` set), so its readers say "erased" either way.
+ * any as erased too (a row with no data and `erased_at` set), so its readers say "erased" either way:
+ * one statement, whose row comes back only when it inserted or erased one.
  */
 export async function eraseOrMarkCustomerData(db: Db, sessionId: string, now: Date): Promise<"erased" | "already_erased"> {
-  const outcome = await eraseCustomerData(db, sessionId, now);
-  if (outcome !== "none") return outcome;
+  const erased = { data: null, documentHash: null, emailHash: null, erasedAt: now, updatedAt: now };
   const rows = await db
     .insert(customerData)
-    .values({ sessionId, data: null, submitted: false, erasedAt: now, updatedAt: now })
-    .onConflictDoNothing({ target: customerData.sessionId })
+    .values({ sessionId, ...erased, submitted: false })
+    .onConflictDoUpdate({ target: customerData.sessionId, set: erased, setWhere: isNull(customerData.erasedAt) })
     .returning({ sessionId: customerData.sessionId });
   return rows.length > 0 ? "erased" : "already_erased";
 }
@@ -232,7 +232,8 @@ export async function resealCustomerData(db: Db, keyring?: Keyring): Promise<{ r
       .orderBy(asc(customerData.sessionId))
       .limit(RESEAL_BATCH);
     for (const row of rows) {
-      if (row.data === null || !needsReseal(ring, row.data)) continue;
+      // The query keeps only rows not under the current key.
+      if (row.data === null) continue;
       const view = viewOf(row, ring);
       if (view.status !== "present") {
         unreadable += 1;
