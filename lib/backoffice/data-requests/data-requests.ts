@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import { recordAudit } from "@/lib/audit/audit";
+import { recordAudit, type AuditEventInput } from "@/lib/audit/audit";
 import { findSessionsByCustomer, readCustomerData, type CustomerDataView } from "@/lib/checkout/session/customer-store";
 import { eraseSessionCustomerData, erasureDecision } from "@/lib/checkout/session/erasure";
 import { isFinal, sessionState } from "@/lib/checkout/session/session-state";
@@ -83,20 +83,23 @@ export interface CustomerExport {
 
 export type DataRequestRefusal = { ok: false; reason: "forbidden" };
 
-async function refuse(actor: DataRequestActor, action: string, ip: string | undefined, now: Date): Promise<DataRequestRefusal> {
-  log.info({ userId: actor.user.id, action }, "backoffice: a data request was refused: no permission");
-  await recordAudit(
+/** An audit event of this staff member, for the partner they act for. */
+function auditAs(
+  actor: DataRequestActor,
+  ip: string | undefined,
+  now: Date,
+  event: Pick<AuditEventInput, "kind" | "result" | "details">,
+): Promise<void> {
+  return recordAudit(
     actor.db,
-    {
-      kind: "permission_refused",
-      result: "refused",
-      partnerId: actor.partner.id,
-      staff: { id: actor.user.id, name: actor.user.name },
-      ip: ip ?? null,
-      details: { permission: "data-requests", action },
-    },
+    { ...event, partnerId: actor.partner.id, staff: { id: actor.user.id, name: actor.user.name }, ip: ip ?? null },
     now,
   );
+}
+
+async function refuse(actor: DataRequestActor, action: string, ip: string | undefined, now: Date): Promise<DataRequestRefusal> {
+  log.info({ userId: actor.user.id, action }, "backoffice: a data request was refused: no permission");
+  await auditAs(actor, ip, now, { kind: "permission_refused", result: "refused", details: { permission: "data-requests", action } });
   return { ok: false, reason: "forbidden" };
 }
 
@@ -234,18 +237,11 @@ export async function exportCustomerData(
   if (!can(actor.user, "data-requests")) return refuse(actor, "export", options.ip, now);
   const ids = await partnerSessionsOfCustomer(actor.db, actor.partner.id, query, options.keyring);
   const exported = await exportSessions(actor.db, actor.partner.id, ids, now, options.keyring);
-  await recordAudit(
-    actor.db,
-    {
-      kind: "customer_data_exported",
-      result: "ok",
-      partnerId: actor.partner.id,
-      staff: { id: actor.user.id, name: actor.user.name },
-      ip: options.ip ?? null,
-      details: { sessions: exported.sessions.length, format, by: query.by },
-    },
-    now,
-  );
+  await auditAs(actor, options.ip, now, {
+    kind: "customer_data_exported",
+    result: "ok",
+    details: { sessions: exported.sessions.length, format, by: query.by },
+  });
   return { ok: true, export: exported };
 }
 
