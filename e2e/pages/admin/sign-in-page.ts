@@ -45,6 +45,10 @@ export class AdminSignInPage {
    * With the account's TOTP secret, also gives the second step its code.
    */
   async signIn(account: { email: string; password: string; totpSecret?: string }): Promise<void> {
+    // The fields are remounted (emptied) when the previous answer is drawn, in the same render that
+    // enables the button again: filled before that, they would be emptied and the click blocked by
+    // the browser's own `required` check, with no request sent.
+    await expect(this.submit).toBeEnabled();
     await this.email.fill(account.email);
     await this.password.fill(account.password);
     const answered = this.page.waitForResponse(
