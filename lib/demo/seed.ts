@@ -2,7 +2,6 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { assignAgencies } from "@/lib/backoffice/operations/ownership";
-import { hashPassword } from "@/lib/identity/passwords";
 import { enrolWithSecret } from "@/lib/identity/two-factor";
 import type { Db } from "@/lib/db";
 import { partners, staffUsers } from "@/lib/db/schema";
@@ -160,6 +159,12 @@ export const DEMO_AGENCY_ASSIGNMENTS: Readonly<Record<string, readonly number[]>
   [DEMO_GROUP_PARTNER_ID]: [102, 103],
 };
 
+/*
+ * Each account's password comes with its scrypt hash, made once with `hashPassword` at today's cost:
+ * the passwords are published, so their hashes tell nothing more, and every fresh demo database
+ * (each test database, each new server's data folder) no longer pays six deliberately slow hashes.
+ * seed.test.ts checks that each hash opens its password at today's cost.
+ */
 export const DEMO_STAFF = [
   {
     id: "staff_demo_aurora",
@@ -169,6 +174,7 @@ export const DEMO_STAFF = [
     email: "staff@viajes-aurora.example",
     name: "Lucía Ortega",
     password: "aurora-staff-demo",
+    passwordHash: "scrypt$131072$8$1$qb490b/DbTa2+Y6yT/f+0w==$7RMnIQ+xDoFSgP9rSasjKmdx1sCjzxVIaDGsXoezi6s=",
     twoFactor: true,
   },
   {
@@ -179,6 +185,7 @@ export const DEMO_STAFF = [
     email: "staff@grupo-demo.example",
     name: "Marcos Vidal",
     password: "grupo-staff-demo",
+    passwordHash: "scrypt$131072$8$1$9gvYlijd3xL4cus/Z6EQOw==$3uXOA3rj/Eifm/PCrGQpbmkNvVz0XfmaP3s7oG5I3LU=",
     twoFactor: true,
   },
   {
@@ -189,6 +196,7 @@ export const DEMO_STAFF = [
     email: "seguridad@viajes-aurora.example",
     name: "Ana Ruiz",
     password: "aurora-security-demo",
+    passwordHash: "scrypt$131072$8$1$Ca/qts4+X91gJFaKeILVrg==$TCADxCW4HAgdLtkNqeIz4K7vKo/gfafoChcsa2Flcqg=",
     twoFactor: true,
   },
   {
@@ -199,6 +207,7 @@ export const DEMO_STAFF = [
     email: "sesiones@viajes-aurora.example",
     name: "Diego Marín",
     password: "aurora-sessions-demo",
+    passwordHash: "scrypt$131072$8$1$3RtA2jp5ZBJzMKQyBEMhLw==$A5+ghZpk9a7Ev6SS4nlWMx4NjA5FFFznRJ0shIrHJKA=",
     twoFactor: true,
   },
   {
@@ -209,6 +218,7 @@ export const DEMO_STAFF = [
     email: "nuevo@viajes-aurora.example",
     name: "Pablo Nuevo",
     password: "aurora-new-demo",
+    passwordHash: "scrypt$131072$8$1$P5APOT1Wv33lWLQRMq/bvg==$PF4PBBzYyplO4Gyc+Dh4eINxuUY/9T1yl53VU03tL4I=",
     twoFactor: false,
   },
   {
@@ -219,6 +229,7 @@ export const DEMO_STAFF = [
     email: "agente@viajes-aurora.example",
     name: "Carmen Vega",
     password: "aurora-agent-demo",
+    passwordHash: "scrypt$131072$8$1$UpP9jJAXO2YmNQak4O/jrQ==$GrmpqF7BjzlZRVrW2tsDytHZ9eEvzDTdPeJ2Lh0F+W0=",
     twoFactor: true,
   },
 ] as const;
@@ -273,7 +284,7 @@ export async function seedDemoStaff(db: Db, options: { appUrl: string }): Promis
         canRefund: staff.canRefund,
         email: staff.email,
         name: staff.name,
-        passwordHash: await hashPassword(staff.password),
+        passwordHash: staff.passwordHash,
       })
       .onConflictDoNothing();
     if (staff.twoFactor) await enrolWithSecret(db, staff.id, DEMO_TOTP_SECRET, []);
