@@ -51,6 +51,7 @@ const sandbox = createSandbox({
   localMode: config.localMode,
   allowedTargets: config.allowedTargets,
   loopbackPaths: config.loopbackPaths,
+  loopbackPorts: config.loopbackPorts,
   publicOrigin: config.publicOrigin,
   productionLike: config.productionLike,
 });

@@ -31,6 +31,10 @@ export const SANDBOX_ENV_DESCRIPTIONS: Record<string, SandboxVariableDescription
     unset: "`/api/webhooks/financing/`",
     description: "In local mode, the paths a loopback target may start with, separated by commas; `*`: any path.",
   },
+  SANDBOX_LOOPBACK_PORTS: {
+    unset: "served by the app: the port it listens on (`PORT`) and its public URL's (`APP_URL`); run on its own: any port",
+    description: "In local mode, the ports a loopback target may use, separated by commas; `*`: any port.",
+  },
   SANDBOX_PUBLIC_ORIGIN: {
     unset: "each request's own origin",
     description: "The origin the sandbox's links (the customer's financing page, its hosted pages) are built on.",

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTestCa, writePemPair } from "@/e2e/support/test-ca";
-import { DEFAULT_QA_TOKEN, DEFAULT_RETENTION_DAYS, SandboxConfigError, sandboxConfigFromEnv } from "./config";
+import { appPorts, DEFAULT_QA_TOKEN, DEFAULT_RETENTION_DAYS, SandboxConfigError, sandboxConfigFromEnv } from "./config";
 
 describe("sandboxConfigFromEnv", () => {
   it("defaults: the published QA token, 30 days, local mode, no allow-list", () => {
@@ -14,6 +14,18 @@ describe("sandboxConfigFromEnv", () => {
     expect(config.loopbackPaths).toEqual(["/api/webhooks/financing/"]);
     // Addresses for browsers on each request's own origin.
     expect(config.publicOrigin).toBeUndefined();
+  });
+
+  it("limits loopback ports to the app's own when served, any when on its own, and to SANDBOX_LOOPBACK_PORTS when set", () => {
+    expect(sandboxConfigFromEnv({}, { ownPorts: [3000] }).loopbackPorts).toEqual([3000]);
+    expect(sandboxConfigFromEnv({}, { standalone: true, ownPorts: [3000] }).loopbackPorts).toBeUndefined();
+    expect(sandboxConfigFromEnv({ SANDBOX_LOOPBACK_PORTS: "3000, 8080" }, { ownPorts: [3000] }).loopbackPorts).toEqual([3000, 8080]);
+    expect(sandboxConfigFromEnv({ SANDBOX_LOOPBACK_PORTS: "*" }, { ownPorts: [3000] }).loopbackPorts).toBeUndefined();
+    for (const wrong of ["0", "70000", "http", "80:81"]) {
+      expect(() => sandboxConfigFromEnv({ SANDBOX_LOOPBACK_PORTS: wrong }), wrong).toThrow(/SANDBOX_LOOPBACK_PORTS/);
+    }
+    expect(appPorts(3000, "http://localhost:3000")).toEqual([3000]);
+    expect(appPorts(3000, "https://checkout.example")).toEqual([3000, 443]);
   });
 
   it("widens the loopback paths with SANDBOX_LOOPBACK_PATHS (`*`: any path)", () => {

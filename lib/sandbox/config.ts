@@ -23,6 +23,11 @@ export interface SandboxConfig {
   allowedTargets: AllowList;
   /** The paths a loopback target may start with in local mode; undefined: any (`*`). */
   loopbackPaths: readonly string[] | undefined;
+  /**
+   * The ports a loopback target may use in local mode; undefined: any (`*`). Unset, the sandbox the
+   * app serves takes the app's own ports (lib/sandbox/instance.ts) and the one run on its own any.
+   */
+  loopbackPorts: readonly number[] | undefined;
   /** The origin its links are built on (SANDBOX_PUBLIC_ORIGIN); undefined: each request's own. */
   publicOrigin: string | undefined;
   /**
@@ -41,6 +46,8 @@ export interface SandboxConfig {
 export interface SandboxConfigOptions {
   /** On its own: it has a listener of its own, so TLS and the production-like mode are its to set. */
   standalone?: boolean;
+  /** Served by the app: the ports it is reached on, where loopback deliveries may go unless SANDBOX_LOOPBACK_PORTS says otherwise. */
+  ownPorts?: readonly number[];
 }
 
 const booleanFlag = z
@@ -63,6 +70,15 @@ const envSchema = z.object({
     .refine(
       (paths) => paths.length > 0 && paths.every((path) => path === "*" || /^\/[\x21-\x7e]*$/.test(path)),
       "must be paths starting with / (comma-separated), or *",
+    )
+    .optional(),
+  SANDBOX_LOOPBACK_PORTS: z
+    .string()
+    .transform((text) => text.split(/[\s,]+/).filter(Boolean))
+    .refine(
+      (ports) =>
+        ports.length > 0 && ports.every((port) => port === "*" || (/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65_535)),
+      "must be port numbers (comma-separated), or *",
     )
     .optional(),
   SANDBOX_PUBLIC_ORIGIN: z
@@ -92,8 +108,9 @@ export class SandboxConfigError extends Error {
 /** The settings from the environment; throws {@link SandboxConfigError} naming every bad variable. */
 export function sandboxConfigFromEnv(
   source: Record<string, string | undefined> = process.env,
-  { standalone = false }: SandboxConfigOptions = {},
+  options: SandboxConfigOptions = {},
 ): SandboxConfig {
+  const standalone = options.standalone ?? false;
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
   const parsed = envSchema.safeParse(cleaned);
   if (!parsed.success) {
@@ -130,6 +147,7 @@ export function sandboxConfigFromEnv(
     localMode: parsed.data.SANDBOX_LOCAL_MODE,
     allowedTargets: allowed.list,
     loopbackPaths: loopbackPathsOf(parsed.data.SANDBOX_LOOPBACK_PATHS),
+    loopbackPorts: loopbackPortsOf(parsed.data.SANDBOX_LOOPBACK_PORTS, standalone ? undefined : options.ownPorts),
     publicOrigin: parsed.data.SANDBOX_PUBLIC_ORIGIN,
     productionLike: standalone && parsed.data.SANDBOX_PRODUCTION_LIKE,
     tls,
@@ -172,6 +190,12 @@ function tlsOf(
   return { cert: certificates.join("\n"), key: key.pem };
 }
 
+/** The listed ports (`*`: any); unset, `ownPorts` (the app's, for the sandbox it serves) or any. */
+function loopbackPortsOf(ports: string[] | undefined, ownPorts: readonly number[] | undefined): readonly number[] | undefined {
+  if (ports === undefined) return ownPorts;
+  return ports.includes("*") ? undefined : ports.map(Number);
+}
+
 function loopbackPathsOf(paths: string[] | undefined): readonly string[] | undefined {
   if (paths === undefined) return DEFAULT_LOOPBACK_PATHS;
   return paths.includes("*") ? undefined : paths;
@@ -184,8 +208,16 @@ export function defaultSandboxConfig(): SandboxConfig {
     localMode: true,
     allowedTargets: emptyAllowList(),
     loopbackPaths: DEFAULT_LOOPBACK_PATHS,
+    loopbackPorts: undefined,
     publicOrigin: undefined,
     productionLike: false,
     tls: undefined,
   };
+}
+
+/** Where the app is reached: the port it listens on, and its public URL's (a proxy in front may differ). */
+export function appPorts(port: number, appUrl: string): readonly number[] {
+  const url = new URL(appUrl);
+  const publicPort = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+  return publicPort === port ? [port] : [port, publicPort];
 }

@@ -3,7 +3,7 @@ import { getEnv } from "@/lib/config/env";
 import { getDatabase } from "@/lib/db";
 import { processSlot } from "@/lib/process/singleton";
 import { createSandbox, type Sandbox } from "./app";
-import { sandboxConfigFromEnv } from "./config";
+import { appPorts, sandboxConfigFromEnv } from "./config";
 import { shareDatabase } from "./db/connection";
 
 // One per process (lib/process/singleton.ts): one sandbox (one timer) is enough; its state is in the database anyway.
@@ -17,7 +17,8 @@ const sandboxSlot = processSlot<Sandbox>("sandbox.instance");
 export function getSandbox(): Sandbox {
   let sandbox = sandboxSlot.get();
   if (!sandbox) {
-    const config = sandboxConfigFromEnv();
+    const env = getEnv();
+    const config = sandboxConfigFromEnv(process.env, { ownPorts: appPorts(env.PORT, env.APP_URL) });
     const database = getDatabase().then((shared) => shareDatabase(shared, getEnv().DATABASE_URL));
     const created = createSandbox({
       database,
@@ -26,9 +27,10 @@ export function getSandbox(): Sandbox {
       localMode: config.localMode,
       allowedTargets: config.allowedTargets,
       loopbackPaths: config.loopbackPaths,
+      loopbackPorts: config.loopbackPorts,
       // Served by the app, the sandbox is on the app's origin: the addresses it gives browsers are
       // under APP_URL, never the localhost:$PORT the app calls it on.
-      publicOrigin: getEnv().APP_URL,
+      publicOrigin: env.APP_URL,
     });
     // A failed open (server down, bad migration) must not be kept: the next request tries again.
     created.ready.catch(() => {

@@ -134,4 +134,29 @@ describe("redactUrl", () => {
     if (!listed.ok) throw new Error("unreadable list");
     await expect(checkTarget("http://127.0.0.1:6379/", { ...served, allowList: listed.list }, noDns)).resolves.toEqual({ ok: true });
   });
+
+  it("limits loopback targets to the app's own ports, and refuses a query, on the served sandbox", async () => {
+    const served = { localMode: true, allowList: emptyAllowList(), loopbackPaths: DEFAULT_LOOPBACK_PATHS, loopbackPorts: [3000, 443] };
+    await expect(checkTarget("http://127.0.0.1:3000/api/webhooks/financing/token", served, noDns)).resolves.toEqual({ ok: true });
+    await expect(checkTarget("https://localhost/api/webhooks/financing/token", served, resolvesTo("::1"))).resolves.toEqual({ ok: true });
+    // Another service on this machine, under the receiver's own path.
+    for (const url of [
+      "http://127.0.0.1:9200/api/webhooks/financing/x",
+      "http://[::1]:8080/api/webhooks/financing/x",
+      "http://127.0.0.1/api/webhooks/financing/x",
+    ]) {
+      await expect(checkTarget(url, served, noDns), url).resolves.toMatchObject({
+        ok: false,
+        reason: expect.stringContaining("SANDBOX_LOOPBACK_PORTS"),
+      });
+    }
+    await expect(checkTarget("http://127.0.0.1:3000/api/webhooks/financing/x?next=/admin", served, noDns)).resolves.toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("query"),
+    });
+    // Public targets keep any port and query.
+    await expect(checkTarget("https://hooks.partner.example:8443/x?a=1", served, resolvesTo("203.0.113.10"))).resolves.toEqual({
+      ok: true,
+    });
+  });
 });

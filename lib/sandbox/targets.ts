@@ -27,6 +27,12 @@ export interface TargetPolicy {
    * POST to whatever else listens on this machine. Undefined: any path.
    */
   loopbackPaths?: readonly string[];
+  /**
+   * In local mode, the ports a loopback target may use (the served sandbox: the app's own, where it
+   * listens and where its public URL points): a published key must not reach another service on this
+   * machine through the receiver's path. Undefined: any port.
+   */
+  loopbackPorts?: readonly number[];
 }
 
 /** What a loopback target's path may start with by default: the app's own webhook receiver. */
@@ -71,11 +77,9 @@ export async function checkTarget(url: string, policy: TargetPolicy, lookup: Loo
     const listed = allowListAllows(policy.allowList, host, address);
     if (listed) continue;
     if (kind === "loopback" && policy.localMode) {
-      if (policy.loopbackPaths === undefined || policy.loopbackPaths.some((prefix) => parsed.pathname.startsWith(prefix))) continue;
-      return {
-        ok: false,
-        reason: `a loopback target's path must start with ${policy.loopbackPaths.join(" or ")} (see SANDBOX_LOOPBACK_PATHS)`,
-      };
+      const refused = loopbackRefusal(parsed, policy);
+      if (refused === undefined) continue;
+      return { ok: false, reason: refused };
     }
     return {
       ok: false,
@@ -83,6 +87,20 @@ export async function checkTarget(url: string, policy: TargetPolicy, lookup: Loo
     };
   }
   return { ok: true };
+}
+
+/** Why a loopback target is refused in local mode, or undefined when its port, path and query fit. */
+function loopbackRefusal(target: URL, policy: TargetPolicy): string | undefined {
+  const port = Number(target.port || (target.protocol === "https:" ? 443 : 80));
+  if (policy.loopbackPorts !== undefined && !policy.loopbackPorts.includes(port)) {
+    return `a loopback target must use this app's own port (${policy.loopbackPorts.join(" or ")}), not ${port} (see SANDBOX_LOOPBACK_PORTS)`;
+  }
+  // The app's receiver takes its token in the path: a query only reaches something else.
+  if (target.search !== "") return "a loopback target may not carry a query";
+  if (policy.loopbackPaths !== undefined && !policy.loopbackPaths.some((prefix) => target.pathname.startsWith(prefix))) {
+    return `a loopback target's path must start with ${policy.loopbackPaths.join(" or ")} (see SANDBOX_LOOPBACK_PATHS)`;
+  }
+  return undefined;
 }
 
 /**

@@ -54,6 +54,8 @@ export interface WebhookDeliveryOptions {
   allowedTargets?: AllowList;
   /** The paths a loopback target may start with in local mode (the served sandbox: SANDBOX_LOOPBACK_PATHS); default any. */
   loopbackPaths?: readonly string[];
+  /** The ports a loopback target may use in local mode (the served sandbox: the app's own); default any. */
+  loopbackPorts?: readonly number[];
 }
 
 /** PUT /operations/webhook-events/ack's body. */
@@ -77,6 +79,7 @@ export class WebhookDelivery {
   private readonly localMode: boolean;
   private readonly allowedTargets: AllowList;
   private readonly loopbackPaths: readonly string[] | undefined;
+  private readonly loopbackPorts: readonly number[] | undefined;
 
   constructor(
     private readonly db: () => Promise<SandboxDb>,
@@ -90,6 +93,7 @@ export class WebhookDelivery {
     this.localMode = options.localMode ?? true;
     this.allowedTargets = options.allowedTargets ?? emptyAllowList();
     this.loopbackPaths = options.loopbackPaths;
+    this.loopbackPorts = options.loopbackPorts;
   }
 
   async eventsOf(operationId: string): Promise<WebhookEventRecord[]> {
@@ -223,7 +227,7 @@ export class WebhookDelivery {
     const record: WebhookAttempt = { at: new Date(now).toISOString() };
     const target = await checkTarget(
       event.url,
-      { localMode: this.localMode, allowList: this.allowedTargets, loopbackPaths: this.loopbackPaths },
+      { localMode: this.localMode, allowList: this.allowedTargets, loopbackPaths: this.loopbackPaths, loopbackPorts: this.loopbackPorts },
       this.lookup,
     );
     if (!target.ok) {
