@@ -33,6 +33,8 @@ export interface SandboxOptions extends SandboxEngineOptions {
    * pages' links and redirects, the OpenAPI document's server); by default each request's own.
    */
   publicOrigin?: string;
+  /** The origins the hosted pages redirect to on their own (lib/sandbox/pages.ts); default any. */
+  redirectOrigins?: readonly string[];
 }
 
 export interface Sandbox {
@@ -86,7 +88,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   });
   app.route("/v1", partnerApi(engine));
   app.route("/_control", controlApi(engine, faults, { qaToken: options.qaToken ?? DEFAULT_QA_TOKEN }));
-  app.route("/", hostedPages(engine));
+  app.route("/", hostedPages(engine, { redirectOrigins: options.redirectOrigins }));
 
   app.notFound((c) => {
     const error = generalError(404, "Not Found", `No route for ${c.req.method} ${c.req.path}`, Date.now());

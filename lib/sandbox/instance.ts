@@ -31,6 +31,8 @@ export function getSandbox(): Sandbox {
       // Served by the app, the sandbox is on the app's origin: the addresses it gives browsers are
       // under APP_URL, never the localhost:$PORT the app calls it on.
       publicOrigin: env.APP_URL,
+      // Its pages redirect only to the app itself: the return routes our client gives are there.
+      redirectOrigins: [new URL(env.APP_URL).origin],
     });
     // A failed open (server down, bad migration) must not be kept: the next request tries again.
     created.ready.catch(() => {

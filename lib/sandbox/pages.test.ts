@@ -411,6 +411,29 @@ describe("the provider checkout", () => {
     );
   });
 
+  it("served by the app, sends the customer on its own only to the app: a return URL elsewhere is a link on the result page", async () => {
+    await sandbox.close();
+    sandbox = createSandbox({
+      tickMs: 0,
+      redirectOrigins: ["https://checkout.example"],
+      lookup: async () => [{ address: "203.0.113.10", family: 4 }],
+      database: { ...database, close: async () => {} },
+    });
+    // Anyone holding the published keys may name any return URL.
+    const elsewhere = await createOperation();
+    const signed = await postForm(`${await chooseTwelveMonths(elsewhere.financingUrl)}/sign`);
+    expect(signed.status).toBe(303);
+    const location = signed.headers.get("Location") ?? "";
+    expect(location).toMatch(new RegExp(`^${ORIGIN}/sandbox/pay/result\\?`));
+    expect(await status(elsewhere.id)).toBe("CONFIRMED");
+    const result = await (await get(location)).text();
+    expect(result).toContain(`href="https://shop.example/return/success?ref=abc&amp;operationId=${elsewhere.id}`);
+
+    const own = await createOperation({ successRedirectUrl: "https://checkout.example/checkout/return?s=1" });
+    const back = await postForm(`${await chooseTwelveMonths(own.financingUrl)}/sign`);
+    expect(back.headers.get("Location")).toMatch(/^https:\/\/checkout\.example\/checkout\/return\?s=1&operationId=/);
+  });
+
   it("does not fail on a second sign: it follows the first decision", async () => {
     const op = await createOperation();
     const checkout = await chooseTwelveMonths(op.financingUrl);

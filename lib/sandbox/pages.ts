@@ -39,10 +39,27 @@ const FAILED: readonly OperationStatus[] = ["REFUSED", "ERROR", "CANCELLED", "EX
  * What every hosted page's handler knows before it runs: the origin its addresses are built on,
  * the customer's language, and whether the address asked for it (then the pages' own links keep it).
  */
-type PagesEnv = { Variables: { origin: string; language: string; locale: PageLocale; langParam: PageLanguage | undefined } };
+type PagesEnv = {
+  Variables: {
+    origin: string;
+    language: string;
+    locale: PageLocale;
+    langParam: PageLanguage | undefined;
+    redirectOrigins: readonly string[] | undefined;
+  };
+};
+
+export interface HostedPagesOptions {
+  /**
+   * The origins the pages send the customer to on their own (the served sandbox: the app's); a
+   * partner's return URL elsewhere is offered as a link on the result page instead, so the published
+   * keys cannot make this origin redirect anywhere. Undefined: any.
+   */
+  redirectOrigins?: readonly string[];
+}
 type Context = HonoContext<PagesEnv>;
 
-export function hostedPages(engine: SandboxEngine) {
+export function hostedPages(engine: SandboxEngine, options: HostedPagesOptions = {}) {
   const pages = new Hono<PagesEnv>();
 
   // Only these prefixes: a `*` here would also wrap the partner API, which `app.ts` mounts beside.
@@ -57,7 +74,7 @@ export function hostedPages(engine: SandboxEngine) {
         caches: false,
       }),
     );
-    pages.use(prefix, hostedPageContext(engine));
+    pages.use(prefix, hostedPageContext(engine, options.redirectOrigins));
   }
 
   // --- The financing page (`financingUrl`) ---------------------------------------------------
@@ -199,9 +216,10 @@ export function hostedPages(engine: SandboxEngine) {
 
 // ---------------------------------------------------------------------------------------------
 
-function hostedPageContext(engine: SandboxEngine): MiddlewareHandler<PagesEnv> {
+function hostedPageContext(engine: SandboxEngine, redirectOrigins: readonly string[] | undefined): MiddlewareHandler<PagesEnv> {
   return async (c, next) => {
     c.set("origin", origin(c, engine));
+    c.set("redirectOrigins", redirectOrigins);
     const asked = c.req.query("lang")?.trim().toLowerCase();
     c.set(
       "langParam",
@@ -304,7 +322,11 @@ function followStatus(c: Context, operation: SandboxOperation, status: Contentfu
  * GET /operations/{id}/status before acting on a return.
  */
 function returnUrl(c: Context, operation: SandboxOperation): string {
-  return partnerUrl(operation, SUCCEEDED.includes(operation.status) ? "success" : "error") ?? resultUrl(c, operation);
+  const partner = partnerUrl(operation, SUCCEEDED.includes(operation.status) ? "success" : "error");
+  const allowed = c.var.redirectOrigins;
+  if (partner !== undefined && (allowed === undefined || allowed.includes(new URL(partner).origin))) return partner;
+  // Elsewhere: the result page, whose link to the partner's URL the customer follows or not.
+  return resultUrl(c, operation);
 }
 
 function partnerUrl(operation: SandboxOperation, kind: "success" | "error"): string | undefined {
