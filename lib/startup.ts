@@ -1,8 +1,8 @@
 import "server-only";
 import { closeDatabase, getDatabase, type Database } from "@/lib/db";
 import { DataDirUnusableError } from "@/lib/db/data-dir-lock";
-import { ConfigError, getEnv, type AppEnv } from "@/lib/config/env";
-import { SandboxConfigError, sandboxConfigFromEnv } from "@/lib/sandbox/config";
+import { ConfigError, getEnv, isLoopbackUrl, type AppEnv } from "@/lib/config/env";
+import { publicSandboxWarning, SandboxConfigError, sandboxConfigFromEnv } from "@/lib/sandbox/config";
 import { SecretOpenError } from "@/lib/security/secrets/secret-box";
 import { logError, loggerFor, routeConsoleToLogger } from "@/lib/logger";
 
@@ -25,7 +25,10 @@ export async function startServer(): Promise<void> {
     env = getEnv();
     // The sandbox reads its own variables when it is first served: check them now, so a bad one
     // stops the server at start, named, rather than the first request to /sandbox.
-    if (env.SANDBOX_ENABLED) sandboxConfigFromEnv();
+    if (env.SANDBOX_ENABLED) {
+      const warning = publicSandboxWarning(isLoopbackUrl(env.APP_URL), sandboxConfigFromEnv().qaToken);
+      if (warning !== undefined) log.warn({ variables: ["APP_URL", "SANDBOX_QA_TOKEN"] }, warning);
+    }
   } catch (error) {
     if (!(error instanceof ConfigError) && !(error instanceof SandboxConfigError)) throw error;
     // The message names the variables and never echoes a value.

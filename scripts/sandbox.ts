@@ -12,6 +12,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { serve } from "@hono/node-server";
 import { createSandbox } from "../lib/sandbox/app";
+import { isLoopbackUrl } from "../lib/config/env";
 import { sandboxConfigFromEnv } from "../lib/sandbox/config";
 import { openSandboxDatabase } from "../lib/sandbox/db/connection";
 import { logError, loggerFor } from "../lib/logger";
@@ -53,6 +54,7 @@ const sandbox = createSandbox({
   loopbackPaths: config.loopbackPaths,
   loopbackPorts: config.loopbackPorts,
   publicOrigin: config.publicOrigin,
+  publiclyReachable: config.publicOrigin !== undefined && !isLoopbackUrl(config.publicOrigin),
   productionLike: config.productionLike,
 });
 try {

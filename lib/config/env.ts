@@ -235,15 +235,21 @@ export class ConfigError extends Error {
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
+/** Whether a URL names this machine only (localhost or a loopback address): reached from nowhere else. */
+export function isLoopbackUrl(value: string): boolean {
+  const host = new URL(value).hostname.toLowerCase();
+  return LOOPBACK_HOSTS.has(host) || host.startsWith("127.");
+}
+
 /**
  * The spec says sandbox and production differ only in host. We can't know the real hosts, so a
  * base URL is the sandbox when it is on this machine (the bundled sandbox) or names "sandbox" in a
  * host label or a path segment; anything else is production. FINANCING_API_ENVIRONMENT overrides.
  */
 export function environmentOfBaseUrl(baseUrl: string): FinancingEnvironment {
+  if (isLoopbackUrl(baseUrl)) return "sandbox";
   const url = new URL(baseUrl);
   const host = url.hostname.toLowerCase();
-  if (LOOPBACK_HOSTS.has(host) || host.startsWith("127.")) return "sandbox";
   const words = [...host.split("."), ...url.pathname.toLowerCase().split("/")];
   return words.some((word) => word.split("-").includes("sandbox")) ? "sandbox" : "production";
 }
@@ -304,9 +310,7 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
   // The webhook URL given to the partner API carries WEBHOOK_TOKEN, and the staff cookie is only
   // Secure over https: in production, plain http is for this machine alone (a local trial, tests).
   if (environment === "production" && raw.APP_URL !== undefined) {
-    const app = new URL(raw.APP_URL);
-    const host = app.hostname.toLowerCase();
-    if (app.protocol !== "https:" && !LOOPBACK_HOSTS.has(host) && !host.startsWith("127.")) {
+    if (new URL(raw.APP_URL).protocol !== "https:" && !isLoopbackUrl(raw.APP_URL)) {
       problems.push({ variable: "APP_URL", message: "must be https with the production partner API (the webhook URL carries its token)" });
     }
   }

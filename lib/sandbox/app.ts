@@ -28,6 +28,8 @@ export interface SandboxOptions extends SandboxEngineOptions {
   database?: SandboxDatabase | Promise<SandboxDatabase>;
   /** The operator's QA token for the control API (`Authorization: Bearer …`). */
   qaToken?: string;
+  /** Reached from beyond this machine (a public APP_URL or SANDBOX_PUBLIC_ORIGIN): the published QA token is refused. */
+  publiclyReachable?: boolean;
   /**
    * The origin the sandbox's links are built on (SANDBOX_PUBLIC_ORIGIN: `financingUrl`, the hosted
    * pages' links and redirects, the OpenAPI document's server); by default each request's own.
@@ -87,7 +89,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     await next();
   });
   app.route("/v1", partnerApi(engine));
-  app.route("/_control", controlApi(engine, faults, { qaToken: options.qaToken ?? DEFAULT_QA_TOKEN }));
+  app.route(
+    "/_control",
+    controlApi(engine, faults, { qaToken: options.qaToken ?? DEFAULT_QA_TOKEN, publiclyReachable: options.publiclyReachable }),
+  );
   app.route("/", hostedPages(engine, { redirectOrigins: options.redirectOrigins }));
 
   app.notFound((c) => {

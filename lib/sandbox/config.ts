@@ -221,3 +221,17 @@ export function appPorts(port: number, appUrl: string): readonly number[] {
   const publicPort = Number(url.port || (url.protocol === "https:" ? 443 : 80));
   return publicPort === port ? [port] : [port, publicPort];
 }
+
+/**
+ * What the operator is told at start when the app serves its sandbox at a public address: its keys,
+ * QA token and demo accounts are published, so anyone reaching it can use them. Undefined on this
+ * machine only (a loopback APP_URL).
+ */
+export function publicSandboxWarning(appUrlIsLoopback: boolean, qaToken: string): string | undefined {
+  if (appUrlIsLoopback) return undefined;
+  const token = qaToken === DEFAULT_QA_TOKEN ? " The published QA token is refused there until SANDBOX_QA_TOKEN sets your own." : "";
+  return (
+    "The sandbox is served at a public address (APP_URL): its published keys and demo accounts are open to anyone who reaches it. " +
+    `Use such a deployment for tests only, never with real customers' data.${token}`
+  );
+}

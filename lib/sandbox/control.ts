@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ACCOUNTS, isAccount } from "./accounts";
 import { AGENCY_HEADER, API_KEY_HEADER, etagOf, origin, wireOperation } from "./api";
 import type { SandboxEngine } from "./engine";
+import { DEFAULT_QA_TOKEN } from "./config";
 import { authError, parseOrThrow, validationError } from "./errors";
 import type { Faults } from "./faults";
 import { redactUrl } from "./targets";
@@ -26,12 +27,16 @@ const decisionSchema = z.object({ decision: z.enum(["approve", "decline", "error
  * account named in the `account` query parameter (`?account=agency_201`). A key never reaches
  * another account's operations, clock or faults.
  */
-export function controlApi(engine: SandboxEngine, faults: Faults, options: { qaToken: string }) {
+export function controlApi(engine: SandboxEngine, faults: Faults, options: { qaToken: string; publiclyReachable?: boolean }) {
+  // The published token opens nothing where anyone else can reach the sandbox: the operator sets their own.
+  const tokenRefused = options.publiclyReachable === true && options.qaToken === DEFAULT_QA_TOKEN;
   const control = new Hono<Env>();
 
   control.use("*", async (c, next) => {
     const authorization = c.req.header("Authorization");
     if (authorization !== undefined) {
+      if (tokenRefused)
+        throw authError("The published QA token is not accepted where the sandbox is publicly reachable: set SANDBOX_QA_TOKEN");
       const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
       if (token === undefined || !timingSafeEqual(token, options.qaToken)) throw authError("Invalid QA token");
       const account = c.req.query("account");

@@ -1,5 +1,5 @@
 import "server-only";
-import { getEnv } from "@/lib/config/env";
+import { getEnv, isLoopbackUrl } from "@/lib/config/env";
 import { getDatabase } from "@/lib/db";
 import { processSlot } from "@/lib/process/singleton";
 import { createSandbox, type Sandbox } from "./app";
@@ -31,6 +31,7 @@ export function getSandbox(): Sandbox {
       // Served by the app, the sandbox is on the app's origin: the addresses it gives browsers are
       // under APP_URL, never the localhost:$PORT the app calls it on.
       publicOrigin: env.APP_URL,
+      publiclyReachable: !isLoopbackUrl(env.APP_URL),
       // Its pages redirect only to the app itself: the return routes our client gives are there.
       redirectOrigins: [new URL(env.APP_URL).origin],
     });

@@ -95,12 +95,12 @@ function loopbackRefusal(target: URL, policy: TargetPolicy): string | undefined 
   if (policy.loopbackPorts !== undefined && !policy.loopbackPorts.includes(port)) {
     return `a loopback target must use this app's own port (${policy.loopbackPorts.join(" or ")}), not ${port} (see SANDBOX_LOOPBACK_PORTS)`;
   }
-  // The app's receiver takes its token in the path: a query only reaches something else.
-  if (target.search !== "") return "a loopback target may not carry a query";
-  if (policy.loopbackPaths !== undefined && !policy.loopbackPaths.some((prefix) => target.pathname.startsWith(prefix))) {
+  if (policy.loopbackPaths === undefined) return undefined;
+  if (!policy.loopbackPaths.some((prefix) => target.pathname.startsWith(prefix))) {
     return `a loopback target's path must start with ${policy.loopbackPaths.join(" or ")} (see SANDBOX_LOOPBACK_PATHS)`;
   }
-  return undefined;
+  // The app's receiver takes its token in the path: a query only reaches something else.
+  return target.search === "" ? undefined : "a loopback target on the receiver's path may not carry a query (see SANDBOX_LOOPBACK_PATHS)";
 }
 
 /**
