@@ -113,6 +113,8 @@ export default defineConfig({
         SESSIONS_API_READS_PER_MINUTE_PARTNER: "100000",
         SESSIONS_API_ACTIONS_PER_MINUTE_PARTNER: "100000",
         STATUS_READS_PER_MINUTE_IP: "100000",
+        DEMO_SHOP_CHECKOUTS_PER_MINUTE_IP: "100000",
+        DEMO_SHOP_CHECKOUTS_PER_MINUTE: "100000",
         NEXT_TELEMETRY_DISABLED: "1",
         // `npm test` type-checks before the browser tests: the build need not do it again (next.config.mjs).
         SKIP_BUILD_TYPECHECK: "1",

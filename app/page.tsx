@@ -52,6 +52,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
     <HomeFrame name={m.shop.shopName} locale={locale} switchLocale={switchLocale} switchLabel={m.common.switchLanguage}>
       <div className="flex flex-col gap-3">
         <h1 className="text-3xl font-bold sm:text-4xl">{m.shop.title}</h1>
+        {query.demo === "busy" ? <Notice tone="warning">{m.shop.busy}</Notice> : null}
         {returned ? (
           <Notice tone={returned.state === "confirmed" || returned.state === "approved" ? "success" : "info"} title={m.shop.outcomeHeading}>
             <p className="font-semibold">{returned.title}</p>

@@ -3,7 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { APP_PORT, DEMO_PARTNERS } from "./support/app";
+import { MESSAGES } from "@/lib/i18n/messages";
 import { checkoutSessionBody } from "./support/checkout-sessions";
+import { ShopPage } from "./pages/shop-page";
 import { SERVER_ARGS, startProcess, waitUntilOk, type Instance } from "./support/instances";
 
 /**
@@ -132,4 +134,19 @@ test("wrong bearer secrets past the client's budget answer 429, then the right o
   expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
   expect(statuses.slice(10)).toEqual([429, 429]);
   await expectRateLimited(await openSession(), "the right secret from a client over budget");
+});
+
+test("the demo shop opens a few checkouts a minute per address, then asks to wait, opening nothing", async ({ page }) => {
+  const shop = new ShopPage(page, MESSAGES.en);
+  const opened: string[] = [];
+  // The default: 10 a minute per address.
+  for (let press = 0; press < 10; press++) {
+    await page.goto(`${origin}/`);
+    opened.push(await shop.payInInstallments());
+  }
+  expect(new Set(opened).size).toBe(10);
+  await page.goto(`${origin}/`);
+  await shop.payButton.click();
+  await expect(page).toHaveURL(`${origin}/?demo=busy`);
+  await expect(shop.busyNotice).toBeVisible();
 });

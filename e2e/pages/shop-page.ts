@@ -5,6 +5,8 @@ import { HomePage } from "./home-page";
 /** The demo shop at `/`: a travel agency's page whose "Pay in installments" opens a checkout session. */
 export class ShopPage extends HomePage {
   readonly payButton: Locator = this.main.getByRole("button", { name: this.m.shop.payButton });
+  /** Said when the demo shop's budget for this address is spent. */
+  readonly busyNotice: Locator = this.main.getByText(this.m.shop.busy);
   /** The notice shown when the customer comes back from the checkout. */
   readonly returnNotice: Locator = this.main
     .locator("div")

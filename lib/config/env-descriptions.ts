@@ -176,6 +176,12 @@ export const ENV_DESCRIPTIONS: Record<string, VariableDescription> = {
     description: "Status polls and provider returns a minute per checkout session (the page polls every 2.5 s).",
   },
   STATUS_READS_PER_MINUTE_IP: { group: "Throttles", description: "The same per client address." },
+  DEMO_SHOP_CHECKOUTS_PER_MINUTE_IP: {
+    group: "Throttles",
+    description:
+      "On the sandbox: checkouts the demo shop opens a minute per client address (an IPv6 one by its /64); past it, the shop asks to wait a minute.",
+  },
+  DEMO_SHOP_CHECKOUTS_PER_MINUTE: { group: "Throttles", description: "The same for the whole instance." },
   SHUTDOWN_DRAIN_DELAY_MS: {
     group: "Stopping",
     description:

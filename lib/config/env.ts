@@ -72,6 +72,8 @@ const rawEnvSchema = z.object({
   CUSTOMER_DATA_RETENTION_MAX_DAYS: positiveInt(36_500).default(365),
   STATUS_READS_PER_MINUTE_SESSION: positiveInt(100_000).default(40),
   STATUS_READS_PER_MINUTE_IP: positiveInt(100_000).default(240),
+  DEMO_SHOP_CHECKOUTS_PER_MINUTE_IP: positiveInt(100_000).default(10),
+  DEMO_SHOP_CHECKOUTS_PER_MINUTE: positiveInt(100_000).default(60),
   APP_URL: z
     .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
     // The app serves from its root: a path, query or fragment here ended up in the middle of every
@@ -184,6 +186,8 @@ export interface AppEnv {
   };
   /** The checkout's status polls and provider returns, per session and per client IP (token buckets). */
   statusBudget: { perSessionPerMinute: number; perIpPerMinute: number };
+  /** The demo shop's checkouts, per client address and per instance (lib/demo/shop-budget.ts). */
+  demoShopBudget: { perAddressPerMinute: number; perMinute: number };
   /** Proxies in front of the app that append the client's address to X-Forwarded-For; 0: none (the socket's address). */
   TRUSTED_PROXY_HOPS: number;
   /** The longest retention period of customers' data an operator may set for a partner, in days (lib/checkout/background/retention.ts). */
@@ -395,6 +399,7 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
       actionsPerPartnerPerMinute: raw.SESSIONS_API_ACTIONS_PER_MINUTE_PARTNER,
     },
     statusBudget: { perSessionPerMinute: raw.STATUS_READS_PER_MINUTE_SESSION, perIpPerMinute: raw.STATUS_READS_PER_MINUTE_IP },
+    demoShopBudget: { perAddressPerMinute: raw.DEMO_SHOP_CHECKOUTS_PER_MINUTE_IP, perMinute: raw.DEMO_SHOP_CHECKOUTS_PER_MINUTE },
     METRICS_TOKEN: raw.METRICS_TOKEN,
     SHUTDOWN_GRACE_MS: raw.SHUTDOWN_GRACE_MS,
     SHUTDOWN_DRAIN_DELAY_MS: raw.SHUTDOWN_DRAIN_DELAY_MS,
