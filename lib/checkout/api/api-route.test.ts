@@ -58,7 +58,7 @@ function wrapper(ctx: CheckoutContext, throttles: SessionsApiThrottles, now?: ()
   const create = (request: Request, runs = { count: 0 }, before?: () => Promise<void>) =>
     answerCheckoutApi(
       request,
-      "create",
+      { kind: "create", scope: "sessions:open" },
       async (r) => {
         runs.count += 1;
         await before?.();
@@ -71,7 +71,7 @@ function wrapper(ctx: CheckoutContext, throttles: SessionsApiThrottles, now?: ()
     const id = new URL(request.url).pathname.split("/").at(-1)!;
     return answerCheckoutApi(
       request,
-      "read",
+      { kind: "read", scope: "sessions:read" },
       async (r) => Response.json(await handleGetSession(r, id, throttles, deps.context)),
       deps,
     ).then(read);
@@ -229,7 +229,7 @@ describe("the checkout sessions API's wrapper (PGlite)", () => {
       const create = () =>
         answerCheckoutApi(
           post(input, { "Idempotency-Key": key }),
-          "create",
+          { kind: "create", scope: "sessions:open" },
           async (request) => {
             runs.count += 1;
             if (fail) throw fail;
