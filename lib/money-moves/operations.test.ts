@@ -188,7 +188,7 @@ function suite(name: string, open: () => Promise<[Database, Database]>) {
       });
     });
 
-    it("audits an API secret's refund and cancel by the secret's name, and a staff member's by theirs", async () => {
+    it("audits an API secret's refund and cancel by the secret's name and who created it, and a staff member's by theirs", async () => {
       const { client, release } = gatedClient();
       release();
       const input = refundInput();

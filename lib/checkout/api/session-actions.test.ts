@@ -135,7 +135,7 @@ async function signedSession(email = "ana@example.com", decision?: "approve"): P
 }
 
 describe("POST /api/checkout-sessions/{id}/cancel", () => {
-  it("cancels an open session here (no operation yet), tells the partner, audits it by the secret's name, and only once", async () => {
+  it("cancels an open session here (no operation yet), tells the partner, audits it by the secret's name and creator, and only once", async () => {
     const { session } = await createSession(ctx.db, partner, sessionInput({}, APP_URL));
     const answer = await cancel(session.id, { reason: "Paid by card instead" });
     expect(answer).toEqual({
