@@ -47,6 +47,11 @@ function createForm(name: string, scopes: string[]) {
 
 const rotateForm = (secretId: string) => apiSecretIntentSchema.parse({ intent: "rotate", secretId });
 
+/** The panel's create and rotate posts on agency-a's secrets, as `actor`. */
+const create = (name: string, scopes: string[], actor: SecretActor) =>
+  runApiSecretIntent(db(), "agency-a", createForm(name, scopes), actor, "sandbox");
+const rotate = (secretId: string, actor: SecretActor) => runApiSecretIntent(db(), "agency-a", rotateForm(secretId), actor, "sandbox");
+
 async function secretsOf(partnerId = "agency-a") {
   return db().select().from(partnerApiSecrets).where(eq(partnerApiSecrets.partnerId, partnerId));
 }
@@ -70,13 +75,7 @@ describe("the scopes of a new API secret", () => {
   });
 
   it("an admin without the refund permission posting the refund scope is refused: audited, nothing written", async () => {
-    const outcome = await runApiSecretIntent(
-      db(),
-      "agency-a",
-      createForm("Sneaky", ["sessions:read", "sessions:refund"]),
-      staff(),
-      "sandbox",
-    );
+    const outcome = await create("Sneaky", ["sessions:read", "sessions:refund"], staff());
     expect(outcome).toEqual({ error: "scope_not_allowed", name: "Sneaky", scopes: ["sessions:read", "sessions:refund"] });
     expect(await secretsOf()).toEqual([]);
     expect(await auditOf("api_secret_created")).toMatchObject([
@@ -85,37 +84,17 @@ describe("the scopes of a new API secret", () => {
   });
 
   it("an admin without the data-requests grant is refused the erase scope; with each permission, each is given", async () => {
-    expect(
-      await runApiSecretIntent(db(), "agency-a", createForm("Eraser", ["sessions:erase"]), staff({ canRefund: true }), "sandbox"),
-    ).toMatchObject({
+    expect(await create("Eraser", ["sessions:erase"], staff({ canRefund: true }))).toMatchObject({
       error: "scope_not_allowed",
     });
     expect(await secretsOf()).toEqual([]);
 
-    const refunder = await runApiSecretIntent(
-      db(),
-      "agency-a",
-      createForm("Refunds", ["sessions:refund"]),
-      staff({ canRefund: true }),
-      "sandbox",
-    );
+    const refunder = await create("Refunds", ["sessions:refund"], staff({ canRefund: true }));
     expect(refunder).toMatchObject({ created: { name: "Refunds" } });
-    const eraser = await runApiSecretIntent(
-      db(),
-      "agency-a",
-      createForm("Eraser", ["sessions:erase"]),
-      staff({ canDataRequests: true }),
-      "sandbox",
-    );
+    const eraser = await create("Eraser", ["sessions:erase"], staff({ canDataRequests: true }));
     expect(eraser).toMatchObject({ created: { name: "Eraser" } });
     // Every admin may give the others.
-    const plain = await runApiSecretIntent(
-      db(),
-      "agency-a",
-      createForm("Booking engine", ["sessions:read", "sessions:open", "sessions:cancel"]),
-      staff(),
-      "sandbox",
-    );
+    const plain = await create("Booking engine", ["sessions:read", "sessions:open", "sessions:cancel"], staff());
     expect(plain).toMatchObject({ created: { name: "Booking engine" } });
     const scopes = Object.fromEntries((await secretsOf()).map((s) => [s.name, s.scopes]));
     expect(scopes).toEqual({
@@ -131,7 +110,7 @@ describe("the scopes of a new API secret", () => {
   });
 
   it("needs at least one scope", async () => {
-    expect(await runApiSecretIntent(db(), "agency-a", createForm("Nothing", []), staff(), "sandbox")).toMatchObject({
+    expect(await create("Nothing", [], staff())).toMatchObject({
       error: "invalid_scopes",
     });
     expect(await secretsOf()).toEqual([]);
@@ -141,14 +120,14 @@ describe("the scopes of a new API secret", () => {
 describe("rotating an API secret", () => {
   it("with the refund scope, or `all`, needs the refund permission (and `all` the data-requests grant too): refused, nothing written", async () => {
     await seedKnownSecret(db(), "agency-a", "sec_from_before", "From before", "cs_test_a_secret_from_before_0123456789");
-    const refunds = await runApiSecretIntent(db(), "agency-a", createForm("Refunds", ["sessions:refund"]), OPERATOR, "sandbox");
+    const refunds = await create("Refunds", ["sessions:refund"], OPERATOR);
     expect(refunds).toMatchObject({ created: { name: "Refunds" } });
     const [refundSecret] = (await secretsOf()).filter((s) => s.name === "Refunds");
 
     for (const secretId of ["sec_from_before", refundSecret!.id]) {
-      expect(await runApiSecretIntent(db(), "agency-a", rotateForm(secretId), staff(), "sandbox")).toEqual({ error: "scope_not_allowed" });
+      expect(await rotate(secretId, staff())).toEqual({ error: "scope_not_allowed" });
     }
-    expect(await runApiSecretIntent(db(), "agency-a", rotateForm("sec_from_before"), staff({ canRefund: true }), "sandbox")).toEqual({
+    expect(await rotate("sec_from_before", staff({ canRefund: true }))).toEqual({
       error: "scope_not_allowed",
     });
     expect((await secretsOf()).map((s) => [s.name, s.expiresAt])).toEqual([
@@ -163,10 +142,10 @@ describe("rotating an API secret", () => {
 
     // With the permissions: rotated, the scopes kept.
     const both = staff({ canRefund: true, canDataRequests: true });
-    expect(await runApiSecretIntent(db(), "agency-a", rotateForm("sec_from_before"), both, "sandbox")).toMatchObject({
+    expect(await rotate("sec_from_before", both)).toMatchObject({
       created: { name: "From before" },
     });
-    expect(await runApiSecretIntent(db(), "agency-a", rotateForm(refundSecret!.id), staff({ canRefund: true }), "sandbox")).toMatchObject({
+    expect(await rotate(refundSecret!.id, staff({ canRefund: true }))).toMatchObject({
       created: { name: "Refunds" },
     });
     const working = (await secretsOf()).filter((s) => s.expiresAt === null).map((s) => [s.name, s.scopes]);

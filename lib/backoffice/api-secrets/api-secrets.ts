@@ -78,6 +78,9 @@ export async function createPartnerApiSecret(
         : { reason: result.reason, scopes: scopes.join(" ").slice(0, 200) },
     });
   }
+  // E-mail hook: a "new API secret" message to the partner's administrators (its name, scopes and
+  // who created it; never the secret) belongs here, on `result.ok`, and on a rotation's success
+  // below. Not sent yet: the account-change e-mails are added on their own.
   return result;
 }
 

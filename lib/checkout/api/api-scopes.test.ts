@@ -10,11 +10,10 @@ import type { Database } from "@/lib/db";
 import { DEMO_PARTNER_ID } from "@/lib/demo/seed";
 import { errorResponse } from "@/lib/http/error-response";
 import { createApiSecret } from "@/lib/partners/api-secrets";
-import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
 import { API_SCOPES, type ApiScope } from "@/lib/vocabulary/api-scopes";
 import type { CheckoutContext } from "../session/flow";
 import { documented } from "../testing/api-document";
-import { DEMO_SECRET, sessionInput, testContext } from "../testing/context";
+import { DEMO_SECRET, sessionInput, testContext, unlimitedThrottles } from "../testing/context";
 import { answerCheckoutApi } from "./api-route";
 import { handleListEvents } from "./events-api";
 import { ROUTE_SCOPES, type CheckoutApiRoute } from "./route-scopes";
@@ -36,17 +35,7 @@ afterAll(async () => {
   await database?.close();
 });
 
-function throttles(): SessionsApiThrottles {
-  const buckets = () => createTokenBuckets({ capacity: 100_000, perMinute: 100_000 });
-  return {
-    createPerPartner: buckets(),
-    createPerIp: buckets(),
-    wrongSecretsPerIp: buckets(),
-    readsPerPartner: buckets(),
-    actionsPerPartner: buckets(),
-    trustedProxyHops: 0,
-  };
-}
+const throttles = unlimitedThrottles;
 
 function request(method: "GET" | "POST", path: string, secret: string, body?: unknown, headers: Record<string, string> = {}): Request {
   return new Request(`http://localhost/api${path}`, {
@@ -54,6 +43,24 @@ function request(method: "GET" | "POST", path: string, secret: string, body?: un
     headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json", ...headers },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
+}
+
+/** An operation on a session, called on NO_SESSION: a 404 when the secret may call it. */
+function onNoSession(
+  method: "GET" | "POST",
+  suffix: string,
+  handler: (request: Request, id: string, throttles: SessionsApiThrottles, context: () => Promise<CheckoutContext>) => Promise<unknown>,
+) {
+  const path = `/checkout-sessions/${NO_SESSION}${suffix}`;
+  return {
+    call: (secret: string) =>
+      documented(
+        method,
+        path,
+        handler(request(method, path, secret, method === "POST" ? {} : undefined), NO_SESSION, throttles(), context),
+      ),
+    allowed: 404,
+  };
 }
 
 /** Every operation, called with `secret`, and what it answers when the secret may call it. */
@@ -71,51 +78,11 @@ const OPERATIONS: Record<CheckoutApiRoute, { call: (secret: string) => Promise<u
     call: (s) => documented("GET", "/checkout-sessions", handleListSessions(request("GET", "/checkout-sessions", s), throttles(), context)),
     allowed: 200,
   },
-  "GET /api/checkout-sessions/[id]": {
-    call: (s) =>
-      documented(
-        "GET",
-        `/checkout-sessions/${NO_SESSION}`,
-        handleGetSession(request("GET", `/checkout-sessions/${NO_SESSION}`, s), NO_SESSION, throttles(), context),
-      ),
-    allowed: 404,
-  },
-  "POST /api/checkout-sessions/[id]/cancel": {
-    call: (s) =>
-      documented(
-        "POST",
-        `/checkout-sessions/${NO_SESSION}/cancel`,
-        handleCancelSession(request("POST", `/checkout-sessions/${NO_SESSION}/cancel`, s, {}), NO_SESSION, throttles(), context),
-      ),
-    allowed: 404,
-  },
-  "GET /api/checkout-sessions/[id]/refund": {
-    call: (s) =>
-      documented(
-        "GET",
-        `/checkout-sessions/${NO_SESSION}/refund`,
-        handleGetRefund(request("GET", `/checkout-sessions/${NO_SESSION}/refund`, s), NO_SESSION, throttles(), context),
-      ),
-    allowed: 404,
-  },
-  "POST /api/checkout-sessions/[id]/refund": {
-    call: (s) =>
-      documented(
-        "POST",
-        `/checkout-sessions/${NO_SESSION}/refund`,
-        handleRefundSession(request("POST", `/checkout-sessions/${NO_SESSION}/refund`, s, {}), NO_SESSION, throttles(), context),
-      ),
-    allowed: 404,
-  },
-  "POST /api/checkout-sessions/[id]/erase": {
-    call: (s) =>
-      documented(
-        "POST",
-        `/checkout-sessions/${NO_SESSION}/erase`,
-        handleEraseSession(request("POST", `/checkout-sessions/${NO_SESSION}/erase`, s, {}), NO_SESSION, throttles(), context),
-      ),
-    allowed: 404,
-  },
+  "GET /api/checkout-sessions/[id]": onNoSession("GET", "", handleGetSession),
+  "POST /api/checkout-sessions/[id]/cancel": onNoSession("POST", "/cancel", handleCancelSession),
+  "GET /api/checkout-sessions/[id]/refund": onNoSession("GET", "/refund", handleGetRefund),
+  "POST /api/checkout-sessions/[id]/refund": onNoSession("POST", "/refund", handleRefundSession),
+  "POST /api/checkout-sessions/[id]/erase": onNoSession("POST", "/erase", handleEraseSession),
   "GET /api/events": {
     call: (s) => documented("GET", "/events", handleListEvents(request("GET", "/events", s), throttles(), context)),
     allowed: 200,

@@ -7,16 +7,15 @@ import type { CheckoutSessionRow } from "@/lib/db/schema";
 import { generateDocument, jsonContent, routesToPaths, type JsonObject, type Route } from "@/lib/openapi/document";
 import { openApi31Problems } from "@/lib/openapi/testing/validate";
 import { createOpenApiChecker } from "@/lib/sandbox/testing/openapi-check";
-import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
 import { apiErrorSchema, checkoutSessionSchema, SESSION_STATES } from "./api-schemas";
 import { answerCheckoutApi } from "./api-route";
 import { buildCheckoutApiDocument, withApiConventions } from "./openapi";
 import { scopeOfOperation } from "./route-scopes";
-import { handleCreateSession, handleGetSession, type SessionsApiThrottles } from "./sessions-api";
+import { handleCreateSession, handleGetSession } from "./sessions-api";
 import { CURRENT_CHECKOUT_API_VERSION } from "./versions";
 import { notificationPayload } from "../session/session-state";
 import type { CheckoutContext } from "../session/flow";
-import { DEMO_SECRET, sessionInput, testContext } from "../testing/context";
+import { DEMO_SECRET, sessionInput, testContext, unlimitedThrottles } from "../testing/context";
 
 const doc = buildCheckoutApiDocument({ serverUrl: "https://checkout.example.com/api" });
 
@@ -284,19 +283,8 @@ describe("the API's real answers with a version and Idempotency-Key", () => {
     await database?.close();
   });
 
-  function unlimited(): SessionsApiThrottles {
-    const buckets = () => createTokenBuckets({ capacity: 100_000, perMinute: 100_000 });
-    return {
-      createPerPartner: buckets(),
-      createPerIp: buckets(),
-      wrongSecretsPerIp: buckets(),
-      readsPerPartner: buckets(),
-      trustedProxyHops: 0,
-    };
-  }
-
   it("are what the document says, headers included", async () => {
-    const throttles = unlimited();
+    const throttles = unlimitedThrottles();
     const context = () => Promise.resolve(ctx);
     const create = (body: unknown, headers: Record<string, string>, before?: () => Promise<void>) =>
       answerCheckoutApi(
