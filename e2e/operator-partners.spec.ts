@@ -186,6 +186,20 @@ test.describe("the back-office's API secrets", () => {
     // The published demo secret is listed by its first characters only.
     await expect(secrets.row("Published demo secret")).toContainText(DEMO_PARTNERS.demo.secret.slice(0, 12));
 
+    // …and, made before scopes, may do everything: its list says so.
+    await expect(secrets.row("Published demo secret")).toContainText(secrets.t.scopes.all);
+
+    // A secret that may only read: opening a session is a 403 naming the scope it lacks.
+    const reader = `Reader ${Date.now().toString(36)}`;
+    const readOnly = await secrets.create(reader, ["sessions:read"]);
+    await expect(secrets.row(reader)).toContainText(secrets.t.scopes["sessions:read"]);
+    await expect(secrets.row(reader)).not.toContainText(secrets.t.scopes["sessions:open"]);
+    const refused = await openSession(request, readOnly);
+    expect(refused.status()).toBe(403);
+    expect((await refused.json()).error).toMatchObject({ code: "insufficient_scope", requiredScope: "sessions:open" });
+    expect((await request.get("/api/checkout-sessions", { headers: { Authorization: `Bearer ${readOnly}` } })).status()).toBe(200);
+    await secrets.revokeAll(reader);
+
     const name = `Staging ${Date.now().toString(36)}`;
     const secret = await secrets.create(name);
     expect((await openSession(request, secret)).status()).toBe(201);

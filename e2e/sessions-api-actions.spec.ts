@@ -254,12 +254,13 @@ test("the back-office's audit log names the secret that cancelled and refunded, 
   sandbox,
 }) => {
   test.setTimeout(180_000);
-  // An administrator makes a secret for the partner's backend, named to be found.
+  // An administrator who may refund makes a secret for the partner's backend, named to be found,
+  // that may open, read, cancel and refund.
   const name = `E2E actions ${Date.now().toString(36)}`;
   await admin.signIn(STAFF.aurora);
   await admin.shell.section("apiSecrets").click();
   const secrets = new ApiSecretsPanel(page, new PartnersConsole(page, "en").m);
-  const secret = await secrets.create(name);
+  const secret = await secrets.create(name, ["sessions:read", "sessions:open", "sessions:cancel", "sessions:refund"]);
   const api = checkoutSessions.withSecret(secret);
 
   const open = await api.open({ customer: null });

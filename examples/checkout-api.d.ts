@@ -15,12 +15,16 @@ export interface paths {
          *     - Dates are instants in ISO 8601 with a time zone (`2026-05-01T00:00:00Z`, `2026-05-01T02:00:00+02:00`); each range runs from its `…From`, included, to its `…To`, excluded.
          *     - `state` is a session's state now: an open session past its 24 hours is `expired`.
          *     - The next page: the same request with `cursor` set to the page's `nextCursor`, the filters unchanged (a cursor sent with other filters is refused). Sessions opened while you page come before the first page, never into a later one: a walk through the pages neither repeats nor skips a session. With `updatedFrom` or `updatedTo`, a session that changes while you page may leave or enter the range.
+         *
+         *     Needs a secret with the scope `sessions:read` (or one from before scopes, which holds `all`).
          */
         get: operations["listCheckoutSessions"];
         put?: never;
         /**
          * Open a checkout session
          * @description Opens a checkout for a booking. Idempotent per `bookingReference`: the same request again answers 200 with the same session; the same reference with a different booking is a 409. The body is read as JSON whatever its `Content-Type`, up to 64 KB.
+         *
+         *     Needs a secret with the scope `sessions:open` (or one from before scopes, which holds `all`).
          */
         post: operations["createCheckoutSession"];
         delete?: never;
@@ -39,6 +43,8 @@ export interface paths {
         /**
          * Read a checkout session
          * @description Where your customer's checkout stands. The reference for the outcome: notifications and the return's query are hints.
+         *
+         *     Needs a secret with the scope `sessions:read` (or one from before scopes, which holds `all`).
          */
         get: operations["getCheckoutSession"];
         put?: never;
@@ -63,6 +69,8 @@ export interface paths {
          * @description Cancels a session before its customer signs: while it is `open` (it ends here: the customer can no longer send their data) or `choosing` (its financing operation is cancelled at the financing partner, which has the last word). The session is then `cancelled`, and you are notified as for any state.
          *
          *     Once the customer asked a provider for the financing (`pending`), or when the session has ended, it is a 409 `not_cancellable` with the session's `state`: a confirmed session is refunded instead. Cancelling again is that 409 too, with `state` `cancelled`.
+         *
+         *     Needs a secret with the scope `sessions:cancel` (or one from before scopes, which holds `all`).
          */
         post: operations["cancelCheckoutSession"];
         delete?: never;
@@ -87,6 +95,8 @@ export interface paths {
          *     Not while the customer's outcome is open (`open`, `choosing`, `pending`: the customer may still send their data, choose a plan or sign at the provider): a 409 `customer_data_in_use` with the session's `state` and a `Retry-After`, the session's expiry or a few minutes. Retry then, with a new `Idempotency-Key` (the 409 is kept for the key, like any answer below 500).
          *
          *     Without a request of yours, customers' data is erased at the end of your retention period (the operator sets it: 90 days unless agreed otherwise) after the session ended.
+         *
+         *     Needs a secret with the scope `sessions:erase` (or one from before scopes, which holds `all`).
          */
         post: operations["eraseCheckoutSessionCustomerData"];
         delete?: never;
@@ -105,6 +115,8 @@ export interface paths {
         /**
          * Read what a refund would give back
          * @description For a confirmed session: the financing partner's breakdown of a refund made now, in cents. `totalToRefundCents` already deducts the financing's non-refundable fees and its cancellation fee; the charges you keep in the refund lower it by as much.
+         *
+         *     Needs a secret with the scope `sessions:read` (or one from before scopes, which holds `all`).
          */
         get: operations["getCheckoutSessionRefund"];
         put?: never;
@@ -113,6 +125,8 @@ export interface paths {
          * @description Refunds the customer's financing through its provider, keeping your agency's and the travel provider's cancellation charges (in cents, 0 unless sent; together at most the breakdown's `totalToRefundCents`). The amounts are checked against a breakdown read now; send `expectedTotalToRefundCents` to refund only if the total is still the one you computed. The session becomes `refunded`.
          *
          *     Made once: while a refund of the session is under way (from the API or from your back-office), another is a 409 `refund_in_progress`, and a refunded session is a 409 `not_refundable`. The provider may reject a refund: a 422 `refund_rejected`, nothing refunded, no charge recorded. A 502 means the financing partner did not answer: the refund may or may not have been made, so read the session (it becomes `refunded` if it was) before trying again.
+         *
+         *     Needs a secret with the scope `sessions:refund` (or one from before scopes, which holds `all`).
          */
         post: operations["refundCheckoutSession"];
         delete?: never;
@@ -133,6 +147,8 @@ export interface paths {
          * @description Every notification of your sessions, in the order they were written, whether it reached your notification URL or not (none configured, your endpoint down, retries still to come), each with what came of sending it. The same `type`, `timestamp` and `data` as the signed notification, and its `webhook-id` as `id`.
          *
          *     Keep the `cursor` of the last event you processed and ask with `after=<cursor>`: you get the events written after it, oldest first, at most `limit`; while `hasMore` is true, ask again with `after=nextCursor`. Events are kept at least 30 days. Reads count against the same per-minute budget as `GET /checkout-sessions/{id}`.
+         *
+         *     Needs a secret with the scope `sessions:read` (or one from before scopes, which holds `all`).
          */
         get: operations["listEvents"];
         put?: never;
@@ -406,7 +422,7 @@ export interface components {
         CheckoutApiError: {
             error: {
                 /** @enum {string} */
-                code: "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "validation_failed" | "unsupported_api_version" | "payload_too_large" | "conflict" | "not_cancellable" | "not_refundable" | "refund_in_progress" | "customer_data_in_use" | "idempotency_key_in_use" | "idempotency_key_reused" | "session_expired" | "refund_rejected" | "rate_limited" | "financing_unavailable" | "internal" | "database_unavailable";
+                code: "unauthorized" | "forbidden" | "insufficient_scope" | "not_found" | "method_not_allowed" | "validation_failed" | "unsupported_api_version" | "payload_too_large" | "conflict" | "not_cancellable" | "not_refundable" | "refund_in_progress" | "customer_data_in_use" | "idempotency_key_in_use" | "idempotency_key_reused" | "session_expired" | "refund_rejected" | "rate_limited" | "financing_unavailable" | "internal" | "database_unavailable";
                 /** @description For a developer; may change: branch on `code`. */
                 message: string;
                 /** @description With `validation_failed`: every field that was refused; with an error about a header, that header. */
@@ -417,6 +433,11 @@ export interface components {
                 }[];
                 /** @description With `not_cancellable`, `not_refundable` and `customer_data_in_use`: the session's state now, which does not allow it. */
                 state?: components["schemas"]["CheckoutSessionState"];
+                /**
+                 * @description With `insufficient_scope`: the scope the request needs, which the secret it was sent with does not hold. Create a secret with it (or use one that has it).
+                 * @enum {string}
+                 */
+                requiredScope?: "sessions:read" | "sessions:open" | "sessions:cancel" | "sessions:refund" | "sessions:erase";
             };
         };
         /** @description A page of your sessions. Pages follow each other by the last session's place, not by a count: sessions opened while you page come before the first page, never into a later one, so a walk through the pages neither repeats nor skips a session. */
@@ -729,6 +750,23 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /**
+             * @description The secret you sent does not hold the scope `sessions:read`, which this operation needs: `requiredScope` names it. Nothing was done.
+             *
+             *     - `insufficient_scope`
+             */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
@@ -802,6 +840,23 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /**
+             * @description The secret you sent does not hold the scope `sessions:open`, which this operation needs: `requiredScope` names it. Nothing was done.
+             *
+             *     - `insufficient_scope`
+             */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
             /**
              * @description A session with this `bookingReference` exists for a different booking.
              *
@@ -910,6 +965,23 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             /**
+             * @description The secret you sent does not hold the scope `sessions:read`, which this operation needs: `requiredScope` names it. Nothing was done.
+             *
+             *     - `insufficient_scope`
+             */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            /**
              * @description No session with this id among yours (another partner's session is not found either).
              *
              *     - `not_found`
@@ -988,6 +1060,23 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /**
+             * @description The secret you sent does not hold the scope `sessions:cancel`, which this operation needs: `requiredScope` names it. Nothing was done.
+             *
+             *     - `insufficient_scope`
+             */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
             /**
              * @description No session with this id among yours (another partner's session is not found either).
              *
@@ -1141,6 +1230,23 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             /**
+             * @description The secret you sent does not hold the scope `sessions:erase`, which this operation needs: `requiredScope` names it. Nothing was done.
+             *
+             *     - `insufficient_scope`
+             */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            /**
              * @description No session with this id among yours (another partner's session is not found either).
              *
              *     - `not_found`
@@ -1266,6 +1372,23 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             /**
+             * @description The secret you sent does not hold the scope `sessions:read`, which this operation needs: `requiredScope` names it. Nothing was done.
+             *
+             *     - `insufficient_scope`
+             */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
+            /**
              * @description No session with this id among yours (another partner's session is not found either).
              *
              *     - `not_found`
@@ -1378,6 +1501,23 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /**
+             * @description The secret you sent does not hold the scope `sessions:refund`, which this operation needs: `requiredScope` names it. Nothing was done.
+             *
+             *     - `insufficient_scope`
+             */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
             /**
              * @description No session with this id among yours (another partner's session is not found either).
              *
@@ -1526,6 +1666,23 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /**
+             * @description The secret you sent does not hold the scope `sessions:read`, which this operation needs: `requiredScope` names it. Nothing was done.
+             *
+             *     - `insufficient_scope`
+             */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "Checkout-Api-Version": components["headers"]["CheckoutApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutApiError"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];

@@ -71,6 +71,8 @@ export class AppError extends Error {
       retryAfterS?: number;
       /** A checkout session's state, said with a refusal of what that state does not allow (the API's `error.state`). */
       state?: string;
+      /** The scope the caller's credential lacks for what it asked (the API's `error.requiredScope`). */
+      requiredScope?: string;
     } = {},
   ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -79,7 +81,7 @@ export class AppError extends Error {
   }
 
   /**
-   * The JSON body of the checkout sessions API, `{ error: { code, message, fields?, state? } }`,
+   * The JSON body of the checkout sessions API, `{ error: { code, message, fields?, state?, requiredScope? } }`,
    * within API_ERROR_LIMITS: a request with many bad fields is still told the first ones.
    */
   toBody() {
@@ -96,6 +98,7 @@ export class AppError extends Error {
             }
           : {}),
         ...(this.details.state ? { state: this.details.state } : {}),
+        ...(this.details.requiredScope ? { requiredScope: this.details.requiredScope } : {}),
       },
     };
   }

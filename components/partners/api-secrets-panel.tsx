@@ -9,16 +9,21 @@ import { Cell, Row, columnsOf, ScrollTable } from "@/components/ui/table";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
 import { type ApiSecretsMessages } from "@/lib/i18n/partner-console-messages";
 import { fill } from "@/lib/text/template";
+import { API_SCOPES, type ApiScope } from "@/lib/vocabulary/api-scopes";
 import { INITIAL_API_SECRETS_STATE, type ApiSecretRow, type ApiSecretsState } from "./api-secrets-state";
 
 /*
  * A partner's checkout sessions API secrets: the list, a form to create one, and on each working
- * one "Rotate" and "Revoke". One action for all of them (`intent`), through useActionState, so a
+ * one "Rotate" and "Revoke"; each secret's scopes are ticked at its creation and listed (a secret
+ * from before scopes shows "everything"). One action for all of them (`intent`), through useActionState, so a
  * new secret comes back into this component's state and is shown once, never in a URL nor in the
  * page the server renders next. Without JavaScript the post lands on `permalink` with the answer.
  * The operator console and the back-office each hand in their own action (`hidden`: the partner's
  * id, in the console).
  */
+
+/** What a new secret's form has ticked at first: what a booking system needs to open and follow sessions. */
+const FIRST_TICKED: readonly ApiScope[] = ["sessions:read", "sessions:open"];
 
 export function ApiSecretsPanel({
   action,
@@ -40,6 +45,7 @@ export function ApiSecretsPanel({
   const [state, formAction] = useActionState(action, INITIAL_API_SECRETS_STATE, permalink);
   const resultRef = useFocusAfterSubmit<HTMLDivElement>(state.submission);
   const hiddenFields = Object.entries(hidden).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />);
+  const ticked = state.error && state.scopes ? state.scopes : FIRST_TICKED;
   const working = (row: ApiSecretRow) => row.state === "active" || row.state === "rotating";
   // A row's rotate and revoke: each its own form, its button named after the secret.
   const secretForm = (row: ApiSecretRow, intent: "rotate" | "revoke", label: string, children: string) => (
@@ -74,7 +80,7 @@ export function ApiSecretsPanel({
             {text.revoked}
           </Notice>
         ) : null}
-        {state.error && state.error !== "invalid_name" ? (
+        {state.error && state.error !== "invalid_name" && state.error !== "invalid_scopes" ? (
           <Notice tone="error" live>
             {text.errors[state.error]}
           </Notice>
@@ -87,13 +93,22 @@ export function ApiSecretsPanel({
         <ScrollTable
           label={text.caption}
           wide
-          columns={columnsOf(text.columns, ["name", "prefix", "created", "lastUsed", "state", "actions"])}
+          columns={columnsOf(text.columns, ["name", "prefix", "scopes", "created", "lastUsed", "state", "actions"])}
         >
           {rows.map((row) => (
             <Row key={row.id}>
               <Cell header>{row.name}</Cell>
               <Cell>
                 <code className="font-mono">{row.prefix ? `${row.prefix}…` : "—"}</code>
+              </Cell>
+              <Cell>
+                <ul data-testid="api-secret-scopes">
+                  {row.scopes.map((scope) => (
+                    <li key={scope} className={scope === "all" ? "font-semibold" : undefined}>
+                      {text.scopes[scope]}
+                    </li>
+                  ))}
+                </ul>
               </Cell>
               <Cell>
                 {row.created}
@@ -129,6 +144,25 @@ export function ApiSecretsPanel({
           error={state.error === "invalid_name" ? text.errors.invalid_name : undefined}
           errorPrefix={errorPrefix}
         />
+        <fieldset key={`scopes-${state.submission}`} className="flex flex-col gap-1" aria-describedby="api-secret-scopes-hint">
+          <legend className="font-semibold">{text.scopesLegend}</legend>
+          <p id="api-secret-scopes-hint" className="text-sm text-muted">
+            {text.scopesHint}
+          </p>
+          {state.error === "invalid_scopes" ? (
+            <p className="text-sm font-semibold text-danger">
+              {errorPrefix} {text.errors.invalid_scopes}
+            </p>
+          ) : null}
+          {API_SCOPES.map((scope) => (
+            <label key={scope} className="flex min-h-11 items-center gap-3">
+              <input type="checkbox" name={`scope:${scope}`} defaultChecked={ticked.includes(scope)} className="size-5 accent-brand" />
+              <span>
+                {text.scopes[scope]} <code className="font-mono text-sm text-muted">{scope}</code>
+              </span>
+            </label>
+          ))}
+        </fieldset>
         <div>
           <SubmitButton pendingLabel={text.creating}>{text.create}</SubmitButton>
         </div>

@@ -17,7 +17,11 @@ export function apiSecretsState(outcome: ApiSecretOutcome | { error: "invalid" }
     };
   }
   if ("revoked" in outcome) return { revoked: true };
-  return { error: outcome.error, name: "name" in outcome ? outcome.name : undefined };
+  return {
+    error: outcome.error,
+    name: "name" in outcome ? outcome.name : undefined,
+    scopes: "scopes" in outcome ? outcome.scopes : undefined,
+  };
 }
 
 /** The secrets as the panel lists them, dates formatted for `locale`. */
@@ -26,6 +30,7 @@ export function apiSecretRows(secrets: readonly ApiSecretView[], locale: Locale)
     id: secret.id,
     name: secret.name,
     prefix: secret.prefix,
+    scopes: secret.scopes,
     state: secret.state,
     created: formatDateTime(secret.createdAt, locale),
     createdBy: secret.createdByName,

@@ -1,4 +1,5 @@
 import type { SecretState } from "@/lib/partners/api-secrets";
+import type { ApiScope, SecretScope } from "@/lib/vocabulary/api-scopes";
 
 /*
  * The API secrets panel's state, shared by its server actions (the operator console's and the
@@ -6,7 +7,8 @@ import type { SecretState } from "@/lib/partners/api-secrets";
  * only), so the client bundle pulls no server code.
  */
 
-export type ApiSecretError = "invalid_name" | "too_many" | "not_found" | "not_active" | "already_revoked" | "invalid";
+export type ApiSecretError =
+  "invalid_name" | "invalid_scopes" | "scope_not_allowed" | "too_many" | "not_found" | "not_active" | "already_revoked" | "invalid";
 
 export interface ApiSecretsState {
   submission: number;
@@ -14,8 +16,9 @@ export interface ApiSecretsState {
   created?: { secret: string; name: string; previousValidUntil?: string };
   revoked?: boolean;
   error?: ApiSecretError;
-  /** The name typed, kept on an error. */
+  /** The name typed and the scopes ticked, kept on an error. */
   name?: string;
+  scopes?: ApiScope[];
 }
 
 export const INITIAL_API_SECRETS_STATE: ApiSecretsState = { submission: 0 };
@@ -25,6 +28,7 @@ export interface ApiSecretRow {
   id: string;
   name: string;
   prefix: string;
+  scopes: SecretScope[];
   state: SecretState;
   created: string;
   createdBy: string | null;

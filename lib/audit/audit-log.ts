@@ -57,3 +57,22 @@ export async function recordAudit(db: Db, event: AuditEventInput, now = new Date
     logError(loggerFor("audit"), "an audit event could not be recorded", error, { kind: event.kind });
   }
 }
+
+/** Who created an API secret: a staff member or an operator by name, or the system (the demo seed, a migration). */
+export interface SecretCreator {
+  kind: "staff" | "operator" | "system";
+  name: string | null;
+}
+
+/**
+ * What an audit line done with an API secret says of it besides its name: its id and who created
+ * it (the one answerable for what it may do).
+ */
+export function apiSecretAuditDetails(secretId: string, createdBy: SecretCreator | undefined): Record<string, string> {
+  if (!createdBy) return { apiSecretId: secretId };
+  return {
+    apiSecretId: secretId,
+    apiSecretCreatedByKind: createdBy.kind,
+    ...(createdBy.name ? { apiSecretCreatedBy: createdBy.name } : {}),
+  };
+}

@@ -16,6 +16,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
+import type { SecretScope } from "@/lib/vocabulary/api-scopes";
 import type { Locale } from "@/lib/vocabulary/locales";
 import type { OperationStatus, WebhookStatus } from "@/lib/vocabulary/partner-api";
 import type {
@@ -124,6 +125,11 @@ export const partnerApiSecrets = pgTable(
     createdByKind: text("created_by_kind").$type<"staff" | "operator" | "system">().notNull(),
     createdById: text("created_by_id"),
     createdByName: text("created_by_name"),
+    /**
+     * What it may do on the API (lib/vocabulary/api-scopes.ts): chosen at creation, kept by its
+     * rotations. Secrets from before scopes hold `{all}` (set by their migration).
+     */
+    scopes: text("scopes").array().$type<SecretScope[]>().notNull(),
     /** The last request it authenticated, written at most once a minute. */
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     /** Set by a rotation: it keeps working until then. */

@@ -1,19 +1,19 @@
 import "server-only";
 import type { Db } from "@/lib/db";
-import { recordAudit } from "@/lib/audit/audit-log";
+import { apiSecretAuditDetails, recordAudit, type SecretCreator } from "@/lib/audit/audit-log";
 
 /**
  * Who acts on a partner's financing operation (a cancel, a refund): one of its staff members in the
  * back-office, or its backend through the checkout sessions API with one of its secrets. The same
  * domain code serves both (cancel.ts, refund.ts), and the audit log names either: the staff member,
- * or the secret by its name.
+ * or the secret by its name, with who created it.
  */
 export interface OperationActor {
   db: Db;
   partnerId: string;
   /** Where the request came from. */
   ip: string;
-  who: { kind: "staff"; id: string; name: string } | { kind: "api"; secretId: string; secretName: string };
+  who: { kind: "staff"; id: string; name: string } | { kind: "api"; secretId: string; secretName: string; secretCreatedBy: SecretCreator };
 }
 
 export interface OperationEvent {
@@ -36,6 +36,6 @@ export async function auditOperationEvent(actor: OperationActor, event: Operatio
     apiActor: who.kind === "api" ? who.secretName : null,
     operationId: event.operationId,
     ip: actor.ip,
-    details: who.kind === "api" ? { ...event.details, apiSecretId: who.secretId } : event.details,
+    details: who.kind === "api" ? { ...event.details, ...apiSecretAuditDetails(who.secretId, who.secretCreatedBy) } : event.details,
   });
 }

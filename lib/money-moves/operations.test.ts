@@ -86,7 +86,7 @@ const api = (db: Database["db"], name = "Booking engine"): OperationActor => ({
   db,
   partnerId: "p_ops_test",
   ip: "198.51.100.20",
-  who: { kind: "api", secretId: "sec_ops_test", secretName: name },
+  who: { kind: "api", secretId: "sec_ops_test", secretName: name, secretCreatedBy: { kind: "staff", name: "Ana Admin" } },
 });
 const staff = (db: Database["db"]): OperationActor => ({
   db,
@@ -188,7 +188,7 @@ function suite(name: string, open: () => Promise<[Database, Database]>) {
       });
     });
 
-    it("audits an API secret's refund and cancel by the secret's name, and a staff member's by theirs", async () => {
+    it("audits an API secret's refund and cancel by the secret's name and who created it, and a staff member's by theirs", async () => {
       const { client, release } = gatedClient();
       release();
       const input = refundInput();
@@ -202,7 +202,14 @@ function suite(name: string, open: () => Promise<[Database, Database]>) {
         staffUserId: null,
         staffName: null,
         ip: "198.51.100.20",
-        details: { bookingReference: "BK-OPS-1", apiSecretId: "sec_ops_test", totalToRefundCents: BASE.totalToRefundCents - 1000 },
+        // The secret, and who created it.
+        details: {
+          bookingReference: "BK-OPS-1",
+          apiSecretId: "sec_ops_test",
+          apiSecretCreatedByKind: "staff",
+          apiSecretCreatedBy: "Ana Admin",
+          totalToRefundCents: BASE.totalToRefundCents - 1000,
+        },
       });
 
       const cancelled = `op_ops_cancel_${Date.now()}`;

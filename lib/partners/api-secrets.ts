@@ -3,6 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { partnerApiSecrets, partners, type PartnerApiSecretRow, type PartnerRow } from "@/lib/db/schema";
+import { normalizedScopes, type SecretScope } from "@/lib/vocabulary/api-scopes";
 
 /**
  * A partner's secrets for the checkout sessions API: created (shown once), listed, rotated (the old
@@ -13,7 +14,9 @@ import { partnerApiSecrets, partners, type PartnerApiSecretRow, type PartnerRow 
  * process keeps a secret → partner answer, so a revocation, an expiry or a disabled partner holds on
  * every instance from the next request.
  *
- * Who may call these (an operator, a partner's administrator) and the audit of it are the callers'.
+ * Each secret carries scopes (lib/vocabulary/api-scopes.ts), chosen at its creation and kept by its
+ * rotations. Who may call these (an operator, a partner's administrator), which scopes they may give
+ * (the `mayHold` each creation and rotation is handed) and the audit of it are the callers'.
  */
 
 /** A secret's prefix says which partner API it goes with: production (`fk_live_` keys) or the sandbox. */
@@ -31,7 +34,10 @@ const SHOWN_PREFIX_LENGTH = LIVE_SECRET_PREFIX.length + 4;
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60_000;
 /** `last_used_at` is written at most this often per secret: a request is not a write. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
-/** Secrets that work at once per partner (active or in a rotation's overlap). */
+/**
+ * Secrets that work at once per partner, active or in a rotation's overlap: a rotation needs a free
+ * place as a creation does, so rotating never lifts the cap.
+ */
 export const MAX_LIVE_SECRETS = 10;
 export const SECRET_NAME_MAX_LENGTH = 60;
 /** Bearer values outside these lengths are not looked up. */
@@ -75,10 +81,13 @@ function works(now: Date) {
   return and(isNull(partnerApiSecrets.revokedAt), or(isNull(partnerApiSecrets.expiresAt), gt(partnerApiSecrets.expiresAt, now)));
 }
 
-/** Who calls the checkout sessions API: the partner, and which of its secrets (the audit log names it). */
+/**
+ * Who calls the checkout sessions API: the partner, and which of its secrets, with its scopes and who
+ * created it (the audit log names both).
+ */
 export interface ApiCaller {
   partner: PartnerRow;
-  secret: { id: string; name: string };
+  secret: { id: string; name: string; scopes: SecretScope[]; createdBy: Pick<SecretAuthor, "kind" | "name"> };
 }
 
 /**
@@ -98,6 +107,9 @@ export async function apiCallerBySecret(db: Db, secret: string, now = new Date()
       partner: partners,
       secretId: partnerApiSecrets.id,
       secretName: partnerApiSecrets.name,
+      scopes: partnerApiSecrets.scopes,
+      createdByKind: partnerApiSecrets.createdByKind,
+      createdByName: partnerApiSecrets.createdByName,
       lastUsedAt: partnerApiSecrets.lastUsedAt,
     })
     .from(partnerApiSecrets)
@@ -115,7 +127,15 @@ export async function apiCallerBySecret(db: Db, secret: string, now = new Date()
         and(eq(partnerApiSecrets.id, row.secretId), or(isNull(partnerApiSecrets.lastUsedAt), lt(partnerApiSecrets.lastUsedAt, stale))),
       );
   }
-  return { partner: row.partner, secret: { id: row.secretId, name: row.secretName } };
+  return {
+    partner: row.partner,
+    secret: {
+      id: row.secretId,
+      name: row.secretName,
+      scopes: normalizedScopes(row.scopes),
+      createdBy: { kind: row.createdByKind, name: row.createdByName },
+    },
+  };
 }
 
 /** What a list shows of a secret: never its hash. */
@@ -123,6 +143,8 @@ export interface ApiSecretView {
   id: string;
   name: string;
   prefix: string;
+  /** What it may do: some scopes, or `all` (a secret from before scopes). */
+  scopes: SecretScope[];
   state: SecretState;
   createdAt: Date;
   createdByName: string | null;
@@ -137,6 +159,7 @@ function view(row: PartnerApiSecretRow, now: Date): ApiSecretView {
     id: row.id,
     name: row.name,
     prefix: row.prefix,
+    scopes: normalizedScopes(row.scopes),
     state: secretState(row, now),
     createdAt: row.createdAt,
     createdByName: row.createdByName,
@@ -160,7 +183,11 @@ export async function listApiSecrets(db: Db, partnerId: string, now = new Date()
 }
 
 export type CreateSecretResult =
-  { ok: true; secret: string; view: ApiSecretView } | { ok: false; reason: "not_found" | "too_many" | "invalid_name" };
+  | { ok: true; secret: string; view: ApiSecretView }
+  | { ok: false; reason: "not_found" | "too_many" | "invalid_name" | "invalid_scopes" | "scope_not_allowed" };
+
+/** Whoever creates or rotates a secret may give it these scopes (their permissions decide; the callers'). */
+export type MayHold = (scopes: readonly SecretScope[]) => boolean;
 
 /** The name as typed, trimmed; undefined when it cannot be a name. */
 export function secretName(raw: string): string | undefined {
@@ -177,6 +204,7 @@ async function insertSecret(
   db: Db | Tx,
   partnerId: string,
   name: string,
+  scopes: SecretScope[],
   author: SecretAuthor,
   environment: SecretEnvironment,
   now: Date,
@@ -190,6 +218,7 @@ async function insertSecret(
       name,
       prefix: shownPrefix(secret),
       secretHash: hashSecret(secret),
+      scopes,
       createdAt: now,
       createdByKind: author.kind,
       createdById: author.id,
@@ -199,7 +228,17 @@ async function insertSecret(
   return { secret, row: row! };
 }
 
-async function liveSecretCount(db: Db, partnerId: string, now: Date): Promise<number> {
+/**
+ * Whether the partner has room for one more working secret, asked in `tx` with the partner's row
+ * locked: two creations or rotations at once are counted one after the other, never both under the
+ * cap. False when there is no such partner.
+ */
+async function roomForOneMore(tx: Tx, partnerId: string, now: Date): Promise<boolean> {
+  await tx.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId)).for("update");
+  return (await liveSecretCount(tx, partnerId, now)) < MAX_LIVE_SECRETS;
+}
+
+async function liveSecretCount(db: Db | Tx, partnerId: string, now: Date): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(partnerApiSecrets)
@@ -212,30 +251,50 @@ async function partnerExists(db: Db, partnerId: string): Promise<boolean> {
   return row !== undefined;
 }
 
-/** A new secret for the partner: the plaintext is returned here, once, and stored nowhere. */
+/**
+ * A new secret for the partner, with `rawScopes` (at least one; `all` is never given anew): the
+ * plaintext is returned here, once, and stored nowhere.
+ */
 export async function createApiSecret(
   db: Db,
   partnerId: string,
   rawName: string,
+  rawScopes: readonly string[],
   author: SecretAuthor,
   environment: SecretEnvironment,
+  mayHold: MayHold,
   now = new Date(),
 ): Promise<CreateSecretResult> {
   const name = secretName(rawName);
   if (!name) return { ok: false, reason: "invalid_name" };
+  const scopes = newSecretScopes(rawScopes);
+  if (!scopes) return { ok: false, reason: "invalid_scopes" };
+  if (!mayHold(scopes)) return { ok: false, reason: "scope_not_allowed" };
   if (!(await partnerExists(db, partnerId))) return { ok: false, reason: "not_found" };
-  if ((await liveSecretCount(db, partnerId, now)) >= MAX_LIVE_SECRETS) return { ok: false, reason: "too_many" };
-  const { secret, row } = await insertSecret(db, partnerId, name, author, environment, now);
-  return { ok: true, secret, view: view(row, now) };
+  return db.transaction(async (tx) => {
+    if (!(await roomForOneMore(tx, partnerId, now))) return { ok: false as const, reason: "too_many" as const };
+    const { secret, row } = await insertSecret(tx, partnerId, name, scopes, author, environment, now);
+    return { ok: true as const, secret, view: view(row, now) };
+  });
+}
+
+/** The scopes a new secret may be given: each a scope of the API (not `all`), at least one; else undefined. */
+export function newSecretScopes(raw: readonly string[]): SecretScope[] | undefined {
+  const scopes = normalizedScopes(raw);
+  if (scopes.length === 0 || scopes.includes("all") || scopes.length !== new Set(raw).size) return undefined;
+  return scopes;
 }
 
 export type RotateSecretResult =
-  { ok: true; secret: string; view: ApiSecretView; previousValidUntil: Date } | { ok: false; reason: "not_found" | "not_active" };
+  | { ok: true; secret: string; view: ApiSecretView; previousValidUntil: Date }
+  | { ok: false; reason: "not_found" | "not_active" | "too_many" | "scope_not_allowed" };
 
 /**
- * A new secret under the same name, and the old one working until ROTATION_OVERLAP_MS from now. Only
- * an active secret rotates (one already in an overlap is on its way out: revoke it, or rotate its
- * successor). `partnerId` scopes the lookup: another partner's secret is "not found".
+ * A new secret under the same name with the same scopes, and the old one working until
+ * ROTATION_OVERLAP_MS from now. Only an active secret rotates (one already in an overlap is on its
+ * way out: revoke it, or rotate its successor), only by someone who may give its scopes
+ * (`mayHold`), and only with room under MAX_LIVE_SECRETS for the new one (the old one still works).
+ * `partnerId` scopes the lookup: another partner's secret is "not found".
  */
 export async function rotateApiSecret(
   db: Db,
@@ -243,9 +302,26 @@ export async function rotateApiSecret(
   secretId: string,
   author: SecretAuthor,
   environment: SecretEnvironment,
+  mayHold: MayHold,
   now = new Date(),
 ): Promise<RotateSecretResult> {
   return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({ scopes: partnerApiSecrets.scopes })
+      .from(partnerApiSecrets)
+      .where(and(eq(partnerApiSecrets.id, secretId), eq(partnerApiSecrets.partnerId, partnerId)))
+      .limit(1);
+    if (!current) return { ok: false as const, reason: "not_found" as const };
+    const scopes = normalizedScopes(current.scopes);
+    if (!mayHold(scopes)) return { ok: false as const, reason: "scope_not_allowed" as const };
+    if (!(await roomForOneMore(tx, partnerId, now))) {
+      // Full, but a secret that cannot rotate anyway says so first.
+      const [still] = await tx
+        .select({ id: partnerApiSecrets.id })
+        .from(partnerApiSecrets)
+        .where(and(eq(partnerApiSecrets.id, secretId), isNull(partnerApiSecrets.revokedAt), isNull(partnerApiSecrets.expiresAt)));
+      return { ok: false as const, reason: still ? ("too_many" as const) : ("not_active" as const) };
+    }
     const previousValidUntil = new Date(now.getTime() + ROTATION_OVERLAP_MS);
     // Conditional on its being active: two rotations at once do not both win.
     const [old] = await tx
@@ -260,15 +336,8 @@ export async function rotateApiSecret(
         ),
       )
       .returning();
-    if (!old) {
-      const [exists] = await tx
-        .select({ id: partnerApiSecrets.id })
-        .from(partnerApiSecrets)
-        .where(and(eq(partnerApiSecrets.id, secretId), eq(partnerApiSecrets.partnerId, partnerId)))
-        .limit(1);
-      return { ok: false as const, reason: exists ? ("not_active" as const) : ("not_found" as const) };
-    }
-    const { secret, row } = await insertSecret(tx, partnerId, old.name, author, environment, now);
+    if (!old) return { ok: false as const, reason: "not_active" as const };
+    const { secret, row } = await insertSecret(tx, partnerId, old.name, scopes, author, environment, now);
     return { ok: true as const, secret, view: view(row, now), previousValidUntil };
   });
 }
@@ -304,7 +373,8 @@ export async function apiSecretById(db: Db, partnerId: string, secretId: string,
 /**
  * A secret known in advance, kept working under a fixed id: the demo partners' published sandbox
  * secrets (lib/demo/seed.ts). Written again at every start, so a revocation made on the demo ends
- * at the next restart, as the demo's other published settings do.
+ * at the next restart, as the demo's other published settings do. They hold `all`: the demo and its
+ * guides use every call with them.
  */
 export async function seedKnownSecret(db: Db, partnerId: string, id: string, name: string, secret: string): Promise<void> {
   const values = {
@@ -313,6 +383,7 @@ export async function seedKnownSecret(db: Db, partnerId: string, id: string, nam
     name,
     prefix: shownPrefix(secret),
     secretHash: hashSecret(secret),
+    scopes: ["all" as const],
     createdByKind: "system" as const,
     createdById: null,
     createdByName: null,
@@ -322,6 +393,14 @@ export async function seedKnownSecret(db: Db, partnerId: string, id: string, nam
     .values(values)
     .onConflictDoUpdate({
       target: partnerApiSecrets.id,
-      set: { partnerId, name, prefix: values.prefix, secretHash: values.secretHash, revokedAt: null, expiresAt: null },
+      set: {
+        partnerId,
+        name,
+        prefix: values.prefix,
+        secretHash: values.secretHash,
+        scopes: values.scopes,
+        revokedAt: null,
+        expiresAt: null,
+      },
     });
 }

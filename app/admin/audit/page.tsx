@@ -115,10 +115,14 @@ function byOperator(event: AuditEventRow): boolean {
 
 /**
  * Who did it: a staff member by name, a platform operator (the console), or the partner's backend
- * through the checkout sessions API (the secret it used, by its name), said as such.
+ * through the checkout sessions API (the secret it used, by its name, and who created that secret),
+ * said as such.
  */
 function whoText(event: AuditEventRow, t: AdminMessages["audit"], none: string): string {
-  if (event.apiActor) return t.byApi(event.apiActor);
+  if (event.apiActor) {
+    const creator = event.details?.apiSecretCreatedBy;
+    return typeof creator === "string" ? `${t.byApi(event.apiActor)} (${t.secretCreatedBy(creator)})` : t.byApi(event.apiActor);
+  }
   if (!event.staffName) return none;
   return byOperator(event) ? t.byOperator(event.staffName) : event.staffName;
 }

@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 import { PARTNER_CONSOLE_MESSAGES, type PartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
+import { API_SCOPES, type ApiScope } from "@/lib/vocabulary/api-scopes";
 import type { UiLanguage } from "../../support/text";
 
 const fill = (template: string, values: Record<string, string | number>) =>
@@ -7,8 +8,8 @@ const fill = (template: string, values: Record<string, string | number>) =>
 
 /**
  * The checkout sessions API secrets panel, on a partner's console page and on the back-office's
- * `/admin/settings/api-secrets`: the list, "Create a secret", and each secret's "Rotate" and
- * "Revoke"; a new secret is shown once.
+ * `/admin/settings/api-secrets`: the list, "Create a secret" with the scopes ticked, and each
+ * secret's "Rotate" and "Revoke"; a new secret is shown once.
  */
 export class ApiSecretsPanel {
   readonly t: PartnerConsoleMessages["apiSecrets"];
@@ -33,9 +34,18 @@ export class ApiSecretsPanel {
     return this.table.getByRole("row").filter({ has: this.page.getByRole("rowheader", { name, exact: true }) });
   }
 
-  /** Creates a secret named `name` and answers its plaintext, as the panel shows it once. */
-  async create(name: string): Promise<string> {
+  /** A scope's box in the create form. */
+  scopeBox(scope: ApiScope): Locator {
+    return this.page.getByRole("checkbox", { name: this.t.scopes[scope] });
+  }
+
+  /**
+   * Creates a secret named `name` with exactly `scopes` ticked (reading and opening sessions unless
+   * said) and answers its plaintext, as the panel shows it once.
+   */
+  async create(name: string, scopes: readonly ApiScope[] = ["sessions:read", "sessions:open"]): Promise<string> {
     await this.nameField.fill(name);
+    for (const scope of API_SCOPES) await this.scopeBox(scope).setChecked(scopes.includes(scope));
     await this.createButton.click();
     await expect(this.newSecret).toBeVisible();
     const secret = (await this.newSecret.textContent())!.trim();

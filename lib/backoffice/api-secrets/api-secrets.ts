@@ -13,16 +13,47 @@ import {
   type SecretEnvironment,
 } from "@/lib/partners/api-secrets";
 import { recordActorAudit, type AuditActor } from "@/lib/audit/audit";
+import { can, type Permission, type PermissionHolder } from "@/lib/identity/permissions";
+import { API_SCOPES, type ApiScope, type SecretScope } from "@/lib/vocabulary/api-scopes";
 
 /**
  * A partner's checkout sessions API secrets as people manage them: the partner's administrators in
  * the back-office (`/admin/settings/api-secrets`), and platform operators in the console. Every
  * function takes the partner whose secrets they are (the staff member's own, or the one the operator
  * opened) and touches only that partner's: another partner's secret is "not found". Each change is
- * audited with its id and prefix, never the secret, nor the name someone typed.
+ * audited with its id, prefix and scopes, never the secret, nor the name someone typed.
+ *
+ * A secret can do through the API what its scopes say, so giving a scope is doing it: a staff member
+ * gives `sessions:refund` only with the refund permission, and `sessions:erase` only with the
+ * data-requests one, as in the back-office (`all`, both). An operator, who sets partners up, may give
+ * any. The same holds for a rotation, which keeps the secret's scopes.
  */
 
 export type { ApiSecretView };
+
+/** Who creates or rotates a secret: an operator, or a staff member with their permissions. */
+export type SecretActor = (AuditActor & { kind: "operator" }) | (AuditActor & { kind: "staff"; permissions: PermissionHolder });
+
+/** The back-office permission a staff member needs to give a scope (none: every admin may). */
+const SCOPE_PERMISSION: Partial<Record<ApiScope, Permission>> = { "sessions:refund": "refund", "sessions:erase": "data-requests" };
+
+/** Whether `actor` may give a secret every one of `scopes` (`all` stands for every scope). */
+export function mayGiveScopes(actor: SecretActor, scopes: readonly SecretScope[]): boolean {
+  if (actor.kind === "operator") return true;
+  const each = scopes.includes("all") ? API_SCOPES : (scopes as readonly ApiScope[]);
+  return each.every((scope) => {
+    const permission = SCOPE_PERMISSION[scope];
+    return permission === undefined || can(actor.permissions, permission);
+  });
+}
+
+function author(actor: SecretActor) {
+  return { kind: actor.kind, id: actor.id, name: actor.name };
+}
+
+function auditActor({ kind, id, name, ip }: SecretActor): AuditActor {
+  return { kind, id, name, ip };
+}
 
 export function partnerApiSecrets(db: Db, partnerId: string): Promise<ApiSecretView[]> {
   return listApiSecrets(db, partnerId);
@@ -32,18 +63,24 @@ export async function createPartnerApiSecret(
   db: Db,
   partnerId: string,
   name: string,
-  actor: AuditActor,
+  scopes: readonly string[],
+  actor: SecretActor,
   environment: SecretEnvironment,
 ): Promise<CreateSecretResult> {
-  const result = await createApiSecret(db, partnerId, name, { kind: actor.kind, id: actor.id, name: actor.name }, environment);
-  if (result.ok || result.reason !== "invalid_name") {
-    await recordActorAudit(db, actor, {
+  const result = await createApiSecret(db, partnerId, name, scopes, author(actor), environment, (held) => mayGiveScopes(actor, held));
+  if (result.ok || (result.reason !== "invalid_name" && result.reason !== "invalid_scopes")) {
+    await recordActorAudit(db, auditActor(actor), {
       kind: "api_secret_created",
       result: result.ok ? "ok" : "refused",
       partnerId,
-      details: result.ok ? { secretId: result.view.id, prefix: result.view.prefix } : { reason: result.reason },
+      details: result.ok
+        ? { secretId: result.view.id, prefix: result.view.prefix, scopes: result.view.scopes.join(" ") }
+        : { reason: result.reason, scopes: scopes.join(" ").slice(0, 200) },
     });
   }
+  // E-mail hook: a "new API secret" message to the partner's administrators (its name, scopes and
+  // who created it; never the secret) belongs here, on `result.ok`, and on a rotation's success
+  // below. Not sent yet: the account-change e-mails are added on their own.
   return result;
 }
 
@@ -51,11 +88,11 @@ export async function rotatePartnerApiSecret(
   db: Db,
   partnerId: string,
   secretId: string,
-  actor: AuditActor,
+  actor: SecretActor,
   environment: SecretEnvironment,
 ): Promise<RotateSecretResult> {
-  const result = await rotateApiSecret(db, partnerId, secretId, { kind: actor.kind, id: actor.id, name: actor.name }, environment);
-  await recordActorAudit(db, actor, {
+  const result = await rotateApiSecret(db, partnerId, secretId, author(actor), environment, (held) => mayGiveScopes(actor, held));
+  await recordActorAudit(db, auditActor(actor), {
     kind: "api_secret_rotated",
     result: result.ok ? "ok" : "refused",
     partnerId,
@@ -64,6 +101,7 @@ export async function rotatePartnerApiSecret(
           secretId,
           newSecretId: result.view.id,
           prefix: result.view.prefix,
+          scopes: result.view.scopes.join(" "),
           previousValidUntil: result.previousValidUntil.toISOString(),
         }
       : { secretId, reason: result.reason },
@@ -85,10 +123,25 @@ export async function revokePartnerApiSecret(db: Db, partnerId: string, secretId
 /** A secret's id as forms send it back. */
 const secretIdField = z.string().regex(/^sec_[\w-]{1,80}$/, "is not a secret's id");
 
-/** What the API secrets panel's forms post: create one (a name), rotate or revoke one (its id). */
+/** A scope's checkbox in the panel's form: one field each (`scope:sessions:read`), sent when ticked. */
+export function scopeFieldName(scope: ApiScope): `scope:${ApiScope}` {
+  return `scope:${scope}`;
+}
+
+const scopeFields = Object.fromEntries(API_SCOPES.map((scope) => [scopeFieldName(scope), z.literal("on").optional()])) as Record<
+  `scope:${ApiScope}`,
+  z.ZodOptional<z.ZodLiteral<"on">>
+>;
+
+/** The scopes ticked in a create form. */
+function tickedScopes(input: Partial<Record<`scope:${ApiScope}`, "on">>): ApiScope[] {
+  return API_SCOPES.filter((scope) => input[scopeFieldName(scope)] === "on");
+}
+
+/** What the API secrets panel's forms post: create one (a name, its scopes), rotate or revoke one (its id). */
 export const apiSecretIntentSchema = z.discriminatedUnion("intent", [
-  // Longer than allowed is said on the field, not refused as a malformed form.
-  z.object({ intent: z.literal("create"), name: z.string().max(400).default("") }),
+  // Longer than allowed is said on the field, not refused as a malformed form; no scope is said there too.
+  z.object({ intent: z.literal("create"), name: z.string().max(400).default(""), ...scopeFields }),
   z.object({ intent: z.literal("rotate"), secretId: secretIdField }),
   z.object({ intent: z.literal("revoke"), secretId: secretIdField }),
 ]);
@@ -97,21 +150,26 @@ export type ApiSecretIntent = z.output<typeof apiSecretIntentSchema>;
 export type ApiSecretOutcome =
   | { created: { secret: string; name: string; previousValidUntil?: Date } }
   | { revoked: true }
-  | { error: "invalid_name" | "too_many" | "not_found" | "not_active" | "already_revoked"; name?: string };
+  | {
+      error: "invalid_name" | "invalid_scopes" | "scope_not_allowed" | "too_many" | "not_found" | "not_active" | "already_revoked";
+      name?: string;
+      scopes?: ApiScope[];
+    };
 
 /** One post of the panel, on `partnerId`'s secrets, as `actor`. */
 export async function runApiSecretIntent(
   db: Db,
   partnerId: string,
   input: ApiSecretIntent,
-  actor: AuditActor,
+  actor: SecretActor,
   environment: SecretEnvironment,
 ): Promise<ApiSecretOutcome> {
   if (input.intent === "create") {
-    const result = await createPartnerApiSecret(db, partnerId, input.name, actor, environment);
+    const scopes = tickedScopes(input);
+    const result = await createPartnerApiSecret(db, partnerId, input.name, scopes, actor, environment);
     return result.ok
       ? { created: { secret: result.secret, name: result.view.name } }
-      : { error: result.reason, name: input.name.slice(0, 60) };
+      : { error: result.reason, name: input.name.slice(0, 60), scopes };
   }
   if (input.intent === "rotate") {
     const result = await rotatePartnerApiSecret(db, partnerId, input.secretId, actor, environment);
@@ -119,6 +177,6 @@ export async function runApiSecretIntent(
       ? { created: { secret: result.secret, name: result.view.name, previousValidUntil: result.previousValidUntil } }
       : { error: result.reason };
   }
-  const result = await revokePartnerApiSecret(db, partnerId, input.secretId, actor);
+  const result = await revokePartnerApiSecret(db, partnerId, input.secretId, auditActor(actor));
   return result.ok ? { revoked: true } : { error: result.reason };
 }

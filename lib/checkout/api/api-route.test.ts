@@ -11,24 +11,12 @@ import type { Database } from "@/lib/db";
 import { checkoutSessions, idempotencyKeys } from "@/lib/db/schema";
 import { throwawayDatabase } from "@/lib/db/testing/throwaway";
 import { DEMO_BLUE_PARTNER_ID, DEMO_BLUE_PARTNER_SECRET, DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
-import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
 import type { CheckoutContext } from "../session/flow";
-import { DEMO_SECRET, sessionInput, testContext } from "../testing/context";
+import { DEMO_SECRET, sessionInput, testContext, unlimitedThrottles } from "../testing/context";
 import { answerCheckoutApi } from "./api-route";
 import { IDEMPOTENCY_KEY_TTL_MS } from "./idempotency";
 import { handleCreateSession, handleGetSession, type SessionsApiThrottles } from "./sessions-api";
 import { CURRENT_CHECKOUT_API_VERSION } from "./versions";
-
-function unlimited(): SessionsApiThrottles {
-  const buckets = () => createTokenBuckets({ capacity: 100_000, perMinute: 100_000 });
-  return {
-    createPerPartner: buckets(),
-    createPerIp: buckets(),
-    wrongSecretsPerIp: buckets(),
-    readsPerPartner: buckets(),
-    trustedProxyHops: 0,
-  };
-}
 
 function post(body: unknown, headers: Record<string, string> = {}, secret = DEMO_SECRET): Request {
   return new Request("http://localhost/api/checkout-sessions", {
@@ -58,7 +46,7 @@ function wrapper(ctx: CheckoutContext, throttles: SessionsApiThrottles, now?: ()
   const create = (request: Request, runs = { count: 0 }, before?: () => Promise<void>) =>
     answerCheckoutApi(
       request,
-      "create",
+      { kind: "create", scope: "sessions:open" },
       async (r) => {
         runs.count += 1;
         await before?.();
@@ -71,7 +59,7 @@ function wrapper(ctx: CheckoutContext, throttles: SessionsApiThrottles, now?: ()
     const id = new URL(request.url).pathname.split("/").at(-1)!;
     return answerCheckoutApi(
       request,
-      "read",
+      { kind: "read", scope: "sessions:read" },
       async (r) => Response.json(await handleGetSession(r, id, throttles, deps.context)),
       deps,
     ).then(read);
@@ -87,7 +75,7 @@ describe("the checkout sessions API's wrapper (PGlite)", () => {
   beforeAll(async () => {
     ({ ctx, database } = await testContext("http://127.0.0.1:9/v1"));
     await seedDemoPartner(ctx.db, { secret: DEMO_SECRET, appUrl: ctx.appUrl, secondPartner: true });
-    api = wrapper(ctx, unlimited());
+    api = wrapper(ctx, unlimitedThrottles());
   });
   afterAll(async () => {
     await database?.close();
@@ -229,7 +217,7 @@ describe("the checkout sessions API's wrapper (PGlite)", () => {
       const create = () =>
         answerCheckoutApi(
           post(input, { "Idempotency-Key": key }),
-          "create",
+          { kind: "create", scope: "sessions:open" },
           async (request) => {
             runs.count += 1;
             if (fail) throw fail;
@@ -270,7 +258,7 @@ describe("the checkout sessions API's wrapper (PGlite)", () => {
       const key = aKey();
       const input = sessionInput();
       let now = new Date();
-      const clocked = wrapper(ctx, unlimited(), () => now);
+      const clocked = wrapper(ctx, unlimitedThrottles(), () => now);
       const runs = { count: 0 };
       expect((await clocked.create(post(input, { "Idempotency-Key": key }), runs)).status).toBe(201);
       now = new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_MS);
@@ -303,8 +291,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)("the checkout sessions API's wrapp
         let release!: () => void;
         const held = new Promise<void>((resolve) => (release = resolve));
         // The handler waits until the other request has been answered: both claimed the key while neither had an answer.
-        const a = wrapper(one.ctx, unlimited()).create(post(input, { "Idempotency-Key": key }), runs, () => held);
-        const b = wrapper(two.ctx, unlimited()).create(post(input, { "Idempotency-Key": key }), runs, () => held);
+        const a = wrapper(one.ctx, unlimitedThrottles()).create(post(input, { "Idempotency-Key": key }), runs, () => held);
+        const b = wrapper(two.ctx, unlimitedThrottles()).create(post(input, { "Idempotency-Key": key }), runs, () => held);
         const loser = await Promise.race([a, b]);
         expect(loser.status).toBe(409);
         expect(loser.body.error?.code).toBe("idempotency_key_in_use");
@@ -321,7 +309,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)("the checkout sessions API's wrapp
           );
         expect(sessions[0]!.n).toBe(1);
         // And afterwards, from either instance: the answer, replayed.
-        const replayed = await wrapper(two.ctx, unlimited()).create(post(input, { "Idempotency-Key": key }), runs);
+        const replayed = await wrapper(two.ctx, unlimitedThrottles()).create(post(input, { "Idempotency-Key": key }), runs);
         expect(replayed).toMatchObject({ status: 201, body: winner.body });
         expect(replayed.headers.get("Idempotent-Replayed")).toBe("true");
       }

@@ -16,7 +16,9 @@ import {
   type StoredAnswer,
 } from "./idempotency";
 import { idempotencyKeyOf, isKeptAnswer, REPLAYED_HEADER, requestFingerprint } from "./idempotency-key";
+import { ROUTE_SCOPES, type CheckoutApiRoute } from "./route-scopes";
 import { authenticatePartner, type SessionsApiThrottles } from "./sessions-api";
+import type { ApiScope } from "@/lib/vocabulary/api-scopes";
 import { CURRENT_CHECKOUT_API_VERSION, requestedVersion, type CheckoutApiVersion } from "./versions";
 
 /**
@@ -28,14 +30,22 @@ import { CURRENT_CHECKOUT_API_VERSION, requestedVersion, type CheckoutApiVersion
  * AppError; the wrapper gives every answer the API's headers (sessionsApiHeaders: no-store, the
  * origin, the budget of `kind`, `Checkout-Api-Version`), answers errors in the API's format,
  * refuses a version we do not have, and on a POST honours `Idempotency-Key`
- * (lib/checkout/api/idempotency.ts). The route's other methods stay `otherMethods(…)`.
+ * (lib/checkout/api/idempotency.ts) once the caller's secret holds the route's scope
+ * (ROUTE_SCOPES). The route's other methods stay `otherMethods(…)`.
  */
 export function checkoutApiRoute<A extends unknown[]>(
-  route: string,
+  route: CheckoutApiRoute,
   kind: SessionsApiKind,
   handler: (request: Request, ...rest: A) => Promise<Response>,
 ) {
-  return routeHandler(route, (request: Request, ...rest: A) => answerCheckoutApi(request, kind, (r) => handler(r, ...rest)));
+  const operation = { kind, scope: ROUTE_SCOPES[route] };
+  return routeHandler(route, (request: Request, ...rest: A) => answerCheckoutApi(request, operation, (r) => handler(r, ...rest)));
+}
+
+/** What the wrapper needs of an operation: the budget it counts against, and the scope it needs. */
+export interface CheckoutApiOperation {
+  kind: SessionsApiKind;
+  scope: ApiScope;
 }
 
 /** What the wrapper is given in tests: the app's context, throttles and clock otherwise. */
@@ -48,7 +58,7 @@ export interface CheckoutApiDeps {
 /** The wrapper's work on one request (checkoutApiRoute without the request's log scope). */
 export async function answerCheckoutApi(
   request: Request,
-  kind: SessionsApiKind,
+  { kind, scope }: CheckoutApiOperation,
   run: (request: Request) => Promise<Response>,
   deps: CheckoutApiDeps = {},
 ): Promise<Response> {
@@ -58,7 +68,7 @@ export async function answerCheckoutApi(
     const requested = requestedVersion(request.headers);
     if (!requested.ok) throw requested.error;
     version = requested.version;
-    response = request.method === "POST" ? await idempotently(request, run, deps) : await run(request);
+    response = request.method === "POST" ? await idempotently(request, scope, run, deps) : await run(request);
   } catch (error) {
     response = errorResponse(error);
   }
@@ -70,14 +80,20 @@ export async function answerCheckoutApi(
 /**
  * A POST: run as it is without `Idempotency-Key`; with one, once per key (per partner, method and
  * path), its answer kept and given again to the same request, a different or concurrent one
- * refused. The partner is authenticated first (the key is theirs); a body over the API's limit or
+ * refused. The partner is authenticated first (the key is theirs), and its secret's scope checked (a
+ * 403 `insufficient_scope` claims no key: the same key with a secret that may runs); a body over the API's limit or
  * not UTF-8 is left to the handler, which refuses it, and nothing is kept.
  */
-async function idempotently(request: Request, run: (request: Request) => Promise<Response>, deps: CheckoutApiDeps): Promise<Response> {
+async function idempotently(
+  request: Request,
+  scope: ApiScope,
+  run: (request: Request) => Promise<Response>,
+  deps: CheckoutApiDeps,
+): Promise<Response> {
   const key = idempotencyKeyOf(request.headers);
   if (key === undefined) return run(request);
   const ctx = await (deps.context ?? getAppContext)();
-  const partner = await authenticatePartner(ctx, request, deps.throttles);
+  const partner = await authenticatePartner(ctx, request, scope, deps.throttles);
   // A copy: the handler reads the body itself.
   const body = await readBodyText(request.clone(), BODY_LIMITS.api);
   if (!body.ok) return run(request);

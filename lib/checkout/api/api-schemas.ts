@@ -8,6 +8,7 @@ import { TRIP_TIME_ZONE } from "../session/trip-dates";
 import { CHECKOUT_SESSION_ID } from "@/lib/http/checkout-session-id";
 import { API_ERROR_LIMITS } from "@/lib/app-error";
 import { API_ERROR_CODES } from "./error-codes";
+import { API_SCOPES } from "@/lib/vocabulary/api-scopes";
 
 /**
  * The wire shapes of the checkout sessions API that `booking.ts` does not hold: what a partner
@@ -95,6 +96,10 @@ export const apiErrorSchema = z
       state: sessionStateSchema.optional().meta({
         description:
           "With `not_cancellable`, `not_refundable` and `customer_data_in_use`: the session's state now, which does not allow it.",
+      }),
+      requiredScope: z.enum(API_SCOPES).optional().meta({
+        description:
+          "With `insufficient_scope`: the scope the request needs, which the secret it was sent with does not hold. Create a secret with it (or use one that has it).",
       }),
     }),
   })

@@ -10,6 +10,7 @@ import "../session/erasure-rule";
  */
 export const CHECKOUT_API_ERROR_STATUS = defineErrorCodes({
   unsupported_api_version: 400,
+  insufficient_scope: 403,
   not_cancellable: 409,
   not_refundable: 409,
   refund_in_progress: 409,
@@ -30,6 +31,7 @@ declare module "@/lib/app-error" {
 export const API_ERROR_CODES = [
   "unauthorized",
   "forbidden",
+  "insufficient_scope",
   "not_found",
   "method_not_allowed",
   "validation_failed",

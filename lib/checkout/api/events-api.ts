@@ -117,7 +117,7 @@ export async function handleListEvents(
   context: () => Promise<CheckoutContext> = getAppContext,
 ): Promise<EventListResource> {
   const ctx = await context();
-  const partner = await authenticatePartner(ctx, request, throttles);
+  const partner = await authenticatePartner(ctx, request, "sessions:read", throttles);
   takeRead(throttles, partner);
   return partnerEvents(ctx.db, partner, parseEventsQuery(new URL(request.url).searchParams));
 }

@@ -7,15 +7,15 @@ import type { CheckoutSessionRow } from "@/lib/db/schema";
 import { generateDocument, jsonContent, routesToPaths, type JsonObject, type Route } from "@/lib/openapi/document";
 import { openApi31Problems } from "@/lib/openapi/testing/validate";
 import { createOpenApiChecker } from "@/lib/sandbox/testing/openapi-check";
-import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
 import { apiErrorSchema, checkoutSessionSchema, SESSION_STATES } from "./api-schemas";
 import { answerCheckoutApi } from "./api-route";
 import { buildCheckoutApiDocument, withApiConventions } from "./openapi";
-import { handleCreateSession, handleGetSession, type SessionsApiThrottles } from "./sessions-api";
+import { scopeOfOperation } from "./route-scopes";
+import { handleCreateSession, handleGetSession } from "./sessions-api";
 import { CURRENT_CHECKOUT_API_VERSION } from "./versions";
 import { notificationPayload } from "../session/session-state";
 import type { CheckoutContext } from "../session/flow";
-import { DEMO_SECRET, sessionInput, testContext } from "../testing/context";
+import { DEMO_SECRET, sessionInput, testContext, unlimitedThrottles } from "../testing/context";
 
 const doc = buildCheckoutApiDocument({ serverUrl: "https://checkout.example.com/api" });
 
@@ -77,15 +77,28 @@ describe("the checkout sessions API's OpenAPI document", () => {
   it("lists every status each handler answers, each error in the API's format with codes of that status", () => {
     const post = doc.paths["/checkout-sessions"]!.post!;
     const get = doc.paths["/checkout-sessions/{id}"]!.get!;
-    expect(Object.keys(post.responses as object).sort()).toEqual(["200", "201", "400", "401", "409", "413", "422", "429", "500", "503"]);
-    expect(Object.keys(get.responses as object).sort()).toEqual(["200", "400", "401", "404", "429", "500", "503"]);
-    expect(Object.keys(doc.paths["/events"]!.get!.responses as object).sort()).toEqual(["200", "400", "401", "429", "500", "503"]);
+    expect(Object.keys(post.responses as object).sort()).toEqual([
+      "200",
+      "201",
+      "400",
+      "401",
+      "403",
+      "409",
+      "413",
+      "422",
+      "429",
+      "500",
+      "503",
+    ]);
+    expect(Object.keys(get.responses as object).sort()).toEqual(["200", "400", "401", "403", "404", "429", "500", "503"]);
+    expect(Object.keys(doc.paths["/events"]!.get!.responses as object).sort()).toEqual(["200", "400", "401", "403", "429", "500", "503"]);
     const statuses = (path: string, method: string) => Object.keys(doc.paths[path]![method]!.responses as object).sort();
-    expect(statuses("/checkout-sessions", "get")).toEqual(["200", "400", "401", "429", "500", "503"]);
+    expect(statuses("/checkout-sessions", "get")).toEqual(["200", "400", "401", "403", "429", "500", "503"]);
     expect(statuses("/checkout-sessions/{id}/cancel", "post")).toEqual([
       "200",
       "400",
       "401",
+      "403",
       "404",
       "409",
       "413",
@@ -95,11 +108,23 @@ describe("the checkout sessions API's OpenAPI document", () => {
       "502",
       "503",
     ]);
-    expect(statuses("/checkout-sessions/{id}/refund", "get")).toEqual(["200", "400", "401", "404", "409", "429", "500", "502", "503"]);
+    expect(statuses("/checkout-sessions/{id}/refund", "get")).toEqual([
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409",
+      "429",
+      "500",
+      "502",
+      "503",
+    ]);
     expect(statuses("/checkout-sessions/{id}/refund", "post")).toEqual([
       "200",
       "400",
       "401",
+      "403",
       "404",
       "409",
       "413",
@@ -178,7 +203,7 @@ const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
 describe("what every operation has (added as the document is built)", () => {
   it.each(operations.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))(
     "%s: Checkout-Api-Version on the request and on every answer, its 400, and Idempotency-Key on a POST",
-    (_name, { method, operation }) => {
+    (_name, { method, path, operation }) => {
       const parameters = (operation.parameters as JsonObject[]).map(deref);
       const headers = parameters.filter((p) => p.in === "header").map((p) => [p.name, p.required ?? false]);
       expect(headers).toEqual(
@@ -196,14 +221,18 @@ describe("what every operation has (added as the document is built)", () => {
           required: true,
           schema: { enum: [CURRENT_CHECKOUT_API_VERSION] },
         });
-        // A POST's answers that may be kept: not a refusal before the key (401, and an answer that is
-        // only the key's own 422), nor 429 or 5xx.
+        // A POST's answers that may be kept: not a refusal before the key (401, 403 for the secret's
+        // scope, and an answer that is only the key's own 422), nor 429 or 5xx.
         const codes = deref(response)["x-error-codes"] as string[] | undefined;
         const keysOwn = codes !== undefined && codes.every((code) => code === "idempotency_key_reused");
-        const replayable = method === "post" && /^[1-4]/.test(status) && !["401", "429"].includes(status) && !keysOwn;
+        const replayable = method === "post" && /^[1-4]/.test(status) && !["401", "403", "429"].includes(status) && !keysOwn;
         expect(answerHeaders["Idempotent-Replayed"] !== undefined, `${status} Idempotent-Replayed`).toBe(replayable);
       }
       expect(deref(responses["400"])["x-error-codes"]).toContain("unsupported_api_version");
+      // The scope it needs, said on the operation and by its 403.
+      expect(deref(responses["403"])["x-error-codes"]).toEqual(["insufficient_scope"]);
+      expect(operation["x-required-scope"]).toBe(scopeOfOperation(method, path));
+      expect(operation.description).toContain(`\`${String(operation["x-required-scope"])}\``);
       if (method === "post") {
         expect(deref(responses["400"])["x-error-codes"]).toContain("validation_failed");
         expect(deref(responses["409"])["x-error-codes"]).toContain("idempotency_key_in_use");
@@ -235,11 +264,11 @@ describe("what every operation has (added as the document is built)", () => {
       paths: routesToPaths(later.map(withApiConventions())),
     });
     const cancel = added.paths["/checkout-sessions/{id}/cancel"]!.post!;
-    expect(Object.keys(cancel.responses as object).sort()).toEqual(["200", "400", "404", "409", "422"]);
+    expect(Object.keys(cancel.responses as object).sort()).toEqual(["200", "400", "403", "404", "409", "422"]);
     const names = (cancel.parameters as JsonObject[]).map((p) => (p.$ref as string | undefined) ?? p.name);
     expect(names).toEqual(["id", "#/components/parameters/CheckoutApiVersion", "#/components/parameters/IdempotencyKey"]);
     const events = added.paths["/events"]!.get!;
-    expect(Object.keys(events.responses as object).sort()).toEqual(["200", "400"]);
+    expect(Object.keys(events.responses as object).sort()).toEqual(["200", "400", "403"]);
     expect(Object.keys((events.responses as Record<string, JsonObject>)["200"]!.headers as object)).toEqual(["Checkout-Api-Version"]);
   });
 });
@@ -254,19 +283,8 @@ describe("the API's real answers with a version and Idempotency-Key", () => {
     await database?.close();
   });
 
-  function unlimited(): SessionsApiThrottles {
-    const buckets = () => createTokenBuckets({ capacity: 100_000, perMinute: 100_000 });
-    return {
-      createPerPartner: buckets(),
-      createPerIp: buckets(),
-      wrongSecretsPerIp: buckets(),
-      readsPerPartner: buckets(),
-      trustedProxyHops: 0,
-    };
-  }
-
   it("are what the document says, headers included", async () => {
-    const throttles = unlimited();
+    const throttles = unlimitedThrottles();
     const context = () => Promise.resolve(ctx);
     const create = (body: unknown, headers: Record<string, string>, before?: () => Promise<void>) =>
       answerCheckoutApi(
@@ -275,7 +293,7 @@ describe("the API's real answers with a version and Idempotency-Key", () => {
           headers: { Authorization: `Bearer ${DEMO_SECRET}`, "Content-Type": "application/json", ...headers },
           body: JSON.stringify(body),
         }),
-        "create",
+        { kind: "create", scope: "sessions:open" },
         async (request) => {
           await before?.();
           const { status, body: session } = await handleCreateSession(request, throttles, context);
@@ -286,7 +304,7 @@ describe("the API's real answers with a version and Idempotency-Key", () => {
     const read = (id: string, headers: Record<string, string>) =>
       answerCheckoutApi(
         new Request(`http://localhost/api/checkout-sessions/${id}`, { headers: { Authorization: `Bearer ${DEMO_SECRET}`, ...headers } }),
-        "read",
+        { kind: "read", scope: "sessions:read" },
         async (request) => Response.json(await handleGetSession(request, id, throttles, context)),
         { context, throttles },
       );

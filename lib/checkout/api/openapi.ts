@@ -26,6 +26,7 @@ import {
 } from "./refund-schemas";
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN, REPLAYED_HEADER } from "./idempotency-key";
 import { CHECKOUT_API_VERSIONS, CURRENT_CHECKOUT_API_VERSION, VERSION_HEADER } from "./versions";
+import { scopeOfOperation } from "./route-scopes";
 
 /**
  * Our checkout sessions API (`/api/checkout-sessions`) as an OpenAPI 3.1 document, generated with
@@ -379,7 +380,8 @@ function routes(): Route[] {
 // ---------------------------------------------------------------------------------------------
 // What every operation has, added to each as the document is built (an operation added to
 // routes() gets them without saying so): the version header, on the request and on every answer;
-// on every POST, Idempotency-Key and the replay header; and the errors they bring.
+// on every POST, Idempotency-Key and the replay header; the scope it needs (route-scopes.ts) and its
+// 403; and the errors they bring.
 
 const versionParam = z
   .enum(CHECKOUT_API_VERSIONS)
@@ -509,6 +511,15 @@ export function withApiConventions(): (route: Route) => Route {
       const status = String(error.status);
       responses[status] = withError(responses[status], error);
     }
+    const scope = scopeOfOperation(method, path);
+    if (!scope) throw new Error(`${method.toUpperCase()} ${path}: give its scope in ROUTE_SCOPES (route-scopes.ts)`);
+    // Given before a key is claimed: never kept for a replay.
+    responses["403"] = withError(responses["403"], {
+      status: 403,
+      code: "insufficient_scope",
+      description: `The secret you sent does not hold the scope \`${scope}\`, which this operation needs: \`requiredScope\` names it. Nothing was done.`,
+      posts: false,
+    });
     const header = withHeaders(
       operation.requestParams?.header as HeaderShape,
       z.object({ [VERSION_HEADER]: versionParam }),
@@ -516,6 +527,9 @@ export function withApiConventions(): (route: Route) => Route {
     );
     const withParams: ZodOpenApiOperationObject = {
       ...operation,
+      description:
+        `${operation.description ?? ""}\n\nNeeds a secret with the scope \`${scope}\` (or one from before scopes, which holds \`all\`).`.trimStart(),
+      "x-required-scope": scope,
       requestParams: { ...operation.requestParams, header },
       responses,
     };

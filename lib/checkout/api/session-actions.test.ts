@@ -13,6 +13,7 @@ import { auditEvents, partnerNotifications } from "@/lib/db/schema";
 import { DEMO_BLUE_PARTNER_SECRET, DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
 import { workSettled } from "@/lib/ops/lifecycle";
 import { createApiSecret } from "@/lib/partners/api-secrets";
+import { API_SCOPES } from "@/lib/vocabulary/api-scopes";
 import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
 import { startSandboxServer, decideAtProvider } from "@/lib/sandbox/testing/servers";
 import { chooseOffer, loadOffers, type CheckoutContext } from "../session/flow";
@@ -41,7 +42,15 @@ beforeAll(async () => {
   sandbox = await startSandboxServer();
   ({ ctx, database, partner } = await testContext(sandbox.baseUrl, { appUrl: APP_URL }));
   await seedDemoPartner(ctx.db, { secret: DEMO_SECRET, appUrl: APP_URL, secondPartner: true });
-  const created = await createApiSecret(ctx.db, DEMO_PARTNER_ID, SECRET_NAME, { kind: "system", id: null, name: null }, "sandbox");
+  const created = await createApiSecret(
+    ctx.db,
+    DEMO_PARTNER_ID,
+    SECRET_NAME,
+    API_SCOPES,
+    { kind: "operator", id: "op_tests", name: "Olga Operator" },
+    "sandbox",
+    () => true,
+  );
   if (!created.ok) throw new Error(created.reason);
   secret = created.secret;
 });
@@ -126,7 +135,7 @@ async function signedSession(email = "ana@example.com", decision?: "approve"): P
 }
 
 describe("POST /api/checkout-sessions/{id}/cancel", () => {
-  it("cancels an open session here (no operation yet), tells the partner, audits it by the secret's name, and only once", async () => {
+  it("cancels an open session here (no operation yet), tells the partner, audits it by the secret's name and creator, and only once", async () => {
     const { session } = await createSession(ctx.db, partner, sessionInput({}, APP_URL));
     const answer = await cancel(session.id, { reason: "Paid by card instead" });
     expect(answer).toEqual({
@@ -142,7 +151,13 @@ describe("POST /api/checkout-sessions/{id}/cancel", () => {
       staffUserId: null,
       operationId: null,
       ip: IP,
-      details: { bookingReference: session.bookingReference, apiSecretId: expect.stringMatching(/^sec_/) },
+      // The secret, and who created it.
+      details: {
+        bookingReference: session.bookingReference,
+        apiSecretId: expect.stringMatching(/^sec_/),
+        apiSecretCreatedByKind: "operator",
+        apiSecretCreatedBy: "Olga Operator",
+      },
     });
     expect(JSON.stringify(event)).not.toContain("Paid by card");
     const told = await ctx.db.select().from(partnerNotifications).where(eq(partnerNotifications.sessionId, session.id));

@@ -5,6 +5,7 @@ import { AppError } from "@/lib/app-error";
 import "./error-codes";
 import { getAppContext } from "@/lib/app-context";
 import type { ApiCaller } from "@/lib/partners/api-secrets";
+import type { ApiScope } from "@/lib/vocabulary/api-scopes";
 import { clientIpFrom } from "@/lib/security/network/client-ip";
 import { loggerFor } from "@/lib/logger";
 import { auditOperationEvent, type OperationActor } from "@/lib/money-moves/actor";
@@ -67,11 +68,13 @@ function validBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
 }
 
 /**
- * A cancel or a refund handler. What both do first, in this order: the caller's secret, the
+ * A cancel, refund or erase handler, with the scope it needs. What each does first, in this order:
+ * the caller's secret and its scope (403 `insufficient_scope` without it), the
  * actions' budget, the session (another partner's: not found, before its body is read), then the
  * body; `act` takes it from there, with the caller as the audit names it.
  */
 function sessionActionHandler<S extends z.ZodType, T>(
+  scope: ApiScope,
   schema: S,
   act: (
     ctx: CheckoutContext,
@@ -80,7 +83,7 @@ function sessionActionHandler<S extends z.ZodType, T>(
 ): Handler<T> {
   return async (request, id, throttles = sessionsApiThrottles(), context = getAppContext) => {
     const ctx = await context();
-    const caller = await authenticateCaller(ctx, request, throttles);
+    const caller = await authenticateCaller(ctx, request, scope, throttles);
     takeBudget(throttles.actionsPerPartner, caller.partner.id, "cancels, refunds and erasures");
     const session = await partnersSession(ctx, caller.partner, id);
     const input = validBody(schema, await readJson(request, { empty: {} }));
@@ -94,7 +97,7 @@ function apiActor(ctx: CheckoutContext, caller: ApiCaller, request: Request, thr
     db: ctx.db,
     partnerId: caller.partner.id,
     ip: clientIpFrom(request.headers, throttles.trustedProxyHops),
-    who: { kind: "api", secretId: caller.secret.id, secretName: caller.secret.name },
+    who: { kind: "api", secretId: caller.secret.id, secretName: caller.secret.name, secretCreatedBy: caller.secret.createdBy },
   };
 }
 
@@ -124,6 +127,7 @@ function financingUnavailable(what: string): AppError {
  * the state (a confirmed session is refunded instead).
  */
 export const handleCancelSession: Handler<CheckoutSessionResource> = sessionActionHandler(
+  "sessions:cancel",
   cancelSessionRequestSchema,
   async (ctx, found) => {
     const { caller, input, actor } = found;
@@ -192,7 +196,7 @@ export async function handleGetRefund(
   context: () => Promise<CheckoutContext> = getAppContext,
 ): Promise<RefundBreakdownResource> {
   const ctx = await context();
-  const caller = await authenticateCaller(ctx, request, throttles);
+  const caller = await authenticateCaller(ctx, request, "sessions:read", throttles);
   takeBudget(throttles.readsPerPartner, caller.partner.id, "reads");
   const session = await partnersSession(ctx, caller.partner, id);
   const { operationId, base } = await breakdownOf(ctx, caller, session);
@@ -215,6 +219,7 @@ export async function handleGetRefund(
  * `refund_in_progress`; a provider's refusal a 422 `refund_rejected` that changed nothing.
  */
 export const handleRefundSession: Handler<SessionRefundResource> = sessionActionHandler(
+  "sessions:refund",
   refundSessionRequestSchema,
   async (ctx, { caller, session, input, actor }) => {
     const { operationId, base } = await breakdownOf(ctx, caller, session);
@@ -287,12 +292,13 @@ export const handleRefundSession: Handler<SessionRefundResource> = sessionAction
  * `customer_data_in_use` with the session's `state` and `Retry-After`.
  */
 export const handleEraseSession: Handler<CheckoutSessionResource> = sessionActionHandler(
+  "sessions:erase",
   eraseSessionRequestSchema,
   async (ctx, { caller, session, actor }) => {
     const erased = await eraseSessionCustomerData(ctx.db, {
       sessionId: session.id,
       partnerId: caller.partner.id,
-      by: { kind: "api", secretName: caller.secret.name, secretId: caller.secret.id },
+      by: { kind: "api", secretName: caller.secret.name, secretId: caller.secret.id, secretCreatedBy: caller.secret.createdBy },
       ip: actor.ip,
     });
     return { status: 200, body: sessionResource(ctx, erased.session, erased.erasedAt) };

@@ -163,7 +163,7 @@ export async function handleListSessions(
   context: () => Promise<CheckoutContext> = getAppContext,
 ): Promise<CheckoutSessionList> {
   const ctx = await context();
-  const partner = await authenticatePartner(ctx, request, throttles);
+  const partner = await authenticatePartner(ctx, request, "sessions:read", throttles);
   takeBudget(throttles.readsPerPartner, partner.id, "reads");
   const query = parseListQuery(new URL(request.url));
   const page = await listPartnerSessions(ctx.db, partner.id, query);

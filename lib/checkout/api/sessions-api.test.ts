@@ -113,7 +113,15 @@ describe("the checkout sessions API's secrets", () => {
     const unknown = await refusal(handleCreateSession(post("not_a_secret_of_anyone_0123"), limits, context));
     expect(unknown).toEqual({ status: 401, body: { error: { code: "unauthorized", message: expect.any(String) } } });
 
-    const created = await createApiSecret(ctx.db, DEMO_PARTNER_ID, "Backend", { kind: "system", id: null, name: null }, "sandbox");
+    const created = await createApiSecret(
+      ctx.db,
+      DEMO_PARTNER_ID,
+      "Backend",
+      ["sessions:open"],
+      { kind: "system", id: null, name: null },
+      "sandbox",
+      () => true,
+    );
     if (!created.ok) throw new Error(created.reason);
     expect((await answer(handleCreateSession(post(created.secret), limits, context))).status).toBe(201);
 

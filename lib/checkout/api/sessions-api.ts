@@ -2,6 +2,8 @@ import "server-only";
 import { AppError } from "@/lib/app-error";
 import { getAppContext } from "@/lib/app-context";
 import { apiCallerBySecret, type ApiCaller } from "@/lib/partners/api-secrets";
+import { allows, type ApiScope } from "@/lib/vocabulary/api-scopes";
+import "./error-codes";
 import { isAllowedReturnUrl, type Partner } from "@/lib/partners/partners";
 import { bodyProblemMessage, readJsonBody } from "@/lib/http/body";
 import type { CheckoutSessionResource } from "./api-schemas";
@@ -71,20 +73,39 @@ function rateLimited(take: Take, message: string): AppError | undefined {
  */
 const authenticated = new WeakMap<Request, ApiCaller>();
 
+/** The partner whose secret the request carries, if that secret holds `scope` (else 403). */
 export async function authenticatePartner(
   ctx: CheckoutContext,
   request: Request,
+  scope: ApiScope,
   throttles: SessionsApiThrottles = sessionsApiThrottles(),
 ): Promise<Partner> {
-  return (await authenticateCaller(ctx, request, throttles)).partner;
+  return (await authenticateCaller(ctx, request, scope, throttles)).partner;
 }
 
-/** The partner and the secret it called with (an action's audit names the secret). */
+/**
+ * The partner and the secret it called with (an action's audit names the secret): a wrong or
+ * missing secret is a 401; a secret without `scope` a 403 `insufficient_scope` naming it, before
+ * anything of the request is read or done.
+ */
 export async function authenticateCaller(
   ctx: CheckoutContext,
   request: Request,
+  scope: ApiScope,
   throttles: SessionsApiThrottles = sessionsApiThrottles(),
 ): Promise<ApiCaller> {
+  const caller = await callerOf(ctx, request, throttles);
+  if (!allows(caller.secret.scopes, scope)) {
+    loggerFor("checkout").info(
+      { partnerId: caller.partner.id, secretId: caller.secret.id, scope },
+      "checkout API: a secret without the scope, answered 403",
+    );
+    throw new AppError("insufficient_scope", `This secret may not do this: it needs the scope ${scope}`, { requiredScope: scope });
+  }
+  return caller;
+}
+
+async function callerOf(ctx: CheckoutContext, request: Request, throttles: SessionsApiThrottles): Promise<ApiCaller> {
   const known = authenticated.get(request);
   if (known) return known;
   const ip = clientIpFrom(request.headers, throttles.trustedProxyHops);
@@ -159,7 +180,7 @@ export async function handleCreateSession(
   context: () => Promise<CheckoutContext> = getAppContext,
 ): Promise<{ status: 200 | 201; body: CheckoutSessionResource }> {
   const ctx = await context();
-  const partner = await authenticatePartner(ctx, request, throttles);
+  const partner = await authenticatePartner(ctx, request, "sessions:open", throttles);
   const ip = clientIpFrom(request.headers, throttles.trustedProxyHops);
   const refusal = rateLimited(
     takeAll([
@@ -227,7 +248,7 @@ export async function handleGetSession(
   context: () => Promise<CheckoutContext> = getAppContext,
 ): Promise<CheckoutSessionResource> {
   const ctx = await context();
-  const partner = await authenticatePartner(ctx, request, throttles);
+  const partner = await authenticatePartner(ctx, request, "sessions:read", throttles);
   takeRead(throttles, partner);
   return readSessionResource(ctx, await partnersSession(ctx, partner, id));
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import { AppError } from "@/lib/app-error";
-import { recordAudit } from "@/lib/audit/audit-log";
+import { apiSecretAuditDetails, recordAudit, type SecretCreator } from "@/lib/audit/audit-log";
 import type { Db } from "@/lib/db";
 import { checkoutSessions } from "@/lib/db/schema";
 import { loggerFor } from "@/lib/logger";
@@ -25,7 +25,9 @@ const log = loggerFor("checkout");
 
 /** Who asked for the erasure. */
 export type ErasureRequester =
-  { kind: "staff"; staffId: string; staffName: string } | { kind: "api"; secretName: string; secretId?: string } | { kind: "retention" };
+  | { kind: "staff"; staffId: string; staffName: string }
+  | { kind: "api"; secretName: string; secretId?: string; secretCreatedBy?: SecretCreator }
+  | { kind: "retention" };
 
 export interface ErasureRequest {
   sessionId: string;
@@ -89,7 +91,7 @@ export async function eraseSessionCustomerData(
         details: {
           sessionId,
           bookingReference: result.session.bookingReference,
-          ...(by.kind === "api" && by.secretId ? { apiSecretId: by.secretId } : {}),
+          ...(by.kind === "api" && by.secretId ? apiSecretAuditDetails(by.secretId, by.secretCreatedBy) : {}),
         },
       },
       now,

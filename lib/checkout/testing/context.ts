@@ -12,6 +12,8 @@ import type { Booking, CreateSessionInput } from "../session/booking";
 import { tripDayFromToday } from "../session/trip-dates";
 import type { CheckoutSession } from "../session/session-state";
 import { createSession, requireSession } from "../session/sessions";
+import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
+import type { SessionsApiThrottles } from "../api/sessions-api";
 
 export const DEMO_SECRET = "test_partner_secret_0123456789";
 
@@ -162,4 +164,17 @@ export async function sessionAtProvider(ctx: CheckoutContext, partner: Partner, 
   // what a test does next (a decision at the provider, a count of calls) does not race it.
   if (!(await workSettled(5_000))) throw new Error("the status read after the plan request did not settle");
   return requireSession(ctx.db, session.id);
+}
+
+/** The API's throttles with budgets no test reaches: for tests of something else. */
+export function unlimitedThrottles(): SessionsApiThrottles {
+  const buckets = () => createTokenBuckets({ capacity: 100_000, perMinute: 100_000 });
+  return {
+    createPerPartner: buckets(),
+    createPerIp: buckets(),
+    wrongSecretsPerIp: buckets(),
+    readsPerPartner: buckets(),
+    actionsPerPartner: buckets(),
+    trustedProxyHops: 0,
+  };
 }

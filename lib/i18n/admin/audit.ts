@@ -81,6 +81,7 @@ const es = {
     exportedSessions: (n: number, format: string) => `${n === 1 ? "1 sesión" : `${n} sesiones`} · ${format === "json" ? "JSON" : "página"}`,
     byOperator: (name: string) => `${name} (operador de la plataforma)`,
     byApi: (secretName: string) => `API: ${secretName}`,
+    secretCreatedBy: (name: string) => `secreto creado por ${name}`,
     bookingDetails: (reference: string) => `Reserva ${reference}`,
     linkDetails: (reference: string, to: string | undefined) => (to ? `Reserva ${reference} · a ${to}` : `Reserva ${reference}`),
     memberDetails: (name: string, role: string | undefined, refund: boolean | undefined, dataRequests?: boolean) =>
@@ -178,6 +179,7 @@ const en: AuditMessages = {
     exportedSessions: (n: number, format: string) => `${n === 1 ? "1 session" : `${n} sessions`} · ${format === "json" ? "JSON" : "page"}`,
     byOperator: (name) => `${name} (platform operator)`,
     byApi: (secretName) => `API: ${secretName}`,
+    secretCreatedBy: (name) => `secret created by ${name}`,
     bookingDetails: (reference) => `Booking ${reference}`,
     linkDetails: (reference: string, to: string | undefined) => (to ? `Booking ${reference} · to ${to}` : `Booking ${reference}`),
     memberDetails: (name: string, role: string | undefined, refund: boolean | undefined, dataRequests?: boolean) =>

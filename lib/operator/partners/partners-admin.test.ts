@@ -174,7 +174,14 @@ describe("a partner's settings", () => {
 describe("disabling a partner", () => {
   it("makes its API secrets answer as unknown at once, and enabling brings them back; each change audited once", async () => {
     await acme();
-    const created = await createPartnerApiSecret(db(), "acme-travel", "Backend", OPERATOR, "sandbox");
+    const created = await createPartnerApiSecret(
+      db(),
+      "acme-travel",
+      "Backend",
+      ["sessions:open"],
+      { ...OPERATOR, kind: "operator" },
+      "sandbox",
+    );
     if (!created.ok) throw new Error(created.reason);
     expect((await partnerBySecret(db(), created.secret))?.id).toBe("acme-travel");
 
@@ -245,7 +252,7 @@ describe("the partners list", () => {
   it("shows each partner's state, credential, working secrets, agencies and staff", async () => {
     await acme();
     await createPartner(db(), { id: "beta", name: "Beta Viajes" }, OPERATOR);
-    await createPartnerApiSecret(db(), "beta", "One", OPERATOR, "sandbox");
+    await createPartnerApiSecret(db(), "beta", "One", ["sessions:open"], { ...OPERATOR, kind: "operator" }, "sandbox");
     await setPartnerDisabled(db(), "beta", true, OPERATOR);
     await db().update(partners).set({ financingAgencyId: 102 }).where(eq(partners.id, "beta"));
     const list = await listPartners(db());

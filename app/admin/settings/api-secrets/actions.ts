@@ -23,7 +23,8 @@ const validated = staffAction(
       staff.db,
       staff.partner.id,
       input,
-      { kind: "staff", id: staff.user.id, name: staff.user.name, ip: await requestIp() },
+      // Their permissions decide which scopes they may give (the refund one needs the refund permission).
+      { kind: "staff", id: staff.user.id, name: staff.user.name, ip: await requestIp(), permissions: staff.user },
       getEnv().financing.environment,
     ),
   { permission: "api-secrets" },

@@ -246,7 +246,7 @@ export async function stateAction(formData: FormData): Promise<void> {
 // API secrets
 
 const apiSecretValidated = operatorAction(z.object({ partnerId }).and(apiSecretIntentSchema), async (operator, input) =>
-  runApiSecretIntent(await db(), input.partnerId, input, operator.actor, getEnv().financing.environment),
+  runApiSecretIntent(await db(), input.partnerId, input, { ...operator.actor, kind: "operator" }, getEnv().financing.environment),
 );
 
 export const apiSecretAction = formAction<ApiSecretsState>()(apiSecretValidated, {
