@@ -17,7 +17,8 @@ import {
   type Reservation,
 } from "./rate-limit";
 import { isKnownSource } from "./known-sources";
-import { PASSWORD_MIN_LENGTH, passwordProblem } from "./password-policy";
+import { PASSWORD_MIN_LENGTH, type PasswordProblem } from "./password-policy";
+import { judgeNewPassword } from "./password-judge";
 import { loggerFor } from "@/lib/logger";
 import { createStaffSession, deleteOtherStaffSessions, deleteStaffSession, deleteExpiredStaffSessions } from "./staff-sessions";
 
@@ -163,7 +164,7 @@ export async function checkCurrentPassword(
 }
 
 export type PasswordChangeResult =
-  { ok: true; endedSessions: number } | { ok: false; reason: "wrong_current" | "ended" | "too_short" | "common" | "mismatch" | "same" };
+  { ok: true; endedSessions: number } | { ok: false; reason: "wrong_current" | "ended" | PasswordProblem | "mismatch" | "same" };
 
 export { PASSWORD_MIN_LENGTH };
 
@@ -182,7 +183,7 @@ export async function changePassword(
     await recordAudit(db, { kind: "password_changed", result: "refused", ...who, details: { reason } }, now);
     return { ok: false, reason };
   }
-  const problem = await passwordProblem(input.next);
+  const problem = await judgeNewPassword(db, found.user.id, input.next, { previous: input.current });
   if (problem) return { ok: false, reason: problem };
   if (input.next !== input.confirm) return { ok: false, reason: "mismatch" };
   if (input.next === input.current) return { ok: false, reason: "same" };

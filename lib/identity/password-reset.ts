@@ -12,7 +12,8 @@ import { deleteAllStaffSessions } from "./staff-sessions";
 import { consumeLink, issueLinkWithExpiry, linkUrl, peekLink } from "./links";
 import { sendStaffLink } from "./member-invitations";
 import { hashPassword } from "./passwords";
-import { passwordProblem } from "./password-policy";
+import { judgeNewPassword } from "./password-judge";
+import type { PasswordProblem } from "./password-policy";
 import { normalizeEmail } from "./rate-limit";
 
 /**
@@ -115,7 +116,7 @@ export async function isResetLinkLive(db: Db, token: string, now = new Date()): 
   return Boolean(await peekLink(db, token, "password-reset", now));
 }
 
-export type ResetResult = { ok: true; endedSessions: number } | { ok: false; reason: "invalid_link" | "too_short" | "common" | "mismatch" };
+export type ResetResult = { ok: true; endedSessions: number } | { ok: false; reason: "invalid_link" | PasswordProblem | "mismatch" };
 
 /**
  * Sets the new password with a live reset link. The password is judged before the link is used, so
@@ -129,8 +130,9 @@ export async function resetPassword(
   options: { ip?: string; now?: Date } = {},
 ): Promise<ResetResult> {
   const now = options.now ?? new Date();
-  if (!(await peekLink(db, token, "password-reset", now))) return { ok: false, reason: "invalid_link" };
-  const problem = await passwordProblem(input.password);
+  const linkUser = await peekLink(db, token, "password-reset", now);
+  if (!linkUser) return { ok: false, reason: "invalid_link" };
+  const problem = await judgeNewPassword(db, linkUser, input.password);
   if (problem) return { ok: false, reason: problem };
   if (input.password !== input.confirm) return { ok: false, reason: "mismatch" };
   const passwordHash = await hashPassword(input.password);
