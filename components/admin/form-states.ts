@@ -88,7 +88,7 @@ export const INITIAL_TEST_NOTIFICATION_STATE: TestNotificationState = { submissi
 /** An invitation's answer: the form again with an error, or the link shown once (or where it was sent). */
 export interface InviteState {
   submission: number;
-  error?: "email_taken" | "invalid_email" | "invalid_name" | "invalid" | "forbidden" | "no_partner";
+  error?: "email_taken" | "invalid_email" | "invalid_name" | "invalid" | "forbidden" | "no_partner" | "limited";
   /** What was typed, kept on an error. */
   values?: { email: string; name: string; role: string; canRefund: boolean; delivery: string };
   /** The invitee's name, for the link's title. */

@@ -104,6 +104,8 @@ const es = {
       invalid: "Revisa los campos.",
       forbidden: "Solo un administrador puede invitar.",
       no_partner: "La agencia no existe.",
+      limited:
+        "Cómo le llega el enlace: tu agencia ya ha enviado muchas invitaciones por correo en la última hora. Elige «Me lo muestras y se lo doy yo» o inténtalo más tarde.",
     },
     linkTitle: "Enlace de invitación para {name}",
     linkIntro: "Dáselo solo a esa persona: funciona una vez, hasta el {expires}. No lo volveremos a mostrar.",
@@ -280,6 +282,8 @@ const en: StaffMessages = {
       invalid: "Check the fields.",
       forbidden: "Only an administrator can invite.",
       no_partner: "The agency does not exist.",
+      limited:
+        "How they get the link: your agency has e-mailed many invitations in the last hour. Choose “Show it to me and I hand it over” or try again later.",
     },
     linkTitle: "Invitation link for {name}",
     linkIntro: "Give it to that person only: it works once, until {expires}. It will not be shown again.",

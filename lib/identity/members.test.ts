@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { generate } from "otplib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/lib/db";
-import { auditEvents, loginThrottles, partners, staffLinks, staffSessions, staffUsers } from "@/lib/db/schema";
+import { auditEvents, loginThrottles, partners, staffLinks, staffSessions, staffUsers, tokenBuckets } from "@/lib/db/schema";
 import { DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID, DEMO_STAFF, DEMO_TOTP_SECRET, seedDemoPartner, seedDemoStaff } from "@/lib/demo/seed";
 import { completeEnrolment, openEnrolmentSession } from "./second-factor-steps";
 import { createStaffSession, findStaffSession, type StaffSession } from "./staff-sessions";
@@ -18,7 +18,7 @@ import {
   setMemberDisabled,
   type StaffAdminActor,
 } from "./members";
-import { createPartnerAdminInvitation, inviteMember, reissueInvitation } from "./member-invitations";
+import { createPartnerAdminInvitation, INVITATION_EMAIL_BUDGET, inviteMember, reissueInvitation } from "./member-invitations";
 import { checkSecondFactor, enrolmentSecret, twoFactorEnabledAt } from "./two-factor";
 
 /*
@@ -168,6 +168,46 @@ describe("inviting", () => {
       ok: false,
       reason: "email_taken",
     });
+  });
+
+  it("e-mails invitations within a budget per partner: beyond it a refusal, nobody created, audited; by link still works", async () => {
+    await db().delete(tokenBuckets);
+    const now = new Date("2026-12-01T09:00:00Z");
+    const invite = (who: StaffAdminActor, i: number, delivery: "email" | "link" = "email") =>
+      inviteMember(
+        who,
+        { email: `budget-${who.partner.id}-${i}@example.com`, name: `Budget ${i}`, role: "agent", canRefund: false, delivery },
+        { now },
+      );
+    for (let i = 0; i < INVITATION_EMAIL_BUDGET.capacity; i++) expect((await invite(lucia(), i)).ok).toBe(true);
+    const before = (await listMembers(db(), DEMO_PARTNER_ID)).length;
+    expect(await invite(lucia(), 999)).toEqual({ ok: false, reason: "limited" });
+    expect(await listMembers(db(), DEMO_PARTNER_ID)).toHaveLength(before);
+    expect(
+      (
+        await db()
+          .select()
+          .from(staffUsers)
+          .where(eq(staffUsers.email, `budget-${DEMO_PARTNER_ID}-999@example.com`))
+      ).length,
+    ).toBe(0);
+    expect((await auditOf("staff_invited")).filter((row) => row.result === "refused").map((row) => row.details)).toContainEqual(
+      expect.objectContaining({ reason: "limited" }),
+    );
+    // A link handed over sends no e-mail; another partner has its own budget.
+    expect((await invite(lucia(), 1000, "link")).ok).toBe(true);
+    expect((await invite(marcos(), 0)).ok).toBe(true);
+    // An hour later the budget is back.
+    const later = new Date(now.getTime() + 3_600_000);
+    expect(
+      (
+        await inviteMember(
+          lucia(),
+          { email: "budget-later@example.com", name: "Later", role: "agent", canRefund: false, delivery: "email" },
+          { now: later },
+        )
+      ).ok,
+    ).toBe(true);
   });
 
   it("an agent invites no one, and the attempt is audited", async () => {
