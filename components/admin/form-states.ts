@@ -112,6 +112,10 @@ export interface MemberLinkState {
   expires?: string;
   /** The member's sessions ended (a reset). */
   ended?: boolean;
+  /** The link went to the member by e-mail: the administrator sees only that. */
+  sent?: boolean;
+  /** Why the link is shown: no mail server, or the e-mail failed. */
+  shownBecause?: "no_mail" | "send_failed";
 }
 
 export const INITIAL_MEMBER_LINK_STATE: MemberLinkState = { submission: 0 };

@@ -19,6 +19,7 @@ import {
 import { isKnownSource } from "./known-sources";
 import { PASSWORD_MIN_LENGTH, type PasswordProblem } from "./password-policy";
 import { judgeNewPassword } from "./password-judge";
+import { noticeAccountChange, type NoticeOptions } from "./account-notices";
 import { loggerFor } from "@/lib/logger";
 import { createStaffSession, deleteOtherStaffSessions, deleteStaffSession, deleteExpiredStaffSessions } from "./staff-sessions";
 
@@ -175,6 +176,7 @@ export async function changePassword(
   input: { current: string; next: string; confirm: string },
   ip: string,
   now = new Date(),
+  notices: NoticeOptions = {},
 ): Promise<PasswordChangeResult> {
   const who = { ...auditedAccount(found.user), ip };
   const current = await checkCurrentPassword(db, found, input.current, now);
@@ -193,5 +195,6 @@ export async function changePassword(
     .where(eq(staffUsers.id, found.user.id));
   const endedSessions = await deleteOtherStaffSessions(db, found.user.id, found.token);
   await recordAudit(db, { kind: "password_changed", result: "ok", ...who, details: { endedSessions } }, now);
+  await noticeAccountChange(db, found.user.id, { kind: "password-changed" }, { ...notices, now });
   return { ok: true, endedSessions };
 }

@@ -5,12 +5,17 @@ import type { Db } from "@/lib/db";
 import type { PartnerStaffRole, StaffRole } from "@/lib/vocabulary/staff";
 import { staffUsers } from "@/lib/db/schema";
 import { loggerFor } from "@/lib/logger";
+import type { Locale } from "@/lib/i18n/locales";
+import { mailFailure } from "@/lib/mail/failure";
+import type { Mailer } from "@/lib/mail/mailer";
+import { staffLinkEmail } from "@/lib/mail/staff-link-email";
 import { safeText } from "@/lib/validation/text";
 import { recordAudit } from "@/lib/audit/audit";
 import { hasSecondFactor } from "./accounts";
+import { noticeAccountChange, type NoticeOptions } from "./account-notices";
 import { deleteAllStaffSessions } from "./staff-sessions";
 import { secondFactorKey } from "./second-factor-steps";
-import { issueLinkWithExpiry, type IssuedLink } from "./links";
+import { issueLinkWithExpiry, linkUrl, type IssuedLink } from "./links";
 import { can } from "./permissions";
 import { forgetKey, LOGIN_LIMITS, normalizeEmail, releaseAttempt, reserveAttempt } from "./rate-limit";
 import { checkSecondFactor, disableTwoFactor, isTotpShaped } from "./two-factor";
@@ -107,8 +112,8 @@ export async function findMember(db: Db, partnerId: string, memberId: string): P
   return (await listMembers(db, partnerId)).find((member) => member.id === memberId);
 }
 
-/** Shared with member-invitations.ts. */
-export interface ActionOptions {
+/** Shared with member-invitations.ts; `mailer` for the notices (the configured one when absent). */
+export interface ActionOptions extends NoticeOptions {
   ip?: string;
   now?: Date;
 }
@@ -200,6 +205,10 @@ export async function changeMember(
     },
     now,
   );
+  const access = { role: input.role, canRefund: input.canRefund, canDataRequests };
+  if (Object.entries(access).some(([key, value]) => result.previous[key as keyof typeof access] !== value)) {
+    await noticeAccountChange(actor.db, memberId, { kind: "access-changed", by: actor.user.name, access }, { ...options, now });
+  }
   return { ok: true };
 }
 
@@ -267,8 +276,20 @@ export async function removeMember(actor: StaffAdminActor, memberId: string, opt
   return { ok: true };
 }
 
+/** How a member's new one-time link is e-mailed to them (with a mail server only). */
+export interface LinkMail {
+  mailer: Mailer;
+  appUrl: string;
+  locale: Locale;
+  /** The link's expiry as the e-mail says it. */
+  formatExpiry: (at: Date, locale: Locale) => string;
+}
+
 export type SecondFactorResetResult =
-  | { ok: true; link: IssuedLink; endedSessions: number }
+  /** E-mailed to the member: the administrator never holds it. */
+  | { ok: true; delivery: "email"; expiresAt: Date; endedSessions: number }
+  /** No mail server (`link`), or the e-mail failed: the administrator hands the link over. */
+  | { ok: true; delivery: "link" | "email_failed"; link: IssuedLink; endedSessions: number }
   | { ok: false; reason: MemberFailure | "not_enrolled" | "code_invalid" | "code_replayed" | "locked" };
 
 /**
@@ -282,7 +303,7 @@ export async function resetMemberSecondFactor(
   actor: StaffAdminActor,
   memberId: string,
   code: string,
-  options: ActionOptions = {},
+  options: ActionOptions & { mail?: LinkMail } = {},
 ): Promise<SecondFactorResetResult> {
   const now = options.now ?? new Date();
   if (!can(actor.user, "manage-staff")) return refuse(actor, "reset_second_factor", options);
@@ -317,7 +338,29 @@ export async function resetMemberSecondFactor(
   await disableTwoFactor(actor.db, member.id);
   const endedSessions = await deleteAllStaffSessions(actor.db, member.id);
   const link = await issueLinkWithExpiry(actor.db, member.id, "invitation", { now, by: "second_factor_reset" });
-  await audit("ok", { endedSessions });
-  log.info({ userId: actor.user.id, memberId: member.id }, "backoffice: a member's second factor was reset");
-  return { ok: true, link, endedSessions };
+  const delivery = options.mail ? await mailLink(options.mail, member, actor.partner.name, link) : "link";
+  await audit("ok", { endedSessions, delivery });
+  log.info({ userId: actor.user.id, memberId: member.id, delivery }, "backoffice: a member's second factor was reset");
+  return delivery === "email"
+    ? { ok: true, delivery, expiresAt: link.expiresAt, endedSessions }
+    : { ok: true, delivery, link, endedSessions };
+}
+
+/** E-mails the member their new link after a second-factor reset: "email", or "email_failed" (logged with its code). */
+async function mailLink(mail: LinkMail, member: Member, organisation: string, link: IssuedLink): Promise<"email" | "email_failed"> {
+  try {
+    const content = staffLinkEmail({
+      kind: "second-factor-reset",
+      locale: mail.locale,
+      organisation,
+      link: linkUrl(mail.appUrl, link.token, "invitation"),
+      expiresAt: mail.formatExpiry(link.expiresAt, mail.locale),
+    });
+    const { messageId } = await mail.mailer.send({ ...content, to: member.email, fromName: organisation });
+    log.info({ memberId: member.id, messageId }, "backoffice: second-factor reset link e-mailed");
+    return "email";
+  } catch (error) {
+    log.warn({ memberId: member.id, ...mailFailure(error) }, "backoffice: the second-factor reset link could not be e-mailed");
+    return "email_failed";
+  }
 }

@@ -13,6 +13,7 @@ import { consumeLink, issueLinkWithExpiry, linkUrl, peekLink } from "./links";
 import { sendStaffLink } from "./member-invitations";
 import { hashPassword } from "./passwords";
 import { judgeNewPassword } from "./password-judge";
+import { noticeAccountChange, type NoticeOptions } from "./account-notices";
 import type { PasswordProblem } from "./password-policy";
 import { normalizeEmail } from "./rate-limit";
 
@@ -127,7 +128,7 @@ export async function resetPassword(
   db: Db,
   token: string,
   input: { password: string; confirm: string },
-  options: { ip?: string; now?: Date } = {},
+  options: { ip?: string; now?: Date } & NoticeOptions = {},
 ): Promise<ResetResult> {
   const now = options.now ?? new Date();
   const linkUser = await peekLink(db, token, "password-reset", now);
@@ -157,5 +158,6 @@ export async function resetPassword(
     now,
   );
   loggerFor("backoffice").info({ userId }, "backoffice: password reset with a link");
+  await noticeAccountChange(db, userId, { kind: "password-reset" }, { ...options, now });
   return { ok: true, endedSessions };
 }

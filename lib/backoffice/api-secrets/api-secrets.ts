@@ -13,6 +13,7 @@ import {
   type SecretEnvironment,
 } from "@/lib/partners/api-secrets";
 import { recordActorAudit, type AuditActor } from "@/lib/audit/audit";
+import { noticeApiSecretCreated } from "@/lib/identity/account-notices";
 
 /**
  * A partner's checkout sessions API secrets as people manage them: the partner's administrators in
@@ -44,6 +45,7 @@ export async function createPartnerApiSecret(
       details: result.ok ? { secretId: result.view.id, prefix: result.view.prefix } : { reason: result.reason },
     });
   }
+  if (result.ok) await noticeApiSecretCreated(db, partnerId, { name: result.view.name, by: actor.name });
   return result;
 }
 

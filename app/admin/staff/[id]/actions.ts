@@ -13,6 +13,7 @@ import { formAction, type FormAnswer } from "@/lib/validated-action";
 import { requestIp } from "@/lib/identity/staff";
 import { getEnv } from "@/lib/config/env";
 import { getLocale } from "@/lib/i18n/server";
+import { getMailer } from "@/lib/mail/mailer";
 import { safeText } from "@/lib/validation/text";
 
 /** One member's management: role and refund, disable, enable, remove, second-factor reset, a new invitation. */
@@ -82,8 +83,14 @@ async function linkState(link: { token: string; expiresAt: Date }, ended: boolea
 const resetValidated = staffAction(
   z.object({ memberId, code: staffCodeField }),
   async (staff, input): Promise<FormAnswer<MemberLinkState>> => {
-    const result = await resetMemberSecondFactor(staff, input.memberId, input.code, { ip: await requestIp() });
-    return result.ok ? linkState(result.link, true) : { error: result.reason };
+    const mailer = getMailer();
+    const locale = await getLocale();
+    const mail = mailer ? { mailer, appUrl: getEnv().APP_URL, locale, formatExpiry: formatDateTime } : undefined;
+    const result = await resetMemberSecondFactor(staff, input.memberId, input.code, { ip: await requestIp(), mail });
+    if (!result.ok) return { error: result.reason };
+    // E-mailed to the member: the administrator learns it went, never the link.
+    if (result.delivery === "email") return { sent: true, ended: true, expires: formatDateTime(result.expiresAt, locale) };
+    return { ...(await linkState(result.link, true)), shownBecause: result.delivery === "link" ? "no_mail" : "send_failed" };
   },
   permission,
 );
