@@ -112,6 +112,8 @@ export interface MemberLinkState {
   expires?: string;
   /** The member's sessions ended (a reset). */
   ended?: boolean;
+  /** Another administrator's reset was requested: a second administrator confirms it. */
+  requested?: boolean;
   /** The link went to the member by e-mail: the administrator sees only that. */
   sent?: boolean;
   /** Why the link is shown: no mail server, or the e-mail failed. */

@@ -118,13 +118,13 @@ describe("a second-factor reset", () => {
     const mailer = recordingMailer();
     const now = new Date("2026-12-02T10:30:00Z");
     const code = await generate({ secret: DEMO_TOTP_SECRET, epoch: Math.floor(now.getTime() / 1000) });
-    const reset = await resetMemberSecondFactor(lucia(), ANA.id, code, {
+    const reset = await resetMemberSecondFactor(lucia(), AGENT.id, code, {
       now,
       mail: { mailer, appUrl: APP_URL, locale: "en", formatExpiry: (at) => at.toISOString() },
     });
     expect(reset).toMatchObject({ ok: true, delivery: "email" });
     expect(reset.ok && "link" in reset).toBe(false);
-    expect(mailer.sent.map((mail) => mail.to)).toEqual([ANA.email]);
+    expect(mailer.sent.map((mail) => mail.to)).toEqual([AGENT.email]);
     expect(mailer.sent[0]!.text).toMatch(new RegExp(`${APP_URL}/admin/login/link/[A-Za-z0-9_-]{43}`));
   });
 });

@@ -36,6 +36,14 @@ export function MemberLinkForm({
   const [state, formAction] = useActionState(action, INITIAL_MEMBER_LINK_STATE, page);
   const message = state.error ? ((text.errors as Record<string, string>)[state.error] ?? text.errors.invalid) : undefined;
   const summaryRef = useFocusAfterSubmit<HTMLDivElement>(state.submission, Boolean(state.error));
+  if (state.requested) {
+    return (
+      <div role="status" className="flex flex-col gap-3" data-testid={testId}>
+        <h3 className="text-lg font-semibold">{text.requestedTitle}</h3>
+        <p>{text.requested}</p>
+      </div>
+    );
+  }
   if (state.sent) {
     return (
       <div role="status" className="flex flex-col gap-3" data-testid={testId}>
