@@ -88,7 +88,7 @@ export const INITIAL_TEST_NOTIFICATION_STATE: TestNotificationState = { submissi
 /** An invitation's answer: the form again with an error, or the link shown once (or where it was sent). */
 export interface InviteState {
   submission: number;
-  error?: "email_taken" | "invalid_email" | "invalid_name" | "invalid" | "forbidden" | "no_partner";
+  error?: "email_taken" | "invalid_email" | "invalid_name" | "invalid" | "forbidden" | "no_partner" | "limited";
   /** What was typed, kept on an error. */
   values?: { email: string; name: string; role: string; canRefund: boolean; delivery: string };
   /** The invitee's name, for the link's title. */
@@ -112,6 +112,12 @@ export interface MemberLinkState {
   expires?: string;
   /** The member's sessions ended (a reset). */
   ended?: boolean;
+  /** Another administrator's reset was requested: a second administrator confirms it. */
+  requested?: boolean;
+  /** The link went to the member by e-mail: the administrator sees only that. */
+  sent?: boolean;
+  /** Why the link is shown: no mail server, or the e-mail failed. */
+  shownBecause?: "no_mail" | "send_failed";
 }
 
 export const INITIAL_MEMBER_LINK_STATE: MemberLinkState = { submission: 0 };

@@ -536,6 +536,29 @@ export const staffLinks = pgTable(
 );
 
 /**
+ * An administrator's request to reset another administrator's second factor, waiting for a second
+ * administrator's confirmation (lib/identity/members.ts): one pending per member, gone once
+ * confirmed or replaced; the audit log keeps both steps.
+ */
+export const secondFactorResetRequests = pgTable(
+  "second_factor_reset_requests",
+  {
+    memberId: text("member_id")
+      .primaryKey()
+      .references(() => staffUsers.id, { onDelete: "cascade" }),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.id, { onDelete: "cascade" }),
+    requestedBy: text("requested_by")
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: "cascade" }),
+    requestedAt: timestamp("requested_at", { withTimezone: true }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [index("second_factor_reset_requests_partner").on(table.partnerId)],
+);
+
+/**
  * Where an account completed a full sign-in (both factors): an IPv4 address or an IPv6 /64. Sign-in
  * attempts from there are spared the per-account ceiling (lib/identity/rate-limit.ts).
  */

@@ -17,7 +17,9 @@ import {
   type Reservation,
 } from "./rate-limit";
 import { isKnownSource } from "./known-sources";
-import { PASSWORD_MIN_LENGTH, passwordProblem } from "./password-policy";
+import { PASSWORD_MIN_LENGTH, type PasswordProblem } from "./password-policy";
+import { judgeNewPassword } from "./password-judge";
+import { noticeAccountChange, type NoticeOptions } from "./account-notices";
 import { loggerFor } from "@/lib/logger";
 import { createStaffSession, deleteOtherStaffSessions, deleteStaffSession, deleteExpiredStaffSessions } from "./staff-sessions";
 
@@ -163,7 +165,7 @@ export async function checkCurrentPassword(
 }
 
 export type PasswordChangeResult =
-  { ok: true; endedSessions: number } | { ok: false; reason: "wrong_current" | "ended" | "too_short" | "common" | "mismatch" | "same" };
+  { ok: true; endedSessions: number } | { ok: false; reason: "wrong_current" | "ended" | PasswordProblem | "mismatch" | "same" };
 
 export { PASSWORD_MIN_LENGTH };
 
@@ -174,6 +176,7 @@ export async function changePassword(
   input: { current: string; next: string; confirm: string },
   ip: string,
   now = new Date(),
+  notices: NoticeOptions = {},
 ): Promise<PasswordChangeResult> {
   const who = { ...auditedAccount(found.user), ip };
   const current = await checkCurrentPassword(db, found, input.current, now);
@@ -182,7 +185,7 @@ export async function changePassword(
     await recordAudit(db, { kind: "password_changed", result: "refused", ...who, details: { reason } }, now);
     return { ok: false, reason };
   }
-  const problem = await passwordProblem(input.next);
+  const problem = await judgeNewPassword(db, found.user.id, input.next, { previous: input.current });
   if (problem) return { ok: false, reason: problem };
   if (input.next !== input.confirm) return { ok: false, reason: "mismatch" };
   if (input.next === input.current) return { ok: false, reason: "same" };
@@ -192,5 +195,6 @@ export async function changePassword(
     .where(eq(staffUsers.id, found.user.id));
   const endedSessions = await deleteOtherStaffSessions(db, found.user.id, found.token);
   await recordAudit(db, { kind: "password_changed", result: "ok", ...who, details: { endedSessions } }, now);
+  await noticeAccountChange(db, found.user.id, { kind: "password-changed" }, { ...notices, now });
   return { ok: true, endedSessions };
 }

@@ -123,6 +123,10 @@ describe("first enrolment", () => {
       completeEnrolment(db(), found, { code, password, confirm }, "203.0.113.21", now);
     expect(await enrol("short")).toEqual({ ok: false, reason: "too_short" });
     expect(await enrol("passwordpassword")).toEqual({ ok: false, reason: "common" });
+    // Guessable for someone who knows the newcomer: a pattern, their agency and a year, their name.
+    for (const weak of ["aaaaaaaaaaaa", "123123123123", "qwertyuiopasdf", "Viajes-Aurora-2026", "Newcomer.Viajes.Aurora"]) {
+      expect(await enrol(weak), weak).toEqual({ ok: false, reason: "weak" });
+    }
     expect(await enrol(NEW_PASSWORD, `${NEW_PASSWORD}x`)).toEqual({ ok: false, reason: "mismatch" });
     const done = await enrol(NEW_PASSWORD);
     expect(done).toMatchObject({ ok: true, recoveryCodes: expect.any(Array) });
@@ -213,6 +217,17 @@ describe("common passwords", () => {
       changePassword(db(), { token, user }, { current: OWNER.password, next, confirm: next }, "203.0.113.30", now);
     expect(await change("123456789012")).toEqual({ ok: false, reason: "common" });
     expect(await change("passwordpassword")).toEqual({ ok: false, reason: "common" });
+  });
+
+  it("are refused when guessable from the owner: a pattern, the agency and a year, the old password and a digit", async () => {
+    const now = new Date();
+    const token = await createStaffSession(db(), OWNER.id, now, { secondFactor: true });
+    const user = { id: OWNER.id, name: OWNER.name, partnerId: DEMO_PARTNER_ID };
+    const change = (next: string) =>
+      changePassword(db(), { token, user }, { current: OWNER.password, next, confirm: next }, "203.0.113.30", now);
+    for (const weak of ["aaaaaaaaaaaa", "123123123123", "qwertyuiopasdf", "viajesaurora2026", `${OWNER.password}2`]) {
+      expect(await change(weak), weak).toEqual({ ok: false, reason: "weak" });
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import type { Mailer } from "@/lib/mail/mailer";
 import { staffLinkEmail, type StaffLinkEmailKind } from "@/lib/mail/staff-link-email";
 import { loggerFor } from "@/lib/logger";
 import { recordAudit } from "@/lib/audit/audit";
+import { takeTokens, type BucketRule } from "@/lib/security/limits/shared-token-bucket";
 import { issueLinkWithExpiry, type IssuedLink } from "./links";
 import { can } from "./permissions";
 import {
@@ -30,9 +31,16 @@ import {
 
 const log = loggerFor("backoffice");
 
+/**
+ * How many invitations a partner's administrators may have e-mailed: 20 at once, 20 more an hour
+ * (one budget per partner, shared by every instance). Enough for a team's onboarding; not a way to
+ * use the platform's mail server for bulk mail. A link to hand over costs nothing from it.
+ */
+export const INVITATION_EMAIL_BUDGET = { capacity: 20, perHour: 20 } as const satisfies BucketRule;
+
 export type InviteResult =
   | { ok: true; memberId: string; link: IssuedLink }
-  | { ok: false; reason: "forbidden" | "email_taken" | "no_partner" | "invalid_email" | "invalid_name" };
+  | { ok: false; reason: "forbidden" | "email_taken" | "no_partner" | "invalid_email" | "invalid_name" | "limited" };
 
 /**
  * A new member of the partner, with no password and no second factor: an invitation link (48 hours,
@@ -79,6 +87,19 @@ export async function inviteMember(
   if (!email.success) return { ok: false, reason: "invalid_email" };
   const name = memberNameField.safeParse(input.name);
   if (!name.success) return { ok: false, reason: "invalid_name" };
+  // Spent before anything is written: beyond the budget no member exists, and no link.
+  if (
+    input.delivery === "email" &&
+    !(await takeTokens(actor.db, [{ key: `invitation-email:partner:${actor.partner.id}`, rule: INVITATION_EMAIL_BUDGET }], now))
+  ) {
+    await recordAudit(
+      actor.db,
+      { kind: "staff_invited", result: "refused", ...who(actor, options.ip), details: { reason: "limited" } },
+      now,
+    );
+    log.info({ userId: actor.user.id }, "backoffice: an invitation e-mail was refused: the partner's budget is spent");
+    return { ok: false, reason: "limited" };
+  }
   const created = await createInvitedMember(actor.db, actor.partner.id, { ...input, email: email.data, name: name.data }, now);
   if (!created.ok) return created;
   await recordAudit(

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { generate } from "otplib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "@/lib/db";
-import { auditEvents, loginThrottles, partners, staffLinks, staffSessions, staffUsers } from "@/lib/db/schema";
+import { auditEvents, loginThrottles, partners, staffLinks, staffSessions, staffUsers, tokenBuckets } from "@/lib/db/schema";
 import { DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID, DEMO_STAFF, DEMO_TOTP_SECRET, seedDemoPartner, seedDemoStaff } from "@/lib/demo/seed";
 import { completeEnrolment, openEnrolmentSession } from "./second-factor-steps";
 import { createStaffSession, findStaffSession, type StaffSession } from "./staff-sessions";
@@ -14,11 +14,12 @@ import {
   listMembers,
   memberNames,
   removeMember,
+  confirmSecondFactorReset,
   resetMemberSecondFactor,
   setMemberDisabled,
   type StaffAdminActor,
 } from "./members";
-import { createPartnerAdminInvitation, inviteMember, reissueInvitation } from "./member-invitations";
+import { createPartnerAdminInvitation, INVITATION_EMAIL_BUDGET, inviteMember, reissueInvitation } from "./member-invitations";
 import { checkSecondFactor, enrolmentSecret, twoFactorEnabledAt } from "./two-factor";
 
 /*
@@ -32,6 +33,7 @@ const demo = (id: (typeof DEMO_STAFF)[number]["id"]) => DEMO_STAFF.find((staff) 
 const LUCIA = demo("staff_demo_aurora");
 const ANA = demo("staff_demo_aurora_security");
 const AGENT = demo("staff_demo_aurora_agent");
+const DIEGO = demo("staff_demo_aurora_sessions");
 const MARCOS = demo("staff_demo_grupo");
 const PASSWORD = "a-fresh-strong-passphrase-77";
 const IP = "203.0.113.40";
@@ -168,6 +170,46 @@ describe("inviting", () => {
       ok: false,
       reason: "email_taken",
     });
+  });
+
+  it("e-mails invitations within a budget per partner: beyond it a refusal, nobody created, audited; by link still works", async () => {
+    await db().delete(tokenBuckets);
+    const now = new Date("2026-12-01T09:00:00Z");
+    const invite = (who: StaffAdminActor, i: number, delivery: "email" | "link" = "email") =>
+      inviteMember(
+        who,
+        { email: `budget-${who.partner.id}-${i}@example.com`, name: `Budget ${i}`, role: "agent", canRefund: false, delivery },
+        { now },
+      );
+    for (let i = 0; i < INVITATION_EMAIL_BUDGET.capacity; i++) expect((await invite(lucia(), i)).ok).toBe(true);
+    const before = (await listMembers(db(), DEMO_PARTNER_ID)).length;
+    expect(await invite(lucia(), 999)).toEqual({ ok: false, reason: "limited" });
+    expect(await listMembers(db(), DEMO_PARTNER_ID)).toHaveLength(before);
+    expect(
+      (
+        await db()
+          .select()
+          .from(staffUsers)
+          .where(eq(staffUsers.email, `budget-${DEMO_PARTNER_ID}-999@example.com`))
+      ).length,
+    ).toBe(0);
+    expect((await auditOf("staff_invited")).filter((row) => row.result === "refused").map((row) => row.details)).toContainEqual(
+      expect.objectContaining({ reason: "limited" }),
+    );
+    // A link handed over sends no e-mail; another partner has its own budget.
+    expect((await invite(lucia(), 1000, "link")).ok).toBe(true);
+    expect((await invite(marcos(), 0)).ok).toBe(true);
+    // An hour later the budget is back.
+    const later = new Date(now.getTime() + 3_600_000);
+    expect(
+      (
+        await inviteMember(
+          lucia(),
+          { email: "budget-later@example.com", name: "Later", role: "agent", canRefund: false, delivery: "email" },
+          { now: later },
+        )
+      ).ok,
+    ).toBe(true);
   });
 
   it("an agent invites no one, and the attempt is audited", async () => {
@@ -385,8 +427,12 @@ describe("resetting a member's lost second factor", () => {
 
     const now = nextStep();
     const code = await codeAt(now.getTime());
-    const reset = await resetMemberSecondFactor(lucia(), ANA.id, code, { ip: IP, now });
+    // Ana is an administrator and Aurora has others: Lucía's request waits for a second administrator.
+    expect(await resetMemberSecondFactor(lucia(), ANA.id, code, { ip: IP, now })).toEqual({ ok: true, delivery: "pending" });
+    const reset = await confirmSecondFactorReset(actor(DIEGO, AURORA), ANA.id, code, { ip: IP, now });
     if (!reset.ok) throw new Error(reset.reason);
+    // No mail server: the link is the administrator's to hand over.
+    if (reset.delivery === "email" || reset.delivery === "pending") throw new Error(`unexpected ${reset.delivery}`);
     expect(reset.endedSessions).toBe(1);
     expect(await findStaffSession(db(), memberSession)).toBeUndefined();
     const [ana] = await db().select().from(staffUsers).where(eq(staffUsers.id, ANA.id));
@@ -407,7 +453,10 @@ describe("resetting a member's lost second factor", () => {
       ["failed", "invalid"],
       ["ok", null],
     ]);
-    expect(audits.at(-1)).toMatchObject({ partnerId: DEMO_PARTNER_ID, details: { member: ANA.id, endedSessions: 1 } });
+    expect(audits.at(-1)).toMatchObject({ partnerId: DEMO_PARTNER_ID, details: { member: ANA.id, step: "requested" } });
+    expect((await auditOf("two_factor_reset", DIEGO.id)).at(-1)).toMatchObject({
+      details: { member: ANA.id, step: "confirmed", requestedBy: LUCIA.id, endedSessions: 1 },
+    });
   });
 
   it("a code the administrator used already is a replay; five wrong ones lock their checks", async () => {

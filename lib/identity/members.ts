@@ -1,16 +1,21 @@
 import "server-only";
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/lib/db";
 import type { PartnerStaffRole, StaffRole } from "@/lib/vocabulary/staff";
-import { staffUsers } from "@/lib/db/schema";
+import { secondFactorResetRequests, staffUsers } from "@/lib/db/schema";
 import { loggerFor } from "@/lib/logger";
+import type { Locale } from "@/lib/i18n/locales";
+import { mailFailure } from "@/lib/mail/failure";
+import type { Mailer } from "@/lib/mail/mailer";
+import { staffLinkEmail } from "@/lib/mail/staff-link-email";
 import { safeText } from "@/lib/validation/text";
 import { recordAudit } from "@/lib/audit/audit";
 import { hasSecondFactor } from "./accounts";
+import { noticeAccountChange, type NoticeOptions } from "./account-notices";
 import { deleteAllStaffSessions } from "./staff-sessions";
 import { secondFactorKey } from "./second-factor-steps";
-import { issueLinkWithExpiry, type IssuedLink } from "./links";
+import { issueLinkWithExpiry, linkUrl, type IssuedLink } from "./links";
 import { can } from "./permissions";
 import { forgetKey, LOGIN_LIMITS, normalizeEmail, releaseAttempt, reserveAttempt } from "./rate-limit";
 import { checkSecondFactor, disableTwoFactor, isTotpShaped } from "./two-factor";
@@ -107,8 +112,8 @@ export async function findMember(db: Db, partnerId: string, memberId: string): P
   return (await listMembers(db, partnerId)).find((member) => member.id === memberId);
 }
 
-/** Shared with member-invitations.ts. */
-export interface ActionOptions {
+/** Shared with member-invitations.ts; `mailer` for the notices (the configured one when absent). */
+export interface ActionOptions extends NoticeOptions {
   ip?: string;
   now?: Date;
 }
@@ -200,6 +205,10 @@ export async function changeMember(
     },
     now,
   );
+  const access = { role: input.role, canRefund: input.canRefund, canDataRequests };
+  if (Object.entries(access).some(([key, value]) => result.previous[key as keyof typeof access] !== value)) {
+    await noticeAccountChange(actor.db, memberId, { kind: "access-changed", by: actor.user.name, access }, { ...options, now });
+  }
   return { ok: true };
 }
 
@@ -267,37 +276,57 @@ export async function removeMember(actor: StaffAdminActor, memberId: string, opt
   return { ok: true };
 }
 
+/** How a member's new one-time link is e-mailed to them (with a mail server only). */
+export interface LinkMail {
+  mailer: Mailer;
+  appUrl: string;
+  locale: Locale;
+  /** The link's expiry as the e-mail says it. */
+  formatExpiry: (at: Date, locale: Locale) => string;
+}
+
 export type SecondFactorResetResult =
-  | { ok: true; link: IssuedLink; endedSessions: number }
+  /** Another administrator's: stored, waiting for a second administrator to confirm it. */
+  | { ok: true; delivery: "pending" }
+  /** E-mailed to the member: the administrator never holds it. */
+  | { ok: true; delivery: "email"; expiresAt: Date; endedSessions: number }
+  /** No mail server (`link`), or the e-mail failed: the administrator hands the link over. */
+  | { ok: true; delivery: "link" | "email_failed"; link: IssuedLink; endedSessions: number }
   | { ok: false; reason: MemberFailure | "not_enrolled" | "code_invalid" | "code_replayed" | "locked" };
 
-/**
- * An administrator resets a member's lost second factor, confirming with their own authenticator
- * code (not a recovery code: those are for the administrator's own lost phone). The member's
- * second factor and recovery codes are gone, their sessions end, and a new invitation link (48
- * hours, once) sets a password and a second factor again. The administrator's codes count under
- * the same per-account limit as at sign-in. Audited, refused attempts too.
- */
-export async function resetMemberSecondFactor(
-  actor: StaffAdminActor,
-  memberId: string,
-  code: string,
-  options: ActionOptions = {},
-): Promise<SecondFactorResetResult> {
-  const now = options.now ?? new Date();
-  if (!can(actor.user, "manage-staff")) return refuse(actor, "reset_second_factor", options);
+/** How long a request to reset an administrator's second factor waits for its confirmation. */
+export const SECOND_FACTOR_RESET_REQUEST_TTL_MS = 24 * 60 * 60 * 1000;
+
+type ResetOptions = ActionOptions & { mail?: LinkMail };
+type ResetAudit = (result: "ok" | "refused" | "failed", details: Record<string, string | number | boolean>) => Promise<void>;
+
+/** The member to reset, or why not; and how to audit each step about them. */
+async function resetTarget(actor: StaffAdminActor, memberId: string, options: ActionOptions) {
   const member = await findMember(actor.db, actor.partner.id, memberId);
-  if (!member) return { ok: false, reason: "not_found" };
-  if (member.id === actor.user.id) return { ok: false, reason: "self" };
-  if (member.disabledAt) return { ok: false, reason: "disabled" };
-  if (!member.twoFactor) return { ok: false, reason: "not_enrolled" };
-  const audit = (result: "ok" | "refused" | "failed", details: Record<string, string | number | boolean>) =>
-    recordAudit(
+  if (!member) return { ok: false as const, reason: "not_found" as const };
+  if (member.id === actor.user.id) return { ok: false as const, reason: "self" as const };
+  if (member.disabledAt) return { ok: false as const, reason: "disabled" as const };
+  if (!member.twoFactor) return { ok: false as const, reason: "not_enrolled" as const };
+  const audit: ResetAudit = async (result, details) => {
+    await recordAudit(
       actor.db,
       { kind: "two_factor_reset", result, ...who(actor, options.ip), details: { member: member.id, memberName: member.name, ...details } },
-      now,
+      options.now,
     );
+  };
+  return { ok: true as const, member, audit };
+}
 
+/**
+ * The acting administrator's own authenticator code (not a recovery code), limited like a sign-in's:
+ * undefined when right, or why not.
+ */
+async function checkOwnCode(
+  actor: StaffAdminActor,
+  code: string,
+  audit: ResetAudit,
+  now: Date,
+): Promise<{ ok: false; reason: "code_invalid" | "code_replayed" | "locked" } | undefined> {
   const key = secondFactorKey(actor.user.id);
   const reservation = await reserveAttempt(actor.db, key, LOGIN_LIMITS.perPair, now);
   if (!reservation.allowed) {
@@ -314,10 +343,154 @@ export async function resetMemberSecondFactor(
     return { ok: false, reason: check.reason === "replayed" ? "code_replayed" : reservation.last ? "locked" : "code_invalid" };
   }
   await forgetKey(actor.db, key);
+  return undefined;
+}
+
+/** How many enabled, enrolled administrators of the partner other than these could confirm a request. */
+async function otherConfirmers(actor: StaffAdminActor, excluded: string[]): Promise<number> {
+  const admins = await listMembers(actor.db, actor.partner.id);
+  return admins.filter((m) => m.role === "admin" && !m.disabledAt && m.twoFactor && !excluded.includes(m.id)).length;
+}
+
+/**
+ * An administrator resets a member's lost second factor, confirming with their own authenticator
+ * code (not a recovery code: those are for the administrator's own lost phone). The member's
+ * second factor and recovery codes are gone, their sessions end, and a new invitation link (48
+ * hours, once) sets a password and a second factor again: e-mailed to the member when `mail` is
+ * given, else returned for the administrator to hand over. The administrator's codes count under
+ * the same per-account limit as at sign-in. Another administrator's second factor is only
+ * requested here when the partner has a third administrator to ask (enabled, enrolled): a second
+ * administrator confirms it (confirmSecondFactorReset), so no one administrator can take over
+ * another's account alone. Audited, refused attempts too.
+ */
+export async function resetMemberSecondFactor(
+  actor: StaffAdminActor,
+  memberId: string,
+  code: string,
+  options: ResetOptions = {},
+): Promise<SecondFactorResetResult> {
+  const now = options.now ?? new Date();
+  if (!can(actor.user, "manage-staff")) return refuse(actor, "reset_second_factor", options);
+  const target = await resetTarget(actor, memberId, { ...options, now });
+  if (!target.ok) return target;
+  const { member, audit } = target;
+  const wrongCode = await checkOwnCode(actor, code, audit, now);
+  if (wrongCode) return wrongCode;
+  if (member.role === "admin" && (await otherConfirmers(actor, [member.id, actor.user.id])) > 0) {
+    const request = {
+      partnerId: actor.partner.id,
+      requestedBy: actor.user.id,
+      requestedAt: now,
+      expiresAt: new Date(now.getTime() + SECOND_FACTOR_RESET_REQUEST_TTL_MS),
+    };
+    await actor.db
+      .insert(secondFactorResetRequests)
+      .values({ memberId: member.id, ...request })
+      .onConflictDoUpdate({ target: secondFactorResetRequests.memberId, set: request });
+    await audit("ok", { step: "requested" });
+    log.info({ userId: actor.user.id, memberId: member.id }, "backoffice: an administrator's second-factor reset was requested");
+    return { ok: true, delivery: "pending" };
+  }
+  return completeReset(actor, member, audit, options, now, {});
+}
+
+/** A pending request to reset the member's second factor, with who asked and until when, or undefined. */
+export async function pendingSecondFactorReset(
+  db: Db,
+  partnerId: string,
+  memberId: string,
+  now = new Date(),
+): Promise<{ requestedBy: { id: string; name: string }; requestedAt: Date; expiresAt: Date } | undefined> {
+  const [row] = await db
+    .select({
+      id: staffUsers.id,
+      name: staffUsers.name,
+      requestedAt: secondFactorResetRequests.requestedAt,
+      expiresAt: secondFactorResetRequests.expiresAt,
+    })
+    .from(secondFactorResetRequests)
+    .innerJoin(staffUsers, eq(staffUsers.id, secondFactorResetRequests.requestedBy))
+    .where(
+      and(
+        eq(secondFactorResetRequests.memberId, memberId),
+        eq(secondFactorResetRequests.partnerId, partnerId),
+        gt(secondFactorResetRequests.expiresAt, now),
+      ),
+    )
+    .limit(1);
+  return row ? { requestedBy: { id: row.id, name: row.name }, requestedAt: row.requestedAt, expiresAt: row.expiresAt } : undefined;
+}
+
+export type ConfirmResetResult = SecondFactorResetResult | { ok: false; reason: "no_request" | "own_request" };
+
+/**
+ * A second administrator confirms a pending request to reset an administrator's second factor, with
+ * their own code; then it is done as resetMemberSecondFactor does it. The one who asked cannot
+ * confirm it, nor can the member themselves; an expired request is no request.
+ */
+export async function confirmSecondFactorReset(
+  actor: StaffAdminActor,
+  memberId: string,
+  code: string,
+  options: ResetOptions = {},
+): Promise<ConfirmResetResult> {
+  const now = options.now ?? new Date();
+  if (!can(actor.user, "manage-staff")) return refuse(actor, "confirm_second_factor_reset", options);
+  const target = await resetTarget(actor, memberId, { ...options, now });
+  if (!target.ok) return target;
+  const { member, audit } = target;
+  const pending = await pendingSecondFactorReset(actor.db, actor.partner.id, member.id, now);
+  if (!pending) return { ok: false, reason: "no_request" };
+  if (pending.requestedBy.id === actor.user.id) {
+    await audit("refused", { reason: "own_request" });
+    return { ok: false, reason: "own_request" };
+  }
+  const wrongCode = await checkOwnCode(actor, code, audit, now);
+  if (wrongCode) return wrongCode;
+  // Used once, whoever races: the one whose delete took the row resets.
+  const taken = await actor.db
+    .delete(secondFactorResetRequests)
+    .where(and(eq(secondFactorResetRequests.memberId, member.id), gt(secondFactorResetRequests.expiresAt, now)))
+    .returning({ memberId: secondFactorResetRequests.memberId });
+  if (taken.length === 0) return { ok: false, reason: "no_request" };
+  return completeReset(actor, member, audit, options, now, { step: "confirmed", requestedBy: pending.requestedBy.id });
+}
+
+/** The reset itself: the second factor off, every session ended, a new link e-mailed or returned. */
+async function completeReset(
+  actor: StaffAdminActor,
+  member: Member,
+  audit: ResetAudit,
+  options: ResetOptions,
+  now: Date,
+  details: Record<string, string>,
+): Promise<SecondFactorResetResult> {
   await disableTwoFactor(actor.db, member.id);
   const endedSessions = await deleteAllStaffSessions(actor.db, member.id);
   const link = await issueLinkWithExpiry(actor.db, member.id, "invitation", { now, by: "second_factor_reset" });
-  await audit("ok", { endedSessions });
-  log.info({ userId: actor.user.id, memberId: member.id }, "backoffice: a member's second factor was reset");
-  return { ok: true, link, endedSessions };
+  const delivery = options.mail ? await mailLink(options.mail, member, actor.partner.name, link) : "link";
+  await audit("ok", { ...details, endedSessions, delivery });
+  log.info({ userId: actor.user.id, memberId: member.id, delivery }, "backoffice: a member's second factor was reset");
+  return delivery === "email"
+    ? { ok: true, delivery, expiresAt: link.expiresAt, endedSessions }
+    : { ok: true, delivery, link, endedSessions };
+}
+
+/** E-mails the member their new link after a second-factor reset: "email", or "email_failed" (logged with its code). */
+async function mailLink(mail: LinkMail, member: Member, organisation: string, link: IssuedLink): Promise<"email" | "email_failed"> {
+  try {
+    const content = staffLinkEmail({
+      kind: "second-factor-reset",
+      locale: mail.locale,
+      organisation,
+      link: linkUrl(mail.appUrl, link.token, "invitation"),
+      expiresAt: mail.formatExpiry(link.expiresAt, mail.locale),
+    });
+    const { messageId } = await mail.mailer.send({ ...content, to: member.email, fromName: organisation });
+    log.info({ memberId: member.id, messageId }, "backoffice: second-factor reset link e-mailed");
+    return "email";
+  } catch (error) {
+    log.warn({ memberId: member.id, ...mailFailure(error) }, "backoffice: the second-factor reset link could not be e-mailed");
+    return "email_failed";
+  }
 }

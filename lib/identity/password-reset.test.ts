@@ -179,6 +179,10 @@ describe("using a reset link", () => {
       ok: false,
       reason: "common",
     });
+    // Guessable for someone who knows Diego: his agency and a year, his old password and a digit.
+    for (const weak of ["Viajes-Aurora-2026", `${DIEGO.password}2`, "qwertyuiopasdf"]) {
+      expect(await resetPassword(db(), token, { password: weak, confirm: weak }), weak).toEqual({ ok: false, reason: "weak" });
+    }
     expect(await resetPassword(db(), token, { password: NEW_PASSWORD, confirm: `${NEW_PASSWORD}x` })).toEqual({
       ok: false,
       reason: "mismatch",

@@ -12,7 +12,9 @@ import { deleteAllStaffSessions } from "./staff-sessions";
 import { consumeLink, issueLinkWithExpiry, linkUrl, peekLink } from "./links";
 import { sendStaffLink } from "./member-invitations";
 import { hashPassword } from "./passwords";
-import { passwordProblem } from "./password-policy";
+import { judgeNewPassword } from "./password-judge";
+import { noticeAccountChange, type NoticeOptions } from "./account-notices";
+import type { PasswordProblem } from "./password-policy";
 import { normalizeEmail } from "./rate-limit";
 
 /**
@@ -115,7 +117,7 @@ export async function isResetLinkLive(db: Db, token: string, now = new Date()): 
   return Boolean(await peekLink(db, token, "password-reset", now));
 }
 
-export type ResetResult = { ok: true; endedSessions: number } | { ok: false; reason: "invalid_link" | "too_short" | "common" | "mismatch" };
+export type ResetResult = { ok: true; endedSessions: number } | { ok: false; reason: "invalid_link" | PasswordProblem | "mismatch" };
 
 /**
  * Sets the new password with a live reset link. The password is judged before the link is used, so
@@ -126,11 +128,12 @@ export async function resetPassword(
   db: Db,
   token: string,
   input: { password: string; confirm: string },
-  options: { ip?: string; now?: Date } = {},
+  options: { ip?: string; now?: Date } & NoticeOptions = {},
 ): Promise<ResetResult> {
   const now = options.now ?? new Date();
-  if (!(await peekLink(db, token, "password-reset", now))) return { ok: false, reason: "invalid_link" };
-  const problem = await passwordProblem(input.password);
+  const linkUser = await peekLink(db, token, "password-reset", now);
+  if (!linkUser) return { ok: false, reason: "invalid_link" };
+  const problem = await judgeNewPassword(db, linkUser, input.password);
   if (problem) return { ok: false, reason: problem };
   if (input.password !== input.confirm) return { ok: false, reason: "mismatch" };
   const passwordHash = await hashPassword(input.password);
@@ -155,5 +158,6 @@ export async function resetPassword(
     now,
   );
   loggerFor("backoffice").info({ userId }, "backoffice: password reset with a link");
+  await noticeAccountChange(db, userId, { kind: "password-reset" }, { ...options, now });
   return { ok: true, endedSessions };
 }

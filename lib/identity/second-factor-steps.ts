@@ -6,7 +6,8 @@ import { recordAudit } from "@/lib/audit/audit";
 import { hashPassword } from "./passwords";
 import { forgetKey, LOGIN_LIMITS, releaseAttempt, reserveAttempt } from "./rate-limit";
 import { rememberSource } from "./known-sources";
-import { passwordProblem } from "./password-policy";
+import { judgeNewPassword } from "./password-judge";
+import type { PasswordProblem } from "./password-policy";
 import { checkSecondFactor, confirmEnrolment, disableTwoFactor } from "./two-factor";
 import { loggerFor } from "@/lib/logger";
 import {
@@ -97,7 +98,7 @@ export async function openEnrolmentSession(db: Db, userId: string, origin: Sessi
 
 export type EnrolmentResult =
   | { ok: true; token: string; recoveryCodes: string[]; endedSessions: number }
-  | { ok: false; reason: "not_allowed" | "invalid" | "too_short" | "common" | "mismatch" };
+  | { ok: false; reason: "not_allowed" | "invalid" | PasswordProblem | "mismatch" };
 
 /**
  * Completes enrolment on a session opened for it: the code from the app confirms this session's
@@ -116,7 +117,7 @@ export async function completeEnrolment(
   if (user.twoFactor || !session.enrolment) return { ok: false, reason: "not_allowed" };
   let passwordHash: string | undefined;
   if (session.enrolment === "link") {
-    const problem = await passwordProblem(input.password ?? "");
+    const problem = await judgeNewPassword(db, user.id, input.password ?? "");
     if (problem) return { ok: false, reason: problem };
     if (input.password !== input.confirm) return { ok: false, reason: "mismatch" };
     passwordHash = await hashPassword(input.password ?? "");

@@ -59,6 +59,43 @@ ${blocks.map((block) => blockHtml(block, BUTTON[parts.audience])).join("\n")}
   return { subject: parts.subject, text, html };
 }
 
+/** One language's part of a notice: what happened, what it is now, and "not expecting this?". */
+export interface NoticeSection {
+  locale: Locale;
+  greeting: string;
+  intro: string;
+  rows?: [label: string, value: string][];
+  notYou: string;
+}
+
+/**
+ * An e-mail that tells, with no link: one section per language, in the same blocks as a link
+ * e-mail (plain text and HTML saying the same).
+ */
+export function noticeEmail(parts: { subject: string; sections: NoticeSection[] }): { subject: string; text: string; html: string } {
+  const blocksOf = (section: NoticeSection): LinkEmailBlock[] => [
+    { text: section.greeting },
+    { text: section.intro },
+    ...(section.rows?.length ? [{ rows: section.rows }] : []),
+    { note: section.notYou },
+  ];
+  const text = parts.sections.map((section) => blocksOf(section).map(blockText).join("\n\n")).join("\n\n---\n\n");
+  const html = `<!doctype html>
+<html lang="${parts.sections[0]?.locale ?? "es"}"><head><meta charset="utf-8"><title>${e(parts.subject)}</title></head>
+<body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1a1a1a">
+${parts.sections
+  .map(
+    (section) =>
+      `<div lang="${section.locale}">\n${blocksOf(section)
+        .map((block) => blockHtml(block, BUTTON.staff))
+        .join("\n")}\n</div>`,
+  )
+  .join("\n<hr>\n")}
+</body></html>
+`;
+  return { subject: parts.subject, text, html };
+}
+
 function blockText(block: LinkEmailBlock): string {
   if ("rows" in block) return block.rows.map(([label, value]) => `${label}: ${value}`).join("\n");
   if ("link" in block) return block.lead ? `${block.lead}\n${block.link}` : block.link;

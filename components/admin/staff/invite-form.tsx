@@ -104,6 +104,7 @@ export function InviteForm({
               name="delivery"
               legend={text.delivery}
               errorPrefix={text.errorPrefix}
+              error={state.error === "limited" ? message : undefined}
               defaultValue={values?.delivery ?? "email"}
               options={[
                 { value: "email", label: text.deliveryEmail },

@@ -12,7 +12,8 @@ import { fill } from "@/lib/text/template";
 
 /**
  * A form that gives a member a new one-time link: resetting their second factor (with the
- * administrator's own code) or a new invitation. The link is shown once, in the answer.
+ * administrator's own code) or a new invitation. The link is shown once, in the answer; after a
+ * reset with a mail server it goes to the member by e-mail and the answer says only "sent".
  */
 export function MemberLinkForm({
   action,
@@ -35,11 +36,29 @@ export function MemberLinkForm({
   const [state, formAction] = useActionState(action, INITIAL_MEMBER_LINK_STATE, page);
   const message = state.error ? ((text.errors as Record<string, string>)[state.error] ?? text.errors.invalid) : undefined;
   const summaryRef = useFocusAfterSubmit<HTMLDivElement>(state.submission, Boolean(state.error));
+  if (state.requested) {
+    return (
+      <div role="status" className="flex flex-col gap-3" data-testid={testId}>
+        <h3 className="text-lg font-semibold">{text.requestedTitle}</h3>
+        <p>{text.requested}</p>
+      </div>
+    );
+  }
+  if (state.sent) {
+    return (
+      <div role="status" className="flex flex-col gap-3" data-testid={testId}>
+        <h3 className="text-lg font-semibold">{text.sentTitle}</h3>
+        {state.ended ? <p>{text.ended}</p> : null}
+        <p>{fill(text.sent, { expires: state.expires ?? "" })}</p>
+      </div>
+    );
+  }
   if (state.link) {
     return (
       <div role="status" className="flex flex-col gap-3" data-testid={testId}>
         <h3 className="text-lg font-semibold">{text.linkTitle}</h3>
         {state.ended ? <p>{text.ended}</p> : null}
+        {state.shownBecause ? <p>{state.shownBecause === "no_mail" ? text.noMail : text.sendFailed}</p> : null}
         <p>{fill(text.linkIntro, { expires: state.expires ?? "" })}</p>
         <CopyLink id={`${testId}-url`} url={state.link} label={text.linkLabel} text={text} />
       </div>

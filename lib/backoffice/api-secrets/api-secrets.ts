@@ -13,6 +13,7 @@ import {
   type SecretEnvironment,
 } from "@/lib/partners/api-secrets";
 import { recordActorAudit, type AuditActor } from "@/lib/audit/audit";
+import { noticeApiSecretCreated } from "@/lib/identity/account-notices";
 import { can, type Permission, type PermissionHolder } from "@/lib/identity/permissions";
 import { API_SCOPES, type ApiScope, type SecretScope } from "@/lib/vocabulary/api-scopes";
 
@@ -78,9 +79,7 @@ export async function createPartnerApiSecret(
         : { reason: result.reason, scopes: scopes.join(" ").slice(0, 200) },
     });
   }
-  // E-mail hook: a "new API secret" message to the partner's administrators (its name, scopes and
-  // who created it; never the secret) belongs here, on `result.ok`, and on a rotation's success
-  // below. Not sent yet: the account-change e-mails are added on their own.
+  if (result.ok) await noticeApiSecretCreated(db, partnerId, { name: result.view.name, by: actor.name });
   return result;
 }
 
@@ -106,6 +105,8 @@ export async function rotatePartnerApiSecret(
         }
       : { secretId, reason: result.reason },
   });
+  // A rotation makes a new working secret too: the partner's admins hear of it as of a creation.
+  if (result.ok) await noticeApiSecretCreated(db, partnerId, { name: result.view.name, by: actor.name });
   return result;
 }
 

@@ -6,13 +6,23 @@ import type { MemberLinkState } from "@/components/admin/form-states";
 import { formatDateTime } from "@/lib/backoffice/common/format";
 import { staffCodeField } from "@/lib/identity/form-fields";
 import { linkUrl } from "@/lib/identity/links";
-import { changeMember, memberRoleField, removeMember, resetMemberSecondFactor, setMemberDisabled } from "@/lib/identity/members";
+import {
+  changeMember,
+  confirmSecondFactorReset,
+  memberRoleField,
+  removeMember,
+  resetMemberSecondFactor,
+  setMemberDisabled,
+  type ConfirmResetResult,
+} from "@/lib/identity/members";
+import type { Locale } from "@/lib/i18n/locales";
 import { reissueInvitation } from "@/lib/identity/member-invitations";
 import { staffAction } from "@/lib/backoffice/staff-action";
 import { formAction, type FormAnswer } from "@/lib/validated-action";
 import { requestIp } from "@/lib/identity/staff";
 import { getEnv } from "@/lib/config/env";
 import { getLocale } from "@/lib/i18n/server";
+import { getMailer } from "@/lib/mail/mailer";
 import { safeText } from "@/lib/validation/text";
 
 /** One member's management: role and refund, disable, enable, remove, second-factor reset, a new invitation. */
@@ -79,19 +89,36 @@ async function linkState(link: { token: string; expiresAt: Date }, ended: boolea
   };
 }
 
-const resetValidated = staffAction(
-  z.object({ memberId, code: staffCodeField }),
-  async (staff, input): Promise<FormAnswer<MemberLinkState>> => {
-    const result = await resetMemberSecondFactor(staff, input.memberId, input.code, { ip: await requestIp() });
-    return result.ok ? linkState(result.link, true) : { error: result.reason };
-  },
-  permission,
-);
+/** Resets a second factor (or requests it, or confirms a request): the new link e-mailed to the member when mail is configured. */
+const resetWith = (reset: typeof resetMemberSecondFactor | typeof confirmSecondFactorReset) =>
+  staffAction(
+    z.object({ memberId, code: staffCodeField }),
+    async (staff, input): Promise<FormAnswer<MemberLinkState>> => {
+      const mailer = getMailer();
+      const locale = await getLocale();
+      const mail = mailer ? { mailer, appUrl: getEnv().APP_URL, locale, formatExpiry: formatDateTime } : undefined;
+      return resetAnswer(await reset(staff, input.memberId, input.code, { ip: await requestIp(), mail }), locale);
+    },
+    permission,
+  );
+
+async function resetAnswer(result: ConfirmResetResult, locale: Locale): Promise<FormAnswer<MemberLinkState>> {
+  if (!result.ok) return { error: result.reason };
+  // Another administrator's: stored until a second administrator confirms it.
+  if (result.delivery === "pending") return { requested: true };
+  // E-mailed to the member: the administrator learns it went, never the link.
+  if (result.delivery === "email") return { sent: true, ended: true, expires: formatDateTime(result.expiresAt, locale) };
+  return { ...(await linkState(result.link, true)), shownBecause: result.delivery === "link" ? "no_mail" : "send_failed" };
+}
+
+const resetValidated = resetWith(resetMemberSecondFactor);
+const confirmResetValidated = resetWith(confirmSecondFactorReset);
 
 /** A member's new link, or why not. */
 const memberLinkAnswers = { invalid: () => ({ error: "invalid" }), valid: (outcome: FormAnswer<MemberLinkState>) => outcome };
 
 export const resetSecondFactorAction = formAction<MemberLinkState>()(resetValidated, memberLinkAnswers);
+export const confirmSecondFactorResetAction = formAction<MemberLinkState>()(confirmResetValidated, memberLinkAnswers);
 
 const reissueValidated = staffAction(
   z.object({ memberId }),

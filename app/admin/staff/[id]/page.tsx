@@ -8,7 +8,9 @@ import { SelectField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { TextLink } from "@/components/ui/text-link";
 import { formatDateTime } from "@/lib/backoffice/common/format";
-import { findMember } from "@/lib/identity/members";
+import { findMember, pendingSecondFactorReset } from "@/lib/identity/members";
+import { getMailer } from "@/lib/mail/mailer";
+import { fill } from "@/lib/text/template";
 import { requirePermission } from "@/lib/identity/staff";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
 import { getLocale } from "@/lib/i18n/server";
@@ -17,6 +19,7 @@ import {
   changeMemberAction,
   reissueInvitationAction,
   removeMemberAction,
+  confirmSecondFactorResetAction,
   resetSecondFactorAction,
   setMemberDisabledAction,
 } from "./actions";
@@ -44,20 +47,40 @@ export default async function MemberPage({ params, searchParams }: IdPageProps) 
   const t = s.staff;
   const u = s.member;
   const self = member.id === staff.user.id;
+  const pending = member.twoFactor ? await pendingSecondFactorReset(staff.db, staff.partner.id, member.id) : undefined;
+  const pendingText = pending
+    ? fill(pending.requestedBy.id === staff.user.id ? u.pendingOwn : u.pendingIntro, {
+        name: pending.requestedBy.name,
+        at: formatDateTime(pending.requestedAt, locale),
+        expires: formatDateTime(pending.expiresAt, locale),
+      })
+    : undefined;
+  const resetIntro = getMailer() ? u.resetIntro : `${u.resetIntro} ${u.resetNoMail}`;
   // An enabled member gets one kind of link: with a second factor, a reset of it (the
-  // administrator's own code is asked); without one, their invitation again.
+  // administrator's own code is asked; another administrator's is requested, then confirmed by a
+  // second one, never the one who asked); without one, their invitation again.
   const link = member.disabledAt
     ? undefined
     : member.twoFactor
-      ? {
-          heading: u.resetHeading,
-          headingId: "reset-heading",
-          intro: u.resetIntro,
-          action: resetSecondFactorAction,
-          withCode: true,
-          submit: s.linkForm.reset,
-          testId: "reset-link",
-        }
+      ? pending
+        ? {
+            heading: u.pendingHeading,
+            headingId: "reset-heading",
+            intro: `${pendingText} ${getMailer() ? "" : u.resetNoMail}`.trim(),
+            action: pending.requestedBy.id === staff.user.id ? undefined : confirmSecondFactorResetAction,
+            withCode: true,
+            submit: s.linkForm.confirm,
+            testId: "reset-link",
+          }
+        : {
+            heading: u.resetHeading,
+            headingId: "reset-heading",
+            intro: resetIntro,
+            action: resetSecondFactorAction,
+            withCode: true,
+            submit: s.linkForm.reset,
+            testId: "reset-link",
+          }
       : {
           heading: u.reissueHeading,
           headingId: "reissue-heading",
@@ -148,15 +171,17 @@ export default async function MemberPage({ params, searchParams }: IdPageProps) 
             <Card title={link.heading} id={link.headingId}>
               <div className="flex flex-col gap-4">
                 <p>{link.intro}</p>
-                <MemberLinkForm
-                  action={link.action}
-                  page={path}
-                  memberId={member.id}
-                  text={s.linkForm}
-                  withCode={link.withCode}
-                  submit={link.submit}
-                  testId={link.testId}
-                />
+                {link.action ? (
+                  <MemberLinkForm
+                    action={link.action}
+                    page={path}
+                    memberId={member.id}
+                    text={s.linkForm}
+                    withCode={link.withCode}
+                    submit={link.submit}
+                    testId={link.testId}
+                  />
+                ) : null}
               </div>
             </Card>
           ) : null}
