@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { renderErrorPage } from "@/lib/embed/error-page";
 import { MESSAGES } from "@/lib/i18n/messages";
 import { clientIpFrom, SOCKET_ADDRESS_HEADER } from "@/lib/security/network/client-ip";
+import { send } from "@/lib/testing/fuzz/run";
 import { createAppServer } from "./app-server";
 import { registerErrorPageRenderer } from "./error-pages";
 import { closeHttpServers } from "./http-server";
@@ -123,5 +124,14 @@ describe("the app's HTTP server", () => {
     const garbage = await raw("GET / HTTP/1.1\r\nno colon in this header");
     expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
     expect(garbage.toLowerCase()).toContain("x-content-type-options: nosniff");
+  });
+
+  it("the fuzz's sender reads the answer to CONNECT and to an unknown method: a 4xx with the security headers, not a drop", async () => {
+    handler = (_request, response) => response.writeHead(200, { "Content-Type": "text/plain" }).end("ok");
+    for (const method of ["CONNECT", "BREW", "TRACE"]) {
+      const answer = await send(`http://127.0.0.1:${port}`, { surface: "checkout-pages", method, path: "/api/health", headers: {} }, 5_000);
+      expect(answer, method).toMatchObject({ klass: "4xx", status: 405 });
+      expect(answer.problem, method).toBeUndefined();
+    }
   });
 });

@@ -2,7 +2,9 @@
  * GET /api/checkout-sessions: the partner's own sessions, newest first, filtered, by pages that
  * neither repeat nor skip a session while new ones are opened; every bad parameter a 400 naming it.
  */
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { forgedCursor } from "@/lib/testing/fuzz/surfaces";
 import { AppError } from "@/lib/app-error";
 import { errorResponse } from "@/lib/http/error-response";
 import type { Database } from "@/lib/db";
@@ -262,6 +264,17 @@ describe("the partner's list of sessions", () => {
     // Another partner's request with this partner's cursor (the same filters): refused too.
     const other = await refusal(list(new URLSearchParams({ createdFrom: since, limit: "1", cursor }), DEMO_BLUE_PARTNER_SECRET));
     expect(other).toMatchObject({ status: 400, fields: [{ field: "cursor", message: expect.any(String) }] });
+  });
+
+  it("answers the fuzz's forged cursors with a 400 naming cursor, never anything else", async () => {
+    await fc.assert(
+      fc.asyncProperty(forgedCursor, async (cursor) => {
+        const answer = await refusal(list(new URLSearchParams({ cursor })));
+        expect(answer.status).toBe(400);
+        expect(answer.fields.map((f) => f.field)).toContain("cursor");
+      }),
+      { numRuns: 150, seed: 49 },
+    );
   });
 
   it("counts against the read budget: 429 past it", async () => {
