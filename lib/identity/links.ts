@@ -34,13 +34,6 @@ function isEnrolmentPurpose(purpose: LinkPurpose): boolean {
   return (ENROLMENT_PURPOSES as readonly LinkPurpose[]).includes(purpose);
 }
 
-/** Thrown when an enrolment link is asked for an account that has enrolled already. */
-export class AlreadyEnrolledError extends Error {
-  constructor() {
-    super("the account has enrolled already: no enrolment link");
-  }
-}
-
 /** Where a link's page lives: a path under the sign-in, never a redirect target (scope.ts). */
 export const LINK_PATH = "/admin/login/link";
 export const RESET_PATH = "/admin/login/reset";
@@ -83,7 +76,8 @@ export async function issueLinkWithExpiry(
     .where(eq(staffUsers.id, userId))
     .limit(1);
   if (!user) throw new Error("no such staff member");
-  if (user.enrolledAt && isEnrolmentPurpose(purpose)) throw new AlreadyEnrolledError();
+  // Callers check first (the command line says so, an invitation is not reissued): reaching here is a bug.
+  if (user.enrolledAt && isEnrolmentPurpose(purpose)) throw new Error("the account has enrolled already: no enrolment link");
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + (options.ttlMs ?? linkTtlMs(purpose)));
   await db.transaction(async (tx) => {
