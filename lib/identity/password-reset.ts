@@ -21,8 +21,9 @@ import { normalizeEmail } from "./rate-limit";
  * e-mail goes out after the answer, so its time tells nothing either. Requests are limited per
  * address and per e-mail (shared token buckets, every instance spending the same budget), so no
  * one floods a mailbox or the mail server. Before the answer only those limits are spent, the same
- * work for every address; looking the account up, its link and its audit come after the answer. A new password ends every session of the account; the
- * second factor is still asked at the next sign-in, so a mailbox alone opens nothing.
+ * work for every address; looking the account up, its link and its audit come after the answer. A
+ * new password ends every session of the account; the second factor is still asked at the next
+ * sign-in, so a mailbox alone opens nothing.
  */
 
 export const PASSWORD_RESET_LIMITS = {

@@ -49,7 +49,9 @@ export function createAppServer(handle: RequestHandler): Server {
     answerOnSocket(socket, unservedMethodAnswer("CONNECT", request.url)!);
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (error.code === "ECONNRESET" || !socket.writable) {
+    // As Node's own handler: nothing is written over an answer already under way on this socket.
+    const underWay = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage?.headersSent === true;
+    if (error.code === "ECONNRESET" || !socket.writable || underWay) {
       socket.destroy();
       return;
     }
