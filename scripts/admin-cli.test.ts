@@ -142,6 +142,12 @@ function suite(name: string, target: () => { env: Record<string, string>; open: 
         expect(audits.map((row) => row.kind)).toEqual(expect.arrayContaining(["operator_created", "staff_link_issued", "staff_link_used"]));
       });
       expect((await run("list-operators")).out).toContain("olga@platform.example\tOlga Operadora\tactive\t");
+      // Enrolled: no new enrolment link (it would sign in with a code alone), said, exit 1.
+      expect(await run("enrolment-link", "--email", "olga@platform.example")).toMatchObject({
+        code: EXIT.failed,
+        out: "",
+        err: expect.stringContaining("already set up"),
+      });
     });
 
     it("disables an operator: their sessions end, they cannot sign in, no link opens anything", async () => {

@@ -172,7 +172,7 @@ async function run(
     }
     case "enrolment-link": {
       const [user] = await db
-        .select({ id: staffUsers.id, disabledAt: staffUsers.disabledAt })
+        .select({ id: staffUsers.id, disabledAt: staffUsers.disabledAt, enrolledAt: staffUsers.totpEnabledAt })
         .from(staffUsers)
         .where(eq(staffUsers.email, normalizeEmail(input.email)))
         .limit(1);
@@ -182,6 +182,13 @@ async function run(
       }
       if (user.disabledAt) {
         io.err("That account is disabled: a link would open nothing.\n");
+        return EXIT.failed;
+      }
+      if (user.enrolledAt) {
+        io.err(
+          "That account has already set up its access (password and second factor): an enrolment link would sign in with a code alone, so none is given. " +
+            "A lost password: 'Forgot your password?' on the sign-in page. A lost second factor: a partner's administrator resets it on the member's page, which gives a new link.\n",
+        );
         return EXIT.failed;
       }
       const token = await issueLink(db, user.id, "enrolment", { by: "cli" });

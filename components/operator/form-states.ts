@@ -20,7 +20,7 @@ export interface PartnerSettingsState {
   values?: { name: string; allowedOrigins: string; defaultReturnUrl: string };
   errors?: {
     name?: "missing" | "too_long" | "characters";
-    allowedOrigins?: { reason: "invalid_origin" | "https_only" | "too_many"; line?: number };
+    allowedOrigins?: { reason: "invalid_origin" | "host" | "https_only" | "too_many"; line?: number };
     defaultReturnUrl?: "invalid_url" | "not_allowed_origin" | "too_long";
   };
   notFound?: boolean;

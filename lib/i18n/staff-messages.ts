@@ -103,7 +103,7 @@ const es = {
     summaryTitle: "No hemos invitado a nadie",
     errorPrefix: "Error:",
     errors: {
-      email_taken: "Ese correo ya tiene una cuenta.",
+      email_taken: "Ese correo ya es de alguien de tu equipo.",
       invalid_email: "Escribe un correo válido.",
       invalid_name: "Escribe su nombre (como máximo 100 caracteres).",
       invalid: "Revisa los campos.",
@@ -296,7 +296,7 @@ const en: StaffMessages = {
     summaryTitle: "No one was invited",
     errorPrefix: "Error:",
     errors: {
-      email_taken: "That e-mail already has an account.",
+      email_taken: "Someone on your team already has that e-mail.",
       invalid_email: "Enter a valid e-mail address.",
       invalid_name: "Enter their name (100 characters at most).",
       invalid: "Check the fields.",

@@ -1,4 +1,4 @@
-import { randomBytes, scryptSync } from "node:crypto";
+import { createHash, randomBytes, scryptSync } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { generate } from "otplib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -135,6 +135,25 @@ describe("first enrolment", () => {
     expect((await sessionOf(done.token, now)).session.secondFactorAt).not.toBeNull();
     const [user] = await db().select().from(staffUsers).where(eq(staffUsers.id, NEWCOMER.id));
     expect(await verifyPassword(NEW_PASSWORD, user!.passwordHash!)).toBe(true);
+  });
+
+  it("an account that has enrolled gets no enrolment link, and one left from before opens nothing (no sign-in with a code alone)", async () => {
+    // OWNER has a second factor.
+    await expect(issueLink(db(), OWNER.id, "enrolment")).rejects.toThrow(/enrolled/);
+    await expect(issueLink(db(), OWNER.id, "invitation")).rejects.toThrow(/enrolled/);
+    const now = new Date();
+    const token = randomBytes(32).toString("base64url");
+    await db()
+      .insert(staffLinks)
+      .values({
+        tokenHash: createHash("sha256").update(token).digest("hex"),
+        userId: OWNER.id,
+        purpose: "enrolment",
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + LINK_TTL_MS),
+      });
+    expect(await peekLink(db(), token, "enrolment", now)).toBeUndefined();
+    expect(await consumeLink(db(), token, "enrolment", { now })).toBeUndefined();
   });
 });
 

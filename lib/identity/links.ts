@@ -12,7 +12,8 @@ import { auditedAccount, recordAudit } from "@/lib/audit/audit";
  * a password reset asked for by e-mail. Its holder uses it once, before it expires. The URL carries
  * 32 random bytes; the table keeps only their SHA-256, so a leaked table opens nothing. Issuing a
  * new link for the same account and kind voids the ones before it. Both ends are audited. A
- * disabled account (or the staff of a disabled partner) uses none.
+ * disabled account (or the staff of a disabled partner) uses none, and an account that has set up
+ * its second factor gets and uses no enrolment link (its session would sign in with a code alone).
  */
 
 export type LinkPurpose = StaffLinkPurpose;
@@ -28,6 +29,10 @@ export function linkTtlMs(purpose: LinkPurpose): number {
 
 /** The links that lead to enrolment (the password and the second factor set up): the same page, the same session. */
 export const ENROLMENT_PURPOSES = ["enrolment", "invitation"] as const satisfies readonly LinkPurpose[];
+
+function isEnrolmentPurpose(purpose: LinkPurpose): boolean {
+  return (ENROLMENT_PURPOSES as readonly LinkPurpose[]).includes(purpose);
+}
 
 /** Where a link's page lives: a path under the sign-in, never a redirect target (scope.ts). */
 export const LINK_PATH = "/admin/login/link";
@@ -66,11 +71,13 @@ export async function issueLinkWithExpiry(
 ): Promise<IssuedLink> {
   const now = options.now ?? new Date();
   const [user] = await db
-    .select({ id: staffUsers.id, name: staffUsers.name, partnerId: staffUsers.partnerId })
+    .select({ id: staffUsers.id, name: staffUsers.name, partnerId: staffUsers.partnerId, enrolledAt: staffUsers.totpEnabledAt })
     .from(staffUsers)
     .where(eq(staffUsers.id, userId))
     .limit(1);
   if (!user) throw new Error("no such staff member");
+  // Callers check first (the command line says so, an invitation is not reissued): reaching here is a bug.
+  if (user.enrolledAt && isEnrolmentPurpose(purpose)) throw new Error("the account has enrolled already: no enrolment link");
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + (options.ttlMs ?? linkTtlMs(purpose)));
   await db.transaction(async (tx) => {
@@ -108,19 +115,37 @@ type Purposes = LinkPurpose | readonly LinkPurpose[];
 export async function peekLink(db: Db, token: string, purpose: Purposes, now = new Date()): Promise<string | undefined> {
   if (!isLinkTokenShaped(token)) return undefined;
   const [row] = await db
-    .select({ userId: staffLinks.userId, disabledAt: staffUsers.disabledAt, partnerDisabledAt: partners.disabledAt })
+    .select({
+      userId: staffLinks.userId,
+      purpose: staffLinks.purpose,
+      disabledAt: staffUsers.disabledAt,
+      enrolledAt: staffUsers.totpEnabledAt,
+      partnerDisabledAt: partners.disabledAt,
+    })
     .from(staffLinks)
     .innerJoin(staffUsers, eq(staffUsers.id, staffLinks.userId))
     .leftJoin(partners, eq(partners.id, staffUsers.partnerId))
     .where(live(token, purpose, now))
     .limit(1);
-  return row && !row.disabledAt && !row.partnerDisabledAt ? row.userId : undefined;
+  return row && !refusal(row) ? row.userId : undefined;
+}
+
+/** Why a link's account cannot use it: disabled (or its partner), or an enrolment link of an account that has enrolled. */
+function refusal(account: {
+  purpose: LinkPurpose;
+  disabledAt: Date | null;
+  partnerDisabledAt: Date | null;
+  enrolledAt: Date | null;
+}): "disabled" | "enrolled" | undefined {
+  if (account.disabledAt || account.partnerDisabledAt) return "disabled";
+  if (account.enrolledAt && isEnrolmentPurpose(account.purpose)) return "enrolled";
+  return undefined;
 }
 
 /**
  * Uses the link: one conditional UPDATE, so two requests with the same token cannot both succeed.
- * Returns the account it was for; undefined for an unknown, used or expired one, or one whose
- * account was disabled since.
+ * Returns the account it was for; undefined for an unknown, used or expired one, one whose
+ * account was disabled since, or an enrolment link of an account that has enrolled since.
  */
 export async function consumeLink(
   db: Db,
@@ -142,6 +167,7 @@ export async function consumeLink(
           name: staffUsers.name,
           partnerId: staffUsers.partnerId,
           disabledAt: staffUsers.disabledAt,
+          enrolledAt: staffUsers.totpEnabledAt,
           partnerDisabledAt: partners.disabledAt,
         })
         .from(staffUsers)
@@ -149,7 +175,8 @@ export async function consumeLink(
         .where(eq(staffUsers.id, used.userId))
         .limit(1)
     : [];
-  const usable = Boolean(user && !user.disabledAt && !user.partnerDisabledAt);
+  const refused = used && user ? refusal({ ...user, purpose: used.purpose }) : undefined;
+  const usable = Boolean(user && !refused);
   await recordAudit(
     db,
     {
@@ -159,7 +186,7 @@ export async function consumeLink(
       ip: options.ip ?? null,
       details: {
         purpose: used?.purpose ?? (typeof purpose === "string" ? purpose : purpose.join(",")),
-        ...(user && !usable ? { reason: "disabled" } : {}),
+        ...(refused ? { reason: refused } : {}),
       },
     },
     now,

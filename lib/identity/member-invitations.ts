@@ -1,6 +1,6 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { randomBytes, randomUUID } from "node:crypto";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import type { PartnerStaffRole } from "@/lib/vocabulary/staff";
 import { partners, staffUsers } from "@/lib/db/schema";
@@ -10,7 +10,7 @@ import { staffLinkEmail, type StaffLinkEmailKind } from "@/lib/mail/staff-link-e
 import { loggerFor } from "@/lib/logger";
 import { recordAudit } from "@/lib/audit/audit";
 import { takeTokens, type BucketRule } from "@/lib/security/limits/shared-token-bucket";
-import { issueLinkWithExpiry, type IssuedLink } from "./links";
+import { INVITATION_TTL_MS, issueLinkWithExpiry, type IssuedLink } from "./links";
 import { can } from "./permissions";
 import {
   findMember,
@@ -38,9 +38,17 @@ const log = loggerFor("backoffice");
  */
 export const INVITATION_EMAIL_BUDGET = { capacity: 20, perHour: 20 } as const satisfies BucketRule;
 
+type InviteFailure = { ok: false; reason: "forbidden" | "email_taken" | "no_partner" | "invalid_email" | "invalid_name" | "limited" };
+
 export type InviteResult =
   | { ok: true; memberId: string; link: IssuedLink }
-  | { ok: false; reason: "forbidden" | "email_taken" | "no_partner" | "invalid_email" | "invalid_name" | "limited" };
+  /**
+   * `memberId` null: the address has an account at another partner or on the platform. Nothing was
+   * created and the link opens nothing, but the answer looks like any invitation, so an
+   * administrator learns nothing of other partners' accounts; the caller e-mails nothing.
+   */
+  | { ok: true; memberId: null; link: IssuedLink }
+  | InviteFailure;
 
 /**
  * A new member of the partner, with no password and no second factor: an invitation link (48 hours,
@@ -100,20 +108,46 @@ export async function inviteMember(
     log.info({ userId: actor.user.id }, "backoffice: an invitation e-mail was refused: the partner's budget is spent");
     return { ok: false, reason: "limited" };
   }
-  const created = await createInvitedMember(actor.db, actor.partner.id, { ...input, email: email.data, name: name.data }, now);
-  if (!created.ok) return created;
+  const invited = await createInvitedMember(actor.db, actor.partner.id, { ...input, email: email.data, name: name.data }, now);
+  if (!invited.ok && invited.reason !== "email_taken") return invited;
+  if (!invited.ok && (await isPartnerMember(actor.db, actor.partner.id, email.data))) return invited;
+  // Taken at another partner or on the platform: answered like an invitation, with a link that opens nothing.
+  const created = invited.ok ? invited : { ok: true as const, memberId: null, link: unusableInvitationLink(now) };
   await recordAudit(
     actor.db,
     {
       kind: "staff_invited",
       result: "ok",
       ...who(actor, options.ip),
-      details: { member: created.memberId, memberName: name.data, role: input.role, canRefund: input.canRefund, delivery: input.delivery },
+      details: {
+        ...(created.memberId ? { member: created.memberId } : {}),
+        memberName: name.data,
+        role: input.role,
+        canRefund: input.canRefund,
+        delivery: input.delivery,
+      },
     },
     now,
   );
-  log.info({ userId: actor.user.id, memberId: created.memberId, role: input.role }, "backoffice: staff member invited");
+  if (created.memberId)
+    log.info({ userId: actor.user.id, memberId: created.memberId, role: input.role }, "backoffice: staff member invited");
+  else log.info({ userId: actor.user.id }, "backoffice: an invitation to an address with an account elsewhere was answered as sent");
   return created;
+}
+
+/** Whether the address is a member of this very partner (which its administrators may be told). */
+async function isPartnerMember(db: Db, partnerId: string, email: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: staffUsers.id })
+    .from(staffUsers)
+    .where(and(eq(staffUsers.email, email), eq(staffUsers.partnerId, partnerId)))
+    .limit(1);
+  return Boolean(row);
+}
+
+/** A link of an invitation's shape and expiry that is stored nowhere, so it opens nothing. */
+function unusableInvitationLink(now: Date): IssuedLink {
+  return { token: randomBytes(32).toString("base64url"), expiresAt: new Date(now.getTime() + INVITATION_TTL_MS) };
 }
 
 /**
@@ -128,7 +162,7 @@ export async function createPartnerAdminInvitation(
   email: string,
   name: string,
   options: { by?: { id: string; name: string }; ip?: string; now?: Date } = {},
-): Promise<InviteResult> {
+): Promise<{ ok: true; memberId: string; link: IssuedLink } | InviteFailure> {
   const now = options.now ?? new Date();
   const parsedEmail = memberEmailField.safeParse(email);
   if (!parsedEmail.success) return { ok: false, reason: "invalid_email" };

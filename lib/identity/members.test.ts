@@ -133,7 +133,7 @@ describe("inviting", () => {
       { email: "  Nueva.Agente@Viajes-Aurora.example ", name: "Nueva Agente", role: "agent", canRefund: false, delivery: "link" },
       { ip: IP, now },
     );
-    if (!invited.ok) throw new Error(invited.reason);
+    if (!invited.ok || !invited.memberId) throw new Error("not invited");
     expect(invited.link.expiresAt.getTime() - now.getTime()).toBe(INVITATION_TTL_MS);
     const [row] = await db().select().from(staffUsers).where(eq(staffUsers.id, invited.memberId));
     expect(row).toMatchObject({
@@ -165,8 +165,8 @@ describe("inviting", () => {
     });
   });
 
-  it("refuses an e-mail someone already signs in with, at any partner", async () => {
-    expect(await inviteMember(lucia(), { email: MARCOS.email, name: "X", role: "agent", canRefund: false, delivery: "link" })).toEqual({
+  it("says an e-mail is taken only when it is a member of the same partner", async () => {
+    expect(await inviteMember(lucia(), { email: ANA.email, name: "X", role: "agent", canRefund: false, delivery: "link" })).toEqual({
       ok: false,
       reason: "email_taken",
     });
@@ -210,6 +210,44 @@ describe("inviting", () => {
         )
       ).ok,
     ).toBe(true);
+  });
+
+  it("answers an address with an account at another partner or on the platform like any invitation, and opens nothing", async () => {
+    const membersBefore = await db().select().from(staffUsers);
+    const linksBefore = await db().select().from(staffLinks);
+    const operatorEmail = "operator.invite-test@checkout.example";
+    await db().insert(staffUsers).values({
+      id: "operator_invite_test",
+      partnerId: null,
+      role: "operator",
+      canRefund: false,
+      email: operatorEmail,
+      name: "Olga",
+      passwordHash: null,
+      createdAt: new Date(),
+    });
+    try {
+      for (const email of [MARCOS.email, operatorEmail.toUpperCase()]) {
+        for (const delivery of ["email", "link"] as const) {
+          const answer = await inviteMember(lucia(), { email, name: "Someone", role: "agent", canRefund: false, delivery });
+          if (!answer.ok) throw new Error(`refused: ${answer.reason}`);
+          // Shaped like a new invitation: a link of the same form and expiry...
+          expect(answer.link.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+          expect(answer.link.expiresAt.getTime() - Date.now()).toBeGreaterThan(INVITATION_TTL_MS - 60_000);
+          // ...that opens nothing, and the account at the other partner is untouched.
+          expect(await peekLink(db(), answer.link.token, ENROLMENT_PURPOSES)).toBeUndefined();
+        }
+      }
+      expect(await db().select().from(staffLinks)).toEqual(linksBefore);
+      expect((await db().select().from(staffUsers)).length).toBe(membersBefore.length + 1);
+      const [marcos] = await db().select().from(staffUsers).where(eq(staffUsers.email, MARCOS.email));
+      expect(marcos!.partnerId).toBe(DEMO_GROUP_PARTNER_ID);
+      // Nothing in Viajes Aurora's audit log tells the address had an account elsewhere.
+      const aurorasLog = (await auditOf("staff_invited")).filter((row) => row.partnerId === DEMO_PARTNER_ID);
+      expect(JSON.stringify(aurorasLog)).not.toMatch(/taken|elsewhere|exists|staff_demo_grupo|operator_invite_test/);
+    } finally {
+      await db().delete(staffUsers).where(eq(staffUsers.id, "operator_invite_test"));
+    }
   });
 
   it("an agent invites no one, and the attempt is audited", async () => {
@@ -397,7 +435,7 @@ describe("changing, disabling and removing", () => {
       canRefund: false,
       delivery: "link",
     });
-    if (!invited.ok) throw new Error(invited.reason);
+    if (!invited.ok || !invited.memberId) throw new Error("not invited");
     await createStaffSession(db(), invited.memberId, new Date());
     expect(await removeMember(lucia(), invited.memberId, { ip: IP })).toEqual({ ok: true });
     expect(await db().select().from(staffUsers).where(eq(staffUsers.id, invited.memberId))).toEqual([]);

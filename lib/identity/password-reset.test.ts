@@ -100,6 +100,41 @@ describe("asking for a reset link", () => {
     expect(JSON.stringify(audits)).not.toContain("nobody@");
   });
 
+  it("does the same work before answering for an account and for no account: the account's work comes after the answer", async () => {
+    /** The database calls made through `db` (each statement or transaction started), in order. */
+    function countingDb() {
+      const calls: string[] = [];
+      const counted = new Set(["select", "insert", "update", "delete", "transaction", "execute"]);
+      const proxy = new Proxy(db(), {
+        get(target, property, receiver) {
+          const value: unknown = Reflect.get(target, property, receiver);
+          if (typeof value !== "function") return value;
+          return (...args: unknown[]) => {
+            if (typeof property === "string" && counted.has(property)) calls.push(property);
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      });
+      return { db: proxy, calls };
+    }
+    const mailer = recordingMailer();
+    const ask = async (email: string) => {
+      const counting = countingDb();
+      const { outcome, delivery } = await requestPasswordReset(counting.db, { email, ip: "203.0.113.54", locale: "en" }, deps(mailer));
+      const beforeAnswer = [...counting.calls];
+      await delivery;
+      return { outcome, beforeAnswer, all: counting.calls };
+    };
+    const known = await ask(DIEGO.email);
+    const unknown = await ask("nobody-at-all@viajes-aurora.example");
+    expect(known.outcome).toBe("accepted");
+    expect(unknown.outcome).toBe("accepted");
+    expect(known.beforeAnswer).toEqual(unknown.beforeAnswer);
+    // The account's own work (its link, its audit) was done, after the answer.
+    expect(known.all.length).toBeGreaterThan(known.beforeAnswer.length);
+    expect(mailer.sent.map((mail) => mail.to)).toEqual([DIEGO.email]);
+  });
+
   it("a disabled account gets the same answer and no e-mail", async () => {
     const mailer = recordingMailer();
     const admin = {

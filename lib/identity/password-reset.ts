@@ -22,8 +22,10 @@ import { normalizeEmail } from "./rate-limit";
  * is the same whether or not the address has an account (nor whether it is disabled), and the
  * e-mail goes out after the answer, so its time tells nothing either. Requests are limited per
  * address and per e-mail (shared token buckets, every instance spending the same budget), so no
- * one floods a mailbox or the mail server. A new password ends every session of the account; the
- * second factor is still asked at the next sign-in, so a mailbox alone opens nothing.
+ * one floods a mailbox or the mail server. Before the answer only those limits are spent, the same
+ * work for every address; looking the account up, its link and its audit come after the answer. A
+ * new password ends every session of the account; the second factor is still asked at the next
+ * sign-in, so a mailbox alone opens nothing.
  */
 
 export const PASSWORD_RESET_LIMITS = {
@@ -51,8 +53,9 @@ export interface ResetRequestDeps {
 }
 
 /**
- * Takes a reset request. `delivery` settles when the e-mail (if any) has gone or failed: the caller
- * answers without waiting for it; tests wait.
+ * Takes a reset request. `delivery` settles when the follow-up (the lookup, the audit, the link and
+ * its e-mail, if any) is done or failed, never rejecting: the caller answers without waiting for
+ * it; tests wait.
  */
 export async function requestPasswordReset(
   db: Db,
@@ -60,8 +63,8 @@ export async function requestPasswordReset(
   deps: ResetRequestDeps,
   now = new Date(),
 ): Promise<{ outcome: ResetRequestOutcome; delivery: Promise<void> }> {
-  const done = { delivery: Promise.resolve() };
-  if (!deps.mailer) return { outcome: "unavailable", ...done };
+  if (!deps.mailer) return { outcome: "unavailable", delivery: Promise.resolve() };
+  const mailer = deps.mailer;
   const email = normalizeEmail(input.email);
   const allowed = await takeTokens(
     db,
@@ -71,17 +74,37 @@ export async function requestPasswordReset(
     ],
     now,
   );
+  // Everything that depends on whether the address has an account happens after the answer: before
+  // it, every address costs the same work (the limits above), so the answer's time tells nothing.
+  const delivery = nextTurn()
+    .then(() => followUpResetRequest(db, { email, ip: input.ip, locale: input.locale, allowed }, { ...deps, mailer }, now))
+    .catch((error: unknown) => logError(loggerFor("backoffice"), "backoffice: a password reset request could not be followed up", error));
+  return { outcome: allowed ? "accepted" : "limited", delivery };
+}
+
+/** Resolves on a later turn of the event loop, after the caller has answered. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** The work behind an answered request: the account looked up, the request audited, and for a usable account its link issued and e-mailed. */
+async function followUpResetRequest(
+  db: Db,
+  input: { email: string; ip: string; locale: Locale; allowed: boolean },
+  deps: ResetRequestDeps & { mailer: Mailer },
+  now: Date,
+): Promise<void> {
   const [found] = await db
     .select({ user: staffUsers, partnerName: partners.name, partnerDisabledAt: partners.disabledAt })
     .from(staffUsers)
     .leftJoin(partners, eq(partners.id, staffUsers.partnerId))
-    .where(eq(staffUsers.email, email))
+    .where(eq(staffUsers.email, input.email))
     .limit(1);
   const user = found?.user;
   const who = { ...auditedAccount(user), ip: input.ip };
-  if (!allowed) {
+  if (!input.allowed) {
     await recordAudit(db, { kind: "password_reset_requested", result: "refused", ...who, details: { reason: "limited" } }, now);
-    return { outcome: "limited", ...done };
+    return;
   }
   // Unknown, disabled, of a disabled partner, or invited and never set up (their invitation is the way in): nothing is sent.
   const usable = user && !user.disabledAt && !found.partnerDisabledAt && user.passwordHash !== null;
@@ -91,12 +114,11 @@ export async function requestPasswordReset(
       { kind: "password_reset_requested", result: "refused", ...who, details: { reason: user ? "not_usable" : "unknown" } },
       now,
     );
-    return { outcome: "accepted", ...done };
+    return;
   }
   const link = await issueLinkWithExpiry(db, user.id, "password-reset", { now, by: "password_reset" });
   await recordAudit(db, { kind: "password_reset_requested", result: "ok", ...who }, now);
-  const mailer = deps.mailer;
-  const delivery = sendStaffLink(mailer, {
+  await sendStaffLink(deps.mailer, {
     to: user.email,
     kind: "password-reset",
     locale: input.locale,
@@ -109,7 +131,6 @@ export async function requestPasswordReset(
     (error: unknown) =>
       logError(loggerFor("backoffice"), "backoffice: the password reset e-mail could not be sent", error, { userId: user.id }),
   );
-  return { outcome: "accepted", delivery };
 }
 
 /** Whether a reset link is live (for its page: opening it uses nothing). */

@@ -5,11 +5,12 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { request as httpRequest } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { renderErrorPage } from "@/lib/embed/error-page";
 import { MESSAGES } from "@/lib/i18n/messages";
 import { clientIpFrom, SOCKET_ADDRESS_HEADER } from "@/lib/security/network/client-ip";
+import { send } from "@/lib/testing/fuzz/run";
 import { createAppServer } from "./app-server";
 import { registerErrorPageRenderer } from "./error-pages";
 import { closeHttpServers } from "./http-server";
@@ -82,5 +83,55 @@ describe("the app's HTTP server", () => {
     };
     await get("/", { [SOCKET_ADDRESS_HEADER]: "6.6.6.6", "X-TFC-Socket-Address": "6.6.6.7" });
     expect(seen).toBe("127.0.0.1");
+  });
+
+  /** What the server sends back to a raw request line, until it closes the connection (or 5 s). */
+  function raw(requestLine: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, "127.0.0.1", () => socket.write(`${requestLine}\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`));
+      let answer = "";
+      socket.setEncoding("utf8");
+      socket.on("data", (chunk: string) => (answer += chunk));
+      socket.on("close", () => resolve(answer));
+      socket.on("error", reject);
+      socket.setTimeout(5_000, () => socket.destroy());
+    });
+  }
+
+  it("answers every method, CONNECT and unknown ones too, with a 4xx and the security headers, never a dropped connection", async () => {
+    handler = (_request, response) => response.writeHead(200, { "Content-Type": "text/plain" }).end("ok");
+    for (const requestLine of [
+      "CONNECT 127.0.0.1:22 HTTP/1.1",
+      "CONNECT /api/health HTTP/1.1",
+      "BREW /api/health HTTP/1.1",
+      "FOO / HTTP/1.1",
+      "TRACE / HTTP/1.1",
+      "PROPFIND /checkout/cs_abcdefghijkl HTTP/1.1",
+    ]) {
+      const answer = await raw(requestLine);
+      expect(answer, requestLine).toMatch(/^HTTP\/1\.1 (405|400) /);
+      const headers = answer.split("\r\n\r\n")[0]!.toLowerCase();
+      for (const header of [
+        "strict-transport-security",
+        "x-content-type-options: nosniff",
+        "x-frame-options: deny",
+        "content-security-policy",
+      ]) {
+        expect(headers, `${requestLine}: ${header}`).toContain(header);
+      }
+    }
+    // A request the parser cannot read (a header line with no colon): a 400 with the same headers.
+    const garbage = await raw("GET / HTTP/1.1\r\nno colon in this header");
+    expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
+    expect(garbage.toLowerCase()).toContain("x-content-type-options: nosniff");
+  });
+
+  it("the fuzz's sender reads the answer to CONNECT and to an unknown method: a 4xx with the security headers, not a drop", async () => {
+    handler = (_request, response) => response.writeHead(200, { "Content-Type": "text/plain" }).end("ok");
+    for (const method of ["CONNECT", "BREW", "TRACE"]) {
+      const answer = await send(`http://127.0.0.1:${port}`, { surface: "checkout-pages", method, path: "/api/health", headers: {} }, 5_000);
+      expect(answer, method).toMatchObject({ klass: "4xx", status: 405 });
+      expect(answer.problem, method).toBeUndefined();
+    }
   });
 });

@@ -1,7 +1,8 @@
 import "server-only";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import { logError, loggerFor } from "@/lib/logger";
-import { unservedMethodAnswer } from "@/lib/security/headers/request-guard";
+import { unreadableRequestAnswer, unservedMethodAnswer, type PlainAnswer } from "@/lib/security/headers/request-guard";
 import { stampSocketAddress } from "@/lib/security/network/socket-address";
 import { guardPageResponse, runWithRequestState } from "./error-pages";
 import { countRequest } from "./http-metrics";
@@ -18,7 +19,10 @@ export type RequestHandler = (request: IncomingMessage, response: ServerResponse
  * - carries the socket's address (lib/security/network/socket-address.ts; a client's copy deleted first);
  * - is counted in the HTTP metrics with the status sent (lib/ops/http-metrics.ts);
  * - with a method no route serves (TRACE, WebDAV's), is answered 405 with the security headers here,
- *   since Next cannot even build a Request for TRACE (lib/security/headers/request-guard.ts);
+ *   since Next cannot even build a Request for TRACE (lib/security/headers/request-guard.ts); so is
+ *   CONNECT (which Node hands to a `connect` listener, or drops the connection without one) and a
+ *   method Node's parser does not know (its `clientError`: 405), and any request the parser cannot
+ *   read gets its 400 (408, 431) with the security headers too, not Node's bare one;
  * - runs with its own state, and a page's blank HTML 5xx is replaced by a page readable without
  *   JavaScript (lib/ops/error-pages.ts);
  * - goes through the steps the domains registered (lib/ops/request-steps.ts: the checkout's page
@@ -40,8 +44,33 @@ export function createAppServer(handle: RequestHandler): Server {
       runRequestSteps(request, response, () => void handle(request, response).catch((error: unknown) => failed(response, error)));
     });
   });
+  server.on("connect", (request: IncomingMessage, socket: Duplex) => {
+    stampSocketAddress(request);
+    answerOnSocket(socket, unservedMethodAnswer("CONNECT", request.url)!);
+  });
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // As Node's own handler: nothing is written over an answer already under way on this socket.
+    const underWay = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage?.headersSent === true;
+    if (error.code === "ECONNRESET" || !socket.writable || underWay) {
+      socket.destroy();
+      return;
+    }
+    const answer =
+      error.code === "HPE_INVALID_METHOD"
+        ? unservedMethodAnswer(undefined, "/")!
+        : unreadableRequestAnswer(error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400);
+    answerOnSocket(socket, answer);
+  });
   trackHttpServer(server);
   return server;
+}
+
+/** Writes a whole answer on a socket no ServerResponse holds (CONNECT, an unreadable request), then closes it. */
+function answerOnSocket(socket: Duplex, answer: PlainAnswer): void {
+  const body = Buffer.from(answer.body);
+  const headers = { ...answer.headers, "Content-Length": String(body.length), Connection: "close" };
+  const head = [`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ""}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  socket.end(Buffer.concat([Buffer.from(`${head.join("\r\n")}\r\n\r\n`), body]));
 }
 
 /** What Next's handler let through (it answers its own errors): a bare 500, or the connection cut. */

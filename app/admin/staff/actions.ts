@@ -52,6 +52,9 @@ const inviteValidated = staffAction(
     const locale = await getLocale();
     const link = linkUrl(getEnv().APP_URL, result.link.token, "invitation");
     const expires = formatDateTime(result.link.expiresAt, locale);
+    // An address with an account elsewhere: the same answer, and no e-mail (its link opens nothing).
+    if (result.memberId === null)
+      return delivery === "email" ? { sentTo: email.data, expires, name: name.data } : { link, expires, name: name.data };
     if (delivery === "email" && mailer) {
       try {
         const { messageId } = await sendStaffLink(mailer, {

@@ -219,6 +219,11 @@ describe("the notification URL", () => {
       ["https://127.0.0.1/hooks", "production"],
       ["https://localhost/hooks", "production"],
       [`https://partner.example/${"a".repeat(2_001)}`, "production"],
+      // A trailing dot names the same host to DNS, and slipped past the host checks.
+      ["https://localhost./x", "sandbox"],
+      ["https://localhost./x", "production"],
+      ["https://example.com./hook", "production"],
+      ["https://partner_1.example/hook", "production"],
     ] as const) {
       expect(checkNotificationUrl(url, environment).ok, url).toBe(false);
     }

@@ -287,8 +287,8 @@ describe(createSessionSchema.shape.locale, { description: `The checkout's langua
 
 /** How many sessions a page holds unless `limit` says, and at most. */
 export const LIST_LIMIT = { default: 20, max: 100 } as const;
-/** An opaque cursor: base64url (list-cursor.ts). */
-const CURSOR = /^[A-Za-z0-9_-]+$/;
+/** An opaque cursor: base64url, and its signature after a dot (session-list.ts). */
+const CURSOR = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)?$/;
 const STATE_LIST = new RegExp(`^(?:${SESSION_STATES.join("|")})(?:,(?:${SESSION_STATES.join("|")}))*$`);
 const INSTANT_MESSAGE = "must be an ISO 8601 date and time with a time zone, e.g. 2026-05-01T00:00:00Z";
 const instant = (description: string) =>

@@ -2,7 +2,9 @@
  * GET /api/checkout-sessions: the partner's own sessions, newest first, filtered, by pages that
  * neither repeat nor skip a session while new ones are opened; every bad parameter a 400 naming it.
  */
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { forgedCursor } from "@/lib/testing/fuzz/surfaces";
 import { AppError } from "@/lib/app-error";
 import { errorResponse } from "@/lib/http/error-response";
 import type { Database } from "@/lib/db";
@@ -215,7 +217,7 @@ describe("the partner's list of sessions", () => {
     const since = new Date(Date.now() - 1).toISOString();
     for (let i = 0; i < 3; i += 1) await open("LIST-CURSOR");
     const { nextCursor } = await list(new URLSearchParams({ createdFrom: since, limit: "1" }));
-    expect(nextCursor).toEqual(expect.stringMatching(/^[A-Za-z0-9_-]+$/));
+    expect(nextCursor).toEqual(expect.stringMatching(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/));
     // The same filters, another size: fine.
     expect((await list(new URLSearchParams({ createdFrom: since, limit: "2", cursor: nextCursor! }))).data).toHaveLength(2);
     expect((await refusal(list(new URLSearchParams({ createdFrom: since, state: "open", cursor: nextCursor! })))).fields).toEqual([
@@ -228,6 +230,51 @@ describe("the partner's list of sessions", () => {
         cursor,
       ).toEqual(["cursor"]);
     }
+  });
+
+  it("refuses a cursor altered in any way, an impossible date included, or another partner's, with a 400 naming it", async () => {
+    const since = new Date(Date.now() - 1).toISOString();
+    for (let i = 0; i < 2; i += 1) await open("LIST-SIGNED");
+    const { nextCursor } = await list(new URLSearchParams({ createdFrom: since, limit: "1" }));
+    const cursor = nextCursor!;
+    /** The cursor's readable part, whatever else it carries. */
+    const payloadOf = (value: string) => value.split(".")[0]!;
+    const payload = JSON.parse(Buffer.from(payloadOf(cursor), "base64url").toString("utf8")) as unknown[];
+    const reencoded = (changed: unknown[]) => {
+      const encoded = Buffer.from(JSON.stringify(changed)).toString("base64url");
+      return cursor.includes(".") ? `${encoded}.${cursor.split(".").slice(1).join(".")}` : encoded;
+    };
+    const tampered = [
+      // The review's 500: a well-shaped but impossible instant.
+      reencoded(["2026-13-45T10:00:00.000000Z", ...payload.slice(1)]),
+      // A possible one, but not the one given: a walk elsewhere in the list.
+      reencoded(["2020-01-01T00:00:00.000000Z", ...payload.slice(1)]),
+      reencoded([payload[0], "cs_aaaaaaaaaaaaaaaaaaaaaaaa", ...payload.slice(2)]),
+      payloadOf(cursor),
+      `${cursor}x`,
+    ];
+    for (const forged of tampered) {
+      const answer = await refusal(list(new URLSearchParams({ createdFrom: since, limit: "1", cursor: forged })));
+      expect(answer, forged).toMatchObject({ status: 400, code: "validation_failed" });
+      expect(
+        answer.fields.map((f) => f.field),
+        forged,
+      ).toEqual(["cursor"]);
+    }
+    // Another partner's request with this partner's cursor (the same filters): refused too.
+    const other = await refusal(list(new URLSearchParams({ createdFrom: since, limit: "1", cursor }), DEMO_BLUE_PARTNER_SECRET));
+    expect(other).toMatchObject({ status: 400, fields: [{ field: "cursor", message: expect.any(String) }] });
+  });
+
+  it("answers the fuzz's forged cursors with a 400 naming cursor, never anything else", async () => {
+    await fc.assert(
+      fc.asyncProperty(forgedCursor, async (cursor) => {
+        const answer = await refusal(list(new URLSearchParams({ cursor })));
+        expect(answer.status).toBe(400);
+        expect(answer.fields.map((f) => f.field)).toContain("cursor");
+      }),
+      { numRuns: 150, seed: 49 },
+    );
   });
 
   it("counts against the read budget: 429 past it", async () => {

@@ -3,6 +3,9 @@ import { createHash } from "node:crypto";
 import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import { AppError } from "@/lib/app-error";
 import { getAppContext } from "@/lib/app-context";
+import { getEnv } from "@/lib/config/env";
+import type { Keyring } from "@/lib/config/keyring";
+import { openToken, signToken } from "@/lib/security/secrets/signed-token";
 import type { Db } from "@/lib/db";
 import { checkoutSessions, type CheckoutSessionRow } from "@/lib/db/schema";
 import { CHECKOUT_SESSION_ID } from "@/lib/http/checkout-session-id";
@@ -23,8 +26,11 @@ import { customerDataErasedAt } from "../session/customer-store";
  * the creation instant to the microsecond as the database holds it (a JavaScript Date, to the
  * millisecond, would put a session of the same millisecond on both sides), and a fingerprint of
  * the filters it was made with: sent with other filters, it is refused rather than answering a page
- * of another list.
+ * of another list. It is signed (lib/security/secrets/signed-token.ts) for the partner it was given
+ * to: altered in any way, or sent by another partner, it is a 400 naming `cursor`, never a query.
  */
+
+const CURSOR_PURPOSE = "checkout-sessions list cursor";
 
 const QUERY_FIELDS = Object.keys(listSessionsQuerySchema.shape) as (keyof ListSessionsQuery)[];
 
@@ -84,18 +90,33 @@ function filtersFingerprint(query: ListSessionsQuery): string {
   return createHash("sha256").update(JSON.stringify(canonical)).digest("base64url").slice(0, 12);
 }
 
-export function encodeCursor(position: Position, query: ListSessionsQuery): string {
-  return Buffer.from(JSON.stringify([position.createdAt, position.id, filtersFingerprint(query)])).toString("base64url");
+/** Who a cursor is for and what signs it. */
+export interface CursorScope {
+  partnerId: string;
+  keyring: Keyring;
+}
+
+export function encodeCursor(position: Position, query: ListSessionsQuery, scope: CursorScope): string {
+  const payload = Buffer.from(JSON.stringify([position.createdAt, position.id, filtersFingerprint(query)])).toString("base64url");
+  return signToken(scope.keyring, CURSOR_PURPOSE, payload, scope.partnerId);
+}
+
+/** Whether a stored-shape instant is a real one (not 2026-13-45), read back the same. */
+function isRealInstant(text: string): boolean {
+  const millis = Date.parse(text);
+  return Number.isFinite(millis) && new Date(millis).toISOString().slice(0, 23) === text.slice(0, 23);
 }
 
 function badCursor(message: string): AppError {
   return new AppError("validation_failed", `Invalid list query: cursor ${message}`, { fields: [{ field: "cursor", message }] });
 }
 
-export function decodeCursor(cursor: string, query: ListSessionsQuery): Position {
+export function decodeCursor(cursor: string, query: ListSessionsQuery, scope: CursorScope): Position {
+  const payload = openToken(scope.keyring, CURSOR_PURPOSE, cursor, scope.partnerId);
+  if (payload === undefined) throw badCursor("is not a cursor of this list");
   let decoded: unknown;
   try {
-    decoded = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    decoded = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
   } catch {
     throw badCursor("is not a cursor of this list");
   }
@@ -104,6 +125,7 @@ export function decodeCursor(cursor: string, query: ListSessionsQuery): Position
     decoded.length !== 3 ||
     typeof decoded[0] !== "string" ||
     !STORED_INSTANT.test(decoded[0]) ||
+    !isRealInstant(decoded[0]) ||
     typeof decoded[1] !== "string" ||
     !CHECKOUT_SESSION_ID.test(decoded[1])
   ) {
@@ -121,7 +143,9 @@ export async function listPartnerSessions(
   partnerId: string,
   query: ListSessionsQuery,
   now = new Date(),
+  keyring: Keyring = getEnv().SECRETS_KEYS,
 ): Promise<{ sessions: CheckoutSessionRow[]; hasMore: boolean; nextCursor: string | null }> {
+  const scope = { partnerId, keyring };
   const s = checkoutSessions;
   const where: SQL[] = [eq(s.partnerId, partnerId)];
   if (query.state) {
@@ -136,7 +160,7 @@ export async function listPartnerSessions(
   if (query.updatedTo) where.push(sql`${s.updatedAt} < ${instant(query.updatedTo)}`);
   if (query.bookingReference) where.push(eq(s.bookingReference, query.bookingReference));
   if (query.cursor) {
-    const after = decodeCursor(query.cursor, query);
+    const after = decodeCursor(query.cursor, query, scope);
     where.push(sql`(${s.createdAt}, ${s.id}) < (${after.createdAt}::timestamptz, ${after.id})`);
   }
   const limit = query.limit ?? LIST_LIMIT.default;
@@ -152,7 +176,7 @@ export async function listPartnerSessions(
   return {
     sessions: page.map((row) => row.session),
     hasMore,
-    nextCursor: hasMore && last ? encodeCursor({ createdAt: last.createdAtText, id: last.session.id }, query) : null,
+    nextCursor: hasMore && last ? encodeCursor({ createdAt: last.createdAtText, id: last.session.id }, query, scope) : null,
   };
 }
 

@@ -12,6 +12,7 @@ const es = {
     urlSaved: "Dirección guardada: los próximos avisos van allí.",
     urlErrors: {
       invalid: "No es una dirección web válida.",
+      host: "El servidor tiene que ser un nombre o una dirección IP, sin punto final.",
       https_only: "Tiene que empezar por https://.",
       scheme: "Tiene que empezar por https:// o http://.",
       credentials: "No puede llevar usuario ni contraseña.",
@@ -89,6 +90,7 @@ const en: NotificationsMessages = {
     urlSaved: "URL saved: the next notifications go there.",
     urlErrors: {
       invalid: "This is not a valid web address.",
+      host: "The host must be a name or an IP address, with no trailing dot.",
       https_only: "It must start with https://.",
       scheme: "It must start with https:// or http://.",
       credentials: "It cannot contain a user name or a password.",

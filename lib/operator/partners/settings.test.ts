@@ -49,6 +49,27 @@ describe("allowed origins", () => {
     }
   });
 
+  it("have a host name or an IP literal for host: a wildcard or a trailing dot is refused, naming the line", () => {
+    for (const bad of [
+      "https://*.example.com",
+      "https://*",
+      "https://shop*.example.com",
+      "https://example.com.",
+      "https://shop..example.com",
+      "https://-shop.example.com",
+      "https://shop_1.example.com",
+      "https://%2A.example.com",
+    ]) {
+      expect(checkOrigins(`https://ok.example\n${bad}`, "sandbox"), bad).toEqual({ ok: false, reason: "host", line: 2 });
+    }
+    expect(
+      checkOrigins("https://shop-1.example.com\nhttps://192.0.2.10:8443\nhttps://[2001:db8::1]\nhttp://localhost:3000", "sandbox"),
+    ).toEqual({
+      ok: true,
+      value: ["https://shop-1.example.com", "https://192.0.2.10:8443", "https://[2001:db8::1]", "http://localhost:3000"],
+    });
+  });
+
   it("are https with the production API, but for this machine", () => {
     expect(checkOrigins("http://acme.example", "production")).toEqual({ ok: false, reason: "https_only", line: 1 });
     expect(checkOrigins("http://localhost:3000\nhttp://127.0.0.1:8080", "production").ok).toBe(true);

@@ -1,3 +1,4 @@
+import { isHostNameOrIpLiteral } from "@/lib/security/network/host-name";
 import { isSafeText } from "@/lib/validation/text";
 
 /**
@@ -35,13 +36,15 @@ export function checkPartnerName(raw: string): Checked<string, "missing" | "too_
   return { ok: true, value: name };
 }
 
-export type OriginProblem = "invalid" | "https_only" | "too_many";
+/** `host`: the host is not a host name or an IP literal (a wildcard, a trailing dot, an underscore). */
+export type OriginProblem = "invalid" | "host" | "https_only" | "too_many";
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 
 /**
  * One origin per line (blank lines ignored, a trailing `/` forgiven): `scheme://host[:port]`, with no
- * path, query, fragment or credentials. With the production partner API, https only, but for this
+ * path, query, fragment or credentials, its host a host name or an IP literal (no wildcard: each
+ * origin goes into the checkout's `frame-ancestors` as it is). With the production partner API, https only, but for this
  * machine (a local trial). `line` is the 1-based line of the first problem.
  */
 export function checkOrigins(
@@ -58,8 +61,10 @@ export function checkOrigins(
     } catch {
       return { ok: false, reason: "invalid", line: index + 1 };
     }
+    const web = url.protocol === "http:" || url.protocol === "https:";
+    if (web && !isHostNameOrIpLiteral(url.hostname)) return { ok: false, reason: "host", line: index + 1 };
     const originOnly =
-      (url.protocol === "http:" || url.protocol === "https:") &&
+      web &&
       url.username === "" &&
       url.password === "" &&
       url.pathname === "/" &&

@@ -11,6 +11,8 @@
  * script, forms that redirect to wherever the operation says; their policy says exactly that.
  */
 
+import { isHostNameOrIpLiteral } from "@/lib/security/network/host-name";
+
 export type FrameAncestors = readonly string[];
 
 /** 16 random bytes, base64: a fresh one for every response. */
@@ -21,14 +23,18 @@ export function newNonce(): string {
   return btoa(binary);
 }
 
-/** Only well-formed `http(s)://host[:port]` origins reach a header: a stored value cannot inject a directive. */
+/**
+ * Only well-formed `http(s)://host[:port]` origins, with a host name or an IP literal, reach a
+ * header: a stored value cannot inject a directive nor a wildcard.
+ */
 export function sanitizeOrigins(values: readonly unknown[]): string[] {
   const origins = new Set<string>();
   for (const value of values) {
     if (typeof value !== "string") continue;
     try {
       const url = new URL(value);
-      if ((url.protocol === "https:" || url.protocol === "http:") && url.origin === value) origins.add(value);
+      const web = url.protocol === "https:" || url.protocol === "http:";
+      if (web && url.origin === value && isHostNameOrIpLiteral(url.hostname)) origins.add(value);
     } catch {
       // Not an origin: left out.
     }

@@ -248,6 +248,25 @@ export function unservedMethodAnswer(method: string | undefined, rawUrl: string 
 }
 
 /**
+ * A request the HTTP parser could not read (a malformed request line or header, headers too large,
+ * too slow): the status Node would send, with the security headers and a plain-text reason, never a
+ * bare answer. Asked by the HTTP server's `clientError` (lib/ops/app-server.ts).
+ */
+export function unreadableRequestAnswer(status: 400 | 408 | 431): PlainAnswer {
+  const message =
+    status === 408
+      ? "The request took too long to arrive"
+      : status === 431
+        ? "The request's headers are too large"
+        : "The request could not be read";
+  return {
+    status,
+    headers: { ...STATIC_SECURITY_HEADERS, ...REFUSAL_HEADERS, "Content-Type": "text/plain; charset=utf-8" },
+    body: `${message}.\n`,
+  };
+}
+
+/**
  * Everything the proxy checks before routing, in order: the URL, the declared body length, and an
  * action post's body (its size as read, for one sent without a length) and form. `readBody` reads
  * the body (a clone: the route reads it again).

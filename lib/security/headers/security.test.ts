@@ -45,10 +45,13 @@ describe("Content-Security-Policy", () => {
         "https://evil.example; script-src *",
         "javascript:alert(1)",
         "*",
+        "https://*.agency.example",
+        "https://agency.example.",
         42,
         "http://127.0.0.1:3511",
+        "https://[2001:db8::1]:8443",
       ]),
-    ).toEqual(["https://agency.example", "http://127.0.0.1:3511"]);
+    ).toEqual(["https://agency.example", "http://127.0.0.1:3511", "https://[2001:db8::1]:8443"]);
   });
 });
 

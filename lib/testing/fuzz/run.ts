@@ -1,4 +1,5 @@
-import { request as httpRequest } from "node:http";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
 import type { FuzzRequest, FuzzTarget, SurfaceName } from "./surfaces";
 import { actionIdsIn, validSessionBody } from "./surfaces";
 
@@ -24,8 +25,11 @@ export function classOf(status: number): AnswerClass {
   return "2xx";
 }
 
-/** Methods fetch refuses to send (its Request constructor throws): sent with node:http instead. */
-const UNFETCHABLE = new Set(["TRACE", "TRACK", "CONNECT"]);
+/**
+ * The methods sent with fetch; any other (TRACE and CONNECT, which fetch refuses, WebDAV's, made-up
+ * ones) is sent with node:http, which reads whatever the server answers.
+ */
+const FETCHED = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 /** The answer's status and header names, for a request fetch cannot make. */
 function sendRaw(origin: string, request: FuzzRequest, timeoutMs: number): Promise<{ status: number; has(name: string): boolean }> {
@@ -39,6 +43,11 @@ function sendRaw(origin: string, request: FuzzRequest, timeoutMs: number): Promi
         response.on("error", reject);
       },
     );
+    // The answer to CONNECT comes as a `connect` event (with the socket, which we close), whatever its status.
+    outgoing.on("connect", (response: IncomingMessage, socket: Duplex) => {
+      socket.destroy();
+      resolve({ status: response.statusCode ?? 0, has: (name) => response.headers[name] !== undefined });
+    });
     outgoing.on("timeout", () => outgoing.destroy(new Error("timed out")));
     outgoing.on("error", reject);
     outgoing.end(request.body);
@@ -55,7 +64,7 @@ function answerOf(request: FuzzRequest, status: number, has: (name: string) => b
 
 export async function send(origin: string, request: FuzzRequest, timeoutMs = 20_000): Promise<Answer> {
   try {
-    if (UNFETCHABLE.has(request.method)) {
+    if (!FETCHED.has(request.method)) {
       const raw = await sendRaw(origin, request, timeoutMs);
       return answerOf(request, raw.status, raw.has);
     }

@@ -167,6 +167,33 @@ export const hostileRedirectTarget: fc.Arbitrary<string> = fc.oneof(
     .map(([tail, bad]) => `/admin/${tail}${bad}`),
 );
 
+const pad = (n: number, width: number) => String(n).padStart(width, "0");
+
+/**
+ * List cursors as someone forging one would write them: the list's own shape (an instant to the
+ * microsecond, a session id, a filters' fingerprint) with impossible or made-up values (2026-13-45),
+ * with no signature, a made-up one, or one copied from elsewhere; or anything at all.
+ */
+export const forgedCursor: fc.Arbitrary<string> = fc.oneof(
+  fc
+    .tuple(
+      fc.tuple(fc.nat(9999), fc.nat(99), fc.nat(99), fc.nat(99), fc.nat(99), fc.nat(99), fc.nat(999_999)),
+      fc.oneof(fc.constant("cs_aaaaaaaaaaaaaaaaaaaaaaaa"), hostileString),
+      fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.constant(null)),
+      fc.option(fc.oneof(fc.base64String({ minLength: 20, maxLength: 24 }), fc.constant("AAAAAAAAAAAAAAAAAAAAAA"), hostileSegment)),
+    )
+    .map(([[year, month, day, hour, minute, second, micros], id, fingerprint, mac]) => {
+      const instant = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${pad(hour, 2)}:${pad(minute, 2)}:${pad(second, 2)}.${pad(micros, 6)}Z`;
+      const payload = Buffer.from(JSON.stringify([instant, id, fingerprint])).toString("base64url");
+      return mac === null ? payload : `${payload}.${mac.replace(/[+/=]/g, "_")}`;
+    }),
+  fc.base64String({ maxLength: 200 }).map((value) => value.replace(/[+/=]/g, "-")),
+  hostileSegment,
+);
+
+/** Methods no route serves: the HTTP parser's own (TRACE, CONNECT, WebDAV's) and made-up ones it does not know. */
+export const UNSERVED_METHODS = ["TRACE", "PROPFIND", "CONNECT", "BREW", "FOO", "M-SEARCH"] as const;
+
 export function surfaceArbitraries(target: FuzzTarget): Record<SurfaceName, fc.Arbitrary<FuzzRequest>> {
   const auth = { Authorization: `Bearer ${target.partnerSecret}` };
   const key = { "X-Service-API-Key": target.sandboxKey };
@@ -181,6 +208,18 @@ export function surfaceArbitraries(target: FuzzTarget): Record<SurfaceName, fc.A
       .map(([type, body]) => request("checkout-sessions", "POST", "/api/checkout-sessions", { ...auth, "Content-Type": type }, body)),
     segment.map((id) => request("checkout-sessions", "GET", `/api/checkout-sessions/${id}`, auth)),
     hostileQuery(["after", "limit"]).map((query) => request("checkout-sessions", "GET", `/api/events${query}`, auth)),
+    // The list's cursors, forged (an impossible date among them), alone or with filters; the feed's `after` too.
+    fc
+      .tuple(forgedCursor, fc.option(hostileQuery(["limit", "state", "createdFrom", "bookingReference"])))
+      .map(([cursor, query]) =>
+        request(
+          "checkout-sessions",
+          "GET",
+          `/api/checkout-sessions${query ?? "?"}${query ? "&" : ""}cursor=${encodeURIComponent(cursor)}`,
+          auth,
+        ),
+      ),
+    forgedCursor.map((cursor) => request("checkout-sessions", "GET", `/api/events?after=${encodeURIComponent(cursor)}`, auth)),
     fc
       .tuple(fc.constantFrom("PUT", "DELETE", "PATCH"), segment)
       .map(([method, id]) => request("checkout-sessions", method, `/api/checkout-sessions/${id}`, auth, "{}")),
@@ -216,7 +255,7 @@ export function surfaceArbitraries(target: FuzzTarget): Record<SurfaceName, fc.A
     // A method no route serves, on any kind of URL (the app's, its API's, the sandbox's, a static file).
     fc
       .tuple(
-        fc.constantFrom("TRACE", "PROPFIND"),
+        fc.constantFrom(...UNSERVED_METHODS),
         fc.constantFrom(
           "/",
           `/checkout/${target.sessionId}`,

@@ -23,7 +23,7 @@ const forgotValidated = validatedAction(z.object({ email: z.string().check(safeT
     { email, ip: await requestIp(), locale: await getLocale() },
     { mailer: getMailer(), appUrl: env.APP_URL, platformName: new URL(env.APP_URL).host, formatExpiry: formatDateTime },
   );
-  // The answer does not wait for the mail server: how long it takes must not tell whether an account exists.
+  // The answer waits for nothing that depends on the address (the lookup, the link, the mail server): how long it takes must not tell whether an account exists.
   void delivery;
   return outcome;
 });
