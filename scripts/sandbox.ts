@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { serve } from "@hono/node-server";
 import { createSandbox } from "../lib/sandbox/app";
 import { isLoopbackUrl } from "../lib/config/env";
-import { sandboxConfigFromEnv } from "../lib/sandbox/config";
+import { engineOptionsOf, sandboxConfigFromEnv } from "../lib/sandbox/config";
 import { openSandboxDatabase } from "../lib/sandbox/db/connection";
 import { logError, loggerFor } from "../lib/logger";
 import { envInteger } from "../lib/config/env-integer";
@@ -47,12 +47,7 @@ const sandbox = createSandbox({
     databaseUrl: process.env.DATABASE_URL || undefined,
     dataDir: path.join(process.env.DATA_DIR || ".data", "sandbox"),
   }),
-  qaToken: config.qaToken,
-  retentionDays: config.retentionDays,
-  localMode: config.localMode,
-  allowedTargets: config.allowedTargets,
-  loopbackPaths: config.loopbackPaths,
-  loopbackPorts: config.loopbackPorts,
+  ...engineOptionsOf(config),
   publicOrigin: config.publicOrigin,
   publiclyReachable: config.publicOrigin !== undefined && !isLoopbackUrl(config.publicOrigin),
   productionLike: config.productionLike,

@@ -235,3 +235,9 @@ export function publicSandboxWarning(appUrlIsLoopback: boolean, qaToken: string)
     `Use such a deployment for tests only, never with real customers' data.${token}`
   );
 }
+
+/** What the sandbox's engine and control API take from its settings, wherever it is served. */
+export function engineOptionsOf(config: SandboxConfig) {
+  const { qaToken, retentionDays, localMode, allowedTargets, loopbackPaths, loopbackPorts } = config;
+  return { qaToken, retentionDays, localMode, allowedTargets, loopbackPaths, loopbackPorts };
+}

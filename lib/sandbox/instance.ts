@@ -3,7 +3,7 @@ import { getEnv, isLoopbackUrl } from "@/lib/config/env";
 import { getDatabase } from "@/lib/db";
 import { processSlot } from "@/lib/process/singleton";
 import { createSandbox, type Sandbox } from "./app";
-import { appPorts, sandboxConfigFromEnv } from "./config";
+import { appPorts, engineOptionsOf, sandboxConfigFromEnv } from "./config";
 import { shareDatabase } from "./db/connection";
 
 // One per process (lib/process/singleton.ts): one sandbox (one timer) is enough; its state is in the database anyway.
@@ -22,12 +22,7 @@ export function getSandbox(): Sandbox {
     const database = getDatabase().then((shared) => shareDatabase(shared, getEnv().DATABASE_URL));
     const created = createSandbox({
       database,
-      qaToken: config.qaToken,
-      retentionDays: config.retentionDays,
-      localMode: config.localMode,
-      allowedTargets: config.allowedTargets,
-      loopbackPaths: config.loopbackPaths,
-      loopbackPorts: config.loopbackPorts,
+      ...engineOptionsOf(config),
       // Served by the app, the sandbox is on the app's origin: the addresses it gives browsers are
       // under APP_URL, never the localhost:$PORT the app calls it on.
       publicOrigin: env.APP_URL,
