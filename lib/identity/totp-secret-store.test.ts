@@ -6,6 +6,8 @@ import { partners, staffSessions, staffUsers } from "@/lib/db/schema";
 import { openWith, sealWith } from "@/lib/security/secrets/secret-box";
 import { parseKeyring, sandboxKeyring } from "@/lib/config/keyring";
 import { resealAll } from "@/lib/operator/reseal";
+import { completeSecondFactor } from "./second-factor-steps";
+import { createStaffSession, findStaffSession } from "./staff-sessions";
 import { resealTotpSecrets } from "./totp-secret-store";
 import { checkSecondFactor, confirmEnrolment, enrolmentSecret, enrolWithSecret } from "./two-factor";
 
@@ -103,6 +105,9 @@ describe("staff TOTP secrets bound to their row", () => {
     // Alice's code (the secret her row holds) opens nothing for Bob, and is no server error.
     expect(await checkSecondFactor(database.db, "bob", await codeNow(SECRET))).toEqual({ ok: false, reason: "unreadable" });
     expect(await checkSecondFactor(database.db, "alice", await codeNow(SECRET))).toEqual({ ok: true, method: "totp" });
+    // Signing in as Bob with it: a wrong code, not a server error.
+    const found = (await findStaffSession(database.db, await createStaffSession(database.db, "bob")))!;
+    expect(await completeSecondFactor(database.db, found, await codeNow(SECRET), "203.0.113.9")).toEqual({ ok: false, reason: "invalid" });
     // The re-seal cannot open it either: counted, left as it was.
     expect(await resealTotpSecrets(database.db, sandboxKeyring())).toEqual({ resealed: 0, unreadable: 1 });
     expect(await storedSecret("bob")).toBe(alices);
