@@ -71,7 +71,7 @@ export async function startServer(): Promise<void> {
     const { partnerSecrets, staffSecrets, customerData } = await resealAll(database.db, env.SECRETS_KEYS);
     if (partnerSecrets > 0) log.info({ resealed: partnerSecrets }, "partner secrets sealed under the current key");
     if (staffSecrets.resealed > 0)
-      log.info({ resealed: staffSecrets.resealed }, "staff second-factor secrets sealed under the current key");
+      log.info({ resealed: staffSecrets.resealed }, "staff second-factor secrets sealed under the current key, bound to their member");
     if (staffSecrets.unreadable > 0)
       log.warn(
         { unreadable: staffSecrets.unreadable, variables: ["SECRETS_KEYS"] },

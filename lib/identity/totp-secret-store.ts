@@ -1,69 +1,120 @@
 import "server-only";
 import { and, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { staffUsers } from "@/lib/db/schema";
+import { staffSessions, staffUsers } from "@/lib/db/schema";
 import { needsReseal, openWith, SecretOpenError, sealWith } from "@/lib/security/secrets/secret-box";
+import { getEnv } from "@/lib/config/env";
 import type { Keyring } from "@/lib/config/keyring";
-import { openSecret, sealSecret } from "@/lib/security/secrets/secrets";
 
 /**
  * Where a staff member's TOTP secret goes in and out of the database: sealed at rest with the
- * partners' secrets' keys (SECRETS_KEYS, AES-256-GCM, lib/security/secrets/secrets.ts), bound to its column
- * so a sealed value copied into another column does not open. A value stored before sealing
- * existed (plaintext) still opens as it is.
+ * partners' secrets' keys (SECRETS_KEYS, AES-256-GCM, lib/security/secrets/secrets.ts), bound to its
+ * column and its member's id, so a sealed value copied onto another member's row (or into another
+ * column) does not open. The pending secret of an enrolment is bound the same way to the member
+ * whose session holds it: the session's own key, its token's hash, changes when the token is renewed.
+ *
+ * Values sealed before the binding to the row held the column alone: they still open (a fallback
+ * that only ever tries the column's own name), and the re-seal at start binds them to their row. A
+ * value stored before sealing existed (plaintext) still opens as it is.
  */
 
-const CONTEXT = "staff_users.totp_secret";
-/** The secret shown to one session for enrolment: sealed for its own column, so it only opens there. */
-const PENDING_CONTEXT = "staff_sessions.totp_pending_secret";
+const COLUMN = "staff_users.totp_secret";
+const PENDING_COLUMN = "staff_sessions.totp_pending_secret";
 
-export function storeTotpSecret(plaintext: string): string {
-  return sealSecret(plaintext, CONTEXT);
+function ringOf(keyring: Keyring | undefined): Keyring {
+  return keyring ?? getEnv().SECRETS_KEYS;
 }
 
-export function readTotpSecret(stored: string): string {
-  return openSecret(stored, CONTEXT);
+function rowContext(column: string, userId: string): string {
+  return `${column}:${userId}`;
 }
 
-export function storePendingTotpSecret(plaintext: string): string {
-  return sealSecret(plaintext, PENDING_CONTEXT);
+/** Opens a value bound to its row, else one sealed for its column alone; throws SecretOpenError for neither. */
+function openBound(ring: Keyring, column: string, userId: string, stored: string): { plaintext: string; rowBound: boolean } {
+  try {
+    return { plaintext: openWith(ring, stored, rowContext(column, userId)), rowBound: true };
+  } catch (error) {
+    if (!(error instanceof SecretOpenError)) throw error;
+    return { plaintext: openWith(ring, stored, column), rowBound: false };
+  }
 }
 
-export function readPendingTotpSecret(stored: string): string {
-  return openSecret(stored, PENDING_CONTEXT);
+export function storeTotpSecret(userId: string, plaintext: string, keyring?: Keyring): string {
+  return sealWith(ringOf(keyring), plaintext, rowContext(COLUMN, userId));
+}
+
+/** The member's secret; throws SecretOpenError when no listed key opens it for this member. */
+export function readTotpSecret(userId: string, stored: string, keyring?: Keyring): string {
+  return openBound(ringOf(keyring), COLUMN, userId, stored).plaintext;
+}
+
+export function storePendingTotpSecret(userId: string, plaintext: string, keyring?: Keyring): string {
+  return sealWith(ringOf(keyring), plaintext, rowContext(PENDING_COLUMN, userId));
+}
+
+/** The pending secret of a session of this member; throws SecretOpenError when it does not open for them. */
+export function readPendingTotpSecret(userId: string, stored: string, keyring?: Keyring): string {
+  return openBound(ringOf(keyring), PENDING_COLUMN, userId, stored).plaintext;
+}
+
+type Resealed = "resealed" | "unreadable" | "kept";
+
+/** Seals one stored value again if it is plaintext, under an older key, or bound to its column alone. */
+function resealed(ring: Keyring, column: string, userId: string, stored: string): { outcome: Resealed; sealed?: string } {
+  let opened: { plaintext: string; rowBound: boolean };
+  try {
+    opened = openBound(ring, column, userId, stored);
+  } catch (error) {
+    if (!(error instanceof SecretOpenError)) throw error;
+    return { outcome: "unreadable" };
+  }
+  if (opened.rowBound && !needsReseal(ring, stored)) return { outcome: "kept" };
+  return { outcome: "resealed", sealed: sealWith(ring, opened.plaintext, rowContext(column, userId)) };
 }
 
 /**
- * Seals again, under the current key (the first of SECRETS_KEYS), every enrolled TOTP secret
- * stored as plaintext or under an older key, as the partners' secrets are at start: after a
- * rotation the old key can go once the server has started with the new one first. A row is written
- * only if it has not changed meanwhile (another instance starting, its owner enrolling again). A
- * secret no listed key opens does not stop the start, unlike a partner's: only its owner's second
- * step fails, until an admin resets it; it is counted for the log.
+ * Seals again, under the current key (the first of SECRETS_KEYS) and bound to its row, every
+ * enrolled TOTP secret and every pending one stored as plaintext, under an older key, or for its
+ * column alone, as the partners' secrets are at start: after a rotation the old key can go once the
+ * server has started with the new one first. A row is written only if it has not changed meanwhile
+ * (another instance starting, its owner enrolling again). An enrolled secret that does not open
+ * (no listed key, or sealed for another member) does not stop the start, unlike a partner's: only
+ * its owner's second step fails, until an admin resets it; it is counted for the log. A pending one
+ * that does not open is left: the enrolment page shows that session a new secret instead.
  */
 export async function resealTotpSecrets(db: Db, keyring: Keyring): Promise<{ resealed: number; unreadable: number }> {
-  const rows = await db
-    .select({ id: staffUsers.id, totpSecret: staffUsers.totpSecret })
+  let resealedCount = 0;
+  let unreadable = 0;
+  const users = await db
+    .select({ id: staffUsers.id, stored: staffUsers.totpSecret })
     .from(staffUsers)
     .where(isNotNull(staffUsers.totpSecret));
-  let resealed = 0;
-  let unreadable = 0;
-  for (const { id, totpSecret: stored } of rows) {
-    if (stored === null || !needsReseal(keyring, stored)) continue;
-    let plaintext: string;
-    try {
-      plaintext = openWith(keyring, stored, CONTEXT);
-    } catch (error) {
-      if (!(error instanceof SecretOpenError)) throw error;
-      unreadable += 1;
-      continue;
-    }
+  for (const { id, stored } of users) {
+    if (stored === null) continue;
+    const { outcome, sealed } = resealed(keyring, COLUMN, id, stored);
+    if (outcome === "unreadable") unreadable += 1;
+    if (sealed === undefined) continue;
     const updated = await db
       .update(staffUsers)
-      .set({ totpSecret: sealWith(keyring, plaintext, CONTEXT) })
+      .set({ totpSecret: sealed })
       .where(and(eq(staffUsers.id, id), eq(staffUsers.totpSecret, stored)))
       .returning({ id: staffUsers.id });
-    resealed += updated.length;
+    resealedCount += updated.length;
   }
-  return { resealed, unreadable };
+  const sessions = await db
+    .select({ tokenHash: staffSessions.tokenHash, userId: staffSessions.userId, stored: staffSessions.totpPendingSecret })
+    .from(staffSessions)
+    .where(isNotNull(staffSessions.totpPendingSecret));
+  for (const { tokenHash, userId, stored } of sessions) {
+    if (stored === null) continue;
+    const { sealed } = resealed(keyring, PENDING_COLUMN, userId, stored);
+    if (sealed === undefined) continue;
+    const updated = await db
+      .update(staffSessions)
+      .set({ totpPendingSecret: sealed })
+      .where(and(eq(staffSessions.tokenHash, tokenHash), eq(staffSessions.totpPendingSecret, stored)))
+      .returning({ tokenHash: staffSessions.tokenHash });
+    resealedCount += updated.length;
+  }
+  return { resealed: resealedCount, unreadable };
 }

@@ -5,6 +5,8 @@ import { generateSecret, generateURI, verify } from "otplib";
 import type { Db } from "@/lib/db";
 import { staffRecoveryCodes, staffSessions, staffUsers } from "@/lib/db/schema";
 import { qrSvg } from "@/lib/text/qr";
+import { loggerFor } from "@/lib/logger";
+import { SecretOpenError } from "@/lib/security/secrets/secret-box";
 import { readPendingTotpSecret, readTotpSecret, storePendingTotpSecret, storeTotpSecret } from "./totp-secret-store";
 
 /** A transaction of the database (what `db.transaction` hands its callback). */
@@ -27,7 +29,18 @@ const ISSUER = "Travel financing back-office";
 // stored SHA-256 cannot be searched back, so no slow hash is needed for these.
 const RECOVERY_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 
-export type CodeCheck = { ok: true; method: "totp" | "recovery" } | { ok: false; reason: "invalid" | "replayed" | "not_enrolled" };
+export type CodeCheck =
+  { ok: true; method: "totp" | "recovery" } | { ok: false; reason: "invalid" | "replayed" | "not_enrolled" | "unreadable" };
+
+/** The plaintext `open` gives, or undefined when the sealed value does not open (another row's, a key no longer listed). */
+function openedOrUndefined(open: () => string): string | undefined {
+  try {
+    return open();
+  } catch (error) {
+    if (error instanceof SecretOpenError) return undefined;
+    throw error;
+  }
+}
 
 export function newTotpSecret(): string {
   return generateSecret();
@@ -78,19 +91,23 @@ export function newRecoveryCodes(): string[] {
 /**
  * The secret shown to this session for enrolment: its own pending one (a reload shows the same QR),
  * else a new one kept with the session. Never another session's: whoever else knows the password
- * cannot see, nor later hold, the secret the owner scans.
+ * cannot see, nor later hold, the secret the owner scans. A pending secret that does not open for
+ * this session's member (copied from another's session, or under a key no longer listed) is replaced.
  */
 export async function enrolmentSecret(db: Db, tokenHash: string): Promise<string> {
   const [session] = await db
-    .select({ pending: staffSessions.totpPendingSecret })
+    .select({ pending: staffSessions.totpPendingSecret, userId: staffSessions.userId })
     .from(staffSessions)
     .where(eq(staffSessions.tokenHash, tokenHash))
     .limit(1);
-  if (session?.pending) return readPendingTotpSecret(session.pending);
+  if (!session) return newTotpSecret();
+  const { pending, userId } = session;
+  const kept = pending ? openedOrUndefined(() => readPendingTotpSecret(userId, pending)) : undefined;
+  if (kept !== undefined) return kept;
   const secret = newTotpSecret();
   await db
     .update(staffSessions)
-    .set({ totpPendingSecret: storePendingTotpSecret(secret) })
+    .set({ totpPendingSecret: storePendingTotpSecret(userId, secret) })
     .where(eq(staffSessions.tokenHash, tokenHash));
   return secret;
 }
@@ -113,8 +130,10 @@ export async function confirmEnrolment(
     .from(staffSessions)
     .where(and(eq(staffSessions.tokenHash, session.tokenHash), eq(staffSessions.userId, session.userId)))
     .limit(1);
-  if (!row?.pending) return undefined;
-  const secret = readPendingTotpSecret(row.pending);
+  const pending = row?.pending;
+  if (!pending) return undefined;
+  const secret = openedOrUndefined(() => readPendingTotpSecret(session.userId, pending));
+  if (secret === undefined) return undefined;
   const step = await totpStep(secret, code, now);
   if (step === undefined) return undefined;
   const codes = newRecoveryCodes();
@@ -122,7 +141,7 @@ export async function confirmEnrolment(
   await db.transaction(async (tx) => {
     await tx
       .update(staffUsers)
-      .set({ totpSecret: storeTotpSecret(secret), totpEnabledAt: now, totpLastStep: step })
+      .set({ totpSecret: storeTotpSecret(userId, secret), totpEnabledAt: now, totpLastStep: step })
       .where(eq(staffUsers.id, userId));
     await tx.update(staffSessions).set({ totpPendingSecret: null }).where(eq(staffSessions.tokenHash, session.tokenHash));
     await tx.delete(staffRecoveryCodes).where(eq(staffRecoveryCodes.userId, userId));
@@ -137,7 +156,7 @@ export async function enrolWithSecret(db: Db, userId: string, secret: string, re
   await db.transaction(async (tx) => {
     await tx
       .update(staffUsers)
-      .set({ totpSecret: storeTotpSecret(secret), totpEnabledAt: now, totpLastStep: null })
+      .set({ totpSecret: storeTotpSecret(userId, secret), totpEnabledAt: now, totpLastStep: null })
       .where(eq(staffUsers.id, userId));
     await tx.delete(staffRecoveryCodes).where(eq(staffRecoveryCodes.userId, userId));
     if (recoveryCodes.length > 0) {
@@ -156,13 +175,20 @@ export async function disableTwoFactor(db: Db, userId: string): Promise<void> {
 
 /**
  * Checks a second-factor code: a TOTP code (refused if its step was already used) or an unused
- * recovery code (used up by this call). Both "use" steps are single conditional statements.
+ * recovery code (used up by this call). Both "use" steps are single conditional statements. A
+ * stored secret that does not open for this member (copied from another member's row, or sealed
+ * under a key no longer listed) gives "unreadable": no code passes, recovery codes still do.
  */
 export async function checkSecondFactor(db: Db, userId: string, code: string, now = new Date()): Promise<CodeCheck> {
   const [user] = await db.select().from(staffUsers).where(eq(staffUsers.id, userId)).limit(1);
   if (!user?.totpSecret || !user.totpEnabledAt) return { ok: false, reason: "not_enrolled" };
   if (isTotpShaped(code)) {
-    const secret = readTotpSecret(user.totpSecret);
+    const stored = user.totpSecret;
+    const secret = openedOrUndefined(() => readTotpSecret(userId, stored));
+    if (secret === undefined) {
+      loggerFor("backoffice").warn({ userId }, "backoffice: a second-factor secret does not open for its member; an admin can reset it");
+      return { ok: false, reason: "unreadable" };
+    }
     const step = await totpStep(secret, code, now);
     if (step === undefined) return { ok: false, reason: "invalid" };
     const used = await db

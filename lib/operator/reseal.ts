@@ -8,7 +8,10 @@ import { resealPartnerSecrets } from "@/lib/partners/secrets";
 export interface ResealReport {
   /** Partners' API keys and signing secrets sealed again. */
   partnerSecrets: number;
-  /** Staff's second-factor secrets: sealed again, and those no listed key opens. */
+  /**
+   * Staff's second-factor secrets, enrolled and pending: sealed again (also those sealed for their
+   * column alone, now bound to their row), and the enrolled ones that do not open for their member.
+   */
   staffSecrets: { resealed: number; unreadable: number };
   /** Customers' data: sealed again (with its search hashes), and the rows no listed key opens. */
   customerData: { resealed: number; unreadable: number };
