@@ -178,7 +178,7 @@ export const ENV_DESCRIPTIONS: Record<string, VariableDescription> = {
     group: "Throttles",
     description: "Status polls and provider returns a minute per checkout session (the page polls every 2.5 s).",
   },
-  STATUS_READS_PER_MINUTE_IP: { group: "Throttles", description: "The same per client address." },
+  STATUS_READS_PER_MINUTE_IP: { group: "Throttles", description: "The same per client address (an IPv6 one by its /64)." },
   DEMO_SHOP_CHECKOUTS_PER_MINUTE_IP: {
     group: "Throttles",
     description:
