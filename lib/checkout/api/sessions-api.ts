@@ -157,15 +157,16 @@ async function callerOf(
   const take = await spendTokens(ctx.db, spends);
   if (!take.ok) {
     const log = loggerFor("checkout");
-    if (!known && take.empty.includes(0)) {
+    // The wrong-secret bucket's refusal, or a race lost on it (no bucket named empty, nothing else spent).
+    if (!known && (take.empty.includes(0) || !charge || charged.length === 0)) {
       const blocked = rateLimited(take.retryAfterMs, "Too many requests with a wrong secret from your address");
       log.warn({ retryAfter: blocked.details.retryAfterS }, "checkout API: wrong secrets over budget, answered 429");
       throw blocked;
     }
-    const refusal = rateLimited(take.retryAfterMs, `Too many ${charge!.what}: retry after Retry-After seconds`);
+    const refusal = rateLimited(take.retryAfterMs, `Too many ${charge?.what}: retry after Retry-After seconds`);
     log.warn(
       { partnerId: caller!.partner.id, retryAfter: refusal.details.retryAfterS },
-      `checkout API: ${charge!.what} over budget, answered 429`,
+      `checkout API: ${charge?.what} over budget, answered 429`,
     );
     throw refusal;
   }
