@@ -148,9 +148,12 @@ export const ENV_DESCRIPTIONS: Record<string, VariableDescription> = {
   SESSIONS_API_CREATE_PER_MINUTE_PARTNER: {
     group: "Throttles",
     description:
-      "Checkout sessions opened a minute with one partner's secrets (a burst of as many). Over it: `429 rate_limited` with `Retry-After`.",
+      "Checkout sessions opened a minute with one partner's secrets (a burst of as many), counted by every instance together. Over it: `429 rate_limited` with `Retry-After`.",
   },
-  SESSIONS_API_CREATE_PER_MINUTE_IP: { group: "Throttles", description: "The same per client address." },
+  SESSIONS_API_CREATE_PER_MINUTE_IP: {
+    group: "Throttles",
+    description: "The same per client address (an IPv6 one by its /64), counted by every instance together.",
+  },
   SESSIONS_API_READS_PER_MINUTE_PARTNER: {
     group: "Throttles",
     description:
@@ -169,13 +172,13 @@ export const ENV_DESCRIPTIONS: Record<string, VariableDescription> = {
   SESSIONS_API_WRONG_SECRETS_PER_MINUTE_IP: {
     group: "Throttles",
     description:
-      "Wrong or missing secrets a minute per client address on the checkout sessions API; past it, every request from that address is `429`.",
+      "Wrong or missing secrets a minute per client address (an IPv6 one by its /64) on the checkout sessions API, counted by every instance together; past it, every request from that address is `429`.",
   },
   STATUS_READS_PER_MINUTE_SESSION: {
     group: "Throttles",
     description: "Status polls and provider returns a minute per checkout session (the page polls every 2.5 s).",
   },
-  STATUS_READS_PER_MINUTE_IP: { group: "Throttles", description: "The same per client address." },
+  STATUS_READS_PER_MINUTE_IP: { group: "Throttles", description: "The same per client address (an IPv6 one by its /64)." },
   DEMO_SHOP_CHECKOUTS_PER_MINUTE_IP: {
     group: "Throttles",
     description:

@@ -15,14 +15,13 @@ import { DEMO_BLUE_PARTNER_ID, DEMO_BLUE_PARTNER_SECRET, seedDemoPartner } from 
 import { forgetPartner } from "@/lib/partners/cache";
 import { partnerById, type Partner } from "@/lib/partners/partners";
 import { sealPartnerSecret } from "@/lib/partners/secrets";
-import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
 import { createOpenApiChecker } from "@/lib/sandbox/testing/openapi-check";
 import { decideAtProvider, startSandboxServer, startWebhookListener } from "@/lib/sandbox/testing/servers";
 import { deliverDueNotifications, newSigningSecret } from "../background/notifications";
 import { loadOffers, refreshStatus, type CheckoutContext } from "../session/flow";
 import { submitCustomer } from "../session/submit";
 import { createSession, requireSession } from "../session/sessions";
-import { BROWSER, customerDraft, DEMO_SECRET, sessionAtProvider, sessionInput, testContext } from "../testing/context";
+import { BROWSER, customerDraft, DEMO_SECRET, sessionAtProvider, sessionInput, testContext, testBuckets } from "../testing/context";
 import type { EventListResource } from "./api-schemas";
 import { deliveryOf, handleListEvents, parseEventsQuery } from "./events-api";
 import { buildCheckoutApiDocument } from "./openapi";
@@ -40,7 +39,7 @@ const secret = newSigningSecret();
 const context = () => Promise.resolve(ctx);
 
 function throttles(reads = 1_000): SessionsApiThrottles {
-  const buckets = (perMinute: number) => createTokenBuckets({ capacity: perMinute, perMinute });
+  const buckets = testBuckets;
   return {
     createPerPartner: buckets(100),
     createPerIp: buckets(100),

@@ -5,7 +5,7 @@ import { getAppContext } from "@/lib/app-context";
 import type { Db } from "@/lib/db";
 import { partnerNotifications, type PartnerRow } from "@/lib/db/schema";
 import { EVENTS_PAGE_DEFAULT, EVENTS_PAGE_MAX, eventsQuerySchema, type CheckoutEventResource, type EventListResource } from "./api-schemas";
-import { authenticatePartner, sessionsApiThrottles, takeRead, type SessionsApiThrottles } from "./sessions-api";
+import { authenticatePartner, sessionsApiThrottles, readBudget, type SessionsApiThrottles } from "./sessions-api";
 import type { CheckoutContext } from "../session/flow";
 
 /**
@@ -117,7 +117,6 @@ export async function handleListEvents(
   context: () => Promise<CheckoutContext> = getAppContext,
 ): Promise<EventListResource> {
   const ctx = await context();
-  const partner = await authenticatePartner(ctx, request, "sessions:read", throttles);
-  takeRead(throttles, partner);
+  const partner = await authenticatePartner(ctx, request, "sessions:read", throttles, readBudget(throttles));
   return partnerEvents(ctx.db, partner, parseEventsQuery(new URL(request.url).searchParams));
 }

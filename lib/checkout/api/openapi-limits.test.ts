@@ -15,9 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@/lib/app-error";
 import { errorResponse } from "@/lib/http/error-response";
 import type { Database } from "@/lib/db";
-import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
 import type { CheckoutContext } from "../session/flow";
-import { customerDraft, DEMO_SECRET, sessionInput, testContext } from "../testing/context";
+import { customerDraft, DEMO_SECRET, sessionInput, testContext, testBuckets } from "../testing/context";
 import { buildCheckoutApiDocument } from "./openapi";
 import { handleCancelSession, handleRefundSession } from "./session-actions";
 import { handleListSessions } from "./session-list";
@@ -128,7 +127,7 @@ afterAll(async () => {
 });
 
 function unlimited(): SessionsApiThrottles {
-  const buckets = () => createTokenBuckets({ capacity: 100_000, perMinute: 100_000 });
+  const buckets = () => testBuckets(100_000);
   return { createPerPartner: buckets(), createPerIp: buckets(), wrongSecretsPerIp: buckets(), trustedProxyHops: 0 };
 }
 
@@ -231,7 +230,7 @@ const REFUND_LIMITS = limitsOf(bodyOf("/checkout-sessions/{id}/refund"));
 const QUERY_LIMITS = listParameters.flatMap((parameter) => limitsOf(parameter.schema, [parameter.name]));
 
 function throttles(): SessionsApiThrottles {
-  return { ...unlimited(), readsPerPartner: createTokenBuckets({ capacity: 100_000, perMinute: 100_000 }) };
+  return { ...unlimited(), readsPerPartner: testBuckets(100_000) };
 }
 
 /** What the handler answers: the fields a 400 names, else the status it gave. */

@@ -14,7 +14,6 @@ import { DEMO_BLUE_PARTNER_SECRET, DEMO_PARTNER_ID, seedDemoPartner } from "@/li
 import { workSettled } from "@/lib/ops/lifecycle";
 import { createApiSecret } from "@/lib/partners/api-secrets";
 import { API_SCOPES } from "@/lib/vocabulary/api-scopes";
-import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
 import { startSandboxServer, decideAtProvider } from "@/lib/sandbox/testing/servers";
 import { chooseOffer, loadOffers, type CheckoutContext } from "../session/flow";
 import { submitCustomer } from "../session/submit";
@@ -22,7 +21,7 @@ import type { CheckoutSession } from "../session/session-state";
 import { createSession, recordOperationStatus, requireSession } from "../session/sessions";
 import type { Partner } from "@/lib/partners/partners";
 import { documented, documentedAnswers } from "../testing/api-document";
-import { BROWSER, customerDraft, DEMO_SECRET, sessionInput, testContext } from "../testing/context";
+import { BROWSER, customerDraft, DEMO_SECRET, sessionInput, testContext, testBuckets } from "../testing/context";
 import type { Database } from "@/lib/db";
 import { handleCancelSession, handleGetRefund, handleRefundSession } from "./session-actions";
 import { handleGetSession, type SessionsApiThrottles } from "./sessions-api";
@@ -60,7 +59,7 @@ afterAll(async () => {
 });
 
 function throttles(actions = 100_000): SessionsApiThrottles {
-  const buckets = (perMinute: number) => createTokenBuckets({ capacity: perMinute, perMinute });
+  const buckets = testBuckets;
   return {
     createPerPartner: buckets(100_000),
     createPerIp: buckets(100_000),

@@ -30,7 +30,8 @@ import {
   readSessionResource,
   sessionResource,
   sessionsApiThrottles,
-  takeBudget,
+  partnerBudget,
+  readBudget,
   type SessionsApiThrottles,
 } from "./sessions-api";
 
@@ -83,8 +84,13 @@ function sessionActionHandler<S extends z.ZodType, T>(
 ): Handler<T> {
   return async (request, id, throttles = sessionsApiThrottles(), context = getAppContext) => {
     const ctx = await context();
-    const caller = await authenticateCaller(ctx, request, scope, throttles);
-    takeBudget(throttles.actionsPerPartner, caller.partner.id, "cancels, refunds and erasures");
+    const caller = await authenticateCaller(
+      ctx,
+      request,
+      scope,
+      throttles,
+      partnerBudget(throttles.actionsPerPartner, "cancels, refunds and erasures"),
+    );
     const session = await partnersSession(ctx, caller.partner, id);
     const input = validBody(schema, await readJson(request, { empty: {} }));
     return act(ctx, { caller, session, input, actor: apiActor(ctx, caller, request, throttles) });
@@ -196,8 +202,7 @@ export async function handleGetRefund(
   context: () => Promise<CheckoutContext> = getAppContext,
 ): Promise<RefundBreakdownResource> {
   const ctx = await context();
-  const caller = await authenticateCaller(ctx, request, "sessions:read", throttles);
-  takeBudget(throttles.readsPerPartner, caller.partner.id, "reads");
+  const caller = await authenticateCaller(ctx, request, "sessions:read", throttles, readBudget(throttles));
   const session = await partnersSession(ctx, caller.partner, id);
   const { operationId, base } = await breakdownOf(ctx, caller, session);
   return {

@@ -10,11 +10,10 @@ import { errorResponse } from "@/lib/http/error-response";
 import { checkoutSessions, partnerNotifications } from "@/lib/db/schema";
 import { and, eq } from "drizzle-orm";
 import { DEMO_BLUE_PARTNER_SECRET, seedDemoPartner } from "@/lib/demo/seed";
-import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
 import { editorTokenHash } from "../session/customer-editor";
 import { getCustomerDraft, saveCustomerData } from "../session/customer-store";
 import { documented } from "../testing/api-document";
-import { BROWSER, customerDraft, DEMO_SECRET, storedSession } from "../testing/context";
+import { BROWSER, customerDraft, DEMO_SECRET, storedSession, testBuckets } from "../testing/context";
 import { offlineWorld } from "../testing/offline-world";
 import { handleEraseSession } from "./session-actions";
 import { handleGetSession, type SessionsApiThrottles } from "./sessions-api";
@@ -24,7 +23,7 @@ const context = () => Promise.resolve(world.ctx);
 let count = 0;
 
 function throttles(): SessionsApiThrottles {
-  const buckets = (perMinute: number) => createTokenBuckets({ capacity: perMinute, perMinute });
+  const buckets = testBuckets;
   return {
     createPerPartner: buckets(100_000),
     createPerIp: buckets(100_000),

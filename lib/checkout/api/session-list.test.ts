@@ -10,12 +10,11 @@ import { errorResponse } from "@/lib/http/error-response";
 import type { Database } from "@/lib/db";
 import { checkoutSessions } from "@/lib/db/schema";
 import { DEMO_BLUE_PARTNER_ID, DEMO_BLUE_PARTNER_SECRET, DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
-import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
 import type { CheckoutContext } from "../session/flow";
 import { cancelUnstartedSession, createSession } from "../session/sessions";
 import type { Partner } from "@/lib/partners/partners";
 import { documented } from "../testing/api-document";
-import { DEMO_SECRET, sessionInput, storedSession, testContext } from "../testing/context";
+import { DEMO_SECRET, sessionInput, storedSession, testContext, testBuckets } from "../testing/context";
 import type { CheckoutSessionList } from "./api-schemas";
 import { handleListSessions } from "./session-list";
 import type { SessionsApiThrottles } from "./sessions-api";
@@ -35,7 +34,7 @@ afterAll(async () => {
 });
 
 function throttles(reads = 100_000): SessionsApiThrottles {
-  const buckets = (perMinute: number) => createTokenBuckets({ capacity: perMinute, perMinute });
+  const buckets = testBuckets;
   return {
     createPerPartner: buckets(100_000),
     createPerIp: buckets(100_000),

@@ -13,7 +13,7 @@ import type { CheckoutContext } from "../session/flow";
 import type { SessionState } from "../session/session-state";
 import { sessionStateCondition } from "../session/sessions";
 import { LIST_LIMIT, listSessionsQuerySchema, type CheckoutSessionList, type ListSessionsQuery } from "./api-schemas";
-import { authenticatePartner, sessionResource, sessionsApiThrottles, takeBudget, type SessionsApiThrottles } from "./sessions-api";
+import { authenticatePartner, sessionResource, sessionsApiThrottles, readBudget, type SessionsApiThrottles } from "./sessions-api";
 import { customerDataErasedAt } from "../session/customer-store";
 
 /**
@@ -187,8 +187,7 @@ export async function handleListSessions(
   context: () => Promise<CheckoutContext> = getAppContext,
 ): Promise<CheckoutSessionList> {
   const ctx = await context();
-  const partner = await authenticatePartner(ctx, request, "sessions:read", throttles);
-  takeBudget(throttles.readsPerPartner, partner.id, "reads");
+  const partner = await authenticatePartner(ctx, request, "sessions:read", throttles, readBudget(throttles));
   const query = parseListQuery(new URL(request.url));
   const page = await listPartnerSessions(ctx.db, partner.id, query);
   const erased = await customerDataErasedAt(

@@ -10,11 +10,10 @@ import type { Database } from "@/lib/db";
 import { partners } from "@/lib/db/schema";
 import { DEMO_PARTNER_ID } from "@/lib/demo/seed";
 import { createApiSecret, revokeApiSecret } from "@/lib/partners/api-secrets";
-import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
 import type { CheckoutContext } from "../session/flow";
 import { sessionsApiHeaders } from "./api-headers";
 import { handleCreateSession, handleGetSession, type SessionsApiThrottles } from "./sessions-api";
-import { customerDraft, DEMO_SECRET, sessionInput, testContext } from "../testing/context";
+import { customerDraft, DEMO_SECRET, sessionInput, testContext, testBuckets } from "../testing/context";
 import { eraseCustomerData } from "../session/customer-store";
 import { AppError } from "@/lib/app-error";
 
@@ -32,7 +31,7 @@ afterAll(async () => {
 });
 
 function throttles(limits: { perPartner?: number; perIp?: number; wrongSecrets?: number } = {}): SessionsApiThrottles {
-  const buckets = (perMinute: number) => createTokenBuckets({ capacity: perMinute, perMinute });
+  const buckets = testBuckets;
   return {
     createPerPartner: buckets(limits.perPartner ?? 100),
     createPerIp: buckets(limits.perIp ?? 100),
@@ -142,7 +141,7 @@ describe("the checkout sessions API's secrets", () => {
 
 describe("the checkout sessions API's read budget", () => {
   it("refuses reads past a partner secret's budget (429 with Retry-After), and states it in every answer's headers", async () => {
-    const limits = { ...throttles(), readsPerPartner: createTokenBuckets({ capacity: 3, perMinute: 3 }) };
+    const limits = { ...throttles(), readsPerPartner: testBuckets(3) };
     const created = await handleCreateSession(post(DEMO_SECRET), limits, context);
     const reads = [];
     for (let i = 0; i < 5; i += 1) reads.push(await answer(handleGetSession(post(DEMO_SECRET), created.body.id, limits, context)));

@@ -11,10 +11,11 @@ import { createSessionSchema, type CreateSessionInput } from "../session/booking
 import { checkoutUrls, type CheckoutContext } from "../session/flow";
 import { partnerSessionView, type CheckoutSession } from "../session/session-state";
 import { createSession, getSession } from "../session/sessions";
-import { getEnv } from "@/lib/config/env";
+import { getEnv, type AppEnv } from "@/lib/config/env";
 import { loggerFor } from "@/lib/logger";
 import { clientIpFrom } from "@/lib/security/network/client-ip";
-import { createTokenBuckets, takeAll, type Take, type TokenBuckets } from "@/lib/security/limits/token-bucket";
+import { addressBucket } from "@/lib/security/limits/address-bucket";
+import { sharedBuckets, spendTokens, type SharedBuckets, type Spend } from "@/lib/security/limits/shared-token-bucket";
 import { customerDataErasedAt } from "../session/customer-store";
 
 /**
@@ -26,19 +27,21 @@ import { customerDataErasedAt } from "../session/customer-store";
 const MAX_BODY_BYTES = 64 * 1024;
 
 /**
- * The API's throttles (token buckets, per instance; SESSIONS_API_* in lib/config/env.ts): sessions opened
- * per partner and per client IP, and wrong (or missing) secrets per client IP. A client IP out of
- * wrong-secret tokens is refused before its secret is even looked at, right or wrong: guessing
- * goes no faster by mixing in a known secret.
+ * The API's throttles (token buckets in the database, shared by every instance; SESSIONS_API_* in
+ * lib/config/env.ts): sessions opened per partner and per client address, and wrong (or missing)
+ * secrets per client address, an IPv6 address counted by its /64 (addressBucket). A client address
+ * out of wrong-secret tokens is refused whether its secret is right or wrong: guessing goes no
+ * faster by mixing in a known secret, and the answer (429) tells nothing of the secret. The check,
+ * the wrong secret's token and the partner's budget are one statement (spendTokens): one round trip.
  */
 export interface SessionsApiThrottles {
-  createPerPartner: TokenBuckets;
-  createPerIp: TokenBuckets;
-  wrongSecretsPerIp: TokenBuckets;
+  createPerPartner: SharedBuckets;
+  createPerIp: SharedBuckets;
+  wrongSecretsPerIp: SharedBuckets;
   /** Sessions read per partner (GET): reads touch the database too. Optional for tests of the others. */
-  readsPerPartner?: TokenBuckets;
+  readsPerPartner?: SharedBuckets;
   /** Cancels and refunds asked per partner: each calls the partner API. Optional for tests of the others. */
-  actionsPerPartner?: TokenBuckets;
+  actionsPerPartner?: SharedBuckets;
   trustedProxyHops: number;
 }
 
@@ -48,23 +51,48 @@ let defaultThrottles: SessionsApiThrottles | undefined;
 export function sessionsApiThrottles(): SessionsApiThrottles {
   if (!defaultThrottles) {
     const env = getEnv();
-    const budget = env.sessionsApiBudget;
-    const buckets = (perMinute: number) => createTokenBuckets({ capacity: perMinute, perMinute });
-    defaultThrottles = {
-      createPerPartner: buckets(budget.createPerPartnerPerMinute),
-      createPerIp: buckets(budget.createPerIpPerMinute),
-      wrongSecretsPerIp: buckets(budget.wrongSecretsPerIpPerMinute),
-      readsPerPartner: buckets(budget.readsPerPartnerPerMinute),
-      actionsPerPartner: buckets(budget.actionsPerPartnerPerMinute),
-      trustedProxyHops: env.TRUSTED_PROXY_HOPS,
-    };
+    defaultThrottles = throttlesOf(env.sessionsApiBudget, env.TRUSTED_PROXY_HOPS);
   }
   return defaultThrottles;
 }
 
-function rateLimited(take: Take, message: string): AppError | undefined {
-  if (take.ok) return undefined;
-  return new AppError("rate_limited", message, { retryAfterS: Math.max(1, Math.ceil(take.retryAfterMs / 1000)) });
+/**
+ * The throttles of a configuration: every instance with the same one spends the same buckets
+ * (named here, kept in the database).
+ */
+export function throttlesOf(budget: AppEnv["sessionsApiBudget"], trustedProxyHops: number): SessionsApiThrottles {
+  return {
+    createPerPartner: sharedBuckets("sessions-api:create:partner", budget.createPerPartnerPerMinute),
+    createPerIp: sharedBuckets("sessions-api:create:ip", budget.createPerIpPerMinute),
+    wrongSecretsPerIp: sharedBuckets("sessions-api:wrong-secret:ip", budget.wrongSecretsPerIpPerMinute),
+    readsPerPartner: sharedBuckets("sessions-api:reads:partner", budget.readsPerPartnerPerMinute),
+    actionsPerPartner: sharedBuckets("sessions-api:actions:partner", budget.actionsPerPartnerPerMinute),
+    trustedProxyHops,
+  };
+}
+
+function rateLimited(retryAfterMs: number, message: string): AppError {
+  return new AppError("rate_limited", message, { retryAfterS: Math.max(1, Math.ceil(retryAfterMs / 1000)) });
+}
+
+/**
+ * What an authenticated call spends of its partner's budgets (and the client's), taken in the
+ * same statement as the wrong-secret check; past it, a 429 `rate_limited` with Retry-After.
+ */
+export interface Charge {
+  spends: (partner: Partner, address: string) => Spend[];
+  /** What the refusal says there were too many of. */
+  what: string;
+}
+
+/** One call of the partner's budget of a kind (reads, actions); no budget given (a test of something else): nothing. */
+export function partnerBudget(buckets: SharedBuckets | undefined, what: "reads" | "cancels, refunds and erasures"): Charge {
+  return { spends: (partner) => (buckets ? [{ buckets, key: partner.id }] : []), what };
+}
+
+/** One read of the partner's budget (a session, a page of sessions or events, a refund's breakdown: each touches the database). */
+export function readBudget(throttles: SessionsApiThrottles): Charge {
+  return partnerBudget(throttles.readsPerPartner, "reads");
 }
 
 /**
@@ -79,8 +107,9 @@ export async function authenticatePartner(
   request: Request,
   scope: ApiScope,
   throttles: SessionsApiThrottles = sessionsApiThrottles(),
+  charge?: Charge,
 ): Promise<Partner> {
-  return (await authenticateCaller(ctx, request, scope, throttles)).partner;
+  return (await authenticateCaller(ctx, request, scope, throttles, charge)).partner;
 }
 
 /**
@@ -93,8 +122,9 @@ export async function authenticateCaller(
   request: Request,
   scope: ApiScope,
   throttles: SessionsApiThrottles = sessionsApiThrottles(),
+  charge?: Charge,
 ): Promise<ApiCaller> {
-  const caller = await callerOf(ctx, request, throttles);
+  const caller = await callerOf(ctx, request, scope, throttles, charge);
   if (!allows(caller.secret.scopes, scope)) {
     loggerFor("checkout").info(
       { partnerId: caller.partner.id, secretId: caller.secret.id, scope },
@@ -105,35 +135,44 @@ export async function authenticateCaller(
   return caller;
 }
 
-async function callerOf(ctx: CheckoutContext, request: Request, throttles: SessionsApiThrottles): Promise<ApiCaller> {
+/**
+ * The caller, its secret looked up and then, in one statement: the client address's wrong-secret
+ * bucket required (taken from when the secret is wrong) and the charge taken (a caller whose secret
+ * holds the scope). A request already authenticated (by the API's wrapper) only spends the charge.
+ */
+async function callerOf(
+  ctx: CheckoutContext,
+  request: Request,
+  scope: ApiScope,
+  throttles: SessionsApiThrottles,
+  charge: Charge | undefined,
+): Promise<ApiCaller> {
+  const address = addressBucket(clientIpFrom(request.headers, throttles.trustedProxyHops));
   const known = authenticated.get(request);
-  if (known) return known;
-  const ip = clientIpFrom(request.headers, throttles.trustedProxyHops);
-  const blocked = rateLimited(throttles.wrongSecretsPerIp.check(ip), "Too many requests with a wrong secret from your address");
-  if (blocked) {
-    loggerFor("checkout").warn({ retryAfter: blocked.details.retryAfterS }, "checkout API: wrong secrets over budget, answered 429");
-    throw blocked;
-  }
   const header = request.headers.get("authorization") ?? "";
-  const match = /^Bearer\s+(\S+)$/i.exec(header);
-  const caller = match ? await apiCallerBySecret(ctx.db, match[1]!) : undefined;
-  if (!caller) {
-    throttles.wrongSecretsPerIp.take(ip);
-    throw new AppError("unauthorized", "Send the partner secret as `Authorization: Bearer <secret>`");
+  const match = known ? undefined : /^Bearer\s+(\S+)$/i.exec(header);
+  const caller = known ?? (match ? await apiCallerBySecret(ctx.db, match[1]!) : undefined);
+  const charged = caller && charge && allows(caller.secret.scopes, scope) ? charge.spends(caller.partner, address) : [];
+  const spends: Spend[] = known ? charged : [{ buckets: throttles.wrongSecretsPerIp, key: address, take: !caller }, ...charged];
+  const take = await spendTokens(ctx.db, spends);
+  if (!take.ok) {
+    const log = loggerFor("checkout");
+    // The wrong-secret bucket's refusal, or a race lost on it (no bucket named empty, nothing else spent).
+    if (!known && (take.empty.includes(0) || !charge || charged.length === 0)) {
+      const blocked = rateLimited(take.retryAfterMs, "Too many requests with a wrong secret from your address");
+      log.warn({ retryAfter: blocked.details.retryAfterS }, "checkout API: wrong secrets over budget, answered 429");
+      throw blocked;
+    }
+    const refusal = rateLimited(take.retryAfterMs, `Too many ${charge?.what}: retry after Retry-After seconds`);
+    log.warn(
+      { partnerId: caller!.partner.id, retryAfter: refusal.details.retryAfterS },
+      `checkout API: ${charge?.what} over budget, answered 429`,
+    );
+    throw refusal;
   }
+  if (!caller) throw new AppError("unauthorized", "Send the partner secret as `Authorization: Bearer <secret>`");
   authenticated.set(request, caller);
   return caller;
-}
-
-/**
- * Takes one request of the partner's budget of a kind (reads, actions): a 429 `rate_limited` with
- * Retry-After past it. No budget given (a test of something else): nothing taken.
- */
-export function takeBudget(buckets: TokenBuckets | undefined, partnerId: string, what: "reads" | "cancels, refunds and erasures"): void {
-  const refusal = buckets && rateLimited(buckets.take(partnerId), `Too many ${what}: retry after Retry-After seconds`);
-  if (!refusal) return;
-  loggerFor("checkout").warn({ partnerId, retryAfter: refusal.details.retryAfterS }, `checkout API: ${what} over budget, answered 429`);
-  throw refusal;
 }
 
 /**
@@ -180,22 +219,13 @@ export async function handleCreateSession(
   context: () => Promise<CheckoutContext> = getAppContext,
 ): Promise<{ status: 200 | 201; body: CheckoutSessionResource }> {
   const ctx = await context();
-  const partner = await authenticatePartner(ctx, request, "sessions:open", throttles);
-  const ip = clientIpFrom(request.headers, throttles.trustedProxyHops);
-  const refusal = rateLimited(
-    takeAll([
-      [throttles.createPerPartner, partner.id],
-      [throttles.createPerIp, ip],
-    ]),
-    "Too many checkout sessions opened: retry after Retry-After seconds",
-  );
-  if (refusal) {
-    loggerFor("checkout").warn(
-      { partnerId: partner.id, retryAfter: refusal.details.retryAfterS },
-      "checkout API: sessions over budget, answered 429",
-    );
-    throw refusal;
-  }
+  const partner = await authenticatePartner(ctx, request, "sessions:open", throttles, {
+    spends: (caller, address) => [
+      { buckets: throttles.createPerPartner, key: caller.id },
+      { buckets: throttles.createPerIp, key: address },
+    ],
+    what: "checkout sessions opened",
+  });
   const input = validSessionInput(await readJson(request), partner);
   const { session, created } = await createSession(ctx.db, partner, input);
   loggerFor("checkout").info({ partnerId: partner.id, sessionId: session.id, created }, "checkout session opened");
@@ -233,14 +263,6 @@ function wellFormedReturnUrl(body: unknown): string | undefined {
   return checked.success ? checked.data : undefined;
 }
 
-/**
- * One read of the partner's budget (a session, a page of sessions or events, a refund's breakdown:
- * each touches the database), or a 429 when it is spent.
- */
-export function takeRead(throttles: SessionsApiThrottles, partner: Pick<Partner, "id">): void {
-  takeBudget(throttles.readsPerPartner, partner.id, "reads");
-}
-
 export async function handleGetSession(
   request: Request,
   id: string,
@@ -248,8 +270,7 @@ export async function handleGetSession(
   context: () => Promise<CheckoutContext> = getAppContext,
 ): Promise<CheckoutSessionResource> {
   const ctx = await context();
-  const partner = await authenticatePartner(ctx, request, "sessions:read", throttles);
-  takeRead(throttles, partner);
+  const partner = await authenticatePartner(ctx, request, "sessions:read", throttles, readBudget(throttles));
   return readSessionResource(ctx, await partnersSession(ctx, partner, id));
 }
 

@@ -109,4 +109,14 @@ describe("the status reads' token buckets", () => {
     expect(answers.filter((answer) => answer === undefined)).toHaveLength(8);
     expect(answers.slice(8).every((answer) => answer?.code === "rate_limited")).toBe(true);
   });
+
+  it("count an IPv6 client by its /64, whichever address of the line it sends from", () => {
+    // Behind one proxy, so that the test can be several clients (X-Forwarded-For's last entry).
+    const buckets = { ...throttle(), trustedProxyHops: 1 };
+    const from = (ip: string) => new Request("http://localhost/checkout/cs_x/status/data", { headers: { "X-Forwarded-For": ip } });
+    const answers = Array.from({ length: 10 }, (_, i) => statusReadRefusal(from(`2001:db8:5:1::${i + 1}`), `cs_v6_${i}`, buckets));
+    expect(answers.filter((answer) => answer === undefined)).toHaveLength(8);
+    expect(answers.slice(8).every((answer) => answer?.code === "rate_limited")).toBe(true);
+    expect(statusReadRefusal(from("2001:db8:5:2::1"), "cs_v6_other", buckets)).toBeUndefined();
+  });
 });

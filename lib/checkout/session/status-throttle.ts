@@ -3,13 +3,15 @@ import { AppError } from "@/lib/app-error";
 import { getEnv } from "@/lib/config/env";
 import { loggerFor } from "@/lib/logger";
 import { clientIpFrom } from "@/lib/security/network/client-ip";
+import { addressBucket } from "@/lib/security/limits/address-bucket";
 import { createTokenBuckets, takeAll, type TokenBuckets } from "@/lib/security/limits/token-bucket";
 
 /**
  * The budget of the checkout's status polls (`/checkout/{id}/status/data`) and provider returns
  * (`/checkout/{id}/return/*`), which anyone with a session's link can send: token buckets per
- * session and per client IP (STATUS_READS_PER_MINUTE_SESSION, STATUS_READS_PER_MINUTE_IP), each a
- * burst of a minute's worth. The status page's poll (every 2.5 s) stays well inside the session's;
+ * session and per client address, an IPv6 one by its /64 (STATUS_READS_PER_MINUTE_SESSION,
+ * STATUS_READS_PER_MINUTE_IP), each a burst of a minute's worth. They are per instance (a poll
+ * every 2.5 s is not worth a database write each). The status page's poll (every 2.5 s) stays well inside the session's;
  * over either, the request is refused before anything is read. What does reach the partner API is
  * bounded again by the reuse window (AppContext.statusReuse).
  */
@@ -41,10 +43,10 @@ export function statusThrottle(): StatusThrottle {
  * `Retry-After`).
  */
 export function statusReadRefusal(request: Request, sessionId: string, throttle: StatusThrottle = statusThrottle()): AppError | undefined {
-  const ip = clientIpFrom(request.headers, throttle.trustedProxyHops);
+  const address = addressBucket(clientIpFrom(request.headers, throttle.trustedProxyHops));
   const take = takeAll([
     [throttle.perSession, sessionId],
-    [throttle.perIp, ip],
+    [throttle.perIp, address],
   ]);
   if (take.ok) return undefined;
   const retryAfterS = Math.max(1, Math.ceil(take.retryAfterMs / 1000));

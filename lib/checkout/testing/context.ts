@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { createFinancingClient } from "@/lib/financing/client";
 import { createDatabaseStatusCache } from "@/lib/composition/db-status-cache";
 import { SAMPLE_CLIENT } from "@/lib/financing/testing/samples";
@@ -12,7 +13,7 @@ import type { Booking, CreateSessionInput } from "../session/booking";
 import { tripDayFromToday } from "../session/trip-dates";
 import type { CheckoutSession } from "../session/session-state";
 import { createSession, requireSession } from "../session/sessions";
-import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
+import { sharedBuckets, type SharedBuckets } from "@/lib/security/limits/shared-token-bucket";
 import type { SessionsApiThrottles } from "../api/sessions-api";
 
 export const DEMO_SECRET = "test_partner_secret_0123456789";
@@ -166,15 +167,20 @@ export async function sessionAtProvider(ctx: CheckoutContext, partner: Partner, 
   return requireSession(ctx.db, session.id);
 }
 
+/** Shared buckets of their own (a prefix no other test's buckets use), holding `perMinute`: the fresh budget of one test. */
+export function testBuckets(perMinute: number): SharedBuckets {
+  return sharedBuckets(`test:${randomUUID()}`, perMinute);
+}
+
 /** The API's throttles with budgets no test reaches: for tests of something else. */
 export function unlimitedThrottles(): SessionsApiThrottles {
-  const buckets = () => createTokenBuckets({ capacity: 100_000, perMinute: 100_000 });
+  const buckets = (name: string) => sharedBuckets(`unlimited:${name}`, 100_000);
   return {
-    createPerPartner: buckets(),
-    createPerIp: buckets(),
-    wrongSecretsPerIp: buckets(),
-    readsPerPartner: buckets(),
-    actionsPerPartner: buckets(),
+    createPerPartner: buckets("create:partner"),
+    createPerIp: buckets("create:ip"),
+    wrongSecretsPerIp: buckets("wrong-secret:ip"),
+    readsPerPartner: buckets("reads:partner"),
+    actionsPerPartner: buckets("actions:partner"),
     trustedProxyHops: 0,
   };
 }
