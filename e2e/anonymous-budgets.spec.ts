@@ -10,7 +10,7 @@ import { SERVER_ARGS, startProcess, waitUntilOk, type Instance } from "./support
 
 /**
  * What anonymous clients (and partners' backends) can make this app spend, on an instance of its
- * own with the default budgets (the suite's shared server widens them: every test there is a
+ * own with the default budgets, but a narrower demo shop (the suite's shared server widens them: every test there is a
  * client at 127.0.0.1): the readiness probe asks the partner API at most once per few seconds
  * however many probes come; status polls and provider returns are token-bucketed per session (429
  * with Retry-After, JSON for the poll, a page for the return); opening sessions and wrong bearer
@@ -64,6 +64,9 @@ test.beforeAll(async () => {
       FINANCING_API_BASE_URL: "",
       FINANCING_API_KEY: "",
       SECRETS_KEYS: "",
+      // Small, so the budget runs out in a few presses however slow each one is (tokens come back
+      // continuously: at the default of 10 a minute, a slow machine could keep up with a loop).
+      DEMO_SHOP_CHECKOUTS_PER_MINUTE_IP: "3",
     },
     port,
   );
@@ -138,15 +141,18 @@ test("wrong bearer secrets past the client's budget answer 429, then the right o
 
 test("the demo shop opens a few checkouts a minute per address, then asks to wait, opening nothing", async ({ page }) => {
   const shop = new ShopPage(page, MESSAGES.en);
-  const opened: string[] = [];
-  // The default: 10 a minute per address.
-  for (let press = 0; press < 10; press++) {
+  // This instance allows 3 a minute per address, given back continuously: a slow press may win one more.
+  const opened = new Set<string>();
+  let busy = false;
+  for (let press = 0; press < 12 && !busy; press++) {
     await page.goto(`${origin}/`);
-    opened.push(await shop.payInInstallments());
+    await shop.payButton.click();
+    await expect(page).toHaveURL(/\/checkout\/cs_[\w-]+$|\/\?demo=busy$/);
+    busy = page.url().endsWith("/?demo=busy");
+    if (!busy) opened.add(new URL(page.url()).pathname);
   }
-  expect(new Set(opened).size).toBe(10);
-  await page.goto(`${origin}/`);
-  await shop.payButton.click();
-  await expect(page).toHaveURL(`${origin}/?demo=busy`);
+  expect(busy).toBe(true);
+  expect(opened.size).toBeGreaterThanOrEqual(3);
+  expect(opened.size).toBeLessThan(12);
   await expect(shop.busyNotice).toBeVisible();
 });
