@@ -47,6 +47,7 @@ const TEST_SUPPORT = [
   "lib/checkout/testing",
   "lib/sandbox/testing",
   "lib/backoffice/testing",
+  "lib/identity/testing",
   "lib/backoffice/notifications/testing",
 ];
 

@@ -1,7 +1,7 @@
 import { generate } from "otplib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "@/lib/db";
-import { DEMO_PARTNER_ID, DEMO_STAFF, DEMO_TOTP_SECRET, seedDemoPartner, seedDemoStaff } from "@/lib/demo/seed";
+import { describe, expect, it } from "vitest";
+import { demoStaffDatabase } from "./testing/demo-staff-database";
+import { DEMO_PARTNER_ID, DEMO_STAFF, DEMO_TOTP_SECRET } from "@/lib/demo/seed";
 import type { Mailer } from "@/lib/mail/mailer";
 import { noticeApiSecretCreated } from "./account-notices";
 import { changePassword } from "./auth";
@@ -25,8 +25,7 @@ const AGENT = demo("staff_demo_aurora_agent");
 const AURORA = { id: DEMO_PARTNER_ID, name: "Viajes Aurora (demo)" };
 const NEW_PASSWORD = "a-fresh-strong-passphrase-77";
 
-let database: Database;
-const db = () => database.db;
+const db = demoStaffDatabase(APP_URL);
 const lucia = (): StaffAdminActor => ({
   db: db(),
   partner: AURORA,
@@ -46,16 +45,6 @@ function recordingMailer(fail = false): Mailer & { sent: Parameters<Mailer["send
     },
   };
 }
-
-beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
-  await seedDemoPartner(db(), { secret: "test_partner_secret_0123456789", appUrl: APP_URL });
-  await seedDemoStaff(db(), { appUrl: APP_URL });
-});
-
-afterAll(async () => {
-  await database.close();
-});
 
 describe("the account holder is told", () => {
   it("when their password changes, in their agency's name, with no link", async () => {

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { generate } from "otplib";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "@/lib/db";
+import { beforeEach, describe, expect, it } from "vitest";
+import { demoStaffDatabase } from "./testing/demo-staff-database";
 import { auditEvents, loginThrottles, partners, staffLinks, staffSessions, staffUsers, tokenBuckets } from "@/lib/db/schema";
-import { DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID, DEMO_STAFF, DEMO_TOTP_SECRET, seedDemoPartner, seedDemoStaff } from "@/lib/demo/seed";
+import { DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID, DEMO_STAFF, DEMO_TOTP_SECRET } from "@/lib/demo/seed";
 import { completeEnrolment, openEnrolmentSession } from "./second-factor-steps";
 import { createStaffSession, findStaffSession, type StaffSession } from "./staff-sessions";
 import { signIn } from "./auth";
@@ -38,8 +38,7 @@ const MARCOS = demo("staff_demo_grupo");
 const PASSWORD = "a-fresh-strong-passphrase-77";
 const IP = "203.0.113.40";
 
-let database: Database;
-const db = () => database.db;
+const db = demoStaffDatabase(APP_URL, { secondPartner: true });
 
 const actor = (
   who: { id: string; name: string },
@@ -86,16 +85,6 @@ async function acceptInvitation(token: string): Promise<{ token: string; session
   if (!done.ok) throw new Error(`enrolment failed: ${done.reason}`);
   return { token: done.token, session: (await findStaffSession(db(), done.token))! };
 }
-
-beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
-  await seedDemoPartner(db(), { secret: "test_partner_secret_0123456789", appUrl: APP_URL, secondPartner: true });
-  await seedDemoStaff(db(), { appUrl: APP_URL });
-});
-
-afterAll(async () => {
-  await database.close();
-});
 
 beforeEach(async () => {
   await db().delete(loginThrottles);

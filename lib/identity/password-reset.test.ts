@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "@/lib/db";
+import { beforeEach, describe, expect, it } from "vitest";
+import { demoStaffDatabase } from "./testing/demo-staff-database";
 import { auditEvents, loginThrottles, staffLinks, staffSessions, staffUsers, tokenBuckets } from "@/lib/db/schema";
-import { DEMO_PARTNER_ID, DEMO_STAFF, seedDemoPartner, seedDemoStaff } from "@/lib/demo/seed";
+import { DEMO_PARTNER_ID, DEMO_STAFF } from "@/lib/demo/seed";
 import type { Mailer } from "@/lib/mail/mailer";
 import { createStaffSession, findStaffSession } from "./staff-sessions";
 import { signIn } from "./auth";
@@ -22,8 +22,7 @@ const DIEGO = demo("staff_demo_aurora_sessions");
 const AGENT = demo("staff_demo_aurora_agent");
 const NEW_PASSWORD = "another-strong-passphrase-42";
 
-let database: Database;
-const db = () => database.db;
+const db = demoStaffDatabase(APP_URL);
 
 function recordingMailer(fail = false): Mailer & { sent: Parameters<Mailer["send"]>[0][] } {
   const sent: Parameters<Mailer["send"]>[0][] = [];
@@ -50,16 +49,6 @@ function tokenIn(text: string): string {
   if (!match) throw new Error("no link in the e-mail");
   return match[1]!;
 }
-
-beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
-  await seedDemoPartner(db(), { secret: "test_partner_secret_0123456789", appUrl: APP_URL });
-  await seedDemoStaff(db(), { appUrl: APP_URL });
-});
-
-afterAll(async () => {
-  await database.close();
-});
 
 beforeEach(async () => {
   await db().delete(tokenBuckets);

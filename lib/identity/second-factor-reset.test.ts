@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { generate } from "otplib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "@/lib/db";
+import { describe, expect, it } from "vitest";
+import { demoStaffDatabase } from "./testing/demo-staff-database";
 import { auditEvents, staffUsers } from "@/lib/db/schema";
-import { DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID, DEMO_STAFF, DEMO_TOTP_SECRET, seedDemoPartner, seedDemoStaff } from "@/lib/demo/seed";
+import { DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID, DEMO_STAFF, DEMO_TOTP_SECRET } from "@/lib/demo/seed";
 import { confirmSecondFactorReset, pendingSecondFactorReset, resetMemberSecondFactor, type StaffAdminActor } from "./members";
 
 /*
@@ -21,8 +21,7 @@ const AGENT = demo("staff_demo_aurora_agent");
 const MARCOS = demo("staff_demo_grupo");
 const AURORA = { id: DEMO_PARTNER_ID, name: "Viajes Aurora (demo)" };
 
-let database: Database;
-const db = () => database.db;
+const db = demoStaffDatabase(APP_URL, { secondPartner: true });
 const admin = (who: { id: string; name: string }, partner = AURORA): StaffAdminActor => ({
   db: db(),
   partner,
@@ -32,16 +31,6 @@ let clock = Date.parse("2026-12-02T10:00:00Z");
 const step = () => new Date((clock += 30_000));
 const codeAt = (at: Date) => generate({ secret: DEMO_TOTP_SECRET, epoch: Math.floor(at.getTime() / 1000) });
 const enrolled = async (id: string) => (await db().select().from(staffUsers).where(eq(staffUsers.id, id)))[0]!.totpEnabledAt !== null;
-
-beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
-  await seedDemoPartner(db(), { secret: "test_partner_secret_0123456789", appUrl: APP_URL, secondPartner: true });
-  await seedDemoStaff(db(), { appUrl: APP_URL });
-});
-
-afterAll(async () => {
-  await database.close();
-});
 
 describe("resetting another administrator's second factor", () => {
   it("is only requested by the first administrator; the requester cannot confirm; a second administrator's confirmation resets it", async () => {
