@@ -121,8 +121,10 @@ test("a partner whose endpoint was down catches up through /api/events: every ev
     .poll(async () => (await catchUp(request)).every((event) => event.delivery.status === "retrying"), { timeout: 60_000 })
     .toBe(true);
   const events = await catchUp(request);
-  const cursors = events.map((event) => BigInt(event.cursor));
-  expect(cursors.every((cursor, i) => i === 0 || cursor > cursors[i - 1]!)).toBe(true);
+  // Opaque cursors, one per event; from any of them, the feed goes on with the next event.
+  expect(new Set(events.map((event) => event.cursor)).size).toBe(events.length);
+  const fromSecond = (await (await request.get(`/api/events?after=${events[1]!.cursor}`, { headers: auth() })).json()) as FeedPage;
+  expect(fromSecond.events.map((event) => event.id)).toEqual(events.slice(2).map((event) => event.id));
   const of = (sessionId: string) => events.filter((event) => event.data.id === sessionId).map((event) => event.type);
   const financedTypes = of(financed.sessionId);
   // `approved` may come between, when a read caught the provider's FAVORABLE before CONFIRMED.
@@ -172,7 +174,7 @@ test("a partner whose endpoint was down catches up through /api/events: every ev
   expect((await catchUp(request, 100)).map((event) => event.id)).toEqual(events.map((event) => event.id));
 });
 
-test("the feed: only the caller's events, a 400 naming a bad after or limit, 401 without a secret, 405 for other methods", async ({
+test("the feed: only the caller's events, a 400 naming a bad, altered or another partner's after or limit, 401 without a secret, 405 for other methods", async ({
   request,
 }) => {
   const ours = (await (await request.get("/api/events?limit=100", { headers: auth() })).json()) as FeedPage;
@@ -182,7 +184,17 @@ test("the feed: only the caller's events, a 400 naming a bad after or limit, 401
   expect(other.headers()).toMatchObject({ "cache-control": "no-store", "x-ratelimit-limit": expect.stringMatching(/^[0-9]+$/) });
   expect(((await other.json()) as FeedPage).events).toEqual([]);
 
+  const cursor = ours.events[0]!.cursor;
+  const [payload, mac] = cursor.split(".") as [string, string];
+  const otherPosition = Buffer.from(JSON.stringify([0])).toString("base64url");
+  // This partner's cursor, sent by the other partner: not a cursor of that one's feed.
+  const theirs = await request.get(`/api/events?after=${cursor}`, { headers: auth(DEMO_PARTNERS["demo-blue"].secret) });
+  expect(theirs.status()).toBe(400);
+  expect(await theirs.json()).toMatchObject({ error: { code: "validation_failed", fields: [{ field: "after" }] } });
   for (const [query, field] of [
+    [`after=${otherPosition}.${mac}`, "after"],
+    [`after=${payload}`, "after"],
+    [`after=${cursor}x`, "after"],
     ["after=abc", "after"],
     ["after=-1", "after"],
     ["limit=0", "limit"],

@@ -146,7 +146,7 @@ export interface paths {
          * List your events
          * @description Every notification of your sessions, in the order they were written, whether it reached your notification URL or not (none configured, your endpoint down, retries still to come), each with what came of sending it. The same `type`, `timestamp` and `data` as the signed notification, and its `webhook-id` as `id`.
          *
-         *     Keep the `cursor` of the last event you processed and ask with `after=<cursor>`: you get the events written after it, oldest first, at most `limit`; while `hasMore` is true, ask again with `after=nextCursor`. Events are kept at least 30 days. Reads count against the same per-minute budget as `GET /checkout-sessions/{id}`.
+         *     Keep the `cursor` of the last event you processed and ask with `after=<cursor>`: you get the events written after it, oldest first, at most `limit`. Cursors are opaque and signed for you: store them as text. While `hasMore` is true, ask again with `after=nextCursor`. Events are kept at least 30 days. Reads count against the same per-minute budget as `GET /checkout-sessions/{id}`.
          *
          *     Needs a secret with the scope `sessions:read` (or one from before scopes, which holds `all`).
          */
@@ -515,7 +515,7 @@ export interface components {
         CheckoutEventList: {
             /** @description Oldest first. */
             events: components["schemas"]["CheckoutEvent"][];
-            /** @description The last event's `cursor`, or the `after` you sent when there is none: pass it as `after` next time. Null: no event yet. */
+            /** @description The last event's `cursor`, or, when there is none, the place you asked from (your `after`, in the current form): pass it as `after` next time. Null: you sent no `after`, and there is no event yet. */
             nextCursor: string | null;
             /** @description Whether more events follow already: ask again at once with `after=nextCursor`. */
             hasMore: boolean;
@@ -525,8 +525,8 @@ export interface components {
             /** @description The notification's `webhook-id`: the same event when it also reaches your endpoint. */
             id: string;
             /**
-             * @description The event's position in this deployment's feed: a decimal number, in a string, increasing in the order events were written (not contiguous). Pass the last one you processed as `after`.
-             * @example 1042
+             * @description The event's position in your feed, opaque: pass the last one you processed as `after`. Signed for you: changed in any way, or sent by another partner, it is refused.
+             * @example WzQyXQ.3nG8kVq1yM2bXcT0aLrE5w
              */
             cursor: string;
             /**
@@ -1620,10 +1620,10 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description A `cursor` you were given: only the events written after it. Absent (or `0`): from the oldest kept. */
+                /** @description A `cursor` (or `nextCursor`) you were given: only the events written after it. Absent: from the oldest kept. A decimal number is a cursor of the feed's earlier form (one sequence for the whole deployment): still accepted, it resumes after your last event numbered up to it, and the answer's cursors are the current form (`0`: from the oldest kept). */
                 after?: string;
                 /** @description How many events at most, 1 to 100 (default 50). */
-                limit?: string;
+                limit?: number;
             };
             header?: {
                 /** @description The version of this API your code was written for; without it, the current one (`2026-11-28`). One this API does not have: 400 `unsupported_api_version`. */
@@ -1648,7 +1648,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `after` or `limit` is not valid, or given twice: `fields` names it.
+             * @description `after` is not a cursor this feed gave you (altered, made up, or another partner's), `limit` is out of range, or either is given twice: `fields` names it.
              *
              *     - `validation_failed`
              *     - `unsupported_api_version`: `Checkout-Api-Version` names a version this API does not have: `fields` names the header.

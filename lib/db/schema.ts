@@ -1,4 +1,4 @@
-// Over 400 lines: the one Drizzle schema (20 tables) drizzle.config.ts generates migrations from, kept whole so every table, index and check reads in one place.
+// Over 400 lines: the one Drizzle schema (22 tables) drizzle.config.ts generates migrations from, kept whole so every table, index and check reads in one place.
 import {
   bigint,
   bigserial,
@@ -351,13 +351,20 @@ export const partnerNotifications = pgTable(
     /** Also the `webhook-id` the partner deduplicates on. */
     id: text("id").primaryKey(),
     /**
-     * The order notifications were written in, across the deployment: the cursor of the partner's
-     * event feed (GET /api/events). Written under a lock held to the commit (enqueueNotification), so
-     * a reader never sees a higher one before a lower one commits; gaps are possible. The feed
-     * promises partners every notification for at least EVENTS_KEPT_DAYS (30, api-schemas.ts):
-     * nothing purges these rows today, and a purge must spare the younger ones.
+     * The order notifications were written in, across the deployment. The event feed's cursor was
+     * this number once: a partner's backend may still hold one, which the feed maps to the partner's
+     * own position (the first of its events whose `seq` is greater). Within one partner it grows
+     * with `partnerSeq`, as both are taken under that partner's counter (enqueueNotification).
      */
     seq: bigserial("seq", { mode: "number" }).notNull(),
+    /**
+     * The notification's position in its partner's event feed (GET /api/events): 1, 2, 3… for each
+     * partner by itself, taken from partner_event_counters in the transaction that writes the row,
+     * whose counter row stays locked to the commit: a reader never sees a higher one before a lower
+     * one commits. The feed promises partners every notification for at least EVENTS_KEPT_DAYS (30,
+     * api-schemas.ts): nothing purges these rows today, and a purge must spare the younger ones.
+     */
+    partnerSeq: bigint("partner_seq", { mode: "number" }).notNull(),
     sessionId: text("session_id")
       .notNull()
       .references(() => checkoutSessions.id, { onDelete: "cascade" }),
@@ -382,10 +389,30 @@ export const partnerNotifications = pgTable(
   (table) => [
     uniqueIndex("partner_notifications_session_state_key").on(table.sessionId, table.state),
     // The event feed: one partner's notifications in order, after a cursor.
+    uniqueIndex("partner_notifications_partner_position_key").on(table.partnerId, table.partnerSeq),
+    // A cursor from before the per-partner positions (a deployment-wide `seq`), mapped to a position.
     uniqueIndex("partner_notifications_partner_seq_key").on(table.partnerId, table.seq),
     index("partner_notifications_pending_idx").on(table.deliveredAt, table.nextAttemptAt),
   ],
 );
+
+/**
+ * Each partner's last event feed position handed out (partner_notifications.partner_seq): the row
+ * a notification's writer increments, and so holds locked until its transaction ends. Writers of
+ * one partner wait for each other there, and nowhere else; other partners' writers never.
+ */
+export const partnerEventCounters = pgTable("partner_event_counters", {
+  partnerId: text("partner_id")
+    .primaryKey()
+    .references(() => partners.id, { onDelete: "cascade" }),
+  lastPosition: bigint("last_position", { mode: "number" }).notNull(),
+  /**
+   * The last deployment-wide `seq` the partner's feed handed out as a cursor, before positions
+   * were the partner's own (0: none): a number sent as `after` is read no further than this, so it
+   * tells the partner nothing of the sequence since (other partners' events).
+   */
+  legacyLastSeq: bigint("legacy_last_seq", { mode: "number" }).notNull().default(0),
+});
 
 /** Named leases: the one instance holding one may run that job (the reconciler). */
 export const leases = pgTable("leases", {

@@ -50,6 +50,7 @@ async function seedBoth(db: Db) {
       id: "msg_demo_1",
       sessionId: session.id,
       partnerId: DEMO_PARTNER_ID,
+      partnerSeq: 1_000,
       state: "choosing",
       payload: notificationPayload(session),
     })

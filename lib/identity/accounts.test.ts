@@ -1,9 +1,10 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultMigrationsDir, openDatabase, type Database } from "@/lib/db/connection";
+import { openDatabase, type Database } from "@/lib/db/connection";
+import { migrationsBefore } from "@/lib/db/testing/migrations-before";
 import { partners, staffUsers } from "@/lib/db/schema";
 import { asAccount, type StaffUserRow } from "./accounts";
 
@@ -72,13 +73,7 @@ describe("accounts from before roles", () => {
 
   it("become administrators who may refund, and keep their password", async () => {
     // The migrations as they were before roles: every one up to the roles' migration.
-    const before = path.join(work, "migrations");
-    cpSync(defaultMigrationsDir(), before, { recursive: true });
-    const journalFile = path.join(before, "meta", "_journal.json");
-    const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { tag: string }[] };
-    const at = journal.entries.findIndex((entry) => entry.tag.endsWith("_roles_and_operators"));
-    expect(at).toBeGreaterThan(0);
-    writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }));
+    const before = migrationsBefore("_roles_and_operators", work);
 
     const dataDir = path.join(work, "pglite");
     const old = await openDatabase({ dataDir, migrationsDir: before });

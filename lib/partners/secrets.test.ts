@@ -79,7 +79,7 @@ describe("partner secrets at rest", { timeout: 300_000 }, () => {
       const payload = notificationPayload(session);
       await ctx.db
         .insert(partnerNotifications)
-        .values({ id: "msg_sealed_1", sessionId: session.id, partnerId: partner.id, state: "choosing", payload });
+        .values({ id: "msg_sealed_1", sessionId: session.id, partnerId: partner.id, partnerSeq: 1, state: "choosing", payload });
       // The partner's endpoint, on loopback (allowed on the sandbox): it records what it was sent.
       const sent: { headers: Record<string, string>; body: string }[] = [];
       const endpoint = createServer((request, response) => {

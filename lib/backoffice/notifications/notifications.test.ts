@@ -67,6 +67,7 @@ async function notification(partnerId: string, overrides: Partial<typeof partner
     id,
     sessionId,
     partnerId,
+    partnerSeq: counter,
     state: "confirmed",
     payload: { type: "checkout.session.confirmed", timestamp: new Date().toISOString(), data: { id: sessionId } } as never,
     ...overrides,

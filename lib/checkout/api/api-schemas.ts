@@ -142,12 +142,34 @@ export const EVENTS_PAGE_DEFAULT = 50;
 /** Events are kept at least this long: a partner that was away longer reads GET /checkout-sessions/{id}. */
 export const EVENTS_KEPT_DAYS = 30;
 
-/** A position in the event feed: the sequence the notifications are written in, in digits. */
-const cursor = () =>
-  z
+/** A position in the partner's event feed, as the feed hands it out: opaque, signed for the partner (events-api.ts). */
+export const EVENT_CURSOR = /^[A-Za-z0-9_-]{1,64}\.[A-Za-z0-9_-]{1,64}$/;
+/** A cursor of the deployment-wide sequence the feed once handed out: still accepted as `after`. */
+export const LEGACY_EVENT_CURSOR = /^[0-9]{1,16}$/;
+const cursor = () => z.string().regex(EVENT_CURSOR).max(129);
+
+/**
+ * A page's size as a query parameter: digits as sent, checked, and the number they stand for;
+ * the document says that number (an integer), not the text.
+ */
+function pageLimit(limits: { default: number; max: number }, description: string) {
+  const problem = `must be a whole number from 1 to ${limits.max}`;
+  return z
     .string()
-    .regex(/^[0-9]{1,16}$/)
-    .max(16);
+    .max(String(limits.max).length, problem)
+    .regex(/^[0-9]+$/, problem)
+    .transform(Number)
+    .pipe(z.number().min(1, problem).max(limits.max, `must be at most ${limits.max}`))
+    .optional()
+    .meta({
+      description,
+      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+        delete jsonSchema.maxLength;
+        delete jsonSchema.pattern;
+        Object.assign(jsonSchema, { type: "integer", format: "int32", minimum: 1, maximum: limits.max, default: limits.default });
+      },
+    });
+}
 
 export const eventDeliverySchema = z
   .object({
@@ -182,8 +204,8 @@ export const checkoutEventSchema = z
     id: z.string().max(64).meta({ description: "The notification's `webhook-id`: the same event when it also reaches your endpoint." }),
     cursor: cursor().meta({
       description:
-        "The event's position in this deployment's feed: a decimal number, in a string, increasing in the order events were written (not contiguous). Pass the last one you processed as `after`.",
-      examples: ["1042"],
+        "The event's position in your feed, opaque: pass the last one you processed as `after`. Signed for you: changed in any way, or sent by another partner, it is refused.",
+      examples: ["WzQyXQ.3nG8kVq1yM2bXcT0aLrE5w"],
     }),
     type: notificationPayloadSchema.shape.type,
     timestamp: notificationPayloadSchema.shape.timestamp,
@@ -202,7 +224,7 @@ export const eventListSchema = z
     events: z.array(checkoutEventSchema).max(EVENTS_PAGE_MAX).meta({ description: "Oldest first." }),
     nextCursor: cursor().nullable().meta({
       description:
-        "The last event's `cursor`, or the `after` you sent when there is none: pass it as `after` next time. Null: no event yet.",
+        "The last event's `cursor`, or, when there is none, the place you asked from (your `after`, in the current form): pass it as `after` next time. Null: you sent no `after`, and there is no event yet.",
     }),
     hasMore: z.boolean().meta({ description: "Whether more events follow already: ask again at once with `after=nextCursor`." }),
   })
@@ -211,15 +233,20 @@ export type EventListResource = z.output<typeof eventListSchema>;
 
 /** The feed's query, as the handler reads it and the document states it. */
 export const eventsQuerySchema = z.object({
-  after: cursor()
-    .optional()
-    .meta({ description: "A `cursor` you were given: only the events written after it. Absent (or `0`): from the oldest kept." }),
-  limit: z
+  after: z
     .string()
-    .regex(/^[0-9]{1,3}$/)
-    .max(3)
+    .max(129)
+    .regex(new RegExp(`${EVENT_CURSOR.source}|${LEGACY_EVENT_CURSOR.source}`))
     .optional()
-    .meta({ description: `How many events at most, 1 to ${EVENTS_PAGE_MAX} (default ${EVENTS_PAGE_DEFAULT}).` }),
+    .meta({
+      description:
+        "A `cursor` (or `nextCursor`) you were given: only the events written after it. Absent: from the oldest kept. A decimal number is a cursor of the feed's earlier form (one sequence for the whole deployment): still accepted, it resumes after your last event numbered up to it, and the answer's cursors are the current form (`0`: from the oldest kept).",
+      examples: ["WzQyXQ.3nG8kVq1yM2bXcT0aLrE5w"],
+    }),
+  limit: pageLimit(
+    { default: EVENTS_PAGE_DEFAULT, max: EVENTS_PAGE_MAX },
+    `How many events at most, 1 to ${EVENTS_PAGE_MAX} (default ${EVENTS_PAGE_DEFAULT}).`,
+  ),
 });
 
 export const notificationTestPayloadSchema = z
@@ -320,22 +347,7 @@ export const listSessionsQuerySchema = z.strictObject({
     .max(64, "must be at most 64 characters")
     .optional()
     .meta({ description: "Only the session of this booking reference (exactly)." }),
-  limit: z
-    .string()
-    .max(3, `must be a whole number from 1 to ${LIST_LIMIT.max}`)
-    .regex(/^[0-9]+$/, `must be a whole number from 1 to ${LIST_LIMIT.max}`)
-    .transform(Number)
-    .pipe(z.number().min(1, `must be a whole number from 1 to ${LIST_LIMIT.max}`).max(LIST_LIMIT.max, `must be at most ${LIST_LIMIT.max}`))
-    .optional()
-    .meta({
-      description: `Sessions a page holds: ${LIST_LIMIT.default} unless said, at most ${LIST_LIMIT.max}.`,
-      // The parameter as sent is text, checked as digits: the document says the number it stands for.
-      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
-        delete jsonSchema.maxLength;
-        delete jsonSchema.pattern;
-        Object.assign(jsonSchema, { type: "integer", format: "int32", minimum: 1, maximum: LIST_LIMIT.max, default: LIST_LIMIT.default });
-      },
-    }),
+  limit: pageLimit(LIST_LIMIT, `Sessions a page holds: ${LIST_LIMIT.default} unless said, at most ${LIST_LIMIT.max}.`),
   cursor: z
     .string()
     .max(200, "is not a cursor of this list")

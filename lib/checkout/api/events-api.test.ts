@@ -1,29 +1,36 @@
 /**
  * The partner's event feed (GET /api/events) on a real checkout against the sandbox: a partner
  * whose endpoint was down catches up on every notification, in order, with the payloads later
- * delivered signed; only its own; pages by cursor; bad `after`/`limit` are a 400 naming the field;
- * every answer as the OpenAPI document says.
+ * delivered signed; only its own, numbered by itself; pages by signed cursor; a forged, altered or
+ * another partner's cursor, and bad `after`/`limit`, are a 400 naming the field; a number of the
+ * feed's earlier, deployment-wide form still resumes where it meant; every answer as the OpenAPI
+ * document says.
  */
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
+import fc from "fast-check";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@/lib/app-error";
 import { errorResponse } from "@/lib/http/error-response";
 import type { Database } from "@/lib/db";
-import { partnerNotifications, partners } from "@/lib/db/schema";
+import { getEnv } from "@/lib/config/env";
+import { parseKeyring } from "@/lib/config/keyring";
+import { partnerEventCounters, partnerNotifications, partners } from "@/lib/db/schema";
 import { DEMO_BLUE_PARTNER_ID, DEMO_BLUE_PARTNER_SECRET, seedDemoPartner } from "@/lib/demo/seed";
 import { forgetPartner } from "@/lib/partners/cache";
 import { partnerById, type Partner } from "@/lib/partners/partners";
 import { sealPartnerSecret } from "@/lib/partners/secrets";
 import { createOpenApiChecker } from "@/lib/sandbox/testing/openapi-check";
+import { forgedEventCursor } from "@/lib/testing/fuzz/surfaces";
 import { decideAtProvider, startSandboxServer, startWebhookListener } from "@/lib/sandbox/testing/servers";
 import { deliverDueNotifications, newSigningSecret } from "../background/notifications";
 import { loadOffers, refreshStatus, type CheckoutContext } from "../session/flow";
 import { submitCustomer } from "../session/submit";
+import { enqueueNotification } from "../session/outbox";
 import { createSession, requireSession } from "../session/sessions";
 import { BROWSER, customerDraft, DEMO_SECRET, sessionAtProvider, sessionInput, testContext, testBuckets } from "../testing/context";
 import type { EventListResource } from "./api-schemas";
-import { deliveryOf, handleListEvents, parseEventsQuery } from "./events-api";
+import { decodeEventCursor, deliveryOf, encodeEventCursor, handleListEvents, parseEventsQuery } from "./events-api";
 import { buildCheckoutApiDocument } from "./openapi";
 import { handleGetSession, type SessionsApiThrottles } from "./sessions-api";
 
@@ -37,6 +44,10 @@ let ctx: CheckoutContext;
 let partner: Partner;
 const secret = newSigningSecret();
 const context = () => Promise.resolve(ctx);
+/** Who a cursor is for, and what signs it: the app's keyring. */
+const scope = (partnerId = partner.id) => ({ partnerId, keyring: getEnv().SECRETS_KEYS });
+/** The position in the feed an event's cursor stands for. */
+const positionOf = (cursor: string, partnerId = partner.id) => decodeEventCursor(cursor, scope(partnerId));
 
 function throttles(reads = 1_000): SessionsApiThrottles {
   const buckets = testBuckets;
@@ -92,8 +103,9 @@ beforeAll(async () => {
     .set({ notificationUrl: endpoint.url, signingSecret: sealPartnerSecret(partner.id, "signingSecret", secret) })
     .where(eq(partners.id, partner.id));
   forgetPartner(partner.id);
-  // Only this test's notifications from here.
+  // Only this test's notifications from here, each partner's numbered from 1.
   await ctx.db.delete(partnerNotifications);
+  await ctx.db.delete(partnerEventCounters);
 });
 
 afterAll(async () => {
@@ -125,9 +137,9 @@ describe("the event feed", () => {
       [refused.id, "checkout.session.choosing"],
       [refused.id, "checkout.session.not_eligible"],
     ]);
-    const cursors = down.events.map((e) => Number(e.cursor));
-    expect(cursors).toEqual([...cursors].sort((a, b) => a - b));
-    expect(new Set(cursors).size).toBe(5);
+    // The partner's own positions, 1 to 5, each an opaque cursor.
+    expect(down.events.map((e) => positionOf(e.cursor))).toEqual([1, 2, 3, 4, 5]);
+    expect(down.events.every((e) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(e.cursor) && !/^[0-9]+$/.test(e.cursor))).toBe(true);
     for (const event of down.events) {
       expect(event.delivery).toMatchObject({
         status: "retrying",
@@ -188,14 +200,21 @@ describe("the event feed", () => {
     expect(events.map((e) => [e.data.id, e.type, e.delivery.status, e.delivery.attempts])).toEqual([
       [session.id, "checkout.session.choosing", "not_configured", 0],
     ]);
+    // Numbered by itself: its first event is its position 1, whatever the other partner wrote before.
+    expect(positionOf(events[0]!.cursor, DEMO_BLUE_PARTNER_ID)).toBe(1);
     const ours = (await listEvents("?limit=100")).body as EventListResource;
     expect(ours.events.some((e) => e.data.id === session.id)).toBe(false);
+    // Its cursor, sent by the other partner, is no cursor of that one's feed.
+    const theirs = await listEvents(`?after=${events[0]!.cursor}`);
+    expect(theirs.status).toBe(400);
+    expect(theirs.body).toMatchObject({ error: { code: "validation_failed", fields: [{ field: "after" }] } });
   });
 
   it("answers a bad after or limit with a 400 naming the field", async () => {
     for (const [query, field] of [
       ["?after=abc", "after"],
       ["?after=", "after"],
+      ["?after=1.5.2", "after"],
       ["?after=-1", "after"],
       ["?after=1.5", "after"],
       ["?after=99999999999999999", "after"],
@@ -214,14 +233,100 @@ describe("the event feed", () => {
       });
     }
     // Both at once: both named.
-    expect(() => parseEventsQuery(new URLSearchParams("after=x&limit=0"))).toThrow(AppError);
+    expect(() => parseEventsQuery(new URLSearchParams("after=x&limit=0"), scope())).toThrow(AppError);
     try {
-      parseEventsQuery(new URLSearchParams("after=x&limit=0"));
+      parseEventsQuery(new URLSearchParams("after=x&limit=0"), scope());
     } catch (error) {
       expect((error as AppError).details.fields?.map((f) => f.field)).toEqual(["after", "limit"]);
     }
-    expect(parseEventsQuery(new URLSearchParams(""))).toEqual({ after: 0, afterText: undefined, limit: 50 });
-    expect(parseEventsQuery(new URLSearchParams("after=0&limit=100"))).toEqual({ after: 0, afterText: "0", limit: 100 });
+    expect(parseEventsQuery(new URLSearchParams(""), scope())).toEqual({ after: undefined, limit: 50 });
+    expect(parseEventsQuery(new URLSearchParams("after=0&limit=100"), scope())).toEqual({ after: { position: 0 }, limit: 100 });
+    expect(parseEventsQuery(new URLSearchParams("after=1042"), scope())).toEqual({ after: { legacySeq: 1042 }, limit: 50 });
+    const cursor = encodeEventCursor(7, scope());
+    expect(parseEventsQuery(new URLSearchParams({ after: cursor }), scope())).toEqual({ after: { position: 7 }, limit: 50 });
+  });
+
+  it("refuses a cursor forged, altered in any way, signed by another key, or given to another partner, with a 400 naming after", async () => {
+    const { body } = await listEvents("?limit=2");
+    const cursor = (body as EventListResource).nextCursor!;
+    const [payload, mac] = cursor.split(".") as [string, string];
+    const at = (position: unknown) => Buffer.from(JSON.stringify([position])).toString("base64url");
+    const otherKeyring = parseKeyring(`other:${Buffer.alloc(32, 7).toString("base64")}`);
+    const forged = [
+      // Another position under the same signature: a walk elsewhere in the feed.
+      `${at(1)}.${mac}`,
+      `${at(-1)}.${mac}`,
+      `${at("2")}.${mac}`,
+      `${payload}.${mac.slice(0, -1)}${mac.endsWith("A") ? "B" : "A"}`,
+      `${cursor}x`,
+      payload,
+      `${payload}.`,
+      // Signed, but not for this feed and partner.
+      encodeEventCursor(2, { partnerId: DEMO_BLUE_PARTNER_ID, keyring: getEnv().SECRETS_KEYS }),
+      encodeEventCursor(2, { partnerId: partner.id, keyring: otherKeyring }),
+    ];
+    for (const after of forged) {
+      const answer = await listEvents(`?${new URLSearchParams({ after })}`);
+      expect(answer.status, after).toBe(400);
+      expect(answer.body, after).toMatchObject({
+        error: { code: "validation_failed", fields: [{ field: "after", message: "must be a cursor this feed gave you" }] },
+      });
+    }
+    // The cursor as given still reads.
+    expect((await listEvents(`?after=${cursor}`)).status).toBe(200);
+  });
+
+  it("answers the fuzz's forged event cursors with a 400 naming after, or a page: never anything else", async () => {
+    await fc.assert(
+      fc.asyncProperty(forgedEventCursor, async (after) => {
+        const { status, body } = await listEvents(`?${new URLSearchParams({ after })}`);
+        if (status === 200) {
+          // Only a number of the earlier form is read as a cursor without a signature.
+          expect(after).toMatch(/^[0-9]{1,16}$/);
+          return;
+        }
+        expect(status).toBe(400);
+        expect((body as { error: { fields: { field: string }[] } }).error.fields.map((f) => f.field)).toEqual(["after"]);
+      }),
+      { numRuns: 150, seed: 49 },
+    );
+  });
+
+  it("reads a number of the feed's earlier, deployment-wide form as the partner's first event numbered above it, among those it was handed", async () => {
+    // The deployment-wide numbers of this partner's events so far, and of the other partner's (written after them).
+    const seqs = async (partnerId: string) =>
+      (
+        await ctx.db
+          .select({ seq: partnerNotifications.seq })
+          .from(partnerNotifications)
+          .where(eq(partnerNotifications.partnerId, partnerId))
+          .orderBy(asc(partnerNotifications.seq))
+      ).map((row) => row.seq);
+    // As the migration to positions leaves a partner whose feed handed out numbers up to its fifth event's.
+    const handedOut = await seqs(partner.id);
+    expect(handedOut).toHaveLength(5);
+    await ctx.db.update(partnerEventCounters).set({ legacyLastSeq: handedOut[4]! }).where(eq(partnerEventCounters.partnerId, partner.id));
+    // One more event of ours, written after the other partner's.
+    const { session } = await createSession(ctx.db, partner, sessionInput({}, APP_URL));
+    await ctx.db.transaction((tx) => enqueueNotification(tx, session));
+    const ours = await seqs(partner.id);
+    const [blue] = await seqs(DEMO_BLUE_PARTNER_ID);
+    expect(blue!).toBeGreaterThan(ours[4]!);
+    expect(blue!).toBeLessThan(ours[5]!);
+
+    const page = async (after: number) => (await listEvents(`?after=${after}`)).body as EventListResource;
+    // After our second event's number: our third onwards, with cursors of the current form.
+    const fromSecond = await page(ours[1]!);
+    expect(fromSecond.events.map((e) => positionOf(e.cursor))).toEqual([3, 4, 5, 6]);
+    expect(fromSecond.nextCursor).toBe(fromSecond.events.at(-1)!.cursor);
+    expect((await page(0)).events.map((e) => positionOf(e.cursor))).toEqual([1, 2, 3, 4, 5, 6]);
+    // Any number past the last one we were handed (the other partner's, our sixth event's, any larger)
+    // reads as that last one: the same answer, which says nothing of the sequence since.
+    for (const after of [ours[4]!, blue!, ours[5]!, ours[5]! + 1_000]) {
+      const answer = await page(after);
+      expect(answer.events.map((e) => e.data.id)).toEqual([session.id]);
+      expect(positionOf(answer.nextCursor!)).toBe(6);
+    }
   });
 
   it("counts against the partner's read budget", async () => {

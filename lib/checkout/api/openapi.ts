@@ -363,13 +363,17 @@ function routes(): Route[] {
         description: [
           "Every notification of your sessions, in the order they were written, whether it reached your notification URL or not (none configured, your endpoint down, retries still to come), each with what came of sending it. The same `type`, `timestamp` and `data` as the signed notification, and its `webhook-id` as `id`.",
           "",
-          `Keep the \`cursor\` of the last event you processed and ask with \`after=<cursor>\`: you get the events written after it, oldest first, at most \`limit\`; while \`hasMore\` is true, ask again with \`after=nextCursor\`. Events are kept at least ${EVENTS_KEPT_DAYS} days. Reads count against the same per-minute budget as \`GET /checkout-sessions/{id}\`.`,
+          `Keep the \`cursor\` of the last event you processed and ask with \`after=<cursor>\`: you get the events written after it, oldest first, at most \`limit\`. Cursors are opaque and signed for you: store them as text. While \`hasMore\` is true, ask again with \`after=nextCursor\`. Events are kept at least ${EVENTS_KEPT_DAYS} days. Reads count against the same per-minute budget as \`GET /checkout-sessions/{id}\`.`,
         ].join("\n"),
         tags: ["Events"],
         requestParams: { query: eventsQuerySchema },
         responses: {
           "200": { description: "A page of your events, oldest first.", headers: noStore, content: jsonContent(eventListSchema) },
-          "400": errorResponse(400, "`after` or `limit` is not valid, or given twice: `fields` names it.", ["validation_failed"]),
+          "400": errorResponse(
+            400,
+            "`after` is not a cursor this feed gave you (altered, made up, or another partner's), `limit` is out of range, or either is given twice: `fields` names it.",
+            ["validation_failed"],
+          ),
           ...COMMON,
         },
       },

@@ -58,6 +58,7 @@ async function notification(partnerId: string, createdAt: Date): Promise<string>
     id,
     sessionId,
     partnerId,
+    partnerSeq: sessionCounter,
     state: "confirmed",
     payload: { type: "checkout.session.confirmed" } as never,
     createdAt,

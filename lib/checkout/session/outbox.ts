@@ -2,7 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, gt, isNull, lte, notExists, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { checkoutSessions, partnerNotifications } from "@/lib/db/schema";
+import { checkoutSessions, partnerEventCounters, partnerNotifications } from "@/lib/db/schema";
 import { CUSTOMER_DATA_ERASED_EVENT, type NotificationSubject } from "@/lib/vocabulary/session";
 import { erasureNotificationPayload, notificationPayload, type CheckoutSession, type NotificationPayload } from "./session-state";
 
@@ -15,19 +15,18 @@ import { erasureNotificationPayload, notificationPayload, type CheckoutSession, 
 /** A transaction of the store's, which the outbox writes in. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
-/** Any number, as long as nothing else takes this advisory lock. */
-const NOTIFICATION_ORDER_LOCK_KEY = 7_305_160_041;
-
 /**
  * Writes the notification of the state the session is in (as written in this transaction) to the
  * outbox, once per (session, state), with what GET answers for it at this moment
  * (notificationPayload). Written whether or not the partner has a notification URL: without one it
  * waits, unattempted, and goes out once a URL is saved (lib/checkout/background/notifications.ts).
  *
- * Its `seq` is the partner's event feed cursor (GET /api/events), so the sequence must be taken in
- * the order transactions commit: a transaction-scoped advisory lock, taken just before the insert
- * and held to the commit (the insert is each caller's last statement), orders the writers. Without
- * it a reader could see seq 11 committed while 10 was still to come, and skip 10 for good.
+ * Its `partnerSeq` is its position in the partner's event feed (GET /api/events), 1, 2, 3… for each
+ * partner, so positions must be taken in the order transactions commit: the partner's counter row
+ * (partner_event_counters), incremented just before the insert, stays locked to the commit (the
+ * insert is each caller's last statement), so the partner's next writer waits there for this one
+ * to end. Without it a reader could see position 11 committed while 10 was still to come, and skip
+ * 10 for good. Only writers of the same partner wait for each other: the lock is the partner's row.
  */
 export async function enqueueNotification(tx: Tx, session: CheckoutSession, now = new Date()): Promise<void> {
   const payload = notificationPayload(session, now);
@@ -43,21 +42,36 @@ export async function enqueueErasureNotification(tx: Tx, session: CheckoutSessio
   return enqueue(tx, session, CUSTOMER_DATA_ERASED_EVENT, erasureNotificationPayload(session, erasedAt, now));
 }
 
-/** Inserts one outbox row, under the order lock (see enqueueNotification); false when (session, subject) was there. */
+/**
+ * Inserts one outbox row at the partner's next feed position, its counter row locked to the commit
+ * (see enqueueNotification); false when (session, subject) was there, and then the position is
+ * given back (the row is still this transaction's alone), so a repeat leaves no gap.
+ */
 async function enqueue(tx: Tx, session: CheckoutSession, subject: NotificationSubject, payload: NotificationPayload): Promise<boolean> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${NOTIFICATION_ORDER_LOCK_KEY})`);
+  const counter = partnerEventCounters;
+  const [taken] = await tx
+    .insert(counter)
+    .values({ partnerId: session.partnerId, lastPosition: 1 })
+    .onConflictDoUpdate({ target: counter.partnerId, set: { lastPosition: sql`${counter.lastPosition} + 1` } })
+    .returning({ position: counter.lastPosition });
   const rows = await tx
     .insert(partnerNotifications)
     .values({
       id: `msg_${randomBytes(16).toString("base64url")}`,
       sessionId: session.id,
       partnerId: session.partnerId,
+      partnerSeq: taken!.position,
       state: subject,
       payload,
     })
     .onConflictDoNothing({ target: [partnerNotifications.sessionId, partnerNotifications.state] })
     .returning({ id: partnerNotifications.id });
-  return rows.length > 0;
+  if (rows.length > 0) return true;
+  await tx
+    .update(counter)
+    .set({ lastPosition: sql`${counter.lastPosition} - 1` })
+    .where(eq(counter.partnerId, session.partnerId));
+  return false;
 }
 
 /**

@@ -191,6 +191,32 @@ export const forgedCursor: fc.Arbitrary<string> = fc.oneof(
   hostileSegment,
 );
 
+/**
+ * Event feed cursors as someone forging one would write them: the feed's own shape (a position,
+ * as a signed cursor carries it) with made-up or negative or huge positions, with no signature, a
+ * made-up one, or one copied from elsewhere; numbers of the earlier deployment-wide form, in range
+ * or not; or any list cursor the list's forger writes.
+ */
+export const forgedEventCursor: fc.Arbitrary<string> = fc.oneof(
+  fc
+    .tuple(
+      fc.oneof(
+        fc.nat(),
+        fc.integer({ min: -1000, max: -1 }),
+        fc.double(),
+        fc.constant(Number.MAX_SAFE_INTEGER + 2),
+        fc.string({ maxLength: 8 }),
+      ),
+      fc.option(fc.oneof(fc.base64String({ minLength: 20, maxLength: 24 }), fc.constant("AAAAAAAAAAAAAAAAAAAAAA"), hostileSegment)),
+    )
+    .map(([position, mac]) => {
+      const payload = Buffer.from(JSON.stringify([position])).toString("base64url");
+      return mac === null ? payload : `${payload}.${mac.replace(/[+/=]/g, "_")}`;
+    }),
+  fc.oneof(fc.bigInt({ min: 0n, max: 10n ** 20n }), fc.bigInt({ min: -(10n ** 20n), max: -1n })).map(String),
+  forgedCursor,
+);
+
 /** Methods no route serves: the HTTP parser's own (TRACE, CONNECT, WebDAV's) and made-up ones it does not know. */
 export const UNSERVED_METHODS = ["TRACE", "PROPFIND", "CONNECT", "BREW", "FOO", "M-SEARCH"] as const;
 
@@ -208,7 +234,7 @@ export function surfaceArbitraries(target: FuzzTarget): Record<SurfaceName, fc.A
       .map(([type, body]) => request("checkout-sessions", "POST", "/api/checkout-sessions", { ...auth, "Content-Type": type }, body)),
     segment.map((id) => request("checkout-sessions", "GET", `/api/checkout-sessions/${id}`, auth)),
     hostileQuery(["after", "limit"]).map((query) => request("checkout-sessions", "GET", `/api/events${query}`, auth)),
-    // The list's cursors, forged (an impossible date among them), alone or with filters; the feed's `after` too.
+    // The list's cursors, forged (an impossible date among them), alone or with filters; the feed's `after` too (its own forgeries).
     fc
       .tuple(forgedCursor, fc.option(hostileQuery(["limit", "state", "createdFrom", "bookingReference"])))
       .map(([cursor, query]) =>
@@ -219,7 +245,7 @@ export function surfaceArbitraries(target: FuzzTarget): Record<SurfaceName, fc.A
           auth,
         ),
       ),
-    forgedCursor.map((cursor) => request("checkout-sessions", "GET", `/api/events?after=${encodeURIComponent(cursor)}`, auth)),
+    forgedEventCursor.map((cursor) => request("checkout-sessions", "GET", `/api/events?after=${encodeURIComponent(cursor)}`, auth)),
     fc
       .tuple(fc.constantFrom("PUT", "DELETE", "PATCH"), segment)
       .map(([method, id]) => request("checkout-sessions", method, `/api/checkout-sessions/${id}`, auth, "{}")),
