@@ -3,12 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { LAUNCH_ARGS } from "./scripts/chromium.mjs";
+import { e2ePort, suiteAppEnv } from "./scripts/e2e-suite-app.mjs";
 
 // End-to-end tests run against the production build (`next build` + `npm run serve`), in the system
 // Chromium: Playwright's own browser downloads are not available. Run them with `npm run test:e2e`
 // (scripts/e2e.mjs finds or installs Chromium and exports CHROMIUM_PATH).
 const isCI = Boolean(process.env.CI);
-const port = Number(process.env.E2E_PORT ?? 3100);
+const port = e2ePort(process.env);
 const baseURL = `http://127.0.0.1:${port}`;
 
 // The app under test keeps its data in a throwaway directory, never in the developer's `.data`.
@@ -89,36 +90,15 @@ export default defineConfig({
   ],
   webServer: [
     {
-      // PORT (not --port) so the app's default sandbox base URL points at this same server.
-      command: "npm run build && npm run serve",
+      // `npm test` has built it already, beside the unit tests (scripts/test.mjs); else it is built here.
+      command: process.env.E2E_PREBUILT === "1" ? "npm run serve" : "npm run build && npm run serve",
       url: `${baseURL}/api/health`,
       reuseExistingServer: !isCI,
       // `next build` on a 2-core CI machine is slow.
       timeout: 12 * 60_000,
       stdout: "pipe",
       stderr: "pipe",
-      env: {
-        PORT: String(port),
-        // The test partner site (e2e/support/partner-site.ts) runs on another loopback origin, which
-        // the demo partners must allow to frame the checkout and to show the badge.
-        DEMO_PARTNER_EXTRA_ORIGINS: `http://127.0.0.1:${port + 11}`,
-        DATA_DIR: process.env.E2E_DATA_DIR,
-        METRICS_TOKEN: process.env.E2E_METRICS_TOKEN,
-        // Every test is a client at 127.0.0.1, many at once, and the fuzz sends wrong secrets on
-        // purpose: the throttles' defaults are tested on an instance of their own
-        // (e2e/anonymous-budgets.spec.ts), not shared by the whole suite here.
-        SESSIONS_API_CREATE_PER_MINUTE_PARTNER: "100000",
-        SESSIONS_API_CREATE_PER_MINUTE_IP: "100000",
-        SESSIONS_API_WRONG_SECRETS_PER_MINUTE_IP: "100000",
-        SESSIONS_API_READS_PER_MINUTE_PARTNER: "100000",
-        SESSIONS_API_ACTIONS_PER_MINUTE_PARTNER: "100000",
-        STATUS_READS_PER_MINUTE_IP: "100000",
-        DEMO_SHOP_CHECKOUTS_PER_MINUTE_IP: "100000",
-        DEMO_SHOP_CHECKOUTS_PER_MINUTE: "100000",
-        NEXT_TELEMETRY_DISABLED: "1",
-        // `npm test` type-checks before the browser tests: the build need not do it again (next.config.mjs).
-        SKIP_BUILD_TYPECHECK: "1",
-      },
+      env: suiteAppEnv(process.env) as Record<string, string>,
     },
     {
       // Started after the first, so the build is there.
