@@ -11,7 +11,8 @@ import { enrolWithLink } from "./support/enrolment";
  * Roles and a partner's staff, as the browser meets them: an agent sees operations but no
  * administrator's page, and cannot refund by the page, its URL or a link; an administrator invites
  * someone with a one-time link, who sets up their own access, is disabled (their open session ends
- * at once) and removed; another partner's administrator finds none of it. The agent is the demo's
+ * at once) and removed; resetting another administrator's second factor waits for a second
+ * administrator's confirmation; another partner's administrator finds none of it. The agent is the demo's
  * `agente@` (no refund permission); the invited people are new each run.
  */
 
@@ -110,6 +111,70 @@ test("an administrator invites someone by a one-time link; they set up their acc
     }
   } finally {
     await invitee.close();
+    await lucia.close();
+  }
+});
+
+test("another administrator's second factor is reset only once a second administrator confirms it with their own code", async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const lucia = await signedInContext(browser, STAFF.aurora);
+  const newcomer = await browser.newContext({ baseURL: APP_URL, locale: "en-GB" });
+  let ana: Awaited<ReturnType<typeof signedInContext>> | undefined;
+  try {
+    // The administrator to reset is new each run, set up with their own link: resetting a demo
+    // account would end the sessions other tests sign in with.
+    const staff = new StaffPages(lucia.page, "en");
+    await staff.goto();
+    const id = randomUUID().slice(0, 8);
+    const person = { email: `admin-${id}@viajes-aurora.example`, name: `Admin ${id}`, role: "admin", canRefund: false } as const;
+    const link = await staff.inviteByLink(person);
+    const page = await newcomer.newPage();
+    const member = new Backoffice(page, "en");
+    await enrolWithLink(page, member.m, link);
+    await page.goto("/admin/operations");
+    await expect(member.operations.heading).toBeVisible();
+
+    // Lucía asks, with her own code: a request is saved and nothing changes; she cannot confirm it herself.
+    await staff.goto();
+    await staff.manage(person.name);
+    await staff.resetWithOwnCode(staff.resetSubmit, STAFF.aurora.totpSecret);
+    await expect(staff.reset).toContainText(staff.s.linkForm.requestedTitle);
+    await lucia.page.reload();
+    await expect(lucia.page.getByRole("heading", { name: staff.s.member.pendingHeading })).toBeVisible();
+    await expect(staff.confirmResetSubmit).toHaveCount(0);
+    await expectNoAxeViolations(lucia.page, "a reset waiting for a second administrator");
+    await page.goto("/admin/operations");
+    await expect(member.operations.heading).toBeVisible();
+
+    // Ana, a second administrator, confirms it with her own code: the reset is done, the
+    // newcomer's session ends, and the link is shown to her (this app has no mail server).
+    ana = await signedInContext(browser, STAFF.security);
+    const second = new StaffPages(ana.page, "en");
+    await second.goto();
+    await second.manage(person.name);
+    await expect(ana.page.getByRole("heading", { name: second.s.member.pendingHeading })).toBeVisible();
+    await second.resetWithOwnCode(second.confirmResetSubmit, STAFF.security.totpSecret);
+    await expect(second.reset).toContainText(second.s.linkForm.linkTitle);
+    await expect(second.reset).toContainText(second.s.linkForm.ended);
+    await page.goto("/admin/operations");
+    await member.login.expectShown();
+
+    // The audit log names both steps, each by who took it.
+    const audit = new AuditPage(lucia.page, lucia.admin.m);
+    await audit.goto({ kind: "two_factor_reset" });
+    for (const who of [STAFF.aurora.name, STAFF.security.name]) {
+      await expect(audit.rowsWith(person.name).filter({ hasText: who }).first(), who).toBeVisible();
+    }
+    await staff.goto();
+    await staff.manage(person.name);
+    await staff.removeConfirm.check();
+    await staff.remove.click();
+    await expect(lucia.page).toHaveURL(/\/admin\/staff\?done=removed$/);
+  } finally {
+    await ana?.close();
+    await newcomer.close();
     await lucia.close();
   }
 });

@@ -142,9 +142,12 @@ export const ENV_DESCRIPTIONS: Record<string, VariableDescription> = {
   BADGE_UPSTREAM_PER_MINUTE_PARTNER: {
     group: "Throttles",
     description:
-      "The installment badge's partner API calls (cache misses) per partner: a token bucket of this many, refilled at this many a minute.",
+      "The installment badge's partner API calls (cache misses) per partner: a token bucket of this many, refilled at this many a minute, counted by every instance together.",
   },
-  BADGE_UPSTREAM_PER_MINUTE_IP: { group: "Throttles", description: "The same per client address. Over either: `429` with `Retry-After`." },
+  BADGE_UPSTREAM_PER_MINUTE_IP: {
+    group: "Throttles",
+    description: "The same per client address (an IPv6 one by its /64). Over either: `429` with `Retry-After`.",
+  },
   SESSIONS_API_CREATE_PER_MINUTE_PARTNER: {
     group: "Throttles",
     description:
@@ -176,9 +179,13 @@ export const ENV_DESCRIPTIONS: Record<string, VariableDescription> = {
   },
   STATUS_READS_PER_MINUTE_SESSION: {
     group: "Throttles",
-    description: "Status polls and provider returns a minute per checkout session (the page polls every 2.5 s).",
+    description:
+      "Status polls and provider returns a minute per checkout session (the page polls every 2.5 s), counted by every instance together.",
   },
-  STATUS_READS_PER_MINUTE_IP: { group: "Throttles", description: "The same per client address (an IPv6 one by its /64)." },
+  STATUS_READS_PER_MINUTE_IP: {
+    group: "Throttles",
+    description: "The same per client address (an IPv6 one by its /64), counted by every instance together.",
+  },
   DEMO_SHOP_CHECKOUTS_PER_MINUTE_IP: {
     group: "Throttles",
     description:

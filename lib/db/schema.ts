@@ -489,6 +489,14 @@ export const staffUsers = pgTable(
     passwordChangedAt: timestamp("password_changed_at", { withTimezone: true }),
     /** When an admin (or, for an operator, the command line) disabled the account: no sign-in, no session. */
     disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    /**
+     * An invitation to an address that already has an account elsewhere (another partner, the
+     * platform): the address invited, shown in the partner's staff list like any invitee's. Such a
+     * row is a placeholder that opens nothing (its links are refused, it never signs in): `email`
+     * then holds a unique address of the reserved `.invalid` domain that nobody signs in with
+     * (lib/identity/member-invitations.ts).
+     */
+    invitedElsewhereEmail: text("invited_elsewhere_email"),
   },
   (table) => [
     check("staff_users_role", sql`${table.role} in ('operator', 'admin', 'agent')`),
@@ -496,6 +504,7 @@ export const staffUsers = pgTable(
     check("staff_users_operator_never_refunds", sql`not (${table.role} = 'operator' and ${table.canRefund})`),
     check("staff_users_data_requests_admin_only", sql`not ${table.canDataRequests} or ${table.role} = 'admin'`),
     index("staff_users_partner").on(table.partnerId),
+    uniqueIndex("staff_users_partner_invited_elsewhere_key").on(table.partnerId, table.invitedElsewhereEmail),
   ],
 );
 

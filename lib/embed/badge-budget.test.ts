@@ -9,7 +9,7 @@ import { openDatabase, type Database } from "@/lib/db";
 import { DEMO_PARTNER_ID, seedDemoPartner } from "@/lib/demo/seed";
 import type { FinancingClient } from "@/lib/financing/client";
 import type { FinancialOffer, Money } from "@/lib/financing/types";
-import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
+import { sharedBuckets } from "@/lib/security/limits/shared-token-bucket";
 import { SOCKET_ADDRESS_HEADER, socketStampValue } from "@/lib/security/network/client-ip";
 import { createBadgeQuotes } from "./badge";
 import { badgeResponse, type BadgeDeps } from "./badge-response";
@@ -44,12 +44,19 @@ const client = {
 
 let ctx: Pick<AppContext, "db" | "clientFor">;
 
-function deps(perPartner: number, perIp: number): BadgeDeps {
+let family = 0;
+
+/**
+ * One instance's badge: its own cache, and the buckets of `prefix` in the test's database (two
+ * instances of one configuration: the same prefix).
+ */
+function deps(perPartner: number, perIp: number, prefix = `badge-test-${(family += 1)}`): BadgeDeps {
   const now = () => time;
   return {
     quotes: createBadgeQuotes({ now }),
-    perPartner: createTokenBuckets({ capacity: perPartner, perMinute: perPartner, now }),
-    perIp: createTokenBuckets({ capacity: perIp, perMinute: perIp, now }),
+    perPartner: sharedBuckets(`${prefix}:partner`, perPartner),
+    perIp: sharedBuckets(`${prefix}:ip`, perIp),
+    now: () => new Date(time),
   };
 }
 
@@ -123,6 +130,33 @@ describe("the badge's budget of partner API calls", () => {
     expect((await get(`partner=${DEMO_PARTNER_ID}&amount=999.99`, "203.0.113.10", d)).status).toBe(200);
     time += Number(refused.headers.get("retry-after")) * 1000;
     expect((await get(`partner=${DEMO_PARTNER_ID}&amount=1999.99`, "203.0.113.9", d)).status).toBe(200);
+  });
+
+  it("is shared by every instance: a client spreading new prices over two gets no more, nor does the partner", async () => {
+    calls = [];
+    const [one, two] = [deps(1_000, 4, "badge-shared"), deps(1_000, 4, "badge-shared")];
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++)
+      statuses.push((await get(`partner=${DEMO_PARTNER_ID}&amount=${4000 + i}`, "203.0.113.40", i % 2 === 0 ? one : two)).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429, 429, 429]);
+    expect(calls).toHaveLength(4);
+
+    const [a, b] = [deps(6, 1_000, "badge-shared-partner"), deps(6, 1_000, "badge-shared-partner")];
+    const spread: number[] = [];
+    for (let i = 0; i < 10; i++)
+      spread.push((await get(`partner=${DEMO_PARTNER_ID}&amount=${4100 + i}`, `192.0.2.${100 + i}`, i % 2 === 0 ? a : b)).status);
+    expect(spread.filter((status) => status === 200)).toHaveLength(6);
+  });
+
+  it("counts an IPv6 client by its /64: a new address of the same line spends the same budget", async () => {
+    calls = [];
+    const d = deps(1_000, 3);
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++)
+      statuses.push((await get(`partner=${DEMO_PARTNER_ID}&amount=${4200 + i}`, `2001:db8:7:1::${i + 1}`, d)).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    // Another line is another client.
+    expect((await get(`partner=${DEMO_PARTNER_ID}&amount=4299`, "2001:db8:7:2::1", d)).status).toBe(200);
   });
 
   it("many clients together cannot spend more than the partner's budget", async () => {

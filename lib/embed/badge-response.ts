@@ -10,7 +10,8 @@ import { resolveLocale, type Locale } from "@/lib/i18n/locales";
 import { getMessages } from "@/lib/i18n/server";
 import { loggerFor } from "@/lib/logger";
 import { isPartnerDisabled, partnerById } from "@/lib/partners/partners";
-import { createTokenBuckets, takeAll, type TokenBuckets } from "@/lib/security/limits/token-bucket";
+import { addressBucket } from "@/lib/security/limits/address-bucket";
+import { sharedBuckets, spendTokens, type SharedBuckets } from "@/lib/security/limits/shared-token-bucket";
 import { createBadgeQuotes, parseAmountCents, type BadgeQuote } from "./badge";
 
 /**
@@ -19,11 +20,17 @@ import { createBadgeQuotes, parseAmountCents, type BadgeQuote } from "./badge";
  * read cross-origin by the partner's allowed origins only (CORS), cacheable for five minutes.
  */
 
-/** The badge's cache and its budget of partner API calls (cache misses), per partner and per client IP. */
+/**
+ * The badge's cache (per instance: a cache) and its budget of partner API calls (cache misses), per
+ * partner and per client address, an IPv6 one by its /64: token buckets in the database
+ * (lib/security/limits/shared-token-bucket.ts), so every instance spends the same budget.
+ */
 export interface BadgeDeps {
   quotes: ReturnType<typeof createBadgeQuotes>;
-  perPartner: TokenBuckets;
-  perIp: TokenBuckets;
+  perPartner: SharedBuckets;
+  perIp: SharedBuckets;
+  /** The buckets' clock (tests); the time of the call otherwise. */
+  now?: () => Date;
 }
 
 let defaults: BadgeDeps | undefined;
@@ -33,8 +40,8 @@ function defaultDeps(): BadgeDeps {
     const { perPartnerPerMinute, perIpPerMinute } = getEnv().badgeBudget;
     defaults = {
       quotes: createBadgeQuotes(),
-      perPartner: createTokenBuckets({ capacity: perPartnerPerMinute, perMinute: perPartnerPerMinute }),
-      perIp: createTokenBuckets({ capacity: perIpPerMinute, perMinute: perIpPerMinute }),
+      perPartner: sharedBuckets("badge:partner", perPartnerPerMinute),
+      perIp: sharedBuckets("badge:ip", perIpPerMinute),
     };
   }
   return defaults;
@@ -88,7 +95,7 @@ export async function badgeResponse(
   if (origin && partner.allowedOrigins.includes(origin)) headers["Access-Control-Allow-Origin"] = origin;
 
   const price = { cents: parseAmountCents(query.amount)!, currency: "EUR" };
-  const ip = badgeClientIp(request);
+  const address = addressBucket(badgeClientIp(request));
   const quote = await deps.quotes.quote(
     partner.id,
     price,
@@ -96,10 +103,14 @@ export async function badgeResponse(
     async () => (await ctx.clientFor(partner).simulate(price, { countryCode: query.country })).offers,
     (error) => isFinancingApiError(error, "NO_FINANCIAL_COMPANIES_CONFIGURED"),
     () =>
-      takeAll([
-        [deps.perPartner, partner.id],
-        [deps.perIp, ip],
-      ]),
+      spendTokens(
+        ctx.db,
+        [
+          { buckets: deps.perPartner, key: partner.id },
+          { buckets: deps.perIp, key: address },
+        ],
+        deps.now?.(),
+      ),
   );
   if (!quote.visible && quote.reason === "rate_limited") {
     const retryAfter = Math.max(1, Math.ceil(quote.retryAfterMs / 1000));

@@ -36,7 +36,7 @@ export type BadgeQuote =
   | { visible: false; reason: "rate_limited"; retryAfterMs: number };
 
 /** Asked on a cache miss, before the partner API is called: whether the call is within budget. */
-export type SpendBudget = () => { ok: true } | { ok: false; retryAfterMs: number };
+export type SpendBudget = () => Promise<{ ok: true } | { ok: false; retryAfterMs: number }>;
 
 export function inRange(price: Money): boolean {
   return price.currency === "EUR" && price.cents >= BADGE_MIN_CENTS && price.cents <= BADGE_MAX_CENTS;
@@ -106,35 +106,52 @@ export function createBadgeQuotes(options: BadgeQuotesOptions = {}) {
     countryCode: string,
     simulate: Simulate,
     isNoOffer: IsNoOffer = () => false,
-    spend: SpendBudget = () => ({ ok: true }),
+    spend: SpendBudget = () => Promise.resolve({ ok: true }),
   ): Promise<BadgeQuote> {
     if (!inRange(price)) return Promise.resolve({ visible: false, reason: "out_of_range" });
     const key = `${partnerId}|${price.cents}|${price.currency}|${countryCode}`;
     const hit = entries.get(key);
     if (hit && hit.expires > now()) return hit.quote;
     // Only a call to the partner API spends the budget: cached answers (and a call already under
-    // way for this key) are served whatever it holds.
-    const budget = spend();
-    if (!budget.ok) return Promise.resolve({ visible: false, reason: "rate_limited", retryAfterMs: budget.retryAfterMs });
-
+    // way for this key, or its budget being asked) are served whatever it holds. The entry is in
+    // place before the budget is asked, so concurrent misses for one key spend it once.
     const entry: Entry = { quote: Promise.resolve({ visible: false, reason: "unavailable" }), expires: Number.POSITIVE_INFINITY };
-    entry.quote = simulate().then(
-      (offers) => {
-        entry.expires = now() + ttl;
-        return quoteFromOffers(offers, price);
+    const forget = () => {
+      if (entries.get(key) === entry) entries.delete(key);
+    };
+    entry.quote = spend().then(
+      (budget): Promise<BadgeQuote> => {
+        if (budget.ok) return call();
+        // Over budget: nothing to keep, the next request asks again.
+        forget();
+        return Promise.resolve({ visible: false, reason: "rate_limited", retryAfterMs: budget.retryAfterMs });
       },
       (error: unknown) => {
-        if (isNoOffer(error)) {
-          entry.expires = now() + ttl;
-          return { visible: false, reason: "no_offer" } as const;
-        }
-        entry.expires = now() + errorTtl;
-        logError(loggerFor("badge"), "badge: the simulation failed", error);
-        return { visible: false, reason: "unavailable" } as const;
+        // The budget could not be asked (the database): nothing kept, the error answered as any other.
+        forget();
+        throw error;
       },
     );
     entries.set(key, entry);
     return entry.quote;
+
+    function call(): Promise<BadgeQuote> {
+      return simulate().then(
+        (offers) => {
+          entry.expires = now() + ttl;
+          return quoteFromOffers(offers, price);
+        },
+        (error: unknown) => {
+          if (isNoOffer(error)) {
+            entry.expires = now() + ttl;
+            return { visible: false, reason: "no_offer" } as const;
+          }
+          entry.expires = now() + errorTtl;
+          logError(loggerFor("badge"), "badge: the simulation failed", error);
+          return { visible: false, reason: "unavailable" } as const;
+        },
+      );
+    }
   }
 
   return { quote, size: () => entries.size, clear: () => entries.clear() };

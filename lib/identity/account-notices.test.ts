@@ -1,8 +1,8 @@
 import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
 import { demoStaffDatabase } from "./testing/demo-staff-database";
+import { recordingMailer } from "./testing/recording-mailer";
 import { DEMO_PARTNER_ID, DEMO_STAFF, DEMO_TOTP_SECRET } from "@/lib/demo/seed";
-import type { Mailer } from "@/lib/mail/mailer";
 import { noticeApiSecretCreated } from "./account-notices";
 import { changePassword } from "./auth";
 import { issueLinkWithExpiry } from "./links";
@@ -31,20 +31,6 @@ const lucia = (): StaffAdminActor => ({
   partner: AURORA,
   user: { id: LUCIA.id, name: LUCIA.name, role: "admin", canRefund: true },
 });
-
-function recordingMailer(fail = false): Mailer & { sent: Parameters<Mailer["send"]>[0][]; tried: number } {
-  const sent: Parameters<Mailer["send"]>[0][] = [];
-  return {
-    sent,
-    tried: 0,
-    async send(message) {
-      this.tried++;
-      if (fail) throw Object.assign(new Error("550 no such user ana@viajes-aurora.example"), { code: "EENVELOPE", responseCode: 550 });
-      sent.push(message);
-      return { messageId: `<m${sent.length}@test>` };
-    },
-  };
-}
 
 describe("the account holder is told", () => {
   it("when their password changes, in their agency's name, with no link", async () => {

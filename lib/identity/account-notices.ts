@@ -35,15 +35,17 @@ export async function noticeAccountChange(db: Db, userId: string, notice: Member
   if (!mailer) return false;
   try {
     const [holder] = await db
-      .select({ email: staffUsers.email, organisation: partners.name })
+      .select({ email: staffUsers.email, invitedElsewhere: staffUsers.invitedElsewhereEmail, organisation: partners.name })
       .from(staffUsers)
       .leftJoin(partners, eq(partners.id, staffUsers.partnerId))
       .where(eq(staffUsers.id, userId))
       .limit(1);
     if (!holder) return false;
+    // An invitation to an address with an account elsewhere is told that, and nothing else: it is nobody's account here.
+    if ((holder.invitedElsewhere !== null) !== (notice.kind === "invited-elsewhere")) return false;
     return await send(
       mailer,
-      holder.email,
+      holder.invitedElsewhere ?? holder.email,
       { ...notice, organisation: holder.organisation ?? "Back-office", at: options.now ?? new Date() },
       { userId },
     );
@@ -67,7 +69,14 @@ export async function noticeApiSecretCreated(
       .select({ id: staffUsers.id, email: staffUsers.email, organisation: partners.name })
       .from(staffUsers)
       .innerJoin(partners, eq(partners.id, staffUsers.partnerId))
-      .where(and(eq(staffUsers.partnerId, partnerId), eq(staffUsers.role, "admin"), isNull(staffUsers.disabledAt)));
+      .where(
+        and(
+          eq(staffUsers.partnerId, partnerId),
+          eq(staffUsers.role, "admin"),
+          isNull(staffUsers.disabledAt),
+          isNull(staffUsers.invitedElsewhereEmail),
+        ),
+      );
     const at = options.now ?? new Date();
     let sent = 0;
     for (const admin of admins) {

@@ -121,6 +121,7 @@ export async function peekLink(db: Db, token: string, purpose: Purposes, now = n
       disabledAt: staffUsers.disabledAt,
       enrolledAt: staffUsers.totpEnabledAt,
       partnerDisabledAt: partners.disabledAt,
+      invitedElsewhere: staffUsers.invitedElsewhereEmail,
     })
     .from(staffLinks)
     .innerJoin(staffUsers, eq(staffUsers.id, staffLinks.userId))
@@ -130,13 +131,19 @@ export async function peekLink(db: Db, token: string, purpose: Purposes, now = n
   return row && !refusal(row) ? row.userId : undefined;
 }
 
-/** Why a link's account cannot use it: disabled (or its partner), or an enrolment link of an account that has enrolled. */
+/**
+ * Why a link's account cannot use it: disabled (or its partner), an enrolment link of an account
+ * that has enrolled, or the placeholder of an invitation to an address with an account elsewhere
+ * (lib/identity/member-invitations.ts), which nothing opens.
+ */
 function refusal(account: {
   purpose: LinkPurpose;
   disabledAt: Date | null;
   partnerDisabledAt: Date | null;
   enrolledAt: Date | null;
-}): "disabled" | "enrolled" | undefined {
+  invitedElsewhere: string | null;
+}): "disabled" | "enrolled" | "unusable" | undefined {
+  if (account.invitedElsewhere !== null) return "unusable";
   if (account.disabledAt || account.partnerDisabledAt) return "disabled";
   if (account.enrolledAt && isEnrolmentPurpose(account.purpose)) return "enrolled";
   return undefined;
@@ -169,6 +176,7 @@ export async function consumeLink(
           disabledAt: staffUsers.disabledAt,
           enrolledAt: staffUsers.totpEnabledAt,
           partnerDisabledAt: partners.disabledAt,
+          invitedElsewhere: staffUsers.invitedElsewhereEmail,
         })
         .from(staffUsers)
         .leftJoin(partners, eq(partners.id, staffUsers.partnerId))

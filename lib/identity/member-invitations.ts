@@ -1,6 +1,6 @@
 import "server-only";
-import { randomBytes, randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { and, eq, or } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import type { PartnerStaffRole } from "@/lib/vocabulary/staff";
 import { partners, staffUsers } from "@/lib/db/schema";
@@ -10,7 +10,8 @@ import { staffLinkEmail, type StaffLinkEmailKind } from "@/lib/mail/staff-link-e
 import { loggerFor } from "@/lib/logger";
 import { recordAudit } from "@/lib/audit/audit";
 import { takeTokens, type BucketRule } from "@/lib/security/limits/shared-token-bucket";
-import { INVITATION_TTL_MS, issueLinkWithExpiry, type IssuedLink } from "./links";
+import { noticeAccountChange } from "./account-notices";
+import { issueLinkWithExpiry, type IssuedLink } from "./links";
 import { can } from "./permissions";
 import {
   findMember,
@@ -41,14 +42,15 @@ export const INVITATION_EMAIL_BUDGET = { capacity: 20, perHour: 20 } as const sa
 type InviteFailure = { ok: false; reason: "forbidden" | "email_taken" | "no_partner" | "invalid_email" | "invalid_name" | "limited" };
 
 export type InviteResult =
-  | { ok: true; memberId: string; link: IssuedLink }
   /**
-   * `memberId` null: the address has an account at another partner or on the platform. Nothing was
-   * created and the link opens nothing, but the answer looks like any invitation, so an
-   * administrator learns nothing of other partners' accounts; the caller e-mails nothing.
+   * `accountElsewhere`: the address has an account at another partner or on the platform. The
+   * invitation is recorded like any other (a member of the staff list waiting to set up their
+   * access, a link of the same form), so an administrator learns nothing of other partners'
+   * accounts; but the row is a placeholder that opens nothing, its link is refused, and the e-mail
+   * (sent here, with `delivery: "email"`) tells the address it already has an account elsewhere.
+   * The caller sends the invitation e-mail only when it is false. Never shown to the administrator.
    */
-  | { ok: true; memberId: null; link: IssuedLink }
-  | InviteFailure;
+  { ok: true; memberId: string; link: IssuedLink; accountElsewhere: boolean } | InviteFailure;
 
 /**
  * A new member of the partner, with no password and no second factor: an invitation link (48 hours,
@@ -108,11 +110,15 @@ export async function inviteMember(
     log.info({ userId: actor.user.id }, "backoffice: an invitation e-mail was refused: the partner's budget is spent");
     return { ok: false, reason: "limited" };
   }
-  const invited = await createInvitedMember(actor.db, actor.partner.id, { ...input, email: email.data, name: name.data }, now);
+  const fields = { ...input, email: email.data, name: name.data };
+  const invited = await createInvitedMember(actor.db, actor.partner.id, fields, now);
   if (!invited.ok && invited.reason !== "email_taken") return invited;
   if (!invited.ok && (await isPartnerMember(actor.db, actor.partner.id, email.data))) return invited;
-  // Taken at another partner or on the platform: answered like an invitation, with a link that opens nothing.
-  const created = invited.ok ? invited : { ok: true as const, memberId: null, link: unusableInvitationLink(now) };
+  // Taken at another partner or on the platform: recorded like an invitation, as a placeholder that opens nothing.
+  const created = invited.ok
+    ? { ...invited, accountElsewhere: false }
+    : await createElsewhereInvitation(actor.db, actor.partner.id, fields, now);
+  if (!created.ok) return created;
   await recordAudit(
     actor.db,
     {
@@ -120,7 +126,7 @@ export async function inviteMember(
       result: "ok",
       ...who(actor, options.ip),
       details: {
-        ...(created.memberId ? { member: created.memberId } : {}),
+        member: created.memberId,
         memberName: name.data,
         role: input.role,
         canRefund: input.canRefund,
@@ -129,25 +135,63 @@ export async function inviteMember(
     },
     now,
   );
-  if (created.memberId)
+  if (!created.accountElsewhere)
     log.info({ userId: actor.user.id, memberId: created.memberId, role: input.role }, "backoffice: staff member invited");
-  else log.info({ userId: actor.user.id }, "backoffice: an invitation to an address with an account elsewhere was answered as sent");
+  else {
+    log.info(
+      { userId: actor.user.id, memberId: created.memberId },
+      "backoffice: an address with an account elsewhere was invited: recorded as a placeholder that opens nothing",
+    );
+    if (input.delivery === "email")
+      await noticeAccountChange(actor.db, created.memberId, { kind: "invited-elsewhere", by: actor.user.name }, { ...options, now });
+  }
   return created;
 }
 
-/** Whether the address is a member of this very partner (which its administrators may be told). */
+/** Whether the address is a member (or an invitee) of this very partner, which its administrators may be told. */
 async function isPartnerMember(db: Db, partnerId: string, email: string): Promise<boolean> {
   const [row] = await db
     .select({ id: staffUsers.id })
     .from(staffUsers)
-    .where(and(eq(staffUsers.email, email), eq(staffUsers.partnerId, partnerId)))
+    .where(and(or(eq(staffUsers.email, email), eq(staffUsers.invitedElsewhereEmail, email)), eq(staffUsers.partnerId, partnerId)))
     .limit(1);
   return Boolean(row);
 }
 
-/** A link of an invitation's shape and expiry that is stored nowhere, so it opens nothing. */
-function unusableInvitationLink(now: Date): IssuedLink {
-  return { token: randomBytes(32).toString("base64url"), expiresAt: new Date(now.getTime() + INVITATION_TTL_MS) };
+/**
+ * The invitation of an address that has an account elsewhere, recorded as any invitation is (a
+ * member row of the partner, no password, an invitation link), so that the staff list, the
+ * member's page and every action on it behave alike. The row holds the address invited in
+ * `invitedElsewhereEmail` and, as its sign-in address, a unique one of the reserved `.invalid`
+ * domain: nobody signs in with it, no mail reaches it, and its links are refused
+ * (lib/identity/links.ts), so accepting attaches nothing to the account elsewhere. A second
+ * invitation of the address at the same partner is `email_taken`, as for any member.
+ */
+async function createElsewhereInvitation(
+  db: Db,
+  partnerId: string,
+  input: { email: string; name: string; role: PartnerStaffRole; canRefund: boolean },
+  now: Date,
+): Promise<{ ok: true; memberId: string; link: IssuedLink; accountElsewhere: true } | { ok: false; reason: "email_taken" }> {
+  const memberId = `staff_${randomUUID()}`;
+  const inserted = await db
+    .insert(staffUsers)
+    .values({
+      id: memberId,
+      partnerId,
+      role: input.role,
+      canRefund: input.canRefund,
+      email: `invited-elsewhere.${randomUUID()}@staff.invalid`,
+      invitedElsewhereEmail: input.email,
+      name: input.name,
+      passwordHash: null,
+      createdAt: now,
+    })
+    .onConflictDoNothing({ target: [staffUsers.partnerId, staffUsers.invitedElsewhereEmail] })
+    .returning({ id: staffUsers.id });
+  if (inserted.length === 0) return { ok: false, reason: "email_taken" };
+  const link = await issueLinkWithExpiry(db, memberId, "invitation", { now, by: "invitation" });
+  return { ok: true, memberId, link, accountElsewhere: true };
 }
 
 /**

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { generate } from "otplib";
 import { beforeEach, describe, expect, it } from "vitest";
 import { demoStaffDatabase } from "./testing/demo-staff-database";
+import { recordingMailer } from "./testing/recording-mailer";
 import { auditEvents, loginThrottles, partners, staffLinks, staffSessions, staffUsers, tokenBuckets } from "@/lib/db/schema";
 import { DEMO_GROUP_PARTNER_ID, DEMO_PARTNER_ID, DEMO_STAFF, DEMO_TOTP_SECRET } from "@/lib/demo/seed";
 import { completeEnrolment, openEnrolmentSession } from "./second-factor-steps";
@@ -202,8 +203,6 @@ describe("inviting", () => {
   });
 
   it("answers an address with an account at another partner or on the platform like any invitation, and opens nothing", async () => {
-    const membersBefore = await db().select().from(staffUsers);
-    const linksBefore = await db().select().from(staffLinks);
     const operatorEmail = "operator.invite-test@checkout.example";
     await db().insert(staffUsers).values({
       id: "operator_invite_test",
@@ -215,28 +214,81 @@ describe("inviting", () => {
       passwordHash: null,
       createdAt: new Date(),
     });
+    const invitedIds: string[] = [];
     try {
-      for (const email of [MARCOS.email, operatorEmail.toUpperCase()]) {
-        for (const delivery of ["email", "link"] as const) {
-          const answer = await inviteMember(lucia(), { email, name: "Someone", role: "agent", canRefund: false, delivery });
-          if (!answer.ok) throw new Error(`refused: ${answer.reason}`);
-          // Shaped like a new invitation: a link of the same form and expiry...
-          expect(answer.link.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-          expect(answer.link.expiresAt.getTime() - Date.now()).toBeGreaterThan(INVITATION_TTL_MS - 60_000);
-          // ...that opens nothing, and the account at the other partner is untouched.
-          expect(await peekLink(db(), answer.link.token, ENROLMENT_PURPOSES)).toBeUndefined();
-        }
+      for (const [email, delivery] of [
+        [MARCOS.email, "link"],
+        [operatorEmail.toUpperCase(), "email"],
+      ] as const) {
+        const answer = await inviteMember(lucia(), { email, name: "Someone", role: "agent", canRefund: false, delivery });
+        if (!answer.ok) throw new Error(`refused: ${answer.reason}`);
+        invitedIds.push(answer.memberId);
+        // Shaped like a new invitation: a link of the same form and expiry...
+        expect(answer.link.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        expect(answer.link.expiresAt.getTime() - Date.now()).toBeGreaterThan(INVITATION_TTL_MS - 60_000);
+        // ...that opens nothing: neither its page nor using it attaches anything to the account elsewhere.
+        expect(await peekLink(db(), answer.link.token, ENROLMENT_PURPOSES)).toBeUndefined();
+        expect(await consumeLink(db(), answer.link.token, ENROLMENT_PURPOSES, { ip: IP })).toBeUndefined();
       }
-      expect(await db().select().from(staffLinks)).toEqual(linksBefore);
-      expect((await db().select().from(staffUsers)).length).toBe(membersBefore.length + 1);
       const [marcos] = await db().select().from(staffUsers).where(eq(staffUsers.email, MARCOS.email));
       expect(marcos!.partnerId).toBe(DEMO_GROUP_PARTNER_ID);
+      // Nobody signs in with the placeholder: Marcos still signs in at Grupo Demo only.
+      const rows = await db().select().from(staffUsers).where(eq(staffUsers.partnerId, DEMO_PARTNER_ID));
+      expect(rows.filter((row) => row.email === MARCOS.email)).toEqual([]);
       // Nothing in Viajes Aurora's audit log tells the address had an account elsewhere.
       const aurorasLog = (await auditOf("staff_invited")).filter((row) => row.partnerId === DEMO_PARTNER_ID);
       expect(JSON.stringify(aurorasLog)).not.toMatch(/taken|elsewhere|exists|staff_demo_grupo|operator_invite_test/);
     } finally {
       await db().delete(staffUsers).where(eq(staffUsers.id, "operator_invite_test"));
+      for (const id of invitedIds) await db().delete(staffUsers).where(eq(staffUsers.id, id));
     }
+  });
+
+  it("an administrator probing addresses sees the same staff list, member page and actions for one with an account elsewhere as for a free one", async () => {
+    const mailer = recordingMailer();
+    const free = "free.probe@agency.example";
+    /** What Viajes Aurora's administrator can observe of an invitee, without what differs for any two people. */
+    const observed = async (memberId: string) => {
+      const member = (await listMembers(db(), DEMO_PARTNER_ID)).find((row) => row.id === memberId)!;
+      const { id: _id, email: _email, createdAt: _createdAt, ...rest } = member;
+      return { listed: rest, page: Boolean(await findMember(db(), DEMO_PARTNER_ID, memberId)) };
+    };
+    const probe = async (email: string) => {
+      const answer = await inviteMember(lucia(), { email, name: "Probe", role: "agent", canRefund: false, delivery: "email" }, { mailer });
+      if (!answer.ok) throw new Error(`refused: ${answer.reason}`);
+      const listedEmail = (await listMembers(db(), DEMO_PARTNER_ID)).find((row) => row.id === answer.memberId)!.email;
+      const seen = {
+        answer: Object.keys(answer).filter((key) => key !== "accountElsewhere"),
+        listedEmail,
+        before: await observed(answer.memberId),
+        again: await inviteMember(lucia(), { email, name: "Probe", role: "agent", canRefund: false, delivery: "link" }),
+        reissued: (await reissueInvitation(lucia(), answer.memberId)).ok,
+        changed: await changeMember(lucia(), answer.memberId, { role: "admin", canRefund: true }, { mailer }),
+        disabled: (await setMemberDisabled(lucia(), answer.memberId, true)).ok,
+        enabled: (await setMemberDisabled(lucia(), answer.memberId, false)).ok,
+        after: await observed(answer.memberId),
+        reset: await resetMemberSecondFactor(lucia(), answer.memberId, "000000"),
+        removed: await removeMember(lucia(), answer.memberId),
+      };
+      return seen;
+    };
+    const forFree = await probe(free);
+    const forTaken = await probe(MARCOS.email.toUpperCase());
+    expect(forFree.listedEmail).toBe(free);
+    expect(forTaken.listedEmail).toBe(MARCOS.email);
+    expect({ ...forTaken, listedEmail: "" }).toEqual({ ...forFree, listedEmail: "" });
+    expect(forTaken.again).toEqual({ ok: false, reason: "email_taken" });
+    expect(forTaken.after.listed).toMatchObject({ role: "admin", canRefund: true, passwordSet: false, twoFactor: false });
+    // The address with an account elsewhere is told so, with no link, and nothing more: the change of
+    // role is told to the free invitee (their account to be) but not to the account elsewhere.
+    expect(mailer.sent.map((mail) => [mail.to, mail.subject])).toEqual([
+      [free, expect.stringContaining("your permissions were changed")],
+      [MARCOS.email, expect.stringContaining("you already have an account")],
+    ]);
+    expect(mailer.sent[1]!.text).toMatch(/already has a back-office account/);
+    expect(mailer.sent[1]!.text).not.toMatch(/https?:\/\//);
+    const [marcos] = await db().select().from(staffUsers).where(eq(staffUsers.email, MARCOS.email));
+    expect(marcos).toMatchObject({ partnerId: DEMO_GROUP_PARTNER_ID, role: "admin", disabledAt: null });
   });
 
   it("an agent invites no one, and the attempt is audited", async () => {

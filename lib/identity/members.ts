@@ -91,7 +91,8 @@ export async function listMembers(db: Db, partnerId: string): Promise<Member[]> 
       ? [
           {
             id: row.id,
-            email: row.email,
+            // An invitation to an address with an account elsewhere shows that address, as any invitee's.
+            email: row.invitedElsewhereEmail ?? row.email,
             name: row.name,
             role: row.role,
             canRefund: row.canRefund,

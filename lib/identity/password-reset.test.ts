@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { demoStaffDatabase } from "./testing/demo-staff-database";
+import { recordingMailer } from "./testing/recording-mailer";
 import { auditEvents, loginThrottles, staffLinks, staffSessions, staffUsers, tokenBuckets } from "@/lib/db/schema";
 import { DEMO_PARTNER_ID, DEMO_STAFF } from "@/lib/demo/seed";
 import type { Mailer } from "@/lib/mail/mailer";
@@ -23,18 +24,6 @@ const AGENT = demo("staff_demo_aurora_agent");
 const NEW_PASSWORD = "another-strong-passphrase-42";
 
 const db = demoStaffDatabase(APP_URL);
-
-function recordingMailer(fail = false): Mailer & { sent: Parameters<Mailer["send"]>[0][] } {
-  const sent: Parameters<Mailer["send"]>[0][] = [];
-  return {
-    sent,
-    async send(message) {
-      if (fail) throw new Error("smtp down");
-      sent.push(message);
-      return { messageId: `<m${sent.length}@test>` };
-    },
-  };
-}
 
 const deps = (mailer: Mailer | undefined) => ({
   mailer,

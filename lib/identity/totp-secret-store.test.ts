@@ -113,16 +113,18 @@ describe("staff TOTP secrets bound to their row", () => {
     expect(await storedSecret("bob")).toBe(alices);
   });
 
-  it("an old row sealed for its column alone still verifies, and the re-seal binds it to its row under the same key", async () => {
+  it("an old row sealed for its column alone is re-sealed bound to its row by the start's re-seal, then verifies; unsealed, it opens nothing", async () => {
     const ring = sandboxKeyring();
     const old = sealWith(ring, SECRET, CONTEXT);
     await enrolled("alice", old);
     await enrolled("bob", "placeholder");
+    // Reading never falls back to the column alone (no server error either).
+    expect(await checkSecondFactor(database.db, "alice", await codeNow(SECRET))).toEqual({ ok: false, reason: "unreadable" });
 
-    expect(await checkSecondFactor(database.db, "alice", await codeNow(SECRET))).toMatchObject({ ok: true, method: "totp" });
-
+    // What the server runs at start (lib/startup.ts), before its first request.
     const report = await resealAll(database.db, ring);
     expect(report.staffSecrets).toEqual({ resealed: 2, unreadable: 0 });
+    expect(await checkSecondFactor(database.db, "alice", await codeNow(SECRET))).toMatchObject({ ok: true, method: "totp" });
     const bound = (await storedSecret("alice"))!;
     expect(bound).not.toBe(old);
     expect(bound.startsWith(`enc:v1:${ring[0].id}:`)).toBe(true);
@@ -135,15 +137,14 @@ describe("staff TOTP secrets bound to their row", () => {
     expect((await resealAll(database.db, ring)).staffSecrets).toEqual({ resealed: 0, unreadable: 1 });
   });
 
-  it("the pending secret: bound to its session's member, an old column-only one still enrols and is re-sealed row-bound", async () => {
+  it("the pending secret: bound to its session's member, an old column-only one re-sealed row-bound at start, then enrols", async () => {
     const ring = sandboxKeyring();
     await member("alice", null);
     await member("bob", null);
     await session("alice-session", "alice", sealWith(ring, SECRET, PENDING_CONTEXT));
     await session("bob-session", "bob", null);
 
-    // The old column-only pending secret still shows, and is re-sealed bound to Alice.
-    expect(await enrolmentSecret(database.db, "alice-session")).toBe(SECRET);
+    // The start's re-seal binds the old column-only pending secret to Alice; it then shows as it was.
     expect(await resealTotpSecrets(database.db, ring)).toEqual({ resealed: 1, unreadable: 0 });
     const bound = (await storedPending("alice-session"))!;
     expect(openWith(ring, bound, pendingContext("alice"))).toBe(SECRET);

@@ -13,9 +13,11 @@ import type { Keyring } from "@/lib/config/keyring";
  * column) does not open. The pending secret of an enrolment is bound the same way to the member
  * whose session holds it: the session's own key, its token's hash, changes when the token is renewed.
  *
- * Values sealed before the binding to the row held the column alone: they still open (a fallback
- * that only ever tries the column's own name), and the re-seal at start binds them to their row. A
- * value stored before sealing existed (plaintext) still opens as it is.
+ * Values sealed before the binding to the row held the column alone. Only the re-seal opens them
+ * (resealTotpSecrets, run at every start before the first request, and by `npm run admin --
+ * reseal-secrets`), to seal them again bound to their row; reading a member's secret never does, so
+ * a column-only value copied onto another row opens nothing there once the server has started. A
+ * value stored before sealing existed (plaintext) still opens as it is, and is sealed by the same re-seal.
  */
 
 const COLUMN = "staff_users.totp_secret";
@@ -29,8 +31,13 @@ function rowContext(column: string, userId: string): string {
   return `${column}:${userId}`;
 }
 
-/** Opens a value bound to its row, else one sealed for its column alone; throws SecretOpenError for neither. */
-function openBound(ring: Keyring, column: string, userId: string, stored: string): { plaintext: string; rowBound: boolean } {
+/** Opens a value bound to its row; throws SecretOpenError when it is not (a copy, or a column-only value not yet re-sealed). */
+function openRowBound(ring: Keyring, column: string, userId: string, stored: string): string {
+  return openWith(ring, stored, rowContext(column, userId));
+}
+
+/** For the re-seal only: a value bound to its row, else one sealed for its column alone; throws SecretOpenError for neither. */
+function openForReseal(ring: Keyring, column: string, userId: string, stored: string): { plaintext: string; rowBound: boolean } {
   try {
     return { plaintext: openWith(ring, stored, rowContext(column, userId)), rowBound: true };
   } catch (error) {
@@ -45,7 +52,7 @@ export function storeTotpSecret(userId: string, plaintext: string, keyring?: Key
 
 /** The member's secret; throws SecretOpenError when no listed key opens it for this member. */
 export function readTotpSecret(userId: string, stored: string, keyring?: Keyring): string {
-  return openBound(ringOf(keyring), COLUMN, userId, stored).plaintext;
+  return openRowBound(ringOf(keyring), COLUMN, userId, stored);
 }
 
 export function storePendingTotpSecret(userId: string, plaintext: string, keyring?: Keyring): string {
@@ -54,7 +61,7 @@ export function storePendingTotpSecret(userId: string, plaintext: string, keyrin
 
 /** The pending secret of a session of this member; throws SecretOpenError when it does not open for them. */
 export function readPendingTotpSecret(userId: string, stored: string, keyring?: Keyring): string {
-  return openBound(ringOf(keyring), PENDING_COLUMN, userId, stored).plaintext;
+  return openRowBound(ringOf(keyring), PENDING_COLUMN, userId, stored);
 }
 
 type Resealed = "resealed" | "unreadable" | "kept";
@@ -63,7 +70,7 @@ type Resealed = "resealed" | "unreadable" | "kept";
 function resealed(ring: Keyring, column: string, userId: string, stored: string): { outcome: Resealed; sealed?: string } {
   let opened: { plaintext: string; rowBound: boolean };
   try {
-    opened = openBound(ring, column, userId, stored);
+    opened = openForReseal(ring, column, userId, stored);
   } catch (error) {
     if (!(error instanceof SecretOpenError)) throw error;
     return { outcome: "unreadable" };

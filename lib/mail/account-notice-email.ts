@@ -5,13 +5,15 @@ import type { EmailContent } from "./payment-link-email";
 /**
  * The e-mails that tell people their account changed: their password changed or was reset, an
  * administrator reset their second factor or changed what they may do, and (to a partner's
- * administrators) a new API secret. Pure. The recipient's language is not known (it is whatever
+ * administrators) a new API secret; and, to an address invited by a partner while it has an account
+ * elsewhere, that the invitation cannot be used with it. Pure. The recipient's language is not known (it is whatever
  * their browser says when they sign in), so each says it in Spanish, then in English. Names typed by
  * people (the agency's, an administrator's, a secret's) are rendered inert. No link: a notice is
  * something to check, not a button to press; who did not expect it tells an administrator.
  */
 
-export type AccountNoticeKind = "password-changed" | "password-reset" | "second-factor-reset" | "access-changed" | "api-secret-created";
+export type AccountNoticeKind =
+  "password-changed" | "password-reset" | "second-factor-reset" | "access-changed" | "api-secret-created" | "invited-elsewhere";
 
 export interface AccountNoticeInput {
   kind: AccountNoticeKind;
@@ -38,6 +40,7 @@ const ES = {
     "second-factor-reset": "tu verificación en dos pasos se ha restablecido",
     "access-changed": "han cambiado tus permisos",
     "api-secret-created": "hay un secreto de la API nuevo",
+    "invited-elsewhere": "te han invitado, pero ya tienes una cuenta",
   },
   intro: (n: AccountNoticeInput, org: string, by: string) =>
     ({
@@ -46,6 +49,7 @@ const ES = {
       "second-factor-reset": `${by}, administrador de ${org}, ha restablecido tu verificación en dos pasos el ${when(n.at)}. Todas tus sesiones se han cerrado.`,
       "access-changed": `${by}, administrador de ${org}, ha cambiado lo que puedes hacer en el back-office el ${when(n.at)}.`,
       "api-secret-created": `${by} ha creado un secreto de la API de ${org} el ${when(n.at)}.`,
+      "invited-elsewhere": `${by}, administrador de ${org}, ha invitado esta dirección a su back-office el ${when(n.at)}. Esta dirección ya tiene una cuenta del back-office en otra agencia o en la plataforma, así que la invitación no puede usarse con ella y no cambia nada de esa cuenta. Para unirte a ${org}, pide que inviten otra dirección.`,
     })[n.kind],
   labels: {
     role: "Rol",
@@ -58,6 +62,7 @@ const ES = {
     no: "no",
   },
   notYou: "Si no lo esperabas, avisa cuanto antes a un administrador de tu agencia.",
+  notYouInvited: "Si no esperabas esta invitación, ignora este mensaje.",
 };
 
 const EN: typeof ES = {
@@ -67,6 +72,7 @@ const EN: typeof ES = {
     "second-factor-reset": "your two-step verification was reset",
     "access-changed": "your permissions were changed",
     "api-secret-created": "a new API secret was created",
+    "invited-elsewhere": "you were invited, but you already have an account",
   },
   intro: (n, org, by) =>
     ({
@@ -75,6 +81,7 @@ const EN: typeof ES = {
       "second-factor-reset": `${by}, an administrator of ${org}, reset your two-step verification on ${when(n.at)}. All your sessions were signed out.`,
       "access-changed": `${by}, an administrator of ${org}, changed what you may do in the back-office on ${when(n.at)}.`,
       "api-secret-created": `${by} created an API secret of ${org} on ${when(n.at)}.`,
+      "invited-elsewhere": `${by}, an administrator of ${org}, invited this address to its back-office on ${when(n.at)}. This address already has a back-office account at another agency or on the platform, so the invitation cannot be used with it, and it changes nothing of that account. To join ${org}, ask them to invite another address.`,
     })[n.kind],
   labels: {
     role: "Role",
@@ -87,6 +94,7 @@ const EN: typeof ES = {
     no: "no",
   },
   notYou: "If you were not expecting this, tell an administrator of your agency at once.",
+  notYouInvited: "If you were not expecting this invitation, ignore this message.",
 };
 
 export function accountNoticeEmail(input: AccountNoticeInput): EmailContent {
@@ -100,7 +108,7 @@ export function accountNoticeEmail(input: AccountNoticeInput): EmailContent {
       if (input.access.role === "admin") rows.push([t.labels.data, yesNo(input.access.canDataRequests)]);
     }
     if (input.secretName !== undefined) rows.push([t.labels.secret, inertText(input.secretName)]);
-    return { intro: t.intro(input, organisation, by), rows, notYou: t.notYou };
+    return { intro: t.intro(input, organisation, by), rows, notYou: input.kind === "invited-elsewhere" ? t.notYouInvited : t.notYou };
   };
   return noticeEmail({
     subject: `${input.organisation}: ${ES.subject[input.kind]} / ${EN.subject[input.kind]}`,

@@ -126,6 +126,28 @@ describe("the app's HTTP server", () => {
     expect(garbage.toLowerCase()).toContain("x-content-type-options: nosniff");
   });
 
+  it("writes no answer to an unreadable request on a connection that was already answered: it is only closed, as Node does", async () => {
+    handler = (_request, response) => response.writeHead(200, { "Content-Type": "text/plain", "Content-Length": "2" }).end("ok");
+    const afterGarbage = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, "127.0.0.1", () => socket.write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+      let received = "";
+      let sentGarbage = false;
+      socket.setEncoding("utf8");
+      socket.on("data", (chunk: string) => {
+        received += chunk;
+        // The first answer, whole (kept alive): then a request the parser cannot read, on the same connection.
+        if (!sentGarbage && received.endsWith("\r\n\r\nok")) {
+          sentGarbage = true;
+          received = "";
+          socket.write("GET / HTTP/1.1\r\nno colon in this header\r\n\r\n");
+        }
+      });
+      socket.on("close", () => (sentGarbage ? resolve(received) : reject(new Error("closed before the first answer"))));
+      socket.on("error", reject);
+    });
+    expect(afterGarbage).toBe("");
+  });
+
   it("the fuzz's sender reads the answer to CONNECT and to an unknown method: a 4xx with the security headers, not a drop", async () => {
     handler = (_request, response) => response.writeHead(200, { "Content-Type": "text/plain" }).end("ok");
     for (const method of ["CONNECT", "BREW", "TRACE"]) {

@@ -49,9 +49,11 @@ export function createAppServer(handle: RequestHandler): Server {
     answerOnSocket(socket, unservedMethodAnswer("CONNECT", request.url)!);
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
-    // As Node's own handler: nothing is written over an answer already under way on this socket.
+    // Node's own rule: an answer only on a socket nothing was ever written on (not after an earlier
+    // answer on a kept-alive connection, nor over one under way), and none to a client that reset.
     const underWay = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage?.headersSent === true;
-    if (error.code === "ECONNRESET" || !socket.writable || underWay) {
+    const written = "bytesWritten" in socket && typeof socket.bytesWritten === "number" ? socket.bytesWritten : 0;
+    if (error.code === "ECONNRESET" || !socket.writable || written !== 0 || underWay) {
       socket.destroy();
       return;
     }

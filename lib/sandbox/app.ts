@@ -5,7 +5,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { API_KEY_HEADER, partnerApi, SANDBOX_BODY_MAX_BYTES } from "./api";
 import { DEFAULT_QA_TOKEN } from "./config";
 import { checkUrl, refusalResponse } from "@/lib/security/headers/request-guard";
-import { controlApi } from "./control";
+import { controlApi, type ClientAddress } from "./control";
 import { openSandboxDatabase, type SandboxDatabase } from "./db/connection";
 import { SandboxEngine, type SandboxEngineOptions } from "./engine";
 import { generalError, SandboxError } from "./errors";
@@ -31,6 +31,12 @@ export interface SandboxOptions extends SandboxEngineOptions {
   /** Reached from beyond this machine (a public APP_URL or SANDBOX_PUBLIC_ORIGIN): the published QA token is refused. */
   publiclyReachable?: boolean;
   /**
+   * The client's address, for the published QA token (accepted from this machine only): the app
+   * serving the sandbox gives the socket's or its proxies' (appClientAddress); by default the
+   * socket's when served by @hono/node-server (`npm run sandbox`, the tests' servers), else unknown.
+   */
+  clientAddress?: ClientAddress;
+  /**
    * The origin the sandbox's links are built on (SANDBOX_PUBLIC_ORIGIN: `financingUrl`, the hosted
    * pages' links and redirects, the OpenAPI document's server); by default each request's own.
    */
@@ -45,7 +51,8 @@ export interface Sandbox {
   /** Resolves once the database is open and migrated; rejects if it cannot be. */
   ready: Promise<void>;
   /** A Web-standard handler: `Request -> Response`, for paths under `/sandbox`. */
-  fetch(request: Request): Promise<Response>;
+  /** `env`: the server's bindings (@hono/node-server's `incoming`, whose socket tells the client's address). */
+  fetch(request: Request, env?: unknown): Promise<Response>;
   /** Stops the timer, waits for webhook deliveries in flight, closes the database. */
   close(): Promise<void>;
 }
@@ -91,7 +98,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   app.route("/v1", partnerApi(engine));
   app.route(
     "/_control",
-    controlApi(engine, faults, { qaToken: options.qaToken ?? DEFAULT_QA_TOKEN, publiclyReachable: options.publiclyReachable }),
+    controlApi(engine, faults, {
+      qaToken: options.qaToken ?? DEFAULT_QA_TOKEN,
+      publiclyReachable: options.publiclyReachable,
+      clientAddress: options.clientAddress,
+    }),
   );
   app.route("/", hostedPages(engine, { redirectOrigins: options.redirectOrigins }));
 
@@ -117,7 +128,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     engine,
     faults,
     ready: database.then(() => undefined),
-    fetch: async (request) => app.fetch(request),
+    fetch: async (request, env) => app.fetch(request, env),
     async close() {
       if (timer) clearInterval(timer);
       await engine.idle();

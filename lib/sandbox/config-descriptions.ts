@@ -17,7 +17,7 @@ export const SANDBOX_ENV_DESCRIPTIONS: Record<string, SandboxVariableDescription
   SANDBOX_QA_TOKEN: {
     secret: true,
     description:
-      "The QA token of the sandbox's control API: it acts on any account. The default is published: set your own on a shared deployment.",
+      "The QA token of the sandbox's control API: it acts on any account. The default is published, so it is accepted only from this machine (and never with a public address): set your own on a shared deployment.",
   },
   SANDBOX_RETENTION_DAYS: { description: "Operations created longer ago than this many days are purged, with their events." },
   SANDBOX_LOCAL_MODE: {

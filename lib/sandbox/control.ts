@@ -6,9 +6,28 @@ import type { SandboxEngine } from "./engine";
 import { DEFAULT_QA_TOKEN } from "./config";
 import { authError, parseOrThrow, validationError } from "./errors";
 import type { Faults } from "./faults";
-import { redactUrl } from "./targets";
+import { classifyAddress, redactUrl } from "./targets";
+import { clientIpFrom } from "@/lib/security/network/client-ip";
 
 type Env = { Variables: { account: string } };
+
+/** The client's address of a request to the sandbox (`env`: the server's bindings), or undefined when not known. */
+export type ClientAddress = (request: Request, env: unknown) => string | undefined;
+
+/** The socket's address of a request served by @hono/node-server (its `incoming` binding). */
+export const nodeServerClientAddress: ClientAddress = (_request, env) => {
+  const incoming = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return incoming?.socket?.remoteAddress;
+};
+
+/**
+ * The client's address as the app serving the sandbox knows it (lib/security/network/client-ip.ts):
+ * its socket's, stamped by the app's server, or behind `trustedProxyHops` proxies the one they
+ * appended; never an address the client wrote itself.
+ */
+export function appClientAddress(trustedProxyHops: number): ClientAddress {
+  return (request) => clientIpFrom(request.headers, trustedProxyHops);
+}
 
 const advanceSchema = z.object({
   seconds: z
@@ -25,20 +44,31 @@ const decisionSchema = z.object({ decision: z.enum(["approve", "decline", "error
  * Every call acts on one sandbox account: the caller's own, named by its key in the key header
  * (as in the partner API), or, with the operator's QA token (`Authorization: Bearer <token>`), the
  * account named in the `account` query parameter (`?account=agency_201`). A key never reaches
- * another account's operations, clock or faults.
+ * another account's operations, clock or faults. The published QA token (the default, which
+ * anyone can read) acts on any account only for a client on this machine, and never where the
+ * sandbox is publicly reachable: anyone else holding it would reset or drive the accounts of the
+ * QA teams sharing the sandbox. From elsewhere, each team acts with its account's key, or the
+ * operator sets their own token.
  */
-export function controlApi(engine: SandboxEngine, faults: Faults, options: { qaToken: string; publiclyReachable?: boolean }) {
-  // The published token opens nothing where anyone else can reach the sandbox: the operator sets their own.
-  const tokenRefused = options.publiclyReachable === true && options.qaToken === DEFAULT_QA_TOKEN;
+export function controlApi(
+  engine: SandboxEngine,
+  faults: Faults,
+  options: { qaToken: string; publiclyReachable?: boolean; clientAddress?: ClientAddress },
+) {
+  const published = options.qaToken === DEFAULT_QA_TOKEN;
+  const clientAddress = options.clientAddress ?? nodeServerClientAddress;
   const control = new Hono<Env>();
 
   control.use("*", async (c, next) => {
     const authorization = c.req.header("Authorization");
     if (authorization !== undefined) {
-      if (tokenRefused)
+      // The published token opens nothing where anyone else can reach the sandbox: the operator sets their own.
+      if (published && options.publiclyReachable === true)
         throw authError("The published QA token is not accepted where the sandbox is publicly reachable: set SANDBOX_QA_TOKEN");
       const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
       if (token === undefined || !timingSafeEqual(token, options.qaToken)) throw authError("Invalid QA token");
+      if (published && !isThisMachine(clientAddress(c.req.raw, c.env)))
+        throw authError("The published QA token is accepted from this machine only: act with your account's key, or set SANDBOX_QA_TOKEN");
       const account = c.req.query("account");
       if (account === undefined || !isAccount(account)) {
         throw validationError([
@@ -148,4 +178,9 @@ function timingSafeEqual(a: string, b: string): boolean {
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return diff === 0;
+}
+
+/** Whether a client's address is this machine's loopback (an unknown one is not). */
+function isThisMachine(address: string | undefined): boolean {
+  return address !== undefined && classifyAddress(address) === "loopback";
 }

@@ -4,6 +4,7 @@ import { getDatabase } from "@/lib/db";
 import { processSlot } from "@/lib/process/singleton";
 import { createSandbox, type Sandbox } from "./app";
 import { appPorts, engineOptionsOf, sandboxConfigFromEnv } from "./config";
+import { appClientAddress } from "./control";
 import { shareDatabase } from "./db/connection";
 
 // One per process (lib/process/singleton.ts): one sandbox (one timer) is enough; its state is in the database anyway.
@@ -27,6 +28,8 @@ export function getSandbox(): Sandbox {
       // under APP_URL, never the localhost:$PORT the app calls it on.
       publicOrigin: env.APP_URL,
       publiclyReachable: !isLoopbackUrl(env.APP_URL),
+      // The published QA token works from this machine only: the client's address as the app knows it.
+      clientAddress: appClientAddress(env.TRUSTED_PROXY_HOPS),
       // Its pages redirect only to the app itself: the return routes our client gives are there.
       redirectOrigins: [new URL(env.APP_URL).origin],
     });

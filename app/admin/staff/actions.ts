@@ -52,8 +52,9 @@ const inviteValidated = staffAction(
     const locale = await getLocale();
     const link = linkUrl(getEnv().APP_URL, result.link.token, "invitation");
     const expires = formatDateTime(result.link.expiresAt, locale);
-    // An address with an account elsewhere: the same answer, and no e-mail (its link opens nothing).
-    if (result.memberId === null)
+    // An address with an account elsewhere: the same answer; the e-mail (sent by inviteMember) says
+    // it already has an account, and carries no link (its link opens nothing).
+    if (result.accountElsewhere)
       return delivery === "email" ? { sentTo: email.data, expires, name: name.data } : { link, expires, name: name.data };
     if (delivery === "email" && mailer) {
       try {

@@ -1,6 +1,9 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 import { STAFF_MESSAGES, type StaffMessages } from "@/lib/i18n/staff-messages";
 import type { UiLanguage } from "../../support/text";
+import { codeAt } from "./sign-in-page";
+
+const TOTP_PERIOD_MS = 30_000;
 
 /** `/admin/staff` and `/admin/staff/[id]`: a partner's administrators manage their staff. */
 export class StaffPages {
@@ -21,6 +24,11 @@ export class StaffPages {
   readonly remove: Locator;
   readonly canDataRequests: Locator;
   readonly saveRole: Locator;
+  /** On a member's page: the answer to resetting their second factor (a request, or its confirmation), and its form. */
+  readonly reset: Locator;
+  readonly resetCode: Locator;
+  readonly resetSubmit: Locator;
+  readonly confirmResetSubmit: Locator;
 
   constructor(
     readonly page: Page,
@@ -45,6 +53,10 @@ export class StaffPages {
     this.remove = page.getByRole("button", { name: u.removeSubmit, exact: true });
     this.canDataRequests = page.getByLabel(u.dataRequestsLabel, { exact: true });
     this.saveRole = page.getByRole("button", { name: u.roleSubmit, exact: true });
+    this.reset = page.getByTestId("reset-link");
+    this.resetCode = page.getByLabel(this.s.linkForm.code, { exact: true });
+    this.resetSubmit = page.getByRole("button", { name: this.s.linkForm.reset, exact: true });
+    this.confirmResetSubmit = page.getByRole("button", { name: this.s.linkForm.confirm, exact: true });
   }
 
   async goto() {
@@ -73,6 +85,44 @@ export class StaffPages {
       .getByRole("link", { name: this.s.staff.manageLabel(name) })
       .click();
     await expect(this.heading).toContainText(name);
+  }
+
+  /**
+   * On a member's page: sends the second-factor reset's form (`button`: the request or the
+   * confirmation) with the acting administrator's own code, computed from their authenticator's
+   * secret. A code is accepted once per account and step, and the sign-in may have used one: this
+   * tries the steps the server accepts, oldest first, and waits for a new step when all three were
+   * used. Ends once the form has given way to its answer.
+   */
+  async resetWithOwnCode(button: Locator, totpSecret: string) {
+    for (let round = 0; round < 3; round++) {
+      for (const offset of [-TOTP_PERIOD_MS, 0, TOTP_PERIOD_MS]) {
+        await this.resetCode.fill(await codeAt(totpSecret, Date.now() + offset));
+        const path = new URL(this.page.url()).pathname;
+        const answered = this.page.waitForResponse(
+          (response) => response.request().method() === "POST" && new URL(response.url()).pathname === path,
+          { timeout: 30_000 },
+        );
+        await button.click();
+        await answered;
+        // Accepted: the answer replaces the form. Refused: the form comes back with an empty field
+        // (remounted for each answer) under its error.
+        await expect
+          .poll(
+            async () => (await this.reset.count()) > 0 || (await this.resetCode.inputValue({ timeout: 1000 }).catch(() => "?")) === "",
+            {
+              timeout: 20_000,
+            },
+          )
+          .toBe(true);
+        if ((await this.reset.count()) > 0) return;
+        await expect(this.page.getByRole("alert").filter({ hasText: this.s.linkForm.summaryTitle })).toContainText(
+          this.s.linkForm.errors.code_replayed,
+        );
+      }
+      await this.page.waitForTimeout(TOTP_PERIOD_MS - (Date.now() % TOTP_PERIOD_MS) + 1000);
+    }
+    throw new Error("no code of the administrator's was accepted in three steps");
   }
 
   /** On a member's page: grants (or takes back) the data requests permission. */

@@ -6,7 +6,8 @@ import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
-import { idempotencyKeys, partnerNotifications, partners } from "@/lib/db/schema";
+import { idempotencyKeys, partnerNotifications, partners, tokenBuckets } from "@/lib/db/schema";
+import { BUCKET_FULL_AFTER_MS, takeTokens } from "@/lib/security/limits/shared-token-bucket";
 import { decideAtProvider, startSandboxServer, startWebhookListener } from "@/lib/sandbox/testing/servers";
 import { refreshStatus, type CheckoutContext } from "../session/flow";
 import { submitCustomer } from "../session/submit";
@@ -217,6 +218,22 @@ describe("the reconciler", () => {
     const racing = await Promise.all(["x", "y", "z"].map((h) => acquireLease(ctx.db, "race", h, now)));
     expect(racing.filter(Boolean)).toHaveLength(1);
     expect(await reconcile(ctx, { holder: "not-the-holder", now: new Date(Date.now() + 1000) })).toBe(null);
+  });
+
+  it("deletes the shared token buckets nobody took from for a day, and keeps the others", async () => {
+    const t0 = new Date();
+    const rule = { capacity: 2, perHour: 60 };
+    await takeTokens(ctx.db, [{ key: "reconciler-test:old", rule }], t0);
+    await takeTokens(ctx.db, [{ key: "reconciler-test:new", rule }], new Date(t0.getTime() + 60_000));
+    const keys = async () =>
+      (await ctx.db.select({ key: tokenBuckets.key }).from(tokenBuckets))
+        .map((row) => row.key)
+        .filter((key) => key.startsWith("reconciler-test:"))
+        .sort();
+    expect(await keys()).toEqual(["reconciler-test:new", "reconciler-test:old"]);
+    expect(await reconcile(ctx, { holder: "bucket-test", now: new Date(t0.getTime() + BUCKET_FULL_AFTER_MS + 1) })).not.toBeNull();
+    expect(await releaseLease(ctx.db, "reconciler", "bucket-test")).toBe(true);
+    expect(await keys()).toEqual(["reconciler-test:new"]);
   });
 
   it("deletes the API's Idempotency-Keys once their 24 hours are over", async () => {

@@ -9,6 +9,7 @@ import { purgeExpiredIdempotencyKeys } from "../api/idempotency";
 import { refreshStatus, type CheckoutContext } from "../session/flow";
 import { notifyExpiredSessions } from "../session/outbox";
 import { loggerFor } from "@/lib/logger";
+import { purgeFullTokenBuckets } from "@/lib/security/limits/shared-token-bucket";
 import { withLogContext } from "@/lib/logging/context";
 
 const log = loggerFor("reconciler");
@@ -17,7 +18,8 @@ const log = loggerFor("reconciler");
  * Reconciliation: sessions whose outcome is still open a few minutes after they last changed are
  * re-checked with the conditional status call, so an outcome whose webhook never came is found.
  * With several instances, only the holder of the `reconciler` lease runs it; each round also
- * announces the sessions that expired unstarted and deletes the API's expired Idempotency-Keys.
+ * announces the sessions that expired unstarted, deletes the API's expired Idempotency-Keys and
+ * the shared token buckets untouched for a day.
  */
 
 /** How long an open outcome may go unchanged before it is checked. */
@@ -63,6 +65,9 @@ export async function reconcile(
   // that one instance does, here.
   const purged = await purgeExpiredIdempotencyKeys(ctx.db, now);
   if (purged > 0) log.info({ keys: purged }, "reconciler: expired Idempotency-Keys deleted");
+  // The shared throttles' buckets nobody took from for a day: full again, as no row is.
+  const buckets = await purgeFullTokenBuckets(ctx.db, now);
+  if (buckets > 0) log.info({ buckets }, "reconciler: token buckets full again deleted");
   if (due.length > 0) log.info({ sessions: due.length }, "reconciler: re-checking open outcomes");
   for (const { id } of due) {
     const before = await withLogContext({ sessionId: id }, () => refreshStatus(ctx, id, "reconcile"));

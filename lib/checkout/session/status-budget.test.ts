@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { createReuseWindow } from "@/lib/ops/shared-probe";
 import type { Partner } from "@/lib/partners/partners";
-import { createTokenBuckets } from "@/lib/security/limits/token-bucket";
+import type { AppError } from "@/lib/app-error";
+import { sharedBuckets } from "@/lib/security/limits/shared-token-bucket";
 import { decideAtProvider, startSandboxServer } from "@/lib/sandbox/testing/servers";
 import { pollStatus, refreshStatus, type CheckoutContext } from "./flow";
 import { statusReadRefusal, type StatusThrottle } from "./status-throttle";
@@ -86,16 +87,22 @@ describe("status reads anonymous requests trigger", () => {
 });
 
 describe("the status reads' token buckets", () => {
-  const throttle = (): StatusThrottle => ({
-    perSession: createTokenBuckets({ capacity: 5, perMinute: 5, now: () => clock }),
-    perIp: createTokenBuckets({ capacity: 8, perMinute: 8, now: () => clock }),
+  let family = 0;
+  /** The throttle of one instance; `prefix` the same on two instances of one configuration. */
+  const throttle = (prefix = `status-test-${(family += 1)}`): StatusThrottle => ({
+    perSession: sharedBuckets(`${prefix}:session`, 5),
+    perIp: sharedBuckets(`${prefix}:ip`, 8),
     trustedProxyHops: 0,
+    now: () => new Date(Date.UTC(2026, 0, 1) + clock),
   });
   const request = () => new Request("http://localhost/checkout/cs_x/status/data");
+  const refusals = (count: number, ask: (i: number) => Promise<AppError | undefined>) =>
+    Promise.all(Array.from({ length: count }, (_, i) => ask(i)));
 
-  it("refuse a session's requests past its bucket with 429 and the seconds to wait", () => {
+  it("refuse a session's requests past its bucket with 429 and the seconds to wait", async () => {
     const buckets = throttle();
-    const answers = Array.from({ length: 7 }, () => statusReadRefusal(request(), "cs_one", buckets));
+    const answers: (AppError | undefined)[] = [];
+    for (let i = 0; i < 7; i++) answers.push(await statusReadRefusal(database.db, request(), "cs_one", buckets));
     expect(answers.filter((answer) => answer === undefined)).toHaveLength(5);
     const refusal = answers.at(-1)!;
     expect(refusal).toMatchObject({ code: "rate_limited", status: 429 });
@@ -103,20 +110,37 @@ describe("the status reads' token buckets", () => {
     expect(refusal.details.retryAfterS).toBeLessThanOrEqual(12);
   });
 
-  it("refuse a client's requests past its bucket whatever session they name", () => {
+  it("refuse a client's requests past its bucket whatever session they name, even all at once", async () => {
     const buckets = throttle();
-    const answers = Array.from({ length: 10 }, (_, i) => statusReadRefusal(request(), `cs_${i}`, buckets));
+    const answers = await refusals(10, (i) => statusReadRefusal(database.db, request(), `cs_${i}`, buckets));
     expect(answers.filter((answer) => answer === undefined)).toHaveLength(8);
-    expect(answers.slice(8).every((answer) => answer?.code === "rate_limited")).toBe(true);
+    expect(answers.filter((answer) => answer?.code === "rate_limited")).toHaveLength(2);
   });
 
-  it("count an IPv6 client by its /64, whichever address of the line it sends from", () => {
+  it("are shared by every instance: a client gets no more by spreading its reads over two", async () => {
+    const [one, two] = [throttle("status-shared"), throttle("status-shared")];
+    const answers = await refusals(12, (i) => statusReadRefusal(database.db, request(), `cs_spread_${i}`, i % 2 === 0 ? one : two));
+    expect(answers.filter((answer) => answer === undefined)).toHaveLength(8);
+    // And one session's budget is one, whichever instance its poll reaches.
+    const polls: (AppError | undefined)[] = [];
+    const from = (ip: string) => new Request("http://localhost/checkout/cs_x/status/data", { headers: { "X-Forwarded-For": ip } });
+    const [hopOne, hopTwo] = [
+      { ...one, trustedProxyHops: 1 },
+      { ...two, trustedProxyHops: 1 },
+    ];
+    for (let i = 0; i < 7; i++)
+      polls.push(await statusReadRefusal(database.db, from(`192.0.2.${i + 1}`), "cs_polled", i % 2 === 0 ? hopOne : hopTwo));
+    expect(polls.filter((answer) => answer === undefined)).toHaveLength(5);
+  });
+
+  it("count an IPv6 client by its /64, whichever address of the line it sends from", async () => {
     // Behind one proxy, so that the test can be several clients (X-Forwarded-For's last entry).
     const buckets = { ...throttle(), trustedProxyHops: 1 };
     const from = (ip: string) => new Request("http://localhost/checkout/cs_x/status/data", { headers: { "X-Forwarded-For": ip } });
-    const answers = Array.from({ length: 10 }, (_, i) => statusReadRefusal(from(`2001:db8:5:1::${i + 1}`), `cs_v6_${i}`, buckets));
+    const answers: (AppError | undefined)[] = [];
+    for (let i = 0; i < 10; i++) answers.push(await statusReadRefusal(database.db, from(`2001:db8:5:1::${i + 1}`), `cs_v6_${i}`, buckets));
     expect(answers.filter((answer) => answer === undefined)).toHaveLength(8);
     expect(answers.slice(8).every((answer) => answer?.code === "rate_limited")).toBe(true);
-    expect(statusReadRefusal(from("2001:db8:5:2::1"), "cs_v6_other", buckets)).toBeUndefined();
+    expect(await statusReadRefusal(database.db, from("2001:db8:5:2::1"), "cs_v6_other", buckets)).toBeUndefined();
   });
 });

@@ -16,10 +16,35 @@ export interface BucketRule {
 }
 
 /**
+ * The longest any rule may take to refill from empty (a day). A bucket untouched for longer is full
+ * again, which is what no row at all stands for: such rows are deleted (purgeFullTokenBuckets). A
+ * rule slower than this is refused at its first use, so that a purge never gives a budget back early.
+ */
+export const BUCKET_FULL_AFTER_MS = 24 * 60 * 60_000;
+
+function checkRefill(rule: BucketRule): void {
+  if (rule.capacity <= 0) return;
+  if (!(rule.perHour > 0) || (rule.capacity / rule.perHour) * 3_600_000 > BUCKET_FULL_AFTER_MS)
+    throw new Error(`A shared token bucket must refill within ${BUCKET_FULL_AFTER_MS / 3_600_000} hours`);
+}
+
+/**
+ * Deletes the buckets nobody took from for BUCKET_FULL_AFTER_MS: they are full again, as a missing
+ * row is. Answers how many. Run by the background round, so the table holds only recent keys (a
+ * client address, a partner, a link) however many came and went.
+ */
+export async function purgeFullTokenBuckets(db: Pick<Db, "execute">, now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - BUCKET_FULL_AFTER_MS);
+  const result = await db.execute(sql`delete from token_buckets where updated_at < ${before.toISOString()}::timestamptz returning key`);
+  return rowsOf(result).length;
+}
+
+/**
  * Takes one token from each bucket, all or none (one transaction): false when any of them is empty,
  * and then nothing is taken from the others. Keys in a fixed order across callers (no deadlock).
  */
 export async function takeTokens(db: Db, buckets: readonly { key: string; rule: BucketRule }[], now = new Date()): Promise<boolean> {
+  for (const { rule } of buckets) checkRefill(rule);
   try {
     await db.transaction(async (tx) => {
       for (const { key, rule } of buckets) {
@@ -86,6 +111,7 @@ export interface Spend {
  */
 export async function spendTokens(db: Pick<Db, "execute">, spends: readonly Spend[], now = new Date()): Promise<SharedTake> {
   if (spends.length === 0) return { ok: true };
+  for (const spend of spends) checkRefill(spend.buckets.rule);
   const at = sql`${now.toISOString()}::timestamptz`;
   const entries = spends
     .map((spend, index) => ({

@@ -27,7 +27,7 @@ export function providerReturn(kind: "success" | "error") {
     const ctx = await getAppContext();
     const session = await getSession(ctx.db, sessionId);
     if (!session) redirect(status);
-    const refusal = statusReadRefusal(request, sessionId);
+    const refusal = await statusReadRefusal(ctx.db, request, sessionId);
     if (refusal) {
       const locale = resolveLocale({ sessionLocale: sessionLocale(session), acceptLanguage: request.headers.get("accept-language") });
       return new Response(errorPageHtml({ kind: "unavailable", locale, retryHref: status }), {

@@ -10,15 +10,15 @@ export const dynamic = "force-dynamic";
 /**
  * What the status page polls while the outcome is open. It asks the partner API conditionally
  * (If-None-Match upstream) and answers with an ETag of its own, so an unchanged status costs a 304
- * at both ends. Budgeted per session and per client (429 with Retry-After, which the page's poll
+ * at both ends. Budgeted per session and per client, by every instance together (429 with Retry-After, which the page's poll
  * waits out), and a read of the same session within a few seconds is reused (lib/app-context.ts).
  */
 async function get(request: Request, { params }: { params: Promise<{ sessionId: string }> }) {
   try {
     const { sessionId } = await params;
-    const refusal = statusReadRefusal(request, sessionId);
-    if (refusal) throw refusal;
     const ctx = await getAppContext();
+    const refusal = await statusReadRefusal(ctx.db, request, sessionId);
+    if (refusal) throw refusal;
     const view = await pollStatus(ctx, sessionId);
     const etag = contentEtag(view);
     // Private and revalidated every time: the answer is about one customer's checkout.

@@ -1,0 +1,2 @@
+ALTER TABLE "staff_users" ADD COLUMN "invited_elsewhere_email" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "staff_users_partner_invited_elsewhere_key" ON "staff_users" USING btree ("partner_id","invited_elsewhere_email");
