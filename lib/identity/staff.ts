@@ -1,8 +1,10 @@
 import "server-only";
 import { cookies, headers } from "next/headers";
-import { notFound, redirect } from "next/navigation";
+import { forbidden, redirect } from "next/navigation";
 import { cache } from "react";
 import { getAppContext } from "@/lib/app-context";
+import { recordAudit } from "@/lib/audit/audit";
+import { loggerFor } from "@/lib/logger";
 import type { Db } from "@/lib/db";
 import { getEnv } from "@/lib/config/env";
 import type { FinancingClient } from "@/lib/financing/client";
@@ -132,12 +134,29 @@ export async function requireStaff(returnTo?: string): Promise<StaffContext> {
 
 /**
  * For a page only some members may see (permissions.ts): the staff member as requireStaff gives
- * them, and "not found" for anyone else, so a typed URL shows nothing a link would not.
+ * them; anyone else gets the back-office's 403 page (app/admin/forbidden.tsx, in its frame), and
+ * the attempt is in the audit log, as a refused action's is (lib/backoffice/staff-action.ts).
  */
 export async function requirePermission(permission: Permission, returnTo?: string): Promise<StaffContext> {
   const staff = await requireStaff(returnTo);
-  if (!can(staff.user, permission)) notFound();
+  if (!can(staff.user, permission)) {
+    await auditRefusedPage(staff, permission, returnTo);
+    forbidden();
+  }
   return staff;
+}
+
+/** A page refused for want of a permission: who, which permission, which page (a path: ids, never a query). */
+async function auditRefusedPage(staff: StaffContext, permission: Permission, page: string | undefined): Promise<void> {
+  loggerFor("backoffice").info({ userId: staff.user.id, permission }, "backoffice: a page was refused: no permission");
+  await recordAudit(staff.db, {
+    kind: "permission_refused",
+    result: "refused",
+    partnerId: staff.partner.id,
+    staff: { id: staff.user.id, name: staff.user.name },
+    ip: await requestIp(),
+    details: { permission, ...(page ? { page: page.split("?")[0]! } : {}) },
+  });
 }
 
 /** For the second-factor step and enrolment pages: anyone's session, whatever its stage. */

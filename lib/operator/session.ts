@@ -1,7 +1,9 @@
 import "server-only";
 import { notFound, redirect } from "next/navigation";
 import type { StaffSessionRow } from "@/lib/identity/staff-sessions";
-import { anyStaffSessionForAction, codePath, ENROL_PATH, loginPath } from "@/lib/identity/staff";
+import { anyStaffSessionForAction, codePath, ENROL_PATH, loginPath, requestIp } from "@/lib/identity/staff";
+import { recordAudit } from "@/lib/audit/audit";
+import { loggerFor } from "@/lib/logger";
 import { OPERATOR_HOME } from "@/lib/identity/scope";
 import type { Db } from "@/lib/db";
 
@@ -22,6 +24,11 @@ export interface OperatorContext {
   user: { id: string; email: string; name: string };
 }
 
+/** The operator signed in with both factors, or undefined: for pages that must not redirect (the console's 404). */
+export async function signedInOperator(): Promise<OperatorContext | undefined> {
+  return (await currentOperator()).operator;
+}
+
 async function currentOperator(): Promise<{ found: Awaited<ReturnType<typeof anyStaffSessionForAction>>; operator?: OperatorContext }> {
   const found = await anyStaffSessionForAction();
   if (!found || found.partner || found.stage !== "full") return { found };
@@ -37,7 +44,19 @@ async function currentOperator(): Promise<{ found: Awaited<ReturnType<typeof any
 export async function requireOperator(returnTo: string = OPERATOR_HOME): Promise<OperatorContext> {
   const { found, operator } = await currentOperator();
   if (!found) redirect(loginPath(returnTo));
-  if (found.partner) notFound();
+  if (found.partner) {
+    // Not theirs: "not found", as for an address that does not exist, and the attempt audited.
+    loggerFor("operator").info({ userId: found.user.id }, "operator console: a partner's staff member was refused");
+    await recordAudit(found.db, {
+      kind: "permission_refused",
+      result: "refused",
+      partnerId: found.partner.id,
+      staff: { id: found.user.id, name: found.user.name },
+      ip: await requestIp(),
+      details: { permission: "operator-console", page: returnTo.split("?")[0]! },
+    });
+    notFound();
+  }
   if (found.stage === "code") redirect(codePath(returnTo));
   if (found.stage === "enrol") redirect(ENROL_PATH);
   if (!operator) redirect(loginPath(returnTo));
