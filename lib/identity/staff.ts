@@ -140,22 +140,30 @@ export async function requireStaff(returnTo?: string): Promise<StaffContext> {
 export async function requirePermission(permission: Permission, returnTo?: string): Promise<StaffContext> {
   const staff = await requireStaff(returnTo);
   if (!can(staff.user, permission)) {
-    await auditRefusedPage(staff, permission, returnTo);
+    await auditPermissionRefused(staff.db, { partnerId: staff.partner.id, user: staff.user }, { permission, page: returnTo }, "a page");
     forbidden();
   }
   return staff;
 }
 
-/** A page refused for want of a permission: who, which permission, which page (a path: ids, never a query). */
-async function auditRefusedPage(staff: StaffContext, permission: Permission, page: string | undefined): Promise<void> {
-  loggerFor("backoffice").info({ userId: staff.user.id, permission }, "backoffice: a page was refused: no permission");
-  await recordAudit(staff.db, {
+/**
+ * A refusal for want of a permission (a page, an action, the other console's page), in the log and
+ * in the audit log: who, from where, which permission, and details of ids only (a page's path).
+ */
+export async function auditPermissionRefused(
+  db: Db,
+  who: { partnerId: string; user: { id: string; name: string } },
+  details: { permission: string; page?: string },
+  what: string,
+): Promise<void> {
+  loggerFor("identity").info({ userId: who.user.id, permission: details.permission }, `${what} was refused: no permission`);
+  await recordAudit(db, {
     kind: "permission_refused",
     result: "refused",
-    partnerId: staff.partner.id,
-    staff: { id: staff.user.id, name: staff.user.name },
+    partnerId: who.partnerId,
+    staff: { id: who.user.id, name: who.user.name },
     ip: await requestIp(),
-    details: { permission, ...(page ? { page: page.split("?")[0]! } : {}) },
+    details: { ...details, ...(details.page ? { page: details.page.split("?")[0]! } : {}) },
   });
 }
 

@@ -1,9 +1,7 @@
 import "server-only";
 import { notFound, redirect } from "next/navigation";
 import type { StaffSessionRow } from "@/lib/identity/staff-sessions";
-import { anyStaffSessionForAction, codePath, ENROL_PATH, loginPath, requestIp } from "@/lib/identity/staff";
-import { recordAudit } from "@/lib/audit/audit";
-import { loggerFor } from "@/lib/logger";
+import { anyStaffSessionForAction, auditPermissionRefused, codePath, ENROL_PATH, loginPath } from "@/lib/identity/staff";
 import { OPERATOR_HOME } from "@/lib/identity/scope";
 import type { Db } from "@/lib/db";
 
@@ -46,15 +44,12 @@ export async function requireOperator(returnTo: string = OPERATOR_HOME): Promise
   if (!found) redirect(loginPath(returnTo));
   if (found.partner) {
     // Not theirs: "not found", as for an address that does not exist, and the attempt audited.
-    loggerFor("operator").info({ userId: found.user.id }, "operator console: a partner's staff member was refused");
-    await recordAudit(found.db, {
-      kind: "permission_refused",
-      result: "refused",
-      partnerId: found.partner.id,
-      staff: { id: found.user.id, name: found.user.name },
-      ip: await requestIp(),
-      details: { permission: "operator-console", page: returnTo.split("?")[0]! },
-    });
+    await auditPermissionRefused(
+      found.db,
+      { partnerId: found.partner.id, user: found.user },
+      { permission: "operator-console", page: returnTo },
+      "the operator console, to a partner's staff member,",
+    );
     notFound();
   }
   if (found.stage === "code") redirect(codePath(returnTo));
