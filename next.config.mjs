@@ -37,6 +37,8 @@ const nextConfig = {
   // other build checks the types.
   typescript: { ignoreBuildErrors: process.env.SKIP_BUILD_TYPECHECK === "1" },
   experimental: {
+    // forbidden() and forbidden.tsx: the back-office's 403 page in its own frame (app/admin/forbidden.tsx).
+    authInterrupts: true,
     serverActions: {
       // Our forms are a few kilobytes; Next reads at most this much of an action's body (413 past it).
       bodySizeLimit: "64kb",

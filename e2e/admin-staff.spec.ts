@@ -22,6 +22,7 @@ test("an agent works on operations, sees no administrator's page, and cannot ref
   page,
   admin,
   sandbox,
+  browser,
 }) => {
   test.setTimeout(120_000);
   const op = await sandbox.createOperation();
@@ -33,21 +34,49 @@ test("an agent works on operations, sees no administrator's page, and cannot ref
   for (const section of ["staff", "audit", "notifications", "theme"] as const) {
     await expect(admin.shell.section(section), section).toHaveCount(0);
   }
-  // By their URLs too: not found, nothing shown.
-  for (const path of ["/admin/staff", "/admin/staff/staff_demo_aurora", "/admin/audit", "/admin/notifications", "/admin/theme"]) {
-    expect((await page.request.get(path, { maxRedirects: 0 })).status(), path).toBe(404);
+  // By their URLs too: refused (403), nothing shown, in the back-office's own frame.
+  const refused = ["/admin/staff", "/admin/staff/staff_demo_aurora", "/admin/audit", "/admin/notifications", "/admin/theme"];
+  for (const path of refused) {
+    expect((await page.request.get(path, { maxRedirects: 0 })).status(), path).toBe(403);
   }
+  const refusals = admin.m.common.refusals;
+  expect((await page.goto("/admin/audit"))?.status()).toBe(403);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(refusals.forbidden.title);
+  await expect(admin.shell.banner).toContainText(admin.m.common.signedInAs(STAFF.agent.name));
+  await expect(admin.shell.section("operations")).toBeVisible();
+  // An address the back-office does not have: its 404, in its frame too, not the checkout's page.
+  expect((await page.goto("/admin/no-such-page"))?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(refusals.notFound.title);
+  await expect(admin.shell.section("operations")).toBeVisible();
   // The confirmed operation: no way to the refund, and its page refused by URL.
   await page.goto(`/admin/operations/${op.id}`);
   await expect(page.getByText(admin.m.operation.refundNotAllowed)).toBeVisible();
   await expect(page.getByRole("link", { name: admin.m.operation.refundLink })).toHaveCount(0);
   await expectNoAxeViolations(page, "an operation an agent may not refund");
   const refundPage = await page.goto(`/admin/operations/${op.id}/refund`);
-  expect(refundPage?.status()).toBe(404);
+  expect(refundPage?.status()).toBe(403);
   await expect(admin.refund.review).toHaveCount(0);
   // Nor is the platform's console any partner staff's.
   expect((await page.request.get("/operator", { maxRedirects: 0 })).status()).toBe(404);
   expect(await sandbox.status(op.id)).toBe("CONFIRMED");
+
+  // Each refused attempt is in the audit log, with the page asked for (docs/going-live.md).
+  const lucia = await signedInContext(browser, STAFF.aurora);
+  try {
+    const audit = new AuditPage(lucia.page, lucia.admin.m);
+    await audit.goto({ kind: "permission_refused", staff: "staff_demo_aurora_agent" });
+    for (const path of [...refused, `/admin/operations/${op.id}/refund`, "/operator"]) {
+      await expect(
+        audit
+          .rowsWith(STAFF.agent.name)
+          .filter({ hasText: audit.m.audit.refusedPage(path) })
+          .first(),
+        path,
+      ).toBeVisible();
+    }
+  } finally {
+    await lucia.close();
+  }
 });
 
 test("an administrator invites someone by a one-time link; they set up their access; disabled, their session ends; removed, gone", async ({

@@ -340,6 +340,8 @@ test.describe("operations", () => {
     await expect(operation.amounts).toContainText(admin.money(price + 1852));
     await expect(operation.offers.getByRole("row")).not.toHaveCount(0);
     await expect(operation.offers).toContainText("Financiera Olivo");
+    // Banca Nube's 6 months carry an opening fee in the first installment: shown beside the regular one.
+    await expect(operation.offers).toContainText(m.operation.differingInstallment(true, admin.money(23661)));
     await expect(operation.history.getByRole("row").nth(1)).toContainText("GENERATED");
     await expect(operation.history).toContainText(m.operation.sources.action!);
 

@@ -43,7 +43,7 @@ test("an administrator granted data requests finds a finished checkout's custome
     const requests = diego.admin.dataRequests;
     await diego.page.goto("/admin");
     await expect(diego.admin.shell.section("dataRequests")).toHaveCount(0);
-    expect((await diego.page.request.get("/admin/data-requests", { maxRedirects: 0 })).status()).toBe(404);
+    expect((await diego.page.request.get("/admin/data-requests", { maxRedirects: 0 })).status()).toBe(403);
     const refused = await diego.page.request.post("/admin/data-requests/export", {
       form: { by: "document", value: documentId },
       headers: { Origin: APP_URL },

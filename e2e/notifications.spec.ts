@@ -134,6 +134,9 @@ test("Grupo Demo sets its notification URL and rotates its signing secret: what 
 
     // Two rotations: the first secret becomes the previous one, still signing for 24 hours.
     const first = await notifications.rotate();
+    // Beside the secret just made, never "there is no signing secret yet" (the first one, on a fresh database).
+    await expect(page.getByText(notifications.t.secretSet, { exact: true })).toBeVisible();
+    await expect(page.getByText(notifications.t.secretNotSet, { exact: true })).toHaveCount(0);
     const second = await notifications.rotate();
     expect(second).not.toBe(first);
     await expect(page.getByText(/The previous secret keeps signing until/)).toBeVisible();

@@ -52,6 +52,12 @@ test.describe("the offers page on a phone", () => {
     await expect(offers.warning).toBeVisible();
     await expect(offers.representativeExample).toBeVisible();
     await expect(offers.representativeExample).toContainText(m.offers.warning);
+    // The example is that of the count shown (its plan with the highest TAE), to the cent.
+    const example = m.offers.example;
+    await expect(offers.representativeExample).toContainText(
+      example.installmentsValue(12, example.differing(euros(10997, "es"), false, euros(11002, "es"))),
+    );
+    await expect(offers.representativeExample).toContainText(euros(131969, "es"));
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
     expect(height, "the offers page's height").toBeLessThanOrEqual(2 * PHONE_HEIGHT);
     await expectNoAxeViolations(page, "the offers page on a phone, 12 installments");
@@ -63,6 +69,10 @@ test.describe("the offers page on a phone", () => {
     await expect(offers.group(12)).toHaveCount(0);
     await expect(offers.selectedCount).toHaveText(/^6 × /);
     await expect(page).toHaveURL(`${APP_URL}/checkout/${sessionId}/offers?n=6`);
+    await expect(offers.representativeExample).toContainText(
+      example.installmentsValue(6, example.differing(euros(21332, "es"), false, euros(21330, "es"))),
+    );
+    await expect(offers.representativeExample).toContainText(euros(127990, "es"));
     expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true);
     await expectNoAxeViolations(page, "the offers page on a phone, 6 installments");
 

@@ -211,9 +211,9 @@ test.describe("the back-office's API secrets", () => {
     expect((await openSession(request, DEMO_PARTNERS.demo.secret)).status()).toBe(201);
   });
 
-  test("an agent has no API secrets: not in the menu, and the page is not found", async ({ page, admin }) => {
+  test("an agent has no API secrets: not in the menu, and the page is refused", async ({ page, admin }) => {
     await admin.signIn(STAFF.agent);
     await expect(admin.shell.section("apiSecrets")).toHaveCount(0);
-    expect((await page.goto("/admin/settings/api-secrets"))?.status()).toBe(404);
+    expect((await page.goto("/admin/settings/api-secrets"))?.status()).toBe(403);
   });
 });

@@ -114,8 +114,15 @@ test("the first operator enrols with the command's link and works in their own c
   // Signed out and in again like anyone: the password, then the code; the console again.
   await page.getByRole("button", { name: admin.m.common.signOut }).click();
   await admin.login.expectShown();
+  // The console sends a signed-out operator to the shared sign-in, titled for operators.
+  await page.goto("/operator");
+  await expect(admin.login.heading).toHaveText(admin.m.login.operatorTitle);
   await admin.login.signIn(operator);
   await operatorConsole.expectHome(operator.name);
+  // An address the console does not have: its 404, in its own frame.
+  expect((await page.goto("/operator/no-such-page"))?.status()).toBe(404);
+  await expect(operatorConsole.heading).toHaveText(admin.m.common.refusals.notFound.title);
+  await expect(operatorConsole.banner).toContainText(operatorConsole.m.common.signedInAs(operator.name));
   // With the server running, the command cannot open its PGlite folder, and says why.
   const refused = await runAdmin("list-operators").catch((error: { code: number; stderr: string }) => error);
   expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining("stop the server first") });

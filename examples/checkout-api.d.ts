@@ -405,7 +405,7 @@ export interface components {
             state: components["schemas"]["CheckoutSessionState"];
             /** @description Whether the state can no longer change for the customer. */
             final: boolean;
-            operation: components["schemas"]["CheckoutSessionOperationOutput"] | null;
+            operation: components["schemas"]["CheckoutSessionOperation"] | null;
             /**
              * Format: date-time
              * @description 24 hours after it was opened: after that, an unfinished session is `expired`.
@@ -544,7 +544,7 @@ export interface components {
                 bookingReference: string;
                 state: components["schemas"]["CheckoutSessionState"];
                 final: boolean;
-                operation: components["schemas"]["CheckoutSessionOperationOutput"] | null;
+                operation: components["schemas"]["CheckoutSessionOperation"] | null;
                 /**
                  * Format: date-time
                  * @description Only on `checkout.session.customer_data_erased`: when the customer's data was erased.
@@ -577,15 +577,6 @@ export interface components {
             /** @description When it is tried next; null once delivered, or while it waits for a URL. */
             nextAttemptAt: string | null;
             deliveredAt: string | null;
-        };
-        /** @description The financing operation behind the session, once the customer sent their data. */
-        CheckoutSessionOperationOutput: {
-            /** @description The financing operation's id at the partner API. */
-            id: string;
-            /** @description The operation's status at the financing partner, as last read from its API: read again as the customer goes to the provider, on their return, on the financing partner's webhooks, while the status page waits, and by a reconciliation every few minutes. `state` is the one to act on; this is for support and reconciliation with the partner's own records. */
-            status: components["schemas"]["OperationStatus"] | null;
-            /** @description When the financing partner last changed the operation (as of that read). */
-            updatedAt: string | null;
         };
     };
     responses: {

@@ -23,6 +23,10 @@ describe("npm run sandbox", () => {
       const deadline = Date.now() + 120_000;
       while (!output.includes("listening") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       expect(output).toContain(`http://127.0.0.1:${port}/sandbox/v1`);
+      // Before the wait for its database, it said it was starting, and where its state is.
+      expect(output.indexOf("opening its database")).toBeGreaterThan(-1);
+      expect(output.indexOf("opening its database")).toBeLessThan(output.indexOf("listening"));
+      expect(output).toContain(path.join(dataDir, "sandbox"));
 
       const response = await fetch(`http://127.0.0.1:${port}/sandbox/v1/health`, {
         headers: { "X-Service-API-Key": "fk_test_sandbox_agency_101" },

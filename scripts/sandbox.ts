@@ -42,11 +42,15 @@ try {
   process.exit(2);
 }
 
+const dataDir = path.join(process.env.DATA_DIR || ".data", "sandbox");
+// Said before the wait: opening (and, the first time, migrating) its database takes up to a minute
+// on a busy machine, and "listening" comes only after it. Where its state is: never the URL's secret.
+log.info(
+  { database: process.env.DATABASE_URL ? "DATABASE_URL (schema sandbox)" : dataDir },
+  "Partner API sandbox starting: opening its database",
+);
 const sandbox = createSandbox({
-  database: openSandboxDatabase({
-    databaseUrl: process.env.DATABASE_URL || undefined,
-    dataDir: path.join(process.env.DATA_DIR || ".data", "sandbox"),
-  }),
+  database: openSandboxDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir }),
   ...engineOptionsOf(config),
   publicOrigin: config.publicOrigin,
   publiclyReachable: config.publicOrigin !== undefined && !isLoopbackUrl(config.publicOrigin),

@@ -1,5 +1,5 @@
 import type { ChosenPlan } from "@/lib/checkout/session/session-state";
-import { totalOwed } from "@/lib/financing/offers";
+import { differingInstallment, totalOwed } from "@/lib/financing/offers";
 import { formatAmount, formatPercent } from "@/lib/i18n/format";
 import type { Locale } from "@/lib/i18n/locales";
 import type { Messages } from "@/lib/i18n/messages";
@@ -12,12 +12,19 @@ export function ChosenPlanSummary({ plan, locale, messages }: { plan: ChosenPlan
   const m = messages.offers;
   const money = (value: ChosenPlan["commonQuota"]) => formatAmount(value, locale);
   const differs = plan.differentialQuota.cents !== plan.commonQuota.cents;
+  const differing = differingInstallment(plan);
   return (
     <section aria-labelledby="chosen-plan-heading" className="rounded-card bg-surface p-4 shadow-sm sm:p-5">
       <h2 id="chosen-plan-heading" className="text-sm font-semibold tracking-wide text-muted uppercase">
         {messages.status.yourPlan}
       </h2>
-      <p className="mt-1 text-lg font-semibold">{m.countOption(plan.installments, money(plan.commonQuota))}</p>
+      <p className="mt-1 text-lg font-semibold">
+        {m.installmentsPaid(
+          plan.installments,
+          money(plan.commonQuota),
+          differing && { first: differing.first, amount: money(differing.amount) },
+        )}
+      </p>
       <p className="text-muted">{m.provider(plan.companyName)}</p>
       <dl className="mt-3 grid grid-cols-[1fr_auto] gap-x-4 gap-y-1.5 tabular-nums">
         {differs ? (

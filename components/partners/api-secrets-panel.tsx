@@ -11,6 +11,7 @@ import { type ApiSecretsMessages } from "@/lib/i18n/partner-console-messages";
 import { fill } from "@/lib/text/template";
 import { API_SCOPES, type ApiScope } from "@/lib/vocabulary/api-scopes";
 import { INITIAL_API_SECRETS_STATE, type ApiSecretRow, type ApiSecretsState } from "./api-secrets-state";
+import { ConfirmDisclosure } from "@/components/ui/confirm-disclosure";
 
 /*
  * A partner's checkout sessions API secrets: the list, a form to create one, and on each working
@@ -120,7 +121,13 @@ export function ApiSecretsPanel({
                 {working(row) ? (
                   <div className="flex flex-wrap gap-2">
                     {row.state === "active" ? secretForm(row, "rotate", text.rotateLabel, text.rotate) : null}
-                    {secretForm(row, "revoke", text.revokeLabel, text.revoke)}
+                    <ConfirmDisclosure
+                      summary={text.revoke}
+                      summaryLabel={fill(text.revokeLabel, { name: row.name })}
+                      consequence={fill(text.revokeConsequence, { name: row.name })}
+                    >
+                      {secretForm(row, "revoke", text.revokeConfirmLabel, text.revokeConfirm)}
+                    </ConfirmDisclosure>
                   </div>
                 ) : null}
               </Cell>

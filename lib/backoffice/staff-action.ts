@@ -2,10 +2,8 @@ import "server-only";
 import { redirect } from "next/navigation";
 import type { z } from "zod";
 import { guardedAction, type ActionResult } from "@/lib/validated-action";
-import { recordAudit } from "@/lib/audit/audit";
 import { can, type Permission } from "@/lib/identity/permissions";
-import { requestIp, staffForAction, type StaffContext } from "@/lib/identity/staff";
-import { loggerFor } from "@/lib/logger";
+import { auditPermissionRefused, staffForAction, type StaffContext } from "@/lib/identity/staff";
 
 /**
  * Every back-office server action: the staff member first (no session: refused, nothing runs, and
@@ -27,15 +25,7 @@ async function staffFor(permission: Permission | undefined): Promise<StaffContex
   const staff = await staffForAction();
   if (!staff) redirect("/admin/login");
   if (permission && !can(staff.user, permission)) {
-    loggerFor("backoffice").info({ userId: staff.user.id, permission }, "backoffice: an action was refused: no permission");
-    await recordAudit(staff.db, {
-      kind: "permission_refused",
-      result: "refused",
-      partnerId: staff.partner.id,
-      staff: { id: staff.user.id, name: staff.user.name },
-      ip: await requestIp(),
-      details: { permission },
-    });
+    await auditPermissionRefused(staff.db, { partnerId: staff.partner.id, user: staff.user }, { permission }, "a back-office action");
     redirect("/admin");
   }
   return staff;

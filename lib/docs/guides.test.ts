@@ -48,6 +48,19 @@ describe("the guides /docs links", () => {
     expect(page).not.toContain("<script");
   });
 
+  // The integrators' index is what a reader of the API starts from: what it lists to start with
+  // and as reference, /docs links too.
+  it("are every page the integrators' index lists under Start here and Reference", () => {
+    const index = readFileSync(new URL("../../docs/integrators/README.md", import.meta.url), "utf8");
+    const listed = ["## Start here", "## Reference"].flatMap((heading) => {
+      const section = index.slice(index.indexOf(heading) + heading.length).split(/\n## /)[0]!;
+      return [...section.matchAll(/\]\(([a-z-]+\.md)\)/g)].map((match) => `docs/integrators/${match[1]}`);
+    });
+    expect(listed.length).toBeGreaterThan(4);
+    const served = GUIDES.map((guide) => guide.file);
+    for (const file of listed) expect(served, file).toContain(file);
+  });
+
   it("an unknown slug is no guide", () => {
     expect(guideOf("../../etc/passwd")).toBeUndefined();
   });

@@ -25,6 +25,18 @@ export interface Guide {
 
 export const GUIDES: readonly Guide[] = [
   {
+    slug: "tutorial",
+    title: "Tutorial: from zero to a verified notification",
+    summary: "open a session with curl, pay it as the customer on the sandbox, verify the notification of the outcome",
+    file: "docs/integrators/tutorial.md",
+  },
+  {
+    slug: "api-reference",
+    title: "The checkout sessions API: states, errors, limits, a typed client",
+    summary: "opening and reading a session, its states, the error codes, the limits, a typed client",
+    file: "docs/integrators/api-reference.md",
+  },
+  {
     slug: "partner-api",
     title: "The financing partner API, as this product uses it",
     summary: "what the checkout relies on in the financing API, and what it assumes where the API says nothing",
@@ -41,6 +53,18 @@ export const GUIDES: readonly Guide[] = [
     title: "Retrying safely and pinning a version",
     summary: "Idempotency-Key on every POST, and Checkout-Api-Version on every call",
     file: "docs/integrators/idempotency-and-versions.md",
+  },
+  {
+    slug: "events",
+    title: "Events: the feed of what happened to your sessions",
+    summary: "GET /api/events, to catch up on the notifications you missed, in order",
+    file: "docs/integrators/events.md",
+  },
+  {
+    slug: "notifications",
+    title: "Notifications: reference and verification",
+    summary: "the events and their payloads, delivery and retries, verifying the signature",
+    file: "docs/integrators/notifications.md",
   },
   {
     slug: "qa",

@@ -75,6 +75,15 @@ export interface InstallmentChoice {
   differing?: { first: boolean; amount: Money };
 }
 
+/** A plan's one installment that differs from the others (an opening fee, rounding), when one does. */
+export function differingInstallment(
+  offer: Pick<FinancialOffer, "installments" | "commonQuota" | "differentialQuota" | "differentialIsFirst">,
+): InstallmentChoice["differing"] {
+  return offer.installments > 1 && offer.differentialQuota.cents !== offer.commonQuota.cents
+    ? { first: offer.differentialIsFirst, amount: offer.differentialQuota }
+    : undefined;
+}
+
 /** The counts on offer, fewest first, each as its plan with the lowest regular (monthly) installment pays it. */
 export function installmentChoices(offers: readonly FinancialOffer[]): InstallmentChoice[] {
   const byCount = new Map<number, FinancialOffer>();
@@ -89,13 +98,10 @@ export function installmentChoices(offers: readonly FinancialOffer[]): Installme
   }
   return [...byCount.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([installments, plan]) => ({
-      installments,
-      lowestMonthly: plan.commonQuota,
-      ...(installments > 1 && plan.differentialQuota.cents !== plan.commonQuota.cents
-        ? { differing: { first: plan.differentialIsFirst, amount: plan.differentialQuota } }
-        : {}),
-    }));
+    .map(([installments, plan]) => {
+      const differing = differingInstallment(plan);
+      return { installments, lowestMonthly: plan.commonQuota, ...(differing ? { differing } : {}) };
+    });
 }
 
 /**

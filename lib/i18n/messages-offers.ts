@@ -1,5 +1,10 @@
 /** The offers step's strings (choosing a plan), in Spanish and English; part of `MESSAGES` (./messages.ts). */
 
+function installmentsPaid(n: number, regular: string, differing?: { first: boolean; amount: string }): string {
+  if (!differing) return `${n} × ${regular}`;
+  return differing.first ? `1 × ${differing.amount} + ${n - 1} × ${regular}` : `${n - 1} × ${regular} + 1 × ${differing.amount}`;
+}
+
 export const offersEs = {
   title: "Elige cómo pagar",
   intro: (cash: string) => `Precio al contado: ${cash}. Estos son los planes de pago a plazos que puedes elegir.`,
@@ -24,6 +29,11 @@ export const offersEs = {
   countsHint: "La cuota mensual más baja de cada plazo.",
   /** An installment count and its lowest monthly installment: "12 × 108,50 €". */
   countOption: (n: number, monthly: string) => `${n} × ${monthly}`,
+  /**
+   * What a plan's installments are, the one that differs included, so the sum is what is paid:
+   * "1 × 236,61 € + 5 × 205,75 €" (the first differs), "6 × 205,75 €" (none does).
+   */
+  installmentsPaid,
   /** Under the count: that plan's installment that differs ("primera: 236,61 €"). */
   countDiffering: (first: boolean, amount: string) => `${first ? "primera" : "última"}: ${amount}`,
   comparisonCaption: (financed: string) => `Importe financiado en cada plan: ${financed}`,
@@ -91,6 +101,7 @@ export const offersEn: typeof offersEs = {
   countsHeading: "How many installments?",
   countsHint: "The lowest monthly installment for each term.",
   countOption: (n, monthly) => `${n} × ${monthly}`,
+  installmentsPaid,
   countDiffering: (first, amount) => `${first ? "first" : "last"}: ${amount}`,
   comparisonCaption: (financed) => `Amount financed in every plan: ${financed}`,
   monthly: "Monthly installment",

@@ -166,6 +166,10 @@ const es = {
       "Activo. Al desactivarlo, sus secretos de la API responden 401 al momento y sus clientes ven que el pago no está disponible. Nada se borra.",
     disabledText: "Desactivado. Al activarlo de nuevo, todo vuelve a funcionar como estaba.",
     disable: "Desactivar el socio",
+    /** What disabling does, said before it is done (the button that disables is under it). */
+    disableConsequence:
+      "Al desactivar {name}, sus secretos de la API responden 401 al momento, sus clientes ven que el pago no está disponible y su personal no puede entrar. Nada se borra: al activarlo de nuevo, todo vuelve a funcionar.",
+    disableConfirm: "Desactivar ya",
     enable: "Activar el socio",
   },
   admin: {
@@ -348,6 +352,9 @@ const en: PartnerConsoleMessages = {
       "Active. Disabled, its API secrets answer 401 at once and its customers see that the payment is unavailable. Nothing is deleted.",
     disabledText: "Disabled. Enabled again, everything works as it did.",
     disable: "Disable the partner",
+    disableConsequence:
+      "Disabled, {name}'s API secrets answer 401 at once, its customers see that the payment is unavailable and its staff cannot sign in. Nothing is deleted: enabled again, everything works as it did.",
+    disableConfirm: "Disable now",
     enable: "Enable the partner",
   },
   admin: {

@@ -1,8 +1,10 @@
 import "server-only";
 import { cookies, headers } from "next/headers";
-import { notFound, redirect } from "next/navigation";
+import { forbidden, redirect } from "next/navigation";
 import { cache } from "react";
 import { getAppContext } from "@/lib/app-context";
+import { recordAudit } from "@/lib/audit/audit";
+import { loggerFor } from "@/lib/logger";
 import type { Db } from "@/lib/db";
 import { getEnv } from "@/lib/config/env";
 import type { FinancingClient } from "@/lib/financing/client";
@@ -132,12 +134,37 @@ export async function requireStaff(returnTo?: string): Promise<StaffContext> {
 
 /**
  * For a page only some members may see (permissions.ts): the staff member as requireStaff gives
- * them, and "not found" for anyone else, so a typed URL shows nothing a link would not.
+ * them; anyone else gets the back-office's 403 page (app/admin/forbidden.tsx, in its frame), and
+ * the attempt is in the audit log, as a refused action's is (lib/backoffice/staff-action.ts).
  */
 export async function requirePermission(permission: Permission, returnTo?: string): Promise<StaffContext> {
   const staff = await requireStaff(returnTo);
-  if (!can(staff.user, permission)) notFound();
+  if (!can(staff.user, permission)) {
+    await auditPermissionRefused(staff.db, { partnerId: staff.partner.id, user: staff.user }, { permission, page: returnTo }, "a page");
+    forbidden();
+  }
   return staff;
+}
+
+/**
+ * A refusal for want of a permission (a page, an action, the other console's page), in the log and
+ * in the audit log: who, from where, which permission, and details of ids only (a page's path).
+ */
+export async function auditPermissionRefused(
+  db: Db,
+  who: { partnerId: string; user: { id: string; name: string } },
+  details: { permission: string; page?: string },
+  what: string,
+): Promise<void> {
+  loggerFor("identity").info({ userId: who.user.id, permission: details.permission }, `${what} was refused: no permission`);
+  await recordAudit(db, {
+    kind: "permission_refused",
+    result: "refused",
+    partnerId: who.partnerId,
+    staff: { id: who.user.id, name: who.user.name },
+    ip: await requestIp(),
+    details: { ...details, ...(details.page ? { page: details.page.split("?")[0]! } : {}) },
+  });
 }
 
 /** For the second-factor step and enrolment pages: anyone's session, whatever its stage. */

@@ -1,7 +1,7 @@
 import "server-only";
 import { notFound, redirect } from "next/navigation";
 import type { StaffSessionRow } from "@/lib/identity/staff-sessions";
-import { anyStaffSessionForAction, codePath, ENROL_PATH, loginPath } from "@/lib/identity/staff";
+import { anyStaffSessionForAction, auditPermissionRefused, codePath, ENROL_PATH, loginPath } from "@/lib/identity/staff";
 import { OPERATOR_HOME } from "@/lib/identity/scope";
 import type { Db } from "@/lib/db";
 
@@ -22,6 +22,11 @@ export interface OperatorContext {
   user: { id: string; email: string; name: string };
 }
 
+/** The operator signed in with both factors, or undefined: for pages that must not redirect (the console's 404). */
+export async function signedInOperator(): Promise<OperatorContext | undefined> {
+  return (await currentOperator()).operator;
+}
+
 async function currentOperator(): Promise<{ found: Awaited<ReturnType<typeof anyStaffSessionForAction>>; operator?: OperatorContext }> {
   const found = await anyStaffSessionForAction();
   if (!found || found.partner || found.stage !== "full") return { found };
@@ -37,7 +42,16 @@ async function currentOperator(): Promise<{ found: Awaited<ReturnType<typeof any
 export async function requireOperator(returnTo: string = OPERATOR_HOME): Promise<OperatorContext> {
   const { found, operator } = await currentOperator();
   if (!found) redirect(loginPath(returnTo));
-  if (found.partner) notFound();
+  if (found.partner) {
+    // Not theirs: "not found", as for an address that does not exist, and the attempt audited.
+    await auditPermissionRefused(
+      found.db,
+      { partnerId: found.partner.id, user: found.user },
+      { permission: "operator-console", page: returnTo },
+      "the operator console, to a partner's staff member,",
+    );
+    notFound();
+  }
   if (found.stage === "code") redirect(codePath(returnTo));
   if (found.stage === "enrol") redirect(ENROL_PATH);
   if (!operator) redirect(loginPath(returnTo));

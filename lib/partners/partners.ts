@@ -23,6 +23,16 @@ export async function partnerById(db: Db, id: string): Promise<Partner | undefin
 }
 
 /** A return URL is accepted only on one of the partner's own origins. */
+/**
+ * A return URL's refusal, naming the origins it may be on: the partner reading it is the one who
+ * set them (in the operator console), and needs them to fix the call.
+ */
+export function returnUrlOffOrigins(partner: Pick<Partner, "allowedOrigins">): string {
+  return partner.allowedOrigins.length === 0
+    ? "must be on one of the partner's allowed origins, and this partner has none yet (an operator sets them)"
+    : `must be on one of the partner's allowed origins: ${partner.allowedOrigins.join(", ")}`;
+}
+
 export function isAllowedReturnUrl(partner: Pick<Partner, "allowedOrigins">, url: string): boolean {
   let origin: string;
   try {

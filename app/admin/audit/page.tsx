@@ -157,6 +157,7 @@ function detailsText(event: AuditEventRow, t: AdminMessages["audit"], locale: Lo
   if (event.kind === "customer_data_exported" && typeof d.sessions === "number") {
     return t.exportedSessions(d.sessions, typeof d.format === "string" ? d.format : "page");
   }
+  if (event.kind === "permission_refused" && typeof d.page === "string") return t.refusedPage(d.page);
   if (event.kind.startsWith("api_secret_") && typeof d.prefix === "string" && d.prefix !== "") return `${d.prefix}…`;
   // A payment link: its booking and, for an e-mail, the recipient as recorded (masked). Not the
   // session id: the link's key, which a reader of the log does not need.

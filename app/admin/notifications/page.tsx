@@ -57,11 +57,10 @@ export default async function NotificationsPage({ searchParams }: Props) {
           />
           <div className="flex flex-col gap-2 border-t border-divider pt-4">
             <h3 className="font-semibold">{t.secretTitle}</h3>
-            <p>{settings.hasSigningSecret ? t.secretSet : t.secretNotSet}</p>
+            <RotateSecretForm action={rotateSecretAction} text={t} hasSecret={settings.hasSigningSecret} />
             {settings.previousSecretValidUntil ? (
               <p>{t.previousValid.replace("{until}", formatDateTime(settings.previousSecretValidUntil, locale))}</p>
             ) : null}
-            <RotateSecretForm action={rotateSecretAction} text={t} />
           </div>
           <div className="flex flex-col gap-2 border-t border-divider pt-4">
             <h3 className="font-semibold">{t.testTitle}</h3>

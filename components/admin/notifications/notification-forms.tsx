@@ -62,17 +62,25 @@ export function NotificationUrlForm({
   );
 }
 
+/**
+ * Generating or rotating the signing secret. Whether there is one is said here, from the page and
+ * the action's answer together: right after the first secret is generated the page (rendered before
+ * it) would still say there is none.
+ */
 export function RotateSecretForm({
   action,
   text,
+  hasSecret,
 }: {
   action: (state: RotateSecretState, formData: FormData) => Promise<RotateSecretState>;
   text: Text;
+  hasSecret: boolean;
 }) {
   const [state, formAction] = useActionState(action, INITIAL_ROTATE_SECRET_STATE, "/admin/notifications");
   const resultRef = useFocusAfterSubmit<HTMLDivElement>(state.submission);
   return (
     <div className="flex flex-col gap-3">
+      <p>{hasSecret || state.secret ? text.secretSet : text.secretNotSet}</p>
       {state.secret ? (
         <ShownOnce
           focusRef={resultRef}

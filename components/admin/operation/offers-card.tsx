@@ -1,8 +1,9 @@
 import { Card } from "@/components/ui/card";
 import { Notice } from "@/components/ui/notice";
 import { Cell, Row, ScrollTable } from "@/components/ui/table";
-import { totalOwed } from "@/lib/financing/offers";
+import { differingInstallment, totalOwed } from "@/lib/financing/offers";
 import { formatAmount, formatPercent } from "@/lib/i18n/format";
+import type { FinancialOffer } from "@/lib/financing/types";
 import { columnsOf, type OperationSectionProps } from "./section";
 
 const COLUMNS = ["provider", "installments", "quota", "tin", "tae", "owed"] as const;
@@ -24,7 +25,9 @@ export function OffersCard({ detail, m, locale }: OperationSectionProps) {
             <Row key={offer.id}>
               <Cell>{offer.companyName}</Cell>
               <Cell numeric>{offer.installments}</Cell>
-              <Cell numeric>{formatAmount(offer.commonQuota, locale)}</Cell>
+              <Cell numeric>
+                <QuotaCell offer={offer} m={m} locale={locale} />
+              </Cell>
               <Cell numeric>{formatPercent(offer.tin, locale)}</Cell>
               <Cell numeric>{formatPercent(offer.tae, locale)}</Cell>
               <Cell numeric>{formatAmount(totalOwed(offer), locale)}</Cell>
@@ -33,5 +36,20 @@ export function OffersCard({ detail, m, locale }: OperationSectionProps) {
         </ScrollTable>
       )}
     </Card>
+  );
+}
+
+/** The regular installment, and under it the one that differs (an opening fee, rounding), when one does. */
+function QuotaCell({ offer, m, locale }: { offer: FinancialOffer } & Pick<OperationSectionProps, "m" | "locale">) {
+  const differing = differingInstallment(offer);
+  return (
+    <>
+      {formatAmount(offer.commonQuota, locale)}
+      {differing ? (
+        <span className="block text-sm text-muted">
+          {m.operation.differingInstallment(differing.first, formatAmount(differing.amount, locale))}
+        </span>
+      ) : null}
+    </>
   );
 }

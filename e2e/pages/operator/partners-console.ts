@@ -1,7 +1,7 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 import { PARTNER_CONSOLE_MESSAGES, type PartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
 import { API_SCOPES, type ApiScope } from "@/lib/vocabulary/api-scopes";
-import type { UiLanguage } from "../../support/text";
+import { literally, type UiLanguage } from "../../support/text";
 
 const fill = (template: string, values: Record<string, string | number>) =>
   template.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? ""));
@@ -65,21 +65,30 @@ export class ApiSecretsPanel {
     return (await this.newSecret.textContent())!.trim();
   }
 
+  /**
+   * Revokes one secret from its row: "Revoke" first says what it will do, and only the button under
+   * that revokes; nothing is revoked by the first press.
+   */
+  private async revokeIn(row: Locator, name: string) {
+    const confirm = row.getByRole("button", { name: fill(this.t.revokeConfirmLabel, { name }), exact: true });
+    await expect(confirm).toBeHidden();
+    await row.locator("summary").click();
+    await expect(row.getByText(fill(this.t.revokeConsequence, { name }), { exact: true })).toBeVisible();
+    await confirm.click();
+  }
+
   /** Revokes the working secrets named `name` that are in their rotation's overlap (the old one). */
   async revokeReplaced(name: string) {
-    await this.row(name)
-      .filter({ hasText: this.t.states.rotating.split("{")[0]!.trim() })
-      .getByRole("button", { name: fill(this.t.revokeLabel, { name }), exact: true })
-      .click();
+    await this.revokeIn(this.row(name).filter({ hasText: this.t.states.rotating.split("{")[0]!.trim() }), name);
     await expect(this.page.getByRole("status").filter({ hasText: this.t.revoked })).toBeVisible();
   }
 
   async revokeAll(name: string) {
-    const buttons = this.page.getByRole("button", { name: fill(this.t.revokeLabel, { name }), exact: true });
-    while ((await buttons.count()) > 0) {
-      const count = await buttons.count();
-      await buttons.first().click();
-      await expect(buttons).toHaveCount(count - 1);
+    const working = this.row(name).filter({ has: this.page.locator("summary") });
+    while ((await working.count()) > 0) {
+      const count = await working.count();
+      await this.revokeIn(working.first(), name);
+      await expect(working).toHaveCount(count - 1);
     }
   }
 }
@@ -160,10 +169,19 @@ export class PartnersConsole {
     await expect(this.page.getByText(this.m.detail.notices.agencies)).toBeVisible();
   }
 
+  /** Disabling says what it does first, and only the button under that disables; enabling is one press. */
   async setDisabled(disabled: boolean) {
-    await this.section(this.m.state.title)
-      .getByRole("button", { name: disabled ? this.m.state.disable : this.m.state.enable })
-      .click();
+    const section = this.section(this.m.state.title);
+    if (disabled) {
+      await expect(section.getByRole("button", { name: this.m.state.disableConfirm })).toBeHidden();
+      await section.locator("summary").click();
+      // The consequence, whatever the partner's name.
+      const [before, after] = this.m.state.disableConsequence.split("{name}").map((part) => literally(part).source);
+      await expect(section.getByText(new RegExp(`^${before}.+${after}$`))).toBeVisible();
+      await section.getByRole("button", { name: this.m.state.disableConfirm }).click();
+    } else {
+      await section.getByRole("button", { name: this.m.state.enable }).click();
+    }
     await expect(this.page.getByText(disabled ? this.m.detail.notices.disabled : this.m.detail.notices.enabled)).toBeVisible();
   }
 

@@ -43,8 +43,10 @@ const bookingReference = () => z.string().max(64);
 /** The partner API's operation identifier: at most what its requests take (lib/financing/contract.ts). */
 export const operationId = () => z.string().max(200);
 
+// Strict: a response (output) and a notification (rendered as input, a webhook's body) say the
+// same of it, so the document has one schema for it rather than a `…Output` twin.
 export const sessionOperationSchema = z
-  .object({
+  .strictObject({
     id: operationId().meta({ description: "The financing operation's id at the partner API." }),
     status: operationStatusSchema.nullable().meta({
       description:

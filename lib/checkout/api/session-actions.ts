@@ -23,6 +23,7 @@ import {
   type SessionRefundResource,
 } from "./refund-schemas";
 import type { CheckoutSessionResource } from "./api-schemas";
+import { fieldErrorsOf, parseForApi } from "./validation";
 import {
   authenticateCaller,
   partnersSession,
@@ -58,13 +59,9 @@ type Handler<T> = (
 
 /** The body checked against `schema`: a 400 naming every refused field (an unknown one included). */
 function validBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const parsed = schema.safeParse(body);
+  const parsed = parseForApi(schema, body);
   if (parsed.success) return parsed.data;
-  const fields = parsed.error.issues.flatMap((issue) =>
-    issue.code === "unrecognized_keys"
-      ? issue.keys.map((key) => ({ field: [...issue.path.map(String), key].join("."), message: "is not a field of this request" }))
-      : [{ field: issue.path.map(String).join(".") || "(body)", message: issue.message }],
-  );
+  const fields = fieldErrorsOf(parsed.error.issues);
   throw new AppError("validation_failed", `Invalid request: ${fields.map((f) => `${f.field} ${f.message}`).join("; ")}`, { fields });
 }
 

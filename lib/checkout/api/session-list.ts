@@ -15,6 +15,7 @@ import { sessionStateCondition } from "../session/sessions";
 import { LIST_LIMIT, listSessionsQuerySchema, type CheckoutSessionList, type ListSessionsQuery } from "./api-schemas";
 import { authenticatePartner, sessionResource, sessionsApiThrottles, readBudget, type SessionsApiThrottles } from "./sessions-api";
 import { customerDataErasedAt } from "../session/customer-store";
+import { fieldErrorsOf, parseForApi } from "./validation";
 
 /**
  * `GET /api/checkout-sessions`: a partner's own sessions, newest first, filtered, a page at a time.
@@ -49,11 +50,10 @@ export function parseListQuery(url: URL): ListSessionsQuery {
       raw[name] = value;
     }
   }
-  const parsed = listSessionsQuerySchema.safeParse(raw);
+  const parsed = parseForApi(listSessionsQuerySchema, raw);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const field = issue.path.map(String).join(".") || "(query)";
-      if (!fields.some((f) => f.field === field)) fields.push({ field, message: issue.message });
+    for (const error of fieldErrorsOf(parsed.error.issues, "(query)")) {
+      if (!fields.some((f) => f.field === error.field)) fields.push(error);
     }
   }
   if (parsed.success) {

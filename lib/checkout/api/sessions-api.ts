@@ -4,7 +4,7 @@ import { getAppContext } from "@/lib/app-context";
 import { apiCallerBySecret, type ApiCaller } from "@/lib/partners/api-secrets";
 import { allows, type ApiScope } from "@/lib/vocabulary/api-scopes";
 import "./error-codes";
-import { isAllowedReturnUrl, type Partner } from "@/lib/partners/partners";
+import { isAllowedReturnUrl, returnUrlOffOrigins, type Partner } from "@/lib/partners/partners";
 import { bodyProblemMessage, readJsonBody } from "@/lib/http/body";
 import type { CheckoutSessionResource } from "./api-schemas";
 import { createSessionSchema, type CreateSessionInput } from "../session/booking";
@@ -17,6 +17,7 @@ import { clientIpFrom } from "@/lib/security/network/client-ip";
 import { addressBucket } from "@/lib/security/limits/address-bucket";
 import { sharedBuckets, spendTokens, type SharedBuckets, type Spend } from "@/lib/security/limits/shared-token-bucket";
 import { customerDataErasedAt } from "../session/customer-store";
+import { fieldErrorsOf, parseForApi } from "./validation";
 
 /**
  * The checkout sessions API (`/api/checkout-sessions`), our own API for partners' backends (not the
@@ -232,22 +233,18 @@ export async function handleCreateSession(
   return { status: created ? 201 : 200, body: created ? sessionResource(ctx, session, null) : await readSessionResource(ctx, session) };
 }
 
-const RETURN_URL_OFF_ORIGINS = "must be on one of the partner's allowed origins";
-
 /**
  * The body as a session to open, or a 400 naming every bad field at once: the schema's problems
  * and a return URL off the partner's origins together (that rule needs the partner, so it is not
  * the schema's; checked after it, it was reported only once the booking was right).
  */
 function validSessionInput(body: unknown, partner: Partner): CreateSessionInput {
-  const parsed = createSessionSchema.safeParse(body);
-  const fields = parsed.success
-    ? []
-    : parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join(".") || "(body)", message: issue.message }));
+  const parsed = parseForApi(createSessionSchema, body);
+  const fields = parsed.success ? [] : fieldErrorsOf(parsed.error.issues);
   // The return URL as sent, when the schema found nothing wrong with it.
   const returnUrl = parsed.success ? parsed.data.returnUrl : wellFormedReturnUrl(body);
   if (returnUrl !== undefined && !fields.some((f) => f.field === "returnUrl") && !isAllowedReturnUrl(partner, returnUrl)) {
-    fields.push({ field: "returnUrl", message: RETURN_URL_OFF_ORIGINS });
+    fields.push({ field: "returnUrl", message: returnUrlOffOrigins(partner) });
   }
   if (!parsed.success || fields.length > 0) {
     throw new AppError("validation_failed", `Invalid checkout session: ${fields.map((f) => `${f.field} ${f.message}`).join("; ")}`, {

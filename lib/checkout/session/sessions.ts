@@ -8,7 +8,7 @@ import { checkoutSessions, sessionStatusHistory, type CheckoutSessionRow } from 
 import type { OperationStatus } from "@/lib/financing/contract";
 import type { FinancialOffer } from "@/lib/financing/types";
 import { isCheckoutSessionId } from "@/lib/http/checkout-session-id";
-import { isAllowedReturnUrl, type Partner } from "@/lib/partners/partners";
+import { isAllowedReturnUrl, returnUrlOffOrigins, type Partner } from "@/lib/partners/partners";
 import { bookingHash, type CreateSessionInput } from "./booking";
 import { storePrefill } from "./customer-store";
 import { enqueueNotification, type Tx } from "./outbox";
@@ -89,7 +89,7 @@ export async function createSession(
 ): Promise<{ session: CheckoutSession; created: boolean }> {
   if (!isAllowedReturnUrl(partner, input.returnUrl)) {
     throw new AppError("validation_failed", "returnUrl is not on one of the partner's allowed origins", {
-      fields: [{ field: "returnUrl", message: "must be on one of the partner's allowed origins" }],
+      fields: [{ field: "returnUrl", message: returnUrlOffOrigins(partner) }],
     });
   }
   const hash = bookingHash(input.booking);

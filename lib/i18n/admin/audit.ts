@@ -59,7 +59,7 @@ const es = {
       password_reset: "Contraseña restablecida",
       operator_created: "Operador creado",
       operator_disabled: "Operador desactivado",
-      permission_refused: "Acción sin permiso",
+      permission_refused: "Intento sin permiso",
       partner_created: "Socio creado",
       partner_updated: "Datos del socio cambiados",
       partner_disabled: "Socio desactivado",
@@ -83,6 +83,8 @@ const es = {
     byApi: (secretName: string) => `API: ${secretName}`,
     secretCreatedBy: (name: string) => `secreto creado por ${name}`,
     bookingDetails: (reference: string) => `Reserva ${reference}`,
+    /** A page opened without the permission it needs: its address (ids at most). */
+    refusedPage: (page: string) => `Página ${page}`,
     linkDetails: (reference: string, to: string | undefined) => (to ? `Reserva ${reference} · a ${to}` : `Reserva ${reference}`),
     memberDetails: (name: string, role: string | undefined, refund: boolean | undefined, dataRequests?: boolean) =>
       [
@@ -157,7 +159,7 @@ const en: AuditMessages = {
       password_reset: "Password reset",
       operator_created: "Operator created",
       operator_disabled: "Operator disabled",
-      permission_refused: "Action without permission",
+      permission_refused: "Attempt without permission",
       partner_created: "Partner created",
       partner_updated: "Partner settings changed",
       partner_disabled: "Partner disabled",
@@ -181,6 +183,7 @@ const en: AuditMessages = {
     byApi: (secretName) => `API: ${secretName}`,
     secretCreatedBy: (name) => `secret created by ${name}`,
     bookingDetails: (reference) => `Booking ${reference}`,
+    refusedPage: (page) => `Page ${page}`,
     linkDetails: (reference: string, to: string | undefined) => (to ? `Booking ${reference} · to ${to}` : `Booking ${reference}`),
     memberDetails: (name: string, role: string | undefined, refund: boolean | undefined, dataRequests?: boolean) =>
       [

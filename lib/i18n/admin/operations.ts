@@ -93,6 +93,8 @@ const es = {
       tae: "TAE",
       owed: "Total adeudado",
     },
+    /** Under a plan's regular installment, the one that differs: "primera: 236,61 €". */
+    differingInstallment: (first: boolean, amount: string) => `${first ? "primera" : "última"}: ${amount}`,
     historyHeading: "Nuestro historial de estados",
     historyCaption: "Estados que ha conocido nuestro checkout, del primero al último",
     historyColumns: { status: "Estado", source: "Origen", apiUpdatedAt: "Cambio en la API", at: "Registrado" },
@@ -238,6 +240,7 @@ const en: OperationsMessages = {
       tae: "APR (TAE)",
       owed: "Total owed",
     },
+    differingInstallment: (first, amount) => `${first ? "first" : "last"}: ${amount}`,
     historyHeading: "Our status history",
     historyCaption: "Statuses our checkout learned, first to last",
     historyColumns: { status: "Status", source: "Source", apiUpdatedAt: "Changed at the API", at: "Recorded" },

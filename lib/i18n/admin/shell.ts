@@ -59,6 +59,16 @@ const es = {
     agencyOption: (name: string, id: number) => `${name} (${id})`,
     agencyCurrent: (name: string, id: number) => `Agencia: ${name} (${id})`,
     agenciesUnavailable: "No hemos podido leer las agencias del grupo ahora mismo.",
+    /** The consoles' 404 and 403 pages (app/admin/refusal.tsx), in their frame. */
+    refusals: {
+      notFound: { title: "No encontramos esta página", body: "La dirección no existe o lo que buscas ya no está." },
+      forbidden: {
+        title: "No tienes acceso a esta página",
+        body: "Tu cuenta no tiene permiso para abrirla. Si la necesitas, pídeselo a un administrador de tu agencia.",
+      },
+      home: "Ir al inicio",
+      signIn: "Entrar",
+    },
     notAvailable: "—",
     customerErased: "Datos borrados",
     customerUnavailable: "Datos no disponibles",
@@ -137,6 +147,15 @@ const en: ShellMessages = {
     agencyOption: (name, id) => `${name} (${id})`,
     agencyCurrent: (name, id) => `Agency: ${name} (${id})`,
     agenciesUnavailable: "We could not read the group's agencies right now.",
+    refusals: {
+      notFound: { title: "We cannot find this page", body: "The address does not exist, or what you are looking for is gone." },
+      forbidden: {
+        title: "You do not have access to this page",
+        body: "Your account may not open it. If you need it, ask an administrator of your agency.",
+      },
+      home: "Go to the home page",
+      signIn: "Sign in",
+    },
     notAvailable: "—",
     customerErased: "Details erased",
     customerUnavailable: "Details unavailable",

@@ -4,6 +4,9 @@ const es = {
   login: {
     title: "Acceso del personal de la agencia",
     intro: "Entra con el correo y la contraseña que te ha dado tu agencia.",
+    /** The same page, reached on the way to the operator console (`?next=/operator…`). */
+    operatorTitle: "Acceso de los operadores de la plataforma",
+    operatorIntro: "Entra con el correo y la contraseña de tu cuenta de operador.",
     expired: "Tu sesión ha terminado. Vuelve a entrar.",
     signedOut: "Has cerrado la sesión.",
     passwordEnded: "Demasiadas contraseñas incorrectas: la sesión ha terminado. Vuelve a entrar con tu contraseña y tu código.",
@@ -118,6 +121,8 @@ const en: SignInMessages = {
   login: {
     title: "Agency staff sign-in",
     intro: "Sign in with the e-mail and password your agency gave you.",
+    operatorTitle: "Platform operator sign-in",
+    operatorIntro: "Sign in with your operator account's e-mail and password.",
     expired: "Your session has ended. Please sign in again.",
     signedOut: "You have signed out.",
     passwordEnded: "Too many wrong passwords: the session has ended. Sign in again with your password and your code.",

@@ -44,6 +44,11 @@ const es = {
     rotateLabel: "Renovar {name}",
     revoke: "Revocar",
     revokeLabel: "Revocar {name}",
+    /** What revoking does, said before it is done (the button that revokes is under it). */
+    revokeConsequence:
+      "Al revocar {name}, toda llamada hecha con él responde 401 al momento: el sistema que lo usa necesitará otro secreto. No se puede deshacer.",
+    revokeConfirm: "Revocar ya",
+    revokeConfirmLabel: "Revocar {name} ya",
     newSecretTitle: "Nuevo secreto: cópialo ahora",
     newSecretIntro: "No se volverá a mostrar. Guárdalo en la configuración del sistema del socio, nunca en el navegador.",
     rotatedNote: "El secreto anterior sigue funcionando hasta el {until}; después, solo el nuevo.",
@@ -108,6 +113,10 @@ const en: PartnerApiSecretsMessages = {
     rotateLabel: "Rotate {name}",
     revoke: "Revoke",
     revokeLabel: "Revoke {name}",
+    revokeConsequence:
+      "Revoked, {name} answers every call with 401 at once: the system that uses it will need another secret. This cannot be undone.",
+    revokeConfirm: "Revoke now",
+    revokeConfirmLabel: "Revoke {name} now",
     newSecretTitle: "New secret: copy it now",
     newSecretIntro: "It will not be shown again. Keep it in the partner's system's configuration, never in a browser.",
     rotatedNote: "The previous secret keeps working until {until}; after that, only the new one.",

@@ -21,8 +21,8 @@ import { preloadedOffers } from "@/lib/checkout/session/page-preload";
 /**
  * Step 3 (docs/contributors/architecture.md, "The checkout as data moves"): the plans the customer can choose, read from the partner API on every
  * render, installments first: the counts on offer (`?n=` picks one; 12, or the nearest, by
- * default), then that count's plans side by side, with the warning above and the representative
- * example credit law asks for right below, within two screens of a phone. A refusal with alternatives is
+ * default), then that count's plans side by side, with the warning above and that count's
+ * representative example credit law asks for right below, within two screens of a phone. A refusal with alternatives is
  * read from the session in the database, never from the URL.
  */
 
@@ -91,10 +91,12 @@ async function OffersContent({ page }: { page: LoadedCheckout }) {
       </>
     );
   } else {
-    const example = representativeExample(view.offers, cashPrice);
     const choices = installmentChoices(view.offers);
     // Never undefined here: "offers" has at least one plan.
     const selected = defaultInstallments(choices, requestedCount(query.n)) ?? choices[0]!.installments;
+    const plans = plansFor(view.offers, selected);
+    // The example of the count the customer is looking at, not of another term.
+    const example = representativeExample(plans, cashPrice);
     content = (
       <>
         <div className="flex flex-col gap-3">
@@ -129,7 +131,7 @@ async function OffersContent({ page }: { page: LoadedCheckout }) {
         />
         <PlanComparison
           installments={selected}
-          plans={plansFor(view.offers, selected)}
+          plans={plans}
           sessionId={session.id}
           action={chooseOfferAction}
           locale={locale}
@@ -139,7 +141,7 @@ async function OffersContent({ page }: { page: LoadedCheckout }) {
         {example ? (
           <RepresentativeExample
             example={example}
-            offer={view.offers.find((offer) => offer.id === example.offerId)}
+            offer={plans.find((offer) => offer.id === example.offerId)}
             locale={locale}
             messages={m}
           />

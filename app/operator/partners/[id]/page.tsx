@@ -1,3 +1,4 @@
+import { ConfirmDisclosure } from "@/components/ui/confirm-disclosure";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
@@ -213,14 +214,28 @@ export default async function PartnerPage({ params, searchParams }: IdPageProps)
       </Section>
 
       <Section id="state" title={m.state.title} intro={partner.disabledAt ? m.state.disabledText : m.state.activeText}>
-        <form action={stateAction}>
-          <input type="hidden" name="partnerId" value={partner.id} />
-          <input type="hidden" name="disabled" value={partner.disabledAt ? "false" : "true"} />
-          <Button variant="secondary" stretch={false}>
-            {partner.disabledAt ? m.state.enable : m.state.disable}
-          </Button>
-        </form>
+        {partner.disabledAt ? (
+          <StateForm partnerId={partner.id} disabled={false} text={m.state.enable} />
+        ) : (
+          // Disabling stops the partner's checkouts and API at once: said before it is done.
+          <ConfirmDisclosure summary={m.state.disable} consequence={fill(m.state.disableConsequence, { name: partner.name })}>
+            <StateForm partnerId={partner.id} disabled text={m.state.disableConfirm} />
+          </ConfirmDisclosure>
+        )}
       </Section>
     </OperatorPage>
+  );
+}
+
+/** Disables or enables the partner (stateAction). */
+function StateForm({ partnerId, disabled, text }: { partnerId: string; disabled: boolean; text: string }) {
+  return (
+    <form action={stateAction}>
+      <input type="hidden" name="partnerId" value={partnerId} />
+      <input type="hidden" name="disabled" value={String(disabled)} />
+      <Button variant="secondary" stretch={false}>
+        {text}
+      </Button>
+    </form>
   );
 }
