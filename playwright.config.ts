@@ -62,6 +62,33 @@ const OWN_APP_SPECS = [
   "startup",
 ].map((name) => new RegExp(`/${name}\\.spec\\.ts$`));
 
+/**
+ * The specs of the staff's consoles (the back-office and the operator's pages on the suite's app).
+ * `npm test` runs them on a second suite app of their own (`E2E_LANE=staff`, scripts/e2e.mjs),
+ * beside the customer and API specs on the first: most of a spec's time is waiting (a page, a
+ * second-factor step, the sandbox's webhooks), not the machine's cores. Each app still serves one
+ * spec at a time, so the specs that count what it did count only their own.
+ */
+const STAFF_SPECS = [
+  "admin",
+  "admin-security",
+  "admin-staff",
+  "admin-theme",
+  "data-requests",
+  "notifications",
+  "operator-partners",
+  "ownership",
+  "payment-links",
+].map((name) => new RegExp(`/${name}\\.spec\\.ts$`));
+
+/** Unset: every spec on one suite app. `customer`: all but the staff specs. `staff`: those alone. */
+const lane = process.env.E2E_LANE;
+if (lane !== undefined && lane !== "customer" && lane !== "staff") throw new Error(`E2E_LANE must be customer or staff, not ${lane}`);
+const suiteAppSpecs =
+  lane === "staff"
+    ? { testMatch: STAFF_SPECS }
+    : { testIgnore: [/qa-guide\.spec\.ts$/, ...OWN_APP_SPECS, ...(lane === "customer" ? STAFF_SPECS : [])] };
+
 export default defineConfig({
   testDir: "e2e",
   forbidOnly: isCI,
@@ -73,7 +100,13 @@ export default defineConfig({
   timeout: 120_000,
   expect: { timeout: 20_000 },
   // Each test as it ends, then each spec file's time, slowest first (e2e/support/spec-times-reporter.ts).
-  reporter: [["list"], ["./e2e/support/spec-times-reporter.ts"], ["html", { open: "never" }]],
+  reporter: [
+    ["list"],
+    ["./e2e/support/spec-times-reporter.ts"],
+    ["html", { open: "never", outputFolder: lane ? `playwright-report/${lane}` : "playwright-report" }],
+  ],
+  // Each lane's own, so that one never clears the other's.
+  outputDir: lane ? `test-results/${lane}` : "test-results",
   use: {
     baseURL,
     // A failed test keeps its trace (actions, DOM snapshots, network), without the screencast:
@@ -83,10 +116,14 @@ export default defineConfig({
     trace: { mode: "retain-on-failure", screenshots: false },
   },
   projects: [
-    { name: "suite-app", testIgnore: [/qa-guide\.spec\.ts$/, ...OWN_APP_SPECS], use: chromium, workers: 1 },
-    { name: "own-apps", testMatch: OWN_APP_SPECS, use: chromium, workers: 1 },
-    // As a QA team runs it: its baseURL is the app's own URL (APP_URL's default, localhost).
-    { name: "qa-guide", testMatch: /qa-guide\.spec\.ts$/, use: { ...chromium, baseURL: `http://localhost:${qaGuidePort}` } },
+    { name: lane === "staff" ? "staff-app" : "suite-app", ...suiteAppSpecs, use: chromium, workers: 1 },
+    ...(lane === "staff"
+      ? []
+      : [
+          { name: "own-apps", testMatch: OWN_APP_SPECS, use: chromium, workers: 1 },
+          // As a QA team runs it: its baseURL is the app's own URL (APP_URL's default, localhost).
+          { name: "qa-guide", testMatch: /qa-guide\.spec\.ts$/, use: { ...chromium, baseURL: `http://localhost:${qaGuidePort}` } },
+        ]),
   ],
   webServer: [
     {
@@ -100,16 +137,21 @@ export default defineConfig({
       stderr: "pipe",
       env: suiteAppEnv(process.env) as Record<string, string>,
     },
-    {
-      // Started after the first, so the build is there.
-      command: "npm run serve",
-      url: `http://127.0.0.1:${qaGuidePort}/api/health`,
-      reuseExistingServer: !isCI,
-      // Its start-up (migrations, the demo seed) took over a minute on a busy 2-core machine.
-      timeout: 3 * 60_000,
-      stdout: "pipe",
-      stderr: "pipe",
-      env: { PORT: String(qaGuidePort), DATA_DIR: path.join(process.env.E2E_DATA_DIR, "qa-guide"), NEXT_TELEMETRY_DISABLED: "1" },
-    },
+    // The QA guide's app, with the lanes that run its spec.
+    ...(lane === "staff"
+      ? []
+      : [
+          {
+            // Started after the first, so the build is there.
+            command: "npm run serve",
+            url: `http://127.0.0.1:${qaGuidePort}/api/health`,
+            reuseExistingServer: !isCI,
+            // Its start-up (migrations, the demo seed) took over a minute on a busy 2-core machine.
+            timeout: 3 * 60_000,
+            stdout: "pipe" as const,
+            stderr: "pipe" as const,
+            env: { PORT: String(qaGuidePort), DATA_DIR: path.join(process.env.E2E_DATA_DIR, "qa-guide"), NEXT_TELEMETRY_DISABLED: "1" },
+          },
+        ]),
   ],
 });

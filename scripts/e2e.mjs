@@ -4,7 +4,7 @@
 //   npm run test:e2e -- e2e/home.spec.ts --headed
 // Playwright never downloads a browser here: see playwright.config.ts.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -115,23 +115,59 @@ if (ownDataDir) {
 }
 log(`App data directory: ${dataDir}`);
 
-const child = spawn("npx", ["playwright", "test", ...args], { cwd: root, env, stdio: "inherit" });
+/**
+ * `npm test` (scripts/test.mjs) has built the app and runs every spec: the staff's specs then run on
+ * a second suite app of their own (E2E_LANE in playwright.config.ts), E2E_PORT + 100 with its own
+ * data, beside the others. Each lane's lines are prefixed with its name. Otherwise, one run.
+ */
+const split = env.E2E_SPLIT === "1" && env.E2E_PREBUILT === "1" && args.length === 0;
+const port = Number(env.E2E_PORT ?? 3100);
+const runs = split
+  ? [
+      { name: "customer", env: { ...env, E2E_LANE: "customer" } },
+      { name: "staff", env: { ...env, E2E_LANE: "staff", E2E_PORT: String(port + 100), E2E_DATA_DIR: path.join(dataDir, "staff") } },
+    ]
+  : [{ name: "", env }];
+
+/** Copies a stream line by line, each line prefixed, so that two runs' lines never mix. */
+function prefixLines(from, to, prefix) {
+  let rest = "";
+  from.setEncoding("utf8");
+  from.on("data", (chunk) => {
+    const lines = (rest + chunk).split("\n");
+    rest = lines.pop() ?? "";
+    if (lines.length > 0) to.write(lines.map((line) => `${prefix}${line}\n`).join(""));
+  });
+  from.on("end", () => rest && to.write(`${prefix}${rest}\n`));
+}
+
+const children = runs.map((run) => {
+  if (!run.name) return spawn("npx", ["playwright", "test", ...args], { cwd: root, env: run.env, stdio: "inherit" });
+  mkdirSync(run.env.E2E_DATA_DIR, { recursive: true });
+  const child = spawn("npx", ["playwright", "test"], { cwd: root, env: run.env, stdio: ["ignore", "pipe", "pipe"] });
+  prefixLines(child.stdout, process.stdout, `[${run.name}] `);
+  prefixLines(child.stderr, process.stderr, `[${run.name}] `);
+  return child;
+});
 // Ctrl-C reaches Playwright directly (same process group): just wait for it to wind down.
 process.on("SIGINT", () => {});
-for (const signal of ["SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal));
+for (const signal of ["SIGTERM", "SIGHUP"]) process.on(signal, () => children.forEach((child) => child.kill(signal)));
 
-let finished = false;
-function finish(code) {
-  if (finished) return;
-  finished = true;
-  if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
-  process.exit(code);
-}
-child.on("error", (error) => {
-  log(`Could not start Playwright: ${error.message}`);
-  finish(1);
-});
-child.on("close", (code, signal) => {
-  if (signal) log(`Playwright ended by ${signal}.`);
-  finish(code ?? 128 + (os.constants.signals[signal] ?? 0));
-});
+const codes = await Promise.all(
+  children.map(
+    (child, index) =>
+      new Promise((resolve) => {
+        const name = runs[index].name || "Playwright";
+        child.on("error", (error) => {
+          log(`Could not start ${name}: ${error.message}`);
+          resolve(1);
+        });
+        child.on("close", (code, signal) => {
+          if (signal) log(`${name} ended by ${signal}.`);
+          resolve(code ?? 128 + (os.constants.signals[signal] ?? 0));
+        });
+      }),
+  ),
+);
+if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
+process.exit(codes.find((code) => code !== 0) ?? 0);

@@ -98,7 +98,9 @@ stages.push(`checks, unit tests and build: ${Math.round((Date.now() - stageStart
 if (results.every((result) => result.ok)) {
   cpu = now;
   stageStarted = Date.now();
-  results.push(await step("browser tests", "node", ["scripts/e2e.mjs"], { env: { ...e2eEnv, E2E_PREBUILT: "1" }, live: true }));
+  results.push(
+    await step("browser tests", "node", ["scripts/e2e.mjs"], { env: { ...e2eEnv, E2E_PREBUILT: "1", E2E_SPLIT: "1" }, live: true }),
+  );
   now = cpuTimes();
   stages.push(`browser tests: ${Math.round((Date.now() - stageStarted) / 1000)} s, ${busyShare(cpu, now)}`);
 } else {
