@@ -36,7 +36,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["{app,components,lib,scripts}/**/*.test.{ts,tsx}"],
+    include: ["{app,components,deploy,lib,scripts}/**/*.test.{ts,tsx}"],
     environment: "node",
     // Every in-memory test database starts from one fresh PGlite cluster made for the run, not from
     // its own initdb (lib/testing/pglite-cluster.global.ts).

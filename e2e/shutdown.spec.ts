@@ -111,6 +111,9 @@ test("SIGTERM while an event is processed: it is finished and acknowledged, then
   expect(metrics).toContain('partner_api_requests_total{endpoint="POST /operations",outcome="201"}');
   expect(metrics).toMatch(/http_requests_total\{method="GET",route="\/checkout\/\[sessionId\]",status="200"\} \d+/);
   expect(metrics).toContain('webhook_events_received_total{outcome="stored"} 1');
+  // The sandbox's delivery, in its own process, reads the status and drops the connection: still
+  // counted in the request metrics, once.
+  expect(metrics).toContain('http_requests_total{method="POST",route="/api/webhooks/financing/[token]",status="200"} 1');
   expect(metrics).not.toContain(sessionId);
 
   const stopping = terminate(app);

@@ -43,6 +43,13 @@ async function counted(method: string, route: string, status: string): Promise<n
   );
 }
 
+/** A promise and the function that settles it (the events the tests wait for, never a delay). */
+function settled(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
 /** A raw request (fetch would refuse to send some of these headers), its status and body. */
 function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -63,6 +70,50 @@ describe("the app's HTTP server", () => {
     const before = await counted("GET", "/api/health", "404");
     expect((await get("/api/health")).status).toBe(404);
     await vi.waitFor(async () => expect(await counted("GET", "/api/health", "404")).toBe(before + 1));
+  });
+
+  it("counts a request whose client hangs up as soon as it has the status, as the financing API's webhook deliveries do", async () => {
+    const route = "/api/webhooks/financing/[token]";
+    const closed = settled();
+    handler = (request, response) => {
+      // Registered after the count's listener (lib/ops/http-metrics.ts), so it runs after it.
+      response.once("close", closed.resolve);
+      response.writeHead(200, { "Content-Type": "application/json" }).flushHeaders();
+      // The body only once the client is gone: this response never finishes.
+      request.socket.once("close", () => response.end('{"received":true}'));
+    };
+    const before = { ok: await counted("POST", route, "200"), gone: await counted("POST", route, "499") };
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const req = httpRequest({ host: "127.0.0.1", port, method: "POST", path: "/api/webhooks/financing/a-token" }, (res) => {
+        // What the sandbox does: the status read, the body cancelled, the connection dropped.
+        resolve(res.statusCode);
+        req.destroy();
+      });
+      req.once("error", reject);
+      req.end('{"eventId":1}');
+    });
+    expect(status).toBe(200);
+    await closed.promise;
+    expect(await counted("POST", route, "200")).toBe(before.ok + 1);
+    expect(await counted("POST", route, "499")).toBe(before.gone);
+  });
+
+  it("counts a request whose client hung up before any answer once, as 499", async () => {
+    const route = "/checkout/[sessionId]/offers";
+    const arrived = settled();
+    const closed = settled();
+    handler = (_request, response) => {
+      response.once("close", closed.resolve);
+      arrived.resolve();
+    };
+    const before = await counted("GET", route, "499");
+    const req = httpRequest({ host: "127.0.0.1", port, path: "/checkout/cs_abcdefghijkl/offers" });
+    req.on("error", () => {});
+    req.end();
+    await arrived.promise;
+    req.destroy();
+    await closed.promise;
+    expect(await counted("GET", route, "499")).toBe(before + 1);
   });
 
   it("replaces a page's blank 5xx with a page readable without JavaScript, and counts the status sent", async () => {

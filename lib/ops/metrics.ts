@@ -20,7 +20,7 @@ function createMetrics() {
     registry,
     httpRequests: new Counter({
       name: "http_requests_total",
-      help: "HTTP requests answered, by method, route template and status code.",
+      help: "HTTP requests, each counted once, by method, route template and status code sent (499: the client hung up before any answer).",
       labelNames: ["method", "route", "status"] as const,
       registers,
     }),
