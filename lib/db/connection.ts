@@ -4,6 +4,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { openLockedPglite } from "./data-dir-lock";
+import { shareSignals } from "./signals";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
@@ -76,6 +77,7 @@ async function openPglite(dataDir: string, migrationsFolder: string): Promise<Da
   try {
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder });
+    shareSignals([db]);
     return { db, background: db, intake: db, driver: "pglite", close };
   } catch (error) {
     await close();
@@ -109,10 +111,16 @@ async function openPostgres(databaseUrl: string, migrationsFolder: string): Prom
     connection: { synchronous_commit: "off" },
   });
   const backgroundClient = postgres(databaseUrl, { ...POOL_OPTIONS, max: BACKGROUND_POOL_SIZE, onnotice: ignoreNotice });
-  return {
+  const handles = {
     db: drizzlePostgres({ client, schema }),
     intake: drizzlePostgres({ client: intakeClient, schema }),
     background: drizzlePostgres({ client: backgroundClient, schema }),
+  };
+  // Wake-ups (signals.ts) are sent and listened for by the background work's client: its listening
+  // connection is one of its own, beside the pool.
+  shareSignals([handles.db, handles.intake, handles.background], backgroundClient);
+  return {
+    ...handles,
     driver: "postgres",
     close: async () => {
       await Promise.all([client.end({ timeout: 5 }), intakeClient.end({ timeout: 5 }), backgroundClient.end({ timeout: 5 })]);

@@ -1,14 +1,17 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, isNotNull, isNull } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, notInArray } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { durableWork } from "@/lib/db/durable-work";
 import type { Db } from "@/lib/db";
+import { signal } from "@/lib/db/signals";
 import { partnerNotifications, partners, type PartnerRow } from "@/lib/db/schema";
 import { openPartnerSecret } from "@/lib/partners/secrets";
 import type { CheckoutContext } from "../session/flow";
+import { OUTBOX_CHANNEL } from "../session/outbox";
+import { wakeable, type Wakeable } from "./wakeable";
 import { getEnv, type FinancingEnvironment } from "@/lib/config/env";
-import { loggerFor } from "@/lib/logger";
+import { logError, loggerFor } from "@/lib/logger";
 import { notificationPolicy, type DestinationPolicy } from "@/lib/security/network/addresses";
 import { DestinationRefused, postToCheckedDestination, type Resolve } from "@/lib/security/network/outbound";
 
@@ -139,38 +142,178 @@ export interface DeliveryOptions {
   resolve?: Resolve;
 }
 
+/** Partners served at once by one instance: each is a lane of its own (see NotificationPump). */
+const PARTNER_CONCURRENCY = 16;
+/** Due notifications of one partner read per query. */
+const PARTNER_BATCH = 100;
+
+interface Sending {
+  policy: DestinationPolicy;
+  resolve: Resolve | undefined;
+}
+
+function sendingFor(options: DeliveryOptions): Sending {
+  return { policy: notificationPolicy(options.environment ?? getEnv().financing.environment), resolve: options.resolve };
+}
+
 /**
- * Sends every notification that is due; returns how many were delivered. Partners are served
- * concurrently, each one's notifications in order (oldest first): a partner endpoint that hangs
- * delays only its own, and for at most TIMEOUT_MS each.
+ * Partners with a notification due at `now`, up to `limit`, leaving out those in `except`. A partner
+ * with no notification URL has its notifications wait in the outbox, unattempted (no failures, no
+ * backoff): they are due as soon as a URL is saved (makeWaitingNotificationsDue).
  */
-export async function deliverDueNotifications(ctx: Pick<CheckoutContext, "db">, options: DeliveryOptions = {}): Promise<number> {
-  const now = options.now ?? new Date();
-  const policy = notificationPolicy(options.environment ?? getEnv().financing.environment);
-  // A partner with no notification URL has its notifications wait in the outbox, unattempted (no
-  // failures, no backoff): they are due as soon as a URL is saved (makeWaitingNotificationsDue).
-  const due = await ctx.db
-    .select({ id: partnerNotifications.id, partnerId: partnerNotifications.partnerId })
+async function partnersWithDueNotifications(db: Db, now: Date, limit: number, except: readonly string[] = []): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ partnerId: partnerNotifications.partnerId })
     .from(partnerNotifications)
     .innerJoin(partners, and(eq(partners.id, partnerNotifications.partnerId), isNotNull(partners.notificationUrl)))
-    .where(work.due(now))
-    .orderBy(asc(partnerNotifications.createdAt))
-    .limit(50);
-  const byPartner = new Map<string, string[]>();
-  for (const { id, partnerId } of due) byPartner.set(partnerId, [...(byPartner.get(partnerId) ?? []), id]);
-  const counts = await Promise.all(
-    [...byPartner.values()].map(async (ids) => {
-      let delivered = 0;
-      for (const id of ids) if ((await deliverOne(ctx.db, id, { policy, resolve: options.resolve }, now)) === "delivered") delivered++;
-      return delivered;
+    .where(and(work.due(now), except.length > 0 ? notInArray(partnerNotifications.partnerId, [...except]) : undefined))
+    .limit(limit);
+  return rows.map((row) => row.partnerId);
+}
+
+/**
+ * Sends one partner's notifications due at `at`, oldest first, one at a time, until none is left (each
+ * attempted is delivered, or postponed past `at` by its backoff, so each is tried once) or every one
+ * left is held by another instance. `attemptAt` is each attempt's moment; `track` runs each attempt,
+ * and stops the lane by answering undefined (the process is draining). Returns how many were delivered.
+ */
+async function drainPartner(
+  db: Db,
+  partnerId: string,
+  sending: Sending,
+  at: Date,
+  attemptAt: () => Date,
+  track: (attempt: () => Promise<DeliveryResult>) => Promise<DeliveryResult> | undefined = (attempt) => attempt(),
+): Promise<number> {
+  let delivered = 0;
+  for (;;) {
+    const due = await db
+      .select({ id: partnerNotifications.id })
+      .from(partnerNotifications)
+      .where(and(eq(partnerNotifications.partnerId, partnerId), work.due(at)))
+      .orderBy(asc(partnerNotifications.createdAt))
+      .limit(PARTNER_BATCH);
+    let attempted = 0;
+    for (const { id } of due) {
+      const attempt = track(() => deliverOne(db, id, sending, attemptAt()));
+      if (!attempt) return delivered;
+      const result = await attempt;
+      if (result === "delivered") delivered++;
+      if (result !== "busy") attempted++;
+    }
+    if (attempted === 0) return delivered;
+  }
+}
+
+/**
+ * Sends every notification due now (or at `options.now`), each tried once; returns how many were
+ * delivered. Partners are served concurrently (up to PARTNER_CONCURRENCY at once), each one's
+ * notifications in order (oldest first): a partner endpoint that hangs delays only its own, and for at
+ * most TIMEOUT_MS each. No cap: however many are due, all are sent.
+ */
+export async function deliverDueNotifications(ctx: Pick<CheckoutContext, "db">, options: DeliveryOptions = {}): Promise<number> {
+  const at = options.now ?? new Date();
+  const sending = sendingFor(options);
+  const waiting = await partnersWithDueNotifications(ctx.db, at, Number.MAX_SAFE_INTEGER);
+  let delivered = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(PARTNER_CONCURRENCY, waiting.length) }, async () => {
+      for (let partnerId = waiting.shift(); partnerId !== undefined; partnerId = waiting.shift()) {
+        const sent = await drainPartner(ctx.db, partnerId, sending, at, () => at);
+        delivered += sent;
+      }
     }),
   );
-  return counts.reduce((sum, count) => sum + count, 0);
+  return delivered;
+}
+
+/** wake: notifications may be due, send them now (a call while lanes run makes each look again); idle: nothing runs. */
+export type NotificationPump = Wakeable;
+
+interface Lane {
+  /** A wake came since the lane last looked: it looks once more before it ends. */
+  stale: boolean;
+  done: Promise<void>;
+}
+
+/**
+ * The notifications' delivery as it runs in the worker: woken by each committed notification (the
+ * outbox's wake-up) and by the worker's rounds, it gives each partner with due notifications a lane
+ * of its own, up to `concurrency` at once, which drains that partner's in order and ends when none is
+ * left. A partner whose endpoint hangs holds its own lane only; a wake while lanes run starts lanes
+ * for the other partners at once, and a partner left out by the cap gets one as soon as a lane ends.
+ * `track` runs each attempt (the process's tracked work: none starts once it is draining).
+ */
+export function createNotificationPump(
+  ctx: Pick<CheckoutContext, "db">,
+  options: DeliveryOptions & {
+    concurrency?: number;
+    track?: (attempt: () => Promise<DeliveryResult>) => Promise<DeliveryResult> | undefined;
+  } = {},
+): NotificationPump {
+  const concurrency = options.concurrency ?? PARTNER_CONCURRENCY;
+  const sending = sendingFor(options);
+  const lanes = new Map<string, Lane>();
+  /** A partner was left out because every lane was taken. */
+  let crowded = false;
+
+  function startLane(partnerId: string): void {
+    const lane: Lane = { stale: false, done: Promise.resolve() };
+    lanes.set(partnerId, lane);
+    const end = () => {
+      // At once, with the last look: a wake from here on finds no lane and starts a new one.
+      if (lanes.get(partnerId) === lane) lanes.delete(partnerId);
+      if (crowded) {
+        crowded = false;
+        pump.wake();
+      }
+    };
+    lane.done = (async () => {
+      do {
+        lane.stale = false;
+        await drainPartner(ctx.db, partnerId, sending, new Date(), () => new Date(), options.track);
+      } while (lane.stale);
+      end();
+    })().catch((error: unknown) => {
+      end();
+      logError(log, "notifications: a partner's delivery failed; the next round takes it up", error, { partnerId });
+    });
+  }
+
+  const scanner = wakeable(
+    async () => {
+      const free = concurrency - lanes.size;
+      if (free <= 0) {
+        crowded = true;
+        return;
+      }
+      const waiting = await partnersWithDueNotifications(ctx.db, new Date(), free + 1, [...lanes.keys()]);
+      if (waiting.length > free) crowded = true;
+      for (const partnerId of waiting.slice(0, free)) startLane(partnerId);
+    },
+    log,
+    "notifications: looking for due notifications failed",
+  );
+
+  const pump: NotificationPump = {
+    wake() {
+      for (const lane of lanes.values()) lane.stale = true;
+      scanner.wake();
+    },
+    async idle() {
+      for (;;) {
+        await scanner.idle();
+        if (lanes.size === 0) return;
+        await Promise.all([...lanes.values()].map((lane) => lane.done));
+      }
+    },
+  };
+  return pump;
 }
 
 /**
  * A partner has just saved a notification URL: what waits for it (never sent, or postponed while
- * the old URL failed) is due now, not after its backoff. Returns how many.
+ * the old URL failed) is due now, not after its backoff, and delivery is woken. Returns how many.
  */
 export async function makeWaitingNotificationsDue(db: Db, partnerId: string, now = new Date()): Promise<number> {
   const rows = await db
@@ -178,6 +321,7 @@ export async function makeWaitingNotificationsDue(db: Db, partnerId: string, now
     .set({ nextAttemptAt: now })
     .where(and(eq(partnerNotifications.partnerId, partnerId), isNull(partnerNotifications.deliveredAt)))
     .returning({ id: partnerNotifications.id });
+  if (rows.length > 0) signal(db, OUTBOX_CHANNEL);
   return rows.length;
 }
 
@@ -189,17 +333,10 @@ export type DeliveryResult = "delivered" | "failed" | "busy";
  * away (the worker would take it up at its next round anyway).
  */
 export async function deliverNotificationNow(db: Db, id: string, options: DeliveryOptions = {}): Promise<DeliveryResult> {
-  const now = options.now ?? new Date();
-  const policy = notificationPolicy(options.environment ?? getEnv().financing.environment);
-  return deliverOne(db, id, { policy, resolve: options.resolve }, now);
+  return deliverOne(db, id, sendingFor(options), options.now ?? new Date());
 }
 
-async function deliverOne(
-  db: Db,
-  id: string,
-  send: { policy: DestinationPolicy; resolve: Resolve | undefined },
-  now: Date,
-): Promise<DeliveryResult> {
+async function deliverOne(db: Db, id: string, send: Sending, now: Date): Promise<DeliveryResult> {
   // Claimed first, so two instances never send the same notification at the same time.
   const [row] = await db
     .update(partnerNotifications)

@@ -1,10 +1,13 @@
 import "server-only";
 import type { CheckoutContext } from "../session/flow";
-import { deliverDueNotifications } from "./notifications";
+import { createNotificationPump } from "./notifications";
+import { wakeable, type Wakeable } from "./wakeable";
 import { reconcile } from "./reconciler";
 import { eraseRetainedCustomerData } from "./retention";
 import { dueWebhookEvents, processWebhookEvent } from "./webhooks";
+import { onSignal } from "@/lib/db/signals";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
+import { OUTBOX_CHANNEL } from "../session/outbox";
 import { logError, loggerFor } from "@/lib/logger";
 import { withLogContext } from "@/lib/logging/context";
 import { intakeBusy, intakeQuiet, onWake, trackWork } from "@/lib/ops/lifecycle";
@@ -15,6 +18,8 @@ const log = loggerFor("worker");
 export interface BackgroundWork {
   /** Stops the rounds; resolves when the round under way (if any) has ended. */
   stop(): Promise<void>;
+  /** Resolves when nothing runs: no round, no webhook pass, no notification sent. */
+  idle(): Promise<void>;
 }
 
 /** Events processed at once by one instance: enough to overlap partner API latency, few enough for its pool. */
@@ -28,12 +33,8 @@ const WEBHOOK_CONCURRENCY_DURING_INTAKE = 2;
 /** Due events read per query. */
 const WEBHOOK_BATCH = 100;
 
-export interface WebhookPump {
-  /** Due events exist: process them now (a call while a pass runs makes it look again). */
-  wake(): void;
-  /** Resolves when no pass is running. */
-  idle(): Promise<void>;
-}
+/** The webhook events' pump (createWebhookPump). */
+export type WebhookPump = Wakeable;
 
 /**
  * The webhook events' processing, off the request path: the receiver stores a delivery and wakes
@@ -43,12 +44,8 @@ export interface WebhookPump {
  * waits for it, and none starts once the process is draining.
  */
 export function createWebhookPump(ctx: CheckoutContext, concurrency = WEBHOOK_CONCURRENCY): WebhookPump {
-  let running: Promise<void> | undefined;
-  let again = false;
-
-  async function pass(): Promise<void> {
-    do {
-      again = false;
+  return wakeable(
+    async () => {
       for (;;) {
         const due = await dueWebhookEvents(ctx, new Date(), WEBHOOK_BATCH);
         if (due.length === 0) break;
@@ -71,43 +68,36 @@ export function createWebhookPump(ctx: CheckoutContext, concurrency = WEBHOOK_CO
         // Draining, or every due event was held elsewhere (another instance, a retry later): stop here.
         if (started === 0 || due.length < WEBHOOK_BATCH) break;
       }
-    } while (again);
-  }
-
-  return {
-    wake() {
-      if (running) {
-        again = true;
-        return;
-      }
-      running = pass()
-        .catch((error: unknown) => logError(log, "worker: processing webhook events failed", error))
-        .finally(() => {
-          running = undefined;
-        });
     },
-    async idle() {
-      while (running) await running;
-    },
-  };
+    log,
+    "worker: processing webhook events failed",
+  );
 }
 
 /**
  * The server's background work. Webhook events are processed as soon as the receiver stores them
- * (the pump); every few seconds, a round also takes up events whose processing failed or was cut
- * short by a stopped instance (its lock runs out), sends due partner notifications, reconciles
- * open outcomes (by one instance at a time, the lease holder), and every ten minutes erases the
- * customers' data past its retention period (retention.ts, under a lease too). Every instance runs it; the
- * database decides who does what.
+ * (the pump), and partner notifications sent as soon as the transaction that wrote them commits, on
+ * whichever instance (the outbox's wake-up, lib/db/signals.ts: in-process, and LISTEN/NOTIFY on
+ * PostgreSQL). Every few seconds, a round is the safety net of both, taking up what a lost wake-up,
+ * a failed attempt's backoff or a stopped instance's lock left due, and it also reconciles open
+ * outcomes (by one instance at a time, the lease holder), and every ten minutes erases the
+ * customers' data past its retention period (retention.ts, under a lease too). Every instance runs
+ * it; the database decides who does what.
  */
 export function startBackgroundWork(ctx: CheckoutContext, intervalMs = 5_000): BackgroundWork {
   const pump = createWebhookPump(ctx);
+  const notifications = createNotificationPump(ctx, { track: trackWork });
   onWake(() => pump.wake());
+  const listening = onSignal(ctx.db, OUTBOX_CHANNEL, () => notifications.wake()).catch((error: unknown) => {
+    logError(log, "worker: not listening for new notifications; the rounds send them", error);
+    return undefined;
+  });
   const outage = outageBackoff(intervalMs);
   let current: Promise<void> | undefined;
   const timer = setInterval(() => {
     if (current || outage.waiting()) return;
     pump.wake();
+    notifications.wake();
     current = runRound(ctx)
       .then(outage.succeeded, outage.failed)
       .finally(() => {
@@ -116,13 +106,20 @@ export function startBackgroundWork(ctx: CheckoutContext, intervalMs = 5_000): B
   }, intervalMs);
   // Background work must not keep a process alive on its own.
   timer.unref?.();
-  // Events stored before this start (a restart) are due now, not at the first tick.
+  // Events and notifications stored before this start (a restart) are due now, not at the first tick.
   pump.wake();
+  notifications.wake();
   return {
     async stop() {
       clearInterval(timer);
       onWake(undefined);
-      await Promise.all([current, pump.idle()]);
+      const stopListening = await listening;
+      await stopListening?.().catch((error: unknown) => logError(log, "worker: could not stop listening for new notifications", error));
+      await Promise.all([current, pump.idle(), notifications.idle()]);
+    },
+    async idle() {
+      while (current) await current;
+      await Promise.all([pump.idle(), notifications.idle()]);
     },
   };
 }
@@ -176,7 +173,6 @@ export const RETENTION_EVERY_MS = 10 * 60_000;
 let lastRetention = 0;
 
 async function runRound(ctx: CheckoutContext): Promise<void> {
-  await deliverDueNotifications(ctx);
   try {
     const checked = await reconcile(ctx);
     metrics().reconcilerRuns.inc({ outcome: checked === null ? "not_leader" : "ran" });

@@ -7,7 +7,7 @@ import { checkoutSessions } from "@/lib/db/schema";
 import { loggerFor } from "@/lib/logger";
 import { customerDataErasedAt, eraseOrMarkCustomerData } from "./customer-store";
 import { erasureDecision, secondsUntil } from "./erasure-rule";
-import { enqueueErasureNotification } from "./outbox";
+import { enqueueErasureNotification, outboxTransaction } from "./outbox";
 import type { CheckoutSession } from "./session-state";
 
 export { erasureDecision, ERASURE_RETRY_DELAY_MS, type ErasureDecision } from "./erasure-rule";
@@ -56,7 +56,7 @@ export async function eraseSessionCustomerData(
   db: Db,
   { sessionId, partnerId, by, ip = null, now = new Date() }: ErasureRequest,
 ): Promise<ErasureResult> {
-  const result = await db.transaction(async (tx) => {
+  const result = await outboxTransaction(db, async (tx) => {
     const [session] = await tx
       .select()
       .from(checkoutSessions)

@@ -2,6 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, gt, isNull, lte, notExists, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
+import { signal } from "@/lib/db/signals";
 import { checkoutSessions, partnerEventCounters, partnerNotifications } from "@/lib/db/schema";
 import { CUSTOMER_DATA_ERASED_EVENT, type NotificationSubject } from "@/lib/vocabulary/session";
 import { erasureNotificationPayload, notificationPayload, type CheckoutSession, type NotificationPayload } from "./session-state";
@@ -15,9 +16,30 @@ import { erasureNotificationPayload, notificationPayload, type CheckoutSession, 
 /** A transaction of the store's, which the outbox writes in. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
+/** The wake-up channel of the outbox (lib/db/signals.ts): a notification was written and committed. */
+export const OUTBOX_CHANNEL = "partner_notifications";
+
+/** The transactions that wrote a notification, until they end. */
+const wroteNotification = new WeakSet<Tx>();
+
 /**
- * Writes the notification of the state the session is in (as written in this transaction) to the
- * outbox, once per (session, state), with what GET answers for it at this moment
+ * A transaction that may write notifications: once it has committed, if it wrote one, delivery is
+ * woken on every instance (lib/db/signals.ts), so the notification leaves at once rather than at
+ * the worker's next round. Written in a plain transaction, a notification waits for that round.
+ */
+export async function outboxTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  let used: Tx | undefined;
+  const result = await db.transaction((tx) => {
+    used = tx;
+    return work(tx);
+  });
+  if (used && wroteNotification.has(used)) signal(db, OUTBOX_CHANNEL);
+  return result;
+}
+
+/**
+ * Writes the notification of the state the session is in (as written in this transaction, an
+ * outboxTransaction's, so that delivery is woken on its commit) to the outbox, once per (session, state), with what GET answers for it at this moment
  * (notificationPayload). Written whether or not the partner has a notification URL: without one it
  * waits, unattempted, and goes out once a URL is saved (lib/checkout/background/notifications.ts).
  *
@@ -66,7 +88,10 @@ async function enqueue(tx: Tx, session: CheckoutSession, subject: NotificationSu
     })
     .onConflictDoNothing({ target: [partnerNotifications.sessionId, partnerNotifications.state] })
     .returning({ id: partnerNotifications.id });
-  if (rows.length > 0) return true;
+  if (rows.length > 0) {
+    wroteNotification.add(tx);
+    return true;
+  }
   await tx
     .update(counter)
     .set({ lastPosition: sql`${counter.lastPosition} - 1` })
@@ -106,6 +131,6 @@ export async function notifyExpiredSessions(db: Db, now = new Date(), limit = 50
     )
     .orderBy(asc(checkoutSessions.expiresAt))
     .limit(limit);
-  for (const session of expired) await db.transaction((tx) => enqueueNotification(tx, session, now));
+  for (const session of expired) await outboxTransaction(db, (tx) => enqueueNotification(tx, session, now));
   return expired.length;
 }

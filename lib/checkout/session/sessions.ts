@@ -11,7 +11,7 @@ import { isCheckoutSessionId } from "@/lib/http/checkout-session-id";
 import { isAllowedReturnUrl, returnUrlOffOrigins, type Partner } from "@/lib/partners/partners";
 import { bookingHash, type CreateSessionInput } from "./booking";
 import { storePrefill } from "./customer-store";
-import { enqueueNotification, type Tx } from "./outbox";
+import { enqueueNotification, outboxTransaction, type Tx } from "./outbox";
 import {
   chosenPlanOf,
   isNewerStatus,
@@ -172,7 +172,7 @@ export async function getSessionByOperation(db: Db, operationId: string): Promis
  * was not open and without an operation (an expired or revoked one included).
  */
 export async function cancelUnstartedSession(db: Db, sessionId: string, now = new Date()): Promise<CheckoutSession | undefined> {
-  return db.transaction(async (tx) => {
+  return outboxTransaction(db, async (tx) => {
     const [cancelled] = await tx
       .update(checkoutSessions)
       .set({ cancelledAt: now, updatedAt: now })
@@ -211,7 +211,7 @@ export async function updateSession(
   values: Partial<Pick<CheckoutSessionRow, "paymentUrl" | "chosenOfferId" | "financingStatus" | "hasAlternatives">>,
   report?: { operationId: string; status: StatusReport; source: StatusSource },
 ): Promise<void> {
-  await db.transaction(async (tx) => {
+  await outboxTransaction(db, async (tx) => {
     const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).for("update");
     if (!row) return;
     let [updated] = await tx
@@ -246,7 +246,7 @@ async function applyStatus(tx: Tx, row: CheckoutSession, report: StatusReport, s
  * changed.
  */
 export async function markNotEligible(db: Db, target: { sessionId: string; operationId: string }, now = new Date()): Promise<boolean> {
-  return db.transaction(async (tx) => {
+  return outboxTransaction(db, async (tx) => {
     const [row] = await tx
       .select()
       .from(checkoutSessions)
@@ -305,7 +305,7 @@ export async function recordOperationStatus(
   source: StatusSource,
 ): Promise<boolean> {
   const { sessionId, operationId } = target;
-  return db.transaction(async (tx) => {
+  return outboxTransaction(db, async (tx) => {
     const [row] = await tx
       .select()
       .from(checkoutSessions)
