@@ -24,6 +24,8 @@ export interface ShutdownDeps {
   graceMs: number;
   /** Stops the HTTP servers (after the work, so in-process calls it makes are still served). */
   closeServers?(ms: number): Promise<void>;
+  /** Waits out the drain delay: a timer unless given (a test that ends the delay itself). */
+  sleep?(ms: number): Promise<void>;
 }
 
 /** Whether the work under way finished, and what each step handed back (the checkout's `releasedEvents`, `releasedLease`). */
@@ -48,7 +50,7 @@ export async function shutdown(deps: ShutdownDeps): Promise<ShutdownReport> {
     steps.map((step) => step.stop?.().catch((error: unknown) => logError(log, "shutdown: stopping the background work failed", error))),
   );
   if (drainDelayMs > 0) {
-    await new Promise((resolve) => setTimeout(resolve, drainDelayMs));
+    await (deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))))(drainDelayMs);
     log.info("shutdown: drain delay over");
   }
   const deadline = Date.now() + deps.graceMs;
