@@ -206,7 +206,7 @@ test.describe("going live: a partner onboarded and paid on an empty PostgreSQL, 
     const operationPath = new URL(agentBrowser.page.url()).pathname;
     expect(operationPath).toMatch(/^\/admin\/operations\/[^/]+$/);
     const refused = await agentBrowser.page.goto(`${operationPath}/refund`);
-    expect(refused?.status()).toBe(404);
+    expect(refused?.status()).toBe(403);
 
     const adminBrowser = await browserOf(browser);
     const asAdmin = new Backoffice(adminBrowser.page, "en");

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useCallback, useState } from "react";
 import { Field } from "@/components/ui/field";
 import { fill } from "@/lib/text/template";
 import { useHydrated } from "@/components/ui/use-hydrated";
@@ -25,6 +25,11 @@ export function ReasonField({
   errorPrefix: string;
 }) {
   const [value, setValue] = useState(defaultValue ?? "");
+  // Text typed before the page's script ran (a slow phone) is in the field but not in the state:
+  // taken from the field once it is ours, so that it is counted too.
+  const takeTyped = useCallback((node: HTMLTextAreaElement | null) => {
+    if (node?.value) setValue(node.value);
+  }, []);
   const hydrated = useHydrated();
   const count = value.length;
   const over = count - max;
@@ -41,7 +46,7 @@ export function ReasonField({
     >
       {(control) => (
         <>
-          <textarea {...control} name="reason" rows={3} value={value} onChange={(event) => setValue(event.target.value)} />
+          <textarea {...control} ref={takeTyped} name="reason" rows={3} value={value} onChange={(event) => setValue(event.target.value)} />
           {hydrated ? (
             <p id={`${id}-count`} className={`text-sm ${over > 0 ? "font-semibold text-danger" : "text-muted"}`}>
               <span aria-hidden="true">{fill(counter.count, { count, max })}</span>

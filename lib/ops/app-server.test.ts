@@ -177,26 +177,45 @@ describe("the app's HTTP server", () => {
     expect(garbage.toLowerCase()).toContain("x-content-type-options: nosniff");
   });
 
-  it("writes no answer to an unreadable request on a connection that was already answered: it is only closed, as Node does", async () => {
-    handler = (_request, response) => response.writeHead(200, { "Content-Type": "text/plain", "Content-Length": "2" }).end("ok");
-    const afterGarbage = await new Promise<string>((resolve, reject) => {
-      const socket = connect(port, "127.0.0.1", () => socket.write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
-      let received = "";
-      let sentGarbage = false;
-      socket.setEncoding("utf8");
-      socket.on("data", (chunk: string) => {
-        received += chunk;
-        // The first answer, whole (kept alive): then a request the parser cannot read, on the same connection.
-        if (!sentGarbage && received.endsWith("\r\n\r\nok")) {
-          sentGarbage = true;
-          received = "";
-          socket.write("GET / HTTP/1.1\r\nno colon in this header\r\n\r\n");
-        }
+  it("answers an unreadable request after a whole answer on a kept-alive connection, never over one under way", async () => {
+    /** Sends `first` on one connection, then `garbage` once `ready` says so; what came after it, until the close. */
+    const exchange = (first: string, ready: (received: string) => boolean, garbage: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, "127.0.0.1", () => socket.write(first));
+        let received = "";
+        let sentGarbage = false;
+        socket.setEncoding("utf8");
+        socket.on("data", (chunk: string) => {
+          received += chunk;
+          if (!sentGarbage && ready(received)) {
+            sentGarbage = true;
+            received = "";
+            socket.write(garbage);
+          }
+        });
+        socket.on("close", () => (sentGarbage ? resolve(received) : reject(new Error("closed before the first answer"))));
+        socket.on("error", reject);
       });
-      socket.on("close", () => (sentGarbage ? resolve(received) : reject(new Error("closed before the first answer"))));
-      socket.on("error", reject);
-    });
-    expect(afterGarbage).toBe("");
+    handler = (_request, response) => response.writeHead(200, { "Content-Type": "text/plain", "Content-Length": "2" }).end("ok");
+    const afterWhole = await exchange(
+      "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+      (r) => r.endsWith("\r\n\r\nok"),
+      "BREW / HTTP/1.1\r\nHost: x\r\n\r\n",
+    );
+    expect(afterWhole).toMatch(/^HTTP\/1\.1 405 /);
+    expect(afterWhole).toMatch(/\r\nX-Content-Type-Options: nosniff\r\n/i);
+
+    // An answer whose head is out and whose body is not: the garbage behind it only closes the connection.
+    handler = (_request, response) => {
+      response.writeHead(200, { "Content-Type": "text/plain", "Content-Length": "4" });
+      response.write("ok");
+    };
+    const overUnderWay = await exchange(
+      "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+      (r) => r.endsWith("ok"),
+      "GET / HTTP/1.1\r\nno colon in this header\r\n\r\n",
+    );
+    expect(overUnderWay).toBe("");
   });
 
   it("the fuzz's sender reads the answer to CONNECT and to an unknown method: a 4xx with the security headers, not a drop", async () => {

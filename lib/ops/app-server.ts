@@ -49,11 +49,12 @@ export function createAppServer(handle: RequestHandler): Server {
     answerOnSocket(socket, unservedMethodAnswer("CONNECT", request.url)!);
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
-    // Node's own rule: an answer only on a socket nothing was ever written on (not after an earlier
-    // answer on a kept-alive connection, nor over one under way), and none to a client that reset.
-    const underWay = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage?.headersSent === true;
-    const written = "bytesWritten" in socket && typeof socket.bytesWritten === "number" ? socket.bytesWritten : 0;
-    if (error.code === "ECONNRESET" || !socket.writable || written !== 0 || underWay) {
+    // No answer over one under way (its bytes would be cut into), nor to a client that reset. After
+    // a whole answer on a kept-alive connection, this one is answered too: Node's own rule (nothing
+    // ever written) would drop it, and a client would see a dropped connection for an unknown method.
+    const current = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+    const underWay = current != null && current.headersSent && !current.writableEnded;
+    if (error.code === "ECONNRESET" || !socket.writable || underWay) {
       socket.destroy();
       return;
     }
