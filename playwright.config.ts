@@ -35,6 +35,11 @@ const chromium = {
   },
 };
 
+/** The spec files of these names (`e2e/<name>.spec.ts`). */
+function specFiles(names: readonly string[]): RegExp[] {
+  return names.map((name) => new RegExp(`/${name}\\.spec\\.ts$`));
+}
+
 /**
  * The specs that run only against apps they start themselves (their own ports and data: restarts,
  * outages, several instances, production settings…), never against the suite's app. They run in a
@@ -44,7 +49,7 @@ const chromium = {
  * it makes), and the own-app specs' fixed ports never meet. A spec that touches the suite's app at
  * all stays out of this list.
  */
-const OWN_APP_SPECS = [
+const OWN_APP_SPEC_NAMES = [
   "anonymous-budgets",
   "events-api",
   "instances",
@@ -60,34 +65,47 @@ const OWN_APP_SPECS = [
   "restart",
   "shutdown",
   "startup",
-].map((name) => new RegExp(`/${name}\\.spec\\.ts$`));
+];
+const OWN_APP_SPECS = specFiles(OWN_APP_SPEC_NAMES);
 
 /**
- * The specs of the staff's consoles (the back-office and the operator's pages on the suite's app).
- * `npm test` runs them on a second suite app of their own (`E2E_LANE=staff`, scripts/e2e.mjs),
- * beside the customer and API specs on the first: most of a spec's time is waiting (a page, a
- * second-factor step, the sandbox's webhooks), not the machine's cores. Each app still serves one
- * spec at a time, so the specs that count what it did count only their own.
+ * The specs of the staff's consoles: the back-office and the operator's pages, on the suite's app
+ * or on apps of their own (the operator's console, going live, payment links by e-mail). `npm test`
+ * runs them in a second Playwright run (`E2E_LANE=staff`, scripts/e2e.mjs) on a suite app of their
+ * own, beside the customer and API specs in the first: most of a spec's time is waiting (a page, a
+ * second-factor step, the sandbox's webhooks, a server starting), not the machine's cores. Each
+ * app still serves one spec at a time, so the specs that count what it did count only their own.
  */
-const STAFF_SPECS = [
+const STAFF_SPEC_NAMES = [
   "admin",
   "admin-security",
   "admin-staff",
   "admin-theme",
   "data-requests",
   "notifications",
+  "operator",
   "operator-partners",
   "ownership",
   "payment-links",
-].map((name) => new RegExp(`/${name}\\.spec\\.ts$`));
+  "payment-links-email",
+  "production-path-flow",
+];
+const STAFF_SPECS = specFiles(STAFF_SPEC_NAMES);
+const QA_GUIDE_SPEC = /\/qa-guide\.spec\.ts$/;
 
-/** Unset: every spec on one suite app. `customer`: all but the staff specs. `staff`: those alone. */
-const lane = process.env.E2E_LANE;
+/** Unset: every spec, on one suite app. `customer`: all but the staff specs. `staff`: those alone. */
+const lane = process.env.E2E_LANE || undefined;
 if (lane !== undefined && lane !== "customer" && lane !== "staff") throw new Error(`E2E_LANE must be customer or staff, not ${lane}`);
-const suiteAppSpecs =
+const laneSpecs =
   lane === "staff"
-    ? { testMatch: STAFF_SPECS }
-    : { testIgnore: [/qa-guide\.spec\.ts$/, ...OWN_APP_SPECS, ...(lane === "customer" ? STAFF_SPECS : [])] };
+    ? {
+        suite: { testMatch: STAFF_SPECS, testIgnore: OWN_APP_SPECS },
+        ownApps: { testMatch: specFiles(OWN_APP_SPEC_NAMES.filter((name) => STAFF_SPEC_NAMES.includes(name))) },
+      }
+    : {
+        suite: { testIgnore: [QA_GUIDE_SPEC, ...OWN_APP_SPECS, ...(lane === "customer" ? STAFF_SPECS : [])] },
+        ownApps: { testMatch: OWN_APP_SPECS, testIgnore: lane === "customer" ? STAFF_SPECS : [] },
+      };
 
 export default defineConfig({
   testDir: "e2e",
@@ -116,13 +134,13 @@ export default defineConfig({
     trace: { mode: "retain-on-failure", screenshots: false },
   },
   projects: [
-    { name: lane === "staff" ? "staff-app" : "suite-app", ...suiteAppSpecs, use: chromium, workers: 1 },
+    { name: lane === "staff" ? "staff-app" : "suite-app", ...laneSpecs.suite, use: chromium, workers: 1 },
+    { name: lane === "staff" ? "staff-own-apps" : "own-apps", ...laneSpecs.ownApps, use: chromium, workers: 1 },
     ...(lane === "staff"
       ? []
       : [
-          { name: "own-apps", testMatch: OWN_APP_SPECS, use: chromium, workers: 1 },
           // As a QA team runs it: its baseURL is the app's own URL (APP_URL's default, localhost).
-          { name: "qa-guide", testMatch: /qa-guide\.spec\.ts$/, use: { ...chromium, baseURL: `http://localhost:${qaGuidePort}` } },
+          { name: "qa-guide", testMatch: QA_GUIDE_SPEC, use: { ...chromium, baseURL: `http://localhost:${qaGuidePort}` } },
         ]),
   ],
   webServer: [
