@@ -33,8 +33,7 @@
  * for the next run, `rm -rf .next-bench` to remove it) and built there, its server alongside.
  */
 import { type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
-import os from "node:os";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { INSTALL_HINT } from "./chromium.mjs";
 import { SANDBOX_KEY, operationOf, setUpstreamLatency, openPages } from "./bench/journey";
@@ -47,7 +46,6 @@ import {
   EMPTY_APP,
   PORT,
   EMPTY_PORT,
-  SANDBOX_PORT,
   SANDBOX,
   APP,
   EMPTY,
@@ -55,8 +53,13 @@ import {
   appServerArgs,
   start,
   waitFor,
-  baselineBuild,
+  baselineBuilds,
   compareEnv,
+  startSandbox,
+  appEnv,
+  stopOnExit,
+  exited,
+  machineLine,
   type AppServer,
   type Page,
 } from "./bench/servers";
@@ -96,46 +99,29 @@ async function main() {
     run(process.execPath, [NEXT_BIN, "build", EMPTY_APP]);
   }
   const variantEnv = compareEnv();
-  const baselines = (process.env.BENCH_BASELINE_REV ?? "")
-    .split(",")
-    .map((rev) => rev.trim())
-    .filter(Boolean)
-    .map(baselineBuild);
+  const baselines = baselineBuilds();
   // BENCH_CPU_PROF=<dir>: the app's server writes a V8 CPU profile there when it stops (open it in
   // Chrome's DevTools, or summarise it with scripts/bench/cpu-profile-summary.ts).
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
-  const sandbox = start(appServerArgs(ROOT), {
-    PORT: String(SANDBOX_PORT),
-    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "bench-sandbox-")),
-    LOG_LEVEL: "warn",
-  });
-  const appEnv = (port: number): Record<string, string> => ({
-    PORT: String(port),
-    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "bench-checkout-")),
-    LOG_LEVEL: "warn",
-    // No load balancer here: stopped at once, its port free for the next run.
-    SHUTDOWN_DRAIN_DELAY_MS: "0",
-    FINANCING_API_BASE_URL: `${SANDBOX}/sandbox/v1`,
-    FINANCING_API_KEY: SANDBOX_KEY,
-    ...(DATABASE_URL ? { DATABASE_URL } : {}),
-  });
+  const { child: sandbox } = startSandbox();
+  const appEnvOf = (port: number) => appEnv(port, DATABASE_URL ? { DATABASE_URL } : {});
   if (PHASES.has("startup")) {
     // Before the app servers measured below start: each build alone for its start.
     await waitFor(`${SANDBOX}/api/health`);
     await measureStartup(
       [{ name: "app", dir: ROOT }, ...baselines.map(({ dir, commit }) => ({ name: `baseline ${commit}`, dir }))],
-      appEnv,
+      appEnvOf,
     );
   }
   const launched: { name: string; base: string; child: ChildProcess }[] = [
-    { name: "app", base: APP, child: start(appServerArgs(ROOT), appEnv(PORT), profile) },
+    { name: "app", base: APP, child: start(appServerArgs(ROOT), appEnvOf(PORT), profile) },
   ];
   if (variantEnv) {
     const port = PORT + 3;
     launched.push({
       name: `app ${process.env.BENCH_COMPARE_ENV!.trim()}`,
       base: `http://localhost:${port}`,
-      child: start(appServerArgs(ROOT), { ...appEnv(port), ...variantEnv }),
+      child: start(appServerArgs(ROOT), { ...appEnvOf(port), ...variantEnv }),
     });
   }
   // Ports +4, +5, …: +1 and +2 are the empty page's and the sandbox's, +3 the variant's.
@@ -144,7 +130,7 @@ async function main() {
     launched.push({
       name: `baseline ${baseline.commit}`,
       base: `http://localhost:${port}`,
-      child: start(appServerArgs(baseline.dir), appEnv(port), [], baseline.dir),
+      child: start(appServerArgs(baseline.dir), appEnvOf(port), [], baseline.dir),
     });
   });
   const empty = start([NEXT_BIN, "start", EMPTY_APP, "-p", String(EMPTY_PORT)], {});
@@ -153,20 +139,10 @@ async function main() {
     empty.kill();
     sandbox.kill();
   };
-  process.on("exit", stop);
-  // A signal ends Node without its "exit" event: without this, a bench stopped with Ctrl-C or
-  // `kill` (other than in the hold) left its servers running on their ports.
-  const onSignal = (signal: NodeJS.Signals) => process.exit(signal === "SIGINT" ? 130 : 143);
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  const onSignal = stopOnExit(stop);
   try {
     await Promise.all([...launched.map(({ base }) => waitFor(`${base}/api/health`)), waitFor(EMPTY), waitFor(`${SANDBOX}/api/health`)]);
-    say(
-      `Machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}, load average ${os
-        .loadavg()
-        .map((l) => l.toFixed(2))
-        .join(" ")}`,
-    );
+    say(machineLine());
     say(`Database: ${DATABASE_URL ? `PostgreSQL (${new URL(DATABASE_URL).pathname.slice(1)})` : "PGlite (embedded)"}`);
     if (launched.length > 1) say(`App servers compared: ${launched.map(({ name }) => name).join(", ")}`);
 
@@ -223,7 +199,7 @@ async function measureStartup(builds: { name: string; dir: string }[], env: (por
       );
     } finally {
       child.kill();
-      await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once("exit", resolve)));
+      await exited(child);
     }
   }
 }

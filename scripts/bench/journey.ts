@@ -1,15 +1,15 @@
 import { tripDayFromToday } from "../../lib/checkout/session/trip-dates";
-import { APP, SANDBOX, type Page } from "./servers";
+import { APP, SANDBOX, SANDBOX_KEY, type Page } from "./servers";
 
 /*
  * The checkout journey the bench drives as a browser without JavaScript would: sessions opened
  * through the checkout sessions API, the details and plan forms posted, the sandbox's latency set.
  */
 
-/** Published sandbox credentials (docs/qa/README.md): the demo partner's secret, the sandbox agency's key. */
+/** Published sandbox credentials (docs/qa/README.md): the demo partner's secret (the sandbox agency's key is in servers.ts). */
 export const PARTNER_SECRET = "demo_partner_secret_sandbox_only";
 
-export const SANDBOX_KEY = "fk_test_sandbox_agency_101";
+export { SANDBOX_KEY };
 
 export function sessionBody(reference: string, base: string) {
   return {
@@ -56,27 +56,37 @@ export function inYears(years: number): string {
   return date.toISOString().slice(0, 10);
 }
 
+/** What the customer types in the details form. */
+export const CUSTOMER_FIELDS = (): [string, string][] => [
+  ["firstName", "Ana"],
+  ["lastName", "García López"],
+  ["email", "ana@example.com"],
+  ["prefix", "+34"],
+  ["phone", "612345678"],
+  ["documentType", "DNI"],
+  ["documentId", "12345678Z"],
+  ["documentValidityDate", inYears(5)],
+  ["gender", "FEMALE"],
+  ["birthDate", "1990-07-04"],
+  ["nationality", "ESP"],
+  ["address", "Calle Mayor 1"],
+  ["city", "Madrid"],
+  ["postalCode", "28013"],
+  ["countryCode", "ESP"],
+];
+
+/** The index of the first form of a page that has a field `name` (-1: none). */
+export function formWith(html: string, name: string): number {
+  return html.split("<form").findIndex((part, i) => i > 0 && part.includes(`name="${name}"`)) - 1;
+}
+
 /** Sends the details form (without JavaScript): the operation is created, the offers page is next. */
 export async function sendDetails(base: string, sessionId: string): Promise<void> {
   const html = await (await fetch(`${base}/checkout/${sessionId}`)).text();
-  const formIndex = html.split("<form").findIndex((part, i) => i > 0 && part.includes('name="documentId"')) - 1;
+  const formIndex = formWith(html, "documentId");
   const fields: [string, string][] = [
     ...hiddenFields(html, formIndex).filter(([name]) => name.startsWith("$") || name === "sessionId"),
-    ["firstName", "Ana"],
-    ["lastName", "García López"],
-    ["email", "ana@example.com"],
-    ["prefix", "+34"],
-    ["phone", "612345678"],
-    ["documentType", "DNI"],
-    ["documentId", "12345678Z"],
-    ["documentValidityDate", inYears(5)],
-    ["gender", "FEMALE"],
-    ["birthDate", "1990-07-04"],
-    ["nationality", "ESP"],
-    ["address", "Calle Mayor 1"],
-    ["city", "Madrid"],
-    ["postalCode", "28013"],
-    ["countryCode", "ESP"],
+    ...CUSTOMER_FIELDS(),
   ];
   const response = await postForm(base, `/checkout/${sessionId}`, fields);
   const location = response.headers.get("location") ?? "";
@@ -86,7 +96,7 @@ export async function sendDetails(base: string, sessionId: string): Promise<void
 /** Chooses the first plan shown (without JavaScript): the session is then pending at the provider. */
 export async function choosePlan(base: string, sessionId: string): Promise<void> {
   const html = await (await fetch(`${base}/checkout/${sessionId}/offers`)).text();
-  const formIndex = html.split("<form").findIndex((part, i) => i > 0 && part.includes('name="offerId"')) - 1;
+  const formIndex = formWith(html, "offerId");
   const response = await postForm(base, `/checkout/${sessionId}/offers`, hiddenFields(html, formIndex));
   if (response.status !== 303) throw new Error(`choosing a plan: ${response.status}`);
 }

@@ -1,6 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { procStatCpuMs } from "./journey-stats";
 
 /*
  * The bench's servers and processes (scripts/bench-checkout.ts): where they listen, how they are
@@ -28,7 +30,10 @@ export const EMPTY_PORT = PORT + 1;
 /** The partner API (the sandbox) in its own server, as in production: the app's CPU and memory are the app's own. */
 export const SANDBOX_PORT = PORT + 2;
 
-export const SANDBOX = `http://localhost:${SANDBOX_PORT}`;
+export const SANDBOX = `http://127.0.0.1:${SANDBOX_PORT}`;
+
+/** The sandbox agency's published key (docs/qa/README.md). */
+export const SANDBOX_KEY = "fk_test_sandbox_agency_101";
 
 export const APP = `http://localhost:${PORT}`;
 
@@ -100,14 +105,9 @@ export function rssMb(pid: number): number {
   return sumOverTree(pid, (p) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0)) / 1024;
 }
 
-/** CPU time (user + system) of a process and its children so far, in ms (clock ticks of 10 ms). */
+/** CPU time (user + system) of a process and its children so far, in ms. */
 export function cpuMs(pid: number): number {
-  // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-  const ticks = sumOverTree(pid, (p) => {
-    const fields = readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return Number(fields[11]) + Number(fields[12]);
-  });
-  return ticks * 10;
+  return sumOverTree(pid, (p) => procStatCpuMs(readFileSync(`/proc/${p}/stat`, "utf8")));
 }
 
 /** BENCH_BASELINE_REV: that revision's tree under .next-bench/<commit>, built (once). */
@@ -133,6 +133,69 @@ export function baselineBuild(rev: string): { dir: string; commit: string } {
     if (existsSync(path.join(dir, "scripts/build-server.mjs"))) run(process.execPath, ["scripts/build-server.mjs"], dir);
   }
   return { dir, commit };
+}
+
+/** BENCH_BASELINE_REV=<rev>[,<rev>…]: each revision's build (built once, kept under .next-bench/). */
+export function baselineBuilds(): { dir: string; commit: string }[] {
+  return (process.env.BENCH_BASELINE_REV ?? "")
+    .split(",")
+    .map((rev) => rev.trim())
+    .filter(Boolean)
+    .map(baselineBuild);
+}
+
+/**
+ * The partner API sandbox in a server of its own, on its own PGlite folder: this build's app
+ * serving it, or with `standalone` the sandbox alone (scripts/sandbox.ts, as `npm run sandbox`),
+ * which redirects the customer back to any partner origin, not only to its own APP_URL's.
+ */
+export function startSandbox(standalone = false): { child: ChildProcess; dataDir: string } {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-sandbox-"));
+  const args = standalone
+    ? ["--import", "tsx", "--import", "./scripts/server-only-stub.mjs", "scripts/sandbox.ts", "--port", String(SANDBOX_PORT)]
+    : appServerArgs(ROOT);
+  return { child: start(args, { PORT: String(SANDBOX_PORT), DATA_DIR: dataDir, LOG_LEVEL: "warn" }), dataDir };
+}
+
+/** An app server's environment: its port, a fresh data folder, the sandbox as its financing API, and `extra` (DATABASE_URL, limits…). */
+export function appEnv(port: number, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PORT: String(port),
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), "bench-app-")),
+    LOG_LEVEL: "warn",
+    // No load balancer here: stopped at once, its port free for the next run.
+    SHUTDOWN_DRAIN_DELAY_MS: "0",
+    FINANCING_API_BASE_URL: `${SANDBOX}/sandbox/v1`,
+    FINANCING_API_KEY: SANDBOX_KEY,
+    ...extra,
+  };
+}
+
+/**
+ * `stop` when the bench ends, however it ends: at its exit and on SIGINT or SIGTERM (which end
+ * Node without its "exit" event: without this, a bench stopped with Ctrl-C or `kill` left its
+ * servers running on their ports). Returns the signal handler, for a phase that takes Ctrl-C itself.
+ */
+export function stopOnExit(stop: () => void): (signal: NodeJS.Signals) => void {
+  process.on("exit", stop);
+  const onSignal = (signal: NodeJS.Signals) => process.exit(signal === "SIGINT" ? 130 : 143);
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return onSignal;
+}
+
+/** The machine the figures are of: cores, CPU model, Node, load average. */
+export function machineLine(): string {
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+  return `Machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}, load average ${load}`;
+}
+
+/** Waits until a child has exited (at once if it has). */
+export function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
 }
 
 /** BENCH_COMPARE_ENV="A=1 B=2": the variables of the second server of this build. */

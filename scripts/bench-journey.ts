@@ -1,0 +1,448 @@
+/**
+ * `npm run bench:journey`: whole checkouts over plain HTTP, as a customer without JavaScript and an
+ * agency's backend do them, on PostgreSQL and on PGlite, with the financing API's stand-in (the
+ * sandbox) in a process of its own and an empty `force-dynamic` Next page measured in the same run
+ * as the floor (docs/contributors/performance.md, "The journey"). Not part of `npm test`.
+ *
+ * One journey: the agency opens a session by the API → the details page → its form sent → the
+ * offers → a plan chosen → the provider's page (the sandbox's) → signed → back at the checkout's
+ * return → the status page → the agency's signed notification of the outcome (a receiver on
+ * loopback, scripts/bench/agency.ts, that verifies the signature) → the API's GET of the session.
+ *
+ * Options (environment): BENCH_CONCURRENCY (customers at once, "1,4,16"), BENCH_SECONDS (per
+ * concurrency and build, 20), BENCH_DATABASES ("postgres,pglite"), BENCH_POSTGRES_URL (the server
+ * the throwaway databases are created on, postgres://postgres@127.0.0.1:5432/postgres),
+ * BENCH_FLOOR_SECONDS (the empty page's load before each concurrency, 3), BENCH_IDLE_SECONDS (5),
+ * BENCH_NOTIFY_TIMEOUT_SECONDS (how long a journey waits for its notification, 60), BENCH_PORT
+ * (3540: the app; +1 the empty page, +2 the sandbox, +4… the baselines' apps, +20… the agencies'
+ * receivers), BENCH_SKIP_BUILD=1, BENCH_BASELINE_REV=<rev>[,<rev>…] (each revision's build measured
+ * beside this one, at every concurrency in turn, as in bench:checkout).
+ */
+import { type ChildProcess } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
+import path from "node:path";
+import { startAgency, type Agency } from "./bench/agency";
+import { CUSTOMER_FIELDS, formWith, hiddenFields, PARTNER_SECRET, sessionBody } from "./bench/journey";
+import { exactlyOnce, summarize } from "./bench/journey-stats";
+import { load } from "./bench/measures";
+import { DatabaseWatch, throwawayDatabase } from "./bench/postgres";
+import {
+  appEnv,
+  appServerArgs,
+  baselineBuilds,
+  cpuMs,
+  EMPTY,
+  EMPTY_APP,
+  EMPTY_PORT,
+  exited,
+  machineLine,
+  NEXT_BIN,
+  PORT,
+  ROOT,
+  rssMb,
+  run,
+  SANDBOX,
+  say,
+  start,
+  startSandbox,
+  stopOnExit,
+  waitFor,
+} from "./bench/servers";
+
+const CONCURRENCY = (process.env.BENCH_CONCURRENCY ?? "1,4,16").split(",").map((n) => Math.max(1, Number(n.trim())));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const FLOOR_SECONDS = Number(process.env.BENCH_FLOOR_SECONDS ?? 3);
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 5);
+const NOTIFY_TIMEOUT_MS = Number(process.env.BENCH_NOTIFY_TIMEOUT_SECONDS ?? 60) * 1000;
+const DATABASES = (process.env.BENCH_DATABASES ?? "postgres,pglite").split(",").map((d) => d.trim());
+const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const LOCK_WAIT_MS = 100;
+
+/** Every process the bench starts, stopped at its exit whatever ends it. */
+const children = new Set<ChildProcess>();
+
+/** The steps of a journey; the provider's page and the signature are the sandbox's, not the app's. */
+const STEPS = [
+  "open (API)",
+  "details page",
+  "submit",
+  "offers",
+  "choose",
+  "provider page*",
+  "sign*",
+  "return",
+  "status",
+  "notified",
+  "API GET",
+];
+/** The notifications each journey's session must bring the agency, once each. */
+const NOTIFICATIONS = ["checkout.session.choosing", "checkout.session.pending", "checkout.session.confirmed"];
+
+/** The app's limits per partner and address, out of the way: one agency and one address send every journey here. */
+const UNLIMITED = Object.fromEntries(
+  [
+    "SESSIONS_API_CREATE_PER_MINUTE_PARTNER",
+    "SESSIONS_API_CREATE_PER_MINUTE_IP",
+    "SESSIONS_API_READS_PER_MINUTE_PARTNER",
+    "SESSIONS_API_ACTIONS_PER_MINUTE_PARTNER",
+    "STATUS_READS_PER_MINUTE_SESSION",
+    "STATUS_READS_PER_MINUTE_IP",
+  ].map((name) => [name, "100000"]),
+);
+
+/** One app server under measure: a build, its database, its agency in front. */
+interface Server {
+  name: string;
+  child: ChildProcess;
+  agency: Agency;
+  dataDir: string;
+  watch: DatabaseWatch | undefined;
+  drop: (() => Promise<void>) | undefined;
+  peakRss: number;
+  levels: Level[];
+  idleCpuPerSecond: number;
+}
+
+interface Journey {
+  sessionId: string;
+  latency: Map<string, number>;
+  /** Per step, app and database CPU (ms): measured at one customer only. */
+  cpu: Map<string, [number, number]>;
+  appRequests: number;
+  /** From the end of the return to the outcome's notification. */
+  notifiedAfterReturn: number;
+}
+
+interface Level {
+  customers: number;
+  journeys: Journey[];
+  errors: string[];
+  seconds: number;
+  appCpu: number;
+  dbCpu: number;
+  floorCpuPerRequest: number;
+}
+
+/** A customer's browser without JavaScript: cookies per origin, no redirect followed by itself. */
+class Customer {
+  private readonly jars = new Map<string, Map<string, string>>();
+  appRequests = 0;
+
+  constructor(private readonly app: string) {}
+
+  async send(url: string, init: RequestInit = {}): Promise<Response> {
+    const { origin } = new URL(url);
+    if (origin === this.app) this.appRequests++;
+    const jar = this.jars.get(origin) ?? new Map<string, string>();
+    this.jars.set(origin, jar);
+    const headers = new Headers(init.headers);
+    if (jar.size > 0) headers.set("Cookie", [...jar].map(([name, value]) => `${name}=${value}`).join("; "));
+    const response = await fetch(url, { ...init, headers, redirect: "manual" });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair = ""] = cookie.split(";");
+      const at = pair.indexOf("=");
+      if (at > 0) jar.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+    }
+    return response;
+  }
+
+  async page(url: string, step: string): Promise<string> {
+    const response = await this.send(url);
+    const html = await response.text();
+    if (response.status !== 200) throw new Error(`${step}: ${response.status}`);
+    return html;
+  }
+
+  /** A form sent as a browser sends it, from the page's origin; the redirect it answers. */
+  async post(url: string, fields: [string, string][], step: string): Promise<string> {
+    const body = new FormData();
+    for (const [name, value] of fields) body.append(name, value);
+    const response = await this.send(url, { method: "POST", body, headers: { Origin: new URL(url).origin } });
+    await response.arrayBuffer();
+    const location = response.headers.get("location");
+    if (response.status !== 303 || !location) throw new Error(`${step}: ${response.status}`);
+    return new URL(location, url).href;
+  }
+
+  /** Follows the app's own redirects from `url` (each a request of this step) to the first URL that is not one of them. */
+  async follow(url: string, step: string): Promise<string> {
+    let at = url;
+    for (let hops = 0; new URL(at).origin === this.app && hops < 5; hops++) {
+      const response = await this.send(at);
+      await response.arrayBuffer();
+      const location = response.headers.get("location");
+      if (response.status < 300 || response.status > 399 || !location) {
+        if (response.status === 200) return at;
+        throw new Error(`${step}: ${response.status}`);
+      }
+      at = new URL(location, at).href;
+    }
+    return at;
+  }
+}
+
+/** One journey; `meter` (at one customer): the CPU of the app and of its database around each step. */
+async function journey(server: Server, meter: (() => [number, number]) | undefined): Promise<Journey> {
+  const app = server.agency.url;
+  const customer = new Customer(app);
+  const latency = new Map<string, number>();
+  const cpu = new Map<string, [number, number]>();
+  async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
+    const before = meter?.();
+    const started = performance.now();
+    const result = await work();
+    latency.set(name, performance.now() - started);
+    const after = meter?.();
+    if (before && after) cpu.set(name, [after[0] - before[0], after[1] - before[1]]);
+    return result;
+  }
+  const reference = `JOURNEY-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  const sessionId = await step("open (API)", async () => {
+    const response = await customer.send(`${app}/api/checkout-sessions`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${PARTNER_SECRET}`, "Content-Type": "application/json" },
+      body: JSON.stringify(sessionBody(reference, app)),
+    });
+    const body = (await response.json()) as { id: string };
+    if (response.status !== 201) throw new Error(`open (API): ${response.status}`);
+    return body.id;
+  });
+  const checkout = `${app}/checkout/${sessionId}`;
+  const details = await step("details page", () => customer.page(checkout, "details page"));
+  const offersUrl = await step("submit", () =>
+    customer.post(
+      checkout,
+      [
+        ...hiddenFields(details, formWith(details, "documentId")).filter(([name]) => name.startsWith("$") || name === "sessionId"),
+        ...CUSTOMER_FIELDS(),
+      ],
+      "submit",
+    ),
+  );
+  const offers = await step("offers", () => customer.page(offersUrl, "offers"));
+  const providerUrl = await step("choose", async () =>
+    customer.follow(await customer.post(offersUrl, hiddenFields(offers, formWith(offers, "offerId")), "choose"), "choose"),
+  );
+  const provider = await step("provider page*", () => customer.page(providerUrl, "provider page"));
+  const sign = /<form[^>]*action="([^"]*\/sign[^"]*)"/.exec(provider)?.[1]?.replaceAll("&amp;", "&");
+  if (!sign) throw new Error("provider page: no form to sign");
+  const returnUrl = await step("sign*", () => customer.post(new URL(sign, providerUrl).href, [], "sign"));
+  const statusUrl = await step("return", async () => {
+    const response = await customer.send(returnUrl);
+    await response.arrayBuffer();
+    const location = response.headers.get("location");
+    if (response.status < 300 || response.status > 399 || !location) throw new Error(`return: ${response.status}`);
+    return new URL(location, returnUrl).href;
+  });
+  const returned = performance.now();
+  await step("status", () => customer.follow(statusUrl, "status"));
+  const notifiedAt = await step("notified", () => server.agency.arrival(sessionId, "checkout.session.confirmed", NOTIFY_TIMEOUT_MS));
+  await step("API GET", async () => {
+    const response = await customer.send(`${app}/api/checkout-sessions/${sessionId}`, {
+      headers: { Authorization: `Bearer ${PARTNER_SECRET}` },
+    });
+    const body = (await response.json()) as { state?: string };
+    if (response.status !== 200 || body.state !== "confirmed") throw new Error(`API GET: ${response.status} ${body.state}`);
+  });
+  return { sessionId, latency, cpu, appRequests: customer.appRequests, notifiedAfterReturn: Math.max(0, notifiedAt - returned) };
+}
+
+const appCpuOf = (server: Server) => cpuMs(server.child.pid!);
+const dbCpuOf = (server: Server) => server.watch?.cpuMs() ?? Number.NaN;
+
+/** `customers` journeys at once for SECONDS (those under way then finish), after the empty page's floor. */
+async function runLevel(server: Server, empty: ChildProcess, customers: number): Promise<Level> {
+  const emptyBefore = cpuMs(empty.pid!);
+  const floor = await load(EMPTY, FLOOR_SECONDS);
+  const floorCpuPerRequest = (cpuMs(empty.pid!) - emptyBefore) / Math.max(1, floor.requests);
+  const journeys: Journey[] = [];
+  const errors: string[] = [];
+  const meter = customers === 1 ? (): [number, number] => [appCpuOf(server), dbCpuOf(server)] : undefined;
+  const [app0, db0, t0] = [appCpuOf(server), dbCpuOf(server), performance.now()];
+  const deadline = t0 + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: customers }, async () => {
+      while (performance.now() < deadline) {
+        try {
+          journeys.push(await journey(server, meter));
+        } catch (error) {
+          errors.push(error instanceof Error ? error.message : String(error));
+        }
+      }
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  return { customers, journeys, errors, seconds, appCpu: appCpuOf(server) - app0, dbCpu: dbCpuOf(server) - db0, floorCpuPerRequest };
+}
+
+async function startServer(name: string, dir: string, index: number, database: string, stamp: string): Promise<Server> {
+  const port = index === 0 ? PORT : PORT + 3 + index;
+  const agency = await startAgency(PORT + 20 + index, port);
+  let watch: DatabaseWatch | undefined;
+  let drop: (() => Promise<void>) | undefined;
+  const extra: Record<string, string> = { ...UNLIMITED, APP_URL: agency.url };
+  if (database === "postgres") {
+    const dbName = `bench_journey_${stamp}_${index}`;
+    const created = await throwawayDatabase(POSTGRES_URL, dbName);
+    drop = created.drop;
+    extra.DATABASE_URL = created.url;
+    watch = new DatabaseWatch(created.url, dbName);
+  }
+  const env = appEnv(port, extra);
+  const child = start(appServerArgs(dir), env, [], dir);
+  children.add(child);
+  return { name, child, agency, dataDir: env.DATA_DIR!, watch, drop, peakRss: 0, levels: [], idleCpuPerSecond: Number.NaN };
+}
+
+/** SIGTERM (the app closes PGlite and its pools), then SIGKILL if it is still there after 20 s. */
+async function stopChild(child: ChildProcess): Promise<void> {
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  await exited(child);
+  clearTimeout(timer);
+}
+
+async function stopServer(server: Server): Promise<void> {
+  await stopChild(server.child);
+  await server.agency.close();
+  await server.watch?.stop();
+  await server.drop?.();
+  rmSync(server.dataDir, { recursive: true, force: true });
+}
+
+async function benchDatabase(database: string, builds: { name: string; dir: string }[], empty: ChildProcess): Promise<void> {
+  const stamp = Date.now().toString(36);
+  const servers: Server[] = [];
+  try {
+    for (const [index, build] of builds.entries()) servers.push(await startServer(build.name, build.dir, index, database, stamp));
+    await Promise.all(servers.map(({ agency }) => waitFor(`${agency.url}/api/health`)));
+    for (const server of servers) await server.watch?.start();
+    let emptyPeak = 0;
+    const rss = setInterval(() => {
+      for (const server of servers) server.peakRss = Math.max(server.peakRss, rssMb(server.child.pid!));
+      emptyPeak = Math.max(emptyPeak, rssMb(empty.pid!));
+    }, 250);
+    try {
+      // Warm-up, not counted: a first journey compiles each route's code.
+      for (const server of servers) await journey(server, undefined);
+      for (const customers of CONCURRENCY) for (const server of servers) server.levels.push(await runLevel(server, empty, customers));
+      // Idle: once the last notifications are in, the CPU each server spends doing nothing.
+      await quiet(servers);
+      const before = servers.map(appCpuOf);
+      const emptyBefore = cpuMs(empty.pid!);
+      await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+      servers.forEach((server, i) => (server.idleCpuPerSecond = (appCpuOf(server) - before[i]!) / IDLE_SECONDS));
+      const emptyIdle = (cpuMs(empty.pid!) - emptyBefore) / IDLE_SECONDS;
+      report(database, servers, emptyPeak, emptyIdle);
+    } finally {
+      clearInterval(rss);
+    }
+  } finally {
+    for (const server of servers) await stopServer(server);
+  }
+}
+
+/** Waits until no notification has come for 2 s (30 s at most). */
+async function quiet(servers: Server[]): Promise<void> {
+  const count = () => servers.reduce((sum, s) => sum + s.agency.received.length, 0);
+  for (let i = 0, last = -1; i < 15 && count() !== last; i++) {
+    last = count();
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+}
+
+const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : "n/a");
+/** A figure in ms with its unit, or "n/a". */
+const inMs = (value: number) => (Number.isFinite(value) ? `${value.toFixed(1)} ms` : "n/a");
+
+function report(database: string, servers: Server[], emptyPeak: number, emptyIdle: number): void {
+  say("");
+  say(
+    database === "postgres"
+      ? "PostgreSQL (a throwaway database per server). Database CPU: /proc/<pid>/stat of the database's backends (pg_stat_activity), the server's shared processes (WAL writer, checkpointer, autovacuum) not counted."
+      : "PGlite (embedded): the database's work is in the app's process and its CPU; no separate database CPU.",
+  );
+  say(
+    "  build                   customers  journeys  journeys/s  errors  app CPU/journey  DB CPU/journey  app requests  floor CPU/req  app CPU ÷ (requests × floor)  notified after return p50/p95",
+  );
+  for (const [l, customers] of CONCURRENCY.entries()) {
+    for (const server of servers) {
+      const level = server.levels[l]!;
+      const n = Math.max(1, level.journeys.length);
+      const requests = level.journeys.reduce((sum, j) => sum + j.appRequests, 0) / n;
+      const notified = summarize(level.journeys.map((j) => j.notifiedAfterReturn));
+      say(
+        `  ${server.name.slice(0, 22).padEnd(22)}  ${String(customers).padStart(9)}  ${String(level.journeys.length).padStart(8)}  ${(level.journeys.length / level.seconds).toFixed(2).padStart(10)}  ${String(level.errors.length).padStart(6)}  ${inMs(level.appCpu / n).padStart(15)}  ${inMs(level.dbCpu / n).padStart(14)}  ${requests.toFixed(1).padStart(12)}  ${inMs(level.floorCpuPerRequest).padStart(13)}  ${`${(level.appCpu / n / (requests * level.floorCpuPerRequest)).toFixed(1)} ×`.padStart(28)}  ${ms(notified.p50)} / ${ms(notified.p95)} ms`,
+      );
+      for (const error of new Set(level.errors)) say(`      error: ${error} (${level.errors.filter((e) => e === error).length} ×)`);
+    }
+  }
+  for (const server of servers) {
+    say(
+      `  Steps, ${server.name}: latency p50/p95 ms at ${CONCURRENCY.join(", ")} customers; CPU app / database ms per step at 1 customer (* the sandbox's step: its CPU is not the app's; background work counts in the step it overlaps)`,
+    );
+    const single = server.levels[CONCURRENCY.indexOf(1)];
+    for (const name of STEPS) {
+      const latencies = server.levels.map((level) => summarize(level.journeys.map((j) => j.latency.get(name) ?? Number.NaN)));
+      const cpu = single?.journeys.map((j) => j.cpu.get(name)).filter((c) => c !== undefined) ?? [];
+      const mean = (i: 0 | 1) => cpu.reduce((sum, c) => sum + c[i], 0) / Math.max(1, cpu.length);
+      say(
+        `    ${name.padEnd(15)} ${latencies.map((s) => `${ms(s.p50)}/${ms(s.p95)}`.padStart(15)).join(" ")}   ${single ? `CPU ${ms(mean(0))} / ${ms(mean(1))}` : ""}`,
+      );
+    }
+    const journeys = server.levels.flatMap((level) => level.journeys);
+    const tally = exactlyOnce(
+      server.agency.received,
+      journeys.map((j) => j.sessionId),
+      NOTIFICATIONS,
+    );
+    const locks = server.watch?.lockWaits(LOCK_WAIT_MS);
+    say(
+      `  ${server.name}: idle CPU ${ms(server.idleCpuPerSecond)} ms/s (empty page ${ms(emptyIdle)})   peak RSS ${server.peakRss.toFixed(0)} MB (empty page ${emptyPeak.toFixed(0)} MB, ${(server.peakRss / emptyPeak).toFixed(2)} ×)` +
+        (locks
+          ? `   lock waits (pg_locks sampled every 100 ms): ${locks.seen} seen, ${locks.over} ≥ ${LOCK_WAIT_MS} ms, longest ${locks.longestMs.toFixed(0)} ms`
+          : ""),
+    );
+    say(
+      `  ${server.name}: notifications exactly once (choosing, pending, confirmed): ${tally.once} of ${journeys.length} journeys; missing ${tally.missing}, duplicated ${tally.duplicated}; refused signatures ${server.agency.refused}`,
+    );
+  }
+}
+
+async function main() {
+  if (process.env.BENCH_SKIP_BUILD !== "1") {
+    say("Building the app and the empty page…");
+    run(process.execPath, [NEXT_BIN, "build"]);
+    run(process.execPath, ["scripts/build-server.mjs"]);
+    run(process.execPath, [NEXT_BIN, "build", EMPTY_APP]);
+  } else if (!existsSync(path.join(EMPTY_APP, ".next", "BUILD_ID"))) {
+    run(process.execPath, [NEXT_BIN, "build", EMPTY_APP]);
+  }
+  const builds = [{ name: "app", dir: ROOT }, ...baselineBuilds().map(({ dir, commit }) => ({ name: `baseline ${commit}`, dir }))];
+  const { child: sandbox, dataDir: sandboxDir } = startSandbox(true);
+  const empty = start([NEXT_BIN, "start", EMPTY_APP, "-p", String(EMPTY_PORT)], {});
+  children.add(sandbox).add(empty);
+  // A last resort (Ctrl-C, a crash): the orderly stop, which lets PGlite close, is in the `finally`s.
+  stopOnExit(() => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  });
+  try {
+    await Promise.all([waitFor(EMPTY), waitFor(`${SANDBOX}/sandbox/v1`)]);
+    say(machineLine());
+    say(
+      `Journeys: ${CONCURRENCY.join(", ")} customers at once, ${SECONDS} s each per build; the empty page's floor ${FLOOR_SECONDS} s before each (autocannon, 10 connections)`,
+    );
+    for (const database of DATABASES) await benchDatabase(database, builds, empty);
+  } finally {
+    await Promise.all([stopChild(sandbox), stopChild(empty)]);
+    rmSync(sandboxDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench:journey failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);
