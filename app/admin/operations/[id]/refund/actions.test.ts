@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Database } from "@/lib/db";
 import { auditEvents } from "@/lib/db/schema";
+import type * as StaffModule from "@/lib/identity/staff";
 
 /**
  * The refund's server action as a hand-made post reaches it: without the refund permission it is
@@ -13,10 +14,12 @@ const request = vi.hoisted(() => ({
   refundStep: vi.fn(async () => ({ step: "edit" as const })),
 }));
 
-vi.mock("@/lib/identity/staff", () => ({
+// The rest of the module is the real one: the refusal's log line and audit row are what is tested.
+vi.mock("@/lib/identity/staff", async (importOriginal) => ({
+  ...(await importOriginal<typeof StaffModule>()),
   staffForAction: () => Promise.resolve(request.staff),
-  requestIp: () => Promise.resolve("203.0.113.80"),
 }));
+vi.mock("next/headers", () => ({ headers: () => Promise.resolve(new Headers()) }));
 vi.mock("@/lib/backoffice/refunds/refund", () => ({ refundStep: request.refundStep }));
 
 const { refundAction } = await import("./actions");
