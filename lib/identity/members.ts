@@ -1,3 +1,4 @@
+// Over 400 lines: a partner team's whole member lifecycle (invite, placeholder invitations, roles, grants, disable, remove, second-factor resets), whose rules check each other, kept in one place.
 import "server-only";
 import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
 import { z } from "zod";

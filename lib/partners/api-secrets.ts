@@ -1,3 +1,4 @@
+// Over 400 lines: the lifecycle of a partner's API secrets (create, list, rotate, revoke, scopes, the cap across rotations), one set of rules over one table.
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
