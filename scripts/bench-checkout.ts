@@ -33,7 +33,6 @@
  * for the next run, `rm -rf .next-bench` to remove it) and built there, its server alongside.
  */
 import { type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { INSTALL_HINT } from "./chromium.mjs";
 import { SANDBOX_KEY, operationOf, setUpstreamLatency, openPages } from "./bench/journey";
@@ -49,11 +48,11 @@ import {
   SANDBOX,
   APP,
   EMPTY,
-  run,
   appServerArgs,
   start,
   waitFor,
   baselineBuilds,
+  buildAppAndFloor,
   compareEnv,
   startSandbox,
   appEnv,
@@ -87,17 +86,7 @@ async function main() {
     process.stderr.write(`${chromium.error}\n${INSTALL_HINT}\nOr run without Lighthouse: BENCH_LIGHTHOUSE=0.\n`);
     process.exit(1);
   }
-  if (process.env.BENCH_SKIP_BUILD !== "1") {
-    say("Building the app and the empty page…");
-    run(process.execPath, [NEXT_BIN, "build"]);
-    run(process.execPath, ["scripts/build-server.mjs"]);
-    run(process.execPath, [NEXT_BIN, "build", EMPTY_APP]);
-  } else if (!existsSync(path.join(EMPTY_APP, ".next", "BUILD_ID"))) {
-    // BENCH_SKIP_BUILD skips the app's build (the one being measured); the empty page is only the
-    // yardstick, built once (a fresh clone has none, and its server would never come up).
-    say("Building the empty page (BENCH_SKIP_BUILD keeps the app's build)…");
-    run(process.execPath, [NEXT_BIN, "build", EMPTY_APP]);
-  }
+  buildAppAndFloor();
   const variantEnv = compareEnv();
   const baselines = baselineBuilds();
   // BENCH_CPU_PROF=<dir>: the app's server writes a V8 CPU profile there when it stops (open it in

@@ -19,8 +19,7 @@
  * beside this one, at every concurrency in turn, as in bench:checkout).
  */
 import { type ChildProcess } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { startAgency, type Agency } from "./bench/agency";
 import { CUSTOMER_FIELDS, formWith, hiddenFields, PARTNER_SECRET, sessionBody } from "./bench/journey";
 import { exactlyOnce, summarize } from "./bench/journey-stats";
@@ -30,6 +29,7 @@ import {
   appEnv,
   appServerArgs,
   baselineBuilds,
+  buildAppAndFloor,
   cpuMs,
   EMPTY,
   EMPTY_APP,
@@ -40,7 +40,6 @@ import {
   PORT,
   ROOT,
   rssMb,
-  run,
   SANDBOX,
   say,
   start,
@@ -353,14 +352,8 @@ function report(database: string, servers: Server[], emptyPeak: number, emptyIdl
 }
 
 async function main() {
-  if (process.env.BENCH_SKIP_BUILD !== "1") {
-    say("Building the app and the empty page…");
-    run(process.execPath, [NEXT_BIN, "build"]);
-    run(process.execPath, ["scripts/build-server.mjs"]);
-    run(process.execPath, [NEXT_BIN, "build", EMPTY_APP]);
-  } else if (!existsSync(path.join(EMPTY_APP, ".next", "BUILD_ID"))) {
-    run(process.execPath, [NEXT_BIN, "build", EMPTY_APP]);
-  }
+  buildAppAndFloor();
+
   const builds = [{ name: "app", dir: ROOT }, ...baselineBuilds().map(({ dir, commit }) => ({ name: `baseline ${commit}`, dir }))];
   const { child: sandbox, dataDir: sandboxDir } = startSandbox(true);
   const empty = start([NEXT_BIN, "start", EMPTY_APP, "-p", String(EMPTY_PORT)], {});

@@ -44,6 +44,23 @@ export function run(command: string, args: string[], cwd = ROOT): void {
   if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed`);
 }
 
+/**
+ * The app's build and the empty page's, before a bench. BENCH_SKIP_BUILD=1 keeps the app's build
+ * (the one being measured); the empty page is only the yardstick, built once (a fresh clone has
+ * none, and its server would never come up).
+ */
+export function buildAppAndFloor(): void {
+  if (process.env.BENCH_SKIP_BUILD !== "1") {
+    say("Building the app and the empty page…");
+    run(process.execPath, [NEXT_BIN, "build"]);
+    run(process.execPath, ["scripts/build-server.mjs"]);
+    run(process.execPath, [NEXT_BIN, "build", EMPTY_APP]);
+  } else if (!existsSync(path.join(EMPTY_APP, ".next", "BUILD_ID"))) {
+    say("Building the empty page (BENCH_SKIP_BUILD keeps the app's build)…");
+    run(process.execPath, [NEXT_BIN, "build", EMPTY_APP]);
+  }
+}
+
 /** The app's server in `dir`: its entry, or `next start` for a revision from before it had one. */
 export function appServerArgs(dir: string): string[] {
   if (existsSync(path.join(dir, "scripts/build-server.mjs"))) return COMPILED_SERVER_ENTRY;
