@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { and, eq, or } from "drizzle-orm";
+import type { IndexColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/lib/db";
 import type { PartnerStaffRole } from "@/lib/vocabulary/staff";
 import { partners, staffUsers } from "@/lib/db/schema";
@@ -65,24 +66,28 @@ async function createInvitedMember(
 ): Promise<{ ok: true; memberId: string; link: IssuedLink } | { ok: false; reason: "email_taken" | "no_partner" }> {
   const [partner] = await db.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId)).limit(1);
   if (!partner) return { ok: false, reason: "no_partner" };
+  const invited = await insertInvitedRow(db, { partnerId, ...input }, staffUsers.email, now);
+  return invited ? { ok: true, ...invited } : { ok: false, reason: "email_taken" };
+}
+
+/**
+ * The invited member's row (no password, no second factor) and its invitation link, unless a row
+ * already holds `unique` (then undefined: the address is taken).
+ */
+async function insertInvitedRow(
+  db: Db,
+  row: { partnerId: string; email: string; invitedElsewhereEmail?: string; name: string; role: PartnerStaffRole; canRefund: boolean },
+  unique: IndexColumn | IndexColumn[],
+  now: Date,
+): Promise<{ memberId: string; link: IssuedLink } | undefined> {
   const memberId = `staff_${randomUUID()}`;
   const inserted = await db
     .insert(staffUsers)
-    .values({
-      id: memberId,
-      partnerId,
-      role: input.role,
-      canRefund: input.canRefund,
-      email: input.email,
-      name: input.name,
-      passwordHash: null,
-      createdAt: now,
-    })
-    .onConflictDoNothing({ target: staffUsers.email })
+    .values({ id: memberId, ...row, passwordHash: null, createdAt: now })
+    .onConflictDoNothing({ target: unique })
     .returning({ id: staffUsers.id });
-  if (inserted.length === 0) return { ok: false, reason: "email_taken" };
-  const link = await issueLinkWithExpiry(db, memberId, "invitation", { now, by: "invitation" });
-  return { ok: true, memberId, link };
+  if (inserted.length === 0) return undefined;
+  return { memberId, link: await issueLinkWithExpiry(db, memberId, "invitation", { now, by: "invitation" }) };
 }
 
 /** An administrator invites someone to their partner's staff (the e-mail and name are checked here too). */
@@ -173,25 +178,13 @@ async function createElsewhereInvitation(
   input: { email: string; name: string; role: PartnerStaffRole; canRefund: boolean },
   now: Date,
 ): Promise<{ ok: true; memberId: string; link: IssuedLink; accountElsewhere: true } | { ok: false; reason: "email_taken" }> {
-  const memberId = `staff_${randomUUID()}`;
-  const inserted = await db
-    .insert(staffUsers)
-    .values({
-      id: memberId,
-      partnerId,
-      role: input.role,
-      canRefund: input.canRefund,
-      email: `invited-elsewhere.${randomUUID()}@staff.invalid`,
-      invitedElsewhereEmail: input.email,
-      name: input.name,
-      passwordHash: null,
-      createdAt: now,
-    })
-    .onConflictDoNothing({ target: [staffUsers.partnerId, staffUsers.invitedElsewhereEmail] })
-    .returning({ id: staffUsers.id });
-  if (inserted.length === 0) return { ok: false, reason: "email_taken" };
-  const link = await issueLinkWithExpiry(db, memberId, "invitation", { now, by: "invitation" });
-  return { ok: true, memberId, link, accountElsewhere: true };
+  const invited = await insertInvitedRow(
+    db,
+    { partnerId, ...input, email: `invited-elsewhere.${randomUUID()}@staff.invalid`, invitedElsewhereEmail: input.email },
+    [staffUsers.partnerId, staffUsers.invitedElsewhereEmail],
+    now,
+  );
+  return invited ? { ok: true, ...invited, accountElsewhere: true } : { ok: false, reason: "email_taken" };
 }
 
 /**
