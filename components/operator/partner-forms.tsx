@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { ShownOnce } from "@/components/ui/shown-once";
 import { controlClass, EmailField, Field, RadioGroupField, SelectField, TextField, UrlField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
-import { SubmitButton } from "@/components/ui/submit-button";
+import { SubmitRow } from "@/components/ui/submit-button";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";
 import { type PartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
@@ -93,9 +93,7 @@ export function PartnerSettingsForm({
         error={errors.defaultReturnUrl ? text.errors[errors.defaultReturnUrl] : undefined}
         errorPrefix={errorPrefix}
       />
-      <div>
-        <SubmitButton pendingLabel={text.submit}>{text.submit}</SubmitButton>
-      </div>
+      <SubmitRow pendingLabel={text.submit}>{text.submit}</SubmitRow>
     </form>
   );
 }
@@ -134,11 +132,9 @@ export function PartnerNotificationForm({
         error={error}
         errorPrefix={errorPrefix}
       />
-      <div>
-        <SubmitButton variant="secondary" pendingLabel={adminText.urlSave}>
-          {adminText.urlSave}
-        </SubmitButton>
-      </div>
+      <SubmitRow variant="secondary" pendingLabel={adminText.urlSave}>
+        {adminText.urlSave}
+      </SubmitRow>
     </form>
   );
 }
@@ -179,11 +175,9 @@ export function PartnerRetentionForm({
         error={error}
         errorPrefix={errorPrefix}
       />
-      <div>
-        <SubmitButton variant="secondary" pendingLabel={text.save}>
-          {text.save}
-        </SubmitButton>
-      </div>
+      <SubmitRow variant="secondary" pendingLabel={text.save}>
+        {text.save}
+      </SubmitRow>
     </form>
   );
 }
@@ -235,9 +229,7 @@ export function CredentialForm({
             label={text.agency}
             options={state.pick.agencies.map((agency) => ({ value: String(agency.id), label: agency.label }))}
           />
-          <div>
-            <SubmitButton pendingLabel={text.verifying}>{text.saveAgency}</SubmitButton>
-          </div>
+          <SubmitRow pendingLabel={text.verifying}>{text.saveAgency}</SubmitRow>
         </form>
       ) : null}
       <form action={formAction} className="flex flex-col gap-3" autoComplete="off">
@@ -265,9 +257,7 @@ export function CredentialForm({
           spellCheck={false}
           maxLength={300}
         />
-        <div>
-          <SubmitButton pendingLabel={text.verifying}>{text.submit}</SubmitButton>
-        </div>
+        <SubmitRow pendingLabel={text.verifying}>{text.submit}</SubmitRow>
       </form>
     </div>
   );
@@ -333,9 +323,7 @@ export function InviteAdminForm({
           error={state.error === "invalid_name" ? error : undefined}
           errorPrefix={errorPrefix}
         />
-        <div>
-          <SubmitButton pendingLabel={text.submit}>{text.submit}</SubmitButton>
-        </div>
+        <SubmitRow pendingLabel={text.submit}>{text.submit}</SubmitRow>
       </form>
     </div>
   );

@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { ShownOnce } from "@/components/ui/shown-once";
 import { UrlField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
-import { SubmitButton } from "@/components/ui/submit-button";
+import { SubmitRow } from "@/components/ui/submit-button";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";
 import {
@@ -53,11 +53,9 @@ export function NotificationUrlForm({
         errorPrefix={errorPrefix}
         autoFocus={Boolean(state.error)}
       />
-      <div>
-        <SubmitButton variant="secondary" pendingLabel={text.testSending}>
-          {text.urlSave}
-        </SubmitButton>
-      </div>
+      <SubmitRow variant="secondary" pendingLabel={text.testSending}>
+        {text.urlSave}
+      </SubmitRow>
     </form>
   );
 }
@@ -102,11 +100,9 @@ export function RotateSecretForm({
       ) : null}
       <form action={formAction} className="flex flex-col gap-2">
         <p className="text-sm text-muted">{text.rotateHint}</p>
-        <div>
-          <SubmitButton variant="secondary" pendingLabel={text.rotating}>
-            {text.rotate}
-          </SubmitButton>
-        </div>
+        <SubmitRow variant="secondary" pendingLabel={text.rotating}>
+          {text.rotate}
+        </SubmitRow>
       </form>
     </div>
   );
@@ -135,9 +131,7 @@ export function TestNotificationForm({
           </Notice>
         )
       ) : null}
-      <div>
-        <SubmitButton pendingLabel={text.testSending}>{text.testSend}</SubmitButton>
-      </div>
+      <SubmitRow pendingLabel={text.testSending}>{text.testSend}</SubmitRow>
     </form>
   );
 }

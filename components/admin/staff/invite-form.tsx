@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { ErrorMessage } from "@/components/ui/error-summary";
 import { EmailField, RadioGroupField, SelectField, TextField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
-import { SubmitButton } from "@/components/ui/submit-button";
+import { SubmitRow } from "@/components/ui/submit-button";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
 import type { InviteFormMessages } from "@/lib/i18n/staff-messages";
 import { CopyLink } from "../copy-link";
@@ -118,9 +118,7 @@ export function InviteForm({
             </>
           )}
         </div>
-        <div>
-          <SubmitButton pendingLabel={text.submitting}>{text.submit}</SubmitButton>
-        </div>
+        <SubmitRow pendingLabel={text.submitting}>{text.submit}</SubmitRow>
       </form>
     </div>
   );
