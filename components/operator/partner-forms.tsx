@@ -22,6 +22,7 @@ import {
   type PartnerSettingsState,
 } from "./form-states";
 import { SavedNotice } from "@/components/ui/saved-notice";
+import { NotificationUrlFields } from "@/components/admin/notifications/notification-forms";
 
 /*
  * The forms of a partner's page in the operator console: client components only for
@@ -121,20 +122,16 @@ export function PartnerNotificationForm({
   return (
     <form action={formAction} className="flex flex-col gap-3">
       <PartnerField partnerId={partnerId} />
-      {state.saved ? <SavedNotice submission={state.submission}>{text.saved}</SavedNotice> : null}
-      <UrlField
-        key={state.submission}
-        name="notificationUrl"
+      <NotificationUrlFields
         id="partner-notification-url"
-        label={adminText.urlLabel}
-        hint={adminText.urlHint}
-        defaultValue={state.url ?? current}
+        state={state}
+        current={current}
+        saved={text.saved}
         error={error}
+        text={adminText}
         errorPrefix={errorPrefix}
+        pendingLabel={adminText.urlSave}
       />
-      <SubmitRow variant="secondary" pendingLabel={adminText.urlSave}>
-        {adminText.urlSave}
-      </SubmitRow>
     </form>
   );
 }

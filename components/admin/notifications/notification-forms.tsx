@@ -40,23 +40,69 @@ export function NotificationUrlForm({
   const [state, formAction] = useActionState(action, INITIAL_NOTIFICATION_URL_STATE, "/admin/notifications");
   return (
     <form action={formAction} className="flex flex-col gap-3">
-      {state.saved ? <SavedNotice submission={state.submission}>{text.urlSaved}</SavedNotice> : null}
+      <NotificationUrlFields
+        id="notification-url"
+        state={state}
+        current={current}
+        saved={text.urlSaved}
+        error={state.error ? text.urlErrors[state.error] : undefined}
+        text={text}
+        errorPrefix={errorPrefix}
+        pendingLabel={text.testSending}
+        autoComplete="url"
+        autoFocus={Boolean(state.error)}
+      />
+    </form>
+  );
+}
+
+/**
+ * A notification URL's field and its save button, with the answer of the last save: the
+ * back-office's own setting and a partner's on the operator console's page are the same setting,
+ * under the same rules and words.
+ */
+export function NotificationUrlFields({
+  id,
+  state,
+  current,
+  saved,
+  error,
+  text,
+  errorPrefix,
+  pendingLabel,
+  autoComplete,
+  autoFocus,
+}: {
+  id: string;
+  state: { submission: number; saved?: boolean; url?: string };
+  current: string;
+  saved: string;
+  error: string | undefined;
+  text: Text;
+  errorPrefix: string;
+  pendingLabel: string;
+  autoComplete?: string;
+  autoFocus?: boolean;
+}) {
+  return (
+    <>
+      {state.saved ? <SavedNotice submission={state.submission}>{saved}</SavedNotice> : null}
       <UrlField
         key={state.submission}
         name="notificationUrl"
-        id="notification-url"
+        id={id}
         label={text.urlLabel}
         hint={text.urlHint}
-        autoComplete="url"
+        autoComplete={autoComplete}
         defaultValue={state.url ?? current}
-        error={state.error ? text.urlErrors[state.error] : undefined}
+        error={error}
         errorPrefix={errorPrefix}
-        autoFocus={Boolean(state.error)}
+        autoFocus={autoFocus}
       />
-      <SubmitRow variant="secondary" pendingLabel={text.testSending}>
+      <SubmitRow variant="secondary" pendingLabel={pendingLabel}>
         {text.urlSave}
       </SubmitRow>
-    </form>
+    </>
   );
 }
 
