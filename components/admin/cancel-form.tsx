@@ -2,7 +2,7 @@
 
 import { useActionState } from "react";
 import { Notice } from "@/components/ui/notice";
-import { SubmitButton } from "@/components/ui/submit-button";
+import { SubmitRow } from "@/components/ui/submit-button";
 import type { CancelFormMessages } from "@/lib/i18n/admin-messages";
 import { INITIAL_CANCEL_STATE, type CancelState, type ReasonSettings } from "./form-states";
 import { ReasonField } from "./reason-field";
@@ -42,11 +42,9 @@ export function CancelForm({
         error={state.error === "too_long" ? text.reasonTooLong : state.error === "characters" ? text.reasonCharacters : undefined}
         errorPrefix={text.errorPrefix}
       />
-      <div>
-        <SubmitButton pendingLabel={text.submitting} variant="secondary">
-          {text.submit}
-        </SubmitButton>
-      </div>
+      <SubmitRow pendingLabel={text.submitting} variant="secondary">
+        {text.submit}
+      </SubmitRow>
     </form>
   );
 }

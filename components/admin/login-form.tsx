@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import { ErrorMessage } from "@/components/ui/error-summary";
 import { EmailField, TextField } from "@/components/ui/field";
-import { SubmitButton } from "@/components/ui/submit-button";
+import { SubmitRow } from "@/components/ui/submit-button";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
 import type { LoginFormMessages } from "@/lib/i18n/admin-messages";
 import { INITIAL_LOGIN_STATE, type LoginState } from "./form-states";
@@ -51,9 +51,7 @@ export function LoginForm({
           {...errorShownAbove}
         />
       </div>
-      <div>
-        <SubmitButton pendingLabel={text.submitting}>{text.submit}</SubmitButton>
-      </div>
+      <SubmitRow pendingLabel={text.submitting}>{text.submit}</SubmitRow>
     </form>
   );
 }

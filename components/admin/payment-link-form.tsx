@@ -3,7 +3,7 @@
 import { useActionState, type ComponentProps } from "react";
 import { ErrorSummary } from "@/components/ui/error-summary";
 import { fieldId, SelectField, TextField } from "@/components/ui/field";
-import { SubmitButton } from "@/components/ui/submit-button";
+import { SubmitRow } from "@/components/ui/submit-button";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
 import type { PaymentLinkForm, PaymentLinkFormField } from "@/lib/backoffice/payment-links/payment-link-form";
 import { INITIAL_PAYMENT_LINK_FORM_STATE, type PaymentLinkFormState } from "@/lib/backoffice/payment-links/payment-link-state";
@@ -140,9 +140,7 @@ export function PaymentLinkFormView({
         />
       </fieldset>
 
-      <div>
-        <SubmitButton pendingLabel={text.sending}>{text.create}</SubmitButton>
-      </div>
+      <SubmitRow pendingLabel={text.sending}>{text.create}</SubmitRow>
     </form>
   );
 }

@@ -10,7 +10,7 @@ import { INITIAL_CUSTOMER_FORM_STATE, type CustomerFormState } from "./customer-
 import { ErrorSummary } from "@/components/ui/error-summary";
 import { fieldId, RadioGroupField, SelectField, TextField } from "@/components/ui/field";
 import { HiddenFields } from "@/components/ui/hidden-fields";
-import { SubmitButton } from "@/components/ui/submit-button";
+import { SubmitRow } from "@/components/ui/submit-button";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
 import { useFreshDetails } from "./details-freshness";
 import { useKeptAcrossLanguageSwitch } from "./kept-across-language-switch";
@@ -241,9 +241,7 @@ export function CustomerForm({
       </div>
 
       <p className="text-sm text-muted">{text.privacy}</p>
-      <div>
-        <SubmitButton pendingLabel={text.submitting}>{text.submit}</SubmitButton>
-      </div>
+      <SubmitRow pendingLabel={text.submitting}>{text.submit}</SubmitRow>
     </form>
   );
 }

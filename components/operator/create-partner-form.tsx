@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import { ErrorSummary } from "@/components/ui/error-summary";
 import { TextField } from "@/components/ui/field";
-import { SubmitButton } from "@/components/ui/submit-button";
+import { SubmitRow } from "@/components/ui/submit-button";
 import type { PartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
 import { INITIAL_CREATE_PARTNER_STATE, type CreatePartnerState } from "./form-states";
 
@@ -63,9 +63,7 @@ export function CreatePartnerForm({
         error={nameError}
         errorPrefix={errorPrefix}
       />
-      <div>
-        <SubmitButton pendingLabel={text.submit}>{text.submit}</SubmitButton>
-      </div>
+      <SubmitRow pendingLabel={text.submit}>{text.submit}</SubmitRow>
     </form>
   );
 }

@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { ShownOnce } from "@/components/ui/shown-once";
 import { controlClass, EmailField, Field, RadioGroupField, SelectField, TextField, UrlField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
-import { SubmitButton } from "@/components/ui/submit-button";
+import { SubmitRow } from "@/components/ui/submit-button";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";
 import { type PartnerConsoleMessages } from "@/lib/i18n/partner-console-messages";
@@ -22,6 +22,7 @@ import {
   type PartnerSettingsState,
 } from "./form-states";
 import { SavedNotice } from "@/components/ui/saved-notice";
+import { NotificationUrlFields } from "@/components/admin/notifications/notification-forms";
 
 /*
  * The forms of a partner's page in the operator console: client components only for
@@ -93,9 +94,7 @@ export function PartnerSettingsForm({
         error={errors.defaultReturnUrl ? text.errors[errors.defaultReturnUrl] : undefined}
         errorPrefix={errorPrefix}
       />
-      <div>
-        <SubmitButton pendingLabel={text.submit}>{text.submit}</SubmitButton>
-      </div>
+      <SubmitRow pendingLabel={text.submit}>{text.submit}</SubmitRow>
     </form>
   );
 }
@@ -123,22 +122,16 @@ export function PartnerNotificationForm({
   return (
     <form action={formAction} className="flex flex-col gap-3">
       <PartnerField partnerId={partnerId} />
-      {state.saved ? <SavedNotice submission={state.submission}>{text.saved}</SavedNotice> : null}
-      <UrlField
-        key={state.submission}
-        name="notificationUrl"
+      <NotificationUrlFields
         id="partner-notification-url"
-        label={adminText.urlLabel}
-        hint={adminText.urlHint}
-        defaultValue={state.url ?? current}
+        state={state}
+        current={current}
+        saved={text.saved}
         error={error}
+        text={adminText}
         errorPrefix={errorPrefix}
+        pendingLabel={adminText.urlSave}
       />
-      <div>
-        <SubmitButton variant="secondary" pendingLabel={adminText.urlSave}>
-          {adminText.urlSave}
-        </SubmitButton>
-      </div>
     </form>
   );
 }
@@ -179,11 +172,9 @@ export function PartnerRetentionForm({
         error={error}
         errorPrefix={errorPrefix}
       />
-      <div>
-        <SubmitButton variant="secondary" pendingLabel={text.save}>
-          {text.save}
-        </SubmitButton>
-      </div>
+      <SubmitRow variant="secondary" pendingLabel={text.save}>
+        {text.save}
+      </SubmitRow>
     </form>
   );
 }
@@ -235,9 +226,7 @@ export function CredentialForm({
             label={text.agency}
             options={state.pick.agencies.map((agency) => ({ value: String(agency.id), label: agency.label }))}
           />
-          <div>
-            <SubmitButton pendingLabel={text.verifying}>{text.saveAgency}</SubmitButton>
-          </div>
+          <SubmitRow pendingLabel={text.verifying}>{text.saveAgency}</SubmitRow>
         </form>
       ) : null}
       <form action={formAction} className="flex flex-col gap-3" autoComplete="off">
@@ -265,9 +254,7 @@ export function CredentialForm({
           spellCheck={false}
           maxLength={300}
         />
-        <div>
-          <SubmitButton pendingLabel={text.verifying}>{text.submit}</SubmitButton>
-        </div>
+        <SubmitRow pendingLabel={text.verifying}>{text.submit}</SubmitRow>
       </form>
     </div>
   );
@@ -333,9 +320,7 @@ export function InviteAdminForm({
           error={state.error === "invalid_name" ? error : undefined}
           errorPrefix={errorPrefix}
         />
-        <div>
-          <SubmitButton pendingLabel={text.submit}>{text.submit}</SubmitButton>
-        </div>
+        <SubmitRow pendingLabel={text.submit}>{text.submit}</SubmitRow>
       </form>
     </div>
   );

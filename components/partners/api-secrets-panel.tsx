@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { ShownOnce } from "@/components/ui/shown-once";
 import { TextField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
-import { SubmitButton } from "@/components/ui/submit-button";
+import { SubmitButton, SubmitRow } from "@/components/ui/submit-button";
 import { Cell, Row, columnsOf, ScrollTable } from "@/components/ui/table";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
 import { type ApiSecretsMessages } from "@/lib/i18n/partner-console-messages";
@@ -170,9 +170,7 @@ export function ApiSecretsPanel({
             </label>
           ))}
         </fieldset>
-        <div>
-          <SubmitButton pendingLabel={text.creating}>{text.create}</SubmitButton>
-        </div>
+        <SubmitRow pendingLabel={text.creating}>{text.create}</SubmitRow>
       </form>
     </div>
   );

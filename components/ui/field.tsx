@@ -5,7 +5,8 @@ import { cx } from "./cx";
  * Form fields: a label above the control, then the hint and the error, both tied to the control
  * with aria-describedby; aria-invalid on a control with an error, and a red edge on its field.
  * `Field` lays a field out and hands its control the attributes (id, aria-*, the one control
- * look); TextField, SelectField and RadioGroupField are the common controls in it.
+ * look); TextField, SelectField and RadioGroupField are the common controls in it, CheckboxField
+ * the one beside its words.
  */
 
 /** The look of every text input, select and textarea. `fit`: as wide as its content (a toolbar's select). */
@@ -209,6 +210,42 @@ export function withSelected(html: string, value: string): string {
   if (!tag || at === -1) return html;
   const end = at + tag.length - 1;
   return `${html.slice(0, end)} selected=""${html.slice(end)}`;
+}
+
+/** A checkbox with its words beside it and, where given, what ticking it means below. */
+export function CheckboxField({
+  name,
+  id,
+  label,
+  hint,
+  ...input
+}: { name: string; id: string; label: string; hint?: string } & Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  "id" | "name" | "type" | "className" | "children"
+>) {
+  const box = (
+    <label className="flex min-h-11 items-center gap-3">
+      <input
+        type="checkbox"
+        name={name}
+        id={id}
+        aria-describedby={hint ? hintId(id) : undefined}
+        className="size-5 accent-brand"
+        {...input}
+      />
+      <span className="font-semibold">{label}</span>
+    </label>
+  );
+  return hint ? (
+    <div className="flex flex-col gap-1">
+      {box}
+      <p id={hintId(id)} className="text-sm text-muted">
+        {hint}
+      </p>
+    </div>
+  ) : (
+    box
+  );
 }
 
 /** Radios in a fieldset (role radiogroup, so it can carry aria-invalid); the legend is the label. */

@@ -45,3 +45,15 @@ export function SubmitButton({
     </button>
   );
 }
+
+/**
+ * The submit button that closes a form, in a block of its own: the forms are flex columns, which
+ * would stretch a button standing directly in them to the column's width.
+ */
+export function SubmitRow(props: Parameters<typeof SubmitButton>[0]) {
+  return (
+    <div>
+      <SubmitButton {...props} />
+    </div>
+  );
+}

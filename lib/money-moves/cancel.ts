@@ -18,6 +18,9 @@ export type CancelOutcome =
   | { ok: false; reason: "not_cancellable"; status: string | undefined }
   | { ok: false; reason: "unavailable" };
 
+/** Why a cancel was not made: the same for every caller of it. */
+export type CancelRefusal = Extract<CancelOutcome, { ok: false }>;
+
 /**
  * Cancels an operation at the partner API for a staff member or a partner's backend, whose
  * ownership of it the caller has checked (the back-office's ownership rule; the API's session of

@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { SelectField, TextField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
-import { SubmitButton } from "@/components/ui/submit-button";
+import { SubmitRow } from "@/components/ui/submit-button";
 import type { DataRequestsMessages } from "@/lib/i18n/admin-messages";
 import { fill } from "@/lib/text/template";
 import { INITIAL_DATA_REQUESTS_STATE, type DataRequestRow, type DataRequestsState } from "../form-states";
@@ -71,9 +71,7 @@ export function DataRequestsPanel({
           autoComplete="off"
           spellCheck={false}
         />
-        <div>
-          <SubmitButton pendingLabel={text.searching}>{text.search}</SubmitButton>
-        </div>
+        <SubmitRow pendingLabel={text.searching}>{text.search}</SubmitRow>
       </form>
 
       {state.erased && state.erased.length > 0 ? (

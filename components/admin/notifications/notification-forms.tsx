@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { ShownOnce } from "@/components/ui/shown-once";
 import { UrlField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
-import { SubmitButton } from "@/components/ui/submit-button";
+import { SubmitRow } from "@/components/ui/submit-button";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
 import type { AdminMessages } from "@/lib/i18n/admin-messages";
 import {
@@ -40,25 +40,69 @@ export function NotificationUrlForm({
   const [state, formAction] = useActionState(action, INITIAL_NOTIFICATION_URL_STATE, "/admin/notifications");
   return (
     <form action={formAction} className="flex flex-col gap-3">
-      {state.saved ? <SavedNotice submission={state.submission}>{text.urlSaved}</SavedNotice> : null}
+      <NotificationUrlFields
+        id="notification-url"
+        state={state}
+        current={current}
+        saved={text.urlSaved}
+        error={state.error ? text.urlErrors[state.error] : undefined}
+        text={text}
+        errorPrefix={errorPrefix}
+        pendingLabel={text.testSending}
+        autoComplete="url"
+        autoFocus={Boolean(state.error)}
+      />
+    </form>
+  );
+}
+
+/**
+ * A notification URL's field and its save button, with the answer of the last save: the
+ * back-office's own setting and a partner's on the operator console's page are the same setting,
+ * under the same rules and words.
+ */
+export function NotificationUrlFields({
+  id,
+  state,
+  current,
+  saved,
+  error,
+  text,
+  errorPrefix,
+  pendingLabel,
+  autoComplete,
+  autoFocus,
+}: {
+  id: string;
+  state: { submission: number; saved?: boolean; url?: string };
+  current: string;
+  saved: string;
+  error: string | undefined;
+  text: Text;
+  errorPrefix: string;
+  pendingLabel: string;
+  autoComplete?: string;
+  autoFocus?: boolean;
+}) {
+  return (
+    <>
+      {state.saved ? <SavedNotice submission={state.submission}>{saved}</SavedNotice> : null}
       <UrlField
         key={state.submission}
         name="notificationUrl"
-        id="notification-url"
+        id={id}
         label={text.urlLabel}
         hint={text.urlHint}
-        autoComplete="url"
+        autoComplete={autoComplete}
         defaultValue={state.url ?? current}
-        error={state.error ? text.urlErrors[state.error] : undefined}
+        error={error}
         errorPrefix={errorPrefix}
-        autoFocus={Boolean(state.error)}
+        autoFocus={autoFocus}
       />
-      <div>
-        <SubmitButton variant="secondary" pendingLabel={text.testSending}>
-          {text.urlSave}
-        </SubmitButton>
-      </div>
-    </form>
+      <SubmitRow variant="secondary" pendingLabel={pendingLabel}>
+        {text.urlSave}
+      </SubmitRow>
+    </>
   );
 }
 
@@ -102,11 +146,9 @@ export function RotateSecretForm({
       ) : null}
       <form action={formAction} className="flex flex-col gap-2">
         <p className="text-sm text-muted">{text.rotateHint}</p>
-        <div>
-          <SubmitButton variant="secondary" pendingLabel={text.rotating}>
-            {text.rotate}
-          </SubmitButton>
-        </div>
+        <SubmitRow variant="secondary" pendingLabel={text.rotating}>
+          {text.rotate}
+        </SubmitRow>
       </form>
     </div>
   );
@@ -135,9 +177,7 @@ export function TestNotificationForm({
           </Notice>
         )
       ) : null}
-      <div>
-        <SubmitButton pendingLabel={text.testSending}>{text.testSend}</SubmitButton>
-      </div>
+      <SubmitRow pendingLabel={text.testSending}>{text.testSend}</SubmitRow>
     </form>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { TextField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
-import { SubmitButton } from "@/components/ui/submit-button";
+import { SubmitRow } from "@/components/ui/submit-button";
 import { reviewRefund, type RefundBase } from "@/lib/backoffice/refunds/review";
 import { fill } from "@/lib/text/template";
 import type { RefundErrors } from "../form-states";
@@ -87,9 +87,7 @@ export function EditStep({ flow, state, base, headingRef, formAction }: StepProp
           error={errorText("reason")}
           errorPrefix={text.errorPrefix}
         />
-        <div>
-          <SubmitButton pendingLabel={text.sending}>{text.review}</SubmitButton>
-        </div>
+        <SubmitRow pendingLabel={text.sending}>{text.review}</SubmitRow>
       </form>
     </StepSection>
   );

@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { ErrorMessage } from "@/components/ui/error-summary";
 import { TextField } from "@/components/ui/field";
 import { LinkButton } from "@/components/ui/link-button";
-import { SubmitButton } from "@/components/ui/submit-button";
+import { SubmitRow } from "@/components/ui/submit-button";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
 import { INITIAL_SECURITY_FORM_STATE, type SecurityFormState } from "../form-states";
 
@@ -97,9 +97,7 @@ export function SecurityForm({
           />
         ))}
       </div>
-      <div>
-        <SubmitButton pendingLabel={text.submitting}>{text.submit}</SubmitButton>
-      </div>
+      <SubmitRow pendingLabel={text.submitting}>{text.submit}</SubmitRow>
     </form>
   );
 }

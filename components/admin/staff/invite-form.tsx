@@ -2,9 +2,9 @@
 
 import { useActionState } from "react";
 import { ErrorMessage } from "@/components/ui/error-summary";
-import { EmailField, RadioGroupField, SelectField, TextField } from "@/components/ui/field";
+import { CheckboxField, EmailField, RadioGroupField, SelectField, TextField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
-import { SubmitButton } from "@/components/ui/submit-button";
+import { SubmitRow } from "@/components/ui/submit-button";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
 import type { InviteFormMessages } from "@/lib/i18n/staff-messages";
 import { CopyLink } from "../copy-link";
@@ -89,16 +89,7 @@ export function InviteForm({
               { value: "admin", label: text.roleAdmin },
             ]}
           />
-          <label className="flex min-h-11 items-center gap-3">
-            <input
-              type="checkbox"
-              name="canRefund"
-              id="invite-can-refund"
-              defaultChecked={values?.canRefund ?? false}
-              className="size-5 accent-brand"
-            />
-            <span className="font-semibold">{text.canRefund}</span>
-          </label>
+          <CheckboxField name="canRefund" id="invite-can-refund" label={text.canRefund} defaultChecked={values?.canRefund ?? false} />
           {mailAvailable ? (
             <RadioGroupField
               name="delivery"
@@ -118,9 +109,7 @@ export function InviteForm({
             </>
           )}
         </div>
-        <div>
-          <SubmitButton pendingLabel={text.submitting}>{text.submit}</SubmitButton>
-        </div>
+        <SubmitRow pendingLabel={text.submitting}>{text.submit}</SubmitRow>
       </form>
     </div>
   );

@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import { ErrorSummary } from "@/components/ui/error-summary";
 import { TextField } from "@/components/ui/field";
-import { SubmitButton } from "@/components/ui/submit-button";
+import { SubmitRow } from "@/components/ui/submit-button";
 import { useFocusAfterSubmit } from "@/components/ui/use-focus-after-submit";
 import type { LinkFormMessages } from "@/lib/i18n/staff-messages";
 import { CopyLink } from "../copy-link";
@@ -91,11 +91,9 @@ export function MemberLinkForm({
           />
         </div>
       ) : null}
-      <div>
-        <SubmitButton pendingLabel={text.submitting} variant="secondary">
-          {submit}
-        </SubmitButton>
-      </div>
+      <SubmitRow pendingLabel={text.submitting} variant="secondary">
+        {submit}
+      </SubmitRow>
     </form>
   );
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { cancelAtPartnerApi } from "@/lib/money-moves/cancel";
+import { cancelAtPartnerApi, type CancelRefusal } from "@/lib/money-moves/cancel";
 import type { FinancingClient } from "@/lib/financing/client";
 import { REASON_MAX_LENGTH } from "@/lib/financing/limits";
 import { staffOperationActor, type StaffActor } from "@/lib/money-moves/staff-actor";
@@ -8,15 +8,7 @@ import { ownsOperation, type OwnershipSubject } from "./ownership";
 /** The staff member cancelling: who they are, what they own, and the partner API as they reach it. */
 export type CancellingStaff = StaffActor & OwnershipSubject & { client: Pick<FinancingClient, "cancelOperation"> };
 
-export type CancelResult =
-  | { ok: true }
-  /** The reason is longer than the API takes: said so, nothing sent. */
-  | { ok: false; reason: "too_long" }
-  /** Someone else's operation, or one the API does not know: its page says "not found". */
-  | { ok: false; reason: "not_found" }
-  /** The operation is in a status that cannot be cancelled (the API's, when it said which). */
-  | { ok: false; reason: "not_cancellable"; status: string | undefined }
-  | { ok: false; reason: "unavailable" };
+export type CancelResult = { ok: true } | CancelRefusal;
 
 /**
  * Cancels an operation for a staff member. Someone else's operation (a forged id) is "not found"

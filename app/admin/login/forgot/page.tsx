@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { PlainFrame } from "@/components/admin/plain-frame";
 import { Notice } from "@/components/ui/notice";
-import { SubmitButton } from "@/components/ui/submit-button";
+import { SubmitRow } from "@/components/ui/submit-button";
 import { EmailField } from "@/components/ui/field";
 import { TextLink } from "@/components/ui/text-link";
 import { getAdminMessages } from "@/lib/i18n/admin-messages";
@@ -47,9 +47,7 @@ export default async function ForgotPasswordPage({ searchParams }: Props) {
       <section aria-label={t.title} className="rounded-card bg-surface p-5 shadow-sm">
         <form action={forgotPasswordAction} className="flex flex-col gap-4">
           <EmailField id="forgot-email" label={t.email} autoComplete="username" required />
-          <div>
-            <SubmitButton pendingLabel={t.submitting}>{t.submit}</SubmitButton>
-          </div>
+          <SubmitRow pendingLabel={t.submitting}>{t.submit}</SubmitRow>
         </form>
       </section>
       <p>

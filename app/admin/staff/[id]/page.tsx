@@ -4,7 +4,7 @@ import { AdminPage } from "@/app/admin/admin-page";
 import { MemberLinkForm } from "@/components/admin/staff/member-link-form";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { SelectField } from "@/components/ui/field";
+import { CheckboxField, SelectField } from "@/components/ui/field";
 import { Notice } from "@/components/ui/notice";
 import { TextLink } from "@/components/ui/text-link";
 import { formatDateTime } from "@/lib/backoffice/common/format";
@@ -146,17 +146,17 @@ export default async function MemberPage({ params, searchParams }: IdPageProps) 
               { value: "admin", label: t.roles.admin },
             ]}
           />
-          <PermissionCheckbox
+          <CheckboxField
             name="canRefund"
             id="member-can-refund"
-            checked={member.canRefund}
+            defaultChecked={member.canRefund}
             label={u.refundLabel}
             hint={u.refundHint}
           />
-          <PermissionCheckbox
+          <CheckboxField
             name="canDataRequests"
             id="member-can-data-requests"
-            checked={member.canDataRequests}
+            defaultChecked={member.canDataRequests}
             label={u.dataRequestsLabel}
             hint={u.dataRequestsHint}
           />
@@ -201,10 +201,7 @@ export default async function MemberPage({ params, searchParams }: IdPageProps) 
             <form action={removeMemberAction} className="flex flex-col gap-3">
               <input type="hidden" name="memberId" value={member.id} />
               <p>{u.removeIntro}</p>
-              <label className="flex min-h-11 items-center gap-3">
-                <input type="checkbox" name="confirm" id="member-remove-confirm" required className="size-5 accent-brand" />
-                <span className="font-semibold">{u.removeConfirm}</span>
-              </label>
+              <CheckboxField name="confirm" id="member-remove-confirm" required label={u.removeConfirm} />
               <div>
                 <Button variant="secondary" stretch={false}>
                   {u.removeSubmit}
@@ -215,39 +212,5 @@ export default async function MemberPage({ params, searchParams }: IdPageProps) 
         </>
       )}
     </AdminPage>
-  );
-}
-
-/** A permission granted to the member (a checkbox of the role form), with what it allows. */
-function PermissionCheckbox({
-  name,
-  id,
-  checked,
-  label,
-  hint,
-}: {
-  name: string;
-  id: string;
-  checked: boolean;
-  label: string;
-  hint: string;
-}) {
-  return (
-    <div className="flex flex-col gap-1">
-      <label className="flex min-h-11 items-center gap-3">
-        <input
-          type="checkbox"
-          name={name}
-          id={id}
-          defaultChecked={checked}
-          aria-describedby={`${id}-hint`}
-          className="size-5 accent-brand"
-        />
-        <span className="font-semibold">{label}</span>
-      </label>
-      <p id={`${id}-hint`} className="text-sm text-muted">
-        {hint}
-      </p>
-    </div>
   );
 }

@@ -88,6 +88,8 @@ export default async function PartnerPage({ params, searchParams }: IdPageProps)
   const secrets = apiSecretRows(await partnerApiSecrets(db, partner.id), locale);
   const notice = isNotice(query.notice) ? query.notice : undefined;
   const keyPrefix = env.financing.environment === "production" ? "fk_live_" : "fk_test_";
+  // What every form of the page shares: the partner it posts for, the page it answers on.
+  const form = { partnerId: partner.id, errorPrefix: m.common.errorPrefix, permalink: path };
 
   return (
     <OperatorPage operator={operator} locale={locale} path={path} section="partners">
@@ -110,28 +112,19 @@ export default async function PartnerPage({ params, searchParams }: IdPageProps)
       <Section id="settings" title={m.settings.title}>
         <PartnerSettingsForm
           action={settingsAction}
-          partnerId={partner.id}
           current={{
             name: partner.name,
             allowedOrigins: partner.allowedOrigins.join("\n"),
             defaultReturnUrl: partner.defaultReturnUrl ?? "",
           }}
           text={m.settings}
-          errorPrefix={m.common.errorPrefix}
-          permalink={path}
+          {...form}
         />
       </Section>
 
       <Section id="credential" title={m.credential.title} intro={m.credential.intro}>
         <p className="font-semibold">{fill(m.credential.current, { credential: credentialText(credential, m) })}</p>
-        <CredentialForm
-          action={credentialAction}
-          partnerId={partner.id}
-          keyPrefix={keyPrefix}
-          text={m.credential}
-          errorPrefix={m.common.errorPrefix}
-          permalink={path}
-        />
+        <CredentialForm action={credentialAction} keyPrefix={keyPrefix} text={m.credential} {...form} />
       </Section>
 
       <Section id="agencies" title={m.agencies.title} intro={m.agencies.intro}>
@@ -170,24 +163,20 @@ export default async function PartnerPage({ params, searchParams }: IdPageProps)
       <Section id="notifications" title={m.notifications.title} intro={m.notifications.intro}>
         <PartnerNotificationForm
           action={notificationAction}
-          partnerId={partner.id}
           current={partner.notificationUrl ?? ""}
           text={m.notifications}
           adminText={admin.notifications}
-          errorPrefix={m.common.errorPrefix}
-          permalink={path}
+          {...form}
         />
       </Section>
 
       <Section id="retention" title={m.retention.title} intro={m.retention.intro}>
         <PartnerRetentionForm
           action={retentionAction}
-          partnerId={partner.id}
           current={partner.customerDataRetentionDays}
           maxDays={env.customerDataRetentionMaxDays}
           text={m.retention}
-          errorPrefix={m.common.errorPrefix}
-          permalink={path}
+          {...form}
         />
       </Section>
 
@@ -203,14 +192,7 @@ export default async function PartnerPage({ params, searchParams }: IdPageProps)
 
       <Section id="first-admin" title={m.admin.title} intro={m.admin.intro}>
         <p>{fill(m.admin.staffCount, { n: staff })}</p>
-        <InviteAdminForm
-          action={inviteAdminAction}
-          partnerId={partner.id}
-          text={m.admin}
-          copy={{ copy: m.common.copy, copied: m.common.copied }}
-          errorPrefix={m.common.errorPrefix}
-          permalink={path}
-        />
+        <InviteAdminForm action={inviteAdminAction} text={m.admin} copy={{ copy: m.common.copy, copied: m.common.copied }} {...form} />
       </Section>
 
       <Section id="state" title={m.state.title} intro={partner.disabledAt ? m.state.disabledText : m.state.activeText}>
