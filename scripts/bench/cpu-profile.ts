@@ -7,6 +7,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { SourceMap } from "node:module";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export interface ProfileNode {
@@ -73,20 +74,22 @@ export function origin(url: string): string {
 export const label = (node: ProfileNode) =>
   `${node.callFrame.functionName || "(anonymous)"} ${origin(node.callFrame.url)}:${node.callFrame.lineNumber + 1}`;
 
-/** A bundle's source map, read once; undefined where the file has none. */
-const maps = new Map<string, SourceMap | undefined>();
+/** A bundle's source map and the folder its relative sources start from, read once; undefined where the file has none. */
+const maps = new Map<string, { map: SourceMap; dir: string } | undefined>();
 
-function mapOf(url: string): SourceMap | undefined {
+function mapOf(url: string): { map: SourceMap; dir: string } | undefined {
   if (maps.has(url)) return maps.get(url);
-  let map: SourceMap | undefined;
+  let found: { map: SourceMap; dir: string } | undefined;
   try {
     const file = url.startsWith("file:") ? fileURLToPath(url) : url;
-    if (existsSync(`${file}.map`)) map = new SourceMap(JSON.parse(readFileSync(`${file}.map`, "utf8")) as never);
+    if (existsSync(`${file}.map`)) {
+      found = { map: new SourceMap(JSON.parse(readFileSync(`${file}.map`, "utf8")) as never), dir: path.dirname(file) };
+    }
   } catch {
     // No usable map: the frame keeps its bundle's name.
   }
-  maps.set(url, map);
-  return map;
+  maps.set(url, found);
+  return found;
 }
 
 interface Original {
@@ -102,9 +105,14 @@ export function originalOf(node: ProfileNode): Original {
   const { url, lineNumber, columnNumber, functionName } = node.callFrame;
   const own = { source: url, line: lineNumber + 1, name: functionName || "(anonymous)" };
   if (!url || url.startsWith("node:")) return own;
-  const entry = mapOf(url)?.findEntry(lineNumber, columnNumber) as
+  const found = mapOf(url);
+  const entry = found?.map.findEntry(lineNumber, columnNumber) as
     { originalSource?: string; originalLine?: number; name?: string } | undefined;
-  return entry?.originalSource ? { source: entry.originalSource, line: (entry.originalLine ?? 0) + 1, name: entry.name ?? own.name } : own;
+  if (!found || !entry?.originalSource) return own;
+  // A relative source is the map's file's neighbour (Next's own `src/server/…` are under
+  // node_modules/next, a chunk's `../../lib/…` ours): resolved, it says whose it is.
+  const source = /^[a-z]+:/i.test(entry.originalSource) ? entry.originalSource : path.resolve(found.dir, entry.originalSource);
+  return { source, line: (entry.originalLine ?? 0) + 1, name: entry.name ?? own.name };
 }
 
 export const sourceOf = (node: ProfileNode) => originalOf(node).source;
@@ -131,6 +139,9 @@ const PACKAGE_CATEGORY: [RegExp, Category][] = [
   [/node_modules\/(react|react-dom|scheduler)\//, "React (render, Flight)"],
   [/(node_modules\/next\/|webpack:\/\/next\/)/, "Next (routing, render, streams)"],
   [/node_modules\/(postgres|drizzle-orm|@electric-sql\/pglite)\//, "DB driver (postgres.js, drizzle, PGlite)"],
+  // drizzle's own sources (src/sql/sql.ts…), which the app's chunk maps name without the package's
+  // folder; Next's src/api/ the one other source named so.
+  [/node_modules\/src\/(?!api\/)/, "DB driver (postgres.js, drizzle, PGlite)"],
   [
     /node_modules\/(pino|pino-std-serializers|sonic-boom|thread-stream|fast-redact|quick-format-unescaped|safe-stable-stringify|atomic-sleep|on-exit-leak-free)\//,
     "pino",
