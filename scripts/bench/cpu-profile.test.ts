@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -89,6 +89,18 @@ describe("the share a sample belongs to", () => {
     it("counts each function for the source it was bundled from", () => {
       expect(categoryOf(stack(frame("a", url, 0, 0)))).toBe("our code");
       expect(categoryOf(stack(frame("b", url, 1, 0)))).toBe("DB driver (postgres.js, drizzle, PGlite)");
+    });
+
+    it("reads a relative source from the map's folder: Next's compiled file names its own src/, which is Next's", () => {
+      const server = path.join(dir, "node_modules/next/dist/server");
+      mkdirSync(server, { recursive: true });
+      writeFileSync(path.join(server, "base-server.js"), "a();\n");
+      writeFileSync(
+        path.join(server, "base-server.js.map"),
+        JSON.stringify({ version: 3, sources: ["../../src/server/base-server.ts"], names: [], mappings: "AAAA" }),
+      );
+      const frameOfNext = frame("handleRequest", pathToFileURL(path.join(server, "base-server.js")).href, 0, 0);
+      expect(categoryOf(stack(frameOfNext))).toBe("Next (routing, render, streams)");
     });
   });
 });
