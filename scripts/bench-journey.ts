@@ -25,6 +25,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { startAgency, type Agency } from "./bench/agency";
 import { CUSTOMER_FIELDS, formWith, hiddenFields, PARTNER_SECRET, sessionBody } from "./bench/journey";
+import type { StepWindow } from "./bench/cpu-profile";
 import { exactlyOnce, summarize } from "./bench/journey-stats";
 import { load } from "./bench/measures";
 import { DatabaseWatch, throwawayDatabase } from "./bench/postgres";
@@ -107,13 +108,6 @@ interface Server {
   idleCpuPerSecond: number;
   /** BENCH_CPU_PROF: each step's window, in µs of the monotonic clock V8's profile timestamps use. */
   windows: StepWindow[];
-}
-
-interface StepWindow {
-  customers: number;
-  step: string;
-  fromUs: number;
-  toUs: number;
 }
 
 /** The machine's monotonic clock in µs: the clock of a V8 CPU profile's timestamps, in any process. */

@@ -11,20 +11,24 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { CATEGORIES, categoryOf, originalOf, PSEUDO, readProfile, samplesOf, type Category, type ProfileNode } from "./cpu-profile";
-
-interface StepWindow {
-  customers: number;
-  step: string;
-  fromUs: number;
-  toUs: number;
-}
+import {
+  CATEGORIES,
+  categoryOf,
+  originalOf,
+  PSEUDO,
+  readProfile,
+  samplesOf,
+  type Category,
+  type ProfileNode,
+  type StepWindow,
+} from "./cpu-profile";
 
 const [dir, functionsArg] = process.argv.slice(2);
 if (!dir) throw new Error("usage: cpu-profile-steps.ts <dir> [functions]");
 const FUNCTIONS = Number(functionsArg ?? 6);
-const file = readdirSync(dir).find((name) => name.endsWith(".cpuprofile"));
-if (!file) throw new Error(`${dir}: no .cpuprofile (the app writes it when it stops)`);
+const profiles = readdirSync(dir).filter((name) => name.endsWith(".cpuprofile"));
+if (profiles.length !== 1) throw new Error(`${dir}: ${profiles.length} .cpuprofile files, not one (profile each run into a fresh folder)`);
+const file = profiles[0]!;
 const windows = (JSON.parse(readFileSync(path.join(dir, "steps.json"), "utf8")) as StepWindow[]).filter((w) => w.customers > 0);
 const samples = samplesOf(readProfile(path.join(dir, file)));
 

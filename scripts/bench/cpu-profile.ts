@@ -27,6 +27,15 @@ export interface Profile {
 /** V8's pseudo-frames: a sample in one of them has no JavaScript stack. */
 export const PSEUDO = new Set(["(idle)", "(program)", "(garbage collector)", "(root)"]);
 
+/** A step of a journey as the journey bench saw it (its steps.json): when it started and ended, on the profile's clock. */
+export interface StepWindow {
+  /** The concurrency it ran at (0: the warm-up). */
+  customers: number;
+  step: string;
+  fromUs: number;
+  toUs: number;
+}
+
 export interface Sample {
   /** When it was taken, µs on the monotonic clock. */
   atUs: number;
