@@ -16,12 +16,16 @@
  * BENCH_NOTIFY_TIMEOUT_SECONDS (how long a journey waits for its notification, 60), BENCH_PORT
  * (3540: the app; +1 the empty page, +2 the sandbox, +4… the baselines' apps, +20… the agencies'
  * receivers), BENCH_SKIP_BUILD=1, BENCH_BASELINE_REV=<rev>[,<rev>…] (each revision's build measured
- * beside this one, at every concurrency in turn, as in bench:checkout).
+ * beside this one, at every concurrency in turn, as in bench:checkout), BENCH_CPU_PROF=<dir> (each app
+ * server under `node --cpu-prof`, its profile written there when it stops, with `steps.json`: each
+ * step's window on the machine's monotonic clock, for scripts/bench/cpu-profile-steps.ts).
  */
 import { type ChildProcess } from "node:child_process";
-import { rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { startAgency, type Agency } from "./bench/agency";
 import { CUSTOMER_FIELDS, formWith, hiddenFields, PARTNER_SECRET, sessionBody } from "./bench/journey";
+import type { StepWindow } from "./bench/cpu-profile";
 import { exactlyOnce, summarize } from "./bench/journey-stats";
 import { load } from "./bench/measures";
 import { DatabaseWatch, throwawayDatabase } from "./bench/postgres";
@@ -57,6 +61,7 @@ const NOTIFY_TIMEOUT_MS = Number(process.env.BENCH_NOTIFY_TIMEOUT_SECONDS ?? 60)
 const DATABASES = (process.env.BENCH_DATABASES ?? "postgres,pglite").split(",").map((d) => d.trim());
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const LOCK_WAIT_MS = 100;
+const CPU_PROF = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
 
 /** Every process the bench starts, stopped at its exit whatever ends it. */
 const children = new Set<ChildProcess>();
@@ -101,7 +106,12 @@ interface Server {
   peakRss: number;
   levels: Level[];
   idleCpuPerSecond: number;
+  /** BENCH_CPU_PROF: each step's window, in µs of the monotonic clock V8's profile timestamps use. */
+  windows: StepWindow[];
 }
+
+/** The machine's monotonic clock in µs: the clock of a V8 CPU profile's timestamps, in any process. */
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
 interface Journey {
   sessionId: string;
@@ -124,7 +134,7 @@ interface Level {
 }
 
 /** One journey; `meter` (at one customer): the CPU of the app and of its database around each step. */
-async function journey(server: Server, meter: (() => [number, number]) | undefined): Promise<Journey> {
+async function journey(server: Server, meter: (() => [number, number]) | undefined, customers = 0): Promise<Journey> {
   const app = server.agency.url;
   const customer = new Customer(app);
   const latency = new Map<string, number>();
@@ -132,8 +142,10 @@ async function journey(server: Server, meter: (() => [number, number]) | undefin
   async function step<T>(name: string, work: () => Promise<T>): Promise<T> {
     const before = meter?.();
     const started = performance.now();
+    const fromUs = monotonicUs();
     const result = await work();
     latency.set(name, performance.now() - started);
+    if (CPU_PROF) server.windows.push({ customers, step: name, fromUs, toUs: monotonicUs() });
     const after = meter?.();
     if (before && after) cpu.set(name, [after[0] - before[0], after[1] - before[1]]);
     return result;
@@ -206,7 +218,7 @@ async function runLevel(server: Server, empty: ChildProcess, customers: number):
     Array.from({ length: customers }, async () => {
       while (performance.now() < deadline) {
         try {
-          journeys.push(await journey(server, meter));
+          journeys.push(await journey(server, meter, customers));
         } catch (error) {
           errors.push(error instanceof Error ? error.message : String(error));
         }
@@ -231,9 +243,17 @@ async function startServer(name: string, dir: string, index: number, database: s
     watch = new DatabaseWatch(created.url, dbName);
   }
   const env = appEnv(port, extra);
-  const child = start(appServerArgs(dir), env, [], dir);
+  const child = start(appServerArgs(dir), env, cpuProfileArgs(database, index), dir);
   children.add(child);
-  return { name, child, agency, dataDir: env.DATA_DIR!, watch, drop, peakRss: 0, levels: [], idleCpuPerSecond: Number.NaN };
+  return { name, child, agency, dataDir: env.DATA_DIR!, watch, drop, peakRss: 0, levels: [], idleCpuPerSecond: Number.NaN, windows: [] };
+}
+
+/** BENCH_CPU_PROF: the node flags of a server's profile, in a folder of its own (<dir>/<database>-<index>). */
+function cpuProfileArgs(database: string, index: number): string[] {
+  if (!CPU_PROF) return [];
+  const dir = path.join(CPU_PROF, `${database}-${index}`);
+  mkdirSync(dir, { recursive: true });
+  return ["--cpu-prof", `--cpu-prof-dir=${dir}`];
 }
 
 /** SIGTERM (the app closes PGlite and its pools), then SIGKILL if it is still there after 20 s. */
@@ -244,8 +264,9 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-async function stopServer(server: Server): Promise<void> {
+async function stopServer(server: Server, database: string, index: number): Promise<void> {
   await stopChild(server.child);
+  if (CPU_PROF) writeFileSync(path.join(CPU_PROF, `${database}-${index}`, "steps.json"), JSON.stringify(server.windows));
   await server.agency.close();
   await server.watch?.stop();
   await server.drop?.();
@@ -280,7 +301,7 @@ async function benchDatabase(database: string, builds: { name: string; dir: stri
       clearInterval(rss);
     }
   } finally {
-    for (const server of servers) await stopServer(server);
+    for (const [index, server] of servers.entries()) await stopServer(server, database, index);
   }
 }
 

@@ -6,39 +6,12 @@
  * `PROFILE_LAST_S=<s>` keeps only the profile's last seconds (the load run, without the startup), and
  * `PROFILE_WINDOW=<from>-<to>` only the samples between those seconds from the profile's start.
  */
-import { readFileSync } from "node:fs";
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
+import { label, origin, readProfile, samplesOf } from "./cpu-profile";
 
 const [file, rowsArg, filter] = process.argv.slice(2);
 if (!file) throw new Error("usage: cpu-profile-summary.ts <file.cpuprofile> [rows] [filter]");
 const rows = Number(rowsArg ?? 40);
-const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
-
-const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-const parent = new Map<number, number>();
-for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
-
-/** Where a frame comes from: a package under node_modules, Next's compiled chunks, Node itself, or a file. */
-function origin(url: string): string {
-  if (!url) return "(native / V8)";
-  if (url.startsWith("node:")) return url;
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (pkg) return pkg[1]!;
-  const chunk = /\.next[^/]*\/(server\/.*)$/.exec(url);
-  return chunk ? `app ${chunk[1]}` : url;
-}
-const label = (node: ProfileNode) =>
-  `${node.callFrame.functionName || "(anonymous)"} ${origin(node.callFrame.url)}:${node.callFrame.lineNumber + 1}`;
+const profile = readProfile(file);
 
 const self = new Map<string, number>();
 const total = new Map<string, number>();
@@ -51,12 +24,10 @@ const endUs = profile.timeDeltas.reduce((sum, delta) => sum + delta, 0);
 const [fromUs = 0, toUs = Infinity] = process.env.PROFILE_LAST_S
   ? [endUs - Number(process.env.PROFILE_LAST_S) * 1e6]
   : (process.env.PROFILE_WINDOW ?? "0-Infinity").split("-").map((s) => Number(s) * 1e6);
-let atUs = 0;
-profile.samples.forEach((id, i) => {
-  const us = profile.timeDeltas[i] ?? 0;
-  atUs += us;
-  if (atUs < fromUs || atUs > toUs) return;
-  const node = byId.get(id)!;
+for (const { atUs: at, us, stack } of samplesOf(profile)) {
+  const atUs = at - profile.startTime;
+  if (atUs < fromUs || atUs > toUs) continue;
+  const node = stack[0]!;
   const name = node.callFrame.functionName;
   if (name === "(idle)" || name === "(program)" || name === "(garbage collector)") {
     if (name === "(idle)") idle += us;
@@ -65,16 +36,14 @@ profile.samples.forEach((id, i) => {
       byOrigin.set(name, (byOrigin.get(name) ?? 0) + us);
       all += us;
     }
-    return;
+    continue;
   }
-  const stack: ProfileNode[] = [];
-  for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) stack.push(byId.get(at)!);
-  if (filter && !stack.some((frame) => label(frame).includes(filter))) return;
+  if (filter && !stack.some((frame) => label(frame).includes(filter))) continue;
   all += us;
   self.set(label(node), (self.get(label(node)) ?? 0) + us);
   byOrigin.set(origin(node.callFrame.url), (byOrigin.get(origin(node.callFrame.url)) ?? 0) + us);
   for (const frame of new Set(stack.map(label))) total.set(frame, (total.get(frame) ?? 0) + us);
-});
+}
 
 const ms = (us: number) => `${(us / 1000).toFixed(0).padStart(7)} ms ${((100 * us) / all).toFixed(1).padStart(5)} %`;
 const top = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1]).slice(0, rows);
