@@ -8,6 +8,7 @@ import { checkoutSessions, sessionStatusHistory, type CheckoutSessionRow } from 
 import type { OperationStatus } from "@/lib/financing/contract";
 import type { FinancialOffer } from "@/lib/financing/types";
 import { isCheckoutSessionId } from "@/lib/http/checkout-session-id";
+import { rememberFrameAncestors } from "@/lib/security/headers/frame-ancestors";
 import { isAllowedReturnUrl, returnUrlOffOrigins, type Partner } from "@/lib/partners/partners";
 import { bookingHash, type CreateSessionInput } from "./booking";
 import { storePrefill } from "./customer-store";
@@ -116,7 +117,11 @@ export async function createSession(
     }
     return rows[0];
   });
-  if (inserted) return { session: inserted, created: true };
+  if (inserted) {
+    // Who may frame its pages, which the proxy would look up on the first one: known here already.
+    rememberFrameAncestors(inserted.id, { partnerId: partner.id, origins: partner.allowedOrigins });
+    return { session: inserted, created: true };
+  }
 
   const [existing] = await db
     .select()
