@@ -84,7 +84,7 @@ it("each step of a checkout sends the statements it needs, in one transaction at
   const choose = await count(() => chooseOffer(ctx, session.id, offerId));
   expect(choose.result.kind).toBe("redirect");
   expect(choose).toMatchObject({ statements: 9, transactions: 1 });
-  expect(await workSettled(5_000)).toBe(true);
+  expect(await workSettled(30_000)).toBe(true);
 
   // Back from the provider, signed: the status read (its cache row read and written), recorded with
   // its notification; the row it locked is the session the status page then shows, not read again.
