@@ -181,15 +181,11 @@ async function journey(server: Server, meter: (() => [number, number]) | undefin
   const sign = /<form[^>]*action="([^"]*\/sign[^"]*)"/.exec(provider)?.[1]?.replaceAll("&amp;", "&");
   if (!sign) throw new Error("provider page: no form to sign");
   const returnUrl = await step("sign*", () => customer.post(new URL(sign, providerUrl).href, [], "sign"));
-  const statusUrl = await step("return", async () => {
-    const response = await customer.send(returnUrl);
-    await response.arrayBuffer();
-    const location = response.headers.get("location");
-    if (response.status < 300 || response.status > 399 || !location) throw new Error(`return: ${response.status}`);
-    return new URL(location, returnUrl).href;
-  });
+  // As a browser: the return's redirect followed to the page it leads to, the status page, whose
+  // request is the next step; a page the return answers itself is where the browser stays.
+  const statusUrl = await step("return", () => customer.redirectOf(returnUrl, "return"));
   const returned = performance.now();
-  await step("status", () => customer.follow(statusUrl, "status"));
+  if (statusUrl) await step("status", () => customer.follow(statusUrl, "status"));
   const notifiedAt = await step("notified", () => server.agency.arrival(sessionId, "checkout.session.confirmed", NOTIFY_TIMEOUT_MS));
   await step("API GET", async () => {
     const response = await customer.send(`${app}/api/checkout-sessions/${sessionId}`, {

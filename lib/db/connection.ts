@@ -2,6 +2,7 @@ import "server-only";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
+import type { Logger } from "drizzle-orm/logger";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { openLockedPglite } from "./data-dir-lock";
 import { shareSignals } from "./signals";
@@ -49,6 +50,8 @@ export interface OpenDatabaseOptions {
   dataDir: string;
   /** Defaults to {@link defaultMigrationsDir}. */
   migrationsDir?: string;
+  /** Told of every statement drizzle sends, on every handle (tests count them; the app gives none). */
+  logger?: Logger;
 }
 
 // Next runs from the project root (dev, build and start), and so do scripts and Vitest, so the
@@ -64,18 +67,18 @@ const MIGRATION_LOCK_KEY = 7_305_160_027;
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const migrationsFolder = options.migrationsDir ?? defaultMigrationsDir();
   if (options.databaseUrl) {
-    return openPostgres(options.databaseUrl, migrationsFolder);
+    return openPostgres(options.databaseUrl, migrationsFolder, options.logger);
   }
-  return openPglite(options.dataDir, migrationsFolder);
+  return openPglite(options.dataDir, migrationsFolder, options.logger);
 }
 
 // PGlite is single-process: only one process may open a given data folder at a time (a second
 // one would lose what either writes): the folder is locked (data-dir-lock.ts). Several app
 // instances must share PostgreSQL through DATABASE_URL.
-async function openPglite(dataDir: string, migrationsFolder: string): Promise<Database> {
+async function openPglite(dataDir: string, migrationsFolder: string, logger?: Logger): Promise<Database> {
   const { client, close } = await openLockedPglite(dataDir);
   try {
-    const db = drizzlePglite({ client, schema });
+    const db = drizzlePglite({ client, schema, ...(logger && { logger }) });
     await migratePglite(db, { migrationsFolder });
     shareSignals([db]);
     return { db, background: db, intake: db, driver: "pglite", close };
@@ -100,7 +103,7 @@ const REQUEST_POOL_SIZE = 10;
 const INTAKE_POOL_SIZE = 6;
 const BACKGROUND_POOL_SIZE = 4;
 
-async function openPostgres(databaseUrl: string, migrationsFolder: string): Promise<Database> {
+async function openPostgres(databaseUrl: string, migrationsFolder: string, logger?: Logger): Promise<Database> {
   await migratePostgresLocked(databaseUrl, migrationsFolder);
   // postgres.js opens connections as they are needed, so an idle pool costs nothing.
   const client = postgres(databaseUrl, { ...POOL_OPTIONS, max: REQUEST_POOL_SIZE, onnotice: ignoreNotice });
@@ -112,9 +115,9 @@ async function openPostgres(databaseUrl: string, migrationsFolder: string): Prom
   });
   const backgroundClient = postgres(databaseUrl, { ...POOL_OPTIONS, max: BACKGROUND_POOL_SIZE, onnotice: ignoreNotice });
   const handles = {
-    db: drizzlePostgres({ client, schema }),
-    intake: drizzlePostgres({ client: intakeClient, schema }),
-    background: drizzlePostgres({ client: backgroundClient, schema }),
+    db: drizzlePostgres({ client, schema, ...(logger && { logger }) }),
+    intake: drizzlePostgres({ client: intakeClient, schema, ...(logger && { logger }) }),
+    background: drizzlePostgres({ client: backgroundClient, schema, ...(logger && { logger }) }),
   };
   // Wake-ups (signals.ts) are sent and listened for by the background work's client: its listening
   // connection is one of its own, beside the pool.

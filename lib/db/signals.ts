@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type postgres from "postgres";
 import { logError, loggerFor } from "@/lib/logger";
+import { processSingleton } from "@/lib/process/singleton";
 import type { Db } from "./connection";
 
 const log = loggerFor("db-signals");
@@ -37,7 +38,9 @@ interface Signals {
   readonly sending: Map<string, "sending" | "again">;
 }
 
-const signalsOf = new WeakMap<Db, Signals>();
+// One per process (lib/process/singleton.ts): the route bundles' copy of this module signals what
+// the start-up code's copy (the worker) listens for, on the same database handles.
+const signalsOf = processSingleton("db.signals", () => new WeakMap<Db, Signals>());
 
 function newSignals(client: postgres.Sql | undefined): Signals {
   return { instance: randomUUID(), client, listeners: new Map(), sending: new Map() };

@@ -41,6 +41,19 @@ export class Customer {
     return new URL(location, url).href;
   }
 
+  /**
+   * A GET as a browser sends it: the URL it redirects to (the next request of the navigation), or
+   * undefined when it answers a page itself (200). Anything else fails the step.
+   */
+  async redirectOf(url: string, step: string): Promise<string | undefined> {
+    const response = await this.send(url);
+    await response.arrayBuffer();
+    const location = response.headers.get("location");
+    if (response.status >= 300 && response.status <= 399 && location) return new URL(location, url).href;
+    if (response.status === 200) return undefined;
+    throw new Error(`${step}: ${response.status}`);
+  }
+
   /** Follows the app's own redirects from `url` (each a request of this step) to the first URL that is not one of them. */
   async follow(url: string, step: string): Promise<string> {
     let at = url;

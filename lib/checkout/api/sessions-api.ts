@@ -16,7 +16,8 @@ import { loggerFor } from "@/lib/logger";
 import { clientIpFrom } from "@/lib/security/network/client-ip";
 import { addressBucket } from "@/lib/security/limits/address-bucket";
 import { sharedBuckets, spendTokens, type SharedBuckets, type Spend } from "@/lib/security/limits/shared-token-bucket";
-import { customerDataErasedAt } from "../session/customer-store";
+import { customerDataErasedAt, sessionWithErasure } from "../session/customer-store";
+import { isCheckoutSessionId } from "@/lib/http/checkout-session-id";
 import { fieldErrorsOf, parseForApi } from "./validation";
 
 /**
@@ -268,12 +269,19 @@ export async function handleGetSession(
 ): Promise<CheckoutSessionResource> {
   const ctx = await context();
   const partner = await authenticatePartner(ctx, request, "sessions:read", throttles, readBudget(throttles));
-  return readSessionResource(ctx, await partnersSession(ctx, partner, id));
+  // The session and its erasure in one read (partnersSession's rule: another partner's is not found).
+  const found = isCheckoutSessionId(id) ? await sessionWithErasure(ctx.db, id) : undefined;
+  if (!found || found.session.partnerId !== partner.id) throw sessionNotFound();
+  return sessionResource(ctx, found.session, found.erasedAt);
 }
 
 /** The partner's own session: another partner's is "not found", its existence nobody else's business. */
 export async function partnersSession(ctx: CheckoutContext, partner: Partner, id: string): Promise<CheckoutSession> {
   const session = await getSession(ctx.db, id);
-  if (!session || session.partnerId !== partner.id) throw new AppError("not_found", "No checkout session with this id");
+  if (!session || session.partnerId !== partner.id) throw sessionNotFound();
   return session;
+}
+
+function sessionNotFound(): AppError {
+  return new AppError("not_found", "No checkout session with this id");
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { preparedPerDb } from "@/lib/db/prepared";
-import { checkoutSessions, customerData } from "@/lib/db/schema";
+import { checkoutSessions, customerData, type CheckoutSessionRow } from "@/lib/db/schema";
 import type { Keyring } from "@/lib/config/keyring";
 import { getEnv } from "@/lib/config/env";
 import { loggerFor } from "@/lib/logger";
@@ -81,6 +81,20 @@ export async function readCustomerData(db: Db, sessionIds: readonly string[], ke
     .from(customerData)
     .where(inArray(customerData.sessionId, [...new Set(sessionIds)]));
   return new Map(rows.map((row) => [row.sessionId, viewOf(row, keyring)]));
+}
+
+/** A session with when its customer data was erased (null: not erased), in one read: what the API's GET answers. */
+export async function sessionWithErasure(
+  db: Db,
+  sessionId: string,
+): Promise<{ session: CheckoutSessionRow; erasedAt: Date | null } | undefined> {
+  const [row] = await db
+    .select({ session: checkoutSessions, erasedAt: customerData.erasedAt })
+    .from(checkoutSessions)
+    .leftJoin(customerData, eq(customerData.sessionId, checkoutSessions.id))
+    .where(eq(checkoutSessions.id, sessionId))
+    .limit(1);
+  return row;
 }
 
 /** When these sessions' customer data was erased, by session id; a session not erased is not in the map. */

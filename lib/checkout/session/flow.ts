@@ -9,7 +9,7 @@ import { isPartnerDisabled, type Partner } from "@/lib/partners/partners";
 import { operationExternalId } from "./booking";
 import { sortOffers } from "@/lib/financing/offers";
 import { isFinal, isNewerStatus, sessionState, type CheckoutSession, type SessionState, type StatusSource } from "./session-state";
-import { claimFinancingStart, markNotEligible, recordOperationStatus, requireSession, updateSession, type StatusReport } from "./sessions";
+import { claimFinancingStart, markNotEligible, recordStatus, requireSession, updateSession, type StatusReport } from "./sessions";
 import { logError, loggerFor } from "@/lib/logger";
 import { trackWork } from "@/lib/ops/lifecycle";
 import type { ReuseWindow } from "@/lib/ops/shared-probe";
@@ -280,10 +280,11 @@ async function readStatus(ctx: CheckoutContext, session: CheckoutSession, source
     const read = await ctx.clientFor(await partnerOf(ctx, session)).getStatus(session.operationId);
     // The usual poll: nothing new since this request read the session, so no locking transaction.
     if (!isNewerStatus(session, read.status)) return session;
-    await recordOperationStatus(ctx.db, { sessionId: session.id, operationId: session.operationId }, read.status, source);
     // Stored now, by this read or by another (a webhook's processing may have recorded the same
-    // status first): either way this request's copy is behind, so it is read again.
-    return await requireSession(ctx.db, session.id);
+    // status first): either way this request's copy is behind; the row the write locked is the
+    // session as it stands (read again only when a correction detached the operation meanwhile).
+    const recorded = await recordStatus(ctx.db, { sessionId: session.id, operationId: session.operationId }, read.status, source);
+    return recorded.session ?? (await requireSession(ctx.db, session.id));
   } catch (error) {
     logError(log, "checkout: reading the status failed", error, { sessionId: session.id });
     return session;

@@ -1,7 +1,9 @@
 import "server-only";
-import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne, notExists, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
-import { checkoutSessions, replacedOperations } from "@/lib/db/schema";
+import { checkoutSessions, replacedOperations, type CheckoutSessionRow } from "@/lib/db/schema";
+import type { OperationStatus } from "@/lib/financing/contract";
+import type { Tx } from "./outbox";
 
 /**
  * Which operation at the partner API a session holds, in the database: attached once, moved on to
@@ -24,26 +26,74 @@ export async function attachOperation(
   operationId: string,
   clientHash?: string,
 ): Promise<"attached" | "unchanged" | "elsewhere"> {
-  const [holder] = await db
+  if (await attachedRow(db, { sessionId, operationId, clientHash })) return "attached";
+  return whyNotAttached(db, sessionId, operationId);
+}
+
+/** The operation's first status, written with the link (sessions.ts, attachOperationWithStatus). */
+export interface FirstStatus {
+  status: OperationStatus;
+  updatedAt: Date;
+}
+
+/**
+ * The attach in one statement, the checks of attachOperation in its condition: the row as
+ * attached (with `first`, the operation's first status set too), or undefined when nothing was
+ * (whyNotAttached says why). Also inside a transaction.
+ */
+export async function attachedRow(
+  db: Db | Tx,
+  target: { sessionId: string; operationId: string; clientHash?: string },
+  first?: FirstStatus,
+): Promise<CheckoutSessionRow | undefined> {
+  const { sessionId, operationId } = target;
+  // Not onto a session its partner cancelled meanwhile (cancelUnstartedSession): the operation
+  // created for it stays GENERATED at the partner API, which expires it.
+  const [attached] = await db
+    .update(checkoutSessions)
+    .set({
+      operationId,
+      operationClientHash: target.clientHash ?? null,
+      ...(first ? { operationStatus: first.status, operationUpdatedAt: first.updatedAt } : {}),
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        eq(checkoutSessions.id, sessionId),
+        isNull(checkoutSessions.operationId),
+        isNull(checkoutSessions.cancelledAt),
+        notExists(heldElsewhere(db, sessionId, operationId)),
+        notExists(replacedOperation(db, operationId)),
+      ),
+    )
+    .returning();
+  return attached;
+}
+
+/** Why attachedRow attached nothing: the operation is another session's or replaced, or the session has one already. */
+export async function whyNotAttached(db: Db, sessionId: string, operationId: string): Promise<"unchanged" | "elsewhere"> {
+  const [holder] = await heldElsewhere(db, sessionId, operationId).limit(1);
+  if (holder) return "elsewhere";
+  const [replaced] = await replacedOperation(db, operationId).limit(1);
+  return replaced ? "elsewhere" : "unchanged";
+}
+
+/** Another session holding the operation. */
+function heldElsewhere(db: Db | Tx, sessionId: string, operationId: string) {
+  return db
     .select({ id: checkoutSessions.id })
     .from(checkoutSessions)
     .where(and(eq(checkoutSessions.operationId, operationId), ne(checkoutSessions.id, sessionId)))
-    .limit(1);
-  if (holder) return "elsewhere";
-  const [replaced] = await db
+    .$dynamic();
+}
+
+/** A session having replaced the operation (detachOperation). */
+function replacedOperation(db: Db | Tx, operationId: string) {
+  return db
     .select({ id: replacedOperations.operationId })
     .from(replacedOperations)
     .where(eq(replacedOperations.operationId, operationId))
-    .limit(1);
-  if (replaced) return "elsewhere";
-  // Not onto a session its partner cancelled meanwhile (cancelUnstartedSession): the operation
-  // created for it stays GENERATED at the partner API, which expires it.
-  const attached = await db
-    .update(checkoutSessions)
-    .set({ operationId, operationClientHash: clientHash ?? null, updatedAt: new Date() })
-    .where(and(eq(checkoutSessions.id, sessionId), isNull(checkoutSessions.operationId), isNull(checkoutSessions.cancelledAt)))
-    .returning({ id: checkoutSessions.id });
-  return attached.length > 0 ? "attached" : "unchanged";
+    .$dynamic();
 }
 
 /**

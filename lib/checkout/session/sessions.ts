@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, gt, inArray, isNotNull, isNull, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { AppError } from "@/lib/app-error";
 import type { Db } from "@/lib/db";
 import { preparedPerDb } from "@/lib/db/prepared";
@@ -8,9 +8,11 @@ import { checkoutSessions, sessionStatusHistory, type CheckoutSessionRow } from 
 import type { OperationStatus } from "@/lib/financing/contract";
 import type { FinancialOffer } from "@/lib/financing/types";
 import { isCheckoutSessionId } from "@/lib/http/checkout-session-id";
+import { rememberFrameAncestors } from "@/lib/security/headers/frame-ancestors";
 import { isAllowedReturnUrl, returnUrlOffOrigins, type Partner } from "@/lib/partners/partners";
 import { bookingHash, type CreateSessionInput } from "./booking";
 import { storePrefill } from "./customer-store";
+import { attachedRow, whyNotAttached } from "./operation-link";
 import { enqueueNotification, outboxTransaction, type Tx } from "./outbox";
 import {
   chosenPlanOf,
@@ -115,7 +117,11 @@ export async function createSession(
     }
     return rows[0];
   });
-  if (inserted) return { session: inserted, created: true };
+  if (inserted) {
+    // Who may frame its pages, which the proxy would look up on the first one: known here already.
+    rememberFrameAncestors(inserted.id, { partnerId: partner.id, origins: partner.allowedOrigins });
+    return { session: inserted, created: true };
+  }
 
   const [existing] = await db
     .select()
@@ -198,6 +204,9 @@ export interface StatusReport {
   updatedAt: string;
 }
 
+/** What a plan request writes on the session (updateSession). */
+type SessionValues = Partial<Pick<CheckoutSessionRow, "paymentUrl" | "chosenOfferId" | "financingStatus" | "hasAlternatives">>;
+
 /**
  * Records what POST /financing said. A provider that accepted the request (`REQUESTED`) moves the
  * session to `pending` without any operation status changing: the partner is told of it here, in
@@ -208,30 +217,39 @@ export interface StatusReport {
 export async function updateSession(
   db: Db,
   sessionId: string,
-  values: Partial<Pick<CheckoutSessionRow, "paymentUrl" | "chosenOfferId" | "financingStatus" | "hasAlternatives">>,
+  values: SessionValues,
   report?: { operationId: string; status: StatusReport; source: StatusSource },
 ): Promise<void> {
   await outboxTransaction(db, async (tx) => {
     const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).for("update");
     if (!row) return;
-    let [updated] = await tx
-      .update(checkoutSessions)
-      .set({ ...values, updatedAt: new Date() })
-      .where(eq(checkoutSessions.id, sessionId))
-      .returning();
-    if (report && updated!.operationId === report.operationId && isNewerStatus(updated!, report.status)) {
-      updated = await applyStatus(tx, updated!, report.status, report.source);
-    }
+    // The values and a newer status in one update.
+    const updated =
+      report && row.operationId === report.operationId && isNewerStatus(row, report.status)
+        ? await applyStatus(tx, row, report.status, report.source, values)
+        : (
+            await tx
+              .update(checkoutSessions)
+              .set({ ...values, updatedAt: new Date() })
+              .where(eq(checkoutSessions.id, sessionId))
+              .returning()
+          )[0];
     if (sessionState(updated!) !== sessionState(row)) await enqueueNotification(tx, updated!);
   });
 }
 
-/** Writes a newer status onto the locked row, and into its history; answers the row as written. */
-async function applyStatus(tx: Tx, row: CheckoutSession, report: StatusReport, source: StatusSource): Promise<CheckoutSession> {
+/** Writes a newer status (and `values`) onto the locked row, and the status into its history; answers the row as written. */
+async function applyStatus(
+  tx: Tx,
+  row: CheckoutSession,
+  report: StatusReport,
+  source: StatusSource,
+  values: SessionValues = {},
+): Promise<CheckoutSession> {
   const updatedAt = new Date(report.updatedAt);
   const [updated] = await tx
     .update(checkoutSessions)
-    .set({ operationStatus: report.status, operationUpdatedAt: updatedAt, updatedAt: new Date() })
+    .set({ ...values, operationStatus: report.status, operationUpdatedAt: updatedAt, updatedAt: new Date() })
     .where(eq(checkoutSessions.id, row.id))
     .returning();
   await tx.insert(sessionStatusHistory).values({ sessionId: row.id, status: report.status, source, operationUpdatedAt: updatedAt });
@@ -270,19 +288,26 @@ export async function markNotEligible(db: Db, target: { sessionId: string; opera
  * it, so a double submit cannot start financing twice. Returns false when another holds it.
  * The offer is noted as the one chosen, with its figures.
  */
-export async function claimFinancingStart(db: Db, sessionId: string, offer: FinancialOffer): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId)).for("update");
-    if (!row || row.financingStatus === "REQUESTED") return false;
-    // A claim left by a request that died (a killed instance) lapses after a minute.
-    const claimLive = row.financingStatus === "STARTING" && Date.now() - row.updatedAt.getTime() < CLAIM_TTL_MS;
-    if (claimLive) return false;
-    await tx
-      .update(checkoutSessions)
-      .set({ financingStatus: "STARTING", chosenOfferId: offer.id, chosenPlan: chosenPlanOf(offer), updatedAt: new Date() })
-      .where(eq(checkoutSessions.id, sessionId));
-    return true;
-  });
+export async function claimFinancingStart(db: Db, sessionId: string, offer: FinancialOffer, now = new Date()): Promise<boolean> {
+  // One conditional update (the row locked by it alone): not once requested, nor while another
+  // request's claim is live; a claim left by a request that died (a killed instance) lapses after a minute.
+  const claimed = await db
+    .update(checkoutSessions)
+    .set({ financingStatus: "STARTING", chosenOfferId: offer.id, chosenPlan: chosenPlanOf(offer), updatedAt: now })
+    .where(
+      and(
+        eq(checkoutSessions.id, sessionId),
+        or(
+          isNull(checkoutSessions.financingStatus),
+          and(
+            ne(checkoutSessions.financingStatus, "REQUESTED"),
+            or(ne(checkoutSessions.financingStatus, "STARTING"), lte(checkoutSessions.updatedAt, new Date(now.getTime() - CLAIM_TTL_MS))),
+          ),
+        ),
+      ),
+    )
+    .returning({ id: checkoutSessions.id });
+  return claimed.length > 0;
 }
 
 const CLAIM_TTL_MS = 60_000;
@@ -304,6 +329,19 @@ export async function recordOperationStatus(
   report: StatusReport,
   source: StatusSource,
 ): Promise<boolean> {
+  return (await recordStatus(db, target, report, source)).changed;
+}
+
+/**
+ * recordOperationStatus, answering also the session as it stands once the report is applied or
+ * not (the row it locked): undefined when the session no longer holds that operation.
+ */
+export async function recordStatus(
+  db: Db,
+  target: { sessionId: string; operationId: string },
+  report: StatusReport,
+  source: StatusSource,
+): Promise<{ changed: boolean; session: CheckoutSession | undefined }> {
   const { sessionId, operationId } = target;
   return outboxTransaction(db, async (tx) => {
     const [row] = await tx
@@ -311,13 +349,41 @@ export async function recordOperationStatus(
       .from(checkoutSessions)
       .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.operationId, operationId)))
       .for("update");
-    if (!row || !isNewerStatus(row, report)) return false;
+    if (!row || !isNewerStatus(row, report)) return { changed: false, session: row };
     const updated = await applyStatus(tx, row, report, source);
     // The partner is told of each state the session reaches, once: the outbox row is written in this
     // same transaction, so a change is never applied without its notification (or the reverse).
     if (sessionState(updated) !== sessionState(row)) await enqueueNotification(tx, updated);
+    return { changed: true, session: updated };
+  });
+}
+
+/**
+ * The operation just created, attached to the session with its first status, the partner told of
+ * the state that makes: one transaction, its attach one statement (operation-link.ts, attachedRow).
+ * When nothing was attached, why (attachOperation's answers); `unchanged` (a concurrent submit
+ * attached it first) still records the status, forward only.
+ */
+export async function attachOperationWithStatus(
+  db: Db,
+  target: { sessionId: string; operationId: string; clientHash: string },
+  report: StatusReport,
+  source: StatusSource,
+): Promise<"attached" | "unchanged" | "elsewhere"> {
+  const updatedAt = new Date(report.updatedAt);
+  const attached = await outboxTransaction(db, async (tx) => {
+    const row = await attachedRow(tx, target, { status: report.status, updatedAt });
+    if (!row) return false;
+    await tx.insert(sessionStatusHistory).values({ sessionId: row.id, status: report.status, source, operationUpdatedAt: updatedAt });
+    // The row before: the same, with no operation (the attach's condition).
+    const before = { ...row, operationStatus: null, operationUpdatedAt: null };
+    if (sessionState(row) !== sessionState(before)) await enqueueNotification(tx, row);
     return true;
   });
+  if (attached) return "attached";
+  const why = await whyNotAttached(db, target.sessionId, target.operationId);
+  if (why === "unchanged") await recordOperationStatus(db, target, report, source);
+  return why;
 }
 
 export async function statusHistory(db: Db, sessionId: string) {

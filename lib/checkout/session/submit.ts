@@ -8,9 +8,9 @@ import { toClientData, validateCustomer, type CustomerDraft, type CustomerErrors
 import { editorTokenHash, isEditor, MAX_CORRECTIONS, mergeCorrection, PREFILL_MASKED_FIELDS } from "./customer-editor";
 import { getCustomerDraft, reserveCorrection, saveCustomerData } from "./customer-store";
 import { checkoutUrls, partnerOf, refreshStatus, type CheckoutContext } from "./flow";
-import { attachOperation, detachOperation, skipOperationExternalId } from "./operation-link";
+import { detachOperation, skipOperationExternalId } from "./operation-link";
 import { sessionState, type CheckoutSession } from "./session-state";
-import { recordOperationStatus, requireSession } from "./sessions";
+import { attachOperationWithStatus, requireSession } from "./sessions";
 
 const log = loggerFor("checkout");
 
@@ -135,7 +135,15 @@ async function createOperation(
   let operation = await create(session.operationAttempt);
   // The externalId names another session's operation (another partner's booking under the same
   // reference, in an agency both act for): this session moves on to the next derived one.
-  for (let skipped = 0; (await attachOperation(ctx.db, session.id, operation.id, clientHash)) === "elsewhere"; skipped++) {
+  for (let skipped = 0; ; skipped++) {
+    const report = { status: operation.status, updatedAt: operation.updatedAt ?? new Date().toISOString() };
+    const attached = await attachOperationWithStatus(
+      ctx.db,
+      { sessionId: session.id, operationId: operation.id, clientHash },
+      report,
+      "action",
+    );
+    if (attached !== "elsewhere") return;
     if (skipped === MAX_EXTERNAL_ID_SKIPS) throw new Error("every derived externalId tried names another session's operation");
     await skipOperationExternalId(ctx.db, session.id);
     session = await requireSession(ctx.db, session.id);
@@ -145,12 +153,6 @@ async function createOperation(
     );
     operation = await create(session.operationAttempt);
   }
-  await recordOperationStatus(
-    ctx.db,
-    { sessionId: session.id, operationId: operation.id },
-    { status: operation.status, updatedAt: operation.updatedAt ?? new Date().toISOString() },
-    "action",
-  );
 }
 
 /** The fingerprint of stored data as the provider would get it (undefined if it no longer validates). */

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { Logger } from "drizzle-orm/logger";
 import { createFinancingClient } from "@/lib/financing/client";
 import { createDatabaseStatusCache } from "@/lib/composition/db-status-cache";
 import { SAMPLE_CLIENT } from "@/lib/financing/testing/samples";
@@ -24,15 +25,16 @@ export const DEMO_SECRET = "test_partner_secret_0123456789";
  */
 export async function testContext(
   baseUrl: string,
-  options: { appUrl?: string; fetch?: typeof fetch; databaseUrl?: string } = {},
+  options: { appUrl?: string; fetch?: typeof fetch; databaseUrl?: string; logger?: Logger } = {},
 ): Promise<{
   ctx: CheckoutContext;
   database: Database;
   partner: Partner;
 }> {
-  const database = await openDatabase(
-    options.databaseUrl === undefined ? { dataDir: "memory://" } : { databaseUrl: options.databaseUrl, dataDir: "unused" },
-  );
+  const database = await openDatabase({
+    ...(options.databaseUrl === undefined ? { dataDir: "memory://" } : { databaseUrl: options.databaseUrl, dataDir: "unused" }),
+    logger: options.logger,
+  });
   const appUrl = options.appUrl ?? "http://127.0.0.1:3999";
   await seedDemoPartner(database.db, { secret: DEMO_SECRET, appUrl });
   const partner = (await partnerById(database.db, DEMO_PARTNER_ID))!;

@@ -63,13 +63,25 @@ export async function frameAncestorsOf(sessionId: string, options: { lookup?: Or
     logError(loggerFor("security"), "security: looking up who may frame a checkout failed; answering none", error);
     return [];
   }
+  return remember(entries, sessionId, found, now).origins;
+}
+
+function remember(entries: LRUCache<string, Entry>, sessionId: string, found: Awaited<ReturnType<OriginsLookup>>, now: number): Entry {
   const entry: Entry = {
     partnerId: found?.partnerId,
     origins: found ? sanitizeOrigins(found.origins) : [],
     expires: now + (found ? TTL_MS : MISS_TTL_MS),
   };
   entries.set(sessionId, entry);
-  return entry.origins;
+  return entry;
+}
+
+/**
+ * A session just created, with its partner's origins as its creation read them: the checkout's
+ * first page on this instance then needs no lookup (the partner's link is usually opened at once).
+ */
+export function rememberFrameAncestors(sessionId: string, partner: { partnerId: string; origins: unknown[] }, now = Date.now()): void {
+  remember(cache(), sessionId, partner, now);
 }
 
 /**

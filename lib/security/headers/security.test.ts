@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { newNonce, nonceOf, pageCsp, sandboxCsp, sanitizeOrigins } from "./csp";
-import { forgetFrameAncestors, frameAncestorsOf, type OriginsLookup } from "./frame-ancestors";
+import { forgetFrameAncestors, frameAncestorsOf, rememberFrameAncestors, type OriginsLookup } from "./frame-ancestors";
 import { CHECKOUT_PATH } from "./page-headers";
 import { isOwnOrigin, refusesCrossOriginPost } from "./origin";
 
@@ -88,6 +88,19 @@ describe("who may frame a checkout", () => {
     expect(await frameAncestorsOf("cs_unknown_0000", { lookup, now: 0 })).toEqual([]);
     await frameAncestorsOf("cs_unknown_0000", { lookup, now: 6_000 });
     expect(calls).toBe(5);
+  });
+
+  it("takes a new session's origins from its creation: no lookup, for the minute", async () => {
+    let calls = 0;
+    const lookup: OriginsLookup = async () => {
+      calls += 1;
+      return { partnerId: "demo", origins: ["https://later.example"] };
+    };
+    rememberFrameAncestors("cs_new_00000000", { partnerId: "demo", origins: ["https://agency.example", "not an origin"] }, 0);
+    expect(await frameAncestorsOf("cs_new_00000000", { lookup, now: 59_000 })).toEqual(["https://agency.example"]);
+    expect(calls).toBe(0);
+    expect(await frameAncestorsOf("cs_new_00000000", { lookup, now: 61_000 })).toEqual(["https://later.example"]);
+    expect(calls).toBe(1);
   });
 
   it("fails closed: a lookup that throws means nobody may frame it", async () => {
