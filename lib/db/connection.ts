@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { openLockedPglite } from "./data-dir-lock";
 import { shareSignals } from "./signals";
+import { traceTransactions } from "./traced";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
@@ -75,7 +76,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 async function openPglite(dataDir: string, migrationsFolder: string): Promise<Database> {
   const { client, close } = await openLockedPglite(dataDir);
   try {
-    const db = drizzlePglite({ client, schema });
+    const db = traceTransactions(drizzlePglite({ client, schema }), "requests");
     await migratePglite(db, { migrationsFolder });
     shareSignals([db]);
     return { db, background: db, intake: db, driver: "pglite", close };
@@ -112,9 +113,9 @@ async function openPostgres(databaseUrl: string, migrationsFolder: string): Prom
   });
   const backgroundClient = postgres(databaseUrl, { ...POOL_OPTIONS, max: BACKGROUND_POOL_SIZE, onnotice: ignoreNotice });
   const handles = {
-    db: drizzlePostgres({ client, schema }),
-    intake: drizzlePostgres({ client: intakeClient, schema }),
-    background: drizzlePostgres({ client: backgroundClient, schema }),
+    db: traceTransactions(drizzlePostgres({ client, schema }), "requests"),
+    intake: traceTransactions(drizzlePostgres({ client: intakeClient, schema }), "intake"),
+    background: traceTransactions(drizzlePostgres({ client: backgroundClient, schema }), "background"),
   };
   // Wake-ups (signals.ts) are sent and listened for by the background work's client: its listening
   // connection is one of its own, beside the pool.

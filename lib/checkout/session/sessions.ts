@@ -12,6 +12,7 @@ import { isAllowedReturnUrl, returnUrlOffOrigins, type Partner } from "@/lib/par
 import { bookingHash, type CreateSessionInput } from "./booking";
 import { storePrefill } from "./customer-store";
 import { enqueueNotification, outboxTransaction, type Tx } from "./outbox";
+import { activeTraceparent, noteSessionOnSpan } from "@/lib/tracing/spans";
 import {
   chosenPlanOf,
   isNewerStatus,
@@ -107,6 +108,8 @@ export async function createSession(
         locale: input.locale ?? null,
         expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
         createdByStaffId: options.createdByStaffId ?? null,
+        // The trace of the call that opened it (tracing on): the session's story starts there.
+        traceParent: activeTraceparent() ?? null,
       })
       .onConflictDoNothing({ target: [checkoutSessions.partnerId, checkoutSessions.bookingReference] })
       .returning();
@@ -115,7 +118,10 @@ export async function createSession(
     }
     return rows[0];
   });
-  if (inserted) return { session: inserted, created: true };
+  if (inserted) {
+    noteSessionOnSpan(inserted.id, inserted.traceParent);
+    return { session: inserted, created: true };
+  }
 
   const [existing] = await db
     .select()
@@ -150,6 +156,8 @@ const sessionByOperation = preparedPerDb((db) =>
 export async function getSession(db: Db, id: string): Promise<CheckoutSession | undefined> {
   if (!isCheckoutSessionId(id)) return undefined;
   const [row] = await sessionById(db).execute({ id });
+  // The page, action or call reading it is part of the session's story: its span says which session, and links to its trace.
+  if (row) noteSessionOnSpan(row.id, row.traceParent);
   return row;
 }
 
@@ -161,6 +169,7 @@ export async function requireSession(db: Db, id: string): Promise<CheckoutSessio
 
 export async function getSessionByOperation(db: Db, operationId: string): Promise<CheckoutSession | undefined> {
   const [row] = await sessionByOperation(db).execute({ operationId });
+  if (row) noteSessionOnSpan(row.id, row.traceParent);
   return row;
 }
 
@@ -279,7 +288,14 @@ export async function claimFinancingStart(db: Db, sessionId: string, offer: Fina
     if (claimLive) return false;
     await tx
       .update(checkoutSessions)
-      .set({ financingStatus: "STARTING", chosenOfferId: offer.id, chosenPlan: chosenPlanOf(offer), updatedAt: new Date() })
+      // The customer chose here: the session's later work (webhooks, reconciler, notifications) joins this trace.
+      .set({
+        financingStatus: "STARTING",
+        chosenOfferId: offer.id,
+        chosenPlan: chosenPlanOf(offer),
+        updatedAt: new Date(),
+        traceParent: activeTraceparent() ?? row.traceParent,
+      })
       .where(eq(checkoutSessions.id, sessionId));
     return true;
   });
