@@ -1,14 +1,14 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "./fixtures";
 import { CheckoutPages } from "./pages/checkout-pages";
 import { APP_PORT, DEMO_PARTNERS } from "./support/app";
-import { checkoutSessionBody, CheckoutSessionsApi } from "./support/checkout-sessions";
-import { startProcess, waitUntilOk, type Instance, SERVER_ARGS } from "./support/instances";
+import { CheckoutSessionsApi } from "./support/checkout-sessions";
+import { startProcess, waitForAppAndSandbox, type Instance, SERVER_ARGS } from "./support/instances";
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "./support/otlp-receiver";
 import { SANDBOX_AGENCY_KEY } from "./support/sandbox";
-import { aCustomer, type CustomerDetails } from "./support/test-data";
+import { aCustomer, dniOf, type CustomerDetails } from "./support/test-data";
 
 /*
  * One checkout as an operator's tracing tool sees it (docs/operators/monitoring.md, "Traces"): the
@@ -25,17 +25,13 @@ const WEBHOOK_TOKEN = "e2eTracesWebhookToken_0123456789abcdef";
 const AGENCY_TRACE_ID = "5a8c1e2f9b7d4c3aa1b2c3d4e5f60718";
 const AGENCY_TRACEPARENT = `00-${AGENCY_TRACE_ID}-7d1e2f3a4b5c6d7e-01`;
 
-function dni(digits: number): string {
-  return `${digits}${"TRWAGMYFPDXBNJZSQVHLCKE"[digits % 23]}`;
-}
-
 /** A customer whose every value is unusual enough to be found in a span if it ever got there. */
 const CUSTOMER: CustomerDetails = aCustomer({
   firstName: "Remedios",
   lastName: "Villaescusa Peñalver",
   email: "remedios.villaescusa@example.net",
   phone: "699342871",
-  documentId: dni(71938264),
+  documentId: dniOf(71938264),
   birthDate: "1979-03-14",
   address: "Avenida Ruzafa 41, 5º B",
   postalCode: "46006",
@@ -82,16 +78,15 @@ test.beforeAll(async () => {
     },
     PORT,
   );
-  await waitUntilOk(`${ORIGIN}/api/health`, { timeoutMs: 180_000, instance: server });
-  await waitUntilOk(`${ORIGIN}/sandbox/v1/health`, {
-    timeoutMs: 180_000,
-    headers: { "X-Service-API-Key": SANDBOX_AGENCY_KEY },
-    instance: server,
-  });
+  await waitForAppAndSandbox(ORIGIN, server, SANDBOX_AGENCY_KEY);
 });
 
+// What the receiver got, kept with the test's results for whoever reads a failure.
 test.afterEach(async ({}, testInfo) => {
-  if (receiver) await testInfo.attach("spans.json", { body: JSON.stringify(receiver.spans(), null, 2), contentType: "application/json" });
+  if (!receiver) return;
+  const file = testInfo.outputPath("spans.json");
+  writeFileSync(file, JSON.stringify(receiver.spans(), null, 2));
+  await testInfo.attach("spans.json", { path: file, contentType: "application/json" });
 });
 
 test.afterAll(async () => {
@@ -114,21 +109,12 @@ test("one checkout, from the agency's call to its notification, as linked spans 
   const sessions = new CheckoutSessionsApi(request, DEMO_PARTNERS.demo, ORIGIN);
 
   // The agency's backend opens the session inside a trace of its own.
-  const opened = await sessions.post(checkoutSessionBody({ customer: CUSTOMER, returnUrl: `${ORIGIN}/` }), {
-    ...sessions.authorization,
-    traceparent: AGENCY_TRACEPARENT,
-  });
+  const opened = await sessions.postSession({ customer: CUSTOMER, returnUrl: `${ORIGIN}/` }, { traceparent: AGENCY_TRACEPARENT });
   expect(opened.status(), await opened.text()).toBe(201);
   const session = (await opened.json()) as { id: string; url: string };
 
   // The customer, in the browser: details, offers, a plan, the provider, the outcome.
-  await page.goto(session.url);
-  await expect(checkout.details.field("email")).toHaveValue(CUSTOMER.email);
-  await checkout.details.complete(CUSTOMER);
-  await expect(checkout.offers.heading).toHaveText(checkout.m.offers.title);
-  await checkout.chooseAndReachProvider(12, "Financiera Olivo");
-  await checkout.provider.sign();
-  await checkout.status.expectState("confirmed");
+  await checkout.completePrefilled(session.url, CUSTOMER);
 
   // The webhook processed and the agency told of the outcome, exported.
   await expect
@@ -149,7 +135,8 @@ test("one checkout, from the agency's call to its notification, as linked spans 
   expect(apiCall).toMatchObject({ traceId: AGENCY_TRACE_ID, parentSpanId: "7d1e2f3a4b5c6d7e" });
   expect(apiCall!.attributes).toMatchObject({ "checkout.session_id": session.id, "http.response.status_code": 201 });
 
-  // 2. The customer's pages: their own traces, linked to the one that opened the session.
+  // 2. The customer's pages: traces of their own, each linked to the session's trace (the one that
+  // opened it, until the plan is chosen; the plan's after).
   const pages = spans.filter(
     (span) =>
       span.scope === "travel-financing-checkout" &&
@@ -159,7 +146,10 @@ test("one checkout, from the agency's call to its notification, as linked spans 
   expect(pages.map((span) => span.name)).toEqual(expect.arrayContaining(["GET /checkout/[sessionId]", "GET /checkout/[sessionId]/offers"]));
   for (const pageSpan of pages) {
     expect(pageSpan.traceId).not.toBe(AGENCY_TRACE_ID);
-    expect(pageSpan.links.map((link) => link.traceId)).toContain(AGENCY_TRACE_ID);
+    expect(pageSpan.links.length, `${pageSpan.name} is linked to the session's trace`).toBe(1);
+  }
+  for (const details of pages.filter((span) => span.name === "GET /checkout/[sessionId]")) {
+    expect(details.links.map((link) => link.traceId)).toEqual([AGENCY_TRACE_ID]);
   }
   // Next's own spans of those pages sit under ours.
   const pageTraces = new Set(pages.map((span) => span.traceId));
@@ -170,15 +160,20 @@ test("one checkout, from the agency's call to its notification, as linked spans 
   const [requested] = spans.filter((span) => span.name === "financing POST /financing");
   expect(created, "the operation's creation").toBeDefined();
   expect(requested, "the plan's request").toBeDefined();
-  expect(requested!.attributes).toMatchObject({ "url.template": "/financing", "http.response.status_code": 200 });
+  expect(requested!.attributes).toMatchObject({ "url.template": "/financing", "server.address": "localhost" });
   const planTrace = requested!.traceId;
   expect(pageTraces.has(planTrace)).toBe(true);
+  // The pages after the choice (the provider's return, the status) are linked to the plan's trace.
+  const afterChoice = pages.filter((span) => /\/(status|return)/.test(span.name));
+  expect(afterChoice.length).toBeGreaterThan(0);
+  for (const later of afterChoice) expect(later.links.map((link) => link.traceId)).toEqual([planTrace]);
 
   // 4. The webhook: taken in on its request, processed in the trace where the plan was chosen.
   expect(named("checkout.webhook.receive").length).toBeGreaterThan(0);
   for (const processed of named("checkout.webhook.process", session.id)) expect(processed.traceId).toBe(planTrace);
 
-  // 5. The notifications to the agency: in the checkout's traces, and the agency's endpoint continues them.
+  // 5. The notifications to the agency: in the trace where the plan was chosen (whichever request or
+  // work found the outcome), and the agency's endpoint continues it.
   const delivered = named("checkout.notification.deliver", session.id);
   const confirmed = delivered.find((span) => span.attributes["notification.state"] === "confirmed")!;
   expect(confirmed.traceId).toBe(planTrace);

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { context, ROOT_CONTEXT, SpanStatusCode } from "@opentelemetry/api";
-import { contextFromTraceparent, requestContext, SpanKind, tracer, tracingEnabled } from "@/lib/tracing/spans";
+import { ROOT_CONTEXT, SpanStatusCode } from "@opentelemetry/api";
+import { contextFromTraceparent, runInRequestSpan, SpanKind, tracer, tracingEnabled } from "@/lib/tracing/spans";
 import { routeLabel } from "./route-label";
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -36,7 +36,7 @@ export function traceRequest(request: IncomingMessage, response: ServerResponse,
     if (response.statusCode >= 500 || !response.writableFinished) span.setStatus({ code: SpanStatusCode.ERROR });
     span.end();
   });
-  context.with(requestContext(parent, span), handle);
+  runInRequestSpan(parent, span, handle);
 }
 
 function incomingContext(request: IncomingMessage) {

@@ -5,22 +5,22 @@
  * pass through a request (in its path, query, headers, an error's message) never leave.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { renderErrorPage } from "@/lib/embed/error-page";
+import { type SAMPLE_CLIENT } from "@/lib/financing/testing/samples";
 import { createLogger } from "@/lib/logger";
 import { recordSpans, type RecordedSpans } from "@/lib/testing/tracing";
-import { inSpan, noteSessionOnSpan } from "@/lib/tracing/spans";
+import { contextFromTraceparent, inSpan, noteSessionOnSpan, traceparentWithin } from "@/lib/tracing/spans";
 import { createAppServer } from "./app-server";
 import { registerErrorPageRenderer } from "./error-pages";
 import { closeHttpServers } from "./http-server";
 
 const SESSION_ID = "cs_Q2hlY2tvdXRTZXNzaW9uMTIz";
-/** A customer from the details form, every value unusual enough to be found anywhere. */
+/** A customer from the details form, the values the checkout's spans could meet unusual enough to be found anywhere. */
 const CUSTOMER = {
   firstName: "Eulalia",
   lastName: "Quintanilla Berrocal",
@@ -29,7 +29,7 @@ const CUSTOMER = {
   documentId: "48273915X",
   birthDate: "1983-11-27",
   address: "Calle Zurbarán 17, 2º D",
-};
+} satisfies Partial<typeof SAMPLE_CLIENT>;
 const SECRETS = {
   apiSecret: "demo_partner_secret_sandbox_only",
   bearer: "Bearer demo_partner_secret_sandbox_only",
@@ -79,17 +79,9 @@ afterAll(async () => {
 
 beforeEach(() => recorded.clear());
 
-function send(method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, path, method, headers }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (body += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
+async function send(method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers });
+  return { status: response.status, body: await response.text() };
 }
 
 /** The server span of the request just answered (it ends as the response closes). */
@@ -122,6 +114,7 @@ describe("the HTTP server's span", () => {
       // What the checkout's session read does (lib/checkout/session/sessions.ts), under Next's own span.
       void inSpan("render route (app) /checkout/[sessionId]", {}, async () => {
         noteSessionOnSpan(SESSION_ID, AGENCY_TRACEPARENT);
+        noteSessionOnSpan(SESSION_ID, AGENCY_TRACEPARENT);
         response.writeHead(200, { "Content-Type": "text/html" }).end("<p>ok</p>");
       });
     };
@@ -145,6 +138,17 @@ describe("the HTTP server's span", () => {
     expect(answer.status).toBe(500);
     expect(answer.body).toContain(`<code>req-trace-0001</code> <code>${span.spanContext().traceId}</code>`);
     expect(span.status.code).toBe(SpanStatusCode.ERROR);
+  });
+});
+
+describe("work written for later (a notification)", () => {
+  it("hangs from the span that wrote it when that is in the session's trace, else from the session's trace", async () => {
+    const stored = AGENCY_TRACEPARENT;
+    await inSpan("a status page's request, a trace of its own", {}, async () => expect(traceparentWithin(stored)).toBe(stored));
+    await inSpan("a webhook's processing", { parent: contextFromTraceparent(stored) }, async (span) =>
+      expect(traceparentWithin(stored)).toBe(`00-${AGENCY_TRACE}-${span.spanContext().spanId}-01`),
+    );
+    expect(traceparentWithin(null)).toBeUndefined();
   });
 });
 

@@ -1,6 +1,6 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import {
   context,
-  createContextKey,
   defaultTextMapGetter,
   defaultTextMapSetter,
   isSpanContextValid,
@@ -13,7 +13,7 @@ import {
   type Span,
 } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
-import { processSlot } from "@/lib/process/singleton";
+import { processSingleton, processSlot } from "@/lib/process/singleton";
 
 /**
  * The app's spans, through the OpenTelemetry API only: with no tracer provider registered (tracing
@@ -37,8 +37,12 @@ export const SESSION_ID_ATTRIBUTE = "checkout.session_id";
 // agency put there on to the partner API, or the partner's to an agency.
 const w3c = new W3CTraceContextPropagator();
 
-/** The request's own span (the HTTP server's, lib/ops/request-span.ts), whatever span is active below it. */
-const REQUEST_SPAN = createContextKey("travel-financing-checkout request span");
+/**
+ * The request's own span (the HTTP server's, lib/ops/request-span.ts), whatever span is active below
+ * it. Kept apart from OpenTelemetry's context: Next runs the route after its proxy in a context
+ * rebuilt from the trace headers it wrote on the request (the same trace, but none of our values).
+ */
+const requestSpans = processSingleton("tracing.request-span", () => new AsyncLocalStorage<Span>());
 
 const enabled = processSlot<boolean>("tracing.enabled");
 
@@ -73,6 +77,19 @@ export function activeTraceparent(): string | undefined {
 }
 
 /**
+ * Where work written for later should hang (a notification's delivery): the active span when it is
+ * in the stored trace (a webhook's processing, the plan's request), else the stored trace itself (a
+ * page's request, which has a trace of its own, finds an outcome: its notification still belongs to
+ * the checkout's trace). Undefined with tracing off.
+ */
+export function traceparentWithin(stored: string | null | undefined): string | undefined {
+  const active = activeTraceparent();
+  const storedTrace = trace.getSpanContext(contextFromTraceparent(stored) ?? ROOT_CONTEXT)?.traceId;
+  if (active === undefined || storedTrace === undefined) return active ?? stored ?? undefined;
+  return active.split("-")[1] === storedTrace ? active : (stored ?? undefined);
+}
+
+/**
  * The headers with the active span's `traceparent` (and `tracestate`) added, for a call we make
  * (the partner API, a partner's notification endpoint); the same object when tracing is off.
  */
@@ -91,14 +108,14 @@ export function contextFromTraceparent(traceparent: string | null | undefined, t
   return trace.getSpanContext(extracted) ? extracted : undefined;
 }
 
-/** The context a request's handling runs in: its span, remembered as the request's. */
-export function requestContext(parent: Context, span: Span): Context {
-  return trace.setSpan(parent, span).setValue(REQUEST_SPAN, span);
+/** Runs a request's handling in its span, active and remembered as the request's. */
+export function runInRequestSpan(parent: Context, span: Span, handle: () => void): void {
+  requestSpans.run(span, () => context.with(trace.setSpan(parent, span), handle));
 }
 
 /** The span of the request being handled (the HTTP server's), or else the active one. */
 export function requestSpan(): Span | undefined {
-  return (context.active().getValue(REQUEST_SPAN) as Span | undefined) ?? trace.getActiveSpan();
+  return requestSpans.getStore() ?? trace.getActiveSpan();
 }
 
 /**
@@ -112,8 +129,16 @@ export function noteSessionOnSpan(sessionId: string, traceparent: string | null 
   span.setAttribute(SESSION_ID_ATTRIBUTE, sessionId);
   const linked = contextFromTraceparent(traceparent);
   const target = linked && trace.getSpanContext(linked);
-  if (target && target.traceId !== span.spanContext().traceId) span.addLink({ context: target });
+  if (!target || target.traceId === span.spanContext().traceId) return;
+  // A request reads its session more than once (a page and its action, a flow's steps): one link per trace.
+  const traces = linkedTraces.get(span) ?? new Set<string>();
+  if (traces.has(target.traceId)) return;
+  traces.add(target.traceId);
+  linkedTraces.set(span, traces);
+  span.addLink({ context: target });
 }
+
+const linkedTraces = new WeakMap<Span, Set<string>>();
 
 export interface SpanOptions {
   kind?: SpanKind;
