@@ -44,15 +44,13 @@ afterAll(async () => {
 describe("a partner notification's delivery, traced", () => {
   it("is a child of the checkout's trace, and its POST sends the delivery's traceparent", async () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/notifications`;
-    await ctx.db
-      .insert(partners)
-      .values({
-        id: "partner_traced",
-        name: "Traced",
-        allowedOrigins: ["http://127.0.0.1:3999"],
-        notificationUrl: url,
-        signingSecret: newSigningSecret(),
-      });
+    await ctx.db.insert(partners).values({
+      id: "partner_traced",
+      name: "Traced",
+      allowedOrigins: ["http://127.0.0.1:3999"],
+      notificationUrl: url,
+      signingSecret: newSigningSecret(),
+    });
     const traceParent = `00-${CHECKOUT_TRACE}-${PLAN_CHOSEN_SPAN}-01`;
     await ctx.db
       .insert(checkoutSessions)
