@@ -25,7 +25,7 @@ const SHARED = ["lib/financing", "lib/partners", "lib/mail", "lib/i18n", "lib/op
  * that lib/http defines), so the two cannot form a loop.
  */
 const PLATFORM_LAYERS = [
-  ["lib/text", "lib/validation", "lib/logging", "lib/logger.ts", "lib/app-error.ts", "lib/process"],
+  ["lib/text", "lib/validation", "lib/logging", "lib/logger.ts", "lib/app-error.ts", "lib/process", "lib/tracing"],
   ["lib/config"],
   ["lib/db"],
   ["lib/http"],

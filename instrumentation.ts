@@ -1,6 +1,7 @@
 // Next runs this once, while the server entry (server.ts) prepares it, before it listens. The
 // start-up code uses Node APIs, so it is imported only in the Node.js runtime (the Edge bundle
-// never sees it).
+// never sees it). It starts tracing first when an OTLP endpoint is configured (lib/ops/tracing.ts),
+// so Next's own spans and the app's are exported from the first request.
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { startServer } = await import("@/lib/startup");

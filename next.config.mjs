@@ -31,7 +31,17 @@ const nextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // PGlite ships WebAssembly and data files that must be loaded from node_modules at run time,
   // and postgres.js and undici (the partner API client's transport) use Node built-ins: none is bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "postgres", "undici"],
+  // Nor is OpenTelemetry: one copy of its API and SDK for Next's spans, ours and the server entry's.
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "postgres",
+    "undici",
+    "@opentelemetry/api",
+    "@opentelemetry/core",
+    "@opentelemetry/resources",
+    "@opentelemetry/sdk-trace-node",
+    "@opentelemetry/exporter-trace-otlp-http",
+  ],
   // The browser tests' build (playwright.config.ts) skips Next's own type check: `npm test` has just
   // run `tsc --noEmit` on the same code, and the check was a quarter of the build on 2 cores. Every
   // other build checks the types.

@@ -65,6 +65,7 @@ const OWN_APP_SPEC_NAMES = [
   "restart",
   "shutdown",
   "startup",
+  "traces",
 ];
 const OWN_APP_SPECS = specFiles(OWN_APP_SPEC_NAMES);
 

@@ -9,9 +9,9 @@ import { CheckoutPages } from "./pages/checkout-pages";
 import { AdminSignInPage } from "./pages/admin/sign-in-page";
 import { APP_PORT, DEMO_PARTNERS, STAFF } from "./support/app";
 import { checkoutSessionBody, CheckoutSessionsApi } from "./support/checkout-sessions";
-import { startProcess, waitUntilOk, type Instance, SERVER_ARGS } from "./support/instances";
+import { startProcess, waitForAppAndSandbox, type Instance, SERVER_ARGS } from "./support/instances";
 import { SANDBOX_AGENCY_KEY } from "./support/sandbox";
-import { aCustomer, type CustomerDetails } from "./support/test-data";
+import { aCustomer, dniOf, type CustomerDetails } from "./support/test-data";
 import { customerSearchHash } from "@/lib/checkout/session/customer-hashes";
 import { sandboxKeyring } from "@/lib/config/keyring";
 import { ADMIN_MESSAGES } from "@/lib/i18n/admin-messages";
@@ -37,18 +37,13 @@ const WRONG_SECRET = "wrong_partner_secret_Zq81";
 const WRONG_TOKEN = "wrongWebhookToken_0123456789ZYXWVU";
 const INCOMING_REQUEST_ID = "e2e-logs-3f9a1c2b7d";
 
-/** A DNI with its check letter. */
-function dni(digits: number): string {
-  return `${digits}${"TRWAGMYFPDXBNJZSQVHLCKE"[digits % 23]}`;
-}
-
 /** A customer whose every value is unusual enough to be found in a log if it ever got there. */
 const CUSTOMER: CustomerDetails = aCustomer({
   firstName: "Eulalia",
   lastName: "Quintanilla Berrocal",
   email: "eulalia.quintanilla@example.net",
   phone: "699871243",
-  documentId: dni(48273915),
+  documentId: dniOf(48273915),
   birthDate: "1983-11-27",
   address: "Calle Zurbarán 17, 2º D",
   postalCode: "28010",
@@ -100,13 +95,7 @@ test.beforeAll(async () => {
     { PORT: String(PORT), APP_URL: ORIGIN, DATA_DIR: dataDir, WEBHOOK_TOKEN, LOG_LEVEL: "debug" },
     PORT,
   );
-  await waitUntilOk(`${ORIGIN}/api/health`, { timeoutMs: 180_000, instance: server });
-  // The bundled sandbox opens its own tables on first use: before a customer waits for it.
-  await waitUntilOk(`${ORIGIN}/sandbox/v1/health`, {
-    timeoutMs: 180_000,
-    headers: { "X-Service-API-Key": SANDBOX_AGENCY_KEY },
-    instance: server,
-  });
+  await waitForAppAndSandbox(ORIGIN, server, SANDBOX_AGENCY_KEY);
 });
 
 // The captured log, kept with the test's results for whoever reads a failure.
@@ -144,21 +133,12 @@ test("a full checkout, then a bad day: the log holds no personal data and no sec
   const sessions = new CheckoutSessionsApi(request, DEMO_PARTNERS.demo, ORIGIN);
 
   // --- A whole checkout: the partner opens a session with the customer's data, the customer goes through.
-  const opened = await sessions.post(checkoutSessionBody({ customer: CUSTOMER, returnUrl: `${ORIGIN}/` }), {
-    ...sessions.authorization,
-    "X-Request-Id": INCOMING_REQUEST_ID,
-  });
+  const opened = await sessions.postSession({ customer: CUSTOMER, returnUrl: `${ORIGIN}/` }, { "X-Request-Id": INCOMING_REQUEST_ID });
   expect(opened.status(), await opened.text()).toBe(201);
   expect(opened.headers()["x-request-id"]).toBe(INCOMING_REQUEST_ID);
   const session = (await opened.json()) as { id: string; url: string };
 
-  await page.goto(session.url);
-  await expect(checkout.details.field("email")).toHaveValue(CUSTOMER.email);
-  await checkout.details.complete(CUSTOMER);
-  await expect(checkout.offers.heading).toHaveText(checkout.m.offers.title);
-  await checkout.chooseAndReachProvider(12, "Financiera Olivo");
-  await checkout.provider.sign();
-  await checkout.status.expectState("confirmed");
+  await checkout.completePrefilled(session.url, CUSTOMER);
   // The webhook of the outcome, received and processed (after the answer, or by the worker).
   await expect.poll(() => linesWith("webhooks: event processed").length, { timeout: 60_000 }).toBeGreaterThan(0);
 

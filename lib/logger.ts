@@ -2,13 +2,15 @@ import pino, { type DestinationStream, type Logger } from "pino";
 import pretty from "pino-pretty";
 import { processSingleton, processSlot } from "@/lib/process/singleton";
 import { currentLogContext } from "./logging/context";
+import { activeTraceIds } from "./tracing/spans";
 import { logLevelFrom } from "./logging/levels";
 import { isRefusal, safeError, scrub } from "./logging/safe-error";
 
 /**
  * The one logger of the app and the sandbox (pino). JSON lines in production (`next start` sets
  * NODE_ENV=production), readable lines otherwise; LOG_LEVEL sets the level (lib/logging/levels.ts).
- * Every line written while serving a request carries its `requestId` (lib/logging/context.ts).
+ * Every line written while serving a request carries its `requestId` (lib/logging/context.ts), and
+ * with tracing on the `trace_id` and `span_id` of the span it was written in (lib/tracing/spans.ts).
  *
  * What goes on a line is an allow-list: codes, endpoints, ids and counts, and errors through
  * `logError` (their safe shape, lib/logging/safe-error.ts). Never a request body, a customer's
@@ -70,7 +72,8 @@ export function createLogger(
       base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
-      mixin: () => ({ ...currentLogContext() }),
+      // With tracing on, the active span's ids too (`trace_id`, `span_id`): a line leads to its trace.
+      mixin: () => ({ ...currentLogContext(), ...activeTraceIds() }),
       serializers: { err: safeError },
       hooks: {
         // `log.error(error)`: pino would take the error's own message as the line's; it is the

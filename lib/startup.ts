@@ -35,6 +35,11 @@ export async function startServer(): Promise<void> {
     log.fatal({ variables: error.problems.map((problem) => problem.variable) }, `The server cannot start. ${error.message}`);
     process.exit(1);
   }
+  if (env.tracing) {
+    // Before anything is served or opened: Next's spans and ours go to the collector from the first request.
+    const { startTracing } = await import("@/lib/ops/tracing");
+    startTracing(env.tracing);
+  }
   let database: Database;
   try {
     database = await getDatabase();

@@ -31,12 +31,16 @@
  * PAGE_PRELOAD=false); BENCH_BASELINE_REV=<git rev>[,<git rev>…]: each revision, extracted under
  * `.next-bench/<rev>` (inside the project, so that it resolves this checkout's node_modules; kept
  * for the next run, `rm -rf .next-bench` to remove it) and built there, its server alongside.
+ * BENCH_OTLP=1: the second server exports traces (OTEL_EXPORTER_OTLP_ENDPOINT, with
+ * OTEL_BSP_SCHEDULE_DELAY=1000) to a collector stand-in the bench starts (scripts/bench/otlp-sink.ts),
+ * beside whatever BENCH_COMPARE_ENV sets: tracing off, on and the previous build in one run.
  */
 import { type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { INSTALL_HINT } from "./chromium.mjs";
 import { SANDBOX_KEY, operationOf, setUpstreamLatency, openPages } from "./bench/journey";
 import { measureLoad } from "./bench/load-phase";
+import { startOtlpSink } from "./bench/otlp-sink";
 import { chromium, percentile, timed, firstLoadJs, lighthouse } from "./bench/measures";
 import {
   say,
@@ -87,7 +91,9 @@ async function main() {
     process.exit(1);
   }
   buildAppAndFloor();
-  const variantEnv = compareEnv();
+  const sink = process.env.BENCH_OTLP === "1" ? await startOtlpSink() : undefined;
+  const variantEnv = sink ? { ...compareEnv(), OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_BSP_SCHEDULE_DELAY: "1000" } : compareEnv();
+  const variantName = ["app", process.env.BENCH_COMPARE_ENV?.trim(), sink ? "tracing on (OTLP)" : undefined].filter(Boolean).join(" ");
   const baselines = baselineBuilds();
   // BENCH_CPU_PROF=<dir>: the app's server writes a V8 CPU profile there when it stops (open it in
   // Chrome's DevTools, or summarise it with scripts/bench/cpu-profile-summary.ts).
@@ -108,7 +114,7 @@ async function main() {
   if (variantEnv) {
     const port = PORT + 3;
     launched.push({
-      name: `app ${process.env.BENCH_COMPARE_ENV!.trim()}`,
+      name: variantName,
       base: `http://localhost:${port}`,
       child: start(appServerArgs(ROOT), { ...appEnvOf(port), ...variantEnv }),
     });
@@ -151,8 +157,10 @@ async function main() {
     if (PHASES.has("size")) await measureSizes(pages);
     if (LIGHTHOUSE) await measureLighthouse(pages);
     if (PHASES.has("load")) await measureLoad(apps, empty);
+    if (sink) say(`Collector stand-in: ${sink.received().exports} exports, ${Math.round(sink.received().bytes / 1024)} KB received`);
   } finally {
     stop();
+    await sink?.close();
   }
 }
 

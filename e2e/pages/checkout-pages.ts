@@ -108,6 +108,20 @@ export class CheckoutPages {
     return sessionId;
   }
 
+  /**
+   * A session opened with the customer's data, taken to its end: its page (prefilled), the details
+   * sent, 12 months with Financiera Olivo, signed at the provider; the status page says confirmed.
+   */
+  async completePrefilled(url: string, customer: CustomerDetails) {
+    await this.page.goto(url);
+    await expect(this.details.field("email")).toHaveValue(customer.email);
+    await this.details.complete(customer);
+    await expect(this.offers.heading).toHaveText(this.m.offers.title);
+    await this.chooseAndReachProvider(12, "Financiera Olivo");
+    await this.provider.sign();
+    await this.status.expectState("confirmed");
+  }
+
   /** Chooses a plan and expects the provider checkout (the sandbox's `paymentUrl`). */
   async chooseAndReachProvider(installments: number, company: string) {
     await this.offers.choose(installments, company);

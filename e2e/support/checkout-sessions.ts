@@ -75,6 +75,11 @@ export class CheckoutSessionsApi {
     return { Authorization: `Bearer ${this.secret}` };
   }
 
+  /** POST /api/checkout-sessions of a session with these options, with the partner's secret and more headers, as sent. */
+  postSession(options: CheckoutSessionOptions, headers: Record<string, string>): Promise<APIResponse> {
+    return this.post(checkoutSessionBody(options), { ...this.authorization, ...headers });
+  }
+
   /** POST /api/checkout-sessions with any body and headers (the partner's secret unless `headers` says otherwise), as sent. */
   post(data: unknown, headers: Record<string, string> = this.authorization): Promise<APIResponse> {
     return this.request.post(`${this.origin}/api/checkout-sessions`, { headers, data });

@@ -136,3 +136,9 @@ export async function startLoadBalancer(backends: () => Instance[]): Promise<{ p
       }),
   };
 }
+
+/** An app of a spec's own, up: its health, then its bundled sandbox (which opens its tables on first use, before a customer waits for it). */
+export async function waitForAppAndSandbox(origin: string, instance: Instance, sandboxKey: string): Promise<void> {
+  await waitUntilOk(`${origin}/api/health`, { timeoutMs: 180_000, instance });
+  await waitUntilOk(`${origin}/sandbox/v1/health`, { timeoutMs: 180_000, headers: { "X-Service-API-Key": sandboxKey }, instance });
+}

@@ -80,6 +80,10 @@ export function aBookingReference(prefix = "E2E"): string {
 
 /** A valid Spanish DNI no other test uses: 8 random digits and their check letter. */
 export function aDni(): string {
-  const number = Math.floor(10_000_000 + Math.random() * 89_999_999);
-  return `${number}${"TRWAGMYFPDXBNJZSQVHLCKE"[number % 23]}`;
+  return dniOf(Math.floor(10_000_000 + Math.random() * 89_999_999));
+}
+
+/** A DNI with its check letter, from its eight digits. */
+export function dniOf(digits: number): string {
+  return `${digits}${"TRWAGMYFPDXBNJZSQVHLCKE"[digits % 23]}`;
 }

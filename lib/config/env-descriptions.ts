@@ -16,6 +16,7 @@ export const CONFIGURATION_GROUPS = [
   "Partners' notification endpoints",
   "Throttles",
   "Stopping",
+  "Traces",
   "E-mail",
   "Sandbox and demo",
 ] as const;
@@ -202,6 +203,21 @@ export const ENV_DESCRIPTIONS: Record<string, VariableDescription> = {
     description:
       "After the drain delay, how long the work under way may take before what is left is handed back to the other instances. A stop takes at most the delay, the grace and 5 s: keep the supervisor's kill timeout above that.",
   },
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    group: "Traces",
+    unset: "no traces (unless `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` is set)",
+    description:
+      "The OpenTelemetry collector's OTLP/HTTP base URL, e.g. `http://otel-collector:4318`: traces are sent, as JSON, to its `/v1/traces`. Setting it turns tracing on. See [connecting a collector](monitoring.md#traces-connecting-a-collector).",
+  },
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: {
+    group: "Traces",
+    unset: "`OTEL_EXPORTER_OTLP_ENDPOINT` and `/v1/traces`",
+    description: "The full URL traces are posted to, when it is not the base URL's `/v1/traces`. Setting it turns tracing on too.",
+  },
+  OTEL_SERVICE_NAME: {
+    group: "Traces",
+    description: "The `service.name` the spans carry: the name to look the checkout up by in the tracing tool.",
+  },
   SMTP_URL: {
     group: "E-mail",
     unset: "no e-mail: payment links are copied or scanned",
@@ -240,5 +256,15 @@ export const OTHER_VARIABLES: Record<string, { description: string; unset: strin
     secret: true,
     description:
       "The framework's key for the forms' server actions, a base64 AES key (`openssl rand -base64 32`). Set it, the same on every instance, so a form one instance rendered is accepted by another.",
+  },
+  OTEL_EXPORTER_OTLP_HEADERS: {
+    unset: "none",
+    secret: true,
+    description:
+      "Headers sent with every export to the collector, as `name=value` pairs separated by commas (`authorization=Bearer …`): where a collector's credentials go. Read by the OpenTelemetry SDK.",
+  },
+  OTEL_BSP_SCHEDULE_DELAY: {
+    unset: "`5000`",
+    description: "How often, in milliseconds, the finished spans are sent to the collector in one batch. Read by the OpenTelemetry SDK.",
   },
 };

@@ -322,6 +322,22 @@ describe("production-safe by construction", () => {
       expect((error as Error).message).not.toContain("s3cret-pass");
     }
   });
+
+  it("turns traces on with either OTLP endpoint, and names a bad one without echoing a credential", () => {
+    expect(parseEnv({}).tracing).toBeUndefined();
+    expect(parseEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://otel-collector:4318" }).tracing).toEqual({
+      serviceName: "travel-financing-checkout",
+    });
+    expect(
+      parseEnv({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://collector.example/v1/traces", OTEL_SERVICE_NAME: "checkout-eu" }).tracing,
+    ).toEqual({ serviceName: "checkout-eu" });
+    expect(refusal({ OTEL_EXPORTER_OTLP_ENDPOINT: "otel-collector:4318" }).problems.map((p) => p.variable)).toEqual([
+      "OTEL_EXPORTER_OTLP_ENDPOINT",
+    ]);
+    const withCredential = refusal({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://user:c0llector-pass@collector.example/v1/traces" });
+    expect(withCredential.message).toMatch(/OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: must not carry a user name, password/);
+    expect(withCredential.message).not.toContain("c0llector-pass");
+  });
 });
 
 describe("a private CA and private partner networks", () => {

@@ -31,6 +31,14 @@ const booleanFlag = z
   .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
   .transform((value) => value === "true" || value === "1" || value === "yes");
 
+const otlpEndpoint = z
+  .url({ protocol: /^https?$/, error: "must be an http(s) URL, e.g. http://otel-collector:4318" })
+  .refine((url) => {
+    const parsed = URL.parse(url);
+    return !parsed || (parsed.username === "" && parsed.password === "" && parsed.search === "" && parsed.hash === "");
+  }, "must not carry a user name, password, query or fragment (a collector's credentials go in OTEL_EXPORTER_OTLP_HEADERS)")
+  .optional();
+
 const positiveInt = (max: number) => envInteger({ min: 1, max, minMessage: "must be positive" });
 
 const rawEnvSchema = z.object({
@@ -114,6 +122,15 @@ const rawEnvSchema = z.object({
   // Its password may be in it: the messages below never echo the value.
   SMTP_URL: z.string().refine(isSmtpUrl, "must be an smtp:// or smtps:// URL (smtp://user:password@host:587)").optional(),
   SMTP_FROM: z.email({ error: "must be an e-mail address (payments@agency.example)" }).optional(),
+  // OpenTelemetry's standard variables (lib/ops/tracing.ts): either one turns traces on. The SDK
+  // reads them itself; checked here so that a bad one stops the start, named, instead of every
+  // export failing quietly. A collector's credentials go in OTEL_EXPORTER_OTLP_HEADERS, never here.
+  OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint,
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: otlpEndpoint,
+  OTEL_SERVICE_NAME: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/, "must be 1 to 255 printable characters without spaces")
+    .default("travel-financing-checkout"),
 });
 
 function isSmtpUrl(value: string): boolean {
@@ -197,6 +214,11 @@ export interface AppEnv {
    * (SMTP_FROM, else no-reply at APP_URL's host). Undefined: no e-mail, the link is copied or scanned.
    */
   smtp: { url: string; from: string } | undefined;
+  /**
+   * Traces (lib/ops/tracing.ts): on when an OTLP endpoint is set (OTEL_EXPORTER_OTLP_ENDPOINT or
+   * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, which the SDK reads itself); undefined: off.
+   */
+  tracing: { serviceName: string } | undefined;
   /** How partners' notification endpoints are reached (lib/checkout/background/notifications.ts). */
   notifications: {
     /**
@@ -409,6 +431,10 @@ export function parseEnv(source: Record<string, string | undefined>): AppEnv {
       ? { url: raw.SMTP_URL, from: raw.SMTP_FROM ?? `no-reply@${new URL(raw.APP_URL ?? "http://localhost").hostname}` }
       : undefined,
     notifications: { caCertificates: notificationCa, privateHosts },
+    tracing:
+      raw.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined || raw.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== undefined
+        ? { serviceName: raw.OTEL_SERVICE_NAME }
+        : undefined,
     financing: {
       baseUrl,
       apiKey,

@@ -6,6 +6,7 @@ import type { Logger } from "drizzle-orm/logger";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { openLockedPglite } from "./data-dir-lock";
 import { shareSignals } from "./signals";
+import { traceTransactions } from "./traced";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
@@ -78,7 +79,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 async function openPglite(dataDir: string, migrationsFolder: string, logger?: Logger): Promise<Database> {
   const { client, close } = await openLockedPglite(dataDir);
   try {
-    const db = drizzlePglite({ client, schema, ...(logger && { logger }) });
+    const db = traceTransactions(drizzlePglite({ client, schema, ...(logger && { logger }) }), "requests");
     await migratePglite(db, { migrationsFolder });
     shareSignals([db]);
     return { db, background: db, intake: db, driver: "pglite", close };
@@ -115,9 +116,9 @@ async function openPostgres(databaseUrl: string, migrationsFolder: string, logge
   });
   const backgroundClient = postgres(databaseUrl, { ...POOL_OPTIONS, max: BACKGROUND_POOL_SIZE, onnotice: ignoreNotice });
   const handles = {
-    db: drizzlePostgres({ client, schema, ...(logger && { logger }) }),
-    intake: drizzlePostgres({ client: intakeClient, schema, ...(logger && { logger }) }),
-    background: drizzlePostgres({ client: backgroundClient, schema, ...(logger && { logger }) }),
+    db: traceTransactions(drizzlePostgres({ client, schema, ...(logger && { logger }) }), "requests"),
+    intake: traceTransactions(drizzlePostgres({ client: intakeClient, schema, ...(logger && { logger }) }), "intake"),
+    background: traceTransactions(drizzlePostgres({ client: backgroundClient, schema, ...(logger && { logger }) }), "background"),
   };
   // Wake-ups (signals.ts) are sent and listened for by the background work's client: its listening
   // connection is one of its own, beside the pool.

@@ -215,6 +215,13 @@ export const checkoutSessions = pgTable(
      * data (no operation to cancel at the partner API): the session is `cancelled`.
      */
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    /**
+     * The W3C `traceparent` of the trace the session's story is told in (with tracing on): the API
+     * call that opened it, then the request in which the customer chose a plan. Its later work (the
+     * webhooks' processing, the reconciler, the notifications) runs as that trace's children; its
+     * pages link to it. Ids only; null with tracing off.
+     */
+    traceParent: text("trace_parent"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -385,6 +392,8 @@ export const partnerNotifications = pgTable(
     /** The last attempt's HTTP status (null: no answer), and when it was made: for the back-office. */
     lastStatusCode: integer("last_status_code"),
     lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true }),
+    /** The `traceparent` of the work that wrote it (with tracing on): its delivery is a child of that span. */
+    traceParent: text("trace_parent"),
   },
   (table) => [
     uniqueIndex("partner_notifications_session_state_key").on(table.sessionId, table.state),

@@ -15,6 +15,7 @@ export const renderErrorPage: ErrorPageRenderer = (page) =>
     retryHref: page.retryHref,
     stylesheets: page.stylesheets,
     requestId: page.requestId,
+    traceId: page.traceId,
   });
 
 /**

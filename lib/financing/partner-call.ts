@@ -5,6 +5,7 @@ import { FinancingApiError, redact, redactRecord, type FieldProblem, type Financ
 import { fetchTransport, undiciTransportTrusting, type HttpExchange } from "./transport";
 import { currentRequestId } from "@/lib/logging/context";
 import { loggerFor } from "@/lib/logger";
+import { inSpan, markFailed, SpanKind, withTraceHeaders } from "@/lib/tracing/spans";
 import type { PartnerCallObservation } from "@/lib/ops/metrics";
 
 /*
@@ -84,6 +85,32 @@ function unreachableReason(error: unknown): string {
   return "the partner API could not be reached";
 }
 
+/**
+ * One attempt as a client span (tracing on): named by the endpoint's template, with the API's host,
+ * the attempt's number and the answer's status; never the path's ids, the query, a header or the
+ * key. The attempt's headers get its `traceparent`, so the partner API may join the trace.
+ */
+function attemptInSpan(
+  endpoint: string,
+  url: URL,
+  attempt: number,
+  send: (traced: (headers: Record<string, string>) => Record<string, string>) => Promise<HttpExchange>,
+): Promise<HttpExchange> {
+  const [method, template] = endpoint.split(" ", 2);
+  const attributes = {
+    "http.request.method": method,
+    "url.template": template,
+    "server.address": url.hostname,
+    "http.request.resend_count": attempt - 1,
+  };
+  return inSpan(`financing ${endpoint}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+    const response = await send(withTraceHeaders);
+    span.setAttribute("http.response.status_code", response.status);
+    if (response.status >= 400) markFailed(span, String(response.status));
+    return response;
+  });
+}
+
 /** The call machinery of one client: `call` and `body` make calls; `fail` and `validated` refuse early. */
 export function createPartnerCaller(options: PartnerCallOptions) {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
@@ -148,7 +175,9 @@ export function createPartnerCaller(options: PartnerCallOptions) {
       const started = performance.now();
       try {
         // The answer is read whole inside the try: the timeout also covers a body that never finishes.
-        response = await send(url, { method: spec.method, headers, body, signal: AbortSignal.timeout(timeoutMs) });
+        response = await attemptInSpan(endpoint, url, attempt, (traced) =>
+          send(url, { method: spec.method, headers: traced(headers), body, signal: AbortSignal.timeout(timeoutMs) }),
+        );
         options.observe?.({ endpoint, outcome: response.status, durationMs: performance.now() - started });
         log.debug({ endpoint, status: response.status, attempt, requestId }, "partner API answered");
       } catch (error) {

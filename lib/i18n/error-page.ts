@@ -22,6 +22,8 @@ export interface ErrorPageOptions {
   stylesheets?: readonly string[];
   /** The request's id, for the customer to quote to support. */
   requestId?: string;
+  /** With tracing on, the request's trace id, quoted beside it: support finds the trace by it. */
+  traceId?: string;
 }
 
 /** Only our own build's stylesheets are linked (a path under /_next/static/, ending in .css). */
@@ -32,6 +34,10 @@ export function isOwnStylesheet(href: string): boolean {
 /** A same-origin path (never `//host` or a scheme): where "try again" may point. */
 function safePath(href: string): string {
   return href.startsWith("/") && !href.startsWith("//") && !href.startsWith("/\\") ? href : "/";
+}
+
+function traceCode(traceId: string | undefined): string {
+  return traceId && /^[0-9a-f]{32}$/.test(traceId) ? ` <code>${traceId}</code>` : "";
 }
 
 export function errorPageHtml(options: ErrorPageOptions): string {
@@ -45,7 +51,7 @@ export function errorPageHtml(options: ErrorPageOptions): string {
     .join("");
   const reference =
     options.requestId && /^[\w-]{1,64}$/.test(options.requestId)
-      ? `<p class="text-sm text-muted">${escapeHtml(t.reference)} <code>${escapeHtml(options.requestId)}</code></p>`
+      ? `<p class="text-sm text-muted">${escapeHtml(t.reference)} <code>${escapeHtml(options.requestId)}</code>${traceCode(options.traceId)}</p>`
       : "";
   return [
     "<!DOCTYPE html>",

@@ -7,6 +7,7 @@ import { stampSocketAddress } from "@/lib/security/network/socket-address";
 import { guardPageResponse, runWithRequestState } from "./error-pages";
 import { countRequest } from "./http-metrics";
 import { trackHttpServer } from "./http-server";
+import { traceRequest } from "./request-span";
 import { runRequestSteps } from "./request-steps";
 
 const log = loggerFor("http");
@@ -23,7 +24,7 @@ export type RequestHandler = (request: IncomingMessage, response: ServerResponse
  *   CONNECT (which Node hands to a `connect` listener, or drops the connection without one) and a
  *   method Node's parser does not know (its `clientError`: 405), and any request the parser cannot
  *   read gets its 400 (408, 431) with the security headers too, not Node's bare one;
- * - runs with its own state, and a page's blank HTML 5xx is replaced by a page readable without
+ * - runs in its server span when tracing is on (lib/ops/request-span.ts), with its own state, and a page's blank HTML 5xx is replaced by a page readable without
  *   JavaScript (lib/ops/error-pages.ts);
  * - goes through the steps the domains registered (lib/ops/request-steps.ts: the checkout's page
  *   preload, lib/checkout/session/page-preload.ts), then to Next (proxy.ts first, for every route
@@ -39,10 +40,12 @@ export function createAppServer(handle: RequestHandler): Server {
       response.writeHead(unserved.status, unserved.headers).end(unserved.body);
       return;
     }
-    runWithRequestState(() => {
-      guardPageResponse(request, response);
-      runRequestSteps(request, response, () => void handle(request, response).catch((error: unknown) => failed(response, error)));
-    });
+    traceRequest(request, response, () =>
+      runWithRequestState(() => {
+        guardPageResponse(request, response);
+        runRequestSteps(request, response, () => void handle(request, response).catch((error: unknown) => failed(response, error)));
+      }),
+    );
   });
   server.on("connect", (request: IncomingMessage, socket: Duplex) => {
     stampSocketAddress(request);

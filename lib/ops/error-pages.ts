@@ -6,6 +6,7 @@ import path from "node:path";
 import { DATABASE_RETRY_AFTER_S } from "@/lib/app-error";
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { processSingleton, processSlot } from "@/lib/process/singleton";
+import { activeTraceIds } from "@/lib/tracing/spans";
 
 /**
  * Server errors readable without JavaScript. When a page fails, Next answers 500 with a document
@@ -44,6 +45,8 @@ export interface ErrorPageRequest {
   stylesheets: readonly string[];
   /** The request's id, for the customer to quote to support. */
   requestId?: string;
+  /** With tracing on, the request's trace id (its server span's), quoted beside the request id. */
+  traceId?: string;
 }
 
 /** Writes the HTML of a failed page's replacement. */
@@ -95,6 +98,8 @@ export function guardPageResponse(request: IncomingMessage, response: ServerResp
   const render: ErrorPageRenderer = registered;
   const state = storage().getStore();
   const acceptsHtml = /\btext\/html\b/i.test(String(request.headers.accept ?? ""));
+  // The request's server span is the active one here (lib/ops/request-span.ts).
+  const traceId = activeTraceIds()?.trace_id;
 
   // The wrappers stay in place once decided (Next's compression wraps them in turn: putting the
   // originals back would undo its wrappers); they only pass through.
@@ -154,6 +159,7 @@ export function guardPageResponse(request: IncomingMessage, response: ServerResp
       retryHref: url,
       stylesheets: preloadedStylesheets(res.getHeader("link")) ?? appStylesheets(),
       requestId: headerValue(res.getHeader("x-request-id")),
+      traceId,
     });
     const body = Buffer.from(html, "utf8");
     // What Next (or compression) set for its own document does not describe this one.

@@ -38,6 +38,7 @@ const FIXED = new Set([
   "/api/checkout-sessions",
   "/api/events",
   "/api/openapi.json",
+  "/api/demo/notifications",
   "/docs",
   "/docs/scalar.js",
   "/admin",

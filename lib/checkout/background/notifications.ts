@@ -12,6 +12,7 @@ import { OUTBOX_CHANNEL } from "../session/outbox";
 import { wakeable, type Wakeable } from "./wakeable";
 import { getEnv, type FinancingEnvironment } from "@/lib/config/env";
 import { logError, loggerFor } from "@/lib/logger";
+import { contextFromTraceparent, inSpan, markFailed, SESSION_ID_ATTRIBUTE, SpanKind, withTraceHeaders } from "@/lib/tracing/spans";
 import { notificationPolicy, type DestinationPolicy } from "@/lib/security/network/addresses";
 import { DestinationRefused, postToCheckedDestination, type Resolve } from "@/lib/security/network/outbound";
 
@@ -114,7 +115,12 @@ export async function sendSigned(
   }
   try {
     const response = await postToCheckedDestination(partner.notificationUrl, {
-      headers: { "Content-Type": "application/json", "User-Agent": NOTIFICATION_USER_AGENT, ...signNotification(secrets, id, now, body) },
+      // With tracing on, the `traceparent` of this delivery: the partner's backend may continue the trace.
+      headers: withTraceHeaders({
+        "Content-Type": "application/json",
+        "User-Agent": NOTIFICATION_USER_AGENT,
+        ...signNotification(secrets, id, now, body),
+      }),
       body,
       timeoutMs: TIMEOUT_MS,
       policy: options.policy,
@@ -347,10 +353,30 @@ async function deliverOne(db: Db, id: string, send: Sending, now: Date): Promise
   const [partner] = await db.select().from(partners).where(eq(partners.id, row.partnerId)).limit(1);
 
   const attemptAt = new Date();
-  // Stored sealed (lib/partners/secrets.ts): opened only to sign.
-  const outcome: SendOutcome = partner
-    ? await sendSigned(partner, row.id, JSON.stringify(row.payload), { ...send, now: attemptAt })
-    : { ok: false, failure: "not_configured", status: null, error: "no notification URL or signing secret" };
+  // A child of the work that wrote it (lib/checkout/session/outbox.ts): the checkout's trace.
+  const outcome = await inSpan(
+    "checkout.notification.deliver",
+    {
+      kind: SpanKind.CLIENT,
+      parent: contextFromTraceparent(row.traceParent),
+      attributes: {
+        [SESSION_ID_ATTRIBUTE]: row.sessionId,
+        "notification.id": row.id,
+        "notification.state": row.state,
+        "notification.attempt": row.attempts,
+        "partner.id": row.partnerId,
+      },
+    },
+    async (span): Promise<SendOutcome> => {
+      // Stored sealed (lib/partners/secrets.ts): opened only to sign.
+      const sent: SendOutcome = partner
+        ? await sendSigned(partner, row.id, JSON.stringify(row.payload), { ...send, now: attemptAt })
+        : { ok: false, failure: "not_configured", status: null, error: "no notification URL or signing secret" };
+      if (sent.status !== null) span.setAttribute("http.response.status_code", sent.status);
+      if (!sent.ok) markFailed(span, sent.failure);
+      return sent;
+    },
+  );
   if (outcome.ok) {
     await db
       .update(partnerNotifications)

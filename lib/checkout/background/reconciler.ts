@@ -11,6 +11,7 @@ import { notifyExpiredSessions } from "../session/outbox";
 import { loggerFor } from "@/lib/logger";
 import { purgeFullTokenBuckets } from "@/lib/security/limits/shared-token-bucket";
 import { withLogContext } from "@/lib/logging/context";
+import { contextFromTraceparent, inSpan, SESSION_ID_ATTRIBUTE } from "@/lib/tracing/spans";
 
 const log = loggerFor("reconciler");
 
@@ -44,7 +45,7 @@ export async function reconcile(
   const now = options.now ?? new Date();
   if (!(await acquireLease(ctx.db, "reconciler", options.holder ?? INSTANCE_ID, now))) return null;
   const due = await ctx.db
-    .select({ id: checkoutSessions.id })
+    .select({ id: checkoutSessions.id, traceParent: checkoutSessions.traceParent })
     .from(checkoutSessions)
     .where(
       and(
@@ -69,8 +70,13 @@ export async function reconcile(
   const buckets = await purgeFullTokenBuckets(ctx.db, now);
   if (buckets > 0) log.info({ buckets }, "reconciler: token buckets full again deleted");
   if (due.length > 0) log.info({ sessions: due.length }, "reconciler: re-checking open outcomes");
-  for (const { id } of due) {
-    const before = await withLogContext({ sessionId: id }, () => refreshStatus(ctx, id, "reconcile"));
+  for (const { id, traceParent } of due) {
+    // A child of the session's trace: the outcome found here is told with the rest of the checkout.
+    const before = await inSpan(
+      "checkout.reconcile.session",
+      { parent: contextFromTraceparent(traceParent), attributes: { [SESSION_ID_ATTRIBUTE]: id } },
+      () => withLogContext({ sessionId: id }, () => refreshStatus(ctx, id, "reconcile")),
+    );
     // Unchanged: touch it, so the next round checks the others first and this one a few minutes later.
     if (isOpenStatus(before.operationStatus)) {
       await ctx.db.update(checkoutSessions).set({ updatedAt: now }).where(eq(checkoutSessions.id, id));

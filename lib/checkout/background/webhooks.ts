@@ -10,9 +10,11 @@ import { bodyProblemMessage, readJsonBody } from "@/lib/http/body";
 import type { CheckoutContext } from "../session/flow";
 import { partnerById } from "@/lib/partners/partners";
 import { getSessionByOperation, recordOperationStatus } from "../session/sessions";
+import type { CheckoutSession } from "../session/session-state";
 import { logError, loggerFor } from "@/lib/logger";
 import { duringIntake, holdEvent, releaseEvent } from "@/lib/ops/lifecycle";
 import { metrics } from "@/lib/ops/metrics";
+import { contextFromTraceparent, inSpan, SESSION_ID_ATTRIBUTE } from "@/lib/tracing/spans";
 
 const log = loggerFor("webhooks");
 
@@ -87,7 +89,14 @@ const byKey = (key: WebhookEventKey) => and(eq(webhookEvents.eventId, key.eventI
  */
 export function receiveWebhook(ctx: CheckoutContext, token: string, request: Request): Promise<ReceiveResult> {
   // Counted while it runs: the worker's processing makes way (lib/ops/lifecycle.ts, duringIntake).
-  return duringIntake(() => receive(ctx, token, request));
+  return duringIntake(() =>
+    inSpan("checkout.webhook.receive", {}, async (span) => {
+      const result = await receive(ctx, token, request);
+      span.setAttribute("webhook.outcome", result.status);
+      if (result.status === 200) span.setAttributes({ "webhook.event_id": result.eventId, "webhook.duplicate": result.duplicate });
+      return result;
+    }),
+  );
 }
 
 async function receive(ctx: CheckoutContext, token: string, request: Request): Promise<ReceiveResult> {
@@ -274,33 +283,19 @@ async function processOnce(ctx: CheckoutContext, key: WebhookEventKey, now: Date
       // Not one of ours (or a forged id): nothing to apply, and nothing to acknowledge for someone else.
       return await finish(ctx, row, "rejected", "no checkout session has this operation");
     }
-    const partner = await partnerById(ctx.db, session.partnerId);
-    if (!partner) throw new Error("the session's partner is missing");
-    const client = ctx.clientFor(partner);
-
-    let read;
-    try {
-      read = await client.getStatus(row.operationId);
-    } catch (error) {
-      if (isFinancingApiError(error) && (error.status === 404 || error.status === 403)) {
-        return await finish(ctx, row, "rejected", "the API does not show this operation to us");
-      }
-      throw error;
-    }
-    await recordOperationStatus(ctx.db, { sessionId: session.id, operationId: row.operationId }, read.status, "webhook");
-
-    try {
-      await client.acknowledgeWebhookEvent({
-        operationIdentifier: row.operationId,
-        operationStatus: row.claimedStatus,
-        eventId: row.eventId,
-      });
-    } catch (error) {
-      const end = isFinancingApiError(error) && error.errorCode ? FINAL_ACK_ERRORS[error.errorCode] : undefined;
-      if (!end) throw error;
-      return await finish(ctx, row, end.result, end.detail);
-    }
-    return await finish(ctx, row, "acknowledged");
+    // A child of the session's trace (the plan chosen): one query shows the webhook with the checkout.
+    return await inSpan(
+      "checkout.webhook.process",
+      {
+        parent: contextFromTraceparent(session.traceParent),
+        attributes: { [SESSION_ID_ATTRIBUTE]: session.id, "webhook.event_id": row.eventId, "financing.operation_id": row.operationId },
+      },
+      async (span) => {
+        const result = await applyEvent(ctx, row, session);
+        span.setAttribute("webhook.result", result);
+        return result;
+      },
+    );
   } catch (error) {
     logError(log, "webhooks: processing failed; it will be retried", error, { eventId: row.eventId, operationId: row.operationId });
     await postpone(ctx, row, error, now);
@@ -308,6 +303,37 @@ async function processOnce(ctx: CheckoutContext, key: WebhookEventKey, now: Date
   } finally {
     releaseEvent(key);
   }
+}
+
+/** Reads the event's operation status from the API, applies it to its session, and acknowledges the event. */
+async function applyEvent(ctx: CheckoutContext, row: WebhookEventRow, session: CheckoutSession): Promise<"processed" | "again"> {
+  const partner = await partnerById(ctx.db, session.partnerId);
+  if (!partner) throw new Error("the session's partner is missing");
+  const client = ctx.clientFor(partner);
+
+  let read;
+  try {
+    read = await client.getStatus(row.operationId);
+  } catch (error) {
+    if (isFinancingApiError(error) && (error.status === 404 || error.status === 403)) {
+      return finish(ctx, row, "rejected", "the API does not show this operation to us");
+    }
+    throw error;
+  }
+  await recordOperationStatus(ctx.db, { sessionId: session.id, operationId: row.operationId }, read.status, "webhook");
+
+  try {
+    await client.acknowledgeWebhookEvent({
+      operationIdentifier: row.operationId,
+      operationStatus: row.claimedStatus,
+      eventId: row.eventId,
+    });
+  } catch (error) {
+    const end = isFinancingApiError(error) && error.errorCode ? FINAL_ACK_ERRORS[error.errorCode] : undefined;
+    if (!end) throw error;
+    return finish(ctx, row, end.result, end.detail);
+  }
+  return finish(ctx, row, "acknowledged");
 }
 
 /**

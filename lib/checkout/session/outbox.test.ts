@@ -157,6 +157,24 @@ describe.runIf(process.env.TEST_DATABASE_URL)("the outbox's per-partner position
   });
 });
 
+/**
+ * A new session written into a database of an older schema: by the columns every schema has, since
+ * the current schema's insert names the columns added since (and that database has none of them).
+ */
+async function sessionInOldSchema(db: Db, partnerId: string): Promise<{ id: string }> {
+  sessionCount += 1;
+  const row = storedSession({
+    id: `cs_outbox_${String(sessionCount).padStart(4, "0")}`,
+    reference: `BK-OUTBOX-${sessionCount}`,
+    partnerId,
+  });
+  await db.execute(
+    sql`insert into checkout_sessions (id, partner_id, booking_reference, booking, booking_hash, return_url, expires_at)
+        values (${row.id}, ${row.partnerId}, ${row.bookingReference}, ${JSON.stringify(row.booking)}::jsonb, ${row.bookingHash}, ${row.returnUrl}, ${row.expiresAt.toISOString()})`,
+  );
+  return { id: row.id };
+}
+
 describe("the migration to per-partner positions", () => {
   const work = mkdtempSync(path.join(os.tmpdir(), "partner-positions-upgrade-"));
 
@@ -172,7 +190,7 @@ describe("the migration to per-partner positions", () => {
     try {
       await addPartners(old.db, "outbox_a", "outbox_b");
       for (const partnerId of ["outbox_b", "outbox_a", "outbox_a", "outbox_b", "outbox_a"]) {
-        const session = await newSession(old.db, partnerId);
+        const session = await sessionInOldSchema(old.db, partnerId);
         await old.db.execute(
           sql`insert into partner_notifications (id, session_id, partner_id, state, payload) values (${`msg_${session.id}`}, ${session.id}, ${partnerId}, 'open', '{}'::jsonb)`,
         );

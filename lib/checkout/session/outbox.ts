@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { and, asc, eq, gt, isNull, lte, notExists, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db";
 import { signal } from "@/lib/db/signals";
+import { traceparentWithin } from "@/lib/tracing/spans";
 import { checkoutSessions, partnerEventCounters, partnerNotifications } from "@/lib/db/schema";
 import { CUSTOMER_DATA_ERASED_EVENT, type NotificationSubject } from "@/lib/vocabulary/session";
 import { erasureNotificationPayload, notificationPayload, type CheckoutSession, type NotificationPayload } from "./session-state";
@@ -85,6 +86,9 @@ async function enqueue(tx: Tx, session: CheckoutSession, subject: NotificationSu
       partnerSeq: taken!.position,
       state: subject,
       payload,
+      // Its delivery is a child of the work that wrote it when that is in the session's trace (a
+      // webhook's processing, the plan chosen), else of the session's trace (a page that found the outcome).
+      traceParent: traceparentWithin(session.traceParent) ?? null,
     })
     .onConflictDoNothing({ target: [partnerNotifications.sessionId, partnerNotifications.state] })
     .returning({ id: partnerNotifications.id });

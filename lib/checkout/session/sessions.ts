@@ -14,6 +14,7 @@ import { bookingHash, type CreateSessionInput } from "./booking";
 import { storePrefill } from "./customer-store";
 import { attachedRow, whyNotAttached } from "./operation-link";
 import { enqueueNotification, outboxTransaction, type Tx } from "./outbox";
+import { activeTraceparent, noteSessionOnSpan } from "@/lib/tracing/spans";
 import {
   chosenPlanOf,
   isNewerStatus,
@@ -109,6 +110,8 @@ export async function createSession(
         locale: input.locale ?? null,
         expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
         createdByStaffId: options.createdByStaffId ?? null,
+        // The trace of the call that opened it (tracing on): the session's story starts there.
+        traceParent: activeTraceparent() ?? null,
       })
       .onConflictDoNothing({ target: [checkoutSessions.partnerId, checkoutSessions.bookingReference] })
       .returning();
@@ -120,6 +123,7 @@ export async function createSession(
   if (inserted) {
     // Who may frame its pages, which the proxy would look up on the first one: known here already.
     rememberFrameAncestors(inserted.id, { partnerId: partner.id, origins: partner.allowedOrigins });
+    noteSessionOnSpan(inserted.id, inserted.traceParent);
     return { session: inserted, created: true };
   }
 
@@ -156,6 +160,8 @@ const sessionByOperation = preparedPerDb((db) =>
 export async function getSession(db: Db, id: string): Promise<CheckoutSession | undefined> {
   if (!isCheckoutSessionId(id)) return undefined;
   const [row] = await sessionById(db).execute({ id });
+  // The page, action or call reading it is part of the session's story: its span says which session, and links to its trace.
+  if (row) noteSessionOnSpan(row.id, row.traceParent);
   return row;
 }
 
@@ -167,6 +173,7 @@ export async function requireSession(db: Db, id: string): Promise<CheckoutSessio
 
 export async function getSessionByOperation(db: Db, operationId: string): Promise<CheckoutSession | undefined> {
   const [row] = await sessionByOperation(db).execute({ operationId });
+  if (row) noteSessionOnSpan(row.id, row.traceParent);
   return row;
 }
 
@@ -291,9 +298,17 @@ export async function markNotEligible(db: Db, target: { sessionId: string; opera
 export async function claimFinancingStart(db: Db, sessionId: string, offer: FinancialOffer, now = new Date()): Promise<boolean> {
   // One conditional update (the row locked by it alone): not once requested, nor while another
   // request's claim is live; a claim left by a request that died (a killed instance) lapses after a minute.
+  const traceParent = activeTraceparent();
   const claimed = await db
     .update(checkoutSessions)
-    .set({ financingStatus: "STARTING", chosenOfferId: offer.id, chosenPlan: chosenPlanOf(offer), updatedAt: now })
+    // The customer chose here: the session's later work (webhooks, reconciler, notifications) joins this trace.
+    .set({
+      financingStatus: "STARTING",
+      chosenOfferId: offer.id,
+      chosenPlan: chosenPlanOf(offer),
+      updatedAt: now,
+      ...(traceParent && { traceParent }),
+    })
     .where(
       and(
         eq(checkoutSessions.id, sessionId),
