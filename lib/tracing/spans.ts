@@ -70,10 +70,7 @@ export function activeTraceIds(): { trace_id: string; span_id: string } | undefi
 
 /** The active span's W3C `traceparent`; undefined with tracing off. */
 export function activeTraceparent(): string | undefined {
-  if (trace.getActiveSpan() === undefined) return undefined;
-  const carrier: Record<string, string> = {};
-  w3c.inject(context.active(), carrier, defaultTextMapSetter);
-  return carrier.traceparent;
+  return withTraceHeaders({}).traceparent;
 }
 
 /**
