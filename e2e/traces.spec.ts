@@ -169,8 +169,24 @@ test("one checkout, from the agency's call to its notification, as linked spans 
   for (const later of afterChoice) expect(later.links.map((link) => link.traceId)).toEqual([planTrace]);
 
   // 4. The webhook: taken in on its request, processed in the trace where the plan was chosen.
-  expect(named("checkout.webhook.receive").length).toBeGreaterThan(0);
-  for (const processed of named("checkout.webhook.process", session.id)) expect(processed.traceId).toBe(planTrace);
+  // The delivery's request and its processing carry the event's key, so one query ties them.
+  const received = named("checkout.webhook.receive");
+  expect(received.length).toBeGreaterThan(0);
+  for (const processed of named("checkout.webhook.process", session.id)) {
+    expect(processed.traceId).toBe(planTrace);
+    const key = {
+      "webhook.event_id": processed.attributes["webhook.event_id"],
+      "financing.operation_id": processed.attributes["financing.operation_id"],
+    };
+    expect(
+      received.some(
+        (intake) =>
+          intake.attributes["webhook.event_id"] === key["webhook.event_id"] &&
+          intake.attributes["financing.operation_id"] === key["financing.operation_id"],
+      ),
+      `the delivery of ${JSON.stringify(key)}`,
+    ).toBe(true);
+  }
 
   // 5. The notifications to the agency: in the trace where the plan was chosen (whichever request or
   // work found the outcome), and the agency's endpoint continues it.

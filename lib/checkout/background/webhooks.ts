@@ -93,7 +93,15 @@ export function receiveWebhook(ctx: CheckoutContext, token: string, request: Req
     inSpan("checkout.webhook.receive", {}, async (span) => {
       const result = await receive(ctx, token, request);
       span.setAttribute("webhook.outcome", result.status);
-      if (result.status === 200) span.setAttributes({ "webhook.event_id": result.eventId, "webhook.duplicate": result.duplicate });
+      // The event's key, as its processing span carries it (checkout.webhook.process, in the
+      // checkout's trace, later): one query by it ties the delivery to what it did.
+      if (result.status === 200) {
+        span.setAttributes({
+          "webhook.event_id": result.eventId,
+          "financing.operation_id": result.operationId,
+          "webhook.duplicate": result.duplicate,
+        });
+      }
       return result;
     }),
   );
