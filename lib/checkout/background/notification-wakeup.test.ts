@@ -16,7 +16,8 @@ import { OUTBOX_CHANNEL } from "../session/outbox";
 import { recordOperationStatus } from "../session/sessions";
 import type { CheckoutContext } from "../session/flow";
 import { insertSessionAtProvider, storedSession, testContext } from "../testing/context";
-import { createNotificationPump, newSigningSecret } from "./notifications";
+import { newSigningSecret } from "./notification-send";
+import { createNotificationPump } from "./notifications";
 import { startBackgroundWork, type BackgroundWork } from "./worker";
 
 /** The rounds' interval: no round comes within a test. */

@@ -12,7 +12,8 @@ import { decideAtProvider, startSandboxServer, startWebhookListener } from "@/li
 import { refreshStatus, type CheckoutContext } from "../session/flow";
 import { submitCustomer } from "../session/submit";
 import { setNotificationUrl } from "./notification-url";
-import { deliverDueNotifications, newSigningSecret, NOTIFICATION_USER_AGENT } from "./notifications";
+import { newSigningSecret, NOTIFICATION_USER_AGENT } from "./notification-send";
+import { deliverDueNotifications } from "./notifications";
 import type { Partner } from "@/lib/partners/partners";
 import { acquireLease, reconcile, RECONCILE_AFTER_MS, releaseLease } from "./reconciler";
 import { claimIdempotencyKey, completeIdempotencyKey, IDEMPOTENCY_KEY_TTL_MS } from "../api/idempotency";
