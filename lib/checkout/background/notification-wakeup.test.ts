@@ -13,7 +13,7 @@ import { onSignal } from "@/lib/db/signals";
 import { throwawayDatabase } from "@/lib/db/testing/throwaway";
 import { resetLifecycle } from "@/lib/ops/lifecycle";
 import { OUTBOX_CHANNEL } from "../session/outbox";
-import { recordOperationStatus } from "../session/sessions";
+import { recordOperationStatus } from "../session/session-status";
 import type { CheckoutContext } from "../session/flow";
 import { insertSessionAtProvider, storedSession, testContext } from "../testing/context";
 import { newSigningSecret } from "./notification-send";

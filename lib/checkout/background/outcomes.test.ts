@@ -20,7 +20,8 @@ import { claimIdempotencyKey, completeIdempotencyKey, IDEMPOTENCY_KEY_TTL_MS } f
 import { requestFingerprint } from "../api/idempotency-key";
 import { notifyExpiredSessions } from "../session/outbox";
 import { sessionState } from "../session/session-state";
-import { createSession, recordOperationStatus, requireSession } from "../session/sessions";
+import { createSession, requireSession } from "../session/sessions";
+import { recordOperationStatus } from "../session/session-status";
 import { BROWSER, customerDraft, sessionAtProvider, sessionInput, testContext } from "../testing/context";
 
 let sandbox: Awaited<ReturnType<typeof startSandboxServer>>;
