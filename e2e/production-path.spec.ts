@@ -22,7 +22,7 @@ test.describe.configure({ mode: "serial", timeout: 240_000 });
 
 const PORTS = { sandbox: APP_PORT + 35, app: APP_PORT + 36, appWithoutCa: APP_PORT + 37 };
 
-/** A signing secret in the format the app gives partners (lib/checkout/background/notifications.ts). */
+/** A signing secret in the format the app gives partners (lib/checkout/background/notification-send.ts). */
 const newSigningSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
 
 interface ProbeOutcome {

@@ -1,13 +1,13 @@
 /**
  * One signed notification sent to a URL the way the app's background worker sends it
- * (lib/checkout/background/notifications.ts, sendSigned), under the configuration this process is
+ * (lib/checkout/background/notification-send.ts, sendSigned), under the configuration this process is
  * started with: the address policy of FINANCING_API_ENVIRONMENT and NOTIFICATION_PRIVATE_HOSTS, and
  * the CAs of NOTIFICATION_CA_FILE. Prints the outcome as JSON. Used by e2e/production-path.spec.ts
  * until a partner can be created in the product; run it with the app's settings:
  *
  *   node --import tsx --import ./scripts/server-only-stub.mjs e2e/support/notification-probe.ts <url> <whsec_…>
  */
-import { sendSigned } from "@/lib/checkout/background/notifications";
+import { sendSigned } from "@/lib/checkout/background/notification-send";
 import { getEnv } from "@/lib/config/env";
 import { sealPartnerSecret } from "@/lib/partners/secrets";
 import { notificationPolicy } from "@/lib/security/network/addresses";

@@ -219,7 +219,7 @@ export interface AppEnv {
    * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, which the SDK reads itself); undefined: off.
    */
   tracing: { serviceName: string } | undefined;
-  /** How partners' notification endpoints are reached (lib/checkout/background/notifications.ts). */
+  /** How partners' notification endpoints are reached (lib/checkout/background/notification-send.ts). */
   notifications: {
     /**
      * More CAs to trust, beside the public ones, for partners' endpoints (NOTIFICATION_CA_FILE: a

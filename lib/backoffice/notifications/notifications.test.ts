@@ -9,7 +9,12 @@ import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { newSigningSecret, PREVIOUS_SECRET_VALIDITY_MS, signingSecretsOf, signNotification } from "@/lib/checkout/background/notifications";
+import {
+  newSigningSecret,
+  PREVIOUS_SECRET_VALIDITY_MS,
+  signingSecretsOf,
+  signNotification,
+} from "@/lib/checkout/background/notification-send";
 import { storedSession, testContext } from "@/lib/checkout/testing/context";
 import type { Database } from "@/lib/db";
 import { checkoutSessions, partnerNotifications, partners } from "@/lib/db/schema";

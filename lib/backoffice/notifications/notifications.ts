@@ -2,15 +2,8 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { NotificationTestPayload } from "@/lib/checkout/api/api-schemas";
-import {
-  deliverNotificationNow,
-  newSigningSecret,
-  PREVIOUS_SECRET_VALIDITY_MS,
-  sendSigned,
-  type DeliveryOptions,
-  type DeliveryResult,
-  type SendOutcome,
-} from "@/lib/checkout/background/notifications";
+import { newSigningSecret, PREVIOUS_SECRET_VALIDITY_MS, sendSigned, type SendOutcome } from "@/lib/checkout/background/notification-send";
+import { deliverNotificationNow, type DeliveryOptions, type DeliveryResult } from "@/lib/checkout/background/notifications";
 import type { Db } from "@/lib/db";
 import { checkoutSessions, partnerNotifications, partners, type PartnerRow } from "@/lib/db/schema";
 import type { FinancingEnvironment } from "@/lib/config/env";

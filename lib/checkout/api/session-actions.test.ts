@@ -18,7 +18,8 @@ import { startSandboxServer, decideAtProvider } from "@/lib/sandbox/testing/serv
 import { chooseOffer, loadOffers, type CheckoutContext } from "../session/flow";
 import { submitCustomer } from "../session/submit";
 import type { CheckoutSession } from "../session/session-state";
-import { createSession, recordOperationStatus, requireSession } from "../session/sessions";
+import { createSession, requireSession } from "../session/sessions";
+import { recordOperationStatus } from "../session/session-status";
 import type { Partner } from "@/lib/partners/partners";
 import { documented, documentedAnswers } from "../testing/api-document";
 import { BROWSER, customerDraft, DEMO_SECRET, sessionInput, testContext, testBuckets } from "../testing/context";

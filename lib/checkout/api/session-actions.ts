@@ -13,7 +13,8 @@ import { cancelAtPartnerApi } from "@/lib/money-moves/cancel";
 import { computeRefund, readRefundBreakdown, refundAtPartnerApi, type RefundBase } from "@/lib/money-moves/refund";
 import { refreshStatus, type CheckoutContext } from "../session/flow";
 import { sessionState, type CheckoutSession } from "../session/session-state";
-import { cancelUnstartedSession, recordOperationStatus, requireSession } from "../session/sessions";
+import { requireSession } from "../session/sessions";
+import { cancelUnstartedSession, recordOperationStatus } from "../session/session-status";
 import { eraseSessionCustomerData } from "../session/erasure";
 import {
   cancelSessionRequestSchema,

@@ -2,7 +2,7 @@ import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { verifyNotification, verifyNotificationByHand } from "@/examples/verify-notification";
 import type { CheckoutSessionRow } from "@/lib/db/schema";
-import { newSigningSecret, signNotification } from "./notifications";
+import { newSigningSecret, signNotification } from "./notification-send";
 import { notificationPayload } from "../session/session-state";
 
 /*

@@ -13,10 +13,11 @@ import { onSignal } from "@/lib/db/signals";
 import { throwawayDatabase } from "@/lib/db/testing/throwaway";
 import { resetLifecycle } from "@/lib/ops/lifecycle";
 import { OUTBOX_CHANNEL } from "../session/outbox";
-import { recordOperationStatus } from "../session/sessions";
+import { recordOperationStatus } from "../session/session-status";
 import type { CheckoutContext } from "../session/flow";
 import { insertSessionAtProvider, storedSession, testContext } from "../testing/context";
-import { createNotificationPump, newSigningSecret } from "./notifications";
+import { newSigningSecret } from "./notification-send";
+import { createNotificationPump } from "./notifications";
 import { startBackgroundWork, type BackgroundWork } from "./worker";
 
 /** The rounds' interval: no round comes within a test. */

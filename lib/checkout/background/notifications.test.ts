@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db";
 import { checkoutSessions, partnerNotifications, partners } from "@/lib/db/schema";
 import type { CheckoutContext } from "../session/flow";
-import { deliverDueNotifications, newSigningSecret } from "./notifications";
+import { newSigningSecret } from "./notification-send";
+import { deliverDueNotifications } from "./notifications";
 import { storedSession, testContext } from "../testing/context";
 
 let database: Database;

@@ -12,14 +12,16 @@ import { decideAtProvider, startSandboxServer, startWebhookListener } from "@/li
 import { refreshStatus, type CheckoutContext } from "../session/flow";
 import { submitCustomer } from "../session/submit";
 import { setNotificationUrl } from "./notification-url";
-import { deliverDueNotifications, newSigningSecret, NOTIFICATION_USER_AGENT } from "./notifications";
+import { newSigningSecret, NOTIFICATION_USER_AGENT } from "./notification-send";
+import { deliverDueNotifications } from "./notifications";
 import type { Partner } from "@/lib/partners/partners";
 import { acquireLease, reconcile, RECONCILE_AFTER_MS, releaseLease } from "./reconciler";
 import { claimIdempotencyKey, completeIdempotencyKey, IDEMPOTENCY_KEY_TTL_MS } from "../api/idempotency";
 import { requestFingerprint } from "../api/idempotency-key";
 import { notifyExpiredSessions } from "../session/outbox";
 import { sessionState } from "../session/session-state";
-import { createSession, recordOperationStatus, requireSession } from "../session/sessions";
+import { createSession, requireSession } from "../session/sessions";
+import { recordOperationStatus } from "../session/session-status";
 import { BROWSER, customerDraft, sessionAtProvider, sessionInput, testContext } from "../testing/context";
 
 let sandbox: Awaited<ReturnType<typeof startSandboxServer>>;

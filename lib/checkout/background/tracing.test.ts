@@ -17,7 +17,8 @@ import { startSandboxServer } from "@/lib/sandbox/testing/servers";
 import { recordSpans, type RecordedSpans } from "@/lib/testing/tracing";
 import type { CheckoutContext } from "../session/flow";
 import { sessionAtProvider, sessionInput, storedSession, testContext } from "../testing/context";
-import { deliverDueNotifications, newSigningSecret } from "./notifications";
+import { newSigningSecret } from "./notification-send";
+import { deliverDueNotifications } from "./notifications";
 import { reconcile, RECONCILE_AFTER_MS } from "./reconciler";
 
 const CHECKOUT_TRACE = "0af7651916cd43dd8448eb211c80319c";

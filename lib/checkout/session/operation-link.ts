@@ -30,7 +30,7 @@ export async function attachOperation(
   return whyNotAttached(db, sessionId, operationId);
 }
 
-/** The operation's first status, written with the link (sessions.ts, attachOperationWithStatus). */
+/** The operation's first status, written with the link (session-status.ts, attachOperationWithStatus). */
 export interface FirstStatus {
   status: OperationStatus;
   updatedAt: Date;

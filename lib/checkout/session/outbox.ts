@@ -10,7 +10,7 @@ import { erasureNotificationPayload, notificationPayload, type CheckoutSession, 
 
 /**
  * The partner notifications' outbox: each state a session reaches is queued here, in the
- * transaction that moved the session (the store, sessions.ts), and sent later
+ * transaction that moved the session (the store, session-status.ts), and sent later
  * (lib/checkout/background/notifications.ts).
  */
 

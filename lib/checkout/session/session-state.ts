@@ -16,8 +16,8 @@ import type { NotificationPayload } from "../api/api-schemas";
 /**
  * A checkout session's rules, without the database: the state it is in (derived from the
  * operation's status and its own dates), which states are final, which of two status reports is
- * ahead, and what its partner is shown of it. The store (sessions.ts) and the outbox (outbox.ts)
- * apply them; pages and the API read them.
+ * ahead, and what its partner is shown of it. The store (sessions.ts, session-status.ts) and the
+ * outbox (outbox.ts) apply them; pages and the API read them.
  */
 
 /** How long a customer has to finish once the partner opened the session. */

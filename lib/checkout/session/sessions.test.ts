@@ -9,7 +9,8 @@ import { storedSession, testContext } from "../testing/context";
 import { attachOperation } from "./operation-link";
 import { notifyExpiredSessions } from "./outbox";
 import { sessionState } from "./session-state";
-import { cancelUnstartedSession, sessionStateCondition } from "./sessions";
+import { sessionStateCondition } from "./sessions";
+import { cancelUnstartedSession } from "./session-status";
 
 let database: Database;
 let ctx: CheckoutContext;

@@ -10,7 +10,8 @@ import { getCustomerDraft, reserveCorrection, saveCustomerData } from "./custome
 import { checkoutUrls, partnerOf, refreshStatus, type CheckoutContext } from "./flow";
 import { detachOperation, skipOperationExternalId } from "./operation-link";
 import { sessionState, type CheckoutSession } from "./session-state";
-import { attachOperationWithStatus, requireSession } from "./sessions";
+import { requireSession } from "./sessions";
+import { attachOperationWithStatus } from "./session-status";
 
 const log = loggerFor("checkout");
 
