@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { DEMO_PARTNERS } from "./support/app";
 import { health, prepareTarget, sendAll, snapshot, tally } from "@/lib/testing/fuzz/run";
-import { SURFACES, sampleRequests, type SurfaceName } from "@/lib/testing/fuzz/surfaces";
+import { SURFACES, type SurfaceName } from "@/lib/testing/fuzz/request";
+import { sampleRequests } from "@/lib/testing/fuzz/surfaces";
 
 /**
  * Generated hostile requests (lib/testing/fuzz, the same as `npm run fuzz`) against the built app,

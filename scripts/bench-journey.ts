@@ -26,7 +26,7 @@ import path from "node:path";
 import { startAgency, type Agency } from "./bench/agency";
 import { CUSTOMER_FIELDS, formWith, hiddenFields, PARTNER_SECRET, sessionBody } from "./bench/journey";
 import type { StepWindow } from "./bench/cpu-profile";
-import { exactlyOnce, summarize } from "./bench/journey-stats";
+import { report, type Journey, type Level, type ReportedServer } from "./bench/journey-report";
 import { load } from "./bench/measures";
 import { DatabaseWatch, throwawayDatabase } from "./bench/postgres";
 import {
@@ -60,28 +60,10 @@ const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 5);
 const NOTIFY_TIMEOUT_MS = Number(process.env.BENCH_NOTIFY_TIMEOUT_SECONDS ?? 60) * 1000;
 const DATABASES = (process.env.BENCH_DATABASES ?? "postgres,pglite").split(",").map((d) => d.trim());
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const LOCK_WAIT_MS = 100;
 const CPU_PROF = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
 
 /** Every process the bench starts, stopped at its exit whatever ends it. */
 const children = new Set<ChildProcess>();
-
-/** The steps of a journey; the provider's page and the signature are the sandbox's, not the app's. */
-const STEPS = [
-  "open (API)",
-  "details page",
-  "submit",
-  "offers",
-  "choose",
-  "provider page*",
-  "sign*",
-  "return",
-  "status",
-  "notified",
-  "API GET",
-];
-/** The notifications each journey's session must bring the agency, once each. */
-const NOTIFICATIONS = ["checkout.session.choosing", "checkout.session.pending", "checkout.session.confirmed"];
 
 /** The app's limits per partner and address, out of the way: one agency and one address send every journey here. */
 const UNLIMITED = Object.fromEntries(
@@ -96,42 +78,18 @@ const UNLIMITED = Object.fromEntries(
 );
 
 /** One app server under measure: a build, its database, its agency in front. */
-interface Server {
-  name: string;
+interface Server extends ReportedServer {
   child: ChildProcess;
   agency: Agency;
   dataDir: string;
   watch: DatabaseWatch | undefined;
   drop: (() => Promise<void>) | undefined;
-  peakRss: number;
-  levels: Level[];
-  idleCpuPerSecond: number;
   /** BENCH_CPU_PROF: each step's window, in µs of the monotonic clock V8's profile timestamps use. */
   windows: StepWindow[];
 }
 
 /** The machine's monotonic clock in µs: the clock of a V8 CPU profile's timestamps, in any process. */
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
-
-interface Journey {
-  sessionId: string;
-  latency: Map<string, number>;
-  /** Per step, app and database CPU (ms): measured at one customer only. */
-  cpu: Map<string, [number, number]>;
-  appRequests: number;
-  /** From the end of the return to the outcome's notification. */
-  notifiedAfterReturn: number;
-}
-
-interface Level {
-  customers: number;
-  journeys: Journey[];
-  errors: string[];
-  seconds: number;
-  appCpu: number;
-  dbCpu: number;
-  floorCpuPerRequest: number;
-}
 
 /** One journey; `meter` (at one customer): the CPU of the app and of its database around each step. */
 async function journey(server: Server, meter: (() => [number, number]) | undefined, customers = 0): Promise<Journey> {
@@ -292,7 +250,7 @@ async function benchDatabase(database: string, builds: { name: string; dir: stri
       await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
       servers.forEach((server, i) => (server.idleCpuPerSecond = (appCpuOf(server) - before[i]!) / IDLE_SECONDS));
       const emptyIdle = (cpuMs(empty.pid!) - emptyBefore) / IDLE_SECONDS;
-      report(database, servers, emptyPeak, emptyIdle);
+      report(database, CONCURRENCY, servers, emptyPeak, emptyIdle);
     } finally {
       clearInterval(rss);
     }
@@ -307,64 +265,6 @@ async function quiet(servers: Server[]): Promise<void> {
   for (let i = 0, last = -1; i < 15 && count() !== last; i++) {
     last = count();
     await new Promise((resolve) => setTimeout(resolve, 2000));
-  }
-}
-
-const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : "n/a");
-/** A figure in ms with its unit, or "n/a". */
-const inMs = (value: number) => (Number.isFinite(value) ? `${value.toFixed(1)} ms` : "n/a");
-
-function report(database: string, servers: Server[], emptyPeak: number, emptyIdle: number): void {
-  say("");
-  say(
-    database === "postgres"
-      ? "PostgreSQL (a throwaway database per server). Database CPU: /proc/<pid>/stat of the database's backends (pg_stat_activity), the server's shared processes (WAL writer, checkpointer, autovacuum) not counted."
-      : "PGlite (embedded): the database's work is in the app's process and its CPU; no separate database CPU.",
-  );
-  say(
-    "  build                   customers  journeys  journeys/s  errors  app CPU/journey  DB CPU/journey  app requests  floor CPU/req  app CPU ÷ (requests × floor)  notified after return p50/p95",
-  );
-  for (const [l, customers] of CONCURRENCY.entries()) {
-    for (const server of servers) {
-      const level = server.levels[l]!;
-      const n = Math.max(1, level.journeys.length);
-      const requests = level.journeys.reduce((sum, j) => sum + j.appRequests, 0) / n;
-      const notified = summarize(level.journeys.map((j) => j.notifiedAfterReturn));
-      say(
-        `  ${server.name.slice(0, 22).padEnd(22)}  ${String(customers).padStart(9)}  ${String(level.journeys.length).padStart(8)}  ${(level.journeys.length / level.seconds).toFixed(2).padStart(10)}  ${String(level.errors.length).padStart(6)}  ${inMs(level.appCpu / n).padStart(15)}  ${inMs(level.dbCpu / n).padStart(14)}  ${requests.toFixed(1).padStart(12)}  ${inMs(level.floorCpuPerRequest).padStart(13)}  ${`${(level.appCpu / n / (requests * level.floorCpuPerRequest)).toFixed(1)} ×`.padStart(28)}  ${ms(notified.p50)} / ${ms(notified.p95)} ms`,
-      );
-      for (const error of new Set(level.errors)) say(`      error: ${error} (${level.errors.filter((e) => e === error).length} ×)`);
-    }
-  }
-  for (const server of servers) {
-    say(
-      `  Steps, ${server.name}: latency p50/p95 ms at ${CONCURRENCY.join(", ")} customers; CPU app / database ms per step at 1 customer (* the sandbox's step: its CPU is not the app's; background work counts in the step it overlaps)`,
-    );
-    const single = server.levels[CONCURRENCY.indexOf(1)];
-    for (const name of STEPS) {
-      const latencies = server.levels.map((level) => summarize(level.journeys.map((j) => j.latency.get(name) ?? Number.NaN)));
-      const cpu = single?.journeys.map((j) => j.cpu.get(name)).filter((c) => c !== undefined) ?? [];
-      const mean = (i: 0 | 1) => cpu.reduce((sum, c) => sum + c[i], 0) / Math.max(1, cpu.length);
-      say(
-        `    ${name.padEnd(15)} ${latencies.map((s) => `${ms(s.p50)}/${ms(s.p95)}`.padStart(15)).join(" ")}   ${single ? `CPU ${ms(mean(0))} / ${ms(mean(1))}` : ""}`,
-      );
-    }
-    const journeys = server.levels.flatMap((level) => level.journeys);
-    const tally = exactlyOnce(
-      server.agency.received,
-      journeys.map((j) => j.sessionId),
-      NOTIFICATIONS,
-    );
-    const locks = server.watch?.lockWaits(LOCK_WAIT_MS);
-    say(
-      `  ${server.name}: idle CPU ${ms(server.idleCpuPerSecond)} ms/s (empty page ${ms(emptyIdle)})   peak RSS ${server.peakRss.toFixed(0)} MB (empty page ${emptyPeak.toFixed(0)} MB, ${(server.peakRss / emptyPeak).toFixed(2)} ×)` +
-        (locks
-          ? `   lock waits (pg_locks sampled every 100 ms): ${locks.seen} seen, ${locks.over} ≥ ${LOCK_WAIT_MS} ms, longest ${locks.longestMs.toFixed(0)} ms`
-          : ""),
-    );
-    say(
-      `  ${server.name}: notifications exactly once (choosing, pending, confirmed): ${tally.once} of ${journeys.length} journeys; missing ${tally.missing}, duplicated ${tally.duplicated}; refused signatures ${server.agency.refused}`,
-    );
   }
 }
 

@@ -14,7 +14,8 @@
  */
 import { createHash } from "node:crypto";
 import { isDeepStrictEqual, parseArgs } from "node:util";
-import { sampleRequests, SURFACES } from "../lib/testing/fuzz/surfaces";
+import { SURFACES } from "../lib/testing/fuzz/request";
+import { sampleRequests } from "../lib/testing/fuzz/surfaces";
 import { health, prepareTarget, sendAll, snapshot, tally, type Answer, type AnswerClass } from "../lib/testing/fuzz/run";
 
 const { values } = parseArgs({

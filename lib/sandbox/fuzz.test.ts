@@ -5,7 +5,8 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SANDBOX_SURFACES, surfaceArbitraries, type FuzzRequest, type FuzzTarget } from "@/lib/testing/fuzz/surfaces";
+import { SANDBOX_SURFACES, type FuzzRequest, type FuzzTarget } from "@/lib/testing/fuzz/request";
+import { surfaceArbitraries } from "@/lib/testing/fuzz/surfaces";
 import { createSandbox, type Sandbox } from "./app";
 import { SAMPLE_WIRE_CLIENT } from "@/lib/financing/testing/samples";
 

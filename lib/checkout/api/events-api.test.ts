@@ -21,7 +21,7 @@ import { forgetPartner } from "@/lib/partners/cache";
 import { partnerById, type Partner } from "@/lib/partners/partners";
 import { sealPartnerSecret } from "@/lib/partners/secrets";
 import { createOpenApiChecker } from "@/lib/sandbox/testing/openapi-check";
-import { forgedEventCursor } from "@/lib/testing/fuzz/surfaces";
+import { forgedEventCursor } from "@/lib/testing/fuzz/cursors";
 import { decideAtProvider, startSandboxServer, startWebhookListener } from "@/lib/sandbox/testing/servers";
 import { newSigningSecret } from "../background/notification-send";
 import { deliverDueNotifications } from "../background/notifications";

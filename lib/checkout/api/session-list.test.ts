@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { forgedCursor } from "@/lib/testing/fuzz/surfaces";
+import { forgedCursor } from "@/lib/testing/fuzz/cursors";
 import { AppError } from "@/lib/app-error";
 import { errorResponse } from "@/lib/http/error-response";
 import type { Database } from "@/lib/db";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { mutated, nonObjectJson } from "@/lib/testing/fuzz/values";
-import { validSessionBody } from "@/lib/testing/fuzz/surfaces";
+import { validSessionBody } from "@/lib/testing/fuzz/valid-bodies";
 import { createSessionSchema } from "./booking";
 
 /*

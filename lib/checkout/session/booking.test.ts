@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { validSessionBody } from "@/lib/testing/fuzz/surfaces";
+import { validSessionBody } from "@/lib/testing/fuzz/valid-bodies";
 import { createSessionSchema } from "./booking";
 import { isoDayAfter, tripDayFromToday, tripToday } from "./trip-dates";
 

@@ -1,7 +1,8 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import type { FuzzRequest, FuzzTarget, SurfaceName } from "./surfaces";
-import { actionIdsIn, validSessionBody } from "./surfaces";
+import type { FuzzRequest, FuzzTarget, SurfaceName } from "./request";
+import { actionIdsIn } from "./server-actions";
+import { validSessionBody } from "./valid-bodies";
 
 /**
  * Sending the hostile requests to a running instance and sorting the answers: by class (2xx, 3xx,
