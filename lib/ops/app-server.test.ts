@@ -4,7 +4,7 @@
  * socket's address the only one the app believes.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import { request as httpRequest } from "node:http";
+import { Agent, request as httpRequest } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { renderErrorPage } from "@/lib/embed/error-page";
@@ -70,6 +70,30 @@ describe("the app's HTTP server", () => {
     const before = await counted("GET", "/api/health", "404");
     expect((await get("/api/health")).status).toBe(404);
     await vi.waitFor(async () => expect(await counted("GET", "/api/health", "404")).toBe(before + 1));
+  });
+
+  it("serves a kept-alive connection reused after an idle time past Node's default 5 s, as a balancer or a test's client reuses one", async () => {
+    handler = (_request, response) => void response.end("ok");
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const ask = () =>
+      new Promise<{ status: number; socket: unknown }>((resolve, reject) => {
+        const req = httpRequest({ host: "127.0.0.1", port, path: "/kept", agent }, (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, socket: req.socket }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    try {
+      const first = await ask();
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      const second = await ask();
+      expect(second.status).toBe(200);
+      // The same connection: the server had not closed it.
+      expect(second.socket).toBe(first.socket);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it("counts a request whose client hangs up as soon as it has the status, as the financing API's webhook deliveries do", async () => {

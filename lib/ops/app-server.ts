@@ -67,9 +67,16 @@ export function createAppServer(handle: RequestHandler): Server {
         : unreadableRequestAnswer(error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : error.code === "HPE_HEADER_OVERFLOW" ? 431 : 400);
     answerOnSocket(socket, answer);
   });
+  // An idle kept-alive connection stays open longer than the clients and balancers that reuse one
+  // (60 s is the usual balancer's idle timeout): with Node's 5 s, a request sent on a connection the
+  // server was just closing failed with a reset, which a client cannot retry safely for a POST.
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   trackHttpServer(server);
   return server;
 }
+
+/** How long an idle kept-alive connection is kept: above a balancer's usual 60 s. */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 /** Writes a whole answer on a socket no ServerResponse holds (CONNECT, an unreadable request), then closes it. */
 function answerOnSocket(socket: Duplex, answer: PlainAnswer): void {
