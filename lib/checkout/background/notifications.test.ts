@@ -113,6 +113,28 @@ describe("partner notifications are sent per partner, concurrently", () => {
     await ctx.db.delete(partnerNotifications).where(eq(partnerNotifications.partnerId, "partner_x_hangs"));
   }, 20_000);
 
+  it("sends a partner's notifications in its event feed's order, not in the order their transactions began", async () => {
+    const endpointZ = await endpoint(false);
+    await partnerWith("partner_z", endpointZ.url);
+    const t0 = new Date(Date.now() - 60_000);
+    // Two state changes committed at once: the one whose transaction began later took the earlier feed position.
+    const first = await notification("partner_z", new Date(t0.getTime() + 5));
+    const second = await notification("partner_z", t0);
+    expect(await deliverDueNotifications(ctx)).toBe(2);
+    expect(endpointZ.received.map((r) => r.id)).toEqual([first, second]);
+  });
+
+  it("sends a notification committed while a delivery pass runs before the later ones, though its transaction began after the pass", async () => {
+    const endpointW = await endpoint(false);
+    await partnerWith("partner_w", endpointW.url);
+    const passStart = new Date();
+    // Its transaction began after the pass (on the database's clock), and took the earlier feed position.
+    const began = await notification("partner_w", new Date(passStart.getTime() + 30_000));
+    const later = await notification("partner_w", new Date(passStart.getTime() - 30_000));
+    expect(await deliverDueNotifications(ctx, { now: passStart })).toBe(2);
+    expect(endpointW.received.map((r) => r.id)).toEqual([began, later]);
+  });
+
   it("in production a plain-http or loopback notification URL is refused, never connected to, and retried later", async () => {
     const local = await endpoint(false);
     await partnerWith("partner_loopback", local.url);

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, isNotNull, isNull, notInArray } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, lte, notInArray, or, type SQL } from "drizzle-orm";
 import { durableWork } from "@/lib/db/durable-work";
 import type { Db } from "@/lib/db";
 import { signal } from "@/lib/db/signals";
@@ -60,6 +60,15 @@ function sendingFor(options: DeliveryOptions): Sending {
 }
 
 /**
+ * Due at `now`: no sender holds it, and either it was never attempted (due once committed: its
+ * `nextAttemptAt` is when its transaction began, on the database's clock, which may be after `now`,
+ * the start of a delivery pass, while positions before it are already due) or its backoff is over.
+ */
+function dueAt(now: Date): SQL {
+  return and(work.claimable(now), or(eq(partnerNotifications.attempts, 0), lte(partnerNotifications.nextAttemptAt, now)))!;
+}
+
+/**
  * Partners with a notification due at `now`, up to `limit`, leaving out those in `except`. A partner
  * with no notification URL has its notifications wait in the outbox, unattempted (no failures, no
  * backoff): they are due as soon as a URL is saved (makeWaitingNotificationsDue).
@@ -69,14 +78,15 @@ async function partnersWithDueNotifications(db: Db, now: Date, limit: number, ex
     .selectDistinct({ partnerId: partnerNotifications.partnerId })
     .from(partnerNotifications)
     .innerJoin(partners, and(eq(partners.id, partnerNotifications.partnerId), isNotNull(partners.notificationUrl)))
-    .where(and(work.due(now), except.length > 0 ? notInArray(partnerNotifications.partnerId, [...except]) : undefined))
+    .where(and(dueAt(now), except.length > 0 ? notInArray(partnerNotifications.partnerId, [...except]) : undefined))
     .limit(limit);
   return rows.map((row) => row.partnerId);
 }
 
 /**
- * Sends one partner's notifications due at `at`, oldest first, one at a time, until none is left (each
- * attempted is delivered, or postponed past `at` by its backoff, so each is tried once) or every one
+ * Sends one partner's notifications due at `at`, one at a time, in the order of its event feed
+ * (`partnerSeq`, the order their transactions committed in; `createdAt` is when each began, and
+ * concurrent writers commit in another order), until none is left (each attempted is delivered, or postponed past `at` by its backoff, so each is tried once) or every one
  * left is held by another instance. `attemptAt` is each attempt's moment; `track` runs each attempt,
  * and stops the lane by answering undefined (the process is draining). Returns how many were delivered.
  */
@@ -93,8 +103,8 @@ async function drainPartner(
     const due = await db
       .select({ id: partnerNotifications.id })
       .from(partnerNotifications)
-      .where(and(eq(partnerNotifications.partnerId, partnerId), work.due(at)))
-      .orderBy(asc(partnerNotifications.createdAt))
+      .where(and(eq(partnerNotifications.partnerId, partnerId), dueAt(at)))
+      .orderBy(asc(partnerNotifications.partnerSeq))
       .limit(PARTNER_BATCH);
     let attempted = 0;
     for (const { id } of due) {
@@ -111,7 +121,7 @@ async function drainPartner(
 /**
  * Sends every notification due now (or at `options.now`), each tried once; returns how many were
  * delivered. Partners are served concurrently (up to PARTNER_CONCURRENCY at once), each one's
- * notifications in order (oldest first): a partner endpoint that hangs delays only its own, and for at
+ * notifications in its event feed's order: a partner endpoint that hangs delays only its own, and for at
  * most the send's timeout each (notification-send.ts). No cap: however many are due, all are sent.
  */
 export async function deliverDueNotifications(ctx: Pick<CheckoutContext, "db">, options: DeliveryOptions = {}): Promise<number> {
