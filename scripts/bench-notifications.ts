@@ -15,8 +15,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
-import postgres from "postgres";
-import { openDatabase, type Database } from "../lib/db";
+import type { Database } from "../lib/db";
 import { onSignal } from "../lib/db/signals";
 import { checkoutSessions, partnerNotifications, partners } from "../lib/db/schema";
 import { newSigningSecret } from "../lib/checkout/background/notification-send";
@@ -25,6 +24,7 @@ import { enqueueNotification, outboxTransaction, OUTBOX_CHANNEL } from "../lib/c
 import type { CheckoutSession } from "../lib/checkout/session/session-state";
 import { storedSession } from "../lib/checkout/testing/context";
 import { lagSummary, mergeTallies, tallyDeliveries, type Arrival, type Written } from "./bench/notification-stats";
+import { onEachDatabase } from "./bench/in-process-databases";
 
 const { values } = parseArgs({
   options: {
@@ -173,31 +173,4 @@ async function run(label: string, database: Database): Promise<void> {
   if (faults > 0 || lost > 0) process.exitCode = 1;
 }
 
-if (DRIVERS.has("pglite")) {
-  const pglite = await openDatabase({ dataDir: "memory://" });
-  try {
-    await run("PGlite (embedded)", pglite);
-  } finally {
-    await pglite.close();
-  }
-}
-
-const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-if (DRIVERS.has("postgres") && serverUrl) {
-  // A throwaway database, dropped afterwards.
-  const name = `bench_notifications_${Date.now()}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: "" });
-  try {
-    await run("PostgreSQL", database);
-  } finally {
-    await database.close();
-    await admin.unsafe(`drop database ${name} with (force)`);
-    await admin.end();
-  }
-} else if (DRIVERS.has("postgres")) {
-  console.log("PostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL to a server)");
-}
+await onEachDatabase(DRIVERS, run);

@@ -13,8 +13,7 @@ import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import { serve } from "@hono/node-server";
 import { isNotNull } from "drizzle-orm";
-import postgres from "postgres";
-import { openDatabase, type Database } from "../lib/db";
+import type { Database } from "../lib/db";
 import { checkoutSessions, webhookEvents } from "../lib/db/schema";
 import type { CheckoutContext } from "../lib/checkout/session/flow";
 import { seedDemoPartner } from "../lib/demo/seed";
@@ -22,6 +21,7 @@ import { receiveWebhook } from "../lib/checkout/background/webhooks";
 import { createWebhookPump } from "../lib/checkout/background/worker";
 import { createFinancingClient } from "../lib/financing/client";
 import { storedSession } from "../lib/checkout/testing/context";
+import { onEachDatabase } from "./bench/in-process-databases";
 
 const { values } = parseArgs({
   options: {
@@ -133,31 +133,4 @@ async function run(label: string, database: Database): Promise<void> {
   if (processed !== EVENTS) process.exitCode = 1;
 }
 
-if (DRIVERS.has("pglite")) {
-  const pglite = await openDatabase({ dataDir: "memory://" });
-  try {
-    await run("PGlite (embedded)", pglite);
-  } finally {
-    await pglite.close();
-  }
-}
-
-const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-if (DRIVERS.has("postgres") && serverUrl) {
-  // A throwaway database, dropped afterwards.
-  const name = `bench_webhooks_${Date.now()}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: "" });
-  try {
-    await run("PostgreSQL", database);
-  } finally {
-    await database.close();
-    await admin.unsafe(`drop database ${name} with (force)`);
-    await admin.end();
-  }
-} else if (DRIVERS.has("postgres")) {
-  console.log("PostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL to a server)");
-}
+await onEachDatabase(DRIVERS, run);
