@@ -91,6 +91,16 @@ export async function startAgency(port: number, appPort: number): Promise<Agency
         (up) => {
           res.writeHead(up.statusCode ?? 502, up.headers);
           up.pipe(res);
+          // A client gone before the end (the sandbox's webhook deliveries drop the body they do not
+          // read): the rest is read and dropped, so the kept-alive socket returns to the pool. Left
+          // unread, it stayed busy until the app closed it as idle, and 64 such (the pool's size)
+          // stalled every journey behind them.
+          res.on("close", () => {
+            if (!up.complete) {
+              up.unpipe(res);
+              up.resume();
+            }
+          });
         },
       );
       upstream.on("error", () => res.writeHead(502).end());

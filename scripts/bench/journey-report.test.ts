@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { levelRow, type Journey, type Level } from "./journey-report";
+import { levelRow, slowestStep, type Journey, type Level } from "./journey-report";
 
 const journey = (notifiedAfterReturn: number): Journey => ({
   sessionId: "cs_x",
@@ -45,5 +45,28 @@ describe("the journey bench's row per build and concurrency", () => {
     expect(row[0]).toBe("baseline 0123456789abc");
     expect(row[6]).toBe("n/a");
     expect(row.at(-1)).toBe("n/a / n/a ms");
+  });
+});
+
+describe("the journey bench's slowest step", () => {
+  it("names the one step, of any journey, that took longest: a stall the percentiles hide", () => {
+    const a: Journey = {
+      ...journey(5),
+      sessionId: "cs_a",
+      latency: new Map([
+        ["offers", 20],
+        ["return", 35],
+      ]),
+    };
+    const b: Journey = {
+      ...journey(5),
+      sessionId: "cs_b",
+      latency: new Map([
+        ["offers", 31_000],
+        ["return", 40],
+      ]),
+    };
+    expect(slowestStep({ journeys: [a, b] })).toEqual({ step: "offers", ms: 31_000, sessionId: "cs_b" });
+    expect(slowestStep({ journeys: [] })).toBeUndefined();
   });
 });

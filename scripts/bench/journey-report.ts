@@ -69,6 +69,15 @@ export function levelRow(name: string, customers: number, level: Level): string 
   return `  ${name.slice(0, 22).padEnd(22)}  ${String(customers).padStart(9)}  ${String(level.journeys.length).padStart(8)}  ${(level.journeys.length / level.seconds).toFixed(2).padStart(10)}  ${String(level.errors.length).padStart(6)}  ${inMs(level.appCpu / n).padStart(15)}  ${inMs(level.dbCpu / n).padStart(14)}  ${requests.toFixed(1).padStart(12)}  ${inMs(level.floorCpuPerRequest).padStart(13)}  ${`${(level.appCpu / n / (requests * level.floorCpuPerRequest)).toFixed(1)} ×`.padStart(28)}  ${ms(notified.p50)} / ${ms(notified.p95)} ms`;
 }
 
+/** The longest single step of any journey of a level (a stall a percentile hides), or undefined for none. */
+export function slowestStep(level: Pick<Level, "journeys">): { step: string; ms: number; sessionId: string } | undefined {
+  let slowest: { step: string; ms: number; sessionId: string } | undefined;
+  for (const journey of level.journeys) {
+    for (const [step, ms] of journey.latency) if (!slowest || ms > slowest.ms) slowest = { step, ms, sessionId: journey.sessionId };
+  }
+  return slowest;
+}
+
 /** One database's tables: a row per build and concurrency, then each build's steps, idle CPU, memory and notifications. */
 export function report(
   database: string,
@@ -106,6 +115,11 @@ export function report(
         `    ${name.padEnd(15)} ${latencies.map((s) => `${ms(s.p50)}/${ms(s.p95)}`.padStart(15)).join(" ")}   ${single ? `CPU ${ms(mean(0))} / ${ms(mean(1))}` : ""}`,
       );
     }
+    const slowest = server.levels.map((level) => {
+      const step = slowestStep(level);
+      return step ? `${step.step} ${ms(step.ms)} ms (${step.sessionId})` : "none";
+    });
+    say(`    slowest step at ${concurrency.join(", ")} customers: ${slowest.join("; ")}`);
     const journeys = server.levels.flatMap((level) => level.journeys);
     const tally = exactlyOnce(
       server.agency.received,
