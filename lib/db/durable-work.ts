@@ -41,6 +41,8 @@ export function durableWork(columns: DurableWorkColumns, policy: DurableWorkPoli
     due: (now: Date): SQL => and(claimable(now), lte(columns.nextAttemptAt, now))!,
     /** A claim's values: locked for `lockMs` from now, one attempt more. */
     claim: (now: Date) => ({ lockedUntil: new Date(now.getTime() + policy.lockMs), attempts: sql<number>`${columns.attempts} + 1` }),
+    /** A claim given back unattempted (the process is stopping): unlocked, the attempt not counted. */
+    unclaim: () => ({ lockedUntil: null, attempts: sql<number>`${columns.attempts} - 1` }),
     /** Done: unlocked and no error left (the caller sets its done column, and what it learned). */
     done: () => ({ lockedUntil: null, lastError: null }),
     /** A failed attempt: unlocked, the error kept (cut to 500 characters), the next one after the backoff. */

@@ -11,7 +11,7 @@ import type { Database } from "@/lib/db";
 import { checkoutSessions, partnerNotifications, partners } from "@/lib/db/schema";
 import type { CheckoutContext } from "../session/flow";
 import { newSigningSecret } from "./notification-send";
-import { deliverDueNotifications } from "./notifications";
+import { createNotificationPump, deliverDueNotifications } from "./notifications";
 import { storedSession, testContext } from "../testing/context";
 
 let database: Database;
@@ -133,6 +133,38 @@ describe("partner notifications are sent per partner, concurrently", () => {
     const later = await notification("partner_w", new Date(passStart.getTime() - 30_000));
     expect(await deliverDueNotifications(ctx, { now: passStart })).toBe(2);
     expect(endpointW.received.map((r) => r.id)).toEqual([began, later]);
+  });
+
+  it("sends a partner's many notifications, claimed a few at a time, all in its feed's order", async () => {
+    const endpointM = await endpoint(false);
+    await partnerWith("partner_many", endpointM.url);
+    const t0 = Date.now() - 60_000;
+    const ids: string[] = [];
+    for (let i = 0; i < 25; i++) ids.push(await notification("partner_many", new Date(t0 + i)));
+    expect(await deliverDueNotifications(ctx)).toBe(25);
+    expect(endpointM.received.map((r) => r.id)).toEqual(ids);
+  });
+
+  it("gives back what a stopping lane had claimed and not sent: unlocked, the attempt not counted, sent by the next one", async () => {
+    const endpointD = await endpoint(false);
+    await partnerWith("partner_drain", endpointD.url);
+    const t0 = Date.now() - 60_000;
+    const ids = [await notification("partner_drain", new Date(t0)), await notification("partner_drain", new Date(t0 + 1))];
+    ids.push(await notification("partner_drain", new Date(t0 + 2)));
+    // The process starts draining after the first attempt: the worker's tracker then answers undefined.
+    let allowed = 1;
+    const pump = createNotificationPump(ctx, { environment: "sandbox", track: (attempt) => (allowed-- > 0 ? attempt() : undefined) });
+    pump.wake();
+    await pump.idle();
+    expect(endpointD.received.map((r) => r.id)).toEqual([ids[0]]);
+    const rows = await ctx.db.select().from(partnerNotifications).where(eq(partnerNotifications.partnerId, "partner_drain"));
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect([ids[1], ids[2]].map((id) => byId.get(id!))).toMatchObject([
+      { deliveredAt: null, lockedUntil: null, attempts: 0 },
+      { deliveredAt: null, lockedUntil: null, attempts: 0 },
+    ]);
+    expect(await deliverDueNotifications(ctx)).toBe(2);
+    expect(endpointD.received.map((r) => r.id)).toEqual(ids);
   });
 
   it("in production a plain-http or loopback notification URL is refused, never connected to, and retried later", async () => {

@@ -1,9 +1,9 @@
 import "server-only";
-import { and, asc, eq, isNotNull, isNull, lte, notInArray, or, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, lte, notInArray, or, type SQL } from "drizzle-orm";
 import { durableWork } from "@/lib/db/durable-work";
 import type { Db } from "@/lib/db";
 import { signal } from "@/lib/db/signals";
-import { partnerNotifications, partners } from "@/lib/db/schema";
+import { partnerNotifications, partners, type PartnerRow } from "@/lib/db/schema";
 import type { CheckoutContext } from "../session/flow";
 import { OUTBOX_CHANNEL } from "../session/outbox";
 import { sendSigned, type SendOutcome } from "./notification-send";
@@ -45,10 +45,10 @@ export interface DeliveryOptions {
   resolve?: Resolve;
 }
 
+type NotificationRow = typeof partnerNotifications.$inferSelect;
+
 /** Partners served at once by one instance: each is a lane of its own (see NotificationPump). */
 const PARTNER_CONCURRENCY = 16;
-/** Due notifications of one partner read per query. */
-const PARTNER_BATCH = 100;
 
 interface Sending {
   policy: DestinationPolicy;
@@ -84,11 +84,23 @@ async function partnersWithDueNotifications(db: Db, now: Date, limit: number, ex
 }
 
 /**
+ * Notifications of one partner claimed at once, oldest first: few enough that, each waiting the
+ * send's timeout at worst (5 s), the last is sent well within the claim's lock (lockMs, 60 s), so no
+ * other instance takes one over while this one still holds it.
+ */
+const CLAIM_BATCH = 10;
+
+/**
  * Sends one partner's notifications due at `at`, one at a time, in the order of its event feed
  * (`partnerSeq`, the order their transactions committed in; `createdAt` is when each began, and
- * concurrent writers commit in another order), until none is left (each attempted is delivered, or postponed past `at` by its backoff, so each is tried once) or every one
- * left is held by another instance. `attemptAt` is each attempt's moment; `track` runs each attempt,
- * and stops the lane by answering undefined (the process is draining). Returns how many were delivered.
+ * concurrent writers commit in another order), until none is left (each attempted is delivered, or
+ * postponed past `at` by its backoff, so each is tried once) or every one left is held by another
+ * instance. They are claimed a batch at a time with the partner read once, so that between two
+ * POSTs only the first's outcome is written: under load each statement waits its turn on the event
+ * loop, and four of them per notification made the partner's queue the slowest step of a checkout.
+ * `attemptAt` is each attempt's moment; `track` runs each attempt, and stops the lane by answering
+ * undefined (the process is draining): what the lane had claimed and not attempted is given back.
+ * Returns how many were delivered.
  */
 async function drainPartner(
   db: Db,
@@ -100,22 +112,54 @@ async function drainPartner(
 ): Promise<number> {
   let delivered = 0;
   for (;;) {
-    const due = await db
-      .select({ id: partnerNotifications.id })
-      .from(partnerNotifications)
-      .where(and(eq(partnerNotifications.partnerId, partnerId), dueAt(at)))
-      .orderBy(asc(partnerNotifications.partnerSeq))
-      .limit(PARTNER_BATCH);
-    let attempted = 0;
-    for (const { id } of due) {
-      const attempt = track(() => deliverOne(db, id, sending, attemptAt()));
-      if (!attempt) return delivered;
-      const result = await attempt;
-      if (result === "delivered") delivered++;
-      if (result !== "busy") attempted++;
+    const claimed = await claimDue(db, partnerId, at, attemptAt());
+    if (claimed.length === 0) return delivered;
+    const partner = await partnerOf(db, partnerId);
+    for (const [index, row] of claimed.entries()) {
+      const attempt = track(() => attemptClaimed(db, row, partner, sending, attemptAt()));
+      if (!attempt) {
+        await unclaim(db, claimed.slice(index));
+        return delivered;
+      }
+      if ((await attempt) === "delivered") delivered++;
     }
-    if (attempted === 0) return delivered;
   }
+}
+
+/** Claims up to CLAIM_BATCH of the partner's notifications due at `at`, in its feed's order. */
+async function claimDue(db: Db, partnerId: string, at: Date, now: Date): Promise<NotificationRow[]> {
+  const due = db
+    .select({ id: partnerNotifications.id })
+    .from(partnerNotifications)
+    .where(and(eq(partnerNotifications.partnerId, partnerId), dueAt(at)))
+    .orderBy(asc(partnerNotifications.partnerSeq))
+    .limit(CLAIM_BATCH)
+    .for("update", { skipLocked: true });
+  const rows = await db
+    .update(partnerNotifications)
+    .set(work.claim(now))
+    .where(and(inArray(partnerNotifications.id, due), work.claimable(now)))
+    .returning();
+  return rows.sort((a, b) => a.partnerSeq - b.partnerSeq);
+}
+
+/** Claimed notifications given back unattempted (the process is draining): due again at once, elsewhere. */
+async function unclaim(db: Db, rows: readonly NotificationRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .update(partnerNotifications)
+    .set(work.unclaim())
+    .where(
+      inArray(
+        partnerNotifications.id,
+        rows.map((row) => row.id),
+      ),
+    );
+}
+
+async function partnerOf(db: Db, partnerId: string): Promise<PartnerRow | undefined> {
+  const [partner] = await db.select().from(partners).where(eq(partners.id, partnerId)).limit(1);
+  return partner;
 }
 
 /**
@@ -257,8 +301,17 @@ async function deliverOne(db: Db, id: string, send: Sending, now: Date): Promise
     .where(and(eq(partnerNotifications.id, id), work.claimable(now)))
     .returning();
   if (!row) return "busy";
-  const [partner] = await db.select().from(partners).where(eq(partners.id, row.partnerId)).limit(1);
+  return attemptClaimed(db, row, await partnerOf(db, row.partnerId), send, now);
+}
 
+/** One attempt at a notification this sender has claimed: sent, then its outcome written. */
+async function attemptClaimed(
+  db: Db,
+  row: NotificationRow,
+  partner: PartnerRow | undefined,
+  send: Sending,
+  now: Date,
+): Promise<Exclude<DeliveryResult, "busy">> {
   const attemptAt = new Date();
   // A child of the work that wrote it (lib/checkout/session/outbox.ts): the checkout's trace.
   const outcome = await inSpan(
