@@ -167,6 +167,24 @@ describe("partner notifications are sent per partner, concurrently", () => {
     expect(endpointD.received.map((r) => r.id)).toEqual(ids);
   });
 
+  it("leaves a partner's notifications alone while another sender holds one of them: one sender per partner, in order", async () => {
+    const endpointH = await endpoint(false);
+    await partnerWith("partner_held", endpointH.url);
+    const t0 = Date.now() - 60_000;
+    const first = await notification("partner_held", new Date(t0));
+    const second = await notification("partner_held", new Date(t0 + 1));
+    // Another instance has claimed the first and is sending it.
+    await ctx.db
+      .update(partnerNotifications)
+      .set({ lockedUntil: new Date(Date.now() + 60_000), attempts: 1 })
+      .where(eq(partnerNotifications.id, first));
+    expect(await deliverDueNotifications(ctx)).toBe(0);
+    expect(endpointH.received).toEqual([]);
+    // Its claim has run out (that instance stopped): both go, in order.
+    expect(await deliverDueNotifications(ctx, { now: new Date(Date.now() + 61_000) })).toBe(2);
+    expect(endpointH.received.map((r) => r.id)).toEqual([first, second]);
+  });
+
   it("in production a plain-http or loopback notification URL is refused, never connected to, and retried later", async () => {
     const local = await endpoint(false);
     await partnerWith("partner_loopback", local.url);

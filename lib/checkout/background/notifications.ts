@@ -1,5 +1,6 @@
 import "server-only";
-import { and, asc, eq, inArray, isNotNull, isNull, lte, notInArray, or, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, notExists, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { durableWork } from "@/lib/db/durable-work";
 import type { Db } from "@/lib/db";
 import { signal } from "@/lib/db/signals";
@@ -126,15 +127,25 @@ async function drainPartner(
   }
 }
 
-/** Claims up to CLAIM_BATCH of the partner's notifications due at `at`, in its feed's order. */
+/**
+ * Claims up to CLAIM_BATCH of the partner's notifications due at `at`, in its feed's order, unless
+ * another sender (another instance's lane) holds some of them: one sender per partner at a time, so
+ * that each goes after the one before it was answered. Two claiming at once pick the same rows, and
+ * the second finds them claimed when the first commits (the UPDATE checks again under the row's lock).
+ * No `SKIP LOCKED`: under concurrent writers it skipped a row and claimed the next ones.
+ */
 async function claimDue(db: Db, partnerId: string, at: Date, now: Date): Promise<NotificationRow[]> {
+  const held = alias(partnerNotifications, "held");
+  const heldElsewhere = db
+    .select({ one: sql`1` })
+    .from(held)
+    .where(and(eq(held.partnerId, partnerId), isNull(held.deliveredAt), gt(held.lockedUntil, now)));
   const due = db
     .select({ id: partnerNotifications.id })
     .from(partnerNotifications)
-    .where(and(eq(partnerNotifications.partnerId, partnerId), dueAt(at)))
+    .where(and(eq(partnerNotifications.partnerId, partnerId), dueAt(at), notExists(heldElsewhere)))
     .orderBy(asc(partnerNotifications.partnerSeq))
-    .limit(CLAIM_BATCH)
-    .for("update", { skipLocked: true });
+    .limit(CLAIM_BATCH);
   const rows = await db
     .update(partnerNotifications)
     .set(work.claim(now))
